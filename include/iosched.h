@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * iosched internal library: the API shared by iosched-apply, ioschedd and
+ * iosched-bench.  Every function returns 0 (or a count) on success and a
+ * negative errno on failure, and never prints.  Objects returned through
+ * ret_* out-parameters are owned by the caller and written only on success.
+ */
+#ifndef IOSCHED_H
+#define IOSCHED_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define IOS_VERSION "0.1.0"
+
+/* ------------------------------------------------------------------ */
+/* root.c: the only place that resolves paths under a (fake) root.     */
+/* ------------------------------------------------------------------ */
+
+struct ios_root;
+
+/*
+ * ios_root_new - open a root prefix ("/" or NULL for the running system,
+ * or a directory holding a captured sys/ and run/udev/data/ tree).
+ * Returns 0, -ENOENT / -ENOTDIR if the prefix is not a directory.
+ */
+int ios_root_new(const char *prefix, struct ios_root **ret);
+struct ios_root *ios_root_free(struct ios_root *r);
+/* "" for the running system, else the prefix without a trailing slash. */
+const char *ios_root_prefix(const struct ios_root *r);
+bool ios_root_is_host(const struct ios_root *r);
+
+/*
+ * ios_root_realpath - canonicalise an absolute path inside the root,
+ * following symlinks (relative and absolute) without ever leaving it.
+ * The result is absolute and relative to the root ("/sys/devices/...").
+ */
+int ios_root_realpath(struct ios_root *r, const char *path, char **ret);
+
+/*
+ * ios_root_open - open a path inside the root (O_CLOEXEC is added; symlinks
+ * are resolved inside the root).  Returns the fd or a negative errno.
+ */
+int ios_root_open(struct ios_root *r, const char *path, int flags);
+
+/* Read a whole (small) file inside the root; NUL-terminated, not stripped. */
+int ios_root_read_file(struct ios_root *r, const char *path, char **ret, size_t *ret_len);
+
+/* ------------------------------------------------------------------ */
+/* sysfs.c: typed attribute I/O relative to a directory fd from root.c */
+/* ------------------------------------------------------------------ */
+
+/* Attribute names are relative and must not contain "..". */
+int ios_sysfs_read_string(int dirfd, const char *attr, char **ret);     /* newline stripped */
+int ios_sysfs_read_u64(int dirfd, const char *attr, uint64_t *ret);
+int ios_sysfs_read_int(int dirfd, const char *attr, int *ret);
+int ios_sysfs_write_string(int dirfd, const char *attr, const char *value);
+bool ios_sysfs_exists(int dirfd, const char *attr);
+/* Last path component of a symlink's target ("driver" -> "ahci"). */
+int ios_sysfs_read_link_base(int dirfd, const char *attr, char **ret);
+
+/* ------------------------------------------------------------------ */
+/* strv.c: NULL-terminated string vectors                              */
+/* ------------------------------------------------------------------ */
+
+char **ios_strv_free(char **l);
+size_t ios_strv_length(char * const *l);
+int ios_strv_push(char ***l, char *s);            /* takes ownership of s */
+int ios_strv_pushf(char ***l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool ios_strv_contains(char * const *l, const char *s);
+int ios_strv_split(const char *s, const char *sep, char ***ret);
+char *ios_strv_join(char * const *l, const char *sep);
+
+/* ------------------------------------------------------------------ */
+/* scheduler.c: queue/scheduler parsing and legacy/blk-mq name mapping */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Parse the contents of queue/scheduler ("none [mq-deadline] kyber \n").
+ * ret_current gets the bracketed name, or NULL when there is none (bio-based
+ * queue, or a file without brackets); ret_avail every listed name.
+ */
+int ios_sched_parse(const char *text, char **ret_current, char ***ret_avail);
+/* The name the other queue family uses ("noop" <-> "none", ...), or NULL. */
+const char *ios_sched_alias(const char *name, bool want_legacy);
+/*
+ * Choose the first of prefs (in order) that the queue offers, mapping each
+ * through ios_sched_alias() for the queue's family.  Returns the index into
+ * prefs of the match and its kernel spelling in *ret, or -ENOENT.
+ * With allow_module, a blk-mq name that is not listed but could be a module
+ * (bfq, kyber) is chosen too: the kernel loads it on write.
+ */
+int ios_sched_choose(char * const *prefs, char * const *avail, bool allow_module,
+                     const char **ret);
+
+/* ------------------------------------------------------------------ */
+/* udevdb.c: udev properties from run/udev/data/b<maj>:<min>           */
+/* ------------------------------------------------------------------ */
+
+struct ios_props {
+        char **kv;      /* "KEY=value" strings, NULL-terminated */
+};
+int ios_props_load(struct ios_root *r, unsigned major, unsigned minor, struct ios_props *p);
+const char *ios_props_get(const struct ios_props *p, const char *key);
+void ios_props_done(struct ios_props *p);
+
+/* ------------------------------------------------------------------ */
+/* device.c / classify.c: whole disks and their class                  */
+/* ------------------------------------------------------------------ */
+
+enum ios_class {
+        IOS_CLASS_HDD,
+        IOS_CLASS_SSD,
+        IOS_CLASS_NVME,
+        IOS_CLASS_RAID,
+        IOS_CLASS_VIRTUAL,
+        IOS_CLASS_MMC,
+        IOS_CLASS_USB,
+        IOS_CLASS_DM,
+        IOS_CLASS_MD,
+        IOS_CLASS_LOOP,
+        IOS_CLASS_ZRAM,
+        IOS_CLASS_NBD,
+        IOS_CLASS_OTHER,
+        _IOS_CLASS_MAX,
+        _IOS_CLASS_INVALID = -EINVAL,
+};
+const char *ios_class_to_string(enum ios_class c);
+enum ios_class ios_class_from_string(const char *s);
+
+enum ios_zoned {
+        IOS_ZONED_NONE,
+        IOS_ZONED_HOST_AWARE,
+        IOS_ZONED_HOST_MANAGED,
+        _IOS_ZONED_MAX,
+        _IOS_ZONED_INVALID = -EINVAL,
+};
+const char *ios_zoned_to_string(enum ios_zoned z);
+enum ios_zoned ios_zoned_from_string(const char *s);
+
+struct ios_device {
+        struct ios_root *root;          /* borrowed */
+        char *name;                     /* kernel name: "sda", "cciss!c0d0" */
+        unsigned major, minor;
+        char *syspath;                  /* canonical, inside the root */
+        int fd;                         /* directory fd of syspath */
+
+        /* Facts, filled by ios_device_new(). Strings may be NULL. */
+        enum ios_class cls;
+        int rotational;                 /* 0, 1, or -1 when unknown */
+        enum ios_zoned zoned;
+        int removable;                  /* 0, 1, or -1 */
+        bool hidden;                    /* NVMe multipath path node */
+        bool blk_mq;
+        unsigned nr_hw_queues;
+        uint64_t size;                  /* bytes */
+        char *tran;                     /* lsblk-style transport */
+        char *driver;                   /* controller driver (SCSI host proc_name, ...) */
+        char *pci_id;                   /* "1000:0079" of the controller */
+        char *vendor, *model, *serial, *wwn;
+        char *hctl;                     /* SCSI H:C:T:L, NULL if not SCSI */
+        char *subtype;                  /* dm uuid prefix, md level, mmc type, nvme transport */
+        char *ctrl_path;                /* canonical controller (PCI function) dir, or NULL */
+        char *pci_class;                /* "010400" */
+        char *sched_current;            /* NULL: no scheduler choice */
+        char **sched_avail;             /* offered by the kernel */
+        char **evidence;                /* why cls was chosen, in order */
+        struct ios_props props;         /* udev database */
+};
+
+/*
+ * ios_device_new - look up one whole disk by kernel name ("sda"), device
+ * node ("/dev/sda", a /dev/disk/by-* link), "MAJ:MIN", or partition (its
+ * parent disk is returned), read its facts and classify it.
+ * Returns -ENODEV if no such block device exists.
+ */
+int ios_device_new(struct ios_root *r, const char *name, struct ios_device **ret);
+struct ios_device *ios_device_free(struct ios_device *d);
+
+/* Every whole disk in sys/block, in natural name order. */
+int ios_device_enumerate(struct ios_root *r, struct ios_device ***ret, size_t *ret_n);
+void ios_device_list_free(struct ios_device **l, size_t n);
+
+/* Re-read the scheduler fields (after a write). */
+int ios_device_refresh_sched(struct ios_device *d);
+
+/* classify.c: fills cls and evidence from the facts already read. */
+int ios_device_classify(struct ios_device *d);
+
+#endif

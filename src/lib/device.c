@@ -1,0 +1,576 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * device.c: whole disks.  Looks a disk up by name, node, MAJ:MIN or
+ * partition (the parent disk is returned), enumerates sys/block, and reads
+ * the facts classify.c decides on: queue flags, schedulers, hardware queues,
+ * the SCSI address, the controller (SCSI host proc_name, NVMe/virtio/MMC
+ * driver, PCI function) and identity strings.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "iosched.h"
+#include "macro.h"
+
+static const char * const class_names[_IOS_CLASS_MAX] = {
+        [IOS_CLASS_HDD] = "hdd",         [IOS_CLASS_SSD] = "ssd",
+        [IOS_CLASS_NVME] = "nvme",       [IOS_CLASS_RAID] = "raid",
+        [IOS_CLASS_VIRTUAL] = "virtual", [IOS_CLASS_MMC] = "mmc",
+        [IOS_CLASS_USB] = "usb",         [IOS_CLASS_DM] = "dm",
+        [IOS_CLASS_MD] = "md",           [IOS_CLASS_LOOP] = "loop",
+        [IOS_CLASS_ZRAM] = "zram",       [IOS_CLASS_NBD] = "nbd",
+        [IOS_CLASS_OTHER] = "other",
+};
+
+const char *ios_class_to_string(enum ios_class c)
+{
+        return c >= 0 && c < _IOS_CLASS_MAX ? class_names[c] : NULL;
+}
+
+enum ios_class ios_class_from_string(const char *s)
+{
+        for (int i = 0; s && i < _IOS_CLASS_MAX; i++)
+                if (streq(s, class_names[i]))
+                        return (enum ios_class)i;
+        return _IOS_CLASS_INVALID;
+}
+
+static const char * const zoned_names[_IOS_ZONED_MAX] = {
+        [IOS_ZONED_NONE] = "none",
+        [IOS_ZONED_HOST_AWARE] = "host-aware",
+        [IOS_ZONED_HOST_MANAGED] = "host-managed",
+};
+
+const char *ios_zoned_to_string(enum ios_zoned z)
+{
+        return z >= 0 && z < _IOS_ZONED_MAX ? zoned_names[z] : NULL;
+}
+
+enum ios_zoned ios_zoned_from_string(const char *s)
+{
+        for (int i = 0; s && i < _IOS_ZONED_MAX; i++)
+                if (streq(s, zoned_names[i]))
+                        return (enum ios_zoned)i;
+        return _IOS_ZONED_INVALID;
+}
+
+struct ios_device *ios_device_free(struct ios_device *d)
+{
+        if (!d)
+                return NULL;
+        if (d->fd >= 0)
+                close(d->fd);
+        free(d->name);
+        free(d->syspath);
+        free(d->tran);
+        free(d->driver);
+        free(d->pci_id);
+        free(d->vendor);
+        free(d->model);
+        free(d->serial);
+        free(d->wwn);
+        free(d->hctl);
+        free(d->subtype);
+        free(d->ctrl_path);
+        free(d->pci_class);
+        free(d->sched_current);
+        ios_strv_free(d->sched_avail);
+        ios_strv_free(d->evidence);
+        ios_props_done(&d->props);
+        free(d);
+        return NULL;
+}
+
+void ios_device_list_free(struct ios_device **l, size_t n)
+{
+        for (size_t i = 0; l && i < n; i++)
+                ios_device_free(l[i]);
+        free(l);
+}
+
+/* Read attr of the directory at path (inside the root); -errno on failure. */
+static int read_at(struct ios_root *r, const char *dir, const char *attr, char **ret)
+{
+        _cleanup_close_ int fd = ios_root_open(r, dir, O_PATH | O_DIRECTORY);
+
+        if (fd < 0)
+                return fd;
+        return ios_sysfs_read_string(fd, attr, ret);
+}
+
+static int link_base_at(struct ios_root *r, const char *dir, const char *attr, char **ret)
+{
+        _cleanup_close_ int fd = ios_root_open(r, dir, O_PATH | O_DIRECTORY);
+
+        if (fd < 0)
+                return fd;
+        return ios_sysfs_read_link_base(fd, attr, ret);
+}
+
+/* Trim trailing blanks (SCSI INQUIRY strings are space padded). */
+static char *trim(char *s)
+{
+        size_t l;
+
+        if (!s)
+                return NULL;
+        l = strlen(s);
+        while (l > 0 && isspace((unsigned char)s[l - 1]))
+                s[--l] = '\0';
+        if (!*s) {
+                free(s);
+                return NULL;
+        }
+        return s;
+}
+
+static bool is_pci_addr(const char *c, size_t n)
+{
+        unsigned a, b, d, f;
+        char buf[32];
+        int end = 0;
+
+        if (n >= sizeof(buf))
+                return false;
+        memcpy(buf, c, n);
+        buf[n] = '\0';
+        return sscanf(buf, "%x:%x:%x.%x%n", &a, &b, &d, &f, &end) == 4 && (size_t)end == n;
+}
+
+static bool is_hctl(const char *c, size_t n)
+{
+        unsigned h, ch, t, l;
+        char buf[48];
+        int end = 0;
+
+        if (n >= sizeof(buf))
+                return false;
+        memcpy(buf, c, n);
+        buf[n] = '\0';
+        return sscanf(buf, "%u:%u:%u:%u%n", &h, &ch, &t, &l, &end) == 4 && (size_t)end == n;
+}
+
+static int dup_prefix(const char *path, const char *end, char **ret)
+{
+        *ret = strndup(path, (size_t)(end - path));
+        return *ret ? 0 : -ENOMEM;
+}
+
+/*
+ * Walk the canonical path's components once: the last PCI function is the
+ * controller, "hostN" the SCSI host, H:C:T:L the SCSI device.
+ */
+static int probe_bus(struct ios_device *d)
+{
+        struct ios_root *r = d->root;
+        _cleanup_free_ char *host_dir = NULL, *host = NULL, *scsi_dir = NULL;
+        const char *p = d->syspath;
+        int e;
+
+        while (*p) {
+                const char *c = p + 1, *n = strchr(c, '/');
+                size_t len;
+
+                if (!n)
+                        n = c + strlen(c);
+                len = (size_t)(n - c);
+                if (is_pci_addr(c, len)) {
+                        free(d->ctrl_path);
+                        e = dup_prefix(d->syspath, n, &d->ctrl_path);
+                        if (e < 0)
+                                return e;
+                } else if (len > 4 && strncmp(c, "host", 4) == 0 &&
+                           strspn(c + 4, "0123456789") == len - 4) {
+                        free(host_dir);
+                        free(host);
+                        host = strndup(c, len);
+                        e = dup_prefix(d->syspath, n, &host_dir);
+                        if (e < 0 || !host)
+                                return -ENOMEM;
+                } else if (is_hctl(c, len) && host) {
+                        free(d->hctl);
+                        free(scsi_dir);
+                        d->hctl = strndup(c, len);
+                        e = dup_prefix(d->syspath, n, &scsi_dir);
+                        if (e < 0 || !d->hctl)
+                                return -ENOMEM;
+                }
+                p = n;
+        }
+
+        if (host_dir) {
+                _cleanup_free_ char *path = NULL;
+
+                if (asprintf(&path, "%s/scsi_host/%s", host_dir, host) < 0)
+                        return -ENOMEM;
+                (void)read_at(r, path, "proc_name", &d->driver);
+                if (d->driver && streq(d->driver, "(null)"))
+                        d->driver = (free(d->driver), NULL);
+        }
+        if (scsi_dir) {
+                (void)read_at(r, scsi_dir, "vendor", &d->vendor);
+                (void)read_at(r, scsi_dir, "model", &d->model);
+                d->vendor = trim(d->vendor);
+                d->model = trim(d->model);
+        }
+        if (d->ctrl_path) {
+                _cleanup_free_ char *vendor = NULL, *device = NULL;
+
+                if (read_at(r, d->ctrl_path, "vendor", &vendor) >= 0 &&
+                    read_at(r, d->ctrl_path, "device", &device) >= 0 &&
+                    asprintf(&d->pci_id, "%s:%s",
+                             startswith(vendor, "0x") ?: vendor,
+                             startswith(device, "0x") ?: device) < 0)
+                        return -ENOMEM;
+                if (read_at(r, d->ctrl_path, "class", &d->pci_class) >= 0 &&
+                    startswith(d->pci_class, "0x"))
+                        memmove(d->pci_class, d->pci_class + 2, strlen(d->pci_class) - 1);
+                if (!d->driver)
+                        (void)link_base_at(r, d->ctrl_path, "driver", &d->driver);
+        }
+        return 0;
+}
+
+/* Device-level identity for non-SCSI disks: NVMe, virtio, MMC, xen. */
+static int probe_device_dir(struct ios_device *d)
+{
+        _cleanup_free_ char *dev = NULL, *drv = NULL;
+        _cleanup_close_ int fd = -1;
+
+        if (asprintf(&dev, "%s/device", d->syspath) < 0)
+                return -ENOMEM;
+        fd = ios_root_open(d->root, dev, O_PATH | O_DIRECTORY);
+        if (fd < 0)
+                return 0;               /* virtual devices have no device/ */
+
+        if (!d->hctl) {
+                if (!d->model && ios_sysfs_read_string(fd, "model", &d->model) >= 0)
+                        d->model = trim(d->model);
+                if (!d->serial && ios_sysfs_read_string(fd, "serial", &d->serial) >= 0)
+                        d->serial = trim(d->serial);
+        }
+        if (strncmp(d->name, "nvme", 4) == 0) {
+                /* NVMe controller (or nvme-subsystem for a multipath head) */
+                if (!d->subtype && ios_sysfs_read_string(fd, "transport", &d->subtype) < 0)
+                        d->subtype = NULL;
+        } else if (strncmp(d->name, "mmcblk", 6) == 0) {
+                if (!d->subtype)
+                        (void)ios_sysfs_read_string(fd, "type", &d->subtype);
+                if (!d->model && ios_sysfs_read_string(fd, "name", &d->model) >= 0)
+                        d->model = trim(d->model);
+        }
+        /* virtio-blk: the driver of device/ (a virtioN) is virtio_blk; xen: vbd */
+        if (!d->hctl && ios_sysfs_read_link_base(fd, "driver", &drv) >= 0 &&
+            (streq(drv, "virtio_blk") || streq(drv, "vbd") || streq(drv, "xen-blkfront"))) {
+                free(d->driver);
+                d->driver = TAKE_PTR(drv);
+        }
+        if (!d->driver && !d->hctl && strncmp(d->name, "nvme", 4) == 0)
+                d->driver = strdup("nvme");
+        return 0;
+}
+
+static bool exists(struct ios_root *r, const char *path)
+{
+        _cleanup_close_ int fd = ios_root_open(r, path, O_PATH);
+
+        return fd >= 0;
+}
+
+static void probe_tran(struct ios_device *d)
+{
+        const char *t = NULL;
+
+        if (strstr(d->syspath, "/usb"))
+                t = "usb";
+        else if (d->hctl && d->driver) {
+                _cleanup_free_ char *path = NULL;
+                unsigned h = 0;
+
+                (void)sscanf(d->hctl, "%u:", &h);
+                if (asprintf(&path, "/sys/class/sas_host/host%u", h) > 0 && exists(d->root, path))
+                        t = "sas";
+                else if (startswith(d->driver, "ahci") || startswith(d->driver, "sata"))
+                        t = "sata";
+                else if (strstr(d->driver, "ata"))
+                        t = "ata";
+        } else if (strncmp(d->name, "nvme", 4) == 0)
+                t = "nvme";
+        else if (strncmp(d->name, "vd", 2) == 0)
+                t = "virtio";
+        else if (strncmp(d->name, "mmcblk", 6) == 0)
+                t = "mmc";
+        if (t)
+                d->tran = strdup(t);
+}
+
+static int probe_queue(struct ios_device *d)
+{
+        _cleanup_free_ char *s = NULL;
+        _cleanup_close_ int mq = -1;
+        uint64_t v;
+        int e, i;
+
+        d->rotational = ios_sysfs_read_int(d->fd, "queue/rotational", &i) >= 0 ? i : -1;
+        d->removable = ios_sysfs_read_int(d->fd, "removable", &i) >= 0 ? i : -1;
+        d->hidden = ios_sysfs_read_int(d->fd, "hidden", &i) >= 0 && i == 1;
+        if (ios_sysfs_read_u64(d->fd, "size", &v) >= 0)
+                d->size = v * 512;
+        d->zoned = IOS_ZONED_NONE;
+        if (ios_sysfs_read_string(d->fd, "queue/zoned", &s) >= 0) {
+                enum ios_zoned z = ios_zoned_from_string(s);
+                if (z >= 0)
+                        d->zoned = z;
+        }
+
+        mq = openat(d->fd, "mq", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (mq >= 0) {
+                DIR *dir = fdopendir(mq);
+                struct dirent *de;
+
+                if (!dir)
+                        return -errno;
+                mq = -1;
+                d->blk_mq = true;
+                while ((de = readdir(dir)))
+                        if (de->d_name[0] != '.')
+                                d->nr_hw_queues++;
+                closedir(dir);
+        }
+        e = ios_device_refresh_sched(d);
+        return e == -ENOMEM ? e : 0;   /* an unreadable list means no choice */
+}
+
+int ios_device_refresh_sched(struct ios_device *d)
+{
+        _cleanup_free_ char *s = NULL;
+        int e;
+
+        d->sched_current = (free(d->sched_current), NULL);
+        d->sched_avail = ios_strv_free(d->sched_avail);
+        e = ios_sysfs_read_string(d->fd, "queue/scheduler", &s);
+        if (e == -ENOENT) {
+                d->sched_avail = calloc(1, sizeof(char *));
+                return d->sched_avail ? 0 : -ENOMEM;
+        }
+        if (e < 0)
+                return e;
+        return ios_sched_parse(s, &d->sched_current, &d->sched_avail);
+}
+
+static int probe_stacked(struct ios_device *d)
+{
+        if (ios_sysfs_read_string(d->fd, "dm/uuid", &d->subtype) >= 0) {
+                char *dash = strchr(d->subtype, '-');
+                if (dash)
+                        *dash = '\0';
+                if (!*d->subtype)
+                        d->subtype = (free(d->subtype), NULL);
+        } else if (ios_sysfs_read_string(d->fd, "md/level", &d->subtype) >= 0) {
+                if (!*d->subtype)
+                        d->subtype = (free(d->subtype), NULL);
+        }
+        return 0;
+}
+
+static void probe_identity(struct ios_device *d)
+{
+        const char *v;
+
+        /* udev has decoded and completed these (ata_id, scsi_id, usb_id) */
+        if ((v = ios_props_get(&d->props, "ID_SERIAL_SHORT")) && !d->serial)
+                d->serial = strdup(v);
+        if ((v = ios_props_get(&d->props, "ID_WWN")) && !d->wwn)
+                d->wwn = strdup(v);
+        if (!d->wwn)
+                (void)ios_sysfs_read_string(d->fd, "wwid", &d->wwn);
+        if (!d->model && (v = ios_props_get(&d->props, "ID_MODEL")))
+                d->model = strdup(v);
+        if (!d->vendor && (v = ios_props_get(&d->props, "ID_VENDOR")))
+                d->vendor = strdup(v);
+}
+
+static int device_open(struct ios_root *r, const char *path, struct ios_device **ret)
+{
+        struct ios_device *d;
+        _cleanup_free_ char *canon = NULL, *dev = NULL;
+        char *slash;
+        int e;
+
+        e = ios_root_realpath(r, path, &canon);
+        if (e < 0)
+                return e == -ENOENT ? -ENODEV : e;
+
+        d = calloc(1, sizeof(*d));
+        if (!d)
+                return -ENOMEM;
+        d->root = r;
+        d->fd = ios_root_open(r, canon, O_PATH | O_DIRECTORY);
+        if (d->fd < 0) {
+                e = d->fd;
+                goto fail;
+        }
+        if (ios_sysfs_exists(d->fd, "partition")) {
+                /* a partition: its directory sits inside its disk's */
+                slash = strrchr(canon, '/');
+                if (!slash || slash == canon) {
+                        e = -ENODEV;
+                        goto fail;
+                }
+                *slash = '\0';
+                close(d->fd);
+                d->fd = ios_root_open(r, canon, O_PATH | O_DIRECTORY);
+                if (d->fd < 0) {
+                        e = d->fd;
+                        goto fail;
+                }
+        }
+        e = ios_sysfs_read_string(d->fd, "dev", &dev);
+        if (e < 0 || sscanf(dev, "%u:%u", &d->major, &d->minor) != 2) {
+                e = -ENODEV;            /* not a block device directory */
+                goto fail;
+        }
+        slash = strrchr(canon, '/');
+        d->name = strdup(slash + 1);
+        d->syspath = TAKE_PTR(canon);
+        if (!d->name) {
+                e = -ENOMEM;
+                goto fail;
+        }
+
+        (void)ios_props_load(r, d->major, d->minor, &d->props);
+        e = probe_queue(d);
+        if (e >= 0)
+                e = probe_stacked(d);
+        if (e >= 0)
+                e = probe_bus(d);
+        if (e >= 0)
+                e = probe_device_dir(d);
+        if (e < 0)
+                goto fail;
+        probe_identity(d);
+        probe_tran(d);
+        e = ios_device_classify(d);
+        if (e < 0)
+                goto fail;
+        *ret = d;
+        return 0;
+fail:
+        ios_device_free(d);
+        return e;
+}
+
+int ios_device_new(struct ios_root *r, const char *name, struct ios_device **ret)
+{
+        _cleanup_free_ char *path = NULL, *node = NULL;
+        unsigned maj, min;
+        char c;
+
+        if (!name || !*name)
+                return -EINVAL;
+        if (startswith(name, "/dev/")) {
+                /* follow /dev/disk/by-id/... inside the root when it is there */
+                if (ios_root_realpath(r, name, &node) >= 0 && startswith(node, "/dev/"))
+                        name = node + 5;
+                else
+                        name += 5;
+        } else if (startswith(name, "/sys/"))
+                return device_open(r, name, ret);
+
+        if (sscanf(name, "%u:%u%c", &maj, &min, &c) == 2) {
+                if (asprintf(&path, "/sys/dev/block/%u:%u", maj, min) < 0)
+                        return -ENOMEM;
+        } else {
+                char *p;
+
+                if (strstr(name, "..") || strlen(name) > NAME_MAX)
+                        return -EINVAL;
+                if (asprintf(&path, "/sys/class/block/%s", name) < 0)
+                        return -ENOMEM;
+                for (p = path + strlen("/sys/class/block/"); *p; p++)
+                        if (*p == '/')
+                                *p = '!';       /* cciss/c0d0 is cciss!c0d0 in sysfs */
+        }
+        {
+                int e = device_open(r, path, ret);
+                if (e == -ENODEV && startswith(path, "/sys/class/block/")) {
+                        /* some captured trees and old kernels only have sys/block */
+                        _cleanup_free_ char *alt = NULL;
+                        if (asprintf(&alt, "/sys/block/%s", path + strlen("/sys/class/block/")) < 0)
+                                return -ENOMEM;
+                        e = device_open(r, alt, ret);
+                }
+                return e;
+        }
+}
+
+static int cmp_dev(const void *a, const void *b)
+{
+        const struct ios_device *x = *(struct ios_device * const *)a, *y = *(struct ios_device * const *)b;
+
+        return strverscmp(x->name, y->name);
+}
+
+int ios_device_enumerate(struct ios_root *r, struct ios_device ***ret, size_t *ret_n)
+{
+        struct ios_device **l = NULL;
+        size_t n = 0, cap = 0;
+        struct dirent *de;
+        DIR *dir;
+        int fd, e = 0;
+
+        fd = ios_root_open(r, "/sys/block", O_RDONLY | O_DIRECTORY);
+        if (fd < 0)
+                return fd;
+        dir = fdopendir(fd);
+        if (!dir) {
+                e = -errno;
+                close(fd);
+                return e;
+        }
+        while ((de = readdir(dir))) {
+                _cleanup_free_ char *path = NULL;
+                struct ios_device *d;
+
+                if (de->d_name[0] == '.')
+                        continue;
+                if (asprintf(&path, "/sys/block/%s", de->d_name) < 0) {
+                        e = -ENOMEM;
+                        break;
+                }
+                e = device_open(r, path, &d);
+                if (e == -ENODEV || e == -ENOENT) {
+                        e = 0;          /* vanished while we looked */
+                        continue;
+                }
+                if (e < 0)
+                        break;
+                if (n == cap) {
+                        struct ios_device **nl;
+                        cap = cap ? cap * 2 : 16;
+                        nl = realloc(l, cap * sizeof(*l));
+                        if (!nl) {
+                                ios_device_free(d);
+                                e = -ENOMEM;
+                                break;
+                        }
+                        l = nl;
+                }
+                l[n++] = d;
+        }
+        closedir(dir);
+        if (e < 0) {
+                ios_device_list_free(l, n);
+                return e;
+        }
+        if (n)
+                qsort(l, n, sizeof(*l), cmp_dev);
+        *ret = l;
+        *ret_n = n;
+        return (int)n;
+}

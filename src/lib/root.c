@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * root.c owns the root prefix: the running system ("/") or a captured tree
+ * given with --sysroot.  Every path the library opens under sys/ or run/ is
+ * resolved here, inside the root: openat2(RESOLVE_IN_ROOT) where the kernel
+ * has it (5.6+), else a component walk that treats absolute symlink targets
+ * and ".." at the top as the root itself, so a fake tree can never reach the
+ * build machine's own /sys.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <linux/openat2.h>
+
+#include "iosched.h"
+#include "macro.h"
+#include "root-internal.h"
+
+struct ios_root {
+        char *prefix;           /* "" for the host */
+        char *prefix_real;      /* realpath(prefix), to strip /proc/self/fd answers */
+        int fd;
+        bool host;
+};
+
+int ios_root_new(const char *prefix, struct ios_root **ret)
+{
+        struct ios_root *r;
+        size_t l;
+
+        r = calloc(1, sizeof(*r));
+        if (!r)
+                return -ENOMEM;
+        r->fd = -1;
+        if (!prefix || !*prefix || streq(prefix, "/")) {
+                r->host = true;
+                r->prefix = strdup("");
+                r->prefix_real = strdup("");
+        } else {
+                r->prefix = strdup(prefix);
+                if (r->prefix) {
+                        l = strlen(r->prefix);
+                        while (l > 1 && r->prefix[l - 1] == '/')
+                                r->prefix[--l] = '\0';
+                }
+                r->prefix_real = realpath(prefix, NULL);
+                if (!r->prefix_real) {
+                        int e = -errno;
+                        ios_root_free(r);
+                        return e;
+                }
+        }
+        if (!r->prefix || !r->prefix_real) {
+                ios_root_free(r);
+                return -ENOMEM;
+        }
+        r->fd = open(r->host ? "/" : r->prefix_real, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (r->fd < 0) {
+                int e = -errno;
+                ios_root_free(r);
+                return e;
+        }
+        *ret = r;
+        return 0;
+}
+
+struct ios_root *ios_root_free(struct ios_root *r)
+{
+        if (!r)
+                return NULL;
+        if (r->fd >= 0)
+                close(r->fd);
+        free(r->prefix);
+        free(r->prefix_real);
+        free(r);
+        return NULL;
+}
+
+const char *ios_root_prefix(const struct ios_root *r)
+{
+        return r->prefix;
+}
+
+bool ios_root_is_host(const struct ios_root *r)
+{
+        return r->host;
+}
+
+static const char *rel(const char *path)
+{
+        while (*path == '/')
+                path++;
+        return *path ? path : ".";
+}
+
+/*
+ * The portable fallback: resolve one component at a time with readlinkat()
+ * relative to the root fd.  "out" is always canonical, so the kernel never
+ * follows a symlink while we ask about the next component.
+ */
+int ios_root_realpath_walk(struct ios_root *r, const char *path, char **ret)
+{
+        char out[PATH_MAX] = "", rest[PATH_MAX], link[PATH_MAX], tmp[PATH_MAX];
+        unsigned links = 0;
+        size_t ol = 0;
+
+        if (snprintf(rest, sizeof(rest), "%s", path) >= (int)sizeof(rest))
+                return -ENAMETOOLONG;
+
+        for (char *p = rest; *p;) {
+                char *comp, *slash;
+                ssize_t n;
+
+                while (*p == '/')
+                        p++;
+                if (!*p)
+                        break;
+                comp = p;
+                slash = strchr(p, '/');
+                if (slash) {
+                        *slash = '\0';
+                        p = slash + 1;
+                } else
+                        p += strlen(p);
+
+                if (streq(comp, "."))
+                        continue;
+                if (streq(comp, "..")) {
+                        char *s = strrchr(out, '/');
+                        if (s)
+                                *s = '\0';
+                        ol = strlen(out);
+                        continue;
+                }
+                if (ol + 1 + strlen(comp) >= sizeof(out))
+                        return -ENAMETOOLONG;
+                out[ol] = '/';
+                strcpy(out + ol + 1, comp);
+
+                n = readlinkat(r->fd, out + 1, link, sizeof(link) - 1);
+                if (n < 0) {
+                        if (errno != EINVAL)
+                                return -errno;
+                        ol = strlen(out);       /* not a symlink: keep it */
+                        continue;
+                }
+                if (++links > 40)
+                        return -ELOOP;
+                link[n] = '\0';
+                out[ol] = '\0';                 /* drop the link itself */
+                if (link[0] == '/') {
+                        out[0] = '\0';
+                        ol = 0;
+                }
+                if (snprintf(tmp, sizeof(tmp), "%s/%s", link, p) >= (int)sizeof(tmp))
+                        return -ENAMETOOLONG;
+                strcpy(rest, tmp);
+                p = rest;
+        }
+
+        *ret = strdup(ol ? out : "/");
+        return *ret ? 0 : -ENOMEM;
+}
+
+static int open_in_root(struct ios_root *r, const char *path, int flags)
+{
+        struct open_how how = {
+                .flags = (uint64_t)(flags | O_CLOEXEC),
+                .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+        };
+        static bool no_openat2;
+        int fd;
+
+        if (!no_openat2) {
+                fd = (int)syscall(SYS_openat2, r->fd, rel(path), &how, sizeof(how));
+                if (fd >= 0)
+                        return fd;
+                if (errno != ENOSYS && errno != EPERM)
+                        return -errno;
+                no_openat2 = true;      /* old kernel, or a seccomp filter */
+        }
+        {
+                _cleanup_free_ char *canon = NULL;
+                int e = ios_root_realpath_walk(r, path, &canon);
+                if (e < 0)
+                        return e;
+                fd = openat(r->fd, rel(canon), flags | O_CLOEXEC | O_NOFOLLOW);
+                return fd < 0 ? -errno : fd;
+        }
+}
+
+int ios_root_open(struct ios_root *r, const char *path, int flags)
+{
+        return open_in_root(r, path, flags);
+}
+
+int ios_root_realpath(struct ios_root *r, const char *path, char **ret)
+{
+        char proc[64], buf[PATH_MAX];
+        _cleanup_close_ int fd = -1;
+        size_t pl;
+        ssize_t n;
+
+        fd = open_in_root(r, path, O_PATH);
+        if (fd < 0)
+                return fd;
+        snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+        n = readlink(proc, buf, sizeof(buf) - 1);
+        if (n < 0 || n >= (ssize_t)sizeof(buf) - 1)
+                return ios_root_realpath_walk(r, path, ret);   /* no /proc */
+        buf[n] = '\0';
+        pl = strlen(r->prefix_real);
+        if (pl > 1) {
+                if (strncmp(buf, r->prefix_real, pl) != 0 || (buf[pl] && buf[pl] != '/'))
+                        return -EXDEV;  /* cannot happen with RESOLVE_IN_ROOT */
+                *ret = strdup(buf[pl] ? buf + pl : "/");
+        } else
+                *ret = strdup(buf);
+        return *ret ? 0 : -ENOMEM;
+}
+
+int ios_root_read_file(struct ios_root *r, const char *path, char **ret, size_t *ret_len)
+{
+        _cleanup_close_ int fd = -1;
+        _cleanup_free_ char *buf = NULL;
+        size_t len = 0, cap = 4096;
+
+        fd = open_in_root(r, path, O_RDONLY);
+        if (fd < 0)
+                return fd;
+        buf = malloc(cap);
+        if (!buf)
+                return -ENOMEM;
+        for (;;) {
+                ssize_t n;
+
+                if (len + 1 >= cap) {
+                        char *nb;
+                        if (cap >= (1u << 24))
+                                return -EFBIG;
+                        nb = realloc(buf, cap * 2);
+                        if (!nb)
+                                return -ENOMEM;
+                        buf = nb;
+                        cap *= 2;
+                }
+                n = read(fd, buf + len, cap - len - 1);
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return -errno;
+                }
+                if (n == 0)
+                        break;
+                len += (size_t)n;
+        }
+        buf[len] = '\0';
+        if (ret_len)
+                *ret_len = len;
+        *ret = TAKE_PTR(buf);
+        return 0;
+}

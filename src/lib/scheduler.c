@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * scheduler.c: queue/scheduler parsing and the legacy <-> blk-mq name map.
+ * Legacy single-queue kernels (<= 4.20) offer noop/deadline/cfq; blk-mq
+ * queues offer none/mq-deadline/kyber/bfq.  A queue offers one family only,
+ * so a policy written for either family is mapped to the queue's own.
+ */
+#define _GNU_SOURCE
+#include <string.h>
+
+#include "iosched.h"
+#include "macro.h"
+
+int ios_sched_parse(const char *text, char **ret_current, char ***ret_avail)
+{
+        _cleanup_free_ char *copy = NULL;
+        char **avail = NULL, *current = NULL;
+        int r;
+
+        copy = strdup(text ? text : "");
+        if (!copy)
+                return -ENOMEM;
+        for (char *tok = strtok(copy, " \t\n"); tok; tok = strtok(NULL, " \t\n")) {
+                size_t l = strlen(tok);
+
+                if (tok[0] == '[' && l > 2 && tok[l - 1] == ']') {
+                        tok[l - 1] = '\0';
+                        tok++;
+                        if (!current) {
+                                current = strdup(tok);
+                                if (!current)
+                                        goto oom;
+                        }
+                }
+                if (strlen(tok) > 16 || strpbrk(tok, "[]"))
+                        goto bad;               /* ELEVATOR_NAME_MAX */
+                r = ios_strv_push(&avail, strdup(tok));
+                if (r < 0)
+                        goto oom;
+        }
+        if (!avail) {
+                avail = calloc(1, sizeof(char *));
+                if (!avail)
+                        goto oom;
+        }
+        if (ret_current)
+                *ret_current = current;
+        else
+                free(current);
+        if (ret_avail)
+                *ret_avail = avail;
+        else
+                ios_strv_free(avail);
+        return 0;
+bad:
+        free(current);
+        ios_strv_free(avail);
+        return -EBADMSG;
+oom:
+        free(current);
+        ios_strv_free(avail);
+        return -ENOMEM;
+}
+
+static const struct {
+        const char *legacy, *mq;
+} alias_table[] = {
+        { "noop", "none" },
+        { "deadline", "mq-deadline" },
+        { "cfq", "bfq" },
+};
+
+const char *ios_sched_alias(const char *name, bool want_legacy)
+{
+        for (size_t i = 0; i < ELEMENTSOF(alias_table); i++) {
+                if (want_legacy && streq(name, alias_table[i].mq))
+                        return alias_table[i].legacy;
+                if (!want_legacy && streq(name, alias_table[i].legacy))
+                        return alias_table[i].mq;
+        }
+        /* kyber has no legacy twin; cfq is the closest fair-queueing one. */
+        if (want_legacy && streq(name, "kyber"))
+                return "cfq";
+        return NULL;
+}
+
+static bool is_legacy_queue(char * const *avail)
+{
+        return ios_strv_contains(avail, "noop") || ios_strv_contains(avail, "cfq") ||
+               (ios_strv_contains(avail, "deadline") && !ios_strv_contains(avail, "none"));
+}
+
+/* Schedulers that ship as modules and are loaded by the kernel on write. */
+static bool loadable(const char *name)
+{
+        return streq(name, "bfq") || streq(name, "kyber") || streq(name, "mq-deadline");
+}
+
+int ios_sched_choose(char * const *prefs, char * const *avail, bool allow_module, const char **ret)
+{
+        bool legacy = is_legacy_queue(avail);
+
+        for (size_t i = 0; prefs && prefs[i]; i++) {
+                const char *name = prefs[i], *alt = ios_sched_alias(name, legacy);
+
+                if (ios_strv_contains(avail, name)) {
+                        *ret = name;
+                        return (int)i;
+                }
+                if (alt && ios_strv_contains(avail, alt)) {
+                        *ret = alt;
+                        return (int)i;
+                }
+                if (allow_module && !legacy) {
+                        const char *mq = ios_sched_alias(name, false);
+
+                        if (!mq)
+                                mq = name;
+                        if (loadable(mq)) {
+                                *ret = mq;
+                                return (int)i;
+                        }
+                }
+        }
+        return -ENOENT;
+}

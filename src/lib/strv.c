@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* strv.c: NULL-terminated vectors of owned strings. */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "iosched.h"
+#include "macro.h"
+
+char **ios_strv_free(char **l)
+{
+        if (!l)
+                return NULL;
+        for (char **p = l; *p; p++)
+                free(*p);
+        free(l);
+        return NULL;
+}
+
+size_t ios_strv_length(char * const *l)
+{
+        size_t n = 0;
+
+        while (l && l[n])
+                n++;
+        return n;
+}
+
+int ios_strv_push(char ***l, char *s)
+{
+        size_t n;
+        char **nl;
+
+        if (!s)
+                return -ENOMEM;
+        n = ios_strv_length(*l);
+        nl = realloc(*l, (n + 2) * sizeof(char *));
+        if (!nl) {
+                free(s);
+                return -ENOMEM;
+        }
+        nl[n] = s;
+        nl[n + 1] = NULL;
+        *l = nl;
+        return 0;
+}
+
+int ios_strv_pushf(char ***l, const char *fmt, ...)
+{
+        va_list ap;
+        char *s;
+        int r;
+
+        va_start(ap, fmt);
+        r = vasprintf(&s, fmt, ap);
+        va_end(ap);
+        if (r < 0)
+                return -ENOMEM;
+        return ios_strv_push(l, s);
+}
+
+bool ios_strv_contains(char * const *l, const char *s)
+{
+        for (; l && *l; l++)
+                if (streq(*l, s))
+                        return true;
+        return false;
+}
+
+int ios_strv_split(const char *s, const char *sep, char ***ret)
+{
+        char **l = NULL;
+        int r;
+
+        l = calloc(1, sizeof(char *));
+        if (!l)
+                return -ENOMEM;
+        while (s && *s) {
+                size_t n;
+
+                s += strspn(s, sep);
+                n = strcspn(s, sep);
+                if (n == 0)
+                        break;
+                r = ios_strv_push(&l, strndup(s, n));
+                if (r < 0) {
+                        ios_strv_free(l);
+                        return r;
+                }
+                s += n;
+        }
+        *ret = l;
+        return 0;
+}
+
+char *ios_strv_join(char * const *l, const char *sep)
+{
+        size_t len = 1, sl = strlen(sep);
+        char *s, *p;
+
+        for (char * const *i = l; i && *i; i++)
+                len += strlen(*i) + sl;
+        s = p = malloc(len);
+        if (!s)
+                return NULL;
+        *p = '\0';
+        for (char * const *i = l; i && *i; i++) {
+                if (i != l)
+                        p = stpcpy(p, sep);
+                p = stpcpy(p, *i);
+        }
+        return s;
+}

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * sysfs.c: typed reads and writes of attributes relative to a directory fd
+ * that root.c opened inside the root.  Attribute names never contain ".."
+ * and never cross a symlink (the caller opens "device" etc. through root.c),
+ * so a plain openat() cannot leave the root.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "iosched.h"
+#include "macro.h"
+
+static int check_attr(const char *attr)
+{
+        if (!attr || !*attr || attr[0] == '/' || strstr(attr, ".."))
+                return -EINVAL;
+        return 0;
+}
+
+int ios_sysfs_read_string(int dirfd, const char *attr, char **ret)
+{
+        _cleanup_close_ int fd = -1;
+        char buf[4096];
+        size_t len = 0;
+        int e;
+
+        e = check_attr(attr);
+        if (e < 0)
+                return e;
+        fd = openat(dirfd, attr, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        for (;;) {
+                ssize_t n = read(fd, buf + len, sizeof(buf) - 1 - len);
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return -errno;
+                }
+                if (n == 0)
+                        break;
+                len += (size_t)n;
+                if (len == sizeof(buf) - 1)
+                        break;          /* sysfs attributes are at most a page */
+        }
+        while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+                len--;
+        buf[len] = '\0';
+        *ret = strdup(buf);
+        return *ret ? 0 : -ENOMEM;
+}
+
+int ios_sysfs_read_u64(int dirfd, const char *attr, uint64_t *ret)
+{
+        _cleanup_free_ char *s = NULL;
+        unsigned long long v;
+        char *end;
+        int e;
+
+        e = ios_sysfs_read_string(dirfd, attr, &s);
+        if (e < 0)
+                return e;
+        if (!*s || s[0] == '-')
+                return -EINVAL;
+        errno = 0;
+        v = strtoull(s, &end, 10);
+        if (errno || *end)
+                return -EINVAL;
+        *ret = v;
+        return 0;
+}
+
+int ios_sysfs_read_int(int dirfd, const char *attr, int *ret)
+{
+        _cleanup_free_ char *s = NULL;
+        long v;
+        char *end;
+        int e;
+
+        e = ios_sysfs_read_string(dirfd, attr, &s);
+        if (e < 0)
+                return e;
+        errno = 0;
+        v = strtol(s, &end, 10);
+        if (!*s || errno || *end || v < INT_MIN || v > INT_MAX)
+                return -EINVAL;
+        *ret = (int)v;
+        return 0;
+}
+
+int ios_sysfs_write_string(int dirfd, const char *attr, const char *value)
+{
+        _cleanup_close_ int fd = -1;
+        size_t len = strlen(value);
+        ssize_t n;
+        int e;
+
+        e = check_attr(attr);
+        if (e < 0)
+                return e;
+        /* O_TRUNC is a no-op on sysfs and makes fake trees behave. */
+        fd = openat(dirfd, attr, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0)
+                return -errno;
+        n = write(fd, value, len);
+        if (n < 0)
+                return -errno;
+        if ((size_t)n != len)
+                return -EIO;
+        /* sysfs reports some store() errors only at close(). */
+        e = close(TAKE_FD(fd));
+        return e < 0 ? -errno : 0;
+}
+
+bool ios_sysfs_exists(int dirfd, const char *attr)
+{
+        struct stat st;
+
+        if (check_attr(attr) < 0)
+                return false;
+        return fstatat(dirfd, attr, &st, 0) == 0;
+}
+
+int ios_sysfs_read_link_base(int dirfd, const char *attr, char **ret)
+{
+        char buf[PATH_MAX];
+        const char *b;
+        ssize_t n;
+        int e;
+
+        e = check_attr(attr);
+        if (e < 0)
+                return e;
+        n = readlinkat(dirfd, attr, buf, sizeof(buf) - 1);
+        if (n < 0)
+                return -errno;
+        buf[n] = '\0';
+        b = strrchr(buf, '/');
+        *ret = strdup(b ? b + 1 : buf);
+        return *ret ? 0 : -ENOMEM;
+}
