@@ -465,6 +465,39 @@ fail:
         return e;
 }
 
+/* Trees without sys/dev/block (and very old kernels): scan sys/block. */
+static int find_by_devno(struct ios_root *r, unsigned maj, unsigned min, struct ios_device **ret)
+{
+        struct dirent *de;
+        DIR *dir;
+        int fd, e = -ENODEV;
+
+        fd = ios_root_open(r, "/sys/block", O_RDONLY | O_DIRECTORY);
+        if (fd < 0)
+                return fd == -ENOENT ? -ENODEV : fd;
+        dir = fdopendir(fd);
+        if (!dir) {
+                close(fd);
+                return -ENOMEM;
+        }
+        while ((de = readdir(dir))) {
+                _cleanup_free_ char *path = NULL, *dev = NULL;
+                _cleanup_close_ int dfd = -1;
+                unsigned a, b;
+
+                if (de->d_name[0] == '.' || asprintf(&path, "/sys/block/%s", de->d_name) < 0)
+                        continue;
+                dfd = ios_root_open(r, path, O_PATH | O_DIRECTORY);
+                if (dfd < 0 || ios_sysfs_read_string(dfd, "dev", &dev) < 0 ||
+                    sscanf(dev, "%u:%u", &a, &b) != 2 || a != maj || b != min)
+                        continue;
+                e = device_open(r, path, ret);
+                break;
+        }
+        closedir(dir);
+        return e;
+}
+
 int ios_device_new(struct ios_root *r, const char *name, struct ios_device **ret)
 {
         _cleanup_free_ char *path = NULL, *node = NULL;
@@ -498,6 +531,8 @@ int ios_device_new(struct ios_root *r, const char *name, struct ios_device **ret
         }
         {
                 int e = device_open(r, path, ret);
+                if (e == -ENODEV && startswith(path, "/sys/dev/block/"))
+                        return find_by_devno(r, maj, min, ret);
                 if (e == -ENODEV && startswith(path, "/sys/class/block/")) {
                         /* some captured trees and old kernels only have sys/block */
                         _cleanup_free_ char *alt = NULL;

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * list.c: `iosched-apply list` and `explain`.  One column table drives
+ * --help, -o parsing and the output; libsmartcols does table, raw and JSON.
+ */
+#define _GNU_SOURCE
+#include <libsmartcols.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "iosched.h"
+#include "macro.h"
+#include "apply.h"
+
+enum {
+        COL_NAME, COL_MAJMIN, COL_CLASS, COL_ROTA, COL_SCHED, COL_AVAIL, COL_TRAN,
+        COL_MODEL, COL_VENDOR, COL_SERIAL, COL_WWN, COL_SIZE, COL_ZONED, COL_RM,
+        COL_HWQ, COL_DRIVER, COL_PCI, COL_HCTL, COL_SUBTYPE, COL_HIDDEN, COL_EVIDENCE,
+        _COL_MAX,
+};
+
+enum coltype { CT_STR, CT_NUM, CT_BOOL, CT_ARRAY };
+
+static const struct colinfo {
+        const char *name;
+        double whint;
+        int flags;
+        enum coltype type;
+        const char *help;
+} infos[_COL_MAX] = {
+        [COL_NAME] = { "NAME", 0.1, SCOLS_FL_NOEXTREMES, CT_STR, "kernel device name" },
+        [COL_MAJMIN] = { "MAJ:MIN", 6, 0, CT_STR, "major:minor device number" },
+        [COL_CLASS] = { "CLASS", 7, 0, CT_STR, "iosched device class" },
+        [COL_ROTA] = { "ROTA", 1, SCOLS_FL_RIGHT, CT_BOOL, "queue/rotational as the kernel reports it" },
+        [COL_SCHED] = { "SCHED", 0.1, 0, CT_STR, "active I/O scheduler" },
+        [COL_AVAIL] = { "AVAILABLE", 0.2, 0, CT_STR, "schedulers the kernel offers" },
+        [COL_TRAN] = { "TRAN", 0.1, 0, CT_STR, "transport (as lsblk)" },
+        [COL_MODEL] = { "MODEL", 0.1, SCOLS_FL_TRUNC, CT_STR, "device model" },
+        [COL_VENDOR] = { "VENDOR", 0.1, SCOLS_FL_TRUNC, CT_STR, "device vendor" },
+        [COL_SERIAL] = { "SERIAL", 0.1, SCOLS_FL_TRUNC, CT_STR, "serial number" },
+        [COL_WWN] = { "WWN", 0.1, SCOLS_FL_TRUNC, CT_STR, "world wide name" },
+        [COL_SIZE] = { "SIZE", 5, SCOLS_FL_RIGHT, CT_NUM, "size in bytes" },
+        [COL_ZONED] = { "ZONED", 0.1, 0, CT_STR, "zoned model" },
+        [COL_RM] = { "RM", 1, SCOLS_FL_RIGHT, CT_BOOL, "removable" },
+        [COL_HWQ] = { "HWQ", 3, SCOLS_FL_RIGHT, CT_NUM, "hardware queues (blk-mq)" },
+        [COL_DRIVER] = { "DRIVER", 0.1, 0, CT_STR, "controller driver" },
+        [COL_PCI] = { "PCI", 9, 0, CT_STR, "controller PCI vendor:device" },
+        [COL_HCTL] = { "HCTL", 10, 0, CT_STR, "SCSI Host:Channel:Target:Lun" },
+        [COL_SUBTYPE] = { "SUBTYPE", 0.1, 0, CT_STR, "dm uuid prefix, md level, MMC type, NVMe transport" },
+        [COL_HIDDEN] = { "HIDDEN", 1, SCOLS_FL_RIGHT, CT_BOOL, "hidden (NVMe multipath path device)" },
+        [COL_EVIDENCE] = { "EVIDENCE", 0.3, SCOLS_FL_WRAP, CT_ARRAY, "why the class was chosen" },
+};
+
+static const int default_cols[] = {
+        COL_NAME, COL_CLASS, COL_ROTA, COL_SCHED, COL_AVAIL, COL_TRAN, COL_MODEL,
+};
+
+void ios_list_help_columns(FILE *out)
+{
+        fputs("\nAvailable output columns:\n", out);
+        for (int i = 0; i < _COL_MAX; i++)
+                fprintf(out, " %11s  %s\n", infos[i].name, infos[i].help);
+}
+
+static int column_from_name(const char *s, size_t n)
+{
+        for (int i = 0; i < _COL_MAX; i++)
+                if (strlen(infos[i].name) == n && strncasecmp(infos[i].name, s, n) == 0)
+                        return i;
+        return -1;
+}
+
+/* Parse "-o NAME,CLASS" or "-o +SERIAL" (append to the defaults). */
+int ios_list_parse_columns(const char *arg, int *cols, size_t *ncols, const char **bad)
+{
+        size_t n = 0;
+
+        if (arg && *arg == '+') {
+                for (size_t i = 0; i < ELEMENTSOF(default_cols); i++)
+                        cols[n++] = default_cols[i];
+                arg++;
+        }
+        if (!arg) {
+                for (size_t i = 0; i < ELEMENTSOF(default_cols); i++)
+                        cols[n++] = default_cols[i];
+                *ncols = n;
+                return 0;
+        }
+        while (*arg) {
+                size_t l = strcspn(arg, ",");
+                int c = column_from_name(arg, l);
+
+                if (c < 0 || n >= IOS_LIST_MAX_COLS) {
+                        *bad = arg;
+                        return -EINVAL;
+                }
+                cols[n++] = c;
+                arg += l;
+                if (*arg == ',')
+                        arg++;
+        }
+        *ncols = n;
+        return 0;
+}
+
+static char *cell(const struct ios_device *d, int col)
+{
+        char *s = NULL;
+
+        switch (col) {
+        case COL_NAME: return strdup(d->name);
+        case COL_MAJMIN: return asprintf(&s, "%u:%u", d->major, d->minor) < 0 ? NULL : s;
+        case COL_CLASS: return strdup(ios_class_to_string(d->cls));
+        case COL_ROTA: return d->rotational < 0 ? NULL : strdup(d->rotational ? "1" : "0");
+        case COL_SCHED: return d->sched_current ? strdup(d->sched_current) : NULL;
+        case COL_AVAIL: return d->sched_current ? ios_strv_join(d->sched_avail, " ") : NULL;
+        case COL_TRAN: return d->tran ? strdup(d->tran) : NULL;
+        case COL_MODEL: return d->model ? strdup(d->model) : NULL;
+        case COL_VENDOR: return d->vendor ? strdup(d->vendor) : NULL;
+        case COL_SERIAL: return d->serial ? strdup(d->serial) : NULL;
+        case COL_WWN: return d->wwn ? strdup(d->wwn) : NULL;
+        case COL_SIZE: return asprintf(&s, "%llu", (unsigned long long)d->size) < 0 ? NULL : s;
+        case COL_ZONED: return strdup(ios_zoned_to_string(d->zoned));
+        case COL_RM: return d->removable < 0 ? NULL : strdup(d->removable ? "1" : "0");
+        case COL_HWQ: return d->blk_mq ? (asprintf(&s, "%u", d->nr_hw_queues) < 0 ? NULL : s) : NULL;
+        case COL_DRIVER: return d->driver ? strdup(d->driver) : NULL;
+        case COL_PCI: return d->pci_id ? strdup(d->pci_id) : NULL;
+        case COL_HCTL: return d->hctl ? strdup(d->hctl) : NULL;
+        case COL_SUBTYPE: return d->subtype ? strdup(d->subtype) : NULL;
+        case COL_HIDDEN: return strdup(d->hidden ? "1" : "0");
+        case COL_EVIDENCE: return ios_strv_join(d->evidence, "\n");
+        }
+        return NULL;
+}
+
+int ios_list_print(struct ios_device **devs, size_t n, const struct ios_list_opts *o)
+{
+        struct libscols_table *tb;
+        int e = 0;
+
+        scols_init_debug(0);
+        tb = scols_new_table();
+        if (!tb)
+                return -ENOMEM;
+        scols_table_enable_json(tb, o->json);
+        scols_table_enable_raw(tb, o->raw);
+        scols_table_enable_noheadings(tb, o->noheadings);
+        if (o->json)
+                scols_table_set_name(tb, "blockdevices");
+
+        for (size_t i = 0; i < o->ncols; i++) {
+                const struct colinfo *ci = &infos[o->cols[i]];
+                struct libscols_column *cl;
+                int fl = ci->flags;
+
+                if (o->raw || o->json)
+                        fl &= ~SCOLS_FL_TRUNC;
+                if (o->raw)
+                        fl &= ~SCOLS_FL_WRAP;
+                cl = scols_table_new_column(tb, ci->name, ci->whint, fl);
+                if (!cl) {
+                        e = -ENOMEM;
+                        goto out;
+                }
+                if (o->json) {
+                        int jt = ci->type == CT_NUM ? SCOLS_JSON_NUMBER :
+                                 ci->type == CT_BOOL ? SCOLS_JSON_BOOLEAN :
+                                 ci->type == CT_ARRAY ? SCOLS_JSON_ARRAY_STRING : SCOLS_JSON_STRING;
+                        scols_column_set_json_type(cl, jt);
+                }
+                if (ci->type == CT_ARRAY && !o->raw) {
+                        scols_column_set_wrapfunc(cl, scols_wrapnl_chunksize, scols_wrapnl_nextchunk, NULL);
+                        scols_column_set_safechars(cl, "\n");
+                }
+        }
+        for (size_t i = 0; i < n; i++) {
+                struct libscols_line *ln = scols_table_new_line(tb, NULL);
+
+                if (!ln) {
+                        e = -ENOMEM;
+                        goto out;
+                }
+                for (size_t c = 0; c < o->ncols; c++) {
+                        char *s = cell(devs[i], o->cols[c]);
+
+                        if (s && o->raw && infos[o->cols[c]].type == CT_ARRAY)
+                                for (char *p = s; *p; p++)
+                                        if (*p == '\n')
+                                                *p = ';';
+                        if (s && scols_line_refer_data(ln, c, s) < 0) {
+                                free(s);
+                                e = -ENOMEM;
+                                goto out;
+                        }
+                }
+        }
+        e = scols_print_table(tb);
+out:
+        scols_unref_table(tb);
+        return e;
+}
+
+/* explain: the class, the facts, and the evidence, one per line. */
+int ios_list_explain(FILE *out, const struct ios_device *d)
+{
+        _cleanup_free_ char *avail = ios_strv_join(d->sched_avail, " ");
+
+        fprintf(out, "%s: %s\n", d->name, ios_class_to_string(d->cls));
+        fprintf(out, "  device      %u:%u %s\n", d->major, d->minor, d->syspath);
+        if (d->vendor || d->model)
+                fprintf(out, "  model       %s%s%s\n", d->vendor ? d->vendor : "",
+                        d->vendor && d->model ? " " : "", d->model ? d->model : "");
+        if (d->serial)
+                fprintf(out, "  serial      %s\n", d->serial);
+        if (d->wwn)
+                fprintf(out, "  wwn         %s\n", d->wwn);
+        fprintf(out, "  size        %llu bytes\n", (unsigned long long)d->size);
+        if (d->rotational >= 0)
+                fprintf(out, "  rotational  %d\n", d->rotational);
+        fprintf(out, "  zoned       %s\n", ios_zoned_to_string(d->zoned));
+        if (d->removable >= 0)
+                fprintf(out, "  removable   %d\n", d->removable);
+        if (d->tran)
+                fprintf(out, "  transport   %s\n", d->tran);
+        if (d->driver)
+                fprintf(out, "  driver      %s\n", d->driver);
+        if (d->pci_id)
+                fprintf(out, "  pci         %s\n", d->pci_id);
+        if (d->hctl)
+                fprintf(out, "  scsi        %s\n", d->hctl);
+        if (d->blk_mq)
+                fprintf(out, "  hw queues   %u\n", d->nr_hw_queues);
+        else
+                fprintf(out, "  queue       bio-based\n");
+        if (d->sched_current)
+                fprintf(out, "  scheduler   %s (available: %s)\n", d->sched_current, avail ? avail : "");
+        else
+                fprintf(out, "  scheduler   none to choose\n");
+        fputs("  evidence:\n", out);
+        for (char **e = d->evidence; e && *e; e++)
+                fprintf(out, "    - %s\n", *e);
+        return 0;
+}

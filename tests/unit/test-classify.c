@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Description: classification of captured trees, and of variants of them
+ * that stand in for hardware we cannot emulate (RAID families, pass-through
+ * disks on RAID controllers, ATA rotation rate overriding the kernel flag,
+ * USB by udev property, zoned, partitions resolving to their disk).
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "iosched.h"
+#include "helpers.h"
+
+#define AHCI_DEV "sys/devices/pci0000:00/0000:00:1f.2/ata1/host2/target2:0:0/2:0:0:0"
+#define AHCI_HOST "sys/devices/pci0000:00/0000:00:1f.2/ata1/host2/scsi_host/host2/proc_name"
+#define AHCI_UDEV "run/udev/data/b8:48"
+#define NVME_DISK "sys/devices/pci0000:00/0000:00:06.0/nvme/nvme0/nvme0n1"
+
+static bool has_evidence(const struct ios_device *d, const char *needle)
+{
+        for (char **e = d->evidence; e && *e; e++)
+                if (strstr(*e, needle))
+                        return true;
+        return false;
+}
+
+static struct ios_device *load(const char *root, const char *name)
+{
+        struct ios_root *r = NULL;
+        struct ios_device *d = NULL;
+
+        assert_int_equal(ios_root_new(root, &r), 0);
+        assert_int_equal(ios_device_new(r, name, &d), 0);
+        /* the device borrows the root; keep it alive for the test's life */
+        return d;
+}
+
+static void unload(struct ios_device *d)
+{
+        struct ios_root *r = d->root;
+
+        ios_device_free(d);
+        ios_root_free(r);
+}
+
+static void write_in(const char *dir, const char *rel, const char *content)
+{
+        char path[4096];
+
+        snprintf(path, sizeof(path), "%s/%s", dir, rel);
+        assert_int_equal(t_write_file(path, content), 0);
+}
+
+static void test_real_fixtures(void **state)
+{
+        static const struct { const char *fx, *dev; enum ios_class cls; } t[] = {
+                { "ahci-sata-ssd", "sdd", IOS_CLASS_SSD },
+                { "virtio-scsi-rot", "sda", IOS_CLASS_VIRTUAL },
+                { "virtio-scsi-ssd", "sdb", IOS_CLASS_VIRTUAL },
+                { "virtio-blk-root", "vda", IOS_CLASS_VIRTUAL },
+                { "nvme", "nvme0n1", IOS_CLASS_NVME },
+                { "loop", "loop0", IOS_CLASS_LOOP },
+                { "dm-linear", "dm-0", IOS_CLASS_DM },
+                { "zram", "zram0", IOS_CLASS_ZRAM },
+        };
+        (void)state;
+        for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+                struct ios_device *d = load(t_fixture(t[i].fx), t[i].dev);
+                assert_int_equal(d->cls, t[i].cls);
+                assert_non_null(d->evidence);
+                unload(d);
+        }
+}
+
+static void test_facts_virtio_scsi(void **state)
+{
+        struct ios_device *d = load(t_fixture("virtio-scsi-rot"), "/dev/sda");
+
+        (void)state;
+        assert_string_equal(d->driver, "virtio_scsi");          /* not "sd" */
+        assert_string_equal(d->pci_id, "1af4:1004");
+        assert_string_equal(d->hctl, "1:0:0:0");
+        assert_string_equal(d->vendor, "QEMU");
+        assert_string_equal(d->model, "QEMU HARDDISK");
+        assert_string_equal(d->serial, "HDD-VSCSI-7200");
+        assert_int_equal(d->rotational, 1);
+        assert_true(has_evidence(d, "rotational=1 ignored"));
+        assert_true(d->blk_mq);
+        assert_true(d->nr_hw_queues >= 1);
+        unload(d);
+}
+
+static void test_lookup_by_devno(void **state)
+{
+        struct ios_device *d = load(t_fixture("ahci-sata-ssd"), "8:48");
+
+        (void)state;
+        assert_string_equal(d->name, "sdd");
+        assert_string_equal(d->tran, "sata");
+        unload(d);
+}
+
+static void test_unknown_device(void **state)
+{
+        struct ios_root *r = NULL;
+        struct ios_device *d = NULL;
+
+        (void)state;
+        assert_int_equal(ios_root_new(t_fixture("ahci-sata-ssd"), &r), 0);
+        assert_int_equal(ios_device_new(r, "sdz", &d), -ENODEV);
+        assert_int_equal(ios_device_new(r, "../../etc", &d), -EINVAL);
+        assert_int_equal(ios_device_new(r, "", &d), -EINVAL);
+        assert_null(d);
+        ios_root_free(r);
+}
+
+/* A variant of the AHCI disk behind another controller driver. */
+static struct ios_device *ahci_as(char *dir, const char *driver, const char *vendor, const char *model)
+{
+        write_in(dir, AHCI_HOST, driver);
+        if (vendor)
+                write_in(dir, AHCI_DEV "/vendor", vendor);
+        if (model)
+                write_in(dir, AHCI_DEV "/model", model);
+        return load(dir, "sdd");
+}
+
+static void test_raid_families(void **state)
+{
+        static const struct {
+                const char *driver, *vendor, *model;
+                enum ios_class cls;
+                const char *why;
+        } t[] = {
+                /* pass-through disks keep rotational=1: hdd.  Channel 0 on megaraid_sas is a system PD unless the strings say LD */
+                { "megaraid_sas", NULL, NULL, IOS_CLASS_HDD, "pass-through disk" },
+                { "megaraid_sas", "DELL", "PERC H700", IOS_CLASS_RAID, "host driver megaraid_sas" },
+                { "hpsa", "HP", "LOGICAL VOLUME", IOS_CLASS_RAID, "logical drive at SCSI 2:0:0:0" },
+                { "hpsa", NULL, "QEMU HARDDISK", IOS_CLASS_HDD, "pass-through disk" },
+                { "smartpqi", "HPE", "LOGICAL VOLUME", IOS_CLASS_RAID, "SmartRAID" },
+                { "aacraid", "Adaptec", "RAID5", IOS_CLASS_RAID, "host driver aacraid" },
+                { "mpt3sas", "ATA", "QEMU HARDDISK", IOS_CLASS_HDD, "pass-through disk" },
+                { "3w-9xxx", "AMCC", "9650SE-4LP DISK", IOS_CLASS_RAID, "3ware" },
+                { "arcmsr", "Areca", "ARC-1880-VOL#000", IOS_CLASS_RAID, "Areca" },
+                /* unknown driver, but an LD's INQUIRY strings */
+                { "newraid", "DELL", "PERC H755 Front", IOS_CLASS_RAID, "is a RAID logical drive" },
+        };
+        (void)state;
+        for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+                char *dir = t_fixture_copy("ahci-sata-ssd");
+                struct ios_device *d;
+
+                assert_non_null(dir);
+                /* an SSD array that reports rotational=1, as LDs do */
+                write_in(dir, AHCI_DEV "/block/sdd/queue/rotational", "1\n");
+                write_in(dir, AHCI_UDEV, "E:ID_BUS=ata\n");
+                d = ahci_as(dir, t[i].driver, t[i].vendor, t[i].model);
+                if (d->cls != t[i].cls || !has_evidence(d, t[i].why)) {
+                        char *ev = ios_strv_join(d->evidence, " | ");
+                        print_error("%s %s/%s: class %s, evidence: %s\n", t[i].driver,
+                                    t[i].vendor ? t[i].vendor : "-", t[i].model ? t[i].model : "-",
+                                    ios_class_to_string(d->cls), ev);
+                        free(ev);
+                }
+                assert_int_equal(d->cls, t[i].cls);
+                assert_true(has_evidence(d, t[i].why));
+                if (d->cls == IOS_CLASS_RAID)
+                        assert_true(has_evidence(d, "rotational=1 ignored: RAID logical drive"));
+                assert_string_equal(d->driver, t[i].driver);
+                unload(d);
+                t_rmtree(dir);
+        }
+}
+
+static void test_ata_rpm_outranks_flag(void **state)
+{
+        char *dir = t_fixture_copy("ahci-sata-ssd");
+        struct ios_device *d;
+
+        (void)state;
+        /* a USB-SATA or RAID-passthrough HDD that claims rotational=0 */
+        write_in(dir, AHCI_UDEV, "E:ID_BUS=ata\nE:ID_ATA_ROTATION_RATE_RPM=7200\n");
+        d = load(dir, "sdd");
+        assert_int_equal(d->cls, IOS_CLASS_HDD);
+        assert_true(has_evidence(d, "rotational=0 ignored"));
+        unload(d);
+
+        /* no rotation rate from udev: the kernel flag decides */
+        write_in(dir, AHCI_UDEV, "E:ID_BUS=ata\n");
+        write_in(dir, AHCI_DEV "/block/sdd/queue/rotational", "1\n");
+        d = load(dir, "sdd");
+        assert_int_equal(d->cls, IOS_CLASS_HDD);
+        assert_true(has_evidence(d, "rotational=1"));
+        unload(d);
+
+        /* no udev database at all (initramfs before udev, containers) */
+        write_in(dir, AHCI_DEV "/block/sdd/queue/rotational", "0\n");
+        {
+                char p[4096];
+                snprintf(p, sizeof(p), "%s/" AHCI_UDEV, dir);
+                assert_int_equal(unlink(p), 0);
+        }
+        d = load(dir, "sdd");
+        assert_int_equal(d->cls, IOS_CLASS_SSD);
+        unload(d);
+        t_rmtree(dir);
+}
+
+static void test_usb_by_udev(void **state)
+{
+        char *dir = t_fixture_copy("ahci-sata-ssd");
+        struct ios_device *d;
+
+        (void)state;
+        write_in(dir, AHCI_UDEV, "E:ID_BUS=usb\n");
+        write_in(dir, AHCI_DEV "/block/sdd/queue/rotational", "1\n");
+        d = load(dir, "sdd");
+        assert_int_equal(d->cls, IOS_CLASS_USB);
+        assert_true(has_evidence(d, "rotational=1 ignored"));
+        unload(d);
+        t_rmtree(dir);
+}
+
+static void test_zoned_keeps_class(void **state)
+{
+        char *dir = t_fixture_copy("nvme");
+        struct ios_device *d;
+
+        (void)state;
+        write_in(dir, NVME_DISK "/queue/zoned", "host-managed\n");
+        d = load(dir, "nvme0n1");
+        assert_int_equal(d->cls, IOS_CLASS_NVME);
+        assert_int_equal(d->zoned, IOS_ZONED_HOST_MANAGED);
+        assert_true(has_evidence(d, "zoned host-managed"));
+        unload(d);
+        t_rmtree(dir);
+}
+
+static void test_partition_resolves_to_disk(void **state)
+{
+        char *dir = t_fixture_copy("ahci-sata-ssd");
+        char link[4096];
+        struct ios_device *d;
+
+        (void)state;
+        write_in(dir, AHCI_DEV "/block/sdd/sdd1/partition", "1\n");
+        write_in(dir, AHCI_DEV "/block/sdd/sdd1/dev", "8:49\n");
+        snprintf(link, sizeof(link), "%s/sys/class/block/sdd1", dir);
+        assert_int_equal(symlink("../../devices/pci0000:00/0000:00:1f.2/ata1/host2/target2:0:0/2:0:0:0/block/sdd/sdd1", link), 0);
+        d = load(dir, "sdd1");
+        assert_string_equal(d->name, "sdd");
+        assert_int_equal(d->minor, 48);
+        unload(d);
+        d = load(dir, "/dev/sdd1");
+        assert_string_equal(d->name, "sdd");
+        unload(d);
+        t_rmtree(dir);
+}
+
+static void test_enumerate_skips_nothing(void **state)
+{
+        struct ios_root *r = NULL;
+        struct ios_device **l = NULL;
+        size_t n = 0;
+
+        (void)state;
+        assert_int_equal(ios_root_new(t_fixture("loop-under-dm"), &r), 0);
+        assert_int_equal(ios_device_enumerate(r, &l, &n), 1);
+        assert_string_equal(l[0]->name, "loop1");
+        ios_device_list_free(l, n);
+        ios_root_free(r);
+}
+
+static void test_class_names(void **state)
+{
+        (void)state;
+        for (int c = 0; c < _IOS_CLASS_MAX; c++)
+                assert_int_equal(ios_class_from_string(ios_class_to_string(c)), c);
+        assert_int_equal(ios_class_from_string("floppy"), _IOS_CLASS_INVALID);
+        assert_int_equal(ios_zoned_from_string("host-aware"), IOS_ZONED_HOST_AWARE);
+        assert_null(ios_class_to_string(_IOS_CLASS_MAX));
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_real_fixtures),
+                cmocka_unit_test(test_facts_virtio_scsi),
+                cmocka_unit_test(test_lookup_by_devno),
+                cmocka_unit_test(test_unknown_device),
+                cmocka_unit_test(test_raid_families),
+                cmocka_unit_test(test_ata_rpm_outranks_flag),
+                cmocka_unit_test(test_usb_by_udev),
+                cmocka_unit_test(test_zoned_keeps_class),
+                cmocka_unit_test(test_partition_resolves_to_disk),
+                cmocka_unit_test(test_enumerate_skips_nothing),
+                cmocka_unit_test(test_class_names),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Description: the root prefix holds.  Relative and absolute symlinks and
+ * ".." resolve inside the fake root (never to the build machine's files),
+ * with openat2 and with the fallback component walk alike.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <cmocka.h>
+
+#include "iosched.h"
+#include "root-internal.h"
+#include "helpers.h"
+
+static char *dir;
+
+static int setup(void **state)
+{
+        char p[4096];
+
+        (void)state;
+        dir = t_fixture_copy("loop");
+        if (!dir)
+                return -1;
+        snprintf(p, sizeof(p), "%s/etc/marker", dir);
+        t_write_file(p, "inside\n");
+        /* a link climbing far above the root, one absolute, one loop */
+        snprintf(p, sizeof(p), "%s/sys/block/evil", dir);
+        if (symlink("../../../../../../../../../../../../etc/marker", p) < 0)
+                return -1;
+        snprintf(p, sizeof(p), "%s/sys/block/abs", dir);
+        if (symlink("/etc/marker", p) < 0)
+                return -1;
+        snprintf(p, sizeof(p), "%s/sys/block/hostpw", dir);
+        if (symlink("../../../../../../../../../../../../etc/passwd", p) < 0)
+                return -1;
+        snprintf(p, sizeof(p), "%s/sys/block/loopy", dir);
+        if (symlink("loopy", p) < 0)
+                return -1;
+        return 0;
+}
+
+static int teardown(void **state)
+{
+        (void)state;
+        t_rmtree(dir);
+        return 0;
+}
+
+static void check_paths(struct ios_root *r, int (*rp)(struct ios_root *, const char *, char **))
+{
+        char *s = NULL;
+
+        assert_int_equal(rp(r, "/sys/block/evil", &s), 0);
+        assert_string_equal(s, "/etc/marker");
+        free(s);
+        assert_int_equal(rp(r, "/sys/block/abs", &s), 0);
+        assert_string_equal(s, "/etc/marker");
+        free(s);
+        assert_int_equal(rp(r, "/../../sys/block/loop0", &s), 0);
+        assert_string_equal(s, "/sys/devices/virtual/block/loop0");
+        free(s);
+        assert_int_equal(rp(r, "/sys/block/loop0/queue/../queue", &s), 0);
+        assert_string_equal(s, "/sys/devices/virtual/block/loop0/queue");
+        free(s);
+        /* the host's /etc/passwd exists, the root's does not */
+        assert_int_equal(rp(r, "/sys/block/hostpw", &s), -ENOENT);
+        assert_int_equal(rp(r, "/sys/block/loopy", &s), -ELOOP);
+        assert_int_equal(rp(r, "/", &s), 0);
+        assert_string_equal(s, "/");
+        free(s);
+}
+
+static void test_realpath_openat2(void **state)
+{
+        struct ios_root *r = NULL;
+
+        (void)state;
+        assert_int_equal(ios_root_new(dir, &r), 0);
+        check_paths(r, ios_root_realpath);
+        ios_root_free(r);
+}
+
+static void test_realpath_walk(void **state)
+{
+        struct ios_root *r = NULL;
+
+        (void)state;
+        assert_int_equal(ios_root_new(dir, &r), 0);
+        check_paths(r, ios_root_realpath_walk);
+        ios_root_free(r);
+}
+
+static void test_read_stays_inside(void **state)
+{
+        struct ios_root *r = NULL;
+        char *buf = NULL;
+        size_t len;
+
+        (void)state;
+        assert_int_equal(ios_root_new(dir, &r), 0);
+        assert_int_equal(ios_root_read_file(r, "/sys/block/evil", &buf, &len), 0);
+        assert_string_equal(buf, "inside\n");
+        assert_int_equal(len, 7);
+        free(buf);
+        assert_int_equal(ios_root_read_file(r, "/sys/block/hostpw", &buf, &len), -ENOENT);
+        assert_true(ios_root_open(r, "/etc/passwd", 0) == -ENOENT);
+        assert_string_equal(ios_root_prefix(r), dir);
+        assert_false(ios_root_is_host(r));
+        ios_root_free(r);
+}
+
+static void test_root_errors(void **state)
+{
+        struct ios_root *r = NULL;
+
+        (void)state;
+        assert_int_equal(ios_root_new("/nonexistent/iosched", &r), -ENOENT);
+        assert_null(r);
+        assert_int_equal(ios_root_new(NULL, &r), 0);
+        assert_true(ios_root_is_host(r));
+        assert_string_equal(ios_root_prefix(r), "");
+        ios_root_free(r);
+}
+
+static void test_sysfs_helpers(void **state)
+{
+        struct ios_root *r = NULL;
+        char *s = NULL;
+        uint64_t v;
+        int fd, i;
+
+        (void)state;
+        assert_int_equal(ios_root_new(dir, &r), 0);
+        fd = ios_root_open(r, "/sys/block/loop0", O_PATH | O_DIRECTORY);
+        assert_true(fd >= 0);
+        assert_int_equal(ios_sysfs_read_u64(fd, "queue/nr_requests", &v), 0);
+        assert_true(v > 0);
+        assert_int_equal(ios_sysfs_read_int(fd, "queue/rotational", &i), 0);
+        assert_int_equal(ios_sysfs_read_string(fd, "../../etc/marker", &s), -EINVAL);
+        assert_int_equal(ios_sysfs_read_string(fd, "/etc/marker", &s), -EINVAL);
+        assert_int_equal(ios_sysfs_write_string(fd, "queue/read_ahead_kb", "4096"), 0);
+        assert_int_equal(ios_sysfs_read_u64(fd, "queue/read_ahead_kb", &v), 0);
+        assert_int_equal(v, 4096);
+        assert_int_equal(ios_sysfs_read_u64(fd, "queue/scheduler", &v), -EINVAL);
+        assert_int_equal(ios_sysfs_read_string(fd, "queue/nope", &s), -ENOENT);
+        assert_true(ios_sysfs_exists(fd, "queue"));
+        assert_false(ios_sysfs_exists(fd, "nope"));
+        close(fd);
+        ios_root_free(r);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_realpath_openat2),
+                cmocka_unit_test(test_realpath_walk),
+                cmocka_unit_test(test_read_stays_inside),
+                cmocka_unit_test(test_root_errors),
+                cmocka_unit_test(test_sysfs_helpers),
+        };
+        return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Description: queue/scheduler parsing (blk-mq, legacy, bio-based, broken)
+ * and the choice of a scheduler from a preference list across the legacy
+ * and blk-mq name families.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "iosched.h"
+
+static void test_parse(void **state)
+{
+        char *cur = NULL, **av = NULL;
+
+        (void)state;
+        assert_int_equal(ios_sched_parse("none [mq-deadline] kyber bfq \n", &cur, &av), 0);
+        assert_string_equal(cur, "mq-deadline");
+        assert_int_equal(ios_strv_length(av), 4);
+        assert_string_equal(av[0], "none");
+        assert_string_equal(av[1], "mq-deadline");
+        free(cur);
+        ios_strv_free(av);
+
+        assert_int_equal(ios_sched_parse("noop deadline [cfq]", &cur, &av), 0);
+        assert_string_equal(cur, "cfq");
+        assert_int_equal(ios_strv_length(av), 3);
+        free(cur);
+        ios_strv_free(av);
+
+        /* bio-based queues on 5.x: "none" without brackets, no choice */
+        assert_int_equal(ios_sched_parse("none\n", &cur, &av), 0);
+        assert_null(cur);
+        assert_int_equal(ios_strv_length(av), 1);
+        ios_strv_free(av);
+
+        assert_int_equal(ios_sched_parse("", &cur, &av), 0);
+        assert_null(cur);
+        assert_int_equal(ios_strv_length(av), 0);
+        ios_strv_free(av);
+
+        assert_int_equal(ios_sched_parse("none [mq-deadline", &cur, &av), -EBADMSG);
+        assert_int_equal(ios_sched_parse("averyveryverylongschedulername", &cur, &av), -EBADMSG);
+}
+
+static void test_alias(void **state)
+{
+        (void)state;
+        assert_string_equal(ios_sched_alias("noop", false), "none");
+        assert_string_equal(ios_sched_alias("deadline", false), "mq-deadline");
+        assert_string_equal(ios_sched_alias("cfq", false), "bfq");
+        assert_string_equal(ios_sched_alias("none", true), "noop");
+        assert_string_equal(ios_sched_alias("mq-deadline", true), "deadline");
+        assert_string_equal(ios_sched_alias("bfq", true), "cfq");
+        assert_string_equal(ios_sched_alias("kyber", true), "cfq");
+        assert_null(ios_sched_alias("kyber", false));
+        assert_null(ios_sched_alias("none", false));
+}
+
+static void choose(const char *prefs_s, const char *avail_s, bool mod, int want_idx, const char *want)
+{
+        char **prefs = NULL, **avail = NULL;
+        const char *got = NULL;
+
+        assert_int_equal(ios_strv_split(prefs_s, " ", &prefs), 0);
+        assert_int_equal(ios_strv_split(avail_s, " ", &avail), 0);
+        assert_int_equal(ios_sched_choose(prefs, avail, mod, &got), want_idx);
+        if (want)
+                assert_string_equal(got, want);
+        ios_strv_free(prefs);
+        ios_strv_free(avail);
+}
+
+static void test_choose(void **state)
+{
+        (void)state;
+        choose("none", "none mq-deadline kyber bfq", false, 0, "none");
+        choose("noop", "none mq-deadline kyber bfq", false, 0, "none");
+        choose("deadline", "none mq-deadline", false, 0, "mq-deadline");
+        choose("none", "noop deadline cfq", false, 0, "noop");
+        choose("mq-deadline", "noop deadline cfq", false, 0, "deadline");
+        choose("kyber mq-deadline", "noop deadline cfq", false, 0, "cfq");
+        choose("bogus mq-deadline", "noop deadline cfq", false, 1, "deadline");
+        choose("kyber none", "none mq-deadline", false, 1, "none");
+        /* kyber not loaded yet: the kernel loads kyber-iosched on write */
+        choose("kyber none", "none mq-deadline", true, 0, "kyber");
+        choose("cfq", "none mq-deadline", true, 0, "bfq");
+        choose("bogus", "none mq-deadline", true, -ENOENT, NULL);
+        choose("kyber", "noop deadline cfq", true, 0, "cfq");
+        choose("bfq", "", false, -ENOENT, NULL);
+}
+
+static void test_strv(void **state)
+{
+        char **l = NULL, *j;
+
+        (void)state;
+        assert_int_equal(ios_strv_split("  a  b c ", " ", &l), 0);
+        assert_int_equal(ios_strv_length(l), 3);
+        assert_true(ios_strv_contains(l, "b"));
+        assert_false(ios_strv_contains(l, "d"));
+        j = ios_strv_join(l, ",");
+        assert_string_equal(j, "a,b,c");
+        free(j);
+        assert_int_equal(ios_strv_pushf(&l, "%s-%d", "x", 1), 0);
+        assert_string_equal(l[3], "x-1");
+        ios_strv_free(l);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_parse),
+                cmocka_unit_test(test_alias),
+                cmocka_unit_test(test_choose),
+                cmocka_unit_test(test_strv),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

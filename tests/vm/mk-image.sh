@@ -1,0 +1,163 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# mk-image.sh: build (and cache) the Debian guest used by tests/vm.
+#
+#   tests/vm/mk-image.sh [--base-only]
+#
+# Two stages, each cached by a hash of its inputs:
+#
+#  1. base   mmdebstrap of Debian 12 with systemd, udev, mdadm, util-linux and
+#            a Debian kernel + initramfs.  $VM_CACHE/base-<kernel>-<hash>/
+#            {root/, vmlinuz, initrd.img, kernel-version}.  Rebuilt only when the
+#            recipe (this file, image-customize.sh, package list, kernel) changes.
+#  2. image  the base plus iosched installed from the work tree
+#            (make install DESTDIR=... PREFIX=/usr), the guest scripts in
+#            tests/vm/guest/ and tests/mk-fixture.sh, as an ext4 image with label
+#            iosched-root: $VM_CACHE/img-<hash>.raw.  Rebuilt when the
+#            installed files change.
+#
+# Prints shell assignments for the caller on stdout (eval them):
+#   VM_VMLINUZ=... VM_INITRD=... VM_IMAGE=... VM_KVER=...
+#
+# Environment:
+#   VM_KERNEL   bookworm (default: Debian 12's 6.1), bookworm-backports (6.x
+#               from bookworm-backports), bullseye (5.10 from Debian 11)
+#   VM_MIRROR   Debian mirror (default http://deb.debian.org/debian)
+#   VM_CACHE    cache directory (default /var/cache/iosched-vm)
+#   VM_INSTALL_IOSCHED  1 (default) installs iosched from the work tree; 0 not
+#   VM_EXTRA_CONF       extra lines for /etc/iosched-vm.conf in the guest
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+VM_KERNEL=${VM_KERNEL:-bookworm}
+VM_MIRROR=${VM_MIRROR:-http://deb.debian.org/debian}
+VM_CACHE=${VM_CACHE:-/var/cache/iosched-vm}
+VM_INSTALL_IOSCHED=${VM_INSTALL_IOSCHED:-1}
+BASE_ONLY=0
+[ "${1:-}" = --base-only ] && BASE_ONLY=1
+
+log() { echo "mk-image: $*" >&2; }
+
+for t in mmdebstrap mkfs.ext4; do
+	command -v "$t" >/dev/null 2>&1 || { log "$t not installed"; exit 77; }
+done
+[ "$(id -u)" = 0 ] || { log "needs root (mmdebstrap --mode=root, mkfs -d ownership)"; exit 77; }
+
+PACKAGES="systemd,systemd-sysv,udev,kmod,mdadm,util-linux,procps,initramfs-tools,\
+e2fsprogs,nvme-cli,lsscsi,sg3-utils,dmsetup,nbd-client,nbd-server,psmisc,\
+libsmartcols1,libudev1,libsystemd0,liburing2,libaio1"
+EXTRA_MIRRORS=()
+case $VM_KERNEL in
+bookworm)
+	KPKG=linux-image-amd64 ;;
+bookworm-backports)
+	KPKG=linux-image-amd64/bookworm-backports
+	EXTRA_MIRRORS=("deb $VM_MIRROR bookworm-backports main") ;;
+bullseye)
+	KPKG=linux-image-amd64/bullseye
+	EXTRA_MIRRORS=("deb $VM_MIRROR bullseye main") ;;
+*)
+	log "unknown VM_KERNEL=$VM_KERNEL (bookworm, bookworm-backports, bullseye)"
+	exit 2 ;;
+esac
+
+mkdir -p "$VM_CACHE"
+exec 9>"$VM_CACHE/.lock"
+flock 9
+
+# ---------------------------------------------------------------- base stage
+base_key=$( {
+	echo "kernel=$VM_KERNEL kpkg=$KPKG mirror=$VM_MIRROR pkgs=$PACKAGES"
+	printf '%s\n' "${EXTRA_MIRRORS[@]}"
+	sed -n '/^# ---------------------------------------------------------------- base stage/,/^# ---------------------------------------------------------------- image stage/p' "$0"
+	cat "$here/image-customize.sh"
+} | sha256sum | cut -c1-16)
+BASE=$VM_CACHE/base-$VM_KERNEL-$base_key
+
+if [ ! -e "$BASE/stamp" ]; then
+	log "building base image $BASE (mmdebstrap, about a minute)"
+	rm -rf "$BASE" "$BASE.tmp"
+	mkdir -p "$BASE.tmp"
+	t0=$(date +%s)
+	mirrors=("deb $VM_MIRROR bookworm main" "deb $VM_MIRROR bookworm-updates main")
+	mirrors+=("${EXTRA_MIRRORS[@]}")
+	if ! mmdebstrap --mode=root --variant=minbase --format=directory \
+		--aptopt='Apt::Install-Recommends "false"' \
+		--dpkgopt='path-exclude=/usr/share/doc/*' \
+		--dpkgopt='path-exclude=/usr/share/man/*' \
+		--dpkgopt='path-exclude=/usr/share/locale/*' \
+		--include="$PACKAGES,$KPKG" \
+		--customize-hook="\"$here/image-customize.sh\" \"\$1\"" \
+		bookworm "$BASE.tmp/root" "${mirrors[@]}" >"$BASE.tmp/mmdebstrap.log" 2>&1; then
+		tail -n 40 "$BASE.tmp/mmdebstrap.log" >&2
+		log "mmdebstrap failed (log: $BASE.tmp/mmdebstrap.log)"
+		exit 1
+	fi
+	kver=$(ls "$BASE.tmp/root/lib/modules" | sort -V | tail -n 1)
+	cp "$BASE.tmp/root/boot/vmlinuz-$kver" "$BASE.tmp/vmlinuz"
+	cp "$BASE.tmp/root/boot/initrd.img-$kver" "$BASE.tmp/initrd.img"
+	echo "$kver" >"$BASE.tmp/kernel-version"
+	echo "$(($(date +%s) - t0))" >"$BASE.tmp/build-seconds"
+	touch "$BASE.tmp/stamp"
+	mv "$BASE.tmp" "$BASE"
+	log "base image built in $(cat "$BASE/build-seconds") s, kernel $kver"
+	# drop older bases of the same kernel flavour
+	for old in "$VM_CACHE"/base-"$VM_KERNEL"-*; do
+		[ "$old" = "$BASE" ] || rm -rf "$old"
+	done
+fi
+KVER=$(cat "$BASE/kernel-version")
+if [ "$BASE_ONLY" = 1 ]; then
+	echo "VM_VMLINUZ=$BASE/vmlinuz VM_INITRD=$BASE/initrd.img VM_KVER=$KVER VM_BASE=$BASE"
+	exit 0
+fi
+
+# ---------------------------------------------------------------- image stage
+ovl=$(mktemp -d "$VM_CACHE/overlay.XXXXXX")
+stage=
+cleanup() { rm -rf "$ovl" ${stage:+"$stage"}; }
+trap cleanup EXIT
+
+if [ "$VM_INSTALL_IOSCHED" = 1 ]; then
+	make -s -C "$top" >&2
+	make -s -C "$top" install DESTDIR="$ovl" PREFIX=/usr SYSCONFDIR=/etc \
+		UDEVDIR=/usr/lib/udev SYSTEMDUNITDIR=/usr/lib/systemd/system >&2
+fi
+install -d "$ovl/usr/local/lib/iosched-vm" "$ovl/etc/systemd/system/multi-user.target.wants"
+install -m 0755 "$here"/guest/*.sh "$top/tests/mk-fixture.sh" "$ovl/usr/local/lib/iosched-vm/"
+install -m 0644 "$here"/guest/*.service "$ovl/etc/systemd/system/"
+ln -s ../iosched-vm-guest.service "$ovl/etc/systemd/system/multi-user.target.wants/iosched-vm-guest.service"
+{
+	echo "# written by tests/vm/mk-image.sh"
+	echo "VM_KERNEL=$VM_KERNEL"
+	echo "VM_INSTALL_IOSCHED=$VM_INSTALL_IOSCHED"
+	[ -n "${VM_EXTRA_CONF:-}" ] && printf '%s\n' "$VM_EXTRA_CONF"
+} >"$ovl/etc/iosched-vm.conf"
+
+img_key=$( {
+	echo "$base_key"
+	tar -C "$ovl" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - . | sha256sum
+} | sha256sum | cut -c1-16)
+IMG=$VM_CACHE/img-$VM_KERNEL-$img_key.raw
+
+if [ ! -e "$IMG" ]; then
+	t0=$(date +%s)
+	stage=$(mktemp -d "$VM_CACHE/stage.XXXXXX")
+	cp -a "$BASE/root/." "$stage/"
+	cp -a "$ovl/." "$stage/"
+	# if iosched ships an initramfs hook, the guest's initramfs must carry it
+	# (the kernel/initrd used to boot are the base ones otherwise)
+	size_mb=$(($(du -sm "$stage" | cut -f1) + 384))
+	rm -f "$IMG.tmp"
+	mkfs.ext4 -q -F -L iosched-root -d "$stage" "$IMG.tmp" "${size_mb}M" >&2
+	mv "$IMG.tmp" "$IMG"
+	log "image $IMG built in $(($(date +%s) - t0)) s"
+	# keep the three newest images of this flavour
+	ls -1t "$VM_CACHE"/img-"$VM_KERNEL"-*.raw 2>/dev/null | tail -n +4 | xargs -r rm -f
+else
+	log "image $IMG up to date"
+fi
+
+echo "VM_VMLINUZ=$BASE/vmlinuz VM_INITRD=$BASE/initrd.img VM_IMAGE=$IMG VM_KVER=$KVER VM_BASE=$BASE"
