@@ -33,6 +33,17 @@ const char *ios_root_prefix(const struct ios_root *r);
 bool ios_root_is_host(const struct ios_root *r);
 
 /*
+ * What ios_device_new() reads beyond what classification and the scheduler
+ * need.  Every attribute costs three system calls, and udev runs us once
+ * per disk, so size and removable are read only when asked for.
+ */
+enum {
+        IOS_PROBE_EXTRA = 1 << 0,       /* size, removable */
+};
+void ios_root_set_probe(struct ios_root *r, unsigned flags);
+unsigned ios_root_get_probe(const struct ios_root *r);
+
+/*
  * ios_root_realpath - canonicalise an absolute path inside the root,
  * following symlinks (relative and absolute) without ever leaving it.
  * The result is absolute and relative to the root ("/sys/devices/...").
@@ -44,6 +55,9 @@ int ios_root_realpath(struct ios_root *r, const char *path, char **ret);
  * are resolved inside the root).  Returns the fd or a negative errno.
  */
 int ios_root_open(struct ios_root *r, const char *path, int flags);
+
+/* ios_root_open() that also returns the canonical path of what it opened. */
+int ios_root_open_canon(struct ios_root *r, const char *path, int flags, char **ret_canon);
 
 /* Read a whole (small) file inside the root; NUL-terminated, not stripped. */
 int ios_root_read_file(struct ios_root *r, const char *path, char **ret, size_t *ret_len);

@@ -18,6 +18,7 @@ struct ios_list_opts {
 
 void ios_list_help_columns(FILE *out);
 int ios_list_parse_columns(const char *arg, int *cols, size_t *ncols, const char **bad);
+bool ios_list_needs_extra(const struct ios_list_opts *o);
 int ios_list_print(struct ios_device **devs, size_t n, const struct ios_list_opts *o);
 int ios_list_explain(FILE *out, const struct ios_device *d);
 

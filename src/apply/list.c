@@ -104,6 +104,14 @@ int ios_list_parse_columns(const char *arg, int *cols, size_t *ncols, const char
         return 0;
 }
 
+bool ios_list_needs_extra(const struct ios_list_opts *o)
+{
+        for (size_t i = 0; i < o->ncols; i++)
+                if (o->cols[i] == COL_SIZE || o->cols[i] == COL_RM)
+                        return true;
+        return false;
+}
+
 static char *cell(const struct ios_device *d, int col)
 {
         char *s = NULL;

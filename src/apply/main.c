@@ -135,6 +135,8 @@ int main(int argc, char **argv)
         e = ios_root_new(sysroot, &root);
         if (e < 0)
                 return err(EXIT_USAGE, "%s: %s", sysroot ? sysroot : "/", strerror(-e));
+        if (streq(cmd, "explain") || ios_list_needs_extra(&lo))
+                ios_root_set_probe(root, IOS_PROBE_EXTRA);
 
         if (streq(cmd, "explain") && argc - optind != 1) {
                 rc = err(EXIT_USAGE, "explain takes exactly one DEVICE");

@@ -302,16 +302,16 @@ int ios_device_classify(struct ios_device *d)
         d->cls = IOS_CLASS_OTHER;
 
         /* stacked and RAM devices: named by their driver, no hardware below */
-        if (ios_sysfs_exists(d->fd, "dm")) {
+        if (startswith(d->name, "dm-") && ios_sysfs_exists(d->fd, "dm")) {
                 d->cls = IOS_CLASS_DM;
                 return ev(d, "device-mapper (dm/ present%s%s)", d->subtype ? ", uuid prefix " : "",
                           d->subtype ? d->subtype : "");
         }
-        if (ios_sysfs_exists(d->fd, "md")) {
+        if (startswith(d->name, "md") && ios_sysfs_exists(d->fd, "md")) {
                 d->cls = IOS_CLASS_MD;
                 return ev(d, "md software RAID%s%s", d->subtype ? " " : "", d->subtype ? d->subtype : "");
         }
-        if (name_is(d, "loop") || ios_sysfs_exists(d->fd, "loop")) {
+        if (name_is(d, "loop")) {
                 d->cls = IOS_CLASS_LOOP;
                 return ev(d, "loop device");
         }

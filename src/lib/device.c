@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "iosched.h"
 #include "macro.h"
@@ -103,15 +104,6 @@ static int read_at(struct ios_root *r, const char *dir, const char *attr, char *
         return ios_sysfs_read_string(fd, attr, ret);
 }
 
-static int link_base_at(struct ios_root *r, const char *dir, const char *attr, char **ret)
-{
-        _cleanup_close_ int fd = ios_root_open(r, dir, O_PATH | O_DIRECTORY);
-
-        if (fd < 0)
-                return fd;
-        return ios_sysfs_read_link_base(fd, attr, ret);
-}
-
 /* Trim trailing blanks (SCSI INQUIRY strings are space padded). */
 static char *trim(char *s)
 {
@@ -162,10 +154,105 @@ static int dup_prefix(const char *path, const char *end, char **ret)
 }
 
 /*
+ * Many disks share a controller: while enumerating, remember the last PCI
+ * function's facts instead of reading them again for every disk.
+ */
+struct ctrl_cache {
+        char *path, *pci_id, *pci_class, *driver;
+        char *host_path, *host_driver;          /* SCSI host and its proc_name */
+        int host_sas;                           /* has a sas_host: -1 unknown */
+};
+
+static void ctrl_cache_done(struct ctrl_cache *c)
+{
+        free(c->host_path);
+        free(c->host_driver);
+        free(c->path);
+        free(c->pci_id);
+        free(c->pci_class);
+        free(c->driver);
+        *c = (struct ctrl_cache){};
+}
+
+static char *dup_or_null(const char *s)
+{
+        return s ? strdup(s) : NULL;
+}
+
+/* Read the controller's PCI id, class and driver, through the cache. */
+static int probe_ctrl(struct ios_device *d, struct ctrl_cache *c, char **ret_driver)
+{
+        _cleanup_close_ int fd = -1;
+        _cleanup_free_ char *vendor = NULL, *device = NULL;
+
+        if (c && c->path && streq(c->path, d->ctrl_path)) {
+                d->pci_id = dup_or_null(c->pci_id);
+                d->pci_class = dup_or_null(c->pci_class);
+                *ret_driver = dup_or_null(c->driver);
+                return 0;
+        }
+        fd = ios_root_open(d->root, d->ctrl_path, O_PATH | O_DIRECTORY);
+        if (fd < 0)
+                return 0;
+        if (ios_sysfs_read_string(fd, "vendor", &vendor) >= 0 &&
+            ios_sysfs_read_string(fd, "device", &device) >= 0 &&
+            asprintf(&d->pci_id, "%s:%s", startswith(vendor, "0x") ?: vendor,
+                     startswith(device, "0x") ?: device) < 0)
+                return -ENOMEM;
+        if (ios_sysfs_read_string(fd, "class", &d->pci_class) >= 0 && startswith(d->pci_class, "0x"))
+                memmove(d->pci_class, d->pci_class + 2, strlen(d->pci_class) - 1);
+        (void)ios_sysfs_read_link_base(fd, "driver", ret_driver);
+        if (c) {
+                ctrl_cache_done(c);
+                c->path = strdup(d->ctrl_path);
+                c->pci_id = dup_or_null(d->pci_id);
+                c->pci_class = dup_or_null(d->pci_class);
+                c->driver = dup_or_null(*ret_driver);
+        }
+        return 0;
+}
+
+/*
+ * Vendor and model from the SCSI device: bytes 8-15 and 16-31 of the cached
+ * standard INQUIRY data (one file), else the vendor and model attributes.
+ */
+static int read_inquiry(struct ios_device *d, const char *scsi_dir)
+{
+        _cleanup_free_ char *path = NULL;
+        _cleanup_close_ int fd = -1;
+        unsigned char buf[64];
+        ssize_t n;
+
+        if (asprintf(&path, "%s/inquiry", scsi_dir) < 0)
+                return -ENOMEM;
+        fd = ios_root_open(d->root, path, O_RDONLY);
+        n = fd >= 0 ? read(fd, buf, sizeof(buf)) : -1;
+        if (n >= 32) {
+                d->vendor = trim(strndup((char *)buf + 8, 8));
+                d->model = trim(strndup((char *)buf + 16, 16));
+                for (char *p = d->vendor; p && *p; p++)
+                        if (*p < 0x20 || *p > 0x7e)
+                                *p = '?';
+                for (char *p = d->model; p && *p; p++)
+                        if (*p < 0x20 || *p > 0x7e)
+                                *p = '?';
+                return 0;
+        }
+        fd = ios_root_open(d->root, scsi_dir, O_PATH | O_DIRECTORY);
+        if (fd >= 0) {
+                (void)ios_sysfs_read_string(fd, "vendor", &d->vendor);
+                (void)ios_sysfs_read_string(fd, "model", &d->model);
+                d->vendor = trim(d->vendor);
+                d->model = trim(d->model);
+        }
+        return 0;
+}
+
+/*
  * Walk the canonical path's components once: the last PCI function is the
  * controller, "hostN" the SCSI host, H:C:T:L the SCSI device.
  */
-static int probe_bus(struct ios_device *d)
+static int probe_bus(struct ios_device *d, struct ctrl_cache *cache)
 {
         struct ios_root *r = d->root;
         _cleanup_free_ char *host_dir = NULL, *host = NULL, *scsi_dir = NULL;
@@ -203,7 +290,9 @@ static int probe_bus(struct ios_device *d)
                 p = n;
         }
 
-        if (host_dir) {
+        if (host_dir && cache && cache->host_path && streq(cache->host_path, host_dir))
+                d->driver = dup_or_null(cache->host_driver);
+        else if (host_dir) {
                 _cleanup_free_ char *path = NULL;
 
                 if (asprintf(&path, "%s/scsi_host/%s", host_dir, host) < 0)
@@ -211,27 +300,27 @@ static int probe_bus(struct ios_device *d)
                 (void)read_at(r, path, "proc_name", &d->driver);
                 if (d->driver && streq(d->driver, "(null)"))
                         d->driver = (free(d->driver), NULL);
+                if (cache) {
+                        free(cache->host_path);
+                        free(cache->host_driver);
+                        cache->host_path = TAKE_PTR(host_dir);
+                        cache->host_driver = dup_or_null(d->driver);
+                        cache->host_sas = -1;
+                }
         }
         if (scsi_dir) {
-                (void)read_at(r, scsi_dir, "vendor", &d->vendor);
-                (void)read_at(r, scsi_dir, "model", &d->model);
-                d->vendor = trim(d->vendor);
-                d->model = trim(d->model);
+                e = read_inquiry(d, scsi_dir);
+                if (e < 0)
+                        return e;
         }
         if (d->ctrl_path) {
-                _cleanup_free_ char *vendor = NULL, *device = NULL;
+                _cleanup_free_ char *drv = NULL;
 
-                if (read_at(r, d->ctrl_path, "vendor", &vendor) >= 0 &&
-                    read_at(r, d->ctrl_path, "device", &device) >= 0 &&
-                    asprintf(&d->pci_id, "%s:%s",
-                             startswith(vendor, "0x") ?: vendor,
-                             startswith(device, "0x") ?: device) < 0)
-                        return -ENOMEM;
-                if (read_at(r, d->ctrl_path, "class", &d->pci_class) >= 0 &&
-                    startswith(d->pci_class, "0x"))
-                        memmove(d->pci_class, d->pci_class + 2, strlen(d->pci_class) - 1);
+                e = probe_ctrl(d, cache, &drv);
+                if (e < 0)
+                        return e;
                 if (!d->driver)
-                        (void)link_base_at(r, d->ctrl_path, "driver", &d->driver);
+                        d->driver = TAKE_PTR(drv);
         }
         return 0;
 }
@@ -282,7 +371,7 @@ static bool exists(struct ios_root *r, const char *path)
         return fd >= 0;
 }
 
-static void probe_tran(struct ios_device *d)
+static void probe_tran(struct ios_device *d, struct ctrl_cache *cache)
 {
         const char *t = NULL;
 
@@ -293,12 +382,21 @@ static void probe_tran(struct ios_device *d)
                 unsigned h = 0;
 
                 (void)sscanf(d->hctl, "%u:", &h);
-                if (asprintf(&path, "/sys/class/sas_host/host%u", h) > 0 && exists(d->root, path))
-                        t = "sas";
-                else if (startswith(d->driver, "ahci") || startswith(d->driver, "sata"))
+                if (startswith(d->driver, "ahci") || startswith(d->driver, "sata"))
                         t = "sata";
                 else if (strstr(d->driver, "ata"))
                         t = "ata";
+                else {
+                        int sas = cache ? cache->host_sas : -1;
+
+                        if (sas < 0)
+                                sas = asprintf(&path, "/sys/class/sas_host/host%u", h) > 0 &&
+                                      exists(d->root, path);
+                        if (cache)
+                                cache->host_sas = sas;
+                        if (sas)
+                                t = "sas";
+                }
         } else if (strncmp(d->name, "nvme", 4) == 0)
                 t = "nvme";
         else if (strncmp(d->name, "vd", 2) == 0)
@@ -312,15 +410,20 @@ static void probe_tran(struct ios_device *d)
 static int probe_queue(struct ios_device *d)
 {
         _cleanup_free_ char *s = NULL;
+        struct stat st;
         _cleanup_close_ int mq = -1;
         uint64_t v;
         int e, i;
 
         d->rotational = ios_sysfs_read_int(d->fd, "queue/rotational", &i) >= 0 ? i : -1;
-        d->removable = ios_sysfs_read_int(d->fd, "removable", &i) >= 0 ? i : -1;
-        d->hidden = ios_sysfs_read_int(d->fd, "hidden", &i) >= 0 && i == 1;
-        if (ios_sysfs_read_u64(d->fd, "size", &v) >= 0)
-                d->size = v * 512;
+        d->removable = -1;
+        if (ios_root_get_probe(d->root) & IOS_PROBE_EXTRA) {
+                d->removable = ios_sysfs_read_int(d->fd, "removable", &i) >= 0 ? i : -1;
+                if (ios_sysfs_read_u64(d->fd, "size", &v) >= 0)
+                        d->size = v * 512;
+        }
+        if (startswith(d->name, "nvme"))        /* only NVMe path nodes hide */
+                d->hidden = ios_sysfs_read_int(d->fd, "hidden", &i) >= 0 && i == 1;
         d->zoned = IOS_ZONED_NONE;
         if (ios_sysfs_read_string(d->fd, "queue/zoned", &s) >= 0) {
                 enum ios_zoned z = ios_zoned_from_string(s);
@@ -328,7 +431,15 @@ static int probe_queue(struct ios_device *d)
                         d->zoned = z;
         }
 
-        mq = openat(d->fd, "mq", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        /* kernfs (and most file systems) count subdirectories in st_nlink */
+        if (fstatat(d->fd, "mq", &st, 0) < 0)
+                mq = -1;
+        else if (st.st_nlink >= 2 + 1) {
+                d->blk_mq = true;
+                d->nr_hw_queues = (unsigned)st.st_nlink - 2;
+                mq = -1;
+        } else
+                mq = openat(d->fd, "mq", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (mq >= 0) {
                 DIR *dir = fdopendir(mq);
                 struct dirent *de;
@@ -365,6 +476,9 @@ int ios_device_refresh_sched(struct ios_device *d)
 
 static int probe_stacked(struct ios_device *d)
 {
+        /* the kernel names them dm-N and mdN (or md_NAME) */
+        if (!startswith(d->name, "dm-") && !startswith(d->name, "md"))
+                return 0;
         if (ios_sysfs_read_string(d->fd, "dm/uuid", &d->subtype) >= 0) {
                 char *dash = strchr(d->subtype, '-');
                 if (dash)
@@ -387,7 +501,7 @@ static void probe_identity(struct ios_device *d)
                 d->serial = strdup(v);
         if ((v = ios_props_get(&d->props, "ID_WWN")) && !d->wwn)
                 d->wwn = strdup(v);
-        if (!d->wwn)
+        if (!d->wwn && startswith(d->name, "nvme"))
                 (void)ios_sysfs_read_string(d->fd, "wwid", &d->wwn);
         if (!d->model && (v = ios_props_get(&d->props, "ID_MODEL")))
                 d->model = strdup(v);
@@ -395,27 +509,24 @@ static void probe_identity(struct ios_device *d)
                 d->vendor = strdup(v);
 }
 
-static int device_open(struct ios_root *r, const char *path, struct ios_device **ret)
+static int device_open(struct ios_root *r, const char *path, bool maybe_part,
+                       struct ctrl_cache *cache, struct ios_device **ret)
 {
         struct ios_device *d;
         _cleanup_free_ char *canon = NULL, *dev = NULL;
         char *slash;
         int e;
 
-        e = ios_root_realpath(r, path, &canon);
-        if (e < 0)
-                return e == -ENOENT ? -ENODEV : e;
-
         d = calloc(1, sizeof(*d));
         if (!d)
                 return -ENOMEM;
         d->root = r;
-        d->fd = ios_root_open(r, canon, O_PATH | O_DIRECTORY);
+        d->fd = ios_root_open_canon(r, path, O_PATH | O_DIRECTORY, &canon);
         if (d->fd < 0) {
-                e = d->fd;
+                e = d->fd == -ENOENT || d->fd == -ENOTDIR ? -ENODEV : d->fd;
                 goto fail;
         }
-        if (ios_sysfs_exists(d->fd, "partition")) {
+        if (maybe_part && ios_sysfs_exists(d->fd, "partition")) {
                 /* a partition: its directory sits inside its disk's */
                 slash = strrchr(canon, '/');
                 if (!slash || slash == canon) {
@@ -448,13 +559,13 @@ static int device_open(struct ios_root *r, const char *path, struct ios_device *
         if (e >= 0)
                 e = probe_stacked(d);
         if (e >= 0)
-                e = probe_bus(d);
-        if (e >= 0)
+                e = probe_bus(d, cache);
+        if (e >= 0 && !d->hctl)
                 e = probe_device_dir(d);
         if (e < 0)
                 goto fail;
         probe_identity(d);
-        probe_tran(d);
+        probe_tran(d, cache);
         e = ios_device_classify(d);
         if (e < 0)
                 goto fail;
@@ -491,7 +602,7 @@ static int find_by_devno(struct ios_root *r, unsigned maj, unsigned min, struct 
                 if (dfd < 0 || ios_sysfs_read_string(dfd, "dev", &dev) < 0 ||
                     sscanf(dev, "%u:%u", &a, &b) != 2 || a != maj || b != min)
                         continue;
-                e = device_open(r, path, ret);
+                e = device_open(r, path, false, NULL, ret);
                 break;
         }
         closedir(dir);
@@ -513,7 +624,7 @@ int ios_device_new(struct ios_root *r, const char *name, struct ios_device **ret
                 else
                         name += 5;
         } else if (startswith(name, "/sys/"))
-                return device_open(r, name, ret);
+                return device_open(r, name, true, NULL, ret);
 
         if (sscanf(name, "%u:%u%c", &maj, &min, &c) == 2) {
                 if (asprintf(&path, "/sys/dev/block/%u:%u", maj, min) < 0)
@@ -530,7 +641,7 @@ int ios_device_new(struct ios_root *r, const char *name, struct ios_device **ret
                                 *p = '!';       /* cciss/c0d0 is cciss!c0d0 in sysfs */
         }
         {
-                int e = device_open(r, path, ret);
+                int e = device_open(r, path, true, NULL, ret);
                 if (e == -ENODEV && startswith(path, "/sys/dev/block/"))
                         return find_by_devno(r, maj, min, ret);
                 if (e == -ENODEV && startswith(path, "/sys/class/block/")) {
@@ -538,7 +649,7 @@ int ios_device_new(struct ios_root *r, const char *name, struct ios_device **ret
                         _cleanup_free_ char *alt = NULL;
                         if (asprintf(&alt, "/sys/block/%s", path + strlen("/sys/class/block/")) < 0)
                                 return -ENOMEM;
-                        e = device_open(r, alt, ret);
+                        e = device_open(r, alt, true, NULL, ret);
                 }
                 return e;
         }
@@ -553,6 +664,7 @@ static int cmp_dev(const void *a, const void *b)
 
 int ios_device_enumerate(struct ios_root *r, struct ios_device ***ret, size_t *ret_n)
 {
+        struct ctrl_cache cache = {};
         struct ios_device **l = NULL;
         size_t n = 0, cap = 0;
         struct dirent *de;
@@ -578,7 +690,7 @@ int ios_device_enumerate(struct ios_root *r, struct ios_device ***ret, size_t *r
                         e = -ENOMEM;
                         break;
                 }
-                e = device_open(r, path, &d);
+                e = device_open(r, path, false, &cache, &d);
                 if (e == -ENODEV || e == -ENOENT) {
                         e = 0;          /* vanished while we looked */
                         continue;
@@ -599,6 +711,7 @@ int ios_device_enumerate(struct ios_root *r, struct ios_device ***ret, size_t *r
                 l[n++] = d;
         }
         closedir(dir);
+        ctrl_cache_done(&cache);
         if (e < 0) {
                 ios_device_list_free(l, n);
                 return e;

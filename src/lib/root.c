@@ -25,7 +25,18 @@ struct ios_root {
         char *prefix_real;      /* realpath(prefix), to strip /proc/self/fd answers */
         int fd;
         bool host;
+        unsigned probe;
 };
+
+void ios_root_set_probe(struct ios_root *r, unsigned flags)
+{
+        r->probe = flags;
+}
+
+unsigned ios_root_get_probe(const struct ios_root *r)
+{
+        return r->probe;
+}
 
 int ios_root_new(const char *prefix, struct ios_root **ret)
 {
@@ -166,6 +177,8 @@ int ios_root_realpath_walk(struct ios_root *r, const char *path, char **ret)
         return *ret ? 0 : -ENOMEM;
 }
 
+static int fd_path(struct ios_root *r, int fd, const char *path, char **ret);
+
 static int open_in_root(struct ios_root *r, const char *path, int flags)
 {
         struct open_how how = {
@@ -200,14 +213,30 @@ int ios_root_open(struct ios_root *r, const char *path, int flags)
 
 int ios_root_realpath(struct ios_root *r, const char *path, char **ret)
 {
-        char proc[64], buf[PATH_MAX];
-        _cleanup_close_ int fd = -1;
-        size_t pl;
-        ssize_t n;
+        _cleanup_close_ int fd = open_in_root(r, path, O_PATH);
 
-        fd = open_in_root(r, path, O_PATH);
         if (fd < 0)
                 return fd;
+        return fd_path(r, fd, path, ret);
+}
+
+int ios_root_open_canon(struct ios_root *r, const char *path, int flags, char **ret_canon)
+{
+        _cleanup_close_ int fd = open_in_root(r, path, flags);
+        int e;
+
+        if (fd < 0)
+                return fd;
+        e = fd_path(r, fd, path, ret_canon);
+        return e < 0 ? e : TAKE_FD(fd);
+}
+
+/* The canonical path (inside the root) of an fd that open_in_root() gave. */
+static int fd_path(struct ios_root *r, int fd, const char *path, char **ret)
+{
+        char proc[64], buf[PATH_MAX];
+        size_t pl;
+        ssize_t n;
         snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
         n = readlink(proc, buf, sizeof(buf) - 1);
         if (n < 0 || n >= (ssize_t)sizeof(buf) - 1)
@@ -248,15 +277,17 @@ int ios_root_read_file(struct ios_root *r, const char *path, char **ret, size_t 
                         buf = nb;
                         cap *= 2;
                 }
-                n = read(fd, buf + len, cap - len - 1);
+                size_t want = cap - len - 1;
+
+                n = read(fd, buf + len, want);
                 if (n < 0) {
                         if (errno == EINTR)
                                 continue;
                         return -errno;
                 }
-                if (n == 0)
-                        break;
                 len += (size_t)n;
+                if (n == 0 || (size_t)n < want)
+                        break;          /* short read: end of a small file */
         }
         buf[len] = '\0';
         if (ret_len)

@@ -36,17 +36,18 @@ int ios_sysfs_read_string(int dirfd, const char *attr, char **ret)
         if (fd < 0)
                 return -errno;
         for (;;) {
-                ssize_t n = read(fd, buf + len, sizeof(buf) - 1 - len);
+                size_t want = sizeof(buf) - 1 - len;
+                ssize_t n = read(fd, buf + len, want);
+
                 if (n < 0) {
                         if (errno == EINTR)
                                 continue;
                         return -errno;
                 }
-                if (n == 0)
-                        break;
                 len += (size_t)n;
-                if (len == sizeof(buf) - 1)
-                        break;          /* sysfs attributes are at most a page */
+                /* sysfs hands out a whole attribute in one read(): no second call */
+                if (n == 0 || (size_t)n < want || len == sizeof(buf) - 1)
+                        break;
         }
         while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
                 len--;

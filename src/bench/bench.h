@@ -1,0 +1,494 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * bench.h: the internal interfaces of iosched-bench.  Options and their
+ * fio-style parsing (options.c), the clock (clock.c), latency statistics and
+ * fio's log-linear histogram (hist.c), the engine ops table (engine-*.c), the
+ * target and its safety checks (target.c), the measured run (job.c), output
+ * (report.c), the scheduler comparison (compare.c) and the save / switch /
+ * restore of a disk's scheduler state (sched-state.c), which a later
+ * `iosched-apply validate` reuses.  Like the library, everything here returns
+ * 0 or a negative errno and does not print; where the user needs detail, a
+ * struct bench_error carries one message and the exit code it maps to.
+ */
+#ifndef IOS_BENCH_H
+#define IOS_BENCH_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "iosched.h"
+
+/* Exit codes, mapped in main.c only and documented in iosched-bench(8). */
+enum {
+        BENCH_EXIT_OK = 0,
+        BENCH_EXIT_FAILED = 1,          /* I/O error, interrupted, restore failed */
+        BENCH_EXIT_USAGE = 2,
+        BENCH_EXIT_REFUSED = 3,         /* refused for safety */
+};
+
+struct bench_error {
+        int exit_code;                  /* one of BENCH_EXIT_* */
+        char msg[512];                  /* without the "iosched-bench: " prefix */
+};
+/* Sets e (if e has no message yet) and returns -err (err > 0). */
+int bench_error_set(struct bench_error *e, int exit_code, int err, const char *fmt, ...)
+        __attribute__((format(printf, 4, 5)));
+
+/* ------------------------------------------------------------------ */
+/* options.c                                                           */
+/* ------------------------------------------------------------------ */
+
+enum bench_dir { BENCH_READ, BENCH_WRITE, BENCH_NDIR };
+
+enum bench_rw {
+        BENCH_RW_READ, BENCH_RW_WRITE, BENCH_RW_RANDREAD, BENCH_RW_RANDWRITE,
+        BENCH_RW_READWRITE, BENCH_RW_RANDRW, _BENCH_RW_MAX,
+};
+const char *bench_rw_to_string(enum bench_rw rw);
+int bench_rw_from_string(const char *s);        /* enum or -EINVAL; fio spellings */
+static inline bool bench_rw_random(enum bench_rw rw)
+{
+        return rw == BENCH_RW_RANDREAD || rw == BENCH_RW_RANDWRITE || rw == BENCH_RW_RANDRW;
+}
+static inline bool bench_rw_reads(enum bench_rw rw)
+{
+        return rw != BENCH_RW_WRITE && rw != BENCH_RW_RANDWRITE;
+}
+static inline bool bench_rw_writes(enum bench_rw rw)
+{
+        return rw != BENCH_RW_READ && rw != BENCH_RW_RANDREAD;
+}
+
+enum bench_objective {
+        BENCH_OBJ_IOPS, BENCH_OBJ_BW, BENCH_OBJ_P99, BENCH_OBJ_READ_P99, _BENCH_OBJ_MAX,
+};
+const char *bench_objective_to_string(enum bench_objective o);
+
+enum bench_eta { BENCH_ETA_AUTO, BENCH_ETA_ALWAYS, BENCH_ETA_NEVER };
+enum bench_clocksource { BENCH_CLOCK_AUTO, BENCH_CLOCK_CPU, BENCH_CLOCK_GETTIME };
+
+/* A size that may be given as a percentage of the target ("50%"). */
+struct bench_size {
+        uint64_t bytes;
+        double pct;                     /* > 0: a percentage, bytes unused */
+        bool set;
+};
+
+#define BENCH_MAX_PERCENTILES 20
+
+struct bench_engine_ops;
+
+struct bench_opts {
+        char *filename;
+        char *name;                     /* job name, "iosched-bench" */
+        const struct bench_engine_ops *engine;
+        enum bench_rw rw;
+        unsigned rwmixread;             /* percent of reads in mixed workloads */
+        uint32_t bs[BENCH_NDIR];
+        unsigned iodepth, numjobs;
+        unsigned batch_submit;          /* IOs per submit call at most (0: iodepth) */
+        unsigned batch_complete_min;    /* completions to wait for (fio's default 1) */
+        unsigned batch_complete_max;    /* completions to take per reap (0: iodepth) */
+        uint64_t runtime_ns, ramp_ns;
+        bool runtime_set, ramp_set;
+        struct bench_size size, offset, io_size;
+        bool direct;
+        bool allow_write;
+        bool fixedbufs, registerfiles;  /* io_uring; on by default */
+        bool randrepeat;                /* fixed random seed (fio default: on) */
+        enum bench_eta eta;
+        enum bench_clocksource clocksource;
+        bool json;
+        unsigned loops;
+        bool compare;
+        char **compare_scheds;          /* NULL with compare: all offered */
+        enum bench_objective objective;
+        double percentiles[BENCH_MAX_PERCENTILES];
+        unsigned n_percentiles;
+};
+
+void bench_opts_init(struct bench_opts *o);
+void bench_opts_done(struct bench_opts *o);
+
+/*
+ * Parse a size the way fio does: a decimal or 0x number with an optional
+ * k/m/g/t/p suffix (powers of 1024, also as kb/KiB), case-insensitive.
+ * "%"-suffixed values are accepted only by bench_parse_size_pct().
+ */
+int bench_parse_size(const char *s, uint64_t *ret);
+int bench_parse_size_pct(const char *s, struct bench_size *ret);
+/* A time: a number with us/ms/s/m/h/d suffix (default seconds), in ns. */
+int bench_parse_time(const char *s, uint64_t *ret_ns);
+/* A boolean fio-style: 1/0, true/false, yes/no, on/off. */
+int bench_parse_bool(const char *s, bool *ret);
+
+/*
+ * bench_opts_parse - parse argv into o.  Returns 0 to run, 1 when --help or
+ * --version was printed to out (exit 0), or a negative errno with e set
+ * (exit code BENCH_EXIT_USAGE).
+ */
+int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
+                     struct bench_error *e);
+
+/* ------------------------------------------------------------------ */
+/* clock.c: a cheap monotonic tick and its conversion to ns            */
+/* ------------------------------------------------------------------ */
+
+extern uint64_t bench_clock_mult;       /* ns per tick, times 2^32 */
+extern bool bench_clock_use_tsc;
+
+int bench_clock_init(enum bench_clocksource cs);
+const char *bench_clock_name(void);
+uint64_t bench_clock_gettime_ns(void);  /* CLOCK_MONOTONIC */
+
+static inline uint64_t bench_tick(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+        if (bench_clock_use_tsc)
+                return __builtin_ia32_rdtsc();
+#endif
+        return bench_clock_gettime_ns();
+}
+
+/* Ticks to ns; a negative difference (TSC skew between CPUs) reads as 0. */
+static inline uint64_t bench_ticks_to_ns(uint64_t d)
+{
+        if ((int64_t)d <= 0)
+                return 0;
+        return (uint64_t)(((unsigned __int128)d * bench_clock_mult) >> 32);
+}
+uint64_t bench_ns_to_ticks(uint64_t ns);
+
+/* ------------------------------------------------------------------ */
+/* hist.c: fio's latency histogram and running statistics              */
+/* ------------------------------------------------------------------ */
+
+/*
+ * fio's layout (stat.h): values below 2^(BITS+1) ns get one bucket each;
+ * above, each power of two is split into 2^BITS buckets, so a bucket's
+ * midpoint is within 1/2^(BITS+1) (0.78 %) of any value in it.
+ */
+#define BENCH_HIST_BITS 6
+#define BENCH_HIST_VAL (1u << BENCH_HIST_BITS)
+#define BENCH_HIST_GROUPS 29
+#define BENCH_HIST_NR (BENCH_HIST_GROUPS * BENCH_HIST_VAL)
+
+static inline unsigned bench_hist_index(uint64_t ns)
+{
+        unsigned msb, err_bits, idx;
+
+        if (ns < 2 * BENCH_HIST_VAL)
+                return (unsigned)ns;
+        msb = 63u - (unsigned)__builtin_clzll(ns);
+        err_bits = msb - BENCH_HIST_BITS;
+        idx = ((err_bits + 1) << BENCH_HIST_BITS) +
+              (unsigned)((ns >> err_bits) & (BENCH_HIST_VAL - 1));
+        return idx < BENCH_HIST_NR - 1 ? idx : BENCH_HIST_NR - 1;
+}
+/* The value a bucket reports: its midpoint (fio's plat_idx_to_val). */
+uint64_t bench_hist_value(unsigned idx);
+/* Lowest value that falls in bucket idx, and the bucket's width. */
+uint64_t bench_hist_low(unsigned idx);
+uint64_t bench_hist_width(unsigned idx);
+
+/* min/max/mean/stddev without storing samples: exact integer sums. */
+struct bench_lat {
+        uint64_t n, min, max, sum;
+        unsigned __int128 sumsq;
+};
+
+static inline void bench_lat_add(struct bench_lat *l, uint64_t v)
+{
+        l->n++;
+        l->sum += v;
+        l->sumsq += (unsigned __int128)v * v;
+        if (v < l->min)
+                l->min = v;
+        if (v > l->max)
+                l->max = v;
+}
+void bench_lat_reset(struct bench_lat *l);
+void bench_lat_merge(struct bench_lat *to, const struct bench_lat *from);
+double bench_lat_mean(const struct bench_lat *l);
+double bench_lat_stddev(const struct bench_lat *l);    /* sample stddev, as fio */
+
+/*
+ * fio's calc_clat_percentiles(): for each p (ascending or not), the
+ * midpoint of the first bucket whose running count reaches p/100 * total.
+ * Writes n values (0 for an empty histogram) and returns the total count.
+ */
+uint64_t bench_hist_percentiles(const uint64_t *hist, const double *p, unsigned n,
+                                uint64_t *ret_vals);
+void bench_hist_merge(uint64_t *to, const uint64_t *from);
+
+/* ------------------------------------------------------------------ */
+/* the engine interface (engine-*.c) and a worker thread (job.c)       */
+/* ------------------------------------------------------------------ */
+
+/* One I/O slot: preallocated, reused, never freed in the run. */
+struct bench_io {
+        uint64_t offset;
+        uint64_t start;                 /* tick: prepared (fio's start_time) */
+        uint64_t issue;                 /* tick: submit call returned (issue_time) */
+        void *buf;
+        uint32_t len;
+        uint16_t index;                 /* slot number: buffer/iocb index */
+        uint8_t dir;                    /* enum bench_dir */
+        int res;                        /* result, for synchronous engines */
+};
+
+struct bench_cqe {
+        struct bench_io *io;
+        int res;                        /* bytes done or -errno */
+};
+
+struct bench_thread;
+
+enum {
+        BENCH_ENGINE_SYNC = 1 << 0,     /* one I/O per submit; issue stamped before it */
+        BENCH_ENGINE_NOFILE = 1 << 1,   /* does no I/O on the target (null) */
+};
+
+/*
+ * An engine, fio-shaped but small.  queue() stages one I/O (no syscall);
+ * submit() hands every staged I/O to the kernel and returns how many of the
+ * oldest staged ones it took (0 on -EAGAIN/-EBUSY: the caller reaps and
+ * retries) or a negative errno; reap() waits for at least min completions
+ * and returns up to max of them.  init() runs in the worker thread, so a
+ * ring set up there may be SINGLE_ISSUER.
+ */
+struct bench_engine_ops {
+        const char *name;
+        unsigned flags;
+        int (*init)(struct bench_thread *t);
+        int (*queue)(struct bench_thread *t, struct bench_io *io);
+        int (*submit)(struct bench_thread *t);
+        int (*reap)(struct bench_thread *t, unsigned min, unsigned max, struct bench_cqe *out);
+        void (*cleanup)(struct bench_thread *t);
+        /* A short note for the report ("fixedbufs registerfiles defer_taskrun"). */
+        const char *(*describe)(struct bench_thread *t);
+};
+
+extern const struct bench_engine_ops bench_engine_io_uring;
+extern const struct bench_engine_ops bench_engine_libaio;
+extern const struct bench_engine_ops bench_engine_psync;
+extern const struct bench_engine_ops bench_engine_null;
+const struct bench_engine_ops *bench_engine_find(const char *name);
+
+/* Per direction, per thread and per run. */
+struct bench_dir_stats {
+        uint64_t ios, bytes, short_ios;
+        struct bench_lat slat, clat, lat;
+        uint64_t clat_hist[BENCH_HIST_NR];
+};
+void bench_dir_stats_reset(struct bench_dir_stats *s);
+void bench_dir_stats_merge(struct bench_dir_stats *to, const struct bench_dir_stats *from);
+
+/* fio's iodepth_submit / iodepth_complete buckets: 0, 1-4, 5-8, ... 33-64, >64 */
+#define BENCH_DEPTH_BUCKETS 7
+static inline unsigned bench_depth_bucket(unsigned n)
+{
+        if (n == 0)
+                return 0;
+        if (n <= 4)
+                return 1;
+        if (n > 64)
+                return 6;
+        return 32u - (unsigned)__builtin_clz(n - 1) - 1u;  /* 5-8:2 9-16:3 17-32:4 33-64:5 */
+}
+
+struct bench_target;
+
+struct bench_thread {
+        /* set up by job.c before init() */
+        unsigned id;
+        const struct bench_opts *o;
+        const struct bench_target *tg;
+        int fd;                         /* target fd, shared by the threads; -1 for null */
+        unsigned depth;
+        struct bench_io *ios;           /* depth slots */
+        void *buf;                      /* depth * max(bs) bytes, page aligned */
+        size_t buf_len;
+        void *priv;                     /* the engine's */
+        char engine_note[128];
+
+        /* the run, private to the thread */
+        struct bench_dir_stats st[BENCH_NDIR];
+        uint64_t submit_calls[BENCH_DEPTH_BUCKETS], reap_calls[BENCH_DEPTH_BUCKETS];
+        uint64_t win_start, win_end;    /* ticks of the measured window */
+        uint64_t usr_ns, sys_ns, ctx, minf, majf;       /* RUSAGE_THREAD in the window */
+        int error;                      /* first I/O error, -errno */
+        uint64_t error_offset;
+        uint8_t error_dir;
+
+        /* published for the progress line, written once per reap batch */
+        uint64_t pub_ios[BENCH_NDIR] __attribute__((aligned(64)));
+        uint64_t pub_bytes[BENCH_NDIR];
+        int done;
+};
+
+/* ------------------------------------------------------------------ */
+/* target.c                                                            */
+/* ------------------------------------------------------------------ */
+
+struct bench_target {
+        char *path;                     /* as opened */
+        char *created;                  /* a file we created; removed at the end */
+        bool is_bdev;
+        unsigned major, minor;          /* bdev: its own numbers; file: its fs's */
+        uint64_t dev_size;              /* bytes */
+        unsigned lbs;                   /* logical block size for O_DIRECT */
+        uint64_t region_start, region_len;
+        int fd;
+};
+
+/*
+ * Open the target for o (creating and laying out a file where needed),
+ * check the safety rules for writes and resolve --offset/--size into the
+ * region.  Errors set e: usage (2), refused (3), or failed (1).
+ */
+int bench_target_open(const struct bench_opts *o, struct ios_root *r,
+                      struct bench_target *t, struct bench_error *e);
+/* Close and remove what we created; safe to call twice. */
+void bench_target_close(struct bench_target *t);
+/* Remove any file we created, for atexit(). */
+void bench_target_atexit(void);
+
+/* Exported for the tests: 1 if maj:min (or a partition of the whole disk
+ * maj:min when whole) is in this mountinfo text, with the mount point. */
+int bench_mountinfo_find(const char *mountinfo, unsigned major, const unsigned *minors,
+                         size_t n_minors, char **ret_mnt);
+
+/* ------------------------------------------------------------------ */
+/* job.c: one measured run                                             */
+/* ------------------------------------------------------------------ */
+
+struct bench_result {
+        struct bench_dir_stats d[BENCH_NDIR];
+        uint64_t runtime_ns;            /* measured window (longest thread) */
+        uint64_t elapsed_ns;            /* wall time including ramp */
+        uint64_t usr_ns, sys_ns, ctx, minf, majf;
+        double machine_busy_pct;        /* 0..100*ncpu, from /proc/stat */
+        double machine_steal_pct;
+        unsigned ncpu;
+        uint64_t submit_calls[BENCH_DEPTH_BUCKETS], reap_calls[BENCH_DEPTH_BUCKETS];
+        /* per 500 ms samples of the whole run, per direction */
+        double *iops_samples[BENCH_NDIR], *bw_samples[BENCH_NDIR];   /* KiB/s */
+        unsigned n_samples;
+        bool interrupted;
+        int error;
+        char engine_note[128];
+        unsigned depth;                 /* effective iodepth */
+        uint64_t disk_stat_before[11], disk_stat_after[11];
+        bool have_disk_stat;
+};
+void bench_result_done(struct bench_result *res);
+
+/* Set by the signal handler (main.c); the workers stop at their next reap. */
+extern volatile int bench_stop_signal;
+/* Progress callback target; NULL: quiet. */
+int bench_run(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
+              const char *progress_tag, struct bench_result *res, struct bench_error *e);
+
+/* ------------------------------------------------------------------ */
+/* report.c                                                            */
+/* ------------------------------------------------------------------ */
+
+struct bench_json;
+/* Totals across directions. */
+double bench_result_iops(const struct bench_result *r, int dir);        /* dir -1: all */
+double bench_result_bw(const struct bench_result *r, int dir);          /* B/s */
+uint64_t bench_result_clat_pct(const struct bench_result *r, int dir, double p);
+double bench_result_cpu_us_per_io(const struct bench_result *r, bool machine);
+
+void bench_report_text(FILE *f, const struct bench_opts *o, const struct bench_target *tg,
+                       const struct ios_device *disk, const struct bench_result *r);
+/* The body of one fio-style jobs[] element (without the braces). */
+void bench_report_json_job(FILE *f, const struct bench_opts *o, const struct bench_result *r,
+                           const char *jobname, const char *indent);
+void bench_report_json(FILE *f, const struct bench_opts *o, const struct bench_target *tg,
+                       const struct ios_device *disk, const struct bench_result *r);
+void bench_json_string(FILE *f, const char *s);
+/* "1.2k", "977MiB/s", "55.0us": human units into buf. */
+const char *bench_fmt_num(char *buf, size_t len, double v);
+const char *bench_fmt_bytes(char *buf, size_t len, double v);
+const char *bench_fmt_ns(char *buf, size_t len, double ns);
+
+/* ------------------------------------------------------------------ */
+/* sched-state.c: save / switch / restore a disk's scheduler state     */
+/* ------------------------------------------------------------------ */
+
+struct bench_attr {
+        char *attr;                     /* relative to the disk: "queue/nr_requests" */
+        char *value;
+};
+
+/* Everything writable under queue/ and queue/iosched/ at the time of save. */
+struct bench_sched_state {
+        struct ios_device *dev;         /* borrowed */
+        char *scheduler;                /* NULL when the queue has no choice */
+        struct bench_attr *queue;       /* queue/ * tunables */
+        size_t n_queue;
+        struct bench_attr *iosched;     /* queue/iosched/ * of that scheduler */
+        size_t n_iosched;
+        bool armed;                     /* restore pending (atexit) */
+};
+
+/*
+ * Snapshot every writable queue/ and queue/iosched/ attribute of d (the
+ * disk, never a partition).  Does not change anything.  s->dev borrows d.
+ */
+int bench_sched_save(struct ios_device *d, struct bench_sched_state *s);
+/*
+ * Make s the state an atexit() handler restores if the process exits before
+ * bench_sched_restore() ran.  One state at a time.
+ */
+void bench_sched_arm(struct bench_sched_state *s);
+/*
+ * Switch d to sched and then write extra (attr,value) pairs, e.g. a policy's
+ * tunables for that scheduler.  Verifies the kernel took the scheduler.
+ */
+int bench_sched_switch(struct ios_device *d, const char *sched,
+                       const struct bench_attr *extra, size_t n_extra);
+/*
+ * Put back the saved scheduler, then its iosched/ values, then queue/
+ * tunables (nr_requests after the scheduler, which resets it), writing only
+ * what differs, then read everything back.  Returns 0, or -EIO when some
+ * attribute could not be restored; with ret_bad, a list of the attributes
+ * that differ ("queue/nr_requests=64 (now 128)") is returned for the message.
+ * Disarms s.
+ */
+int bench_sched_restore(struct bench_sched_state *s, char ***ret_bad);
+/* Re-read and compare without writing: 0 if identical, -EIO + list otherwise. */
+int bench_sched_verify(const struct bench_sched_state *s, char ***ret_bad);
+void bench_sched_state_done(struct bench_sched_state *s);
+const char *bench_sched_state_get(const struct bench_sched_state *s, const char *attr);
+
+/*
+ * Hook for --policy (wired later): called after each switch of a --compare
+ * run to get extra (attr,value) pairs to write for that scheduler.  The
+ * pairs stay owned by the hook; return 0 and *ret_n = 0 for none.
+ */
+typedef int (*bench_sched_tune_fn)(void *userdata, const struct ios_device *d, const char *sched,
+                                   const struct bench_attr **ret, size_t *ret_n);
+
+/* ------------------------------------------------------------------ */
+/* compare.c                                                           */
+/* ------------------------------------------------------------------ */
+
+struct bench_compare_hooks {
+        bench_sched_tune_fn tune;       /* NULL: kernel defaults per scheduler */
+        void *userdata;
+};
+
+int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
+                  const struct bench_compare_hooks *hooks, FILE *out, struct bench_error *e);
+
+/* One-sided exact Mann-Whitney p-value that a's values are larger than b's. */
+double bench_mann_whitney_p(const double *a, unsigned na, const double *b, unsigned nb);
+double bench_median(double *v, unsigned n);     /* sorts v */
+
+#endif

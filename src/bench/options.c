@@ -1,0 +1,655 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * options.c: the command line.  Every option that means what fio's does has
+ * fio's name and value syntax (sizes 4k/1m/1g, times 10s/500ms, booleans
+ * 0/1), in both --opt=value and --opt value forms, so a fio user's habits
+ * and job lines carry over; the rest (--compare, --objective, --loops,
+ * --allow-write) are ours.  Parsing only fills struct bench_opts and reports
+ * the first error as one message; main.c maps it to exit code 2.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "macro.h"
+
+int bench_error_set(struct bench_error *e, int exit_code, int err, const char *fmt, ...)
+{
+        va_list ap;
+
+        if (e && !e->msg[0]) {
+                e->exit_code = exit_code;
+                va_start(ap, fmt);
+                vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+                va_end(ap);
+        }
+        return -(err > 0 ? err : EINVAL);
+}
+
+static const char * const rw_names[_BENCH_RW_MAX] = {
+        [BENCH_RW_READ] = "read",           [BENCH_RW_WRITE] = "write",
+        [BENCH_RW_RANDREAD] = "randread",   [BENCH_RW_RANDWRITE] = "randwrite",
+        [BENCH_RW_READWRITE] = "readwrite", [BENCH_RW_RANDRW] = "randrw",
+};
+
+const char *bench_rw_to_string(enum bench_rw rw)
+{
+        return rw < _BENCH_RW_MAX ? rw_names[rw] : NULL;
+}
+
+int bench_rw_from_string(const char *s)
+{
+        if (!s)
+                return -EINVAL;
+        for (int i = 0; i < _BENCH_RW_MAX; i++)
+                if (streq(s, rw_names[i]))
+                        return i;
+        if (streq(s, "rw"))             /* fio's alias */
+                return BENCH_RW_READWRITE;
+        return -EINVAL;
+}
+
+static const char * const obj_names[_BENCH_OBJ_MAX] = {
+        [BENCH_OBJ_IOPS] = "iops", [BENCH_OBJ_BW] = "bw",
+        [BENCH_OBJ_P99] = "p99", [BENCH_OBJ_READ_P99] = "read-p99",
+};
+
+const char *bench_objective_to_string(enum bench_objective o)
+{
+        return o < _BENCH_OBJ_MAX ? obj_names[o] : NULL;
+}
+
+/* Digits (decimal or 0x hex) of s into *ret; *end after them. */
+static int parse_number(const char *s, uint64_t *ret, double *ret_frac, const char **end)
+{
+        char *e;
+        unsigned long long v;
+
+        if (!s || !isdigit((unsigned char)*s))
+                return -EINVAL;
+        errno = 0;
+        if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+                v = strtoull(s + 2, &e, 16);
+                if (e == s + 2)
+                        return -EINVAL;
+                *ret_frac = 0;
+        } else {
+                v = strtoull(s, &e, 10);
+                *ret_frac = 0;
+                if (*e == '.') {
+                        /* "1.5g", "2.5ms": a fraction of the unit */
+                        char *f;
+                        double d = strtod(e, &f);
+                        if (f == e + 1)
+                                return -EINVAL;
+                        *ret_frac = d;
+                        e = f;
+                }
+        }
+        if (errno)
+                return -ERANGE;
+        *ret = v;
+        *end = e;
+        return 0;
+}
+
+static int scale(uint64_t v, double frac, uint64_t mult, uint64_t *ret)
+{
+        long double x = ((long double)v + frac) * (long double)mult;
+
+        if (x >= 18446744073709551615.0L)
+                return -ERANGE;
+        *ret = (uint64_t)(x + 0.5L);
+        return 0;
+}
+
+int bench_parse_size(const char *s, uint64_t *ret)
+{
+        static const struct { const char *sfx; unsigned shift; } units[] = {
+                { "", 0 },   { "b", 0 },
+                { "k", 10 }, { "kb", 10 }, { "kib", 10 },
+                { "m", 20 }, { "mb", 20 }, { "mib", 20 },
+                { "g", 30 }, { "gb", 30 }, { "gib", 30 },
+                { "t", 40 }, { "tb", 40 }, { "tib", 40 },
+                { "p", 50 }, { "pb", 50 }, { "pib", 50 },
+        };
+        const char *end;
+        uint64_t v;
+        double frac;
+        int r;
+
+        r = parse_number(s, &v, &frac, &end);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < ELEMENTSOF(units); i++)
+                if (strcasecmp(end, units[i].sfx) == 0)
+                        return scale(v, frac, 1ull << units[i].shift, ret);
+        return -EINVAL;
+}
+
+int bench_parse_size_pct(const char *s, struct bench_size *ret)
+{
+        size_t l = s ? strlen(s) : 0;
+
+        if (l > 1 && s[l - 1] == '%') {
+                char *e;
+                double p;
+
+                if (!isdigit((unsigned char)s[0]))
+                        return -EINVAL;
+                p = strtod(s, &e);
+                if (e != s + l - 1 || !(p > 0) || p > 100)
+                        return -EINVAL;
+                *ret = (struct bench_size) { .pct = p, .set = true };
+                return 0;
+        }
+        uint64_t v;
+        int r = bench_parse_size(s, &v);
+        if (r < 0)
+                return r;
+        *ret = (struct bench_size) { .bytes = v, .set = true };
+        return 0;
+}
+
+int bench_parse_time(const char *s, uint64_t *ret_ns)
+{
+        static const struct { const char *sfx; uint64_t ns; } units[] = {
+                { "", 1000000000ull },  /* fio: a bare number is seconds */
+                { "ns", 1 }, { "nsec", 1 },
+                { "us", 1000 }, { "usec", 1000 },
+                { "ms", 1000000 }, { "msec", 1000000 },
+                { "s", 1000000000ull }, { "sec", 1000000000ull },
+                { "m", 60000000000ull }, { "min", 60000000000ull },
+                { "h", 3600000000000ull }, { "d", 86400000000000ull },
+        };
+        const char *end;
+        uint64_t v;
+        double frac;
+        int r;
+
+        r = parse_number(s, &v, &frac, &end);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < ELEMENTSOF(units); i++)
+                if (strcasecmp(end, units[i].sfx) == 0)
+                        return scale(v, frac, units[i].ns, ret_ns);
+        return -EINVAL;
+}
+
+int bench_parse_bool(const char *s, bool *ret)
+{
+        if (!s)
+                return -EINVAL;
+        if (streq(s, "1") || !strcasecmp(s, "true") || !strcasecmp(s, "yes") || !strcasecmp(s, "on")) {
+                *ret = true;
+                return 0;
+        }
+        if (streq(s, "0") || !strcasecmp(s, "false") || !strcasecmp(s, "no") || !strcasecmp(s, "off")) {
+                *ret = false;
+                return 0;
+        }
+        return -EINVAL;
+}
+
+static int parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *ret)
+{
+        char *e;
+        unsigned long v;
+
+        if (!s || !isdigit((unsigned char)*s))
+                return -EINVAL;
+        errno = 0;
+        v = strtoul(s, &e, 10);
+        if (errno || *e || v < lo || v > hi)
+                return -ERANGE;
+        *ret = (unsigned)v;
+        return 0;
+}
+
+void bench_opts_init(struct bench_opts *o)
+{
+        static const double defp[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95,
+                                       99, 99.5, 99.9, 99.95, 99.99 };  /* fio's list */
+
+        memset(o, 0, sizeof(*o));
+        o->engine = &bench_engine_io_uring;
+        o->rw = BENCH_RW_READ;
+        o->rwmixread = 50;
+        o->bs[BENCH_READ] = o->bs[BENCH_WRITE] = 4096;
+        o->iodepth = 1;
+        o->numjobs = 1;
+        o->batch_complete_min = 1;
+        o->runtime_ns = 10ull * 1000000000ull;
+        o->direct = true;
+        o->fixedbufs = o->registerfiles = true;
+        o->randrepeat = true;
+        o->loops = 0;                   /* 0: 1, or 3 with --compare */
+        o->objective = BENCH_OBJ_IOPS;
+        memcpy(o->percentiles, defp, sizeof(defp));
+        o->n_percentiles = ELEMENTSOF(defp);
+}
+
+void bench_opts_done(struct bench_opts *o)
+{
+        free(o->filename);
+        free(o->name);
+        ios_strv_free(o->compare_scheds);
+        o->filename = o->name = NULL;
+        o->compare_scheds = NULL;
+}
+
+enum {
+        OPT_FILENAME = 256, OPT_IOENGINE, OPT_RW, OPT_RWMIXREAD, OPT_RWMIXWRITE, OPT_BS,
+        OPT_IODEPTH, OPT_NUMJOBS, OPT_RUNTIME, OPT_RAMP, OPT_SIZE, OPT_OFFSET, OPT_IO_SIZE,
+        OPT_DIRECT, OPT_TIME_BASED, OPT_NORANDOMMAP, OPT_RANDREPEAT, OPT_GROUP_REPORTING,
+        OPT_NAME, OPT_OUTPUT_FORMAT, OPT_LOOPS, OPT_COMPARE, OPT_OBJECTIVE, OPT_ALLOW_WRITE,
+        OPT_FIXEDBUFS, OPT_REGISTERFILES, OPT_BATCH_SUBMIT, OPT_BATCH_MIN, OPT_BATCH_MAX,
+        OPT_ETA, OPT_CLOCKSOURCE, OPT_PERCENTILES,
+};
+
+static const struct option long_opts[] = {
+        { "filename", required_argument, NULL, OPT_FILENAME },
+        { "ioengine", required_argument, NULL, OPT_IOENGINE },
+        { "rw", required_argument, NULL, OPT_RW },
+        { "readwrite", required_argument, NULL, OPT_RW },
+        { "rwmixread", required_argument, NULL, OPT_RWMIXREAD },
+        { "rwmixwrite", required_argument, NULL, OPT_RWMIXWRITE },
+        { "bs", required_argument, NULL, OPT_BS },
+        { "blocksize", required_argument, NULL, OPT_BS },
+        { "iodepth", required_argument, NULL, OPT_IODEPTH },
+        { "numjobs", required_argument, NULL, OPT_NUMJOBS },
+        { "runtime", required_argument, NULL, OPT_RUNTIME },
+        { "ramp_time", required_argument, NULL, OPT_RAMP },
+        { "size", required_argument, NULL, OPT_SIZE },
+        { "offset", required_argument, NULL, OPT_OFFSET },
+        { "io_size", required_argument, NULL, OPT_IO_SIZE },
+        { "direct", optional_argument, NULL, OPT_DIRECT },
+        { "time_based", optional_argument, NULL, OPT_TIME_BASED },
+        { "norandommap", optional_argument, NULL, OPT_NORANDOMMAP },
+        { "randrepeat", optional_argument, NULL, OPT_RANDREPEAT },
+        { "group_reporting", optional_argument, NULL, OPT_GROUP_REPORTING },
+        { "name", required_argument, NULL, OPT_NAME },
+        { "output-format", required_argument, NULL, OPT_OUTPUT_FORMAT },
+        { "json", no_argument, NULL, 'J' },
+        { "loops", required_argument, NULL, OPT_LOOPS },
+        { "compare", optional_argument, NULL, OPT_COMPARE },
+        { "objective", required_argument, NULL, OPT_OBJECTIVE },
+        { "allow-write", no_argument, NULL, OPT_ALLOW_WRITE },
+        { "fixedbufs", optional_argument, NULL, OPT_FIXEDBUFS },
+        { "registerfiles", optional_argument, NULL, OPT_REGISTERFILES },
+        { "iodepth_batch_submit", required_argument, NULL, OPT_BATCH_SUBMIT },
+        { "iodepth_batch", required_argument, NULL, OPT_BATCH_SUBMIT },
+        { "iodepth_batch_complete_min", required_argument, NULL, OPT_BATCH_MIN },
+        { "iodepth_batch_complete_max", required_argument, NULL, OPT_BATCH_MAX },
+        { "eta", required_argument, NULL, OPT_ETA },
+        { "clocksource", required_argument, NULL, OPT_CLOCKSOURCE },
+        { "percentile_list", required_argument, NULL, OPT_PERCENTILES },
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, 'V' },
+        {}
+};
+
+static void help(FILE *f)
+{
+        fputs("Usage: iosched-bench --filename=DEV|FILE [OPTIONS]\n"
+              "       iosched-bench --filename=DEV --compare[=SCHED,...] [OPTIONS]\n"
+              "\n"
+              "Measure IOPS, bandwidth and latency with io_uring, libaio or psync, and\n"
+              "compare I/O schedulers on the device, restoring what it changed.\n"
+              "\n"
+              "Job (fio names and syntax):\n"
+              "  --filename=PATH          block device, file, or directory (a file is made)\n"
+              "  --ioengine=ENGINE        io_uring (default), libaio, psync, null\n"
+              "  --rw=RW                  read, write, randread, randwrite, readwrite, randrw\n"
+              "  --rwmixread=PCT          reads in mixed workloads (default 50)\n"
+              "  --bs=SIZE[,SIZE]         block size, or read,write sizes (default 4k)\n"
+              "  --iodepth=N              I/Os in flight per job (default 1)\n"
+              "  --numjobs=N              threads, each with its own ring/context (default 1)\n"
+              "  --runtime=TIME           measured time (default 10s)\n"
+              "  --ramp_time=TIME         run before measuring (default 0, 1s with --compare)\n"
+              "  --size=SIZE|PCT%         region length (default: to the end)\n"
+              "  --offset=SIZE|PCT%       region start (default 0)\n"
+              "  --io_size=SIZE           stop each job after this much I/O\n"
+              "  --direct=0|1             O_DIRECT (default 1)\n"
+              "  --iodepth_batch_submit=N, --iodepth_batch_complete_min=N,\n"
+              "  --iodepth_batch_complete_max=N   batching (default: depth, 1, depth)\n"
+              "  --fixedbufs=0|1, --registerfiles=0|1   io_uring registration (default 1)\n"
+              "  --percentile_list=P:P... clat percentiles for the JSON output\n"
+              "  --randrepeat=0|1         same random sequence every run (default 1)\n"
+              "  --name=NAME              job name in the output\n"
+              "\n"
+              "Output:\n"
+              "  -J, --json, --output-format=json   fio-compatible JSON on stdout\n"
+              "  --eta=auto|always|never  progress line on stderr (auto: on a terminal)\n"
+              "  --clocksource=cpu|clock_gettime    timestamp source (default: cpu if reliable)\n"
+              "\n"
+              "Scheduler comparison:\n"
+              "  --compare[=SCHED,...]    run once per scheduler (default: all offered)\n"
+              "  --objective=OBJ          iops (default), bw, p99, read-p99\n"
+              "  --loops=N                interleaved rounds (default 3 with --compare)\n"
+              "\n"
+              "Safety:\n"
+              "  --allow-write            permit writes to a block device or existing file\n"
+              "\n"
+              "Exit status: 0 ok, 1 run failed, 2 usage error, 3 refused for safety.\n"
+              "See iosched-bench(8).\n", f);
+}
+
+/*
+ * A boolean given as "--direct" alone, "--direct=0" or "--direct 0": for the
+ * last form the value is the next argument, taken only if it is a boolean.
+ * Safe because parsing stops at the first non-option ("+" in optstring), so
+ * getopt does not permute argv behind our back.
+ */
+static int opt_bool(int argc, char **argv, const char *name, bool *ret, struct bench_error *e)
+{
+        bool b;
+
+        if (optarg) {
+                if (bench_parse_bool(optarg, &b) < 0)
+                        return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL,
+                                               "invalid --%s '%s' (expected 0 or 1)", name, optarg);
+                *ret = b;
+                return 0;
+        }
+        if (optind < argc && bench_parse_bool(argv[optind], &b) == 0) {
+                optind++;
+                *ret = b;
+                return 0;
+        }
+        *ret = true;
+        return 0;
+}
+
+static int parse_bs(const char *s, uint32_t bs[BENCH_NDIR], struct bench_error *e)
+{
+        _cleanup_free_ char *copy = strdup(s);
+        char *comma;
+        uint64_t v[2];
+
+        if (!copy)
+                return -ENOMEM;
+        comma = strchr(copy, ',');
+        if (comma)
+                *comma++ = '\0';
+        if (bench_parse_size(copy, &v[0]) < 0 || (comma && bench_parse_size(comma, &v[1]) < 0))
+                return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL,
+                                       "invalid --bs '%s' (expected a size such as 4k or 4k,64k)", s);
+        if (!comma)
+                v[1] = v[0];
+        for (int i = 0; i < 2; i++)
+                if (v[i] < 512 || v[i] > 64ull << 20 || v[i] % 512)
+                        return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL,
+                                               "invalid --bs '%s' (a multiple of 512 from 512 to 64m)", s);
+        bs[BENCH_READ] = (uint32_t)v[0];
+        bs[BENCH_WRITE] = (uint32_t)v[1];
+        return 0;
+}
+
+static int parse_percentiles(const char *s, struct bench_opts *o, struct bench_error *e)
+{
+        _cleanup_free_ char *copy = strdup(s);
+        unsigned n = 0;
+        char *save = NULL;
+
+        if (!copy)
+                return -ENOMEM;
+        for (char *t = strtok_r(copy, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
+                char *end;
+                double p = strtod(t, &end);
+
+                if (end == t || *end || !(p > 0) || p > 100 || n == BENCH_MAX_PERCENTILES)
+                        return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL,
+                                               "invalid --percentile_list '%s' (up to %d values in (0,100], ':'-separated)",
+                                               s, BENCH_MAX_PERCENTILES);
+                o->percentiles[n++] = p;
+        }
+        if (n == 0)
+                return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL, "empty --percentile_list");
+        o->n_percentiles = n;
+        return 0;
+}
+
+#define BAD(fmt, ...) bench_error_set(e, BENCH_EXIT_USAGE, EINVAL, fmt, __VA_ARGS__)
+
+int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
+                     struct bench_error *e)
+{
+        uint64_t v;
+        bool b;
+        int c, r;
+
+        optind = 0;             /* a full reset: tests parse more than once */
+        opterr = 0;
+        while ((c = getopt_long(argc, argv, "+:JhV", long_opts, NULL)) >= 0) {
+                const char *name = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+
+                switch (c) {
+                case OPT_FILENAME:
+                        free(o->filename);
+                        o->filename = strdup(optarg);
+                        if (!o->filename)
+                                return -ENOMEM;
+                        break;
+                case OPT_IOENGINE:
+                        o->engine = bench_engine_find(optarg);
+                        if (!o->engine)
+                                return BAD("invalid --ioengine '%s' (expected io_uring, libaio, psync or null)", optarg);
+                        break;
+                case OPT_RW:
+                        r = bench_rw_from_string(optarg);
+                        if (r < 0)
+                                return BAD("invalid --rw '%s' (expected read, write, randread, randwrite, readwrite or randrw)", optarg);
+                        o->rw = (enum bench_rw)r;
+                        break;
+                case OPT_RWMIXREAD:
+                case OPT_RWMIXWRITE: {
+                        unsigned p;
+                        if (parse_uint(optarg, 0, 100, &p) < 0)
+                                return BAD("invalid --%s '%s' (expected 0-100)",
+                                           c == OPT_RWMIXREAD ? "rwmixread" : "rwmixwrite", optarg);
+                        o->rwmixread = c == OPT_RWMIXREAD ? p : 100 - p;
+                        break;
+                }
+                case OPT_BS:
+                        r = parse_bs(optarg, o->bs, e);
+                        if (r < 0)
+                                return r;
+                        break;
+                case OPT_IODEPTH:
+                        if (parse_uint(optarg, 1, 4096, &o->iodepth) < 0)
+                                return BAD("invalid --iodepth '%s' (expected 1-4096)", optarg);
+                        break;
+                case OPT_NUMJOBS:
+                        if (parse_uint(optarg, 1, 256, &o->numjobs) < 0)
+                                return BAD("invalid --numjobs '%s' (expected 1-256)", optarg);
+                        break;
+                case OPT_RUNTIME:
+                case OPT_RAMP:
+                        if (bench_parse_time(optarg, &v) < 0 || v > 7ull * 86400 * 1000000000ull)
+                                return BAD("invalid --%s '%s' (expected a time such as 10s or 500ms)",
+                                           c == OPT_RUNTIME ? "runtime" : "ramp_time", optarg);
+                        if (c == OPT_RUNTIME) {
+                                if (v < 1000000)
+                                        return BAD("invalid --runtime '%s' (at least 1ms)", optarg);
+                                o->runtime_ns = v;
+                                o->runtime_set = true;
+                        } else {
+                                o->ramp_ns = v;
+                                o->ramp_set = true;
+                        }
+                        break;
+                case OPT_SIZE:
+                case OPT_OFFSET:
+                case OPT_IO_SIZE: {
+                        struct bench_size *sz = c == OPT_SIZE ? &o->size : c == OPT_OFFSET ? &o->offset : &o->io_size;
+                        const char *what = c == OPT_SIZE ? "size" : c == OPT_OFFSET ? "offset" : "io_size";
+
+                        if (c == OPT_IO_SIZE ? bench_parse_size(optarg, &v) < 0 : bench_parse_size_pct(optarg, sz) < 0)
+                                return BAD("invalid --%s '%s' (expected a size such as 1g%s)", what, optarg,
+                                           c == OPT_IO_SIZE ? "" : " or a percentage such as 50%");
+                        if (c == OPT_IO_SIZE)
+                                *sz = (struct bench_size) { .bytes = v, .set = true };
+                        if (c != OPT_OFFSET && sz->pct == 0 && sz->bytes == 0)
+                                return BAD("invalid --%s '%s' (must not be 0)", what, optarg);
+                        break;
+                }
+                case OPT_DIRECT:
+                        r = opt_bool(argc, argv, "direct", &o->direct, e);
+                        if (r < 0)
+                                return r;
+                        break;
+                case OPT_TIME_BASED:
+                case OPT_NORANDOMMAP:
+                case OPT_GROUP_REPORTING:
+                        /* accepted for fio job lines: this is always how we run */
+                        r = opt_bool(argc, argv, name + 2, &b, e);
+                        if (r < 0)
+                                return r;
+                        break;
+                case OPT_RANDREPEAT:
+                        r = opt_bool(argc, argv, "randrepeat", &o->randrepeat, e);
+                        if (r < 0)
+                                return r;
+                        break;
+                case OPT_FIXEDBUFS:
+                        r = opt_bool(argc, argv, "fixedbufs", &o->fixedbufs, e);
+                        if (r < 0)
+                                return r;
+                        break;
+                case OPT_REGISTERFILES:
+                        r = opt_bool(argc, argv, "registerfiles", &o->registerfiles, e);
+                        if (r < 0)
+                                return r;
+                        break;
+                case OPT_NAME:
+                        free(o->name);
+                        o->name = strdup(optarg);
+                        if (!o->name)
+                                return -ENOMEM;
+                        break;
+                case OPT_OUTPUT_FORMAT:
+                        if (streq(optarg, "json") || streq(optarg, "json+"))
+                                o->json = true;
+                        else if (streq(optarg, "normal"))
+                                o->json = false;
+                        else
+                                return BAD("invalid --output-format '%s' (expected normal or json)", optarg);
+                        break;
+                case 'J':
+                        o->json = true;
+                        break;
+                case OPT_LOOPS:
+                        if (parse_uint(optarg, 1, 1000, &o->loops) < 0)
+                                return BAD("invalid --loops '%s' (expected 1-1000)", optarg);
+                        break;
+                case OPT_COMPARE:
+                        /* "--compare kyber,bfq" too: take the next word if it is no option */
+                        if (!optarg && optind < argc && argv[optind][0] != '-')
+                                optarg = argv[optind++];
+                        o->compare = true;
+                        ios_strv_free(o->compare_scheds);
+                        o->compare_scheds = NULL;
+                        if (optarg && *optarg && !streq(optarg, "all")) {
+                                r = ios_strv_split(optarg, ",", &o->compare_scheds);
+                                if (r < 0)
+                                        return r;
+                                for (char **s = o->compare_scheds; *s; s++)
+                                        if (!**s || strchr(*s, '/') || strchr(*s, ' ') || strlen(*s) > 31)
+                                                return BAD("invalid --compare '%s' (expected scheduler names, comma-separated)", optarg);
+                                if (!o->compare_scheds[0])
+                                        return BAD("invalid --compare '%s'", optarg);
+                        }
+                        break;
+                case OPT_OBJECTIVE:
+                        for (r = 0; r < _BENCH_OBJ_MAX; r++)
+                                if (streq(optarg, obj_names[r]))
+                                        break;
+                        if (r == _BENCH_OBJ_MAX)
+                                return BAD("invalid --objective '%s' (expected iops, bw, p99 or read-p99)", optarg);
+                        o->objective = (enum bench_objective)r;
+                        break;
+                case OPT_ALLOW_WRITE:
+                        o->allow_write = true;
+                        break;
+                case OPT_BATCH_SUBMIT:
+                case OPT_BATCH_MIN:
+                case OPT_BATCH_MAX: {
+                        unsigned *p = c == OPT_BATCH_SUBMIT ? &o->batch_submit :
+                                      c == OPT_BATCH_MIN ? &o->batch_complete_min : &o->batch_complete_max;
+                        if (parse_uint(optarg, c == OPT_BATCH_MIN ? 0 : 1, 4096, p) < 0)
+                                return BAD("invalid %s '%s' (expected a count)", name, optarg);
+                        break;
+                }
+                case OPT_ETA:
+                        if (streq(optarg, "auto"))
+                                o->eta = BENCH_ETA_AUTO;
+                        else if (streq(optarg, "always"))
+                                o->eta = BENCH_ETA_ALWAYS;
+                        else if (streq(optarg, "never"))
+                                o->eta = BENCH_ETA_NEVER;
+                        else
+                                return BAD("invalid --eta '%s' (expected auto, always or never)", optarg);
+                        break;
+                case OPT_CLOCKSOURCE:
+                        if (streq(optarg, "cpu"))
+                                o->clocksource = BENCH_CLOCK_CPU;
+                        else if (streq(optarg, "clock_gettime"))
+                                o->clocksource = BENCH_CLOCK_GETTIME;
+                        else
+                                return BAD("invalid --clocksource '%s' (expected cpu or clock_gettime)", optarg);
+                        break;
+                case OPT_PERCENTILES:
+                        r = parse_percentiles(optarg, o, e);
+                        if (r < 0)
+                                return r;
+                        break;
+                case 'h':
+                        help(out);
+                        return 1;
+                case 'V':
+                        fprintf(out, "iosched-bench %s\n", IOS_VERSION);
+                        return 1;
+                case ':':
+                        return BAD("option %s needs a value", name);
+                default:
+                        if (optopt && optopt < 256 && isprint(optopt))
+                                return BAD("unknown option -%c (see --help)", optopt);
+                        return BAD("unknown option %s (see --help)", name);
+                }
+        }
+        if (optind < argc)
+                return BAD("unexpected argument '%s' (options take the form --name=value)", argv[optind]);
+
+        /* cross-checks that need no target */
+        if (!o->filename && !(o->engine->flags & BENCH_ENGINE_NOFILE))
+                return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL,
+                                       "missing --filename (a block device, a file or a directory)");
+        if (o->compare && (o->engine->flags & BENCH_ENGINE_NOFILE))
+                return BAD("--compare needs a real engine, not %s", o->engine->name);
+        if (o->io_size.set && !o->runtime_set)
+                o->runtime_ns = 0;      /* stop on the amount of I/O only, as fio */
+        if (!o->ramp_set && o->compare)
+                o->ramp_ns = 1000000000ull;     /* settle after each scheduler switch */
+        if (o->loops == 0)
+                o->loops = o->compare ? 3 : 1;
+        if (o->engine->flags & BENCH_ENGINE_SYNC)
+                o->iodepth = 1;
+        if (o->batch_submit == 0 || o->batch_submit > o->iodepth)
+                o->batch_submit = o->iodepth;
+        if (o->batch_complete_max == 0 || o->batch_complete_max > o->iodepth)
+                o->batch_complete_max = o->iodepth;
+        if (o->batch_complete_min > o->batch_complete_max)
+                return BAD("--iodepth_batch_complete_min=%u is larger than the maximum %u",
+                           o->batch_complete_min, o->batch_complete_max);
+        if (!o->name) {
+                o->name = strdup("iosched-bench");
+                if (!o->name)
+                        return -ENOMEM;
+        }
+        return 0;
+}
