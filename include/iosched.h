@@ -80,6 +80,7 @@ int ios_sysfs_read_link_base(int dirfd, const char *attr, char **ret);
 /* ------------------------------------------------------------------ */
 
 char **ios_strv_free(char **l);
+static inline void ios_strv_freep(char ***l) { ios_strv_free(*l); }
 size_t ios_strv_length(char * const *l);
 int ios_strv_push(char ***l, char *s);            /* takes ownership of s */
 int ios_strv_pushf(char ***l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -202,5 +203,101 @@ int ios_device_refresh_sched(struct ios_device *d);
 
 /* classify.c: fills cls and evidence from the facts already read. */
 int ios_device_classify(struct ios_device *d);
+
+/* ------------------------------------------------------------------ */
+/* policy.c / conf.c: the declarative policy                           */
+/* ------------------------------------------------------------------ */
+
+/* Where a problem is: config errors name file:line. */
+struct ios_error {
+        char file[256];
+        unsigned line;
+        char msg[512];
+};
+
+struct ios_policy;
+
+/* Built-in policy only (no files). */
+int ios_policy_new_builtin(struct ios_policy **ret);
+/*
+ * Load built-in defaults, then every *.conf of /usr/lib/iosched (vendor),
+ * /etc/iosched.conf, /etc/iosched.d, /run/iosched.d (a file in a later
+ * directory masks a same-named earlier one; rules apply in file-name order).
+ * conf_root prefixes those directories (NULL = "/").  With file set, only
+ * built-in defaults plus that file are read.  Files writable by group or
+ * others, or not owned by root (unless IOS_POLICY_ANY_OWNER), are refused.
+ * Returns -EINVAL (syntax), -EPERM (ownership/mode), -errno; err says where.
+ */
+enum {
+        IOS_POLICY_ANY_OWNER = 1 << 0,  /* tests: accept files not owned by root */
+        IOS_POLICY_NO_BUILTIN = 1 << 1, /* start from an empty policy */
+};
+int ios_policy_load(const char *conf_root, const char *file, unsigned flags,
+                    struct ios_policy **ret, struct ios_error *err);
+/* Parse one file's text (name is used in errors and sources). */
+int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, struct ios_error *err);
+struct ios_policy *ios_policy_free(struct ios_policy *p);
+/* Files read, in order (for logs and inotify watches). */
+char * const *ios_policy_files(const struct ios_policy *p);
+/* [Daemon] DriftInterval= in milliseconds, 0 = drift enforcement off. */
+uint64_t ios_policy_drift_interval_ms(const struct ios_policy *p);
+/* Whether any rule matches on size/removable (needs IOS_PROBE_EXTRA). */
+bool ios_policy_needs_extra(const struct ios_policy *p);
+
+/* One setting the policy wants for a disk. */
+struct ios_setting {
+        char *key;              /* "scheduler", "queue/nr_requests", "queue/iosched/read_expire" */
+        char *value;            /* wanted; for the scheduler the preference list as written */
+        char *source;           /* "file:line" or "built-in" */
+};
+
+/* The merged settings for one disk (every matching rule, later overriding earlier). */
+struct ios_wanted {
+        struct ios_setting *s;
+        size_t n;
+        char **notes;           /* e.g. the zoned safety rule overriding a rule */
+};
+int ios_policy_resolve(const struct ios_policy *p, const struct ios_device *d, struct ios_wanted *ret);
+void ios_wanted_done(struct ios_wanted *w);
+
+/* ------------------------------------------------------------------ */
+/* apply.c: plan (current vs wanted), check, apply                     */
+/* ------------------------------------------------------------------ */
+
+enum ios_change_state {
+        IOS_CHANGE_OK,          /* already as wanted */
+        IOS_CHANGE_DRIFT,       /* differs (plan/check) */
+        IOS_CHANGE_APPLIED,     /* written and read back */
+        IOS_CHANGE_FAILED,      /* write failed: error holds -errno */
+        IOS_CHANGE_SKIPPED,     /* not applicable (tunable of another scheduler) */
+};
+
+struct ios_change {
+        char *key, *current, *wanted, *source;
+        enum ios_change_state state;
+        int error;              /* -errno when FAILED */
+        char *msg;              /* one clear line when FAILED or SKIPPED */
+};
+
+struct ios_plan {
+        struct ios_device *dev;         /* borrowed */
+        struct ios_change *c;
+        size_t n;
+        char **notes;
+        int error;              /* first -errno of a failed write, or of planning */
+        char *error_msg;
+        char **sched_prefs;     /* the policy's scheduler preference list */
+};
+
+/* Compute what would change; reads only. */
+int ios_plan_build(const struct ios_policy *p, struct ios_device *d, struct ios_plan *ret);
+/* Write the plan in the kernel's order: scheduler, nr_requests, other queue and iosched tunables. */
+int ios_plan_apply(struct ios_plan *plan);
+/* Number of changes in DRIFT (after build) or FAILED (after apply). */
+size_t ios_plan_count(const struct ios_plan *plan, enum ios_change_state state);
+void ios_plan_done(struct ios_plan *plan);
+
+/* Kernel release of the root ("6.1.0-18-amd64"), for version-dependent rules. */
+int ios_root_kernel_version(struct ios_root *r, unsigned *major, unsigned *minor);
 
 #endif

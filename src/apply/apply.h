@@ -22,4 +22,29 @@ bool ios_list_needs_extra(const struct ios_list_opts *o);
 int ios_list_print(struct ios_device **devs, size_t n, const struct ios_list_opts *o);
 int ios_list_explain(FILE *out, const struct ios_device *d);
 
+
+/* Exit codes: documented in iosched-apply(8), EXIT STATUS. */
+#define IOS_EXIT_DRIFT    1     /* --check: some disk differs from its policy */
+#define IOS_EXIT_ERROR    2     /* usage, configuration or system error */
+#define IOS_EXIT_REFUSED  3     /* the kernel refused a value (EINVAL) */
+#define IOS_EXIT_VANISHED 4     /* a disk disappeared while being applied */
+#define IOS_EXIT_READONLY 5     /* /sys is read-only or not writable */
+
+enum ios_mode { IOS_MODE_APPLY, IOS_MODE_DRY_RUN, IOS_MODE_CHECK };
+
+struct ios_run_opts {
+        const char *prog;
+        enum ios_mode mode;
+        bool json, prometheus, quiet, verbose, udev;
+};
+
+int ios_exit_for_error(int e);
+int ios_run(const struct ios_run_opts *o, const struct ios_policy *p, struct ios_device **devs, size_t n);
+int ios_explain_policy(FILE *out, const struct ios_policy *p, struct ios_device *d);
+
+char *ios_find_elevator(const char *text);
+int ios_elevator_sources(struct ios_root *r, const char *conf_root, char **ret_value, char **ret_where);
+void ios_warn_elevator(const char *prog, struct ios_root *r, const char *conf_root);
+int ios_import_grub(FILE *out, struct ios_root *r, const char *conf_root);
+
 #endif

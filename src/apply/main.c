@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * iosched-apply: list and classify block devices, apply and check the I/O
- * scheduler policy.  Exit codes are mapped here and only here.
+ * scheduler policy.  Exit codes are mapped here and in run.c only.
  */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -10,13 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 
 #include "iosched.h"
 #include "macro.h"
 #include "apply.h"
-
-#define EXIT_DRIFT 1
-#define EXIT_USAGE 2
 
 static const char *prog = "iosched-apply";
 
@@ -24,22 +22,35 @@ static void usage(FILE *out)
 {
         fprintf(out,
                 "Usage:\n"
-                " %1$s list [options] [DEVICE...]\n"
-                " %1$s explain [options] DEVICE\n"
+                " %1$s [options] [DEVICE...]          apply the policy (all disks by default)\n"
+                " %1$s --dry-run [options] [DEVICE...] print what would change\n"
+                " %1$s --check [options] [DEVICE...]   exit 0 if compliant, 1 on drift, 2 on error\n"
+                " %1$s --udev DEVNAME                  one disk, quietly, for udev rules\n"
+                " %1$s list [options] [DEVICE...]      lsblk-like table of disks and classes\n"
+                " %1$s explain [options] DEVICE        class, evidence and the rule behind each setting\n"
+                " %1$s --import-grub                   print a policy equivalent to elevator=\n"
                 "\n"
                 "Classify block devices and apply the I/O scheduler policy.\n"
                 "\n"
                 "Options:\n"
+                "     --dry-run          change nothing, print the plan\n"
+                "     --check            change nothing, report drift\n"
                 " -J, --json             use JSON output\n"
-                " -r, --raw              use raw output\n"
-                " -n, --noheadings       don't print headings\n"
-                " -o, --output LIST      output columns (+LIST appends to the default)\n"
-                "     --sysroot DIR      use DIR as the root of sys/ and run/udev\n"
+                "     --format FMT       output format: text, json, prometheus\n"
+                " -r, --raw              list: raw output\n"
+                " -n, --noheadings       list: don't print headings\n"
+                " -o, --output LIST      list: output columns (+LIST appends to the default)\n"
+                " -c, --config FILE      use only the built-in policy and FILE\n"
+                "     --config-root DIR  read /etc, /run and vendor policy directories under DIR\n"
+                "     --sysroot DIR      use DIR as the root of sys/, proc/ and run/udev\n"
+                "     --udev DEVNAME     apply to one disk, log to syslog, print nothing\n"
+                " -q, --quiet            print errors only\n"
+                " -v, --verbose          also print settings already in place and skipped ones\n"
                 " -h, --help             display this help\n"
                 " -V, --version          display version\n",
                 prog);
         ios_list_help_columns(out);
-        fprintf(out, "\nFor more details see iosched-apply(8).\n");
+        fprintf(out, "\nFor more details see iosched-apply(8) and iosched.conf(5).\n");
 }
 
 static int err(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -64,20 +75,20 @@ static int load_devices(struct ios_root *r, char **names, int nnames,
         if (nnames == 0) {
                 e = ios_device_enumerate(r, ret, ret_n);
                 if (e < 0)
-                        return err(EXIT_USAGE, "cannot enumerate %s/sys/block: %s",
+                        return err(IOS_EXIT_ERROR, "cannot enumerate %s/sys/block: %s",
                                    ios_root_prefix(r), strerror(-e));
                 return 0;
         }
         l = calloc((size_t)nnames, sizeof(*l));
         if (!l)
-                return err(EXIT_USAGE, "out of memory");
+                return err(IOS_EXIT_ERROR, "out of memory");
         for (int i = 0; i < nnames; i++) {
                 e = ios_device_new(r, names[i], &l[i]);
                 if (e < 0) {
                         ios_device_list_free(l, (size_t)i);
                         if (e == -ENODEV || e == -ENOENT)
-                                return err(EXIT_USAGE, "%s: not a block device", names[i]);
-                        return err(EXIT_USAGE, "%s: %s", names[i], strerror(-e));
+                                return err(IOS_EXIT_ERROR, "%s: not a block device", names[i]);
+                        return err(IOS_EXIT_ERROR, "%s: %s", names[i], strerror(-e));
                 }
         }
         *ret = l;
@@ -85,7 +96,27 @@ static int load_devices(struct ios_root *r, char **names, int nnames,
         return 0;
 }
 
-enum { OPT_SYSROOT = CHAR_MAX + 1 };
+static int load_policy(const char *conf_root, const char *config, struct ios_policy **ret)
+{
+        struct ios_error pe = {};
+        unsigned flags = getenv("IOSCHED_TEST_ANY_OWNER") ? IOS_POLICY_ANY_OWNER : 0;
+        int e;
+
+        e = ios_policy_load(conf_root, config, flags, ret, &pe);
+        if (e < 0) {
+                if (pe.line)
+                        return err(IOS_EXIT_ERROR, "%s:%u: %s", pe.file, pe.line, pe.msg);
+                if (pe.file[0])
+                        return err(IOS_EXIT_ERROR, "%s: %s", pe.file, pe.msg);
+                return err(IOS_EXIT_ERROR, "cannot load policy: %s", strerror(-e));
+        }
+        return 0;
+}
+
+enum {
+        OPT_SYSROOT = CHAR_MAX + 1, OPT_DRY_RUN, OPT_CHECK, OPT_UDEV, OPT_FORMAT,
+        OPT_CONFIG_ROOT, OPT_IMPORT_GRUB,
+};
 
 int main(int argc, char **argv)
 {
@@ -94,67 +125,161 @@ int main(int argc, char **argv)
                 { "raw", no_argument, NULL, 'r' },
                 { "noheadings", no_argument, NULL, 'n' },
                 { "output", required_argument, NULL, 'o' },
+                { "config", required_argument, NULL, 'c' },
+                { "config-root", required_argument, NULL, OPT_CONFIG_ROOT },
                 { "sysroot", required_argument, NULL, OPT_SYSROOT },
+                { "dry-run", no_argument, NULL, OPT_DRY_RUN },
+                { "check", no_argument, NULL, OPT_CHECK },
+                { "udev", required_argument, NULL, OPT_UDEV },
+                { "format", required_argument, NULL, OPT_FORMAT },
+                { "import-grub", no_argument, NULL, OPT_IMPORT_GRUB },
+                { "quiet", no_argument, NULL, 'q' },
+                { "verbose", no_argument, NULL, 'v' },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
                 {},
         };
         struct ios_list_opts lo = {};
-        const char *sysroot = NULL, *cols = NULL, *cmd = NULL;
+        struct ios_run_opts ro = { .prog = prog };
+        const char *sysroot = NULL, *cols = NULL, *cmd = NULL, *config = NULL, *conf_root = NULL;
+        const char *udev_dev = NULL;
+        bool import_grub = false, mode_set = false;
         struct ios_root *root = NULL;
+        struct ios_policy *policy = NULL;
         struct ios_device **devs = NULL;
         size_t ndevs = 0;
         int c, e, rc = 0;
 
-        while ((c = getopt_long(argc, argv, "Jrno:hV", longopts, NULL)) >= 0) {
+        while ((c = getopt_long(argc, argv, "Jrno:c:qvhV", longopts, NULL)) >= 0) {
                 switch (c) {
-                case 'J': lo.json = true; break;
+                case 'J': lo.json = ro.json = true; break;
                 case 'r': lo.raw = true; break;
                 case 'n': lo.noheadings = true; break;
                 case 'o': cols = optarg; break;
+                case 'c': config = optarg; break;
+                case 'q': ro.quiet = true; break;
+                case 'v': ro.verbose = true; break;
+                case OPT_CONFIG_ROOT: conf_root = optarg; break;
                 case OPT_SYSROOT: sysroot = optarg; break;
+                case OPT_DRY_RUN:
+                case OPT_CHECK:
+                        if (mode_set)
+                                return err(IOS_EXIT_ERROR, "--dry-run and --check are mutually exclusive");
+                        mode_set = true;
+                        ro.mode = c == OPT_CHECK ? IOS_MODE_CHECK : IOS_MODE_DRY_RUN;
+                        break;
+                case OPT_UDEV: udev_dev = optarg; break;
+                case OPT_FORMAT:
+                        if (streq(optarg, "json"))
+                                lo.json = ro.json = true;
+                        else if (streq(optarg, "prometheus"))
+                                ro.prometheus = true;
+                        else if (!streq(optarg, "text"))
+                                return err(IOS_EXIT_ERROR, "unknown format \"%s\" (text, json, prometheus)", optarg);
+                        break;
+                case OPT_IMPORT_GRUB: import_grub = true; break;
                 case 'h': usage(stdout); return 0;
                 case 'V': printf("%s %s\n", prog, IOS_VERSION); return 0;
                 default:
                         fprintf(stderr, "Try '%s --help' for more information.\n", prog);
-                        return EXIT_USAGE;
+                        return IOS_EXIT_ERROR;
                 }
         }
-        if (lo.json && lo.raw)
-                return err(EXIT_USAGE, "--json and --raw are mutually exclusive");
+        if (lo.json && (lo.raw || ro.prometheus))
+                return err(IOS_EXIT_ERROR, "--json, --raw and --format prometheus are mutually exclusive");
         if (optind < argc && (streq(argv[optind], "list") || streq(argv[optind], "explain")))
                 cmd = argv[optind++];
-        if (!cmd)
-                return err(EXIT_USAGE, "a command is required (list, explain)");
+        if (udev_dev && (cmd || mode_set || optind < argc || ro.json || ro.prometheus))
+                return err(IOS_EXIT_ERROR, "--udev takes one device and no other mode");
+        if (cmd && mode_set)
+                return err(IOS_EXIT_ERROR, "%s does not take --dry-run or --check", cmd);
+        if (ro.prometheus && !mode_set)
+                ro.mode = IOS_MODE_CHECK;       /* a textfile collector must not change anything */
 
-        {
-                const char *bad = NULL;
-                if (ios_list_parse_columns(cols, lo.cols, &lo.ncols, &bad) < 0)
-                        return err(EXIT_USAGE, "unknown column: %.*s", (int)strcspn(bad, ","), bad);
-        }
         e = ios_root_new(sysroot, &root);
         if (e < 0)
-                return err(EXIT_USAGE, "%s: %s", sysroot ? sysroot : "/", strerror(-e));
-        if (streq(cmd, "explain") || ios_list_needs_extra(&lo))
-                ios_root_set_probe(root, IOS_PROBE_EXTRA);
+                return err(IOS_EXIT_ERROR, "%s: %s", sysroot ? sysroot : "/", strerror(-e));
 
-        if (streq(cmd, "explain") && argc - optind != 1) {
-                rc = err(EXIT_USAGE, "explain takes exactly one DEVICE");
+        if (import_grub) {
+                e = ios_import_grub(stdout, root, conf_root);
+                if (e == -ENOENT)
+                        rc = err(IOS_EXIT_ERROR, "no elevator= in /proc/cmdline or /etc/default/grub");
+                else if (e == -EINVAL)
+                        rc = err(IOS_EXIT_ERROR, "elevator= names an unknown scheduler");
+                else if (e < 0)
+                        rc = err(IOS_EXIT_ERROR, "cannot read the kernel command line: %s", strerror(-e));
                 goto out;
         }
-        rc = load_devices(root, argv + optind, argc - optind, &devs, &ndevs);
-        if (rc)
-                goto out;
-        if (streq(cmd, "list")) {
+
+        if (cmd && streq(cmd, "list")) {
+                const char *bad = NULL;
+
+                if (ios_list_parse_columns(cols, lo.cols, &lo.ncols, &bad) < 0) {
+                        rc = err(IOS_EXIT_ERROR, "unknown column: %.*s", (int)strcspn(bad, ","), bad);
+                        goto out;
+                }
+                if (ios_list_needs_extra(&lo))
+                        ios_root_set_probe(root, IOS_PROBE_EXTRA);
+                rc = load_devices(root, argv + optind, argc - optind, &devs, &ndevs);
+                if (rc)
+                        goto out;
                 e = ios_list_print(devs, ndevs, &lo);
                 if (e < 0)
-                        rc = err(EXIT_USAGE, "cannot print: %s", strerror(-e));
-        } else
+                        rc = err(IOS_EXIT_ERROR, "cannot print: %s", strerror(-e));
+                goto out;
+        }
+
+        if (udev_dev) {
+                /* udev: quiet, syslog (the journal), one disk; stdout is not read */
+                openlog(prog, LOG_PID, LOG_DAEMON);
+                ro.udev = ro.quiet = true;
+        }
+        rc = load_policy(conf_root, config, &policy);
+        if (rc) {
+                if (udev_dev)
+                        syslog(LOG_ERR, "%s: policy not applied: configuration error", udev_dev);
+                goto out;
+        }
+        if (ios_policy_needs_extra(policy) || (cmd && streq(cmd, "explain")))
+                ios_root_set_probe(root, IOS_PROBE_EXTRA);
+
+        if (cmd && streq(cmd, "explain")) {
+                if (argc - optind != 1) {
+                        rc = err(IOS_EXIT_ERROR, "explain takes exactly one DEVICE");
+                        goto out;
+                }
+                rc = load_devices(root, argv + optind, 1, &devs, &ndevs);
+                if (rc)
+                        goto out;
                 ios_list_explain(stdout, devs[0]);
+                e = ios_explain_policy(stdout, policy, devs[0]);
+                if (e < 0)
+                        rc = err(IOS_EXIT_ERROR, "%s: %s", devs[0]->name, strerror(-e));
+                goto out;
+        }
+
+        if (udev_dev) {
+                char *one[] = { (char *)udev_dev };
+
+                rc = load_devices(root, one, 1, &devs, &ndevs);
+                if (rc) {
+                        syslog(LOG_WARNING, "%s: not a block device (removed?)", udev_dev);
+                        rc = IOS_EXIT_VANISHED;
+                        goto out;
+                }
+        } else {
+                if (!ro.json && !ro.prometheus)
+                        ios_warn_elevator(prog, root, conf_root);
+                rc = load_devices(root, argv + optind, argc - optind, &devs, &ndevs);
+                if (rc)
+                        goto out;
+        }
+        rc = ios_run(&ro, policy, devs, ndevs);
 out:
         ios_device_list_free(devs, ndevs);
+        ios_policy_free(policy);
         ios_root_free(root);
         if (fflush(stdout) != 0 || ferror(stdout))
-                rc = rc ? rc : err(EXIT_USAGE, "write error: %s", strerror(errno));
+                rc = rc ? rc : err(IOS_EXIT_ERROR, "write error: %s", strerror(errno));
         return rc;
 }

@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * run.c: apply, --dry-run, --check and --udev over a set of disks, and the
+ * three ways of reporting it (lines, JSON, node_exporter textfile).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "iosched.h"
+#include "macro.h"
+#include "apply.h"
+
+static const char *state_name(enum ios_change_state s)
+{
+        switch (s) {
+        case IOS_CHANGE_OK: return "ok";
+        case IOS_CHANGE_DRIFT: return "drift";
+        case IOS_CHANGE_APPLIED: return "applied";
+        case IOS_CHANGE_FAILED: return "failed";
+        case IOS_CHANGE_SKIPPED: return "skipped";
+        }
+        return "?";
+}
+
+static void json_str(FILE *f, const char *s)
+{
+        if (!s) {
+                fputs("null", f);
+                return;
+        }
+        fputc('"', f);
+        for (; *s; s++) {
+                unsigned char c = (unsigned char)*s;
+                if (c == '"' || c == '\\')
+                        fprintf(f, "\\%c", c);
+                else if (c < 0x20)
+                        fprintf(f, "\\u%04x", c);
+                else
+                        fputc(c, f);
+        }
+        fputc('"', f);
+}
+
+/* Map a write error to the exit code the man page documents. */
+int ios_exit_for_error(int e)
+{
+        switch (-e) {
+        case 0: return 0;
+        case EINVAL: return IOS_EXIT_REFUSED;
+        case ENOENT:
+        case ENODEV:
+        case ENXIO: return IOS_EXIT_VANISHED;
+        case EROFS:
+        case EACCES:
+        case EPERM: return IOS_EXIT_READONLY;
+        default: return IOS_EXIT_ERROR;
+        }
+}
+
+static bool worse(int a, int b)
+{
+        /* precedence when disks fail differently: the most systemic first */
+        static const int order[] = { 0, IOS_EXIT_DRIFT, IOS_EXIT_REFUSED, IOS_EXIT_VANISHED,
+                                     IOS_EXIT_READONLY, IOS_EXIT_ERROR };
+        int ia = 0, ib = 0;
+
+        for (int i = 0; i < (int)ELEMENTSOF(order); i++) {
+                if (order[i] == a)
+                        ia = i;
+                if (order[i] == b)
+                        ib = i;
+        }
+        return ia > ib;
+}
+
+static void print_plan_lines(const struct ios_run_opts *o, const struct ios_plan *pl)
+{
+        const char *dev = pl->dev->name;
+
+        for (char **n = pl->notes; n && *n; n++)
+                fprintf(stderr, "%s: %s: note: %s\n", o->prog, dev, *n);
+        for (size_t i = 0; i < pl->n; i++) {
+                const struct ios_change *c = &pl->c[i];
+
+                switch (c->state) {
+                case IOS_CHANGE_DRIFT:
+                        if (o->mode == IOS_MODE_CHECK)
+                                printf("%s %s %s %s\n", dev, c->key, c->current ? c->current : "-", c->wanted);
+                        else
+                                printf("%s: would set %s: %s -> %s (%s)\n", dev, c->key,
+                                       c->current ? c->current : "(after switch)", c->wanted, c->source);
+                        break;
+                case IOS_CHANGE_APPLIED:
+                        if (!o->quiet)
+                                printf("%s: %s: %s -> %s (%s)\n", dev, c->key,
+                                       c->current ? c->current : "(default)", c->wanted, c->source);
+                        break;
+                case IOS_CHANGE_FAILED:
+                        fprintf(stderr, "%s: %s: %s\n", o->prog, dev, c->msg ? c->msg : "failed");
+                        break;
+                case IOS_CHANGE_SKIPPED:
+                        if (o->verbose)
+                                fprintf(stderr, "%s: %s: %s: %s\n", o->prog, dev, c->key, c->msg ? c->msg : "skipped");
+                        break;
+                case IOS_CHANGE_OK:
+                        if (o->verbose)
+                                printf("%s: %s = %s (%s)\n", dev, c->key, c->wanted, c->source);
+                        break;
+                }
+        }
+}
+
+static void log_plan_syslog(const struct ios_plan *pl)
+{
+        for (char **n = pl->notes; n && *n; n++)
+                syslog(LOG_NOTICE, "%s: %s", pl->dev->name, *n);
+        for (size_t i = 0; i < pl->n; i++) {
+                const struct ios_change *c = &pl->c[i];
+
+                if (c->state == IOS_CHANGE_APPLIED)
+                        syslog(LOG_INFO, "%s: %s: %s -> %s (%s)", pl->dev->name, c->key,
+                               c->current ? c->current : "(default)", c->wanted, c->source);
+                else if (c->state == IOS_CHANGE_FAILED)
+                        syslog(LOG_ERR, "%s: %s", pl->dev->name, c->msg ? c->msg : "failed");
+        }
+}
+
+static void json_plan(FILE *f, const struct ios_plan *pl, bool first)
+{
+        const struct ios_device *d = pl->dev;
+        bool compliant = !ios_plan_count(pl, IOS_CHANGE_DRIFT) && !ios_plan_count(pl, IOS_CHANGE_FAILED);
+
+        fprintf(f, "%s\n    {\"name\": ", first ? "" : ",");
+        json_str(f, d->name);
+        fprintf(f, ", \"class\": ");
+        json_str(f, ios_class_to_string(d->cls));
+        fprintf(f, ", \"scheduler\": ");
+        json_str(f, d->sched_current);
+        fprintf(f, ", \"compliant\": %s, \"error\": ", compliant ? "true" : "false");
+        json_str(f, pl->error_msg);
+        fprintf(f, ",\n     \"notes\": [");
+        for (char **n = pl->notes; n && *n; n++) {
+                fputs(n == pl->notes ? "" : ", ", f);
+                json_str(f, *n);
+        }
+        fprintf(f, "],\n     \"settings\": [");
+        for (size_t i = 0; i < pl->n; i++) {
+                const struct ios_change *c = &pl->c[i];
+
+                fprintf(f, "%s\n       {\"key\": ", i ? "," : "");
+                json_str(f, c->key);
+                fprintf(f, ", \"current\": ");
+                json_str(f, c->current);
+                fprintf(f, ", \"wanted\": ");
+                json_str(f, c->wanted);
+                fprintf(f, ", \"source\": ");
+                json_str(f, c->source);
+                fprintf(f, ", \"state\": \"%s\"", state_name(c->state));
+                if (c->msg) {
+                        fprintf(f, ", \"message\": ");
+                        json_str(f, c->msg);
+                }
+                fputc('}', f);
+        }
+        fprintf(f, "%s]}", pl->n ? "\n     " : "");
+}
+
+static void prom_label(FILE *f, const char *s)
+{
+        fputc('"', f);
+        for (; s && *s; s++) {
+                if (*s == '"' || *s == '\\')
+                        fputc('\\', f);
+                if (*s == '\n') {
+                        fputs("\\n", f);
+                        continue;
+                }
+                fputc(*s, f);
+        }
+        fputc('"', f);
+}
+
+static void prom_plans(FILE *f, struct ios_plan *pls, size_t n)
+{
+        fputs("# HELP iosched_device_compliant 1 if the disk has every setting of its policy, else 0.\n"
+              "# TYPE iosched_device_compliant gauge\n", f);
+        for (size_t i = 0; i < n; i++) {
+                bool ok = !ios_plan_count(&pls[i], IOS_CHANGE_DRIFT) && !ios_plan_count(&pls[i], IOS_CHANGE_FAILED);
+                fputs("iosched_device_compliant{device=", f);
+                prom_label(f, pls[i].dev->name);
+                fputs(",class=", f);
+                prom_label(f, ios_class_to_string(pls[i].dev->cls));
+                fprintf(f, "} %d\n", ok);
+        }
+        fputs("# HELP iosched_device_drift_settings Number of settings that differ from the policy.\n"
+              "# TYPE iosched_device_drift_settings gauge\n", f);
+        for (size_t i = 0; i < n; i++) {
+                fputs("iosched_device_drift_settings{device=", f);
+                prom_label(f, pls[i].dev->name);
+                fprintf(f, "} %zu\n", ios_plan_count(&pls[i], IOS_CHANGE_DRIFT));
+        }
+        fputs("# HELP iosched_device_info Class and active I/O scheduler of each disk.\n"
+              "# TYPE iosched_device_info gauge\n", f);
+        for (size_t i = 0; i < n; i++) {
+                fputs("iosched_device_info{device=", f);
+                prom_label(f, pls[i].dev->name);
+                fputs(",class=", f);
+                prom_label(f, ios_class_to_string(pls[i].dev->cls));
+                fputs(",scheduler=", f);
+                prom_label(f, pls[i].dev->sched_current ? pls[i].dev->sched_current : "");
+                fputs("} 1\n", f);
+        }
+}
+
+int ios_run(const struct ios_run_opts *o, const struct ios_policy *p, struct ios_device **devs, size_t n)
+{
+        struct ios_plan *pls;
+        int rc = 0;
+
+        pls = calloc(n ? n : 1, sizeof(*pls));
+        if (!pls) {
+                fprintf(stderr, "%s: out of memory\n", o->prog);
+                return IOS_EXIT_ERROR;
+        }
+        for (size_t i = 0; i < n; i++) {
+                int e = ios_plan_build(p, devs[i], &pls[i]), x;
+
+                pls[i].dev = devs[i];
+                if (e < 0) {
+                        fprintf(stderr, "%s: %s: cannot read current settings: %s\n", o->prog,
+                                devs[i]->name, strerror(-e));
+                        x = o->mode == IOS_MODE_CHECK ? IOS_EXIT_ERROR : ios_exit_for_error(e);
+                        rc = worse(x, rc) ? x : rc;
+                        pls[i].error = e;
+                        continue;
+                }
+                if (o->mode == IOS_MODE_APPLY)
+                        (void)ios_plan_apply(&pls[i]);
+                else
+                        for (size_t k = 0; k < pls[i].n; k++)
+                                if (pls[i].c[k].state == IOS_CHANGE_FAILED && !pls[i].error) {
+                                        pls[i].error = pls[i].c[k].error;
+                                        pls[i].error_msg = pls[i].c[k].msg ? strdup(pls[i].c[k].msg) : NULL;
+                                }
+
+                if (o->mode == IOS_MODE_CHECK) {
+                        x = pls[i].error ? IOS_EXIT_ERROR :
+                            ios_plan_count(&pls[i], IOS_CHANGE_DRIFT) ? IOS_EXIT_DRIFT : 0;
+                } else
+                        x = ios_exit_for_error(pls[i].error);
+                rc = worse(x, rc) ? x : rc;
+
+                if (o->udev)
+                        log_plan_syslog(&pls[i]);
+                else if (!o->json && !o->prometheus)
+                        print_plan_lines(o, &pls[i]);
+        }
+        if (o->json) {
+                static const char * const modes[] = { "apply", "dry-run", "check" };
+
+                printf("{\"mode\": \"%s\", \"devices\": [", modes[o->mode]);
+                for (size_t i = 0; i < n; i++)
+                        json_plan(stdout, &pls[i], i == 0);
+                printf("%s]}\n", n ? "\n  " : "");
+        } else if (o->prometheus)
+                prom_plans(stdout, pls, n);
+
+        for (size_t i = 0; i < n; i++)
+                ios_plan_done(&pls[i]);
+        free(pls);
+        return rc;
+}
+
+/* explain, second half: every key the policy sets, its source and state. */
+int ios_explain_policy(FILE *out, const struct ios_policy *p, struct ios_device *d)
+{
+        struct ios_plan pl = {};
+        int e;
+
+        e = ios_plan_build(p, d, &pl);
+        if (e < 0)
+                return e;
+        fputs("  policy:\n", out);
+        if (pl.n == 0)
+                fputs("    (no rule sets anything: left as the kernel chose)\n", out);
+        for (size_t i = 0; i < pl.n; i++) {
+                const struct ios_change *c = &pl.c[i];
+
+                fprintf(out, "    %s = %s  (%s)  [%s%s%s%s]\n", c->key, c->wanted, c->source,
+                        state_name(c->state), c->current ? ", now " : "", c->current ? c->current : "",
+                        c->msg ? "" : "");
+                if (c->msg)
+                        fprintf(out, "      %s\n", c->msg);
+        }
+        for (char **n = pl.notes; n && *n; n++)
+                fprintf(out, "    note: %s\n", *n);
+        ios_plan_done(&pl);
+        return 0;
+}

@@ -1,0 +1,375 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * apply.c: compare what a disk has with what the policy wants (the plan),
+ * then write it in the only order the kernel allows: the scheduler first
+ * (a switch recreates queue/iosched/ with defaults and resets
+ * nr_requests), then nr_requests, the other queue/ tunables, and last the
+ * iosched/ tunables of the scheduler that actually ended up active.
+ *
+ * The scheduler is checked against the list the kernel offers before it is
+ * written.  On the running system a blk-mq scheduler built as a module
+ * (bfq, kyber) may be written while unlisted: the kernel loads it; if that
+ * fails (EINVAL) the next preference is tried.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "iosched.h"
+#include "macro.h"
+#include "policy-internal.h"
+
+static int add_change(struct ios_plan *pl, const char *key, const char *cur, const char *want,
+                      const char *source, enum ios_change_state st)
+{
+        struct ios_change *nc = realloc(pl->c, (pl->n + 1) * sizeof(*nc));
+
+        if (!nc)
+                return -ENOMEM;
+        pl->c = nc;
+        nc = &pl->c[pl->n++];
+        *nc = (struct ios_change){
+                .key = strdup(key),
+                .current = cur ? strdup(cur) : NULL,
+                .wanted = want ? strdup(want) : NULL,
+                .source = source ? strdup(source) : NULL,
+                .state = st,
+        };
+        return nc->key ? 0 : -ENOMEM;
+}
+
+static void change_msg(struct ios_change *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void change_msg(struct ios_change *c, const char *fmt, ...)
+{
+        va_list ap;
+
+        free(c->msg);
+        c->msg = NULL;
+        va_start(ap, fmt);
+        if (vasprintf(&c->msg, fmt, ap) < 0)
+                c->msg = NULL;
+        va_end(ap);
+}
+
+/* Same value?  Numbers compare as numbers ("0128" == "128"). */
+static bool same_value(const char *a, const char *b)
+{
+        char *ea, *eb;
+        long long x, y;
+
+        if (!a || !b)
+                return false;
+        if (streq(a, b))
+                return true;
+        errno = 0;
+        x = strtoll(a, &ea, 10);
+        y = strtoll(b, &eb, 10);
+        return !errno && ea != a && eb != b && !*ea && !*eb && x == y;
+}
+
+static const struct ios_setting *find(const struct ios_wanted *w, const char *key)
+{
+        for (size_t i = 0; i < w->n; i++)
+                if (streq(w->s[i].key, key))
+                        return &w->s[i];
+        return NULL;
+}
+
+/* Order rank: scheduler, nr_requests, other queue/, iosched/. */
+static int rank(const char *key)
+{
+        if (streq(key, "scheduler"))
+                return 0;
+        if (streq(key, "queue/nr_requests"))
+                return 1;
+        if (startswith(key, "queue/iosched/"))
+                return 3;
+        return 2;
+}
+
+static int plan_scheduler(struct ios_plan *pl, const struct ios_setting *s, const char **ret_after)
+{
+        struct ios_device *d = pl->dev;
+        _cleanup_(ios_strv_freep) char **prefs = NULL;
+        const char *chosen = NULL;
+        struct ios_change *c;
+        int e;
+
+        *ret_after = d->sched_current;
+        if (!s)
+                return 0;
+        if (!d->sched_current) {
+                e = add_change(pl, "scheduler", NULL, s->value, s->source, IOS_CHANGE_SKIPPED);
+                if (e >= 0)
+                        change_msg(&pl->c[pl->n - 1], "no scheduler to choose (bio-based queue)");
+                return e;
+        }
+        e = ios_strv_split(s->value, " \t", &prefs);
+        if (e < 0)
+                return e;
+        e = ios_strv_split(s->value, " \t", &pl->sched_prefs);
+        if (e < 0)
+                return e;
+        e = ios_sched_choose(prefs, d->sched_avail, ios_root_is_host(d->root), &chosen);
+        if (e < 0) {
+                _cleanup_free_ char *avail = ios_strv_join(d->sched_avail, " ");
+
+                e = add_change(pl, "scheduler", d->sched_current, s->value, s->source, IOS_CHANGE_FAILED);
+                if (e < 0)
+                        return e;
+                c = &pl->c[pl->n - 1];
+                c->error = -EINVAL;
+                change_msg(c, "cannot set scheduler \"%s\": not offered by kernel (available: %s)",
+                           s->value, avail ? avail : "");
+                return 0;
+        }
+        e = add_change(pl, "scheduler", d->sched_current, chosen, s->source,
+                       streq(chosen, d->sched_current) ? IOS_CHANGE_OK : IOS_CHANGE_DRIFT);
+        if (e < 0)
+                return e;
+        *ret_after = pl->c[pl->n - 1].wanted;
+        return 0;
+}
+
+int ios_plan_build(const struct ios_policy *p, struct ios_device *d, struct ios_plan *ret)
+{
+        struct ios_plan pl = { .dev = d };
+        struct ios_wanted w = {};
+        const char *after = NULL;
+        bool switching;
+        int e;
+
+        e = ios_policy_resolve(p, d, &w);
+        if (e < 0)
+                return e;
+        pl.notes = TAKE_PTR(w.notes);
+
+        e = plan_scheduler(&pl, find(&w, "scheduler"), &after);
+        if (e < 0)
+                goto fail;
+        switching = pl.n > 0 && pl.c[0].state == IOS_CHANGE_DRIFT;
+
+        for (int pass = 1; pass <= 3; pass++)
+                for (size_t i = 0; i < w.n; i++) {
+                        const struct ios_setting *s = &w.s[i];
+                        _cleanup_free_ char *cur = NULL;
+                        const char *tun;
+                        int r;
+
+                        if (rank(s->key) != pass)
+                                continue;
+                        tun = startswith(s->key, "queue/iosched/");
+                        if (tun && !ios_iosched_tunable_of(after, tun)) {
+                                e = add_change(&pl, s->key, NULL, s->value, s->source, IOS_CHANGE_SKIPPED);
+                                if (e < 0)
+                                        goto fail;
+                                change_msg(&pl.c[pl.n - 1], "not a tunable of %s", after ? after : "a queue without scheduler");
+                                continue;
+                        }
+                        if (tun && switching) {
+                                /* iosched/ is rebuilt by the switch; value unknown until then */
+                                e = add_change(&pl, s->key, NULL, s->value, s->source, IOS_CHANGE_DRIFT);
+                                if (e < 0)
+                                        goto fail;
+                                continue;
+                        }
+                        r = ios_sysfs_read_string(d->fd, s->key, &cur);
+                        if (r == -ENOENT && !tun) {
+                                e = add_change(&pl, s->key, NULL, s->value, s->source, IOS_CHANGE_SKIPPED);
+                                if (e < 0)
+                                        goto fail;
+                                change_msg(&pl.c[pl.n - 1], "%s is not offered by this kernel or device", s->key);
+                                continue;
+                        }
+                        if (r < 0 && !(r == -ENOENT && tun)) {
+                                e = r;
+                                goto fail;
+                        }
+                        e = add_change(&pl, s->key, cur, s->value, s->source,
+                                       (switching && pass == 1) || !same_value(cur, s->value) ?
+                                       IOS_CHANGE_DRIFT : IOS_CHANGE_OK);
+                        if (e < 0)
+                                goto fail;
+                }
+        ios_wanted_done(&w);
+        *ret = pl;
+        return 0;
+fail:
+        ios_wanted_done(&w);
+        ios_plan_done(&pl);
+        return e;
+}
+
+static const char *why(int e)
+{
+        switch (-e) {
+        case ENOENT:
+        case ENODEV:
+        case ENXIO:
+                return "device vanished";
+        case EROFS:
+                return "/sys is read-only (container?)";
+        case EACCES:
+        case EPERM:
+                return "permission denied (not root, or /sys read-only)";
+        default:
+                return strerror(-e);
+        }
+}
+
+/*
+ * A captured tree is plain files: after a scheduler write put the kernel's
+ * bracketed line back, as the kernel itself would show it.
+ */
+static void emulate_kernel_sched(struct ios_device *d, char * const *avail, const char *name)
+{
+        _cleanup_free_ char *line = NULL;
+        size_t len = 0;
+
+        if (ios_root_is_host(d->root) || d->sched_current)
+                return;
+        for (char * const *a = avail; a && *a; a++)
+                len += strlen(*a) + 3;
+        line = calloc(1, len + 2);
+        if (!line)
+                return;
+        for (char * const *a = avail; a && *a; a++) {
+                strcat(line, streq(*a, name) ? "[" : "");
+                strcat(line, *a);
+                strcat(line, streq(*a, name) ? "] " : " ");
+        }
+        (void)ios_sysfs_write_string(d->fd, "queue/scheduler", line);
+}
+
+static int write_scheduler(struct ios_plan *pl, struct ios_change *c)
+{
+        struct ios_device *d = pl->dev;
+        int e;
+
+        e = ios_sysfs_write_string(d->fd, "queue/scheduler", c->wanted);
+        if (e == -EINVAL && !ios_strv_contains(d->sched_avail, c->wanted) && pl->sched_prefs) {
+                /* an unlisted module the kernel could not load: take the next
+                 * preference among what the kernel lists */
+                char **rest = pl->sched_prefs;
+                const char *next = NULL;
+
+                while (*rest && !streq(*rest, c->wanted) &&
+                       !(ios_sched_alias(*rest, false) && streq(ios_sched_alias(*rest, false), c->wanted)))
+                        rest++;
+                if (*rest && ios_sched_choose(rest + 1, d->sched_avail, false, &next) >= 0) {
+                        char *n = strdup(next);
+                        if (!n)
+                                return -ENOMEM;
+                        (void)ios_strv_pushf(&pl->notes, "scheduler \"%s\" could not be loaded; using \"%s\"",
+                                                     c->wanted, n);
+                        free(c->wanted);
+                        c->wanted = n;
+                        e = ios_sysfs_write_string(d->fd, "queue/scheduler", c->wanted);
+                }
+        }
+        if (e < 0) {
+                _cleanup_free_ char *list = ios_strv_join(d->sched_avail, " ");
+
+                c->state = IOS_CHANGE_FAILED;
+                c->error = e;
+                if (e == -EINVAL)
+                        change_msg(c, "cannot set scheduler \"%s\": not offered by kernel (available: %s)",
+                                   c->wanted, list ? list : "");
+                else
+                        change_msg(c, "cannot set scheduler \"%s\": %s", c->wanted, why(e));
+                return e;
+        }
+        {
+                char **old = TAKE_PTR(d->sched_avail);
+
+                (void)ios_device_refresh_sched(d);
+                emulate_kernel_sched(d, old, c->wanted);
+                ios_strv_free(old);
+                (void)ios_device_refresh_sched(d);
+        }
+        c->state = IOS_CHANGE_APPLIED;
+        return 0;
+}
+
+int ios_plan_apply(struct ios_plan *pl)
+{
+        struct ios_device *d = pl->dev;
+        bool sched_failed = false;
+        int first = 0;
+
+        for (size_t i = 0; i < pl->n; i++) {
+                struct ios_change *c = &pl->c[i];
+                int e;
+
+                if (c->state != IOS_CHANGE_DRIFT) {
+                        if (c->state == IOS_CHANGE_FAILED && !first)
+                                first = c->error;
+                        continue;
+                }
+                if (streq(c->key, "scheduler")) {
+                        e = write_scheduler(pl, c);
+                        if (e < 0) {
+                                sched_failed = true;
+                                if (!first)
+                                        first = e;
+                                if (e != -EINVAL)
+                                        break;  /* vanished or read-only: nothing else will work */
+                        }
+                        continue;
+                }
+                if (sched_failed && startswith(c->key, "queue/iosched/")) {
+                        c->state = IOS_CHANGE_SKIPPED;
+                        change_msg(c, "skipped: the scheduler switch failed");
+                        continue;
+                }
+                e = ios_sysfs_write_string(d->fd, c->key, c->wanted);
+                if (e < 0) {
+                        c->state = IOS_CHANGE_FAILED;
+                        c->error = e;
+                        change_msg(c, "cannot set %s to \"%s\": %s", c->key, c->wanted,
+                                   e == -EINVAL ? "value refused by the kernel" : why(e));
+                        if (!first)
+                                first = e;
+                        if (e == -ENOENT || e == -ENODEV || e == -EROFS)
+                                break;
+                        continue;
+                }
+                c->state = IOS_CHANGE_APPLIED;
+        }
+        if (first) {
+                pl->error = first;
+                for (size_t i = 0; i < pl->n; i++)
+                        if (pl->c[i].state == IOS_CHANGE_FAILED && pl->c[i].msg) {
+                                free(pl->error_msg);
+                                pl->error_msg = strdup(pl->c[i].msg);
+                                break;
+                        }
+        }
+        return first;
+}
+
+size_t ios_plan_count(const struct ios_plan *pl, enum ios_change_state st)
+{
+        size_t n = 0;
+
+        for (size_t i = 0; i < pl->n; i++)
+                n += pl->c[i].state == st;
+        return n;
+}
+
+void ios_plan_done(struct ios_plan *pl)
+{
+        for (size_t i = 0; i < pl->n; i++) {
+                free(pl->c[i].key);
+                free(pl->c[i].current);
+                free(pl->c[i].wanted);
+                free(pl->c[i].source);
+                free(pl->c[i].msg);
+        }
+        free(pl->c);
+        ios_strv_free(pl->notes);
+        ios_strv_free(pl->sched_prefs);
+        free(pl->error_msg);
+        *pl = (struct ios_plan){ .dev = pl->dev };
+}

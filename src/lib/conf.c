@@ -1,0 +1,732 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * conf.c: the policy file format and where policy files come from.
+ *
+ *   [Match]            every line is a condition; all must hold (AND);
+ *   Class=ssd nvme     values in one line are alternatives (OR, globs);
+ *   Name=!sd*          a leading "!" negates the line
+ *   [Set]
+ *   Scheduler=kyber mq-deadline none     first one the kernel offers wins
+ *   queue/read_ahead_kb=1024
+ *   queue/iosched/read_expire=300
+ *   [Daemon]
+ *   DriftInterval=30s
+ *
+ * A [Match] after a [Set] starts the next rule.  Errors name file:line and
+ * leave the policy untouched; unknown keys, classes and schedulers are
+ * errors, never skipped.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "iosched.h"
+#include "macro.h"
+#include "policy-internal.h"
+
+#ifndef IOS_VENDOR_DIR
+#define IOS_VENDOR_DIR "/usr/local/lib/iosched"
+#endif
+
+static const char * const match_names[_MK_MAX] = {
+        [MK_CLASS] = "Class",         [MK_NAME] = "Name",
+        [MK_VENDOR] = "Vendor",       [MK_MODEL] = "Model",
+        [MK_SERIAL] = "Serial",       [MK_WWN] = "WWN",
+        [MK_DRIVER] = "Driver",       [MK_TRANSPORT] = "Transport",
+        [MK_PCI] = "PCI",             [MK_ROTATIONAL] = "Rotational",
+        [MK_ZONED] = "Zoned",         [MK_REMOVABLE] = "Removable",
+        [MK_SIZE] = "Size",           [MK_PROPERTY] = "Property",
+};
+
+const char *ios_match_key_name(enum match_key k)
+{
+        return match_names[k];
+}
+
+static const char * const sched_names[] = {
+        "none", "mq-deadline", "kyber", "bfq", "noop", "deadline", "cfq",
+};
+
+bool ios_sched_name_known(const char *name)
+{
+        for (size_t i = 0; i < ELEMENTSOF(sched_names); i++)
+                if (streq(name, sched_names[i]))
+                        return true;
+        return false;
+}
+
+/* Writable queue/ attributes a policy may set, and whether they are numeric. */
+static const struct {
+        const char *name;
+        bool numeric;
+} queue_attrs[] = {
+        { "add_random", true },    { "io_poll", true },        { "io_poll_delay", true },
+        { "io_timeout", true },    { "iostats", true },        { "max_sectors_kb", true },
+        { "nomerges", true },      { "nr_requests", true },    { "read_ahead_kb", true },
+        { "rotational", true },    { "rq_affinity", true },    { "stable_writes", true },
+        { "wbt_lat_usec", true },  { "write_cache", false },
+};
+
+bool ios_queue_tunable_known(const char *attr)
+{
+        for (size_t i = 0; i < ELEMENTSOF(queue_attrs); i++)
+                if (streq(attr, queue_attrs[i].name))
+                        return true;
+        return false;
+}
+
+/* queue/iosched/ files per scheduler (the kernel's Documentation/block). */
+static const struct {
+        const char *sched;
+        const char *tunables[16];
+} iosched_attrs[] = {
+        { "mq-deadline", { "read_expire", "write_expire", "writes_starved", "front_merges",
+                           "fifo_batch", "async_depth", "prio_aging_expire" } },
+        { "deadline", { "read_expire", "write_expire", "writes_starved", "front_merges",
+                        "fifo_batch" } },
+        { "kyber", { "read_lat_nsec", "write_lat_nsec" } },
+        { "bfq", { "slice_idle", "slice_idle_us", "low_latency", "timeout_sync", "max_budget",
+                   "strict_guarantees", "back_seek_max", "back_seek_penalty",
+                   "fifo_expire_sync", "fifo_expire_async" } },
+        { "cfq", { "quantum", "fifo_expire_sync", "fifo_expire_async", "back_seek_max",
+                   "back_seek_penalty", "slice_sync", "slice_async", "slice_async_rq",
+                   "slice_idle", "group_idle", "low_latency", "target_latency",
+                   "slice_idle_us", "slice_sync_us", "slice_async_us", "group_idle_us" } },
+};
+
+bool ios_iosched_tunable_of(const char *sched, const char *tunable)
+{
+        for (size_t i = 0; sched && i < ELEMENTSOF(iosched_attrs); i++) {
+                if (!streq(sched, iosched_attrs[i].sched))
+                        continue;
+                for (const char * const *t = iosched_attrs[i].tunables; *t; t++)
+                        if (streq(*t, tunable))
+                                return true;
+        }
+        return false;
+}
+
+bool ios_iosched_tunable_known(const char *tunable)
+{
+        for (size_t i = 0; i < ELEMENTSOF(iosched_attrs); i++)
+                if (ios_iosched_tunable_of(iosched_attrs[i].sched, tunable))
+                        return true;
+        return false;
+}
+
+static int fail(struct ios_error *err, const char *file, unsigned line, int code,
+                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static int fail(struct ios_error *err, const char *file, unsigned line, int code, const char *fmt, ...)
+{
+        va_list ap;
+
+        if (err) {
+                snprintf(err->file, sizeof(err->file), "%s", file ? file : "");
+                err->line = line;
+                va_start(ap, fmt);
+                vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+                va_end(ap);
+        }
+        return code;
+}
+
+/* "4k", "100G", "2T" (binary units) -> bytes */
+static int parse_size(const char *s, uint64_t *ret)
+{
+        unsigned long long v;
+        char *end;
+        int shift = 0;
+
+        if (!isdigit((unsigned char)*s))
+                return -EINVAL;
+        errno = 0;
+        v = strtoull(s, &end, 10);
+        if (errno)
+                return -EINVAL;
+        switch (toupper((unsigned char)*end)) {
+        case '\0': break;
+        case 'K': shift = 10; break;
+        case 'M': shift = 20; break;
+        case 'G': shift = 30; break;
+        case 'T': shift = 40; break;
+        case 'P': shift = 50; break;
+        default: return -EINVAL;
+        }
+        if (*end && end[1] && !(toupper((unsigned char)end[1]) == 'B' && !end[2]) &&
+            !(end[1] == 'i' && toupper((unsigned char)end[2]) == 'B' && !end[3]))
+                return -EINVAL;
+        if (shift && v > (UINT64_MAX >> shift))
+                return -ERANGE;
+        *ret = (uint64_t)v << shift;
+        return 0;
+}
+
+/* "500ms", "30s", "2min", "0", "off" -> milliseconds */
+static int parse_interval(const char *s, uint64_t *ret)
+{
+        unsigned long long v;
+        char *end;
+
+        if (streq(s, "off") || streq(s, "no")) {
+                *ret = 0;
+                return 0;
+        }
+        if (!isdigit((unsigned char)*s))
+                return -EINVAL;
+        errno = 0;
+        v = strtoull(s, &end, 10);
+        if (errno || v > 86400000ULL)
+                return -EINVAL;
+        if (streq(end, "ms"))
+                *ret = v;
+        else if (!*end || streq(end, "s"))
+                *ret = v * 1000;
+        else if (streq(end, "min") || streq(end, "m"))
+                *ret = v * 60000;
+        else
+                return -EINVAL;
+        return 0;
+}
+
+static bool is_integer(const char *s)
+{
+        if (*s == '-')
+                s++;
+        return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+static char *strip(char *s)
+{
+        char *e;
+
+        while (isspace((unsigned char)*s))
+                s++;
+        e = s + strlen(s);
+        while (e > s && isspace((unsigned char)e[-1]))
+                *--e = '\0';
+        return s;
+}
+
+static int add_cond(struct rule *r, const char *file, unsigned line, const char *key, char *val,
+                    struct ios_policy *p, struct ios_error *err)
+{
+        struct cond c = { .max = UINT64_MAX };
+        struct cond *nc;
+        int k, e;
+
+        for (k = 0; k < _MK_MAX; k++)
+                if (streq(key, match_names[k]))
+                        break;
+        if (k == _MK_MAX)
+                return fail(err, file, line, -EINVAL, "unknown key \"%s\" in [Match]", key);
+        c.key = (enum match_key)k;
+        if (*val == '!') {
+                c.negate = true;
+                val = strip(val + 1);
+        }
+        if (!*val)
+                return fail(err, file, line, -EINVAL, "%s= needs a value", key);
+
+        if (c.key == MK_PROPERTY) {
+                char *eq = strchr(val, '=');
+                if (!eq || eq == val)
+                        return fail(err, file, line, -EINVAL, "Property= wants KEY=GLOB, got \"%s\"", val);
+                c.prop = strndup(val, (size_t)(eq - val));
+                val = eq + 1;
+        }
+        if (c.key == MK_SIZE) {
+                char *dash = strchr(val, '-');
+                _cleanup_free_ char *lo = dash ? strndup(val, (size_t)(dash - val)) : strdup(val);
+                const char *hi = dash ? dash + 1 : NULL;
+
+                if (!lo)
+                        return -ENOMEM;
+                if ((*lo && parse_size(strip(lo), &c.min) < 0) || (hi && *hi && parse_size(hi, &c.max) < 0) ||
+                    (!dash && !*lo))
+                        return fail(err, file, line, -EINVAL,
+                                    "Size= wants MIN-MAX with K/M/G/T units (either side may be empty), got \"%s\"", val);
+                if (!dash)
+                        c.max = c.min;
+                if (c.min > c.max)
+                        return fail(err, file, line, -EINVAL, "Size= range is empty: \"%s\"", val);
+                p->needs_extra = true;
+        } else {
+                e = ios_strv_split(val, " \t", &c.values);
+                if (e < 0) {
+                        free(c.prop);
+                        return e;
+                }
+                for (char **v = c.values; v && *v; v++) {
+                        const char *bad = NULL;
+
+                        if (c.key == MK_CLASS && ios_class_from_string(*v) < 0 && !strpbrk(*v, "*?["))
+                                bad = "class";
+                        else if ((c.key == MK_ROTATIONAL || c.key == MK_REMOVABLE) && !streq(*v, "0") && !streq(*v, "1"))
+                                bad = "boolean (0 or 1)";
+                        else if (c.key == MK_ZONED && ios_zoned_from_string(*v) < 0)
+                                bad = "zoned model (none, host-aware, host-managed)";
+                        if (bad) {
+                                fail(err, file, line, -EINVAL, "unknown %s \"%s\" in %s=", bad, *v, key);
+                                ios_strv_free(c.values);
+                                free(c.prop);
+                                return -EINVAL;
+                        }
+                }
+                if (c.key == MK_REMOVABLE)
+                        p->needs_extra = true;
+        }
+        nc = realloc(r->conds, (r->nconds + 1) * sizeof(*nc));
+        if (!nc) {
+                ios_strv_free(c.values);
+                free(c.prop);
+                return -ENOMEM;
+        }
+        r->conds = nc;
+        r->conds[r->nconds++] = c;
+        return 0;
+}
+
+static int add_setting(struct rule *r, const char *file, unsigned line, const char *key, char *val,
+                       struct ios_error *err)
+{
+        _cleanup_free_ char *k = NULL, *source = NULL;
+        struct ios_setting *ns;
+        const char *attr;
+
+        if (!*val)
+                return fail(err, file, line, -EINVAL, "%s= needs a value", key);
+        if (streq(key, "Scheduler")) {
+                _cleanup_(ios_strv_freep) char **l = NULL;
+                if (ios_strv_split(val, " \t", &l) < 0)
+                        return -ENOMEM;
+                for (char **s = l; *s; s++)
+                        if (!ios_sched_name_known(*s))
+                                return fail(err, file, line, -EINVAL,
+                                            "unknown scheduler \"%s\" (known: none mq-deadline kyber bfq, legacy noop deadline cfq)", *s);
+                k = strdup("scheduler");
+        } else if ((attr = startswith(key, "queue/iosched/"))) {
+                if (!ios_iosched_tunable_known(attr))
+                        return fail(err, file, line, -EINVAL, "unknown scheduler tunable \"%s\"", key);
+                if (!is_integer(val))
+                        return fail(err, file, line, -EINVAL, "%s= wants an integer, got \"%s\"", key, val);
+                k = strdup(key);
+        } else if ((attr = startswith(key, "queue/"))) {
+                if (!ios_queue_tunable_known(attr))
+                        return fail(err, file, line, -EINVAL, "unknown queue tunable \"%s\"", key);
+                if (streq(attr, "write_cache")) {
+                        if (!streq(val, "write back") && !streq(val, "write through"))
+                                return fail(err, file, line, -EINVAL,
+                                            "queue/write_cache= wants \"write back\" or \"write through\"");
+                } else if (!is_integer(val))
+                        return fail(err, file, line, -EINVAL, "%s= wants an integer, got \"%s\"", key, val);
+                k = strdup(key);
+        } else
+                return fail(err, file, line, -EINVAL, "unknown key \"%s\" in [Set]", key);
+        if (!k || asprintf(&source, "%s:%u", file, line) < 0)
+                return -ENOMEM;
+
+        /* a key set twice in one rule: the later line wins */
+        for (size_t i = 0; i < r->nset; i++)
+                if (streq(r->set[i].key, k)) {
+                        free(r->set[i].value);
+                        free(r->set[i].source);
+                        r->set[i].value = strdup(val);
+                        r->set[i].source = TAKE_PTR(source);
+                        return r->set[i].value ? 0 : -ENOMEM;
+                }
+        ns = realloc(r->set, (r->nset + 1) * sizeof(*ns));
+        if (!ns)
+                return -ENOMEM;
+        r->set = ns;
+        r->set[r->nset].key = TAKE_PTR(k);
+        r->set[r->nset].value = strdup(val);
+        r->set[r->nset].source = TAKE_PTR(source);
+        r->nset++;
+        return r->set[r->nset - 1].value ? 0 : -ENOMEM;
+}
+
+void ios_rule_done(struct rule *r)
+{
+        for (size_t i = 0; i < r->nconds; i++) {
+                ios_strv_free(r->conds[i].values);
+                free(r->conds[i].prop);
+        }
+        for (size_t i = 0; i < r->nset; i++) {
+                free(r->set[i].key);
+                free(r->set[i].value);
+                free(r->set[i].source);
+        }
+        free(r->conds);
+        free(r->set);
+        free(r->source);
+        *r = (struct rule){};
+}
+
+static int push_rule(struct ios_policy *p, struct rule *r)
+{
+        struct rule *nr = realloc(p->rules, (p->nrules + 1) * sizeof(*nr));
+
+        if (!nr)
+                return -ENOMEM;
+        p->rules = nr;
+        p->rules[p->nrules++] = *r;
+        *r = (struct rule){};
+        return 0;
+}
+
+/* Parse into a scratch policy first, so an error leaves p as it was. */
+int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, struct ios_error *err)
+{
+        enum { S_NONE, S_MATCH, S_SET, S_DAEMON } sect = S_NONE;
+        struct ios_policy tmp = {};
+        struct rule cur = {};
+        _cleanup_free_ char *copy = strdup(text);
+        unsigned line = 0;
+        bool in_rule = false, have_set = false, drift_set = false;
+        int e = 0;
+
+        if (!copy)
+                return -ENOMEM;
+        for (char *l = copy, *nl; l; l = nl) {
+                char *eq, *key, *val;
+
+                nl = strchr(l, '\n');
+                if (nl)
+                        *nl++ = '\0';
+                line++;
+                l = strip(l);
+                if (!*l || *l == '#' || *l == ';')
+                        continue;
+                if (*l == '[') {
+                        size_t n = strlen(l);
+                        if (l[n - 1] != ']') {
+                                e = fail(err, name, line, -EINVAL, "section header without closing ]");
+                                goto out;
+                        }
+                        l[n - 1] = '\0';
+                        l++;
+                        if (streq(l, "Match")) {
+                                if (in_rule && have_set) {
+                                        e = push_rule(&tmp, &cur);
+                                        if (e < 0)
+                                                goto out;
+                                        in_rule = have_set = false;
+                                }
+                                sect = S_MATCH;
+                        } else if (streq(l, "Set")) {
+                                sect = S_SET;
+                                have_set = true;
+                        } else if (streq(l, "Daemon")) {
+                                sect = S_DAEMON;
+                                continue;
+                        } else {
+                                e = fail(err, name, line, -EINVAL, "unknown section [%s] (known: Match, Set, Daemon)", l);
+                                goto out;
+                        }
+                        if (!in_rule) {
+                                in_rule = true;
+                                if (asprintf(&cur.source, "%s:%u", name, line) < 0) {
+                                        e = -ENOMEM;
+                                        goto out;
+                                }
+                        }
+                        continue;
+                }
+                eq = strchr(l, '=');
+                if (!eq) {
+                        e = fail(err, name, line, -EINVAL, "expected KEY=VALUE or [Section], got \"%s\"", l);
+                        goto out;
+                }
+                *eq = '\0';
+                key = strip(l);
+                val = strip(eq + 1);
+                switch (sect) {
+                case S_NONE:
+                        e = fail(err, name, line, -EINVAL, "\"%s=\" outside of a section", key);
+                        goto out;
+                case S_MATCH:
+                        e = add_cond(&cur, name, line, key, val, &tmp, err);
+                        break;
+                case S_SET:
+                        e = add_setting(&cur, name, line, key, val, err);
+                        break;
+                case S_DAEMON:
+                        if (!streq(key, "DriftInterval")) {
+                                e = fail(err, name, line, -EINVAL, "unknown key \"%s\" in [Daemon]", key);
+                                goto out;
+                        }
+                        if (parse_interval(val, &tmp.drift_ms) < 0) {
+                                e = fail(err, name, line, -EINVAL,
+                                         "DriftInterval= wants a time such as 500ms, 30s, 2min or off, got \"%s\"", val);
+                                goto out;
+                        }
+                        drift_set = true;
+                        break;
+                }
+                if (e < 0)
+                        goto out;
+        }
+        if (in_rule && !have_set) {
+                e = fail(err, name, line, -EINVAL, "[Match] at %s has no [Set]", cur.source);
+                goto out;
+        }
+        if (in_rule) {
+                e = push_rule(&tmp, &cur);
+                if (e < 0)
+                        goto out;
+        }
+        /* commit */
+        {
+                struct rule *nr = realloc(p->rules, (p->nrules + tmp.nrules + 1) * sizeof(*nr));
+                if (!nr) {
+                        e = -ENOMEM;
+                        goto out;
+                }
+                p->rules = nr;
+                memcpy(p->rules + p->nrules, tmp.rules, tmp.nrules * sizeof(*nr));
+                p->nrules += tmp.nrules;
+                free(tmp.rules);
+                tmp.rules = NULL;
+                tmp.nrules = 0;
+                p->needs_extra |= tmp.needs_extra;
+                if (drift_set)
+                        p->drift_ms = tmp.drift_ms;
+        }
+out:
+        ios_rule_done(&cur);
+        for (size_t i = 0; i < tmp.nrules; i++)
+                ios_rule_done(&tmp.rules[i]);
+        free(tmp.rules);
+        return e;
+}
+
+/* ------------------------------------------------------------------ */
+
+static const char builtin_policy[] =
+        "# built-in defaults\n"
+        "[Match]\nClass=nvme ssd raid virtual\n[Set]\nScheduler=none noop\n"
+        "[Match]\nClass=hdd\n[Set]\nScheduler=mq-deadline deadline\n";
+
+int ios_policy_new_builtin(struct ios_policy **ret)
+{
+        struct ios_policy *p = calloc(1, sizeof(*p));
+        int e;
+
+        if (!p)
+                return -ENOMEM;
+        e = ios_policy_parse(p, "built-in", builtin_policy, NULL);
+        if (e < 0) {
+                ios_policy_free(p);
+                return e;
+        }
+        *ret = p;
+        return 0;
+}
+
+struct ios_policy *ios_policy_free(struct ios_policy *p)
+{
+        if (!p)
+                return NULL;
+        for (size_t i = 0; i < p->nrules; i++)
+                ios_rule_done(&p->rules[i]);
+        free(p->rules);
+        ios_strv_free(p->files);
+        free(p);
+        return NULL;
+}
+
+char * const *ios_policy_files(const struct ios_policy *p)
+{
+        return p->files;
+}
+
+uint64_t ios_policy_drift_interval_ms(const struct ios_policy *p)
+{
+        return p->drift_ms;
+}
+
+bool ios_policy_needs_extra(const struct ios_policy *p)
+{
+        return p->needs_extra;
+}
+
+/* Read one policy file, refusing what a non-root user could have written. */
+static int load_file(struct ios_policy *p, const char *path, unsigned flags, struct ios_error *err)
+{
+        _cleanup_close_ int fd = -1;
+        _cleanup_free_ char *buf = NULL;
+        struct stat st;
+        size_t len = 0;
+
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return fail(err, path, 0, -errno, "cannot open: %s", strerror(errno));
+        if (fstat(fd, &st) < 0)
+                return fail(err, path, 0, -errno, "cannot stat: %s", strerror(errno));
+        if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3))
+                return 0;       /* masked with a link to /dev/null */
+        if (!S_ISREG(st.st_mode))
+                return fail(err, path, 0, -EINVAL, "not a regular file");
+        if (st.st_mode & (S_IWGRP | S_IWOTH))
+                return fail(err, path, 0, -EPERM, "refusing a policy file writable by group or others (mode %04o)",
+                            (unsigned)(st.st_mode & 07777));
+        if (st.st_uid != 0 && !(flags & IOS_POLICY_ANY_OWNER))
+                return fail(err, path, 0, -EPERM, "refusing a policy file not owned by root (uid %u)",
+                            (unsigned)st.st_uid);
+        if (st.st_size > 1 << 20)
+                return fail(err, path, 0, -EFBIG, "policy file larger than 1 MiB");
+        buf = malloc((size_t)st.st_size + 1);
+        if (!buf)
+                return -ENOMEM;
+        while (len < (size_t)st.st_size) {
+                ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        return fail(err, path, 0, -errno, "cannot read: %s", strerror(errno));
+                if (n == 0)
+                        break;
+                len += (size_t)n;
+        }
+        buf[len] = '\0';
+        if (strlen(buf) != len)
+                return fail(err, path, 0, -EINVAL, "policy file contains a NUL byte");
+        return ios_policy_parse(p, path, buf, err);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+        return strcmp(*(char * const *)a, *(char * const *)b);
+}
+
+/*
+ * Collect *.conf from the drop-in directories; a later directory's file
+ * replaces an earlier one of the same name.  Returns full paths sorted by
+ * file name.
+ */
+static int collect(const char *root, char ***ret)
+{
+        static const char * const dirs[] = { IOS_VENDOR_DIR, "/etc/iosched.d", "/run/iosched.d" };
+        _cleanup_(ios_strv_freep) char **names = NULL, **paths = NULL;
+        int e;
+
+        for (size_t i = 0; i < ELEMENTSOF(dirs); i++) {
+                _cleanup_free_ char *dir = NULL;
+                struct dirent *de;
+                DIR *d;
+
+                if (asprintf(&dir, "%s%s", root, dirs[i]) < 0)
+                        return -ENOMEM;
+                d = opendir(dir);
+                if (!d) {
+                        if (errno == ENOENT || errno == ENOTDIR)
+                                continue;
+                        return -errno;
+                }
+                while ((de = readdir(d))) {
+                        size_t l = strlen(de->d_name);
+                        char *full;
+                        size_t k;
+
+                        if (de->d_name[0] == '.' || l < 6 || !streq(de->d_name + l - 5, ".conf"))
+                                continue;
+                        if (asprintf(&full, "%s/%s", dir, de->d_name) < 0) {
+                                closedir(d);
+                                return -ENOMEM;
+                        }
+                        for (k = 0; names && names[k]; k++)
+                                if (streq(names[k], de->d_name))
+                                        break;
+                        if (names && names[k]) {
+                                free(paths[k]);         /* masked by this later directory */
+                                paths[k] = full;
+                                continue;
+                        }
+                        e = ios_strv_push(&names, strdup(de->d_name));
+                        if (e >= 0)
+                                e = ios_strv_push(&paths, full);
+                        else
+                                free(full);
+                        if (e < 0) {
+                                closedir(d);
+                                return e;
+                        }
+                }
+                closedir(d);
+        }
+        /* sort by file name, carrying the paths along */
+        {
+                size_t n = ios_strv_length(names);
+                char **pairs = calloc(n + 1, sizeof(char *));
+                if (!pairs)
+                        return -ENOMEM;
+                for (size_t i = 0; i < n; i++) {
+                        if (asprintf(&pairs[i], "%s%c%s", names[i], '\x01', paths[i]) < 0) {
+                                ios_strv_free(pairs);
+                                return -ENOMEM;
+                        }
+                }
+                qsort(pairs, n, sizeof(char *), cmp_str);
+                for (size_t i = 0; i < n; i++) {
+                        char *sep = strchr(pairs[i], '\x01');
+                        memmove(pairs[i], sep + 1, strlen(sep + 1) + 1);
+                }
+                *ret = pairs;
+        }
+        return 0;
+}
+
+int ios_policy_load(const char *conf_root, const char *file, unsigned flags,
+                    struct ios_policy **ret, struct ios_error *err)
+{
+        _cleanup_(ios_strv_freep) char **files = NULL;
+        struct ios_policy *p;
+        const char *root = conf_root && !streq(conf_root, "/") ? conf_root : "";
+        int e;
+
+        if (err)
+                *err = (struct ios_error){};
+        if (flags & IOS_POLICY_NO_BUILTIN) {
+                p = calloc(1, sizeof(*p));
+                e = p ? 0 : -ENOMEM;
+        } else
+                e = ios_policy_new_builtin(&p);
+        if (e < 0)
+                return e;
+
+        if (file)
+                e = ios_strv_push(&files, strdup(file));
+        else {
+                _cleanup_free_ char *main_conf = NULL;
+                struct stat st;
+
+                if (asprintf(&main_conf, "%s/etc/iosched.conf", root) < 0)
+                        e = -ENOMEM;
+                else if (stat(main_conf, &st) == 0)
+                        e = ios_strv_push(&files, TAKE_PTR(main_conf));
+                if (e >= 0) {
+                        _cleanup_(ios_strv_freep) char **dropins = NULL;
+                        e = collect(root, &dropins);
+                        for (char **f = dropins; e >= 0 && f && *f; f++)
+                                e = ios_strv_push(&files, strdup(*f));
+                }
+        }
+        for (char **f = files; e >= 0 && f && *f; f++) {
+                e = load_file(p, *f, flags, err);
+                if (e >= 0)
+                        e = ios_strv_push(&p->files, strdup(*f));
+        }
+        if (e < 0) {
+                ios_policy_free(p);
+                return e;
+        }
+        *ret = p;
+        return 0;
+}

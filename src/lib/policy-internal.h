@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The policy model shared by conf.c (parser), policy.c (match, merge) and apply.c. */
+#ifndef IOS_POLICY_INTERNAL_H
+#define IOS_POLICY_INTERNAL_H
+
+#include "iosched.h"
+
+enum match_key {
+        MK_CLASS, MK_NAME, MK_VENDOR, MK_MODEL, MK_SERIAL, MK_WWN, MK_DRIVER,
+        MK_TRANSPORT, MK_PCI, MK_ROTATIONAL, MK_ZONED, MK_REMOVABLE, MK_SIZE,
+        MK_PROPERTY, _MK_MAX,
+};
+
+struct cond {
+        enum match_key key;
+        bool negate;
+        char **values;          /* globs, OR-ed */
+        char *prop;             /* MK_PROPERTY: the property name */
+        uint64_t min, max;      /* MK_SIZE, bytes, inclusive */
+};
+
+struct rule {
+        char *source;           /* "file:line" of the rule's first section */
+        struct cond *conds;
+        size_t nconds;
+        struct ios_setting *set;
+        size_t nset;
+};
+
+struct ios_policy {
+        struct rule *rules;
+        size_t nrules;
+        char **files;
+        uint64_t drift_ms;
+        bool needs_extra;
+};
+
+const char *ios_match_key_name(enum match_key k);
+void ios_rule_done(struct rule *r);
+/* Which scheduler owns an iosched/ tunable: true if name has it. */
+bool ios_iosched_tunable_of(const char *sched, const char *tunable);
+bool ios_iosched_tunable_known(const char *tunable);
+bool ios_queue_tunable_known(const char *attr);
+bool ios_sched_name_known(const char *name);
+
+#endif

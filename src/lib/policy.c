@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * policy.c: which rules match a disk, and the merged settings it gets.
+ * Rules apply in order (built-in, then files by name); a later matching
+ * rule overrides an earlier one key by key, and every value remembers the
+ * file:line that set it.  One safety rule sits above all files: before
+ * Linux 6.10, host-managed zoned disks need mq-deadline (zone write
+ * locking), whatever a rule says.
+ */
+#define _GNU_SOURCE
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "iosched.h"
+#include "macro.h"
+#include "policy-internal.h"
+
+static bool glob_any(char * const *globs, const char *s)
+{
+        if (!s)
+                return false;
+        for (; globs && *globs; globs++)
+                if (fnmatch(*globs, s, 0) == 0)
+                        return true;
+        return false;
+}
+
+static bool cond_holds(const struct cond *c, const struct ios_device *d)
+{
+        const char *s = NULL;
+        char buf[16];
+        bool m;
+
+        switch (c->key) {
+        case MK_CLASS: s = ios_class_to_string(d->cls); break;
+        case MK_NAME: s = d->name; break;
+        case MK_VENDOR: s = d->vendor; break;
+        case MK_MODEL: s = d->model; break;
+        case MK_SERIAL: s = d->serial; break;
+        case MK_WWN: s = d->wwn; break;
+        case MK_DRIVER: s = d->driver; break;
+        case MK_TRANSPORT: s = d->tran; break;
+        case MK_PCI: s = d->pci_id; break;
+        case MK_ZONED: s = ios_zoned_to_string(d->zoned); break;
+        case MK_PROPERTY: s = ios_props_get(&d->props, c->prop); break;
+        case MK_ROTATIONAL:
+        case MK_REMOVABLE: {
+                int v = c->key == MK_ROTATIONAL ? d->rotational : d->removable;
+                if (v >= 0) {
+                        snprintf(buf, sizeof(buf), "%d", v);
+                        s = buf;
+                }
+                break;
+        }
+        case MK_SIZE:
+                m = d->size >= c->min && d->size <= c->max;
+                return c->negate ? !m : m;
+        default:
+                return false;
+        }
+        m = glob_any(c->values, s);
+        return c->negate ? !m : m;
+}
+
+static bool rule_matches(const struct rule *r, const struct ios_device *d)
+{
+        for (size_t i = 0; i < r->nconds; i++)
+                if (!cond_holds(&r->conds[i], d))
+                        return false;
+        return true;
+}
+
+static int set_wanted(struct ios_wanted *w, const char *key, const char *value, const char *source)
+{
+        struct ios_setting *ns;
+
+        for (size_t i = 0; i < w->n; i++)
+                if (streq(w->s[i].key, key)) {
+                        char *v = strdup(value), *src = strdup(source);
+                        if (!v || !src) {
+                                free(v);
+                                free(src);
+                                return -ENOMEM;
+                        }
+                        free(w->s[i].value);
+                        free(w->s[i].source);
+                        w->s[i].value = v;
+                        w->s[i].source = src;
+                        return 0;
+                }
+        ns = realloc(w->s, (w->n + 1) * sizeof(*ns));
+        if (!ns)
+                return -ENOMEM;
+        w->s = ns;
+        w->s[w->n] = (struct ios_setting){ strdup(key), strdup(value), strdup(source) };
+        w->n++;
+        if (!w->s[w->n - 1].key || !w->s[w->n - 1].value || !w->s[w->n - 1].source)
+                return -ENOMEM;
+        return 0;
+}
+
+void ios_wanted_done(struct ios_wanted *w)
+{
+        for (size_t i = 0; i < w->n; i++) {
+                free(w->s[i].key);
+                free(w->s[i].value);
+                free(w->s[i].source);
+        }
+        free(w->s);
+        ios_strv_free(w->notes);
+        *w = (struct ios_wanted){};
+}
+
+int ios_root_kernel_version(struct ios_root *r, unsigned *major, unsigned *minor)
+{
+        _cleanup_free_ char *buf = NULL;
+        struct utsname u;
+        const char *rel;
+
+        /* a captured tree may carry its kernel's release */
+        if (ios_root_read_file(r, "/proc/sys/kernel/osrelease", &buf, NULL) >= 0)
+                rel = buf;
+        else if (ios_root_is_host(r) && uname(&u) == 0)
+                rel = u.release;
+        else
+                return -ENOENT;
+        if (sscanf(rel, "%u.%u", major, minor) != 2)
+                return -EINVAL;
+        return 0;
+}
+
+int ios_policy_resolve(const struct ios_policy *p, const struct ios_device *d, struct ios_wanted *ret)
+{
+        struct ios_wanted w = {};
+        int e = 0;
+
+        for (size_t i = 0; i < p->nrules && e >= 0; i++) {
+                const struct rule *r = &p->rules[i];
+
+                if (!rule_matches(r, d))
+                        continue;
+                for (size_t k = 0; k < r->nset && e >= 0; k++)
+                        e = set_wanted(&w, r->set[k].key, r->set[k].value, r->set[k].source);
+        }
+
+        if (e >= 0 && d->zoned == IOS_ZONED_HOST_MANAGED) {
+                unsigned maj = 0, min = 0;
+
+                if (ios_root_kernel_version(d->root, &maj, &min) < 0 || maj < 6 || (maj == 6 && min < 10)) {
+                        const char *was = NULL, *src = NULL;
+
+                        for (size_t i = 0; i < w.n; i++)
+                                if (streq(w.s[i].key, "scheduler")) {
+                                        was = w.s[i].value;
+                                        src = w.s[i].source;
+                                }
+                        if (was && !streq(was, "mq-deadline"))
+                                e = ios_strv_pushf(&w.notes,
+                                                   "zoned host-managed disk on kernel %u.%u (before 6.10): mq-deadline overrides \"%s\" from %s",
+                                                   maj, min, was, src);
+                        if (e >= 0)
+                                e = set_wanted(&w, "scheduler", "mq-deadline deadline",
+                                               "built-in (zoned safety rule)");
+                }
+        }
+        if (e < 0) {
+                ios_wanted_done(&w);
+                return e;
+        }
+        *ret = w;
+        return 0;
+}
