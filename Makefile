@@ -97,8 +97,12 @@ $(BUILDDIR)/ioschedd: $(DAEMON_SRCS:%.c=$(BUILDDIR)/%.o) $(LIBIOS)
 $(BUILDDIR)/iosched-bench: $(BUILDDIR)/src/bench/main.o $(LIBBENCH) $(LIBIOS)
 	$(Q_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(URING_LIBS) $(AIO_LIBS) -lpthread -lm
 
-$(BUILDDIR)/tests/%: $(BUILDDIR)/tests/unit/%.o $(TEST_HELPER_OBJS) $(LIBAPPLY) $(LIBBENCH) $(LIBIOS)
-	$(Q_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(SMARTCOLS_LIBS) $(URING_LIBS) $(AIO_LIBS) -lpthread -lm
+# test-bench-* link the benchmark's code, the others the library and iosched-apply's
+$(BUILDDIR)/tests/test-bench-%: $(BUILDDIR)/tests/unit/test-bench-%.o $(TEST_HELPER_OBJS) $(LIBBENCH) $(LIBIOS)
+	$(Q_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(URING_LIBS) $(AIO_LIBS) -lpthread -lm
+
+$(BUILDDIR)/tests/%: $(BUILDDIR)/tests/unit/%.o $(TEST_HELPER_OBJS) $(LIBAPPLY) $(LIBIOS)
+	$(Q_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(SMARTCOLS_LIBS)
 
 tests: all $(TEST_BINS)
 

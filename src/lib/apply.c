@@ -231,7 +231,7 @@ static void emulate_kernel_sched(struct ios_device *d, char * const *avail, cons
                 return;
         for (char * const *a = avail; a && *a; a++)
                 len += strlen(*a) + 3;
-        line = calloc(1, len + 2);
+        line = calloc(1, len + 3);
         if (!line)
                 return;
         for (char * const *a = avail; a && *a; a++) {
@@ -239,6 +239,7 @@ static void emulate_kernel_sched(struct ios_device *d, char * const *avail, cons
                 strcat(line, *a);
                 strcat(line, streq(*a, name) ? "] " : " ");
         }
+        strcat(line, "\n");
         (void)ios_sysfs_write_string(d->fd, "queue/scheduler", line);
 }
 

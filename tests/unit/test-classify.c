@@ -124,6 +124,11 @@ static void test_unknown_device(void **state)
 /* A variant of the AHCI disk behind another controller driver. */
 static struct ios_device *ahci_as(char *dir, const char *driver, const char *vendor, const char *model)
 {
+        char inq[4096];
+
+        /* vendor and model attributes then stand for the INQUIRY data */
+        snprintf(inq, sizeof(inq), "%s/" AHCI_DEV "/inquiry", dir);
+        (void)unlink(inq);
         write_in(dir, AHCI_HOST, driver);
         if (vendor)
                 write_in(dir, AHCI_DEV "/vendor", vendor);

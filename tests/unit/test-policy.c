@@ -1,0 +1,412 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Description: the policy language (parse, match, merge, sources), the
+ * corpus of refused configs (tests/bad-configs), file loading with masking
+ * and the ownership/mode refusal, and apply on copies of captured trees,
+ * asserting on the tree's contents afterwards.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "iosched.h"
+#include "helpers.h"
+
+#define NVME_Q "sys/devices/pci0000:00/0000:00:06.0/nvme/nvme0/nvme0n1/queue"
+#define VSCSI_Q "sys/devices/pci0000:00/0000:00:05.0/virtio2/host1/target1:0:0/1:0:0:0/block/sda/queue"
+
+static const char *top(void)
+{
+        const char *t = getenv("IOS_TOP");
+        return t ? t : ".";
+}
+
+static struct ios_policy *parse(const char *text, bool builtin)
+{
+        struct ios_policy *p = NULL;
+        struct ios_error err = {};
+
+        if (builtin)
+                assert_int_equal(ios_policy_new_builtin(&p), 0);
+        else
+                assert_int_equal(ios_policy_load("/nonexistent", "/dev/null", IOS_POLICY_NO_BUILTIN, &p, &err), 0);
+        if (ios_policy_parse(p, "test.conf", text, &err) < 0)
+                fail_msg("%s:%u: %s", err.file, err.line, err.msg);
+        return p;
+}
+
+static struct ios_device *dev(struct ios_root **r, const char *root, const char *name)
+{
+        struct ios_device *d = NULL;
+
+        assert_int_equal(ios_root_new(root, r), 0);
+        ios_root_set_probe(*r, IOS_PROBE_EXTRA);
+        assert_int_equal(ios_device_new(*r, name, &d), 0);
+        return d;
+}
+
+static const struct ios_setting *get(const struct ios_wanted *w, const char *key)
+{
+        for (size_t i = 0; i < w->n; i++)
+                if (strcmp(w->s[i].key, key) == 0)
+                        return &w->s[i];
+        return NULL;
+}
+
+static void test_builtin_defaults(void **state)
+{
+        static const struct { const char *fx, *dev, *want; } t[] = {
+                { "nvme", "nvme0n1", "none noop" },
+                { "ahci-sata-ssd", "sdd", "none noop" },
+                { "virtio-blk", "vdb", "none noop" },
+                { "loop", "loop0", NULL },
+                { "zram", "zram0", NULL },
+                { "dm-linear", "dm-0", NULL },
+        };
+        struct ios_policy *p = NULL;
+
+        (void)state;
+        assert_int_equal(ios_policy_new_builtin(&p), 0);
+        for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+                struct ios_root *r;
+                struct ios_device *d = dev(&r, t_fixture(t[i].fx), t[i].dev);
+                struct ios_wanted w = {};
+                const struct ios_setting *s;
+
+                assert_int_equal(ios_policy_resolve(p, d, &w), 0);
+                s = get(&w, "scheduler");
+                if (t[i].want) {
+                        assert_non_null(s);
+                        assert_string_equal(s->value, t[i].want);
+                        assert_true(strncmp(s->source, "built-in:", 9) == 0);
+                } else
+                        assert_null(s);
+                ios_wanted_done(&w);
+                ios_device_free(d);
+                ios_root_free(r);
+        }
+        ios_policy_free(p);
+}
+
+static void test_match_and_merge(void **state)
+{
+        struct ios_policy *p = parse(
+                "# later rules override earlier ones key by key\n"
+                "[Match]\n"
+                "Class=virtual\n"
+                "[Set]\n"
+                "Scheduler=kyber none\n"
+                "queue/read_ahead_kb=4096\n"
+                "\n"
+                "[Match]\n"
+                "Driver=virtio_scsi\n"
+                "Model=QEMU*\n"
+                "Property=ID_SERIAL_SHORT=HDD-*\n"
+                "Rotational=1\n"
+                "[Set]\n"
+                "queue/read_ahead_kb=8192\n"
+                "queue/nr_requests=64\n"
+                "[Match]\n"
+                "Name=!sd*\n"
+                "[Set]\n"
+                "queue/nomerges=2\n", true);
+        struct ios_root *r;
+        struct ios_device *d = dev(&r, t_fixture("virtio-scsi-rot"), "sda");
+        struct ios_wanted w = {};
+
+        (void)state;
+        assert_int_equal(ios_policy_resolve(p, d, &w), 0);
+        assert_string_equal(get(&w, "scheduler")->value, "kyber none");
+        assert_string_equal(get(&w, "scheduler")->source, "test.conf:5");
+        assert_string_equal(get(&w, "queue/read_ahead_kb")->value, "8192");
+        assert_string_equal(get(&w, "queue/read_ahead_kb")->source, "test.conf:14");
+        assert_string_equal(get(&w, "queue/nr_requests")->value, "64");
+        assert_null(get(&w, "queue/nomerges"));         /* Name=!sd* excludes sda */
+        ios_wanted_done(&w);
+        ios_device_free(d);
+        ios_root_free(r);
+
+        /* the SSD twin has another serial and rotational=0: second rule off */
+        d = dev(&r, t_fixture("virtio-scsi-ssd"), "sdb");
+        assert_int_equal(ios_policy_resolve(p, d, &w), 0);
+        assert_string_equal(get(&w, "queue/read_ahead_kb")->value, "4096");
+        assert_null(get(&w, "queue/nr_requests"));
+        ios_wanted_done(&w);
+        ios_device_free(d);
+        ios_root_free(r);
+        ios_policy_free(p);
+}
+
+static void test_size_match(void **state)
+{
+        struct ios_policy *p = parse("[Match]\nSize=512M-2G\n[Set]\nqueue/nomerges=1\n"
+                                     "[Match]\nSize=1T-\n[Set]\nqueue/nomerges=2\n", false);
+        struct ios_root *r;
+        struct ios_device *d = dev(&r, t_fixture("virtio-scsi-rot"), "sda");   /* 1 GiB */
+        struct ios_wanted w = {};
+
+        (void)state;
+        assert_true(ios_policy_needs_extra(p));
+        assert_int_equal(d->size, 1073741824ULL);
+        assert_int_equal(ios_policy_resolve(p, d, &w), 0);
+        assert_string_equal(get(&w, "queue/nomerges")->value, "1");
+        ios_wanted_done(&w);
+        ios_device_free(d);
+        ios_root_free(r);
+        ios_policy_free(p);
+}
+
+static void test_zoned_safety_rule(void **state)
+{
+        char *dir = t_fixture_copy("nvme");
+        char path[4096];
+        struct ios_policy *p = parse("[Match]\nClass=nvme\n[Set]\nScheduler=kyber\n", true);
+        struct ios_root *r;
+        struct ios_device *d;
+        struct ios_wanted w = {};
+
+        (void)state;
+        snprintf(path, sizeof(path), "%s/" NVME_Q "/zoned", dir);
+        assert_int_equal(t_write_file(path, "host-managed\n"), 0);
+        snprintf(path, sizeof(path), "%s/proc/sys/kernel/osrelease", dir);
+        assert_int_equal(t_write_file(path, "6.1.0-18-amd64\n"), 0);
+        d = dev(&r, dir, "nvme0n1");
+        assert_int_equal(ios_policy_resolve(p, d, &w), 0);
+        assert_string_equal(get(&w, "scheduler")->value, "mq-deadline deadline");
+        assert_non_null(w.notes);
+        assert_non_null(strstr(w.notes[0], "mq-deadline overrides \"kyber\" from test.conf:4"));
+        ios_wanted_done(&w);
+        ios_device_free(d);
+        ios_root_free(r);
+
+        /* 6.10 and later: zone write plugging, any scheduler is fine */
+        assert_int_equal(t_write_file(path, "6.12.9\n"), 0);
+        d = dev(&r, dir, "nvme0n1");
+        assert_int_equal(ios_policy_resolve(p, d, &w), 0);
+        assert_string_equal(get(&w, "scheduler")->value, "kyber");
+        assert_null(w.notes);
+        ios_wanted_done(&w);
+        ios_device_free(d);
+        ios_root_free(r);
+        ios_policy_free(p);
+        t_rmtree(dir);
+}
+
+static void test_bad_corpus(void **state)
+{
+        char list[4096], line[512];
+        FILE *f;
+        int n = 0;
+
+        (void)state;
+        snprintf(list, sizeof(list), "%s/tests/bad-configs/expected.txt", top());
+        f = fopen(list, "re");
+        assert_non_null(f);
+        while (fgets(line, sizeof(line), f)) {
+                char file[256], path[4096], *colon;
+                unsigned want_line;
+                struct ios_policy *p = NULL;
+                struct ios_error err = {};
+                const char *text;
+
+                if (sscanf(line, "%255s", file) != 1)
+                        continue;
+                colon = strrchr(file, ':');
+                assert_non_null(colon);
+                *colon = '\0';
+                want_line = (unsigned)atoi(colon + 1);
+                snprintf(path, sizeof(path), "%s/tests/bad-configs/%s", top(), file);
+                text = t_read_file(path);
+                assert_non_null(text);
+                assert_int_equal(ios_policy_new_builtin(&p), 0);
+                if (ios_policy_parse(p, file, text, &err) != -EINVAL)
+                        fail_msg("%s: accepted", file);
+                if (err.line != want_line || strcmp(err.file, file) != 0)
+                        fail_msg("%s: error at %s:%u (%s), want line %u", file, err.file, err.line, err.msg, want_line);
+                assert_true(strlen(err.msg) > 10);
+                /* nothing half-applied: the built-in rules only */
+                {
+                        struct ios_root *r;
+                        struct ios_device *d = dev(&r, t_fixture("nvme"), "nvme0n1");
+                        struct ios_wanted w = {};
+                        assert_int_equal(ios_policy_resolve(p, d, &w), 0);
+                        assert_int_equal(w.n, 1);
+                        assert_string_equal(w.s[0].value, "none noop");
+                        ios_wanted_done(&w);
+                        ios_device_free(d);
+                        ios_root_free(r);
+                }
+                ios_policy_free(p);
+                n++;
+        }
+        fclose(f);
+        assert_true(n >= 15);
+}
+
+static void test_load_dirs_masking_and_modes(void **state)
+{
+        char tmpl[] = "/tmp/iosched-test-XXXXXX", p1[4096], p2[4096], p3[4096];
+        char *root = strdup(mkdtemp(tmpl));
+        struct ios_policy *p = NULL;
+        struct ios_error err = {};
+        char * const *files;
+
+        (void)state;
+        snprintf(p1, sizeof(p1), "%s/etc/iosched.d/50-x.conf", root);
+        snprintf(p2, sizeof(p2), "%s/run/iosched.d/50-x.conf", root);
+        snprintf(p3, sizeof(p3), "%s/etc/iosched.d/10-a.conf", root);
+        assert_int_equal(t_write_file(p1, "[Match]\nClass=hdd\n[Set]\nScheduler=bfq\n"), 0);
+        assert_int_equal(t_write_file(p2, "[Match]\nClass=hdd\n[Set]\nScheduler=kyber\n"), 0);
+        assert_int_equal(t_write_file(p3, "[Daemon]\nDriftInterval=250ms\n"), 0);
+        chmod(p1, 0644);
+        chmod(p2, 0644);
+        chmod(p3, 0644);
+        assert_int_equal(ios_policy_load(root, NULL, IOS_POLICY_ANY_OWNER, &p, &err), 0);
+        files = ios_policy_files(p);
+        assert_int_equal(ios_strv_length(files), 2);   /* 10-a, then /run's 50-x masking /etc's */
+        assert_non_null(strstr(files[0], "/etc/iosched.d/10-a.conf"));
+        assert_non_null(strstr(files[1], "/run/iosched.d/50-x.conf"));
+        assert_int_equal(ios_policy_drift_interval_ms(p), 250);
+        ios_policy_free(p);
+
+        /* group-writable: refused, with the file named */
+        chmod(p3, 0664);
+        assert_int_equal(ios_policy_load(root, NULL, IOS_POLICY_ANY_OWNER, &p, &err), -EPERM);
+        assert_non_null(strstr(err.file, "10-a.conf"));
+        assert_non_null(strstr(err.msg, "writable by group or others"));
+        chmod(p3, 0644);
+
+        /* not owned by root: refused unless the test flag says otherwise */
+        if (getuid() == 0) {
+                assert_int_equal(chown(p3, 65534, 65534), 0);
+                assert_int_equal(ios_policy_load(root, NULL, 0, &p, &err), -EPERM);
+                assert_non_null(strstr(err.msg, "not owned by root"));
+        }
+        t_rmtree(root);
+}
+
+static void test_apply_on_fake_tree(void **state)
+{
+        char *dir = t_fixture_copy("nvme");
+        char path[4096];
+        struct ios_policy *p = parse("[Match]\nClass=nvme\n[Set]\nScheduler=deadline none\n"
+                                     "queue/nr_requests=64\nqueue/read_ahead_kb=512\n"
+                                     "queue/iosched/read_expire=300\nqueue/iosched/fifo_batch=1\n"
+                                     "queue/iosched/read_lat_nsec=1000000\n", true);
+        struct ios_root *r;
+        struct ios_device *d;
+        struct ios_plan pl = {};
+
+        (void)state;
+        /* the kernel's mq-deadline directory, as a switch would create it */
+        snprintf(path, sizeof(path), "%s/" NVME_Q "/iosched/read_expire", dir);
+        assert_int_equal(t_write_file(path, "500\n"), 0);
+        snprintf(path, sizeof(path), "%s/" NVME_Q "/iosched/fifo_batch", dir);
+        assert_int_equal(t_write_file(path, "16\n"), 0);
+
+        d = dev(&r, dir, "nvme0n1");
+        assert_string_equal(d->sched_current, "none");
+        assert_int_equal(ios_plan_build(p, d, &pl), 0);
+        assert_string_equal(pl.c[0].key, "scheduler");
+        assert_string_equal(pl.c[0].wanted, "mq-deadline");     /* deadline, blk-mq spelling */
+        assert_int_equal(pl.c[0].state, IOS_CHANGE_DRIFT);
+        assert_string_equal(pl.c[1].key, "queue/nr_requests");   /* the kernel's order */
+        assert_int_equal(ios_plan_apply(&pl), 0);
+        assert_int_equal(ios_plan_count(&pl, IOS_CHANGE_FAILED), 0);
+        ios_plan_done(&pl);
+
+        /* state, not calls: read the tree back */
+        snprintf(path, sizeof(path), "%s/" NVME_Q "/scheduler", dir);
+        assert_string_equal(t_read_file(path), "none [mq-deadline] ");      /* as the kernel prints it */
+        snprintf(path, sizeof(path), "%s/" NVME_Q "/nr_requests", dir);
+        assert_string_equal(t_read_file(path), "64");
+        snprintf(path, sizeof(path), "%s/" NVME_Q "/read_ahead_kb", dir);
+        assert_string_equal(t_read_file(path), "512");
+        snprintf(path, sizeof(path), "%s/" NVME_Q "/iosched/read_expire", dir);
+        assert_string_equal(t_read_file(path), "300");
+        snprintf(path, sizeof(path), "%s/" NVME_Q "/iosched/fifo_batch", dir);
+        assert_string_equal(t_read_file(path), "1");
+        snprintf(path, sizeof(path), "%s/" NVME_Q "/iosched/read_lat_nsec", dir);
+        assert_null(t_read_file(path));                         /* kyber's: not written */
+        ios_device_free(d);
+        ios_root_free(r);
+
+        /* second run: compliant, nothing to do */
+        d = dev(&r, dir, "nvme0n1");
+        assert_int_equal(ios_plan_build(p, d, &pl), 0);
+        assert_int_equal(ios_plan_count(&pl, IOS_CHANGE_DRIFT), 0);
+        assert_int_equal(ios_plan_count(&pl, IOS_CHANGE_SKIPPED), 1);   /* read_lat_nsec */
+        ios_plan_done(&pl);
+        ios_device_free(d);
+        ios_root_free(r);
+        ios_policy_free(p);
+        t_rmtree(dir);
+}
+
+static void test_refuses_unoffered_before_writing(void **state)
+{
+        char *dir = t_fixture_copy("virtio-scsi-rot");
+        char path[4096], before[256];
+        struct ios_policy *p = parse("[Match]\nName=sda\n[Set]\nScheduler=bfq\n", false);
+        struct ios_root *r;
+        struct ios_device *d;
+        struct ios_plan pl = {};
+
+        (void)state;
+        snprintf(path, sizeof(path), "%s/" VSCSI_Q "/scheduler", dir);
+        assert_int_equal(t_write_file(path, "[none] mq-deadline\n"), 0);
+        snprintf(before, sizeof(before), "%s", t_read_file(path));
+        d = dev(&r, dir, "sda");
+        assert_int_equal(ios_plan_build(p, d, &pl), 0);
+        assert_int_equal(pl.c[0].state, IOS_CHANGE_FAILED);
+        assert_int_equal(pl.c[0].error, -EINVAL);
+        assert_string_equal(pl.c[0].msg, "cannot set scheduler \"bfq\": not offered by kernel (available: none mq-deadline)");
+        assert_int_equal(ios_plan_apply(&pl), -EINVAL);
+        assert_string_equal(t_read_file(path), before);         /* nothing written */
+        ios_plan_done(&pl);
+        ios_device_free(d);
+        ios_root_free(r);
+        ios_policy_free(p);
+        t_rmtree(dir);
+}
+
+static void test_bio_based_left_alone(void **state)
+{
+        struct ios_policy *p = parse("[Match]\n[Set]\nScheduler=mq-deadline\n", false);
+        struct ios_root *r;
+        struct ios_device *d = dev(&r, t_fixture("zram"), "zram0");
+        struct ios_plan pl = {};
+
+        (void)state;
+        assert_int_equal(ios_plan_build(p, d, &pl), 0);
+        assert_int_equal(pl.n, 1);
+        assert_int_equal(pl.c[0].state, IOS_CHANGE_SKIPPED);
+        assert_int_equal(ios_plan_apply(&pl), 0);
+        ios_plan_done(&pl);
+        ios_device_free(d);
+        ios_root_free(r);
+        ios_policy_free(p);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_builtin_defaults),
+                cmocka_unit_test(test_match_and_merge),
+                cmocka_unit_test(test_size_match),
+                cmocka_unit_test(test_zoned_safety_rule),
+                cmocka_unit_test(test_bad_corpus),
+                cmocka_unit_test(test_load_dirs_masking_and_modes),
+                cmocka_unit_test(test_apply_on_fake_tree),
+                cmocka_unit_test(test_refuses_unoffered_before_writing),
+                cmocka_unit_test(test_bio_based_left_alone),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
