@@ -395,6 +395,35 @@ static void test_bio_based_left_alone(void **state)
         ios_policy_free(p);
 }
 
+static void test_disk_vanishes_mid_apply(void **state)
+{
+        char *dir = t_fixture_copy("nvme");
+        char cmd[4200];
+        struct ios_policy *p = parse("[Match]\nClass=nvme\n[Set]\nScheduler=mq-deadline\nqueue/read_ahead_kb=64\n", false);
+        struct ios_root *r;
+        struct ios_device *d;
+        struct ios_plan pl = {};
+
+        (void)state;
+        d = dev(&r, dir, "nvme0n1");
+        assert_int_equal(ios_plan_build(p, d, &pl), 0);
+        assert_int_equal(ios_plan_count(&pl, IOS_CHANGE_DRIFT), 2);
+        /* hot-unplug between plan and apply: the queue directory is gone */
+        snprintf(cmd, sizeof(cmd), "rm -rf '%s/" NVME_Q "'", dir);
+        assert_int_equal(system(cmd), 0);
+        assert_int_equal(ios_plan_apply(&pl), -ENOENT);
+        assert_int_equal(pl.c[0].state, IOS_CHANGE_FAILED);
+        assert_string_equal(pl.c[0].msg, "cannot set scheduler \"mq-deadline\": device vanished");
+        /* nothing else is attempted on a vanished disk */
+        assert_int_equal(pl.c[1].state, IOS_CHANGE_DRIFT);
+        assert_non_null(pl.error_msg);
+        ios_plan_done(&pl);
+        ios_device_free(d);
+        ios_root_free(r);
+        ios_policy_free(p);
+        t_rmtree(dir);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -407,6 +436,7 @@ int main(void)
                 cmocka_unit_test(test_apply_on_fake_tree),
                 cmocka_unit_test(test_refuses_unoffered_before_writing),
                 cmocka_unit_test(test_bio_based_left_alone),
+                cmocka_unit_test(test_disk_vanishes_mid_apply),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
