@@ -85,7 +85,7 @@ bool ios_queue_tunable_known(const char *attr)
 /* queue/iosched/ files per scheduler (the kernel's Documentation/block). */
 static const struct {
         const char *sched;
-        const char *tunables[16];
+        const char *tunables[20];      /* NULL-terminated */
 } iosched_attrs[] = {
         { "mq-deadline", { "read_expire", "write_expire", "writes_starved", "front_merges",
                            "fifo_batch", "async_depth", "prio_aging_expire" } },
