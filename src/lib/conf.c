@@ -490,7 +490,8 @@ int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, s
                         goto out;
                 }
                 p->rules = nr;
-                memcpy(p->rules + p->nrules, tmp.rules, tmp.nrules * sizeof(*nr));
+                if (tmp.nrules)
+                        memcpy(p->rules + p->nrules, tmp.rules, tmp.nrules * sizeof(*nr));
                 p->nrules += tmp.nrules;
                 free(tmp.rules);
                 tmp.rules = NULL;
