@@ -72,5 +72,6 @@ done
 
 [ $fail = 0 ] || exit 1
 nopts=$(printf '%s\n' "$longopts" | wc -l)
-echo "ok: $n pages lint clean; $nopts options and exit codes" $codes "documented"
+codes_line=$(printf '%s\n' "$codes" | tr '\n' ' ')
+echo "ok: $n pages lint clean; $nopts options and exit codes ${codes_line}documented"
 exit 0
