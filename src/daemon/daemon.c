@@ -1,0 +1,576 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * daemon.c: ioschedd's event loop.  One epoll set holds a signalfd
+ * (SIGTERM, SIGINT, SIGHUP), the udev monitor, the inotify watch on the
+ * policy directories, a one-shot debounce timerfd armed only after a
+ * policy edit, and the drift timerfd, which exists only while drift
+ * enforcement is on.  With drift off and nothing happening, epoll_wait()
+ * sleeps forever: there are no periodic wakeups.
+ *
+ * Events coalesce per device in a bounded set (devset.c): the monitor is
+ * drained first, then every device in the set is planned and applied
+ * once, however many events it had.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/sysmacros.h>
+#include <sys/timerfd.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libudev.h>
+#include <systemd/sd-daemon.h>
+
+#include "daemon.h"
+#include "macro.h"
+
+#define DEVSET_MAX      4096    /* distinct devices per batch before "re-check all" */
+#define RECV_BATCH      4096    /* uevents read before a batch is processed */
+#define DEBOUNCE_MS     150     /* quiet time after a policy edit before reloading */
+
+enum { TAG_SIGNAL = 1, TAG_MONITOR, TAG_WATCH, TAG_DEBOUNCE, TAG_DRIFT };
+
+enum reason { R_START, R_EVENT, R_RESCAN, R_RELOAD, R_DRIFT };
+static const char * const reason_names[] = {
+        [R_START] = "start", [R_EVENT] = "uevent", [R_RESCAN] = "rescan",
+        [R_RELOAD] = "reload", [R_DRIFT] = "drift",
+};
+
+struct daemon {
+        const struct iosd_options *o;
+        struct ios_root *root;
+        struct ios_policy *policy;
+        struct udev *udev;
+        struct udev_monitor *mon;
+        struct iosd_watch *watch;
+        int epfd, sigfd, debounce_fd, drift_fd;
+        uint64_t drift_ms;
+        const char *monitor_name;
+        struct iosd_devset pending;     /* devices with uevents not yet handled */
+        struct iosd_devset quiet;       /* failures already reported by a drift check */
+        uint64_t n_changes, n_drift, n_failed, n_events;
+        char policy_error[sizeof(((struct ios_error *)0)->file) + sizeof(((struct ios_error *)0)->msg) + 48];
+        bool quit;
+};
+
+static int epoll_add(struct daemon *d, int fd, uint32_t tag)
+{
+        struct epoll_event ev = { .events = EPOLLIN, .data.u32 = tag };
+
+        return epoll_ctl(d->epfd, EPOLL_CTL_ADD, fd, &ev) < 0 ? -errno : 0;
+}
+
+static int arm(int fd, uint64_t first_ms, uint64_t interval_ms)
+{
+        struct itimerspec its = {
+                .it_value = { (time_t)(first_ms / 1000), (long)(first_ms % 1000) * 1000000L },
+                .it_interval = { (time_t)(interval_ms / 1000), (long)(interval_ms % 1000) * 1000000L },
+        };
+
+        return timerfd_settime(fd, 0, &its, NULL) < 0 ? -errno : 0;
+}
+
+static void notify_status(struct daemon *d)
+{
+        char drift[64];
+
+        if (d->drift_ms)
+                snprintf(drift, sizeof(drift), "every %" PRIu64 " ms", d->drift_ms);
+        else
+                snprintf(drift, sizeof(drift), "off");
+        (void)sd_notifyf(0, "STATUS=%s%s%" PRIu64 " change(s) made, %" PRIu64 " drift(s) restored, "
+                         "%" PRIu64 " failure(s); drift enforcement %s; monitor %s",
+                         d->policy_error[0] ? d->policy_error : "",
+                         d->policy_error[0] ? "; " : "",
+                         d->n_changes, d->n_drift, d->n_failed, drift, d->monitor_name);
+}
+
+/* ------------------------------------------------------------------ */
+/* applying                                                            */
+/* ------------------------------------------------------------------ */
+
+static void apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
+{
+        dev_t devnum = makedev(dev->major, dev->minor);
+        bool quiet = why == R_DRIFT && iosd_devset_contains(&d->quiet, devnum);
+        int fail_prio = quiet ? LOG_DEBUG : LOG_WARNING;
+        struct ios_plan plan;
+        size_t ndrift, nfail;
+        int e;
+
+        e = ios_plan_build(d->policy, dev, &plan);
+        if (e < 0) {
+                if (e == -ENOENT || e == -ENODEV)
+                        iosd_log(LOG_DEBUG, "%s: vanished before it could be planned", dev->name);
+                else
+                        iosd_log(fail_prio, "%s: cannot plan: %s", dev->name, strerror(-e));
+                return;
+        }
+        ndrift = ios_plan_count(&plan, IOS_CHANGE_DRIFT);
+        nfail = ios_plan_count(&plan, IOS_CHANGE_FAILED);
+        for (size_t i = 0; i < plan.n; i++) {
+                const struct ios_change *c = &plan.c[i];
+
+                if (c->state == IOS_CHANGE_FAILED)
+                        iosd_log(fail_prio, "%s: %s (%s)", dev->name, c->msg ? c->msg : c->key,
+                                 iosd_str(c->source));
+                else if (c->state == IOS_CHANGE_DRIFT && why == R_DRIFT && c->current)
+                        /* the value was ours: somebody else changed it */
+                        iosd_log(LOG_NOTICE, "%s: %s was changed behind our back: found '%s', "
+                                 "policy wants '%s' (%s); restoring",
+                                 dev->name, c->key, c->current, iosd_str(c->wanted), iosd_str(c->source));
+        }
+        for (char **n = plan.notes; n && *n; n++)
+                iosd_log(quiet ? LOG_DEBUG : LOG_INFO, "%s: note: %s", dev->name, *n);
+        if (ndrift == 0) {
+                if (nfail)
+                        (void)iosd_devset_add(&d->quiet, devnum);
+                ios_plan_done(&plan);
+                return;
+        }
+        (void)ios_plan_apply(&plan);
+        nfail = 0;
+        for (size_t i = 0; i < plan.n; i++) {
+                const struct ios_change *c = &plan.c[i];
+
+                if (c->state == IOS_CHANGE_APPLIED) {
+                        d->n_changes++;
+                        d->n_drift += why == R_DRIFT;
+                        if (why == R_DRIFT && c->current)
+                                continue;       /* said above, with what was found */
+                        iosd_log(LOG_INFO,
+                                 "%s: %s: '%s' -> '%s' (%s, %s)", dev->name, c->key,
+                                 c->current ? c->current : "(default)", iosd_str(c->wanted),
+                                 reason_names[why], iosd_str(c->source));
+                } else if (c->state == IOS_CHANGE_FAILED) {
+                        nfail++;
+                        d->n_failed++;
+                        iosd_log(fail_prio, "%s: %s (%s)", dev->name, c->msg ? c->msg : c->key,
+                                 iosd_str(c->source));
+                }
+        }
+        if (nfail)
+                (void)iosd_devset_add(&d->quiet, devnum);
+        else
+                (void)iosd_devset_remove(&d->quiet, devnum);
+        ios_plan_done(&plan);
+}
+
+static void apply_devnum(struct daemon *d, dev_t devnum, enum reason why)
+{
+        struct ios_device *dev = NULL;
+        char name[32];
+        int e;
+
+        snprintf(name, sizeof(name), "%u:%u", major(devnum), minor(devnum));
+        e = ios_device_new(d->root, name, &dev);
+        if (e < 0) {
+                iosd_log(LOG_DEBUG, "%s: not a disk here (%s), ignoring", name, strerror(-e));
+                return;
+        }
+        apply_one(d, dev, why);
+        ios_device_free(dev);
+}
+
+static void apply_all(struct daemon *d, enum reason why)
+{
+        struct ios_device **devs = NULL;
+        size_t n = 0;
+        int e;
+
+        e = ios_device_enumerate(d->root, &devs, &n);
+        if (e < 0) {
+                iosd_log(LOG_ERR, "cannot enumerate disks in %s/sys/block: %s",
+                         ios_root_prefix(d->root), strerror(-e));
+                return;
+        }
+        iosd_log(LOG_DEBUG, "%s: checking %zu disk(s)", reason_names[why], n);
+        for (size_t i = 0; i < n; i++)
+                apply_one(d, devs[i], why);
+        ios_device_list_free(devs, n);
+}
+
+/* ------------------------------------------------------------------ */
+/* policy, drift timer, watches                                        */
+/* ------------------------------------------------------------------ */
+
+static int load_policy(struct daemon *d, struct ios_policy **ret)
+{
+        struct ios_error err;
+        int e;
+
+        e = ios_policy_load(d->o->config_root, d->o->config_file, d->o->policy_flags, ret, &err);
+        if (e < 0) {
+                if (err.file[0] && err.line)
+                        snprintf(d->policy_error, sizeof(d->policy_error), "policy error: %s:%u: %s",
+                                 err.file, err.line, err.msg);
+                else if (err.file[0])
+                        snprintf(d->policy_error, sizeof(d->policy_error), "policy error: %s: %s",
+                                 err.file, err.msg);
+                else
+                        snprintf(d->policy_error, sizeof(d->policy_error), "cannot load policy: %s",
+                                 strerror(-e));
+                iosd_log(LOG_ERR, "%s", d->policy_error);
+                return e;
+        }
+        d->policy_error[0] = '\0';
+        return 0;
+}
+
+static void describe_policy(struct daemon *d, const char *what)
+{
+        char * const *files = ios_policy_files(d->policy);
+        size_t n = ios_strv_length(files);
+
+        if (n == 0)
+                iosd_log(LOG_INFO, "%s policy: built-in rules only", what);
+        else {
+                _cleanup_free_ char *list = ios_strv_join(files, " ");
+                iosd_log(LOG_INFO, "%s policy: %zu file(s): %s", what, n, list ? list : "");
+        }
+}
+
+static int update_drift(struct daemon *d)
+{
+        uint64_t ms = d->o->drift_override_ms >= 0 ? (uint64_t)d->o->drift_override_ms
+                                                   : ios_policy_drift_interval_ms(d->policy);
+        int e;
+
+        if (ms == d->drift_ms && (ms == 0) == (d->drift_fd < 0))
+                return 0;
+        d->drift_ms = ms;
+        if (ms == 0) {
+                if (d->drift_fd >= 0) {
+                        close(d->drift_fd);
+                        d->drift_fd = -1;
+                        iosd_log(LOG_INFO, "drift enforcement off");
+                }
+                return 0;
+        }
+        if (d->drift_fd < 0) {
+                d->drift_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+                if (d->drift_fd < 0)
+                        return -errno;
+                e = epoll_add(d, d->drift_fd, TAG_DRIFT);
+                if (e < 0)
+                        return e;
+        }
+        iosd_log(LOG_INFO, "drift enforcement every %" PRIu64 " ms", ms);
+        return arm(d->drift_fd, ms, ms);
+}
+
+static void rebuild_watch(struct daemon *d)
+{
+        struct iosd_watch *w = NULL;
+        int e;
+
+        e = iosd_watch_new(d->o->config_root, d->o->config_file,
+                           d->policy ? ios_policy_files(d->policy) : NULL, &w);
+        if (e < 0) {
+                iosd_log(LOG_WARNING, "cannot watch the policy files, edits need SIGHUP: %s",
+                         strerror(-e));
+                return;
+        }
+        d->watch = iosd_watch_free(d->watch);   /* closing the fd leaves the epoll set */
+        d->watch = w;
+        e = epoll_add(d, iosd_watch_fd(w), TAG_WATCH);
+        if (e < 0)
+                iosd_log(LOG_WARNING, "cannot poll the policy watch: %s", strerror(-e));
+        iosd_log(LOG_DEBUG, "watching %zu policy director%s", iosd_watch_count(w),
+                 iosd_watch_count(w) == 1 ? "y" : "ies");
+}
+
+static void reload(struct daemon *d, const char *why)
+{
+        struct ios_policy *p = NULL;
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        (void)sd_notifyf(0, "RELOADING=1\nMONOTONIC_USEC=%llu\nSTATUS=Reloading the policy (%s)",
+                         (unsigned long long)ts.tv_sec * 1000000ULL + (unsigned long long)ts.tv_nsec / 1000,
+                         why);
+        iosd_log(LOG_INFO, "reloading the policy (%s)", why);
+        rebuild_watch(d);       /* before reading, so an edit during the load is seen */
+        if (load_policy(d, &p) < 0)
+                iosd_log(LOG_WARNING, "keeping the previous policy");
+        else {
+                ios_policy_free(d->policy);
+                d->policy = p;
+                ios_root_set_probe(d->root, ios_policy_needs_extra(p) ? IOS_PROBE_EXTRA : 0);
+                describe_policy(d, "new");
+        }
+        if (update_drift(d) < 0)
+                iosd_log(LOG_WARNING, "cannot arm the drift timer: %m");
+        iosd_devset_clear(&d->quiet);
+        if (p)
+                apply_all(d, R_RELOAD);
+        (void)sd_notify(0, "READY=1");
+        notify_status(d);
+}
+
+/* ------------------------------------------------------------------ */
+/* event sources                                                       */
+/* ------------------------------------------------------------------ */
+
+static int open_monitor(struct daemon *d)
+{
+        enum iosd_monitor m = d->o->monitor;
+        int e;
+
+        if (m == IOSD_MONITOR_AUTO) {
+                if (!ios_root_is_host(d->root))
+                        m = IOSD_MONITOR_NONE;  /* a captured tree has no uevents */
+                else
+                        /* udevd's socket: its processed events (with the udev database
+                         * filled in) are the ones to follow; without udevd nobody
+                         * relays them, so listen to the kernel itself */
+                        m = access("/run/udev/control", F_OK) == 0 ? IOSD_MONITOR_UDEV
+                                                                    : IOSD_MONITOR_KERNEL;
+        }
+        if (m == IOSD_MONITOR_NONE) {
+                d->monitor_name = "none";
+                return 0;
+        }
+        d->monitor_name = m == IOSD_MONITOR_UDEV ? "udev" : "kernel";
+        d->udev = udev_new();
+        if (!d->udev)
+                return -ENOMEM;
+        d->mon = udev_monitor_new_from_netlink(d->udev, d->monitor_name);
+        if (!d->mon)
+                return errno ? -errno : -EIO;
+        e = udev_monitor_filter_add_match_subsystem_devtype(d->mon, "block", "disk");
+        if (e >= 0)
+                e = udev_monitor_enable_receiving(d->mon);
+        if (e < 0)
+                return e;
+        iosd_log(LOG_DEBUG, "listening to %s block/disk events", d->monitor_name);
+        return epoll_add(d, udev_monitor_get_fd(d->mon), TAG_MONITOR);
+}
+
+static void on_monitor(struct daemon *d)
+{
+        for (int i = 0; i < RECV_BATCH; i++) {
+                struct udev_device *ud;
+                const char *action;
+                dev_t devnum;
+
+                errno = 0;
+                ud = udev_monitor_receive_device(d->mon);
+                if (!ud) {
+                        if (errno == ENOBUFS) {
+                                /* the kernel dropped events: we cannot know which */
+                                iosd_log(LOG_WARNING, "uevents were lost (receive buffer overrun); "
+                                         "re-checking every disk");
+                                iosd_devset_set_all(&d->pending);
+                        }
+                        break;
+                }
+                d->n_events++;
+                action = udev_device_get_action(ud);
+                devnum = udev_device_get_devnum(ud);
+                iosd_log(LOG_DEBUG, "uevent %s %s (%u:%u)", iosd_str(action),
+                         iosd_str(udev_device_get_sysname(ud)), major(devnum), minor(devnum));
+                if (major(devnum) == 0)
+                        ;
+                else if (action && streq(action, "remove")) {
+                        (void)iosd_devset_remove(&d->pending, devnum);
+                        (void)iosd_devset_remove(&d->quiet, devnum);
+                } else if (!action || streq(action, "add") || streq(action, "change") ||
+                           streq(action, "move") || streq(action, "online")) {
+                        (void)iosd_devset_remove(&d->quiet, devnum);
+                        (void)iosd_devset_add(&d->pending, devnum);
+                }
+                udev_device_unref(ud);
+        }
+}
+
+static void process_pending(struct daemon *d)
+{
+        if (iosd_devset_empty(&d->pending))
+                return;
+        if (d->pending.all) {
+                iosd_devset_clear(&d->pending);
+                apply_all(d, R_RESCAN);
+        } else {
+                for (size_t i = 0; i < d->pending.n; i++)
+                        apply_devnum(d, d->pending.v[i], R_EVENT);
+                iosd_devset_clear(&d->pending);
+        }
+        notify_status(d);
+}
+
+static void drain_timer(int fd)
+{
+        uint64_t n;
+
+        (void)!read(fd, &n, sizeof(n));
+}
+
+static void on_signal(struct daemon *d)
+{
+        struct signalfd_siginfo si;
+
+        while (read(d->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+                switch (si.ssi_signo) {
+                case SIGHUP:
+                        reload(d, "SIGHUP");
+                        break;
+                case SIGTERM:
+                case SIGINT:
+                        iosd_log(LOG_INFO, "%s received, exiting", strsignal((int)si.ssi_signo));
+                        d->quit = true;
+                        break;
+                }
+        }
+}
+
+static int loop(struct daemon *d)
+{
+        while (!d->quit) {
+                struct epoll_event ev[8];
+                int n = epoll_wait(d->epfd, ev, ELEMENTSOF(ev), -1);
+
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return -errno;
+                }
+                for (int i = 0; i < n && !d->quit; i++) {
+                        switch (ev[i].data.u32) {
+                        case TAG_SIGNAL:
+                                on_signal(d);
+                                break;
+                        case TAG_MONITOR:
+                                on_monitor(d);
+                                break;
+                        case TAG_WATCH:
+                                if (d->watch && iosd_watch_process(d->watch) > 0)
+                                        (void)arm(d->debounce_fd, DEBOUNCE_MS, 0);
+                                break;
+                        case TAG_DEBOUNCE:
+                                drain_timer(d->debounce_fd);
+                                reload(d, "policy file changed");
+                                break;
+                        case TAG_DRIFT:
+                                drain_timer(d->drift_fd);
+                                apply_all(d, R_DRIFT);
+                                notify_status(d);
+                                break;
+                        }
+                }
+                /* the monitor was drained above: one pass per device, however
+                 * many events it had */
+                if (!d->quit)
+                        process_pending(d);
+        }
+        return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+static int setup(struct daemon *d)
+{
+        sigset_t mask;
+        int e;
+
+        sigemptyset(&mask);
+        sigaddset(&mask, SIGTERM);
+        sigaddset(&mask, SIGINT);
+        sigaddset(&mask, SIGHUP);
+        if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
+                return -errno;
+        (void)signal(SIGPIPE, SIG_IGN);
+
+        d->epfd = epoll_create1(EPOLL_CLOEXEC);
+        if (d->epfd < 0)
+                return -errno;
+        d->sigfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+        if (d->sigfd < 0)
+                return -errno;
+        e = epoll_add(d, d->sigfd, TAG_SIGNAL);
+        if (e < 0)
+                return e;
+        d->debounce_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+        if (d->debounce_fd < 0)
+                return -errno;
+        return epoll_add(d, d->debounce_fd, TAG_DEBOUNCE);
+}
+
+int iosd_run(const struct iosd_options *o)
+{
+        struct daemon d = {
+                .o = o, .epfd = -1, .sigfd = -1, .debounce_fd = -1, .drift_fd = -1,
+                .monitor_name = "none",
+        };
+        int rc = IOSD_EXIT_FAILURE, e;
+
+        iosd_devset_init(&d.pending, DEVSET_MAX);
+        iosd_devset_init(&d.quiet, DEVSET_MAX);
+
+        e = ios_root_new(o->sysroot, &d.root);
+        if (e < 0) {
+                iosd_log(LOG_ERR, "%s: %s", o->sysroot ? o->sysroot : "/", strerror(-e));
+                rc = IOSD_EXIT_CONFIG;
+                goto out;
+        }
+        e = setup(&d);
+        if (e < 0) {
+                iosd_log(LOG_ERR, "cannot set up the event loop: %s", strerror(-e));
+                goto out;
+        }
+        /* watch first, then load: an edit in between is not lost */
+        rebuild_watch(&d);
+        if (load_policy(&d, &d.policy) < 0) {
+                rc = IOSD_EXIT_CONFIG;
+                goto out;
+        }
+        ios_root_set_probe(d.root, ios_policy_needs_extra(d.policy) ? IOS_PROBE_EXTRA : 0);
+        describe_policy(&d, "loaded");
+        /* listen before the initial pass, so a disk added during it is not missed */
+        e = open_monitor(&d);
+        if (e < 0) {
+                iosd_log(LOG_ERR, "cannot listen to %s uevents: %s", d.monitor_name, strerror(-e));
+                goto out;
+        }
+        e = update_drift(&d);
+        if (e < 0) {
+                iosd_log(LOG_ERR, "cannot arm the drift timer: %s", strerror(-e));
+                goto out;
+        }
+        if (o->initial_apply)
+                apply_all(&d, R_START);
+        iosd_log(LOG_INFO, "ready (monitor %s, drift enforcement %s)", d.monitor_name,
+                 d.drift_ms ? "on" : "off");
+        (void)sd_notify(0, "READY=1");
+        notify_status(&d);
+
+        e = loop(&d);
+        (void)sd_notify(0, "STOPPING=1\nSTATUS=Stopping");
+        if (e < 0) {
+                iosd_log(LOG_ERR, "event loop failed: %s", strerror(-e));
+                goto out;
+        }
+        rc = IOSD_EXIT_OK;
+out:
+        if (d.mon)
+                udev_monitor_unref(d.mon);
+        if (d.udev)
+                udev_unref(d.udev);
+        iosd_watch_free(d.watch);
+        for (int *fd = (int[]){ d.drift_fd, d.debounce_fd, d.sigfd, d.epfd, -2 }; *fd != -2; fd++)
+                if (*fd >= 0)
+                        close(*fd);
+        iosd_devset_done(&d.pending);
+        iosd_devset_done(&d.quiet);
+        ios_policy_free(d.policy);
+        ios_root_free(d.root);
+        return rc;
+}
