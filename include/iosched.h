@@ -102,13 +102,16 @@ int ios_sched_parse(const char *text, char **ret_current, char ***ret_avail);
 const char *ios_sched_alias(const char *name, bool want_legacy);
 /*
  * Choose the first of prefs (in order) that the queue offers, mapping each
- * through ios_sched_alias() for the queue's family.  Returns the index into
- * prefs of the match and its kernel spelling in *ret, or -ENOENT.
- * With allow_module, a blk-mq name that is not listed but could be a module
- * (bfq, kyber) is chosen too: the kernel loads it on write.
+ * through ios_sched_alias() for the queue's family (kyber has no legacy
+ * twin: cfq stands in only when no preference fits otherwise).  loadable
+ * names blk-mq schedulers that are not listed but whose module the kernel
+ * can load on write (NULL: none).  Returns the index into prefs of the
+ * match and its kernel spelling in *ret, or -ENOENT.
  */
-int ios_sched_choose(char * const *prefs, char * const *avail, bool allow_module,
+int ios_sched_choose(char * const *prefs, char * const *avail, char * const *loadable,
                      const char **ret);
+/* Module name the kernel loads for a scheduler ("kyber-iosched"), or NULL. */
+const char *ios_sched_module(const char *name);
 
 /* ------------------------------------------------------------------ */
 /* udevdb.c: udev properties from run/udev/data/b<maj>:<min>           */

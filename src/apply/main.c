@@ -200,6 +200,9 @@ int main(int argc, char **argv)
         if (e < 0)
                 return err(IOS_EXIT_ERROR, "%s: %s", sysroot ? sysroot : "/", strerror(-e));
 
+        /* /etc/default/grub lives with the policy, or in the captured tree */
+        if (!conf_root && sysroot)
+                conf_root = sysroot;
         if (import_grub) {
                 e = ios_import_grub(stdout, root, conf_root);
                 if (e == -ENOENT)

@@ -75,11 +75,23 @@ static bool worse(int a, int b)
         return ia > ib;
 }
 
+/* One field of a check line: "-" when unknown, quoted when it has blanks ("write back"). */
+static const char *word(const char *v, char *buf, size_t n)
+{
+        if (!v)
+                return "-";
+        if (!strpbrk(v, " \t"))
+                return v;
+        snprintf(buf, n, "\"%s\"", v);
+        return buf;
+}
+
 static void print_plan_lines(const struct ios_run_opts *o, const struct ios_plan *pl)
 {
         const char *dev = pl->dev->name;
+        char cq[128], wq[128];
 
-        for (char **n = pl->notes; n && *n; n++)
+        for (char **n = pl->notes; !o->quiet && n && *n; n++)
                 fprintf(stderr, "%s: %s: note: %s\n", o->prog, dev, *n);
         for (size_t i = 0; i < pl->n; i++) {
                 const struct ios_change *c = &pl->c[i];
@@ -87,7 +99,8 @@ static void print_plan_lines(const struct ios_run_opts *o, const struct ios_plan
                 switch (c->state) {
                 case IOS_CHANGE_DRIFT:
                         if (o->mode == IOS_MODE_CHECK)
-                                printf("%s %s %s %s\n", dev, c->key, c->current ? c->current : "-", c->wanted);
+                                printf("%s %s %s %s\n", dev, c->key, word(c->current, cq, sizeof(cq)),
+                                       word(c->wanted, wq, sizeof(wq)));
                         else
                                 printf("%s: would set %s: %s -> %s (%s)\n", dev, c->key,
                                        c->current ? c->current : "(after switch)", c->wanted, c->source);
@@ -130,7 +143,8 @@ static void log_plan_syslog(const struct ios_plan *pl)
 static void json_plan(FILE *f, const struct ios_plan *pl, bool first)
 {
         const struct ios_device *d = pl->dev;
-        bool compliant = !ios_plan_count(pl, IOS_CHANGE_DRIFT) && !ios_plan_count(pl, IOS_CHANGE_FAILED);
+        bool compliant = !pl->error && !ios_plan_count(pl, IOS_CHANGE_DRIFT) &&
+                         !ios_plan_count(pl, IOS_CHANGE_FAILED);
 
         fprintf(f, "%s\n    {\"name\": ", first ? "" : ",");
         json_str(f, d->name);
@@ -187,7 +201,8 @@ static void prom_plans(FILE *f, struct ios_plan *pls, size_t n)
         fputs("# HELP iosched_device_compliant 1 if the disk has every setting of its policy, else 0.\n"
               "# TYPE iosched_device_compliant gauge\n", f);
         for (size_t i = 0; i < n; i++) {
-                bool ok = !ios_plan_count(&pls[i], IOS_CHANGE_DRIFT) && !ios_plan_count(&pls[i], IOS_CHANGE_FAILED);
+                bool ok = !pls[i].error && !ios_plan_count(&pls[i], IOS_CHANGE_DRIFT) &&
+                          !ios_plan_count(&pls[i], IOS_CHANGE_FAILED);
                 fputs("iosched_device_compliant{device=", f);
                 prom_label(f, pls[i].dev->name);
                 fputs(",class=", f);
@@ -234,6 +249,8 @@ int ios_run(const struct ios_run_opts *o, const struct ios_policy *p, struct ios
                         x = o->mode == IOS_MODE_CHECK ? IOS_EXIT_ERROR : ios_exit_for_error(e);
                         rc = worse(x, rc) ? x : rc;
                         pls[i].error = e;
+                        if (asprintf(&pls[i].error_msg, "cannot read current settings: %s", strerror(-e)) < 0)
+                                pls[i].error_msg = NULL;
                         continue;
                 }
                 if (o->mode == IOS_MODE_APPLY)

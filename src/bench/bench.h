@@ -268,8 +268,6 @@ struct bench_engine_ops {
         int (*submit)(struct bench_thread *t);
         int (*reap)(struct bench_thread *t, unsigned min, unsigned max, struct bench_cqe *out);
         void (*cleanup)(struct bench_thread *t);
-        /* A short note for the report ("fixedbufs registerfiles defer_taskrun"). */
-        const char *(*describe)(struct bench_thread *t);
 };
 
 extern const struct bench_engine_ops bench_engine_io_uring;
@@ -313,14 +311,15 @@ struct bench_thread {
         void *buf;                      /* depth * max(bs) bytes, page aligned */
         size_t buf_len;
         void *priv;                     /* the engine's */
-        char engine_note[128];
+        char engine_note[128];          /* what init() set up, for the report */
 
         /* the run, private to the thread */
         struct bench_dir_stats st[BENCH_NDIR];
         uint64_t submit_calls[BENCH_DEPTH_BUCKETS], reap_calls[BENCH_DEPTH_BUCKETS];
         uint64_t win_start, win_end;    /* ticks of the measured window */
         uint64_t usr_ns, sys_ns, ctx, minf, majf;       /* RUSAGE_THREAD in the window */
-        int error;                      /* first I/O error, -errno */
+        int error;                      /* first error, -errno */
+        bool error_is_io;               /* from a completion: offset and dir are set */
         uint64_t error_offset;
         uint8_t error_dir;
 
@@ -409,6 +408,10 @@ void bench_report_text(FILE *f, const struct bench_opts *o, const struct bench_t
 /* The body of one fio-style jobs[] element (without the braces). */
 void bench_report_json_job(FILE *f, const struct bench_opts *o, const struct bench_result *r,
                            const char *jobname, const char *indent);
+/* The opening of the JSON document up to and including "global options". */
+void bench_report_json_begin(FILE *f, const struct bench_opts *o);
+/* "disk_util" : [...] (the document's last member, no trailing comma). */
+void bench_report_json_disk_util(FILE *f, const struct ios_device *disk, const struct bench_result *r);
 void bench_report_json(FILE *f, const struct bench_opts *o, const struct bench_target *tg,
                        const struct ios_device *disk, const struct bench_result *r);
 void bench_json_string(FILE *f, const char *s);
@@ -444,9 +447,12 @@ struct bench_sched_state {
 int bench_sched_save(struct ios_device *d, struct bench_sched_state *s);
 /*
  * Make s the state an atexit() handler restores if the process exits before
- * bench_sched_restore() ran.  One state at a time.
+ * bench_sched_restore() ran (one state at a time).  report, if not NULL, is
+ * called from that handler with the restore's result, so the tool can say
+ * what happened; the handler itself prints nothing.
  */
-void bench_sched_arm(struct bench_sched_state *s);
+void bench_sched_arm(struct bench_sched_state *s,
+                     void (*report)(const struct bench_sched_state *s, int r, char **bad));
 /*
  * Switch d to sched and then write extra (attr,value) pairs, e.g. a policy's
  * tunables for that scheduler.  Verifies the kernel took the scheduler.

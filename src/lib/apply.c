@@ -14,7 +14,9 @@
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stdio.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "iosched.h"
 #include "macro.h"
@@ -88,6 +90,41 @@ static int rank(const char *key)
         return 2;
 }
 
+/*
+ * Blk-mq schedulers built as modules are not listed until loaded, but the
+ * kernel loads them on write.  Count one as a choice only if its module is
+ * installed for the running kernel: else --check would report drift forever.
+ */
+static char **loadable_scheds(struct ios_device *d, char * const *prefs)
+{
+        char **l = NULL;
+        struct utsname u;
+
+        if (!ios_root_is_host(d->root) || uname(&u) < 0)
+                return NULL;
+        for (char * const *p = prefs; p && *p; p++) {
+                const char *name = ios_sched_alias(*p, false) ?: *p, *mod = ios_sched_module(name);
+                static const char * const ext[] = { ".ko", ".ko.xz", ".ko.zst", ".ko.gz" };
+
+                if (!mod || ios_strv_contains(d->sched_avail, name) || ios_strv_contains(l, name))
+                        continue;
+                for (size_t i = 0; i < ELEMENTSOF(ext); i++) {
+                        _cleanup_free_ char *path = NULL;
+                        int fd;
+
+                        if (asprintf(&path, "/lib/modules/%s/kernel/block/%s%s", u.release, mod, ext[i]) < 0)
+                                break;
+                        fd = ios_root_open(d->root, path, O_PATH);
+                        if (fd >= 0) {
+                                close(fd);
+                                (void)ios_strv_push(&l, strdup(name));
+                                break;
+                        }
+                }
+        }
+        return l;
+}
+
 static int plan_scheduler(struct ios_plan *pl, const struct ios_setting *s, const char **ret_after)
 {
         struct ios_device *d = pl->dev;
@@ -111,7 +148,10 @@ static int plan_scheduler(struct ios_plan *pl, const struct ios_setting *s, cons
         e = ios_strv_split(s->value, " \t", &pl->sched_prefs);
         if (e < 0)
                 return e;
-        e = ios_sched_choose(prefs, d->sched_avail, ios_root_is_host(d->root), &chosen);
+        {
+                _cleanup_(ios_strv_freep) char **loadable = loadable_scheds(d, prefs);
+                e = ios_sched_choose(prefs, d->sched_avail, loadable, &chosen);
+        }
         if (e < 0) {
                 _cleanup_free_ char *avail = ios_strv_join(d->sched_avail, " ");
 
@@ -175,14 +215,14 @@ int ios_plan_build(const struct ios_policy *p, struct ios_device *d, struct ios_
                                 continue;
                         }
                         r = ios_sysfs_read_string(d->fd, s->key, &cur);
-                        if (r == -ENOENT && !tun) {
+                        if (r == -ENOENT) {
                                 e = add_change(&pl, s->key, NULL, s->value, s->source, IOS_CHANGE_SKIPPED);
                                 if (e < 0)
                                         goto fail;
                                 change_msg(&pl.c[pl.n - 1], "%s is not offered by this kernel or device", s->key);
                                 continue;
                         }
-                        if (r < 0 && !(r == -ENOENT && tun)) {
+                        if (r < 0) {
                                 e = r;
                                 goto fail;
                         }
@@ -258,7 +298,7 @@ static int write_scheduler(struct ios_plan *pl, struct ios_change *c)
                 while (*rest && !streq(*rest, c->wanted) &&
                        !(ios_sched_alias(*rest, false) && streq(ios_sched_alias(*rest, false), c->wanted)))
                         rest++;
-                if (*rest && ios_sched_choose(rest + 1, d->sched_avail, false, &next) >= 0) {
+                if (*rest && ios_sched_choose(rest + 1, d->sched_avail, NULL, &next) >= 0) {
                         char *n = strdup(next);
                         if (!n)
                                 return -ENOMEM;
@@ -324,7 +364,20 @@ int ios_plan_apply(struct ios_plan *pl)
                         change_msg(c, "skipped: the scheduler switch failed");
                         continue;
                 }
+                if (startswith(c->key, "queue/iosched/") &&
+                    !ios_iosched_tunable_of(d->sched_current, c->key + strlen("queue/iosched/"))) {
+                        /* the switch fell back to another scheduler */
+                        c->state = IOS_CHANGE_SKIPPED;
+                        change_msg(c, "not a tunable of %s", d->sched_current ? d->sched_current : "this queue");
+                        continue;
+                }
                 e = ios_sysfs_write_string(d->fd, c->key, c->wanted);
+                if (e == -ENOENT && ios_sysfs_exists(d->fd, "queue/scheduler")) {
+                        /* the disk is there; this kernel has no such attribute */
+                        c->state = IOS_CHANGE_SKIPPED;
+                        change_msg(c, "%s is not offered by this kernel or device", c->key);
+                        continue;
+                }
                 if (e < 0) {
                         c->state = IOS_CHANGE_FAILED;
                         c->error = e;

@@ -214,6 +214,45 @@ static char *strip(char *s)
         return s;
 }
 
+/* Split on blanks; "double quotes" keep blanks inside one value (Model="PERC H700"). */
+static int split_words(const char *s, char ***ret)
+{
+        char **l = calloc(1, sizeof(char *));
+        int e;
+
+        if (!l)
+                return -ENOMEM;
+        while (*s) {
+                const char *start;
+                size_t n;
+
+                s += strspn(s, " \t");
+                if (!*s)
+                        break;
+                if (*s == '"') {
+                        const char *end = strchr(s + 1, '"');
+                        if (!end) {
+                                ios_strv_free(l);
+                                return -EINVAL;
+                        }
+                        start = s + 1;
+                        n = (size_t)(end - start);
+                        s = end + 1;
+                } else {
+                        start = s;
+                        n = strcspn(s, " \t");
+                        s += n;
+                }
+                e = ios_strv_push(&l, strndup(start, n));
+                if (e < 0) {
+                        ios_strv_free(l);
+                        return e;
+                }
+        }
+        *ret = l;
+        return 0;
+}
+
 static int add_cond(struct rule *r, const char *file, unsigned line, const char *key, char *val,
                     struct ios_policy *p, struct ios_error *err)
 {
@@ -248,6 +287,11 @@ static int add_cond(struct rule *r, const char *file, unsigned line, const char 
 
                 if (!lo)
                         return -ENOMEM;
+                _cleanup_free_ char *hi_copy = hi ? strdup(hi) : NULL;
+
+                if (hi && !hi_copy)
+                        return -ENOMEM;
+                hi = hi_copy ? strip(hi_copy) : NULL;
                 if ((*lo && parse_size(strip(lo), &c.min) < 0) || (hi && *hi && parse_size(hi, &c.max) < 0) ||
                     (!dash && !*lo))
                         return fail(err, file, line, -EINVAL,
@@ -258,10 +302,10 @@ static int add_cond(struct rule *r, const char *file, unsigned line, const char 
                         return fail(err, file, line, -EINVAL, "Size= range is empty: \"%s\"", val);
                 p->needs_extra = true;
         } else {
-                e = ios_strv_split(val, " \t", &c.values);
+                e = split_words(val, &c.values);
                 if (e < 0) {
                         free(c.prop);
-                        return e;
+                        return e == -EINVAL ? fail(err, file, line, e, "unterminated quote in %s=", key) : e;
                 }
                 for (char **v = c.values; v && *v; v++) {
                         const char *bad = NULL;
@@ -474,7 +518,12 @@ int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, s
                         goto out;
         }
         if (in_rule && !have_set) {
-                e = fail(err, name, line, -EINVAL, "[Match] at %s has no [Set]", cur.source);
+                unsigned at = 0;
+                const char *colon = strrchr(cur.source, ':');
+
+                if (colon)
+                        at = (unsigned)atoi(colon + 1);
+                e = fail(err, name, at, -EINVAL, "[Match] has no [Set] section");
                 goto out;
         }
         if (in_rule) {
@@ -612,7 +661,7 @@ static int cmp_str(const void *a, const void *b)
  * replaces an earlier one of the same name.  Returns full paths sorted by
  * file name.
  */
-static int collect(const char *root, char ***ret)
+static int collect(const char *root, unsigned flags, char ***ret, struct ios_error *err)
 {
         static const char * const dirs[] = { IOS_VENDOR_DIR, "/etc/iosched.d", "/run/iosched.d" };
         _cleanup_(ios_strv_freep) char **names = NULL, **paths = NULL;
@@ -629,7 +678,18 @@ static int collect(const char *root, char ***ret)
                 if (!d) {
                         if (errno == ENOENT || errno == ENOTDIR)
                                 continue;
-                        return -errno;
+                        return fail(err, dir, 0, -errno, "cannot open: %s", strerror(errno));
+                }
+                {
+                        /* whoever may add or replace files here writes the policy */
+                        struct stat st;
+
+                        if (fstat(dirfd(d), &st) < 0 || (st.st_mode & (S_IWGRP | S_IWOTH)) ||
+                            (st.st_uid != 0 && !(flags & IOS_POLICY_ANY_OWNER))) {
+                                closedir(d);
+                                return fail(err, dir, 0, -EPERM,
+                                            "refusing a policy directory writable by others or not owned by root");
+                        }
                 }
                 while ((de = readdir(d))) {
                         size_t l = strlen(de->d_name);
@@ -714,7 +774,7 @@ int ios_policy_load(const char *conf_root, const char *file, unsigned flags,
                         e = ios_strv_push(&files, TAKE_PTR(main_conf));
                 if (e >= 0) {
                         _cleanup_(ios_strv_freep) char **dropins = NULL;
-                        e = collect(root, &dropins);
+                        e = collect(root, flags, &dropins, err);
                         for (char **f = dropins; e >= 0 && f && *f; f++)
                                 e = ios_strv_push(&files, strdup(*f));
                 }

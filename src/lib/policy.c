@@ -148,7 +148,9 @@ int ios_policy_resolve(const struct ios_policy *p, const struct ios_device *d, s
         if (e >= 0 && d->zoned == IOS_ZONED_HOST_MANAGED) {
                 unsigned maj = 0, min = 0;
 
-                if (ios_root_kernel_version(d->root, &maj, &min) < 0 || maj < 6 || (maj == 6 && min < 10)) {
+                bool known = ios_root_kernel_version(d->root, &maj, &min) >= 0;
+
+                if (!known || maj < 6 || (maj == 6 && min < 10)) {
                         const char *was = NULL, *src = NULL;
 
                         for (size_t i = 0; i < w.n; i++)
@@ -156,10 +158,16 @@ int ios_policy_resolve(const struct ios_policy *p, const struct ios_device *d, s
                                         was = w.s[i].value;
                                         src = w.s[i].source;
                                 }
-                        if (was && !streq(was, "mq-deadline"))
+                        /* note it only when the rule's first choice was something else */
+                        if (was && strncmp(was, "mq-deadline", 11) != 0 && strncmp(was, "deadline", 8) != 0) {
+                                char kv[32] = "of unknown version";
+
+                                if (known)
+                                        snprintf(kv, sizeof(kv), "%u.%u", maj, min);
                                 e = ios_strv_pushf(&w.notes,
-                                                   "zoned host-managed disk on kernel %u.%u (before 6.10): mq-deadline overrides \"%s\" from %s",
-                                                   maj, min, was, src);
+                                                   "zoned host-managed disk on kernel %s (before 6.10 it needs zone write locking): mq-deadline overrides \"%s\" from %s",
+                                                   kv, was, src);
+                        }
                         if (e >= 0)
                                 e = set_wanted(&w, "scheduler", "mq-deadline deadline",
                                                "built-in (zoned safety rule)");

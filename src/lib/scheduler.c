@@ -90,37 +90,59 @@ static bool is_legacy_queue(char * const *avail)
                (ios_strv_contains(avail, "deadline") && !ios_strv_contains(avail, "none"));
 }
 
-/* Schedulers that ship as modules and are loaded by the kernel on write. */
-static bool loadable(const char *name)
+/* The module the kernel asks for when a scheduler is written unlisted. */
+const char *ios_sched_module(const char *name)
 {
-        return streq(name, "bfq") || streq(name, "kyber") || streq(name, "mq-deadline");
+        if (streq(name, "bfq"))
+                return "bfq";
+        if (streq(name, "kyber"))
+                return "kyber-iosched";
+        if (streq(name, "mq-deadline"))
+                return "mq-deadline";
+        return NULL;
 }
 
-int ios_sched_choose(char * const *prefs, char * const *avail, bool allow_module, const char **ret)
+/*
+ * Two passes: first every preference under its own name or its direct twin
+ * (noop/none, deadline/mq-deadline, cfq/bfq); only if none fits, the closest
+ * stand-ins (kyber -> cfq on a legacy queue).  So "kyber none" on a legacy
+ * kernel means noop, as the admin who wrote none as the fallback expects.
+ */
+int ios_sched_choose(char * const *prefs, char * const *avail, char * const *loadable, const char **ret)
 {
         bool legacy = is_legacy_queue(avail);
 
-        for (size_t i = 0; prefs && prefs[i]; i++) {
-                const char *name = prefs[i], *alt = ios_sched_alias(name, legacy);
+        for (int pass = 0; pass < 2; pass++)
+                for (size_t i = 0; prefs && prefs[i]; i++) {
+                        const char *name = prefs[i], *alt = ios_sched_alias(name, legacy);
 
-                if (ios_strv_contains(avail, name)) {
-                        *ret = name;
-                        return (int)i;
-                }
-                if (alt && ios_strv_contains(avail, alt)) {
-                        *ret = alt;
-                        return (int)i;
-                }
-                if (allow_module && !legacy) {
-                        const char *mq = ios_sched_alias(name, false);
-
-                        if (!mq)
-                                mq = name;
-                        if (loadable(mq)) {
-                                *ret = mq;
+                        if (pass == 1) {
+                                if (alt && ios_strv_contains(avail, alt) && streq(name, "kyber")) {
+                                        *ret = alt;
+                                        return (int)i;
+                                }
+                                continue;
+                        }
+                        if (streq(name, "kyber"))
+                                alt = NULL;     /* no twin; a stand-in only in pass 2 */
+                        if (ios_strv_contains(avail, name)) {
+                                *ret = name;
                                 return (int)i;
                         }
+                        if (alt && ios_strv_contains(avail, alt)) {
+                                *ret = alt;
+                                return (int)i;
+                        }
+                        if (!legacy && loadable) {
+                                const char *mq = ios_sched_alias(name, false);
+
+                                if (!mq)
+                                        mq = name;
+                                if (ios_strv_contains(loadable, mq)) {
+                                        *ret = mq;
+                                        return (int)i;
+                                }
+                        }
                 }
-        }
         return -ENOENT;
 }

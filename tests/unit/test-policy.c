@@ -139,6 +139,13 @@ static void test_match_and_merge(void **state)
         assert_string_equal(get(&w, "queue/read_ahead_kb")->value, "4096");
         assert_null(get(&w, "queue/nr_requests"));
         ios_wanted_done(&w);
+        ios_policy_free(p);
+
+        /* a value with a blank, quoted */
+        p = parse("[Match]\nModel=\"QEMU HARDDISK\" other\n[Set]\nqueue/nomerges=1\n", false);
+        assert_int_equal(ios_policy_resolve(p, d, &w), 0);
+        assert_non_null(get(&w, "queue/nomerges"));
+        ios_wanted_done(&w);
         ios_device_free(d);
         ios_root_free(r);
         ios_policy_free(p);
@@ -282,6 +289,16 @@ static void test_load_dirs_masking_and_modes(void **state)
         assert_non_null(strstr(err.file, "10-a.conf"));
         assert_non_null(strstr(err.msg, "writable by group or others"));
         chmod(p3, 0644);
+
+        /* a drop-in directory others can write to: refused */
+        {
+                char dir[4096];
+                snprintf(dir, sizeof(dir), "%s/etc/iosched.d", root);
+                chmod(dir, 0777);
+                assert_int_equal(ios_policy_load(root, NULL, IOS_POLICY_ANY_OWNER, &p, &err), -EPERM);
+                assert_non_null(strstr(err.msg, "policy directory writable by others"));
+                chmod(dir, 0755);
+        }
 
         /* not owned by root: refused unless the test flag says otherwise */
         if (getuid() == 0) {

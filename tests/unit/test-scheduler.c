@@ -63,12 +63,15 @@ static void test_alias(void **state)
 
 static void choose(const char *prefs_s, const char *avail_s, bool mod, int want_idx, const char *want)
 {
-        char **prefs = NULL, **avail = NULL;
+        char **prefs = NULL, **avail = NULL, **loadable = NULL;
         const char *got = NULL;
 
         assert_int_equal(ios_strv_split(prefs_s, " ", &prefs), 0);
         assert_int_equal(ios_strv_split(avail_s, " ", &avail), 0);
-        assert_int_equal(ios_sched_choose(prefs, avail, mod, &got), want_idx);
+        if (mod)
+                assert_int_equal(ios_strv_split("bfq kyber", " ", &loadable), 0);
+        assert_int_equal(ios_sched_choose(prefs, avail, loadable, &got), want_idx);
+        ios_strv_free(loadable);
         if (want)
                 assert_string_equal(got, want);
         ios_strv_free(prefs);
@@ -83,13 +86,18 @@ static void test_choose(void **state)
         choose("deadline", "none mq-deadline", false, 0, "mq-deadline");
         choose("none", "noop deadline cfq", false, 0, "noop");
         choose("mq-deadline", "noop deadline cfq", false, 0, "deadline");
-        choose("kyber mq-deadline", "noop deadline cfq", false, 0, "cfq");
+        /* kyber has no legacy twin: the next preference first, cfq only as last resort */
+        choose("kyber mq-deadline", "noop deadline cfq", false, 1, "deadline");
+        choose("kyber none", "noop deadline cfq", false, 1, "noop");
+        choose("kyber", "noop deadline cfq", false, 0, "cfq");
         choose("bogus mq-deadline", "noop deadline cfq", false, 1, "deadline");
         choose("kyber none", "none mq-deadline", false, 1, "none");
         /* kyber not loaded yet: the kernel loads kyber-iosched on write */
         choose("kyber none", "none mq-deadline", true, 0, "kyber");
         choose("cfq", "none mq-deadline", true, 0, "bfq");
         choose("bogus", "none mq-deadline", true, -ENOENT, NULL);
+        /* a module that does not exist is not a choice */
+        choose("mq-deadline none", "none", true, 1, "none");
         choose("kyber", "noop deadline cfq", true, 0, "cfq");
         choose("bfq", "", false, -ENOENT, NULL);
 }

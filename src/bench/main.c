@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * main.c: iosched-bench's entry point.  Parses the options, installs the
+ * signal handlers (they only set a flag: the workers stop at their next
+ * reap and the main path restores what it changed), opens the target,
+ * finds the disk behind it through the library, runs either one job
+ * (--loops times) or the scheduler comparison, prints the report, and maps
+ * every failure to the documented exit codes in exactly one place:
+ * 0 success, 1 run failed, 2 usage error, 3 refused for safety.
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "macro.h"
+
+static void on_signal(int sig)
+{
+        bench_stop_signal = sig;
+}
+
+static void install_signals(void)
+{
+        struct sigaction sa;
+
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        /* no SA_RESTART: the main thread's sleep returns at once */
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        sigaction(SIGHUP, &sa, NULL);
+        sigaction(SIGQUIT, &sa, NULL);
+        signal(SIGPIPE, SIG_IGN);
+}
+
+/* The disk whose scheduler serves the target; NULL when there is none. */
+static struct ios_device *find_disk(struct ios_root *root, const struct bench_target *tg)
+{
+        struct ios_device *d = NULL;
+        char name[32];
+
+        if (!tg->path || (!tg->is_bdev && tg->major == 0))
+                return NULL;    /* null engine, tmpfs, overlay ... */
+        snprintf(name, sizeof(name), "%u:%u", tg->major, tg->minor);
+        return ios_device_new(root, name, &d) == 0 ? d : NULL;
+}
+
+static int run_single(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
+                      struct bench_error *e)
+{
+        double iops[1000];
+        unsigned n = 0;
+        int r = 0;
+
+        if (o->json && o->loops > 1) {
+                bench_report_json_begin(stdout, o);
+                printf("  \"jobs\" : [\n");
+        }
+        for (unsigned l = 0; l < o->loops && r == 0 && !bench_stop_signal; l++) {
+                struct bench_result res;
+                char name[128];
+
+                r = bench_run(o, tg, disk, o->loops > 1 ? "" : NULL, &res, e);
+                if (r == 0 || res.runtime_ns) {
+                        if (o->json && o->loops > 1) {
+                                snprintf(name, sizeof(name), "%s.%u", o->name, l + 1);
+                                printf("%s    {\n", l ? ",\n" : "");
+                                bench_report_json_job(stdout, o, &res, name, "      ");
+                                printf("    }");
+                        } else if (o->json)
+                                bench_report_json(stdout, o, tg, disk, &res);
+                        else {
+                                if (o->loops > 1)
+                                        printf("loop %u/%u: ", l + 1, o->loops);
+                                bench_report_text(stdout, o, tg, disk, &res);
+                        }
+                        if (n < ELEMENTSOF(iops))
+                                iops[n++] = bench_result_iops(&res, -1);
+                }
+                bench_result_done(&res);
+        }
+        if (o->json && o->loops > 1) {
+                printf("\n  ],\n");
+                bench_report_json_disk_util(stdout, NULL, NULL);
+                printf("}\n");
+        } else if (o->loops > 1 && n > 1) {
+                double mn = iops[0], mx = iops[0], med;
+                char a[32], b[32], c[32];
+
+                for (unsigned i = 0; i < n; i++) {
+                        mn = iops[i] < mn ? iops[i] : mn;
+                        mx = iops[i] > mx ? iops[i] : mx;
+                }
+                med = bench_median(iops, n);
+                printf("IOPS over %u loops: median %s [%s - %s], spread %.1f%%\n", n,
+                       bench_fmt_num(a, sizeof(a), med), bench_fmt_num(b, sizeof(b), mn),
+                       bench_fmt_num(c, sizeof(c), mx), med > 0 ? (mx - mn) / med * 100 : 0);
+        }
+        if (r == 0 && bench_stop_signal)
+                r = bench_error_set(e, BENCH_EXIT_FAILED, EINTR, "interrupted by signal %d", bench_stop_signal);
+        return r;
+}
+
+int main(int argc, char **argv)
+{
+        struct bench_opts o;
+        struct bench_error e = { 0 };
+        struct bench_target tg = { .fd = -1 };
+        struct ios_root *root = NULL;
+        struct ios_device *disk = NULL;
+        int r, code = BENCH_EXIT_OK;
+
+        bench_opts_init(&o);
+        r = bench_opts_parse(argc, argv, &o, stdout, &e);
+        if (r > 0) {
+                bench_opts_done(&o);
+                return BENCH_EXIT_OK;
+        }
+        if (r < 0) {
+                if (!e.msg[0])
+                        bench_error_set(&e, BENCH_EXIT_USAGE, -r, "%s", strerror(-r));
+                code = BENCH_EXIT_USAGE;
+                goto out;
+        }
+        install_signals();
+        atexit(bench_target_atexit);
+
+        r = bench_clock_init(o.clocksource);
+        if (r < 0) {
+                bench_error_set(&e, BENCH_EXIT_USAGE, -r, "--clocksource=cpu: no usable TSC on this machine");
+                goto fail;
+        }
+        r = ios_root_new(NULL, &root);
+        if (r < 0) {
+                bench_error_set(&e, BENCH_EXIT_FAILED, -r, "cannot open /sys: %s", strerror(-r));
+                goto fail;
+        }
+        r = bench_target_open(&o, root, &tg, &e);
+        if (r < 0)
+                goto fail;
+        disk = find_disk(root, &tg);
+        if (o.compare)
+                r = bench_compare(&o, &tg, disk, NULL, stdout, &e);
+        else
+                r = run_single(&o, &tg, disk, &e);
+        if (r < 0)
+                goto fail;
+        goto out;
+fail:
+        if (!e.msg[0])
+                bench_error_set(&e, BENCH_EXIT_FAILED, -r, "%s", strerror(-r));
+        code = e.exit_code ? e.exit_code : BENCH_EXIT_FAILED;
+out:
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+                if (!e.msg[0])
+                        bench_error_set(&e, BENCH_EXIT_FAILED, EIO, "error writing output");
+                if (code == BENCH_EXIT_OK)
+                        code = BENCH_EXIT_FAILED;
+        }
+        if (e.msg[0] && code != BENCH_EXIT_OK)
+                fprintf(stderr, "iosched-bench: %s\n", e.msg);
+        bench_target_close(&tg);
+        ios_device_free(disk);
+        ios_root_free(root);
+        bench_opts_done(&o);
+        return code;
+}

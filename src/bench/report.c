@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * report.c: the results of one run, as a human summary in fio's shape
+ * (IOPS/BW line, slat/clat/lat lines, clat percentiles, cpu line) and as
+ * JSON laid out like fio's --output-format=json for every field both tools
+ * have (jobs[].read.iops, .bw, .clat_ns.percentile["99.000000"], lat_ns,
+ * slat_ns, usr_cpu, iodepth_submit, disk_util ...), so scripts written for
+ * fio read ours unchanged.  What fio has no field for (engine setup,
+ * machine-wide CPU per I/O, the clock used) goes under jobs[].iosched.
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench.h"
+#include "macro.h"
+
+const char *bench_fmt_num(char *buf, size_t len, double v)
+{
+        if (v < 10000)
+                snprintf(buf, len, "%.0f", v);
+        else if (v < 1e6)
+                snprintf(buf, len, "%.1fk", v / 1e3);
+        else if (v < 1e9)
+                snprintf(buf, len, "%.2fM", v / 1e6);
+        else
+                snprintf(buf, len, "%.2fG", v / 1e9);
+        return buf;
+}
+
+const char *bench_fmt_bytes(char *buf, size_t len, double v)
+{
+        static const char *u[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+        unsigned i = 0;
+
+        while (v >= 1024 * 10 && i < ELEMENTSOF(u) - 1) {
+                v /= 1024;
+                i++;
+        }
+        snprintf(buf, len, "%.*f%s", v < 100 && i > 0 ? 1 : 0, v, u[i]);
+        return buf;
+}
+
+const char *bench_fmt_ns(char *buf, size_t len, double ns)
+{
+        if (ns < 1000)
+                snprintf(buf, len, "%.0fns", ns);
+        else if (ns < 1e6)
+                snprintf(buf, len, "%.1fus", ns / 1e3);
+        else if (ns < 1e9)
+                snprintf(buf, len, "%.2fms", ns / 1e6);
+        else
+                snprintf(buf, len, "%.2fs", ns / 1e9);
+        return buf;
+}
+
+double bench_result_iops(const struct bench_result *r, int dir)
+{
+        uint64_t n = 0;
+
+        if (r->runtime_ns == 0)
+                return 0;
+        for (int d = 0; d < BENCH_NDIR; d++)
+                if (dir < 0 || dir == d)
+                        n += r->d[d].ios;
+        return (double)n * 1e9 / (double)r->runtime_ns;
+}
+
+double bench_result_bw(const struct bench_result *r, int dir)
+{
+        uint64_t n = 0;
+
+        if (r->runtime_ns == 0)
+                return 0;
+        for (int d = 0; d < BENCH_NDIR; d++)
+                if (dir < 0 || dir == d)
+                        n += r->d[d].bytes;
+        return (double)n * 1e9 / (double)r->runtime_ns;
+}
+
+uint64_t bench_result_clat_pct(const struct bench_result *r, int dir, double p)
+{
+        static uint64_t hist[BENCH_HIST_NR];    /* single-threaded caller */
+        uint64_t v = 0;
+
+        memset(hist, 0, sizeof(hist));
+        for (int d = 0; d < BENCH_NDIR; d++)
+                if (dir < 0 || dir == d)
+                        bench_hist_merge(hist, r->d[d].clat_hist);
+        bench_hist_percentiles(hist, &p, 1, &v);
+        return v;
+}
+
+double bench_result_cpu_us_per_io(const struct bench_result *r, bool machine)
+{
+        uint64_t ios = r->d[0].ios + r->d[1].ios;
+
+        if (ios == 0)
+                return 0;
+        if (machine)
+                return r->machine_busy_pct / 100.0 * (double)r->runtime_ns / 1e3 / (double)ios;
+        return (double)(r->usr_ns + r->sys_ns) / 1e3 / (double)ios;
+}
+
+/* fio's unit choice: nsec for small values, usec, msec for large */
+static void lat_line(FILE *f, const char *name, const struct bench_lat *l)
+{
+        double div = 1;
+        const char *unit = "nsec";
+
+        if (l->n == 0)
+                return;
+        if (l->max >= 10000000ull) {
+                div = 1e6;
+                unit = "msec";
+        } else if (l->max >= 10000) {
+                div = 1e3;
+                unit = "usec";
+        }
+        fprintf(f, "    %4s (%s): min=%.2f, max=%.2f, avg=%.2f, stdev=%.2f\n", name, unit,
+                (double)l->min / div, (double)l->max / div, bench_lat_mean(l) / div, bench_lat_stddev(l) / div);
+}
+
+static void sample_stats(const double *v, unsigned n, double *min, double *max, double *mean, double *sd)
+{
+        double s = 0, ss = 0;
+
+        *min = *max = *mean = *sd = 0;
+        if (n == 0)
+                return;
+        *min = *max = v[0];
+        for (unsigned i = 0; i < n; i++) {
+                s += v[i];
+                if (v[i] < *min)
+                        *min = v[i];
+                if (v[i] > *max)
+                        *max = v[i];
+        }
+        *mean = s / n;
+        for (unsigned i = 0; i < n; i++)
+                ss += (v[i] - *mean) * (v[i] - *mean);
+        *sd = n > 1 ? sqrt(ss / (n - 1)) : 0;
+}
+
+static void dir_text(FILE *f, const struct bench_result *r, int d)
+{
+        static const double p[] = { 50, 90, 99, 99.9, 99.99 };
+        static const char * const pn[] = { "p50", "p90", "p99", "p99.9", "p99.99" };
+        const struct bench_dir_stats *s = &r->d[d];
+        uint64_t v[ELEMENTSOF(p)];
+        char a[32], b[32], x[32];
+        double mn, mx, mean, sd;
+
+        if (s->ios == 0)
+                return;
+        fprintf(f, "  %s: IOPS=%s, BW=%s/s (%.1fMB/s), %" PRIu64 " ios in %.2fs%s\n",
+                d == BENCH_READ ? "read" : "write",
+                bench_fmt_num(a, sizeof(a), bench_result_iops(r, d)),
+                bench_fmt_bytes(b, sizeof(b), bench_result_bw(r, d)), bench_result_bw(r, d) / 1e6,
+                s->ios, (double)r->runtime_ns / 1e9,
+                s->short_ios ? " (some short)" : "");
+        lat_line(f, "slat", &s->slat);
+        lat_line(f, "clat", &s->clat);
+        lat_line(f, "lat", &s->lat);
+        bench_hist_percentiles(s->clat_hist, p, ELEMENTSOF(p), v);
+        fprintf(f, "    clat percentiles:");
+        for (size_t i = 0; i < ELEMENTSOF(p); i++)
+                fprintf(f, " %s=%s", pn[i], bench_fmt_ns(x, sizeof(x), (double)v[i]));
+        fputc('\n', f);
+        sample_stats(r->iops_samples[d], r->n_samples, &mn, &mx, &mean, &sd);
+        if (r->n_samples > 1)
+                fprintf(f, "    iops per 0.5s: min=%.0f, max=%.0f, avg=%.0f, stdev=%.0f (%.1f%%), samples=%u\n",
+                        mn, mx, mean, sd, mean > 0 ? sd / mean * 100 : 0, r->n_samples);
+}
+
+static void batching(const uint64_t *calls, uint64_t ios, double *per_call)
+{
+        uint64_t n = 0;
+
+        for (int b = 0; b < BENCH_DEPTH_BUCKETS; b++)
+                n += calls[b];
+        *per_call = n ? (double)ios / (double)n : 0;
+}
+
+void bench_report_text(FILE *f, const struct bench_opts *o, const struct bench_target *tg,
+                       const struct ios_device *disk, const struct bench_result *r)
+{
+        char a[32], b[32], c[32];
+        uint64_t ios = r->d[0].ios + r->d[1].ios;
+        double rt = (double)r->runtime_ns / 1e9, sub, reap;
+
+        fprintf(f, "%s: %s rw=%s", o->name, tg->path, bench_rw_to_string(o->rw));
+        if (bench_rw_reads(o->rw) && bench_rw_writes(o->rw))
+                fprintf(f, " rwmixread=%u", o->rwmixread);
+        if (o->bs[0] == o->bs[1] || !bench_rw_writes(o->rw) || !bench_rw_reads(o->rw))
+                fprintf(f, " bs=%s", bench_fmt_bytes(a, sizeof(a), o->bs[bench_rw_reads(o->rw) ? 0 : 1]));
+        else
+                fprintf(f, " bs=%s,%s", bench_fmt_bytes(a, sizeof(a), o->bs[0]), bench_fmt_bytes(b, sizeof(b), o->bs[1]));
+        fprintf(f, " iodepth=%u numjobs=%u ioengine=%s direct=%d\n", r->depth, o->numjobs, o->engine->name, o->direct);
+        fprintf(f, "  engine: %s; clock: %s", r->engine_note[0] ? r->engine_note : "-", bench_clock_name());
+        if (disk)
+                fprintf(f, "; device %s (%s), scheduler %s", disk->name, ios_class_to_string(disk->cls),
+                        disk->sched_current ? disk->sched_current : "-");
+        fprintf(f, "\n  region: %s at offset %s; measured %.2fs", bench_fmt_bytes(a, sizeof(a), (double)tg->region_len),
+                bench_fmt_bytes(b, sizeof(b), (double)tg->region_start), rt);
+        if (o->ramp_ns)
+                fprintf(f, " after %.2fs ramp", (double)o->ramp_ns / 1e9);
+        fprintf(f, "%s\n", r->interrupted ? " (interrupted)" : "");
+        for (int d = 0; d < BENCH_NDIR; d++)
+                dir_text(f, r, d);
+        if (ios == 0)
+                fprintf(f, "  no I/O completed in the measured window\n");
+        if (rt > 0) {
+                fprintf(f, "  cpu: usr=%.2f%%, sys=%.2f%%, ctx=%" PRIu64 ", majf=%" PRIu64 ", minf=%" PRIu64
+                        "; %s per I/O in our threads",
+                        (double)r->usr_ns / 1e7 / rt, (double)r->sys_ns / 1e7 / rt, r->ctx, r->majf, r->minf,
+                        bench_fmt_ns(a, sizeof(a), bench_result_cpu_us_per_io(r, false) * 1e3));
+                if (r->machine_busy_pct > 0)
+                        fprintf(f, "; machine %.0f%% busy of %u%%, %s per I/O, steal %.1f%%", r->machine_busy_pct,
+                                r->ncpu * 100, bench_fmt_ns(c, sizeof(c), bench_result_cpu_us_per_io(r, true) * 1e3),
+                                r->machine_steal_pct);
+                fputc('\n', f);
+        }
+        batching(r->submit_calls, ios, &sub);
+        batching(r->reap_calls, ios, &reap);
+        if (ios)
+                fprintf(f, "  batching: %.1f I/Os per submit call, %.1f per reap call\n", sub, reap);
+        if (r->have_disk_stat && disk && r->elapsed_ns) {
+                double util = (double)(r->disk_stat_after[9] - r->disk_stat_before[9]) * 1e6 / (double)r->runtime_ns * 100;
+                fprintf(f, "  disk %s: ios=%" PRIu64 "/%" PRIu64 ", merge=%" PRIu64 "/%" PRIu64 ", util=%.1f%%\n", disk->name,
+                        r->disk_stat_after[0] - r->disk_stat_before[0], r->disk_stat_after[4] - r->disk_stat_before[4],
+                        r->disk_stat_after[1] - r->disk_stat_before[1], r->disk_stat_after[5] - r->disk_stat_before[5],
+                        util > 100 ? 100 : util);
+        }
+}
+
+void bench_json_string(FILE *f, const char *s)
+{
+        fputc('"', f);
+        for (; s && *s; s++) {
+                unsigned char ch = (unsigned char)*s;
+
+                if (ch == '"' || ch == '\\')
+                        fprintf(f, "\\%c", ch);
+                else if (ch < 0x20)
+                        fprintf(f, "\\u%04x", ch);
+                else
+                        fputc(ch, f);
+        }
+        fputc('"', f);
+}
+
+static void json_lat(FILE *f, const char *ind, const char *name, const struct bench_lat *l,
+                     const uint64_t *hist, const struct bench_opts *o, bool last)
+{
+        fprintf(f, "%s\"%s\" : {\n", ind, name);
+        fprintf(f, "%s  \"min\" : %" PRIu64 ",\n", ind, l->n ? l->min : 0);
+        fprintf(f, "%s  \"max\" : %" PRIu64 ",\n", ind, l->max);
+        fprintf(f, "%s  \"mean\" : %f,\n", ind, bench_lat_mean(l));
+        fprintf(f, "%s  \"stddev\" : %f,\n", ind, bench_lat_stddev(l));
+        fprintf(f, "%s  \"N\" : %" PRIu64 "%s\n", ind, l->n, hist && l->n ? "," : "");
+        if (hist && l->n) {
+                uint64_t v[BENCH_MAX_PERCENTILES];
+
+                bench_hist_percentiles(hist, o->percentiles, o->n_percentiles, v);
+                fprintf(f, "%s  \"percentile\" : {\n", ind);
+                for (unsigned i = 0; i < o->n_percentiles; i++)
+                        fprintf(f, "%s    \"%f\" : %" PRIu64 "%s\n", ind, o->percentiles[i], v[i],
+                                i + 1 < o->n_percentiles ? "," : "");
+                fprintf(f, "%s  }\n", ind);
+        }
+        fprintf(f, "%s}%s\n", ind, last ? "" : ",");
+}
+
+static void json_dir(FILE *f, const char *ind, const char *name, const struct bench_opts *o,
+                     const struct bench_result *r, int d)
+{
+        static const struct bench_dir_stats empty_init;        /* for "trim" */
+        const struct bench_dir_stats *s = d >= 0 ? &r->d[d] : &empty_init;
+        struct bench_lat none;
+        char in[64];
+        double bw = d >= 0 ? bench_result_bw(r, d) : 0, mn, mx, mean, sd;
+        unsigned ns = d >= 0 ? r->n_samples : 0;
+
+        bench_lat_reset(&none);
+        snprintf(in, sizeof(in), "%s  ", ind);
+        fprintf(f, "%s\"%s\" : {\n", ind, name);
+        fprintf(f, "%s\"io_bytes\" : %" PRIu64 ",\n", in, s->bytes);
+        fprintf(f, "%s\"io_kbytes\" : %" PRIu64 ",\n", in, s->bytes / 1024);
+        fprintf(f, "%s\"bw_bytes\" : %.0f,\n", in, bw);
+        fprintf(f, "%s\"bw\" : %.0f,\n", in, bw / 1024);
+        fprintf(f, "%s\"iops\" : %f,\n", in, d >= 0 ? bench_result_iops(r, d) : 0.0);
+        fprintf(f, "%s\"runtime\" : %" PRIu64 ",\n", in, s->ios ? r->runtime_ns / 1000000 : 0);
+        fprintf(f, "%s\"total_ios\" : %" PRIu64 ",\n", in, s->ios);
+        fprintf(f, "%s\"short_ios\" : %" PRIu64 ",\n", in, s->short_ios);
+        fprintf(f, "%s\"drop_ios\" : 0,\n", in);
+        json_lat(f, in, "slat_ns", s->ios ? &s->slat : &none, NULL, o, false);
+        json_lat(f, in, "clat_ns", s->ios ? &s->clat : &none, s->clat_hist, o, false);
+        json_lat(f, in, "lat_ns", s->ios ? &s->lat : &none, NULL, o, false);
+        sample_stats(d >= 0 && ns ? r->bw_samples[d] : NULL, ns, &mn, &mx, &mean, &sd);
+        fprintf(f, "%s\"bw_min\" : %.0f,\n%s\"bw_max\" : %.0f,\n%s\"bw_agg\" : %f,\n", in, mn, in, mx, in,
+                s->ios ? 100.0 : 0.0);
+        fprintf(f, "%s\"bw_mean\" : %f,\n%s\"bw_dev\" : %f,\n%s\"bw_samples\" : %u,\n", in, mean, in, sd, in, ns);
+        sample_stats(d >= 0 && ns ? r->iops_samples[d] : NULL, ns, &mn, &mx, &mean, &sd);
+        fprintf(f, "%s\"iops_min\" : %.0f,\n%s\"iops_max\" : %.0f,\n%s\"iops_mean\" : %f,\n", in, mn, in, mx, in, mean);
+        fprintf(f, "%s\"iops_stddev\" : %f,\n%s\"iops_samples\" : %u\n", in, sd, in, ns);
+        fprintf(f, "%s},\n", ind);
+}
+
+static void json_depth(FILE *f, const char *ind, const char *name, const uint64_t *calls)
+{
+        static const char * const keys[BENCH_DEPTH_BUCKETS] = { "0", "4", "8", "16", "32", "64", ">=64" };
+        uint64_t n = 0;
+
+        for (int b = 0; b < BENCH_DEPTH_BUCKETS; b++)
+                n += calls[b];
+        fprintf(f, "%s\"%s\" : {\n", ind, name);
+        for (int b = 0; b < BENCH_DEPTH_BUCKETS; b++)
+                fprintf(f, "%s  \"%s\" : %f%s\n", ind, keys[b], n ? (double)calls[b] * 100.0 / (double)n : 0.0,
+                        b + 1 < BENCH_DEPTH_BUCKETS ? "," : "");
+        fprintf(f, "%s},\n", ind);
+}
+
+static void json_options(FILE *f, const char *ind, const struct bench_opts *o)
+{
+        fprintf(f, "%s\"filename\" : ", ind);
+        bench_json_string(f, o->filename ? o->filename : "");
+        fprintf(f, ",\n%s\"ioengine\" : \"%s\",\n", ind, o->engine->name);
+        fprintf(f, "%s\"rw\" : \"%s\",\n", ind, bench_rw_to_string(o->rw));
+        if (bench_rw_reads(o->rw) && bench_rw_writes(o->rw))
+                fprintf(f, "%s\"rwmixread\" : \"%u\",\n", ind, o->rwmixread);
+        if (o->bs[0] == o->bs[1])
+                fprintf(f, "%s\"bs\" : \"%u\",\n", ind, o->bs[0]);
+        else
+                fprintf(f, "%s\"bs\" : \"%u,%u\",\n", ind, o->bs[0], o->bs[1]);
+        fprintf(f, "%s\"iodepth\" : \"%u\",\n", ind, o->iodepth);
+        fprintf(f, "%s\"numjobs\" : \"%u\",\n", ind, o->numjobs);
+        fprintf(f, "%s\"runtime\" : \"%" PRIu64 "ms\",\n", ind, o->runtime_ns / 1000000);
+        fprintf(f, "%s\"ramp_time\" : \"%" PRIu64 "ms\",\n", ind, o->ramp_ns / 1000000);
+        fprintf(f, "%s\"direct\" : \"%d\"\n", ind, o->direct);
+}
+
+void bench_report_json_job(FILE *f, const struct bench_opts *o, const struct bench_result *r,
+                           const char *jobname, const char *ind)
+{
+        double rt = (double)r->runtime_ns / 1e9;
+        uint64_t ios = r->d[0].ios + r->d[1].ios;
+        char in[64];
+
+        snprintf(in, sizeof(in), "%s  ", ind);
+        fprintf(f, "%s\"jobname\" : ", ind);
+        bench_json_string(f, jobname);
+        fprintf(f, ",\n%s\"groupid\" : 0,\n", ind);
+        fprintf(f, "%s\"error\" : %d,\n", ind, r->error < 0 ? -r->error : r->error);
+        fprintf(f, "%s\"eta\" : 0,\n", ind);
+        fprintf(f, "%s\"elapsed\" : %" PRIu64 ",\n", ind, (uint64_t)((r->elapsed_ns + 500000000ull) / 1000000000ull));
+        fprintf(f, "%s\"job options\" : {\n", ind);
+        json_options(f, in, o);
+        fprintf(f, "%s},\n", ind);
+        json_dir(f, ind, "read", o, r, BENCH_READ);
+        json_dir(f, ind, "write", o, r, BENCH_WRITE);
+        json_dir(f, ind, "trim", o, r, -1);
+        fprintf(f, "%s\"job_runtime\" : %" PRIu64 ",\n", ind, r->runtime_ns / 1000000);
+        fprintf(f, "%s\"usr_cpu\" : %f,\n", ind, rt > 0 ? (double)r->usr_ns / 1e7 / rt : 0.0);
+        fprintf(f, "%s\"sys_cpu\" : %f,\n", ind, rt > 0 ? (double)r->sys_ns / 1e7 / rt : 0.0);
+        fprintf(f, "%s\"ctx\" : %" PRIu64 ",\n", ind, r->ctx);
+        fprintf(f, "%s\"majf\" : %" PRIu64 ",\n", ind, r->majf);
+        fprintf(f, "%s\"minf\" : %" PRIu64 ",\n", ind, r->minf);
+        json_depth(f, ind, "iodepth_submit", r->submit_calls);
+        json_depth(f, ind, "iodepth_complete", r->reap_calls);
+        fprintf(f, "%s\"iosched\" : {\n", ind);
+        fprintf(f, "%s\"engine_setup\" : ", in);
+        bench_json_string(f, r->engine_note);
+        fprintf(f, ",\n%s\"clocksource\" : \"%s\",\n", in, bench_clock_name());
+        fprintf(f, "%s\"iodepth\" : %u,\n", in, r->depth);
+        fprintf(f, "%s\"cpu_ns_per_io\" : %f,\n", in, bench_result_cpu_us_per_io(r, false) * 1e3);
+        fprintf(f, "%s\"machine_busy_pct\" : %f,\n", in, r->machine_busy_pct);
+        fprintf(f, "%s\"machine_steal_pct\" : %f,\n", in, r->machine_steal_pct);
+        fprintf(f, "%s\"machine_cpu_ns_per_io\" : %f,\n", in, bench_result_cpu_us_per_io(r, true) * 1e3);
+        fprintf(f, "%s\"total_iops\" : %f,\n", in, bench_result_iops(r, -1));
+        fprintf(f, "%s\"ios\" : %" PRIu64 ",\n", in, ios);
+        fprintf(f, "%s\"interrupted\" : %s\n", in, r->interrupted ? "true" : "false");
+        fprintf(f, "%s}\n", ind);
+}
+
+void bench_report_json_disk_util(FILE *f, const struct ios_device *disk, const struct bench_result *r)
+{
+        const uint64_t *a = r->disk_stat_before, *b = r->disk_stat_after;
+        double util;
+
+        if (!disk || !r->have_disk_stat || r->runtime_ns == 0) {
+                fprintf(f, "  \"disk_util\" : []\n");
+                return;
+        }
+        util = (double)(b[9] - a[9]) * 1e6 / (double)r->runtime_ns * 100;
+        fprintf(f, "  \"disk_util\" : [\n    {\n      \"name\" : ");
+        bench_json_string(f, disk->name);
+        fprintf(f, ",\n      \"read_ios\" : %" PRIu64 ",\n      \"write_ios\" : %" PRIu64 ",\n"
+                "      \"read_merges\" : %" PRIu64 ",\n      \"write_merges\" : %" PRIu64 ",\n"
+                "      \"read_ticks\" : %" PRIu64 ",\n      \"write_ticks\" : %" PRIu64 ",\n"
+                "      \"in_queue\" : %" PRIu64 ",\n      \"util\" : %f\n    }\n  ]\n",
+                b[0] - a[0], b[4] - a[4], b[1] - a[1], b[5] - a[5], b[3] - a[3], b[7] - a[7],
+                b[10] - a[10], util > 100 ? 100.0 : util);
+}
+
+void bench_report_json_begin(FILE *f, const struct bench_opts *o)
+{
+        time_t now = time(NULL);
+        char tbuf[64];
+        struct tm tm;
+
+        localtime_r(&now, &tm);
+        strftime(tbuf, sizeof(tbuf), "%a %b %e %H:%M:%S %Y", &tm);
+        fprintf(f, "{\n  \"iosched-bench version\" : \"iosched-bench-%s\",\n", IOS_VERSION);
+        fprintf(f, "  \"timestamp\" : %lld,\n  \"timestamp_ms\" : %lld,\n", (long long)now,
+                (long long)now * 1000);
+        fprintf(f, "  \"time\" : ");
+        bench_json_string(f, tbuf);
+        fprintf(f, ",\n  \"global options\" : {\n");
+        json_options(f, "    ", o);
+        fprintf(f, "  },\n");
+}
+
+void bench_report_json(FILE *f, const struct bench_opts *o, const struct bench_target *tg,
+                       const struct ios_device *disk, const struct bench_result *r)
+{
+        (void)tg;
+        bench_report_json_begin(f, o);
+        fprintf(f, "  \"jobs\" : [\n    {\n");
+        bench_report_json_job(f, o, r, o->name, "      ");
+        fprintf(f, "    }\n  ],\n");
+        bench_report_json_disk_util(f, disk, r);
+        fprintf(f, "}\n");
+}
