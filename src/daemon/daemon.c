@@ -396,6 +396,8 @@ static void process_pending(struct daemon *d)
 {
         if (iosd_devset_empty(&d->pending))
                 return;
+        iosd_log(LOG_DEBUG, "batch: %s%zu device(s); %" PRIu64 " uevent(s) since start",
+                 d->pending.all ? "all disks, " : "", d->pending.n, d->n_events);
         if (d->pending.all) {
                 iosd_devset_clear(&d->pending);
                 apply_all(d, R_RESCAN);
