@@ -30,7 +30,7 @@ static void usage(FILE *out)
                 "and change uevents, on SIGHUP and policy edits, and against drift.\n"
                 "\n"
                 "Options:\n"
-                "     --config FILE          read only the built-in policy and FILE\n"
+                " -c, --config FILE          read only the built-in policy and FILE\n"
                 "     --config-root DIR      read the policy directories under DIR\n"
                 "     --no-builtin           start from an empty policy, not the built-in rules\n"
                 "     --sysroot DIR          use DIR as the root of sys/ and run/udev\n"
@@ -74,8 +74,7 @@ static int parse_interval(const char *s, int64_t *ret)
 }
 
 enum {
-        OPT_CONFIG = CHAR_MAX + 1,
-        OPT_CONFIG_ROOT,
+        OPT_CONFIG_ROOT = CHAR_MAX + 1,
         OPT_NO_BUILTIN,
         OPT_SYSROOT,
         OPT_NO_INITIAL,
@@ -86,7 +85,7 @@ enum {
 int main(int argc, char **argv)
 {
         static const struct option longopts[] = {
-                { "config", required_argument, NULL, OPT_CONFIG },
+                { "config", required_argument, NULL, 'c' },
                 { "config-root", required_argument, NULL, OPT_CONFIG_ROOT },
                 { "no-builtin", no_argument, NULL, OPT_NO_BUILTIN },
                 { "sysroot", required_argument, NULL, OPT_SYSROOT },
@@ -105,9 +104,9 @@ int main(int argc, char **argv)
         };
         int c, prio = LOG_INFO;
 
-        while ((c = getopt_long(argc, argv, "vhV", longopts, NULL)) >= 0) {
+        while ((c = getopt_long(argc, argv, "c:vhV", longopts, NULL)) >= 0) {
                 switch (c) {
-                case OPT_CONFIG: o.config_file = optarg; break;
+                case 'c': o.config_file = optarg; break;
                 case OPT_CONFIG_ROOT: o.config_root = optarg; break;
                 case OPT_NO_BUILTIN: o.policy_flags |= IOS_POLICY_NO_BUILTIN; break;
                 case OPT_SYSROOT: o.sysroot = optarg; break;
