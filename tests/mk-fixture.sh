@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# mk-fixture.sh [-s] [-S] [-k] DEVNAME OUTDIR
+# mk-fixture.sh [-s] [-S|-V] [-k] DEVNAME OUTDIR
 #
 # Capture, from the running system, the subset of /sys (and of the udev
 # database) needed to classify ONE whole disk, as a tree rooted at OUTDIR:
@@ -31,9 +31,12 @@
 # captured into the same tree.
 #
 #   -s  also capture the lower devices listed in slaves/ (md, dm) fully
-#   -S  also record queue/iosched/ for every available scheduler in
-#       OUTDIR/iosched/<sched>/ (switches the device's scheduler and puts the
-#       original back: only on a test machine)
+#   -S  also record queue/iosched/ for every scheduler in OUTDIR/iosched/<sched>/
+#       and the scheduler line in OUTDIR/iosched/<sched>.scheduler: tries the
+#       listed ones plus mq-deadline, kyber, bfq (the write loads the module)
+#       and puts the original back. Changes the device: only on a test machine.
+#   -V  only do what -S adds (no capture); for a second pass after capturing
+#       every disk, so that loading kyber/bfq does not show in the captures
 #   -k  put a .gitkeep file in every empty directory (for committing the tree)
 #
 # Environment: MKFIX_SYSFS (default /sys), MKFIX_UDEVDB (default /run/udev/data)
@@ -45,13 +48,14 @@
 set -u
 export LC_ALL=C
 
-usage() { echo "usage: $0 [-s] [-S] [-k] DEVNAME OUTDIR" >&2; exit 2; }
+usage() { echo "usage: $0 [-s] [-S|-V] [-k] DEVNAME OUTDIR" >&2; exit 2; }
 
-WITH_SLAVES=0 WITH_SCHEDS=0 GITKEEP=0
-while getopts sSkh opt; do
+WITH_SLAVES=0 WITH_SCHEDS=0 GITKEEP=0 ONLY_SCHEDS=0
+while getopts sSVkh opt; do
 	case $opt in
 	s) WITH_SLAVES=1 ;;
 	S) WITH_SCHEDS=1 ;;
+	V) WITH_SCHEDS=1 ONLY_SCHEDS=1 ;;
 	k) GITKEEP=1 ;;
 	*) usage ;;
 	esac
@@ -112,32 +116,45 @@ normpath() {
 # Real /sys path -> path relative to OUT ("sys/...").
 rel() { printf 'sys%s\n' "${1#"$SYS"}"; }
 
+declare -A MADE=()
+mkdirp() { # mkdir -p, remembering what exists (forks are slow under TCG)
+	[ -n "${MADE[$1]:-}" ] && return 0
+	mkdir -p "$1" && MADE[$1]=1
+}
+
 copy_file() { # $1 = real path of a regular sysfs file
-	local src=$1 dst
-	dst=$OUT/$(rel "$src")
+	local src=$1 dst data
+	dst=$OUT/sys${src#"$SYS"}
 	[ -e "$dst" ] && return 0
-	mkdir -p "${dst%/*}"
-	if ! "${TIMEOUT[@]}" head -c 1048576 "$src" >"$dst" 2>/dev/null; then
+	mkdirp "${dst%/*}"
+	data=
+	case ${src##*/} in
+	vpd_pg* | inquiry | *descriptor* | *_bin | cdl_*) ;; # binary: keep NUL bytes
+	*) { IFS= read -r -N 1048576 data; } <"$src" 2>/dev/null ;;
+	esac
+	if [ -n "$data" ]; then
+		printf '%s' "$data" >"$dst"
+	elif ! "${TIMEOUT[@]}" head -c 1048576 "$src" >"$dst" 2>/dev/null; then
 		rm -f "$dst"
-		UNREADABLE+=("$(rel "$src")")
+		UNREADABLE+=("sys${src#"$SYS"}")
 	fi
 }
 
 copy_link() { # $1 = real path of a symlink inside /sys
 	local src=$1 dst t r
 	[ -L "$src" ] || return 0
-	dst=$OUT/$(rel "$src")
+	dst=$OUT/sys${src#"$SYS"}
 	[ -L "$dst" ] && return 0
 	t=$(readlink "$src") || return 0
 	case $t in
 	/*) warn "skipping absolute link $src -> $t"; return 0 ;;
 	esac
-	r=$(rel "$src")
+	r=sys${src#"$SYS"}
 	if ! r=$(normpath "${r%/*}/$t") || [ "${r%%/*}" != sys ]; then
 		warn "skipping link leaving the tree: $src -> $t"
 		return 0
 	fi
-	mkdir -p "${dst%/*}"
+	mkdirp "${dst%/*}"
 	ln -s "$t" "$dst" && printf '%s\n' "$r" >>"$LINKS_FILE"
 }
 
@@ -162,19 +179,20 @@ skip_link() {
 	return 1
 }
 
-# One level of a directory: readable regular files and symlinks.
+# One level of a directory: regular files and symlinks. Write-only
+# attributes fail to open for reading and are left out.
 copy_attrs() { # $1 = real dir
 	local d=$1 f name
 	[ -d "$d" ] || return 0
-	mkdir -p "$OUT/$(rel "$d")"
-	while IFS= read -r f; do
+	mkdirp "$OUT/sys${d#"$SYS"}"
+	for f in "$d"/*; do
 		name=${f##*/}
-		skip_file "$name" || copy_file "$f"
-	done < <(find "$d" -mindepth 1 -maxdepth 1 -type f -perm /0444 2>/dev/null)
-	while IFS= read -r f; do
-		name=${f##*/}
-		skip_link "$name" || copy_link "$f"
-	done < <(find "$d" -mindepth 1 -maxdepth 1 -type l 2>/dev/null)
+		if [ -L "$f" ]; then
+			skip_link "$name" || copy_link "$f"
+		elif [ -f "$f" ]; then
+			skip_file "$name" || copy_file "$f"
+		fi
+	done
 }
 
 # sys/class/<cls>/<name> or sys/bus/<bus>/devices/<name> for a device dir.
@@ -206,7 +224,7 @@ capture_ancestor() { # $1 = real dir
 		sub=${sub%/}
 		[ -L "$sub" ] && continue
 		case $CLASSDIRS in *" ${sub##*/} "*) ;; *) continue ;; esac
-		mkdir -p "$OUT/$(rel "$sub")"
+		mkdirp "$OUT/sys${sub#"$SYS"}"
 		for c in "$sub"/*/; do
 			c=${c%/}
 			[ -L "$c" ] && continue
@@ -248,7 +266,7 @@ capture_disk() { # $1 = kernel name; $2 = 1 for the primary device
 		capture_disk "$(basename "${canon%/*}")" "$2"
 		return
 	fi
-	CAPTURED+=("$name $(rel "$canon")")
+	CAPTURED+=("$name sys${canon#"$SYS"}")
 
 	copy_link "$SYS/block/$name"
 	copy_link "$cls"
@@ -265,10 +283,10 @@ capture_disk() { # $1 = kernel name; $2 = 1 for the primary device
 		[ -L "$d" ] || copy_attrs "$d"
 	done
 	if [ -d "$canon/mq" ]; then
-		mkdir -p "$OUT/$(rel "$canon/mq")"
+		mkdirp "$OUT/sys${canon#"$SYS"}/mq"
 		for mqd in "$canon"/mq/*/; do
 			mqd=${mqd%/}
-			mkdir -p "$OUT/$(rel "$mqd")"
+			mkdirp "$OUT/sys${mqd#"$SYS"}"
 			for t in nr_tags nr_reserved_tags cpu_list; do
 				[ -f "$mqd/$t" ] && copy_file "$mqd/$t"
 			done
@@ -321,21 +339,26 @@ capture_disk() { # $1 = kernel name; $2 = 1 for the primary device
 }
 
 sched_variants() { # $1 = name
-	local q=$SYS/class/block/$1/queue cur s line f all
+	local q=$SYS/class/block/$1/queue cur s line f all tried=" "
 	[ -w "$q/scheduler" ] || return 0
 	read -r all <"$q/scheduler"
 	cur=${all#*[}
 	cur=${cur%%]*}
 	[ "$cur" = "$all" ] && return 0
 	mkdir -p "$OUT/iosched"
-	for s in ${all//[\[\]]/}; do
-		echo "$s" >"$q/scheduler" 2>/dev/null || continue
+	for s in ${all//[\[\]]/} mq-deadline kyber bfq none; do
+		case $tried in *" $s "*) continue ;; esac
+		tried="$tried$s "
+		echo "$s" 2>/dev/null >"$q/scheduler" || continue
 		read -r line <"$q/scheduler"
 		printf '%s\n' "$line" >"$OUT/iosched/$s.scheduler"
 		if [ -d "$q/iosched" ]; then
 			mkdir -p "$OUT/iosched/$s"
 			for f in "$q"/iosched/*; do
-				[ -f "$f" ] && cat "$f" >"$OUT/iosched/$s/${f##*/}" 2>/dev/null
+				[ -f "$f" ] || continue
+				line=
+				{ IFS= read -r -N 65536 line; } <"$f" 2>/dev/null
+				printf '%s' "$line" >"$OUT/iosched/$s/${f##*/}"
 			done
 		fi
 	done
@@ -343,6 +366,10 @@ sched_variants() { # $1 = name
 }
 
 NAME=$(devname_of "$1") || { warn "cannot resolve $1"; exit 1; }
+if [ "$ONLY_SCHEDS" = 1 ]; then
+	sched_variants "$NAME"
+	exit 0
+fi
 capture_disk "$NAME" 1 || exit 1
 CANON=$(readlink -f "$SYS/class/block/$NAME")
 case $(basename "$CANON") in "$NAME") ;; *) NAME=$(basename "$CANON") ;; esac

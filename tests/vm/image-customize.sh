@@ -13,7 +13,7 @@ chroot "$R" passwd -d root >/dev/null
 # Nothing periodic or interactive: the guest runs one payload and powers off.
 for u in apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer e2scrub_reap.service \
 	fstrim.timer man-db.timer mdcheck_start.timer mdcheck_continue.timer \
-	mdmonitor-oneshot.timer mdmonitor.service getty@tty1.service \
+	mdmonitor-oneshot.timer mdmonitor.service getty@tty1.service getty-static.service \
 	nbd-server.service systemd-timesyncd.service; do
 	ln -sf /dev/null "$R/etc/systemd/system/$u"
 done

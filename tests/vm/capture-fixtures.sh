@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# capture-fixtures.sh [NAME...]
+#
+# Regenerates the real-kernel sysfs fixture trees in tests/fixtures/<NAME>/:
+# boots the tests/vm guest (Debian 12 kernel by default; VM_KERNEL selects
+# another, see mk-image.sh) under QEMU TCG with one emulated disk per fixture,
+# the guest's capture.sh runs tests/mk-fixture.sh -S for each disk (found by
+# serial under /dev/disk/by-id) and leaves a tarball on the 9p share; this
+# script unpacks it, adds .gitkeep files to empty directories and replaces
+# the trees. Without NAMEs every captured tree is replaced.
+#
+# The guest gets no iosched installed, so queue/scheduler holds the kernel's
+# own default. Exit 77 when qemu/mmdebstrap are missing.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+VM_TOP=$(cd "$here/../.." && pwd)
+. "$here/lib.sh"
+vm_need_tools
+
+WORK=${VM_WORKDIR:-/var/tmp/iosched-vm-capture}
+DEST=${FIXTURES_DIR:-$VM_TOP/tests/fixtures}
+vm_setup "$WORK"
+VM_INSTALL_IOSCHED=0 vm_image || { vm_log "image build failed"; exit 1; }
+vm_log "image ready (${VM_IMAGE_SECONDS}s): kernel $VM_KVER"
+
+# ahci-sata-hdd: the q35 ICH9 AHCI, port 0
+vm_disk hdd 128M
+vm_add -device ide-hd,drive=hdd,bus=ide.0,serial=FIXHDD01,rotation_rate=7200
+# megaraid-ld: a logical drive on an emulated LSI SAS2108 (PERC H700/H800)
+vm_add -device megasas-gen2,id=mega
+vm_disk mega 128M
+vm_add -device scsi-hd,drive=mega,bus=mega.0,serial=FIXMEGA1
+# megaraid-jbod: the same HBA with use_jbod=on (a pass-through "system PD")
+vm_add -device megasas-gen2,id=megaj,use_jbod=on
+vm_disk megaj 128M
+vm_add -device scsi-hd,drive=megaj,bus=megaj.0,serial=FIXJBOD1,rotation_rate=1
+# nvme-zoned: host-managed ZNS namespace
+vm_add -device nvme,id=nvmez,serial=FIXZNS01
+vm_disk zns 256M
+vm_add -device nvme-ns,drive=zns,bus=nvmez,nsid=1,zoned=true,zoned.zone_size=16M,zoned.zone_capacity=16M
+# nvme-multipath: one subsystem, two controllers (QEMU wants the same serial
+# for both), one shared namespace
+vm_add -device nvme-subsys,id=mpsub,nqn=nqn.2024-01.org.iosched:mp
+vm_add -device nvme,id=mpc0,serial=FIXMP01,subsys=mpsub
+vm_add -device nvme,id=mpc1,serial=FIXMP01,subsys=mpsub
+vm_disk mpns 128M
+vm_add -device nvme-ns,drive=mpns,bus=mpc0,nsid=1,shared=on
+# sd-card: SD card on an SDHCI PCI controller (size must be a power of two)
+vm_add -device sdhci-pci
+vm_disk sd 64M
+vm_add -device sd-card,drive=sd
+# usb-stick: USB mass storage (BOT) on xHCI, removable medium
+vm_add -device qemu-xhci,id=xhci
+vm_disk usb 128M
+vm_add -device usb-storage,drive=usb,bus=xhci.0,serial=FIXUSB01,removable=on
+# md-raid1: the guest builds it over these two virtio disks
+vm_disk md1 64M
+vm_add -device virtio-blk-pci,drive=md1,serial=FIXMD01
+vm_disk md2 64M
+vm_add -device virtio-blk-pci,drive=md2,serial=FIXMD02
+# virtio-scsi-hdd: scsi-hd rotation_rate=7200 on a single-queue virtio-scsi HBA
+vm_add -device virtio-scsi-pci,id=vsh,num_queues=1
+vm_disk vsh 128M
+vm_add -device scsi-hd,drive=vsh,bus=vsh.0,serial=FIXVSH01,rotation_rate=7200
+
+trap vm_kill EXIT
+vm_start capture
+if ! up=$(vm_wait_for '^GUEST-UP' 300); then
+	vm_log "guest did not come up; qemu and console tail:"
+	cat "$WORK/qemu.log" >&2
+	tail -n 40 "$WORK/console.log" >&2
+	exit 1
+fi
+vm_log "guest up after $(vm_elapsed) s: $up"
+done_line=$(vm_wait_for '^GUEST-DONE' 600) || { vm_log "capture did not finish"; tail -n 40 "$WORK/console.log" >&2; exit 1; }
+vm_wait_exit 60
+vm_log "guest done after $(vm_elapsed) s: $done_line"
+grep -a -E '^(CAPTURE|SETUP)' "$WORK/results.log" >&2
+
+out=$WORK/out
+rm -rf "$out"
+mkdir -p "$out"
+if [ -s "$WORK/share/fixtures.tar.gz" ]; then
+	tar -C "$out" -xzf "$WORK/share/fixtures.tar.gz" || exit 1
+else
+	sed -n '/^BEGIN-BASE64/,/^END-BASE64/p' "$WORK/results.log" | sed '1d;$d' | base64 -d | tar -C "$out" -xzf - || exit 1
+fi
+
+names=("$@")
+if [ ${#names[@]} = 0 ]; then
+	for d in "$out"/*/; do
+		d=${d%/}
+		names+=("${d##*/}")
+	done
+fi
+for n in "${names[@]}"; do
+	if [ ! -d "$out/$n" ]; then
+		vm_log "not captured: $n"
+		continue
+	fi
+	find "$out/$n" -type d -empty -exec touch {}/.gitkeep \;
+	rm -rf "${DEST:?}/$n"
+	mkdir -p "$DEST"
+	cp -a "$out/$n" "$DEST/$n"
+	vm_log "updated $DEST/$n ($(find "$DEST/$n" -type f | wc -l) files, $(find "$DEST/$n" -type l | wc -l) links)"
+done
+cp "$out/capture-summary.txt" "$WORK/capture-summary.txt" 2>/dev/null
+grep -q '^CAPTURE-RESULT PASS' "$WORK/results.log"

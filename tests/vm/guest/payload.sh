@@ -1,0 +1,3 @@
+#!/bin/bash
+echo "PAYLOAD placeholder" >&3
+ls -l /dev/disk/by-id >&3
