@@ -35,11 +35,12 @@ const char *bench_fmt_bytes(char *buf, size_t len, double v)
         static const char *u[] = { "B", "KiB", "MiB", "GiB", "TiB" };
         unsigned i = 0;
 
-        while (v >= 1024 * 10 && i < ELEMENTSOF(u) - 1) {
+        /* 4096 is "4KiB", 1536 "1536B", 1e9 "954MiB": exact or >= 10 units */
+        while (i < ELEMENTSOF(u) - 1 && (v >= 1024 * 10 || (v >= 1024 && fmod(v, 1024) == 0))) {
                 v /= 1024;
                 i++;
         }
-        snprintf(buf, len, "%.*f%s", v < 100 && i > 0 ? 1 : 0, v, u[i]);
+        snprintf(buf, len, "%.*f%s", v < 100 && i > 0 && v != floor(v) ? 1 : 0, v, u[i]);
         return buf;
 }
 

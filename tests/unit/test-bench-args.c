@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Description: iosched-bench's command line: fio-style sizes (4k, 1m, 1.5g,
+ * 0x1000, 50%), times (10, 500ms, 1m) and booleans, a full fio-like job line
+ * in both --opt=value and --opt value forms, the defaults that depend on
+ * other options, every usage error with its one message, and the
+ * mountinfo matcher the write-safety check relies on.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../../src/bench/bench.h"
+
+static void test_sizes(void **state)
+{
+        uint64_t v;
+        struct bench_size s;
+
+        (void)state;
+        assert_int_equal(bench_parse_size("512", &v), 0);
+        assert_int_equal(v, 512);
+        assert_int_equal(bench_parse_size("4k", &v), 0);
+        assert_int_equal(v, 4096);
+        assert_int_equal(bench_parse_size("4K", &v), 0);
+        assert_int_equal(v, 4096);
+        assert_int_equal(bench_parse_size("4kb", &v), 0);
+        assert_int_equal(v, 4096);
+        assert_int_equal(bench_parse_size("4KiB", &v), 0);
+        assert_int_equal(v, 4096);
+        assert_int_equal(bench_parse_size("1m", &v), 0);
+        assert_int_equal(v, 1048576);
+        assert_int_equal(bench_parse_size("1g", &v), 0);
+        assert_int_equal(v, 1073741824);
+        assert_int_equal(bench_parse_size("1.5g", &v), 0);
+        assert_int_equal(v, 1610612736);
+        assert_int_equal(bench_parse_size("2t", &v), 0);
+        assert_int_equal(v, 2ull << 40);
+        assert_int_equal(bench_parse_size("0x1000", &v), 0);
+        assert_int_equal(v, 4096);
+        assert_int_equal(bench_parse_size("64b", &v), 0);
+        assert_int_equal(v, 64);
+
+        assert_true(bench_parse_size("", &v) < 0);
+        assert_true(bench_parse_size("k", &v) < 0);
+        assert_true(bench_parse_size("4q", &v) < 0);
+        assert_true(bench_parse_size("-1", &v) < 0);
+        assert_true(bench_parse_size("4 k", &v) < 0);
+        assert_true(bench_parse_size("0x", &v) < 0);
+        assert_true(bench_parse_size("99999999999999999999", &v) < 0);
+        assert_true(bench_parse_size("20000p", &v) < 0);       /* > 2^64 */
+        assert_true(bench_parse_size(NULL, &v) < 0);
+
+        assert_int_equal(bench_parse_size_pct("50%", &s), 0);
+        assert_true(s.set && s.pct == 50);
+        assert_int_equal(bench_parse_size_pct("12.5%", &s), 0);
+        assert_true(s.pct == 12.5);
+        assert_int_equal(bench_parse_size_pct("1m", &s), 0);
+        assert_true(s.set && s.pct == 0 && s.bytes == 1048576);
+        assert_true(bench_parse_size_pct("0%", &s) < 0);
+        assert_true(bench_parse_size_pct("101%", &s) < 0);
+        assert_true(bench_parse_size_pct("%", &s) < 0);
+        assert_true(bench_parse_size_pct("x%", &s) < 0);
+}
+
+static void test_times(void **state)
+{
+        uint64_t v;
+
+        (void)state;
+        assert_int_equal(bench_parse_time("10", &v), 0);       /* fio: seconds */
+        assert_int_equal(v, 10000000000ull);
+        assert_int_equal(bench_parse_time("10s", &v), 0);
+        assert_int_equal(v, 10000000000ull);
+        assert_int_equal(bench_parse_time("500ms", &v), 0);
+        assert_int_equal(v, 500000000ull);
+        assert_int_equal(bench_parse_time("250us", &v), 0);
+        assert_int_equal(v, 250000ull);
+        assert_int_equal(bench_parse_time("1m", &v), 0);
+        assert_int_equal(v, 60000000000ull);
+        assert_int_equal(bench_parse_time("2h", &v), 0);
+        assert_int_equal(v, 7200000000000ull);
+        assert_int_equal(bench_parse_time("1.5s", &v), 0);
+        assert_int_equal(v, 1500000000ull);
+        assert_int_equal(bench_parse_time("100msec", &v), 0);
+        assert_int_equal(v, 100000000ull);
+        assert_true(bench_parse_time("10x", &v) < 0);
+        assert_true(bench_parse_time("s", &v) < 0);
+        assert_true(bench_parse_time("-1s", &v) < 0);
+        assert_true(bench_parse_time("", &v) < 0);
+}
+
+static void test_bools(void **state)
+{
+        bool b;
+
+        (void)state;
+        assert_int_equal(bench_parse_bool("1", &b), 0);
+        assert_true(b);
+        assert_int_equal(bench_parse_bool("off", &b), 0);
+        assert_false(b);
+        assert_int_equal(bench_parse_bool("true", &b), 0);
+        assert_true(b);
+        assert_true(bench_parse_bool("2", &b) < 0);
+}
+
+/* Parse a NULL-terminated list; returns the parse result, fills o and e. */
+static int parse(struct bench_opts *o, struct bench_error *e, ...)
+{
+        char *argv[64];
+        int argc = 0, r;
+        va_list ap;
+        FILE *out = fopen("/dev/null", "we");
+
+        argv[argc++] = (char *)"iosched-bench";
+        va_start(ap, e);
+        for (char *a; (a = va_arg(ap, char *)) && argc < 63;)
+                argv[argc++] = a;
+        va_end(ap);
+        argv[argc] = NULL;
+        bench_opts_init(o);
+        memset(e, 0, sizeof(*e));
+        r = bench_opts_parse(argc, argv, o, out, e);
+        fclose(out);
+        return r;
+}
+
+static void test_full_line(void **state)
+{
+        struct bench_opts o;
+        struct bench_error e;
+
+        (void)state;
+        assert_int_equal(parse(&o, &e, "--filename=/dev/loop7", "--ioengine", "libaio", "--rw=randrw",
+                               "--rwmixread", "70", "--bs=4k,64k", "--iodepth=32", "--numjobs", "2",
+                               "--runtime=5s", "--ramp_time", "500ms", "--size=1g", "--offset", "1m",
+                               "--direct", "0", "--time_based", "--norandommap", "--randrepeat=0",
+                               "--group_reporting", "--name=job", "--output-format=json",
+                               "--iodepth_batch_submit=4", "--iodepth_batch_complete_max", "16",
+                               "--fixedbufs=0", "--percentile_list=50:99.5", NULL), 0);
+        assert_string_equal(o.filename, "/dev/loop7");
+        assert_ptr_equal(o.engine, &bench_engine_libaio);
+        assert_int_equal(o.rw, BENCH_RW_RANDRW);
+        assert_int_equal(o.rwmixread, 70);
+        assert_int_equal(o.bs[BENCH_READ], 4096);
+        assert_int_equal(o.bs[BENCH_WRITE], 65536);
+        assert_int_equal(o.iodepth, 32);
+        assert_int_equal(o.numjobs, 2);
+        assert_int_equal(o.runtime_ns, 5000000000ull);
+        assert_int_equal(o.ramp_ns, 500000000ull);
+        assert_int_equal(o.size.bytes, 1ull << 30);
+        assert_int_equal(o.offset.bytes, 1ull << 20);
+        assert_false(o.direct);
+        assert_false(o.randrepeat);
+        assert_string_equal(o.name, "job");
+        assert_true(o.json);
+        assert_int_equal(o.batch_submit, 4);
+        assert_int_equal(o.batch_complete_min, 1);
+        assert_int_equal(o.batch_complete_max, 16);
+        assert_false(o.fixedbufs);
+        assert_true(o.registerfiles);
+        assert_int_equal(o.n_percentiles, 2);
+        assert_true(o.percentiles[1] == 99.5);
+        assert_int_equal(o.loops, 1);
+        bench_opts_done(&o);
+
+        /* defaults */
+        assert_int_equal(parse(&o, &e, "--filename", "/dev/loop7", NULL), 0);
+        assert_ptr_equal(o.engine, &bench_engine_io_uring);
+        assert_int_equal(o.rw, BENCH_RW_READ);
+        assert_int_equal(o.bs[0], 4096);
+        assert_int_equal(o.iodepth, 1);
+        assert_int_equal(o.batch_submit, 1);
+        assert_int_equal(o.batch_complete_max, 1);
+        assert_true(o.direct);
+        assert_int_equal(o.runtime_ns, 10000000000ull);
+        assert_int_equal(o.ramp_ns, 0);
+        assert_int_equal(o.n_percentiles, 17);          /* fio's default list */
+        assert_string_equal(o.name, "iosched-bench");
+        bench_opts_done(&o);
+
+        /* depth 128: submit batches of 8, reap up to the depth */
+        assert_int_equal(parse(&o, &e, "--filename=x", "--iodepth=128", "--direct", NULL), 0);
+        assert_int_equal(o.batch_submit, 8);
+        assert_int_equal(o.batch_complete_max, 128);
+        assert_true(o.direct);
+        bench_opts_done(&o);
+
+        /* psync is synchronous: depth 1 whatever was asked */
+        assert_int_equal(parse(&o, &e, "--filename=x", "--ioengine=psync", "--iodepth=64", NULL), 0);
+        assert_int_equal(o.iodepth, 1);
+        bench_opts_done(&o);
+
+        /* --compare: 3 loops and 1 s ramp unless given; a list; --rw=rw is readwrite */
+        assert_int_equal(parse(&o, &e, "--filename=x", "--compare", "kyber,bfq", "--rw=rw", NULL), 0);
+        assert_true(o.compare);
+        assert_int_equal(o.loops, 3);
+        assert_int_equal(o.ramp_ns, 1000000000ull);
+        assert_int_equal(o.rw, BENCH_RW_READWRITE);
+        assert_string_equal(o.compare_scheds[0], "kyber");
+        assert_string_equal(o.compare_scheds[1], "bfq");
+        assert_null(o.compare_scheds[2]);
+        bench_opts_done(&o);
+        assert_int_equal(parse(&o, &e, "--filename=x", "--compare", "--loops=5", "--ramp_time=0",
+                               "--objective=read-p99", NULL), 0);
+        assert_null(o.compare_scheds);
+        assert_int_equal(o.loops, 5);
+        assert_int_equal(o.ramp_ns, 0);
+        assert_int_equal(o.objective, BENCH_OBJ_READ_P99);
+        bench_opts_done(&o);
+
+        /* --io_size without --runtime: stop on the amount only */
+        assert_int_equal(parse(&o, &e, "--filename=x", "--io_size=10m", NULL), 0);
+        assert_int_equal(o.runtime_ns, 0);
+        assert_int_equal(o.io_size.bytes, 10ull << 20);
+        bench_opts_done(&o);
+
+        /* the null engine needs no file */
+        assert_int_equal(parse(&o, &e, "--ioengine=null", "--size=50%", NULL), 0);
+        assert_true(o.size.pct == 50);
+        bench_opts_done(&o);
+
+        /* --help and --version: 1, nothing to run */
+        assert_int_equal(parse(&o, &e, "--help", NULL), 1);
+        bench_opts_done(&o);
+        assert_int_equal(parse(&o, &e, "--version", NULL), 1);
+        bench_opts_done(&o);
+}
+
+static void expect_error(const char *want, ...)
+{
+        struct bench_opts o;
+        struct bench_error e;
+        char *argv[16];
+        int argc = 0, r;
+        va_list ap;
+        FILE *out = fopen("/dev/null", "we");
+
+        argv[argc++] = (char *)"iosched-bench";
+        va_start(ap, want);
+        for (char *a; (a = va_arg(ap, char *)) && argc < 15;)
+                argv[argc++] = a;
+        va_end(ap);
+        argv[argc] = NULL;
+        bench_opts_init(&o);
+        memset(&e, 0, sizeof(e));
+        r = bench_opts_parse(argc, argv, &o, out, &e);
+        fclose(out);
+        if (r >= 0 || !strstr(e.msg, want))
+                fail_msg("args ending '%s': got %d '%s', want '%s'", argv[argc - 1], r, e.msg, want);
+        assert_int_equal(e.exit_code, BENCH_EXIT_USAGE);
+        assert_null(strchr(e.msg, '\n'));
+        bench_opts_done(&o);
+}
+
+static void test_errors(void **state)
+{
+        (void)state;
+        expect_error("invalid --rw 'sideways'", "--filename=x", "--rw=sideways", NULL);
+        expect_error("invalid --bs 'huge'", "--filename=x", "--bs=huge", NULL);
+        expect_error("invalid --bs '1000'", "--filename=x", "--bs=1000", NULL);
+        expect_error("invalid --bs '128m'", "--filename=x", "--bs=128m", NULL);
+        expect_error("invalid --bs '4k,'", "--filename=x", "--bs=4k,", NULL);
+        expect_error("missing --filename", "--rw=read", NULL);
+        expect_error("invalid --ioengine 'spdk'", "--filename=x", "--ioengine=spdk", NULL);
+        expect_error("invalid --iodepth '0'", "--filename=x", "--iodepth=0", NULL);
+        expect_error("invalid --iodepth '5000'", "--filename=x", "--iodepth=5000", NULL);
+        expect_error("invalid --numjobs 'two'", "--filename=x", "--numjobs=two", NULL);
+        expect_error("invalid --rwmixread '101'", "--filename=x", "--rwmixread=101", NULL);
+        expect_error("invalid --runtime '10x'", "--filename=x", "--runtime=10x", NULL);
+        expect_error("invalid --runtime '0'", "--filename=x", "--runtime=0", NULL);
+        expect_error("invalid --ramp_time", "--filename=x", "--ramp_time=soon", NULL);
+        expect_error("invalid --size '0'", "--filename=x", "--size=0", NULL);
+        expect_error("invalid --offset '-4k'", "--filename=x", "--offset=-4k", NULL);
+        expect_error("invalid --direct 'maybe'", "--filename=x", "--direct=maybe", NULL);
+        expect_error("invalid --objective 'fast'", "--filename=x", "--objective=fast", NULL);
+        expect_error("invalid --output-format 'xml'", "--filename=x", "--output-format=xml", NULL);
+        expect_error("invalid --loops '0'", "--filename=x", "--loops=0", NULL);
+        expect_error("invalid --eta 'sometimes'", "--filename=x", "--eta=sometimes", NULL);
+        expect_error("invalid --percentile_list", "--filename=x", "--percentile_list=50:101", NULL);
+        expect_error("invalid --compare", "--filename=x", "--compare=bad/name", NULL);
+        expect_error("unknown option --frobnicate", "--filename=x", "--frobnicate", NULL);
+        expect_error("unknown option -z", "--filename=x", "-z", NULL);
+        expect_error("option --bs needs a value", "--filename=x", "--bs", NULL);
+        expect_error("unexpected argument 'extra'", "--filename=x", "extra", NULL);
+        expect_error("--compare needs a real engine", "--ioengine=null", "--compare", NULL);
+        expect_error("larger than the maximum", "--filename=x", "--iodepth=4",
+                     "--iodepth_batch_complete_min=8", NULL);
+}
+
+static void test_mountinfo(void **state)
+{
+        const char *mi =
+                "22 1 254:1 / / rw,relatime shared:1 - ext4 /dev/vda1 rw\n"
+                "30 22 0:25 / /dev/shm rw shared:4 - tmpfs tmpfs rw\n"
+                "99 22 7:3 / /mnt/test\\040dir rw,relatime shared:50 - ext4 /dev/loop3 rw\n"
+                "100 22 259:2 / /srv rw - xfs /dev/nvme0n1p2 rw";
+        const unsigned loop3[] = { 3 }, loop4[] = { 4, 5 }, nvme[] = { 0, 1, 2 };
+        char *mnt = NULL;
+
+        (void)state;
+        assert_int_equal(bench_mountinfo_find(mi, 7, loop3, 1, &mnt), 1);
+        assert_string_equal(mnt, "/mnt/test\\040dir");
+        free(mnt);
+        assert_int_equal(bench_mountinfo_find(mi, 7, loop4, 2, NULL), 0);
+        /* a whole disk whose partition 2 is mounted */
+        assert_int_equal(bench_mountinfo_find(mi, 259, nvme, 3, NULL), 1);
+        assert_int_equal(bench_mountinfo_find(mi, 254, loop3, 1, NULL), 0);
+        assert_int_equal(bench_mountinfo_find("", 7, loop3, 1, NULL), 0);
+}
+
+static void test_names(void **state)
+{
+        (void)state;
+        assert_int_equal(bench_rw_from_string("randwrite"), BENCH_RW_RANDWRITE);
+        assert_int_equal(bench_rw_from_string("readwrite"), BENCH_RW_READWRITE);
+        assert_true(bench_rw_from_string("trim") < 0);
+        assert_string_equal(bench_rw_to_string(BENCH_RW_RANDRW), "randrw");
+        assert_true(bench_rw_random(BENCH_RW_RANDREAD));
+        assert_false(bench_rw_random(BENCH_RW_READWRITE));
+        assert_true(bench_rw_writes(BENCH_RW_RANDRW));
+        assert_false(bench_rw_writes(BENCH_RW_RANDREAD));
+        assert_ptr_equal(bench_engine_find("io_uring"), &bench_engine_io_uring);
+        assert_ptr_equal(bench_engine_find("null"), &bench_engine_null);
+        assert_null(bench_engine_find("sync"));
+        assert_string_equal(bench_objective_to_string(BENCH_OBJ_READ_P99), "read-p99");
+        /* fio's iodepth_submit buckets: 0, 1-4, 5-8, 9-16, 17-32, 33-64, >64 */
+        assert_int_equal(bench_depth_bucket(0), 0);
+        assert_int_equal(bench_depth_bucket(1), 1);
+        assert_int_equal(bench_depth_bucket(4), 1);
+        assert_int_equal(bench_depth_bucket(5), 2);
+        assert_int_equal(bench_depth_bucket(8), 2);
+        assert_int_equal(bench_depth_bucket(9), 3);
+        assert_int_equal(bench_depth_bucket(32), 4);
+        assert_int_equal(bench_depth_bucket(33), 5);
+        assert_int_equal(bench_depth_bucket(64), 5);
+        assert_int_equal(bench_depth_bucket(65), 6);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_sizes),
+                cmocka_unit_test(test_times),
+                cmocka_unit_test(test_bools),
+                cmocka_unit_test(test_full_line),
+                cmocka_unit_test(test_errors),
+                cmocka_unit_test(test_mountinfo),
+                cmocka_unit_test(test_names),
+        };
+
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

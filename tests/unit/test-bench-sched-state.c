@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Description: the save/restore half of sched-state.c on a copy of a
+ * captured loop-device tree: the snapshot holds queue/ and queue/iosched/
+ * tunables (and skips the scheduler file itself), restore writes back only
+ * what changed (untouched files keep their mtime), reads everything back,
+ * and reports an attribute it could not put back instead of claiming
+ * success; the atexit hook fires only while a state is armed.  Kernel side
+ * effects of a real switch (bracket rewrite, nr_requests reset) are checked
+ * on a real loop device by tests/integration/bench-restore-signal.sh.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../../src/bench/bench.h"
+#include "helpers.h"
+
+#define QDIR "/sys/devices/virtual/block/loop0/queue"
+
+struct fx {
+        char *dir;
+        struct ios_root *root;
+        struct ios_device *dev;
+};
+
+static const char *path(struct fx *f, const char *rel)
+{
+        static char buf[4096];
+
+        snprintf(buf, sizeof(buf), "%s%s/%s", f->dir, QDIR, rel);
+        return buf;
+}
+
+static int setup(void **state)
+{
+        struct fx *f = calloc(1, sizeof(*f));
+
+        f->dir = t_fixture_copy("loop");
+        if (!f->dir)
+                return -1;
+        /* an elevator with tunables, as the kernel shows them */
+        t_write_file(path(f, "scheduler"), "none [mq-deadline]\n");
+        t_write_file(path(f, "iosched/fifo_batch"), "8\n");
+        t_write_file(path(f, "iosched/read_expire"), "500\n");
+        t_write_file(path(f, "nr_requests"), "64\n");
+        t_write_file(path(f, "read_ahead_kb"), "512\n");
+        if (ios_root_new(f->dir, &f->root) < 0 || ios_device_new(f->root, "loop0", &f->dev) < 0)
+                return -1;
+        *state = f;
+        return 0;
+}
+
+static int teardown(void **state)
+{
+        struct fx *f = *state;
+
+        ios_device_free(f->dev);
+        ios_root_free(f->root);
+        t_rmtree(f->dir);
+        free(f);
+        return 0;
+}
+
+static void age(const char *p)
+{
+        struct timespec ts[2] = { { .tv_sec = 1000000000 }, { .tv_sec = 1000000000 } };
+
+        assert_int_equal(utimensat(AT_FDCWD, p, ts, 0), 0);
+}
+
+static time_t mtime(const char *p)
+{
+        struct stat st;
+
+        assert_int_equal(stat(p, &st), 0);
+        return st.st_mtime;
+}
+
+static void test_save(void **state)
+{
+        struct fx *f = *state;
+        struct bench_sched_state s;
+
+        assert_int_equal(bench_sched_save(f->dev, &s), 0);
+        assert_string_equal(s.scheduler, "mq-deadline");
+        assert_int_equal(s.n_iosched, 2);
+        assert_string_equal(bench_sched_state_get(&s, "queue/iosched/fifo_batch"), "8");
+        assert_string_equal(bench_sched_state_get(&s, "queue/nr_requests"), "64");
+        assert_string_equal(bench_sched_state_get(&s, "queue/read_ahead_kb"), "512");
+        assert_string_equal(bench_sched_state_get(&s, "queue/scheduler"), "mq-deadline");
+        assert_null(bench_sched_state_get(&s, "queue/nonexistent"));
+        /* the scheduler file is not a queue tunable; the list is sorted */
+        for (size_t i = 0; i < s.n_queue; i++) {
+                assert_string_not_equal(s.queue[i].attr, "queue/scheduler");
+                if (i)
+                        assert_true(strcmp(s.queue[i - 1].attr, s.queue[i].attr) < 0);
+        }
+        assert_int_equal(bench_sched_verify(&s, NULL), 0);
+        bench_sched_state_done(&s);
+}
+
+static void test_restore_only_changes(void **state)
+{
+        struct fx *f = *state;
+        struct bench_sched_state s;
+        char **bad = NULL;
+
+        assert_int_equal(bench_sched_save(f->dev, &s), 0);
+        /* what a switch away and back does: nr_requests reset, tunables reset */
+        t_write_file(path(f, "nr_requests"), "256\n");
+        t_write_file(path(f, "iosched/fifo_batch"), "16\n");
+        age(path(f, "read_ahead_kb"));
+        age(path(f, "scheduler"));
+        assert_int_equal(bench_sched_verify(&s, &bad), -EIO);
+        assert_int_equal(ios_strv_length(bad), 2);
+        assert_string_equal(bad[0], "queue/iosched/fifo_batch: want \"8\", is \"16\"");
+        ios_strv_free(bad);
+        bad = NULL;
+
+        bench_sched_arm(&s, NULL);
+        assert_true(s.armed);
+        assert_int_equal(bench_sched_restore(&s, &bad), 0);
+        assert_null(bad);
+        assert_false(s.armed);
+        assert_string_equal(t_read_file(path(f, "nr_requests")), "64");
+        assert_string_equal(t_read_file(path(f, "iosched/fifo_batch")), "8");
+        /* unchanged attributes were not written */
+        assert_int_equal(mtime(path(f, "read_ahead_kb")), 1000000000);
+        assert_int_equal(mtime(path(f, "scheduler")), 1000000000);
+        bench_sched_state_done(&s);
+}
+
+static void test_restore_reports_failure(void **state)
+{
+        struct fx *f = *state;
+        struct bench_sched_state s;
+        char **bad = NULL;
+
+        assert_int_equal(bench_sched_save(f->dev, &s), 0);
+        /* an attribute that cannot take its old value back any more */
+        assert_int_equal(unlink(path(f, "read_ahead_kb")), 0);
+        assert_int_equal(mkdir(path(f, "read_ahead_kb"), 0755), 0);
+        t_write_file(path(f, "nr_requests"), "1\n");
+        assert_int_equal(bench_sched_restore(&s, &bad), -EIO);
+        assert_int_equal(ios_strv_length(bad), 1);
+        assert_non_null(strstr(bad[0], "queue/read_ahead_kb: want \"512\""));
+        /* everything else was still put back */
+        assert_string_equal(t_read_file(path(f, "nr_requests")), "64");
+        ios_strv_free(bad);
+        bench_sched_state_done(&s);
+}
+
+static void test_switch_unverified(void **state)
+{
+        struct fx *f = *state;
+        const struct bench_attr extra[] = { { (char *)"queue/iosched/fifo_batch", (char *)"4" } };
+
+        /*
+         * A fake tree does not rewrite the file to "none [mq-deadline]" the
+         * way the kernel does, so the switch cannot be confirmed: -EIO, and
+         * the extra tunables are not written after a switch that failed.
+         */
+        assert_int_equal(bench_sched_switch(f->dev, "none", extra, 1), -EIO);
+        assert_string_equal(t_read_file(path(f, "scheduler")), "none");
+        assert_string_equal(t_read_file(path(f, "iosched/fifo_batch")), "8");
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test_setup_teardown(test_save, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_restore_only_changes, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_restore_reports_failure, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_switch_unverified, setup, teardown),
+        };
+
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
