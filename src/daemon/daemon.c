@@ -97,13 +97,25 @@ static void notify_status(struct daemon *d)
 /* applying                                                            */
 /* ------------------------------------------------------------------ */
 
+static void log_failures(struct daemon *d, const struct ios_plan *plan, int prio)
+{
+        for (size_t i = 0; i < plan->n; i++) {
+                const struct ios_change *c = &plan->c[i];
+
+                if (c->state != IOS_CHANGE_FAILED)
+                        continue;
+                d->n_failed++;
+                iosd_log(prio, "%s: %s (%s)", plan->dev->name, c->msg ? c->msg : c->key,
+                         iosd_str(c->source));
+        }
+}
+
 static void apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
 {
         dev_t devnum = makedev(dev->major, dev->minor);
         bool quiet = why == R_DRIFT && iosd_devset_contains(&d->quiet, devnum);
         int fail_prio = quiet ? LOG_DEBUG : LOG_WARNING;
         struct ios_plan plan;
-        size_t ndrift, nfail;
         int e;
 
         e = ios_plan_build(d->policy, dev, &plan);
@@ -114,50 +126,40 @@ static void apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
                         iosd_log(fail_prio, "%s: cannot plan: %s", dev->name, strerror(-e));
                 return;
         }
-        ndrift = ios_plan_count(&plan, IOS_CHANGE_DRIFT);
-        nfail = ios_plan_count(&plan, IOS_CHANGE_FAILED);
-        for (size_t i = 0; i < plan.n; i++) {
-                const struct ios_change *c = &plan.c[i];
+        if (ios_plan_count(&plan, IOS_CHANGE_DRIFT) > 0) {
+                if (why == R_DRIFT)
+                        for (size_t i = 0; i < plan.n; i++) {
+                                const struct ios_change *c = &plan.c[i];
 
-                if (c->state == IOS_CHANGE_FAILED)
-                        iosd_log(fail_prio, "%s: %s (%s)", dev->name, c->msg ? c->msg : c->key,
-                                 iosd_str(c->source));
-                else if (c->state == IOS_CHANGE_DRIFT && why == R_DRIFT && c->current)
-                        /* the value was ours: somebody else changed it */
-                        iosd_log(LOG_NOTICE, "%s: %s was changed behind our back: found '%s', "
-                                 "policy wants '%s' (%s); restoring",
-                                 dev->name, c->key, c->current, iosd_str(c->wanted), iosd_str(c->source));
-        }
-        for (char **n = plan.notes; n && *n; n++)
-                iosd_log(quiet ? LOG_DEBUG : LOG_INFO, "%s: note: %s", dev->name, *n);
-        if (ndrift == 0) {
-                if (nfail)
-                        (void)iosd_devset_add(&d->quiet, devnum);
-                ios_plan_done(&plan);
-                return;
-        }
-        (void)ios_plan_apply(&plan);
-        nfail = 0;
-        for (size_t i = 0; i < plan.n; i++) {
-                const struct ios_change *c = &plan.c[i];
+                                /* a value we had set, changed by somebody else */
+                                if (c->state == IOS_CHANGE_DRIFT && c->current)
+                                        iosd_log(LOG_NOTICE, "%s: %s was changed behind our back: "
+                                                 "found '%s', policy wants '%s' (%s); restoring",
+                                                 dev->name, c->key, c->current, iosd_str(c->wanted),
+                                                 iosd_str(c->source));
+                        }
+                (void)ios_plan_apply(&plan);
+                for (size_t i = 0; i < plan.n; i++) {
+                        const struct ios_change *c = &plan.c[i];
 
-                if (c->state == IOS_CHANGE_APPLIED) {
+                        if (c->state != IOS_CHANGE_APPLIED)
+                                continue;
                         d->n_changes++;
                         d->n_drift += why == R_DRIFT;
                         if (why == R_DRIFT && c->current)
                                 continue;       /* said above, with what was found */
-                        iosd_log(LOG_INFO,
-                                 "%s: %s: '%s' -> '%s' (%s, %s)", dev->name, c->key,
+                        iosd_log(LOG_INFO, "%s: %s: '%s' -> '%s' (%s, %s)", dev->name, c->key,
                                  c->current ? c->current : "(default)", iosd_str(c->wanted),
                                  reason_names[why], iosd_str(c->source));
-                } else if (c->state == IOS_CHANGE_FAILED) {
-                        nfail++;
-                        d->n_failed++;
-                        iosd_log(fail_prio, "%s: %s (%s)", dev->name, c->msg ? c->msg : c->key,
-                                 iosd_str(c->source));
                 }
         }
-        if (nfail)
+        /* failures of planning (scheduler not offered) and of writing, once */
+        log_failures(d, &plan, fail_prio);
+        for (char **n = plan.notes; n && *n; n++)
+                iosd_log(why == R_DRIFT ? LOG_DEBUG : LOG_INFO, "%s: note: %s", dev->name, *n);
+        /* a failure that repeats is reported once by the drift checks, until
+         * an event or a reload for the disk */
+        if (ios_plan_count(&plan, IOS_CHANGE_FAILED) > 0)
                 (void)iosd_devset_add(&d->quiet, devnum);
         else
                 (void)iosd_devset_remove(&d->quiet, devnum);
