@@ -70,7 +70,13 @@ TEST_SRCS  := $(sort $(wildcard tests/unit/test-*.c))
 TEST_BINS  := $(TEST_SRCS:tests/unit/%.c=$(BUILDDIR)/tests/%)
 TEST_HELPER_OBJS := $(BUILDDIR)/tests/unit/helpers.o
 
-all: $(PROGS)
+all: $(PROGS) $(BUILDDIR)/60-iosched.rules
+
+# udev looks up relative RUN programs only in its own directory: give the rule
+# the installed path of iosched-apply
+$(BUILDDIR)/60-iosched.rules: udev/60-iosched.rules.in
+	@mkdir -p $(dir $@)
+	sed 's|@SBINDIR@|$(SBINDIR)|g' $< > $@
 
 $(BUILDDIR)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -125,8 +131,7 @@ install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(MANDIR)/man8
 	install -m 0755 $(PROGS) $(DESTDIR)$(SBINDIR)/
 	for m in man/*.[578]; do install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/; done
-	if [ -d udev ] && ls udev/*.rules >/dev/null 2>&1; then \
-		install -d $(DESTDIR)$(UDEVDIR)/rules.d && install -m 0644 udev/*.rules $(DESTDIR)$(UDEVDIR)/rules.d/; fi
+	install -d $(DESTDIR)$(UDEVDIR)/rules.d && install -m 0644 $(BUILDDIR)/60-iosched.rules $(DESTDIR)$(UDEVDIR)/rules.d/
 	if ls systemd/*.service >/dev/null 2>&1; then \
 		install -d $(DESTDIR)$(SYSTEMDUNITDIR) && install -m 0644 systemd/*.service $(DESTDIR)$(SYSTEMDUNITDIR)/; fi
 	install -d $(DESTDIR)$(LIBDIR_IOSCHED)

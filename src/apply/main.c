@@ -42,6 +42,7 @@ static void usage(FILE *out)
                 " -o, --output LIST      list: output columns (+LIST appends to the default)\n"
                 " -c, --config FILE      use only the built-in policy and FILE\n"
                 "     --config-root DIR  read /etc, /run and vendor policy directories under DIR\n"
+                "     --no-builtin       start from an empty policy instead of the built-in one\n"
                 "     --sysroot DIR      use DIR as the root of sys/, proc/ and run/udev\n"
                 "     --udev DEVNAME     apply to one disk, log to syslog, print nothing\n"
                 " -q, --quiet            print errors only\n"
@@ -96,10 +97,11 @@ static int load_devices(struct ios_root *r, char **names, int nnames,
         return 0;
 }
 
-static int load_policy(const char *conf_root, const char *config, struct ios_policy **ret)
+static int load_policy(const char *conf_root, const char *config, bool no_builtin, struct ios_policy **ret)
 {
         struct ios_error pe = {};
-        unsigned flags = getenv("IOSCHED_TEST_ANY_OWNER") ? IOS_POLICY_ANY_OWNER : 0;
+        unsigned flags = (getenv("IOSCHED_TEST_ANY_OWNER") ? IOS_POLICY_ANY_OWNER : 0) |
+                         (no_builtin ? IOS_POLICY_NO_BUILTIN : 0);
         int e;
 
         e = ios_policy_load(conf_root, config, flags, ret, &pe);
@@ -115,7 +117,7 @@ static int load_policy(const char *conf_root, const char *config, struct ios_pol
 
 enum {
         OPT_SYSROOT = CHAR_MAX + 1, OPT_DRY_RUN, OPT_CHECK, OPT_UDEV, OPT_FORMAT,
-        OPT_CONFIG_ROOT, OPT_IMPORT_GRUB,
+        OPT_CONFIG_ROOT, OPT_IMPORT_GRUB, OPT_NO_BUILTIN,
 };
 
 int main(int argc, char **argv)
@@ -133,6 +135,7 @@ int main(int argc, char **argv)
                 { "udev", required_argument, NULL, OPT_UDEV },
                 { "format", required_argument, NULL, OPT_FORMAT },
                 { "import-grub", no_argument, NULL, OPT_IMPORT_GRUB },
+                { "no-builtin", no_argument, NULL, OPT_NO_BUILTIN },
                 { "quiet", no_argument, NULL, 'q' },
                 { "verbose", no_argument, NULL, 'v' },
                 { "help", no_argument, NULL, 'h' },
@@ -143,7 +146,7 @@ int main(int argc, char **argv)
         struct ios_run_opts ro = { .prog = prog };
         const char *sysroot = NULL, *cols = NULL, *cmd = NULL, *config = NULL, *conf_root = NULL;
         const char *udev_dev = NULL;
-        bool import_grub = false, mode_set = false;
+        bool import_grub = false, mode_set = false, no_builtin = false;
         struct ios_root *root = NULL;
         struct ios_policy *policy = NULL;
         struct ios_device **devs = NULL;
@@ -178,6 +181,7 @@ int main(int argc, char **argv)
                                 return err(IOS_EXIT_ERROR, "unknown format \"%s\" (text, json, prometheus)", optarg);
                         break;
                 case OPT_IMPORT_GRUB: import_grub = true; break;
+                case OPT_NO_BUILTIN: no_builtin = true; break;
                 case 'h': usage(stdout); return 0;
                 case 'V': printf("%s %s\n", prog, IOS_VERSION); return 0;
                 default:
@@ -237,7 +241,7 @@ int main(int argc, char **argv)
                 openlog(prog, LOG_PID, LOG_DAEMON);
                 ro.udev = ro.quiet = true;
         }
-        rc = load_policy(conf_root, config, &policy);
+        rc = load_policy(conf_root, config, no_builtin, &policy);
         if (rc) {
                 if (udev_dev)
                         syslog(LOG_ERR, "%s: policy not applied: configuration error", udev_dev);

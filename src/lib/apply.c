@@ -70,6 +70,33 @@ static bool same_value(const char *a, const char *b)
         return !errno && ea != a && eb != b && !*ea && !*eb && x == y;
 }
 
+/*
+ * mq-deadline, bfq (and cfq) keep these in jiffies and round a write up to
+ * the next tick: 321 ms reads back as 324 at HZ=250.  One tick is at most
+ * 10 ms (HZ >= 100), so a read-back within that above the wish is the wish.
+ */
+static bool same_jiffies(const char *key, const char *cur, const char *want)
+{
+        static const char * const ms_keys[] = {
+                "read_expire", "write_expire", "prio_aging_expire", "fifo_expire_sync",
+                "fifo_expire_async", "timeout_sync", "slice_idle", "slice_sync", "slice_async",
+                "group_idle", "target_latency",
+        };
+        const char *t = startswith(key, "queue/iosched/");
+        long long c, w;
+        char *e1, *e2;
+
+        if (!t || !cur || !want)
+                return false;
+        for (size_t i = 0; i < ELEMENTSOF(ms_keys); i++)
+                if (streq(t, ms_keys[i])) {
+                        c = strtoll(cur, &e1, 10);
+                        w = strtoll(want, &e2, 10);
+                        return !*e1 && !*e2 && c >= w && c < w + 10;
+                }
+        return false;
+}
+
 static const struct ios_setting *find(const struct ios_wanted *w, const char *key)
 {
         for (size_t i = 0; i < w->n; i++)
@@ -227,7 +254,8 @@ int ios_plan_build(const struct ios_policy *p, struct ios_device *d, struct ios_
                                 goto fail;
                         }
                         e = add_change(&pl, s->key, cur, s->value, s->source,
-                                       (switching && pass == 1) || !same_value(cur, s->value) ?
+                                       (switching && pass == 1) ||
+                                       (!same_value(cur, s->value) && !same_jiffies(s->key, cur, s->value)) ?
                                        IOS_CHANGE_DRIFT : IOS_CHANGE_OK);
                         if (e < 0)
                                 goto fail;
