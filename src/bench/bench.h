@@ -356,10 +356,10 @@ void bench_target_close(struct bench_target *t);
 /* Remove any file we created, for atexit(). */
 void bench_target_atexit(void);
 
-/* Exported for the tests: 1 if maj:min (or a partition of the whole disk
- * maj:min when whole) is in this mountinfo text, with the mount point. */
-int bench_mountinfo_find(const char *mountinfo, unsigned major, const unsigned *minors,
-                         size_t n_minors, char **ret_mnt);
+/* For the tests too: 1 if any of the n devices majors[i]:minors[i] is
+ * mounted according to this mountinfo text (mount point in *ret_mnt). */
+int bench_mountinfo_find(const char *mountinfo, const unsigned *majors, const unsigned *minors,
+                         size_t n, char **ret_mnt);
 
 /* ------------------------------------------------------------------ */
 /* job.c: one measured run                                             */

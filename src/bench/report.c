@@ -388,13 +388,15 @@ void bench_report_json_job(FILE *f, const struct bench_opts *o, const struct ben
 
 void bench_report_json_disk_util(FILE *f, const struct ios_device *disk, const struct bench_result *r)
 {
-        const uint64_t *a = r->disk_stat_before, *b = r->disk_stat_after;
+        const uint64_t *a, *b;
         double util;
 
-        if (!disk || !r->have_disk_stat || r->runtime_ns == 0) {
+        if (!disk || !r || !r->have_disk_stat || r->runtime_ns == 0) {
                 fprintf(f, "  \"disk_util\" : []\n");
                 return;
         }
+        a = r->disk_stat_before;
+        b = r->disk_stat_after;
         util = (double)(b[9] - a[9]) * 1e6 / (double)r->runtime_ns * 100;
         fprintf(f, "  \"disk_util\" : [\n    {\n      \"name\" : ");
         bench_json_string(f, disk->name);

@@ -59,8 +59,24 @@ void bench_target_close(struct bench_target *t)
         t->path = NULL;
 }
 
-int bench_mountinfo_find(const char *mountinfo, unsigned major, const unsigned *minors,
-                         size_t n_minors, char **ret_mnt)
+/* mountinfo writes space, tab, newline and backslash as \\040 etc. */
+static void unescape_octal(char *s)
+{
+        char *w = s;
+
+        for (; *s; s++) {
+                if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+                    s[3] >= '0' && s[3] <= '7') {
+                        *w++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+                        s += 3;
+                } else
+                        *w++ = *s;
+        }
+        *w = '\0';
+}
+
+int bench_mountinfo_find(const char *mountinfo, const unsigned *majors, const unsigned *minors,
+                         size_t n, char **ret_mnt)
 {
         const char *line = mountinfo;
 
@@ -70,10 +86,11 @@ int bench_mountinfo_find(const char *mountinfo, unsigned major, const unsigned *
                 char mnt[4096];
 
                 /* "36 35 98:0 /root /mnt/point opts ... - fstype source opts" */
-                if (sscanf(line, "%*u %*u %u:%u %*s %4095s", &ma, &mi, mnt) == 3 && ma == major) {
-                        for (size_t i = 0; i < n_minors; i++)
-                                if (mi == minors[i]) {
+                if (sscanf(line, "%*u %*u %u:%u %*s %4095s", &ma, &mi, mnt) == 3) {
+                        for (size_t i = 0; i < n; i++)
+                                if (ma == majors[i] && mi == minors[i]) {
                                         if (ret_mnt) {
+                                                unescape_octal(mnt);
                                                 *ret_mnt = strdup(mnt);
                                                 if (!*ret_mnt)
                                                         return -ENOMEM;
@@ -141,12 +158,11 @@ static int count_dir(int dirfd, const char *sub)
 
 /*
  * The block devices a write to maj:min would hit: the device itself and,
- * when it is the whole disk, every partition.  Fills minors (the disk's
- * major is shared by its partitions for the common drivers; partitions with
- * another major, as with extended devt, are checked by O_EXCL anyway) and
- * reports the first one with holders.
+ * when it is the whole disk, every partition (which may have another major:
+ * loop and NVMe partitions often get extended numbers).  Fills majors and
+ * minors and reports the first one with holders.
  */
-static int collect_devices(struct ios_device *disk, unsigned major, unsigned minor,
+static int collect_devices(struct ios_device *disk, unsigned major, unsigned minor, unsigned *majors,
                            unsigned *minors, size_t max, size_t *ret_n, char **ret_held)
 {
         _cleanup_close_ int dfd = -1;
@@ -156,10 +172,11 @@ static int collect_devices(struct ios_device *disk, unsigned major, unsigned min
         DIR *d;
         int r;
 
+        majors[n] = major;
+        minors[n++] = minor;
         if (whole) {
-                minors[n++] = minor;
                 r = count_dir(disk->fd, "holders");
-                if (r > 0 && !*ret_held && !(*ret_held = strdup(disk->name)))
+                if (r > 0 && !(*ret_held = strdup(disk->name)))
                         return -ENOMEM;
         }
         dfd = openat(disk->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -170,12 +187,11 @@ static int collect_devices(struct ios_device *disk, unsigned major, unsigned min
                 return -errno;
         dfd = -1;
         while ((de = readdir(d))) {
-                _cleanup_free_ char *dev = NULL, *attr = NULL;
+                _cleanup_free_ char *dev = NULL, *attr = NULL, *hold = NULL;
                 unsigned ma, mi;
 
-                if (de->d_name[0] == '.' || asprintf(&attr, "%s/partition", de->d_name) < 0)
-                        continue;
-                if (!ios_sysfs_exists(disk->fd, attr))
+                if (de->d_name[0] == '.' || asprintf(&attr, "%s/partition", de->d_name) < 0 ||
+                    !ios_sysfs_exists(disk->fd, attr))
                         continue;
                 free(attr);
                 attr = NULL;
@@ -184,19 +200,17 @@ static int collect_devices(struct ios_device *disk, unsigned major, unsigned min
                         continue;
                 if (!whole && !(ma == major && mi == minor))
                         continue;
-                if (ma == major && n < max)
+                if (whole && n < max) {
+                        majors[n] = ma;
                         minors[n++] = mi;
-                free(attr);
-                attr = NULL;
-                if (asprintf(&attr, "%s/holders", de->d_name) >= 0 && count_dir(disk->fd, attr) > 0 &&
+                }
+                if (asprintf(&hold, "%s/holders", de->d_name) >= 0 && count_dir(disk->fd, hold) > 0 &&
                     !*ret_held && !(*ret_held = strdup(de->d_name))) {
                         closedir(d);
                         return -ENOMEM;
                 }
         }
         closedir(d);
-        if (!whole && n == 0)
-                minors[n++] = minor;
         *ret_n = n;
         return 0;
 }
@@ -206,7 +220,7 @@ static int check_bdev_write(const char *path, struct ios_root *r, unsigned major
 {
         _cleanup_free_ char *held = NULL, *mi = NULL, *mnt = NULL, *devname = NULL;
         struct ios_device *disk = NULL;
-        unsigned minors[256];
+        unsigned majors[256], minors[256];
         size_t n = 0;
         int k;
 
@@ -217,7 +231,7 @@ static int check_bdev_write(const char *path, struct ios_root *r, unsigned major
                 return bench_error_set(e, BENCH_EXIT_REFUSED, -k,
                                        "%s: refusing to write: cannot inspect the device in sysfs (%s)",
                                        path, strerror(-k));
-        k = collect_devices(disk, major, minor, minors, ELEMENTSOF(minors), &n, &held);
+        k = collect_devices(disk, major, minor, majors, minors, ELEMENTSOF(minors), &n, &held);
         if (k < 0) {
                 ios_device_free(disk);
                 return bench_error_set(e, BENCH_EXIT_REFUSED, -k, "%s: refusing to write: cannot list partitions (%s)",
@@ -229,7 +243,7 @@ static int check_bdev_write(const char *path, struct ios_root *r, unsigned major
                 return bench_error_set(e, BENCH_EXIT_REFUSED, -k, "%s: refusing to write: cannot read mountinfo (%s)",
                                        path, strerror(-k));
         }
-        k = bench_mountinfo_find(mi, major, minors, n, &mnt);
+        k = bench_mountinfo_find(mi, majors, minors, n, &mnt);
         if (k > 0) {
                 ios_device_free(disk);
                 return bench_error_set(e, BENCH_EXIT_REFUSED, EBUSY, "%s: refusing to write: mounted on %s",

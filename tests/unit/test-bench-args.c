@@ -300,18 +300,21 @@ static void test_mountinfo(void **state)
                 "30 22 0:25 / /dev/shm rw shared:4 - tmpfs tmpfs rw\n"
                 "99 22 7:3 / /mnt/test\\040dir rw,relatime shared:50 - ext4 /dev/loop3 rw\n"
                 "100 22 259:2 / /srv rw - xfs /dev/nvme0n1p2 rw";
-        const unsigned loop3[] = { 3 }, loop4[] = { 4, 5 }, nvme[] = { 0, 1, 2 };
+        const unsigned ma7[] = { 7, 7 }, loop3[] = { 3 }, loop45[] = { 4, 5 };
+        /* a whole loop disk 7:6 whose partition is 259:2 (extended numbers) */
+        const unsigned disk_ma[] = { 7, 259, 259 }, disk_mi[] = { 6, 1, 2 };
+        const unsigned ma254[] = { 254 };
         char *mnt = NULL;
 
         (void)state;
-        assert_int_equal(bench_mountinfo_find(mi, 7, loop3, 1, &mnt), 1);
-        assert_string_equal(mnt, "/mnt/test\\040dir");
+        assert_int_equal(bench_mountinfo_find(mi, ma7, loop3, 1, &mnt), 1);
+        assert_string_equal(mnt, "/mnt/test dir");
         free(mnt);
-        assert_int_equal(bench_mountinfo_find(mi, 7, loop4, 2, NULL), 0);
-        /* a whole disk whose partition 2 is mounted */
-        assert_int_equal(bench_mountinfo_find(mi, 259, nvme, 3, NULL), 1);
-        assert_int_equal(bench_mountinfo_find(mi, 254, loop3, 1, NULL), 0);
-        assert_int_equal(bench_mountinfo_find("", 7, loop3, 1, NULL), 0);
+        assert_int_equal(bench_mountinfo_find(mi, ma7, loop45, 2, NULL), 0);
+        assert_int_equal(bench_mountinfo_find(mi, disk_ma, disk_mi, 3, NULL), 1);
+        assert_int_equal(bench_mountinfo_find(mi, disk_ma, disk_mi, 2, NULL), 0);
+        assert_int_equal(bench_mountinfo_find(mi, ma254, loop3, 1, NULL), 0);
+        assert_int_equal(bench_mountinfo_find("", ma7, loop3, 1, NULL), 0);
 }
 
 static void test_names(void **state)

@@ -1,0 +1,68 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Description: iosched-bench's command line without root: usage errors exit
+# 2 with one "iosched-bench: ..." line, --help/--version exit 0, the null
+# engine runs and writes fio-shaped JSON, writing to an existing file is
+# refused (exit 3) without --allow-write, and a file the tool creates in a
+# directory for a write workload is removed afterwards.
+. "$(dirname "$0")/bench-lib.sh"
+[ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
+
+# expect CODE PATTERN ARGS...: exit code, and exactly one stderr line matching
+expect() {
+        code=$1 pat=$2; shift 2
+        $BENCH "$@" >"$B_TMP/out" 2>"$B_TMP/err"; rc=$?
+        [ $rc = "$code" ] || b_fail "$*: exit $rc, want $code ($(cat "$B_TMP/err"))"
+        [ "$(wc -l <"$B_TMP/err")" = 1 ] || b_fail "$*: want one line on stderr, got: $(cat "$B_TMP/err")"
+        grep -q "^iosched-bench: .*$pat" "$B_TMP/err" || b_fail "$*: message '$(cat "$B_TMP/err")' lacks '$pat'"
+}
+
+expect 2 "invalid --rw 'sideways'" --filename=/dev/null --rw=sideways
+expect 2 "invalid --bs 'big'" --filename=/dev/null --bs big
+expect 2 "invalid --bs '1000'" --filename=/dev/null --bs=1000
+expect 2 "missing --filename" --rw=randread
+expect 2 "unknown option --frobnicate" --filename=/dev/null --frobnicate
+expect 2 "option --iodepth needs a value" --filename=/dev/null --iodepth
+expect 2 "invalid --runtime '5parsecs'" --filename=/dev/null --runtime=5parsecs
+expect 2 "invalid --ioengine 'posixaio'" --filename=/dev/null --ioengine=posixaio
+expect 2 "does not exist: give --size" --filename="$B_TMP/nonexistent/deeper"
+expect 2 "is not a block device, file or directory" --filename=/dev/null
+
+$BENCH --help >"$B_TMP/help" 2>&1 || b_fail "--help exit $?"
+grep -q -- "--compare" "$B_TMP/help" || b_fail "--help lacks --compare"
+$BENCH --version | grep -q "^iosched-bench [0-9]" || b_fail "--version"
+
+# the null engine: no file, fio's JSON layout
+$BENCH --ioengine=null --rw=randrw --iodepth=8 --runtime=200ms -J >"$B_TMP/null.json" 2>"$B_TMP/err" ||
+        b_fail "null engine: $(cat "$B_TMP/err")"
+b_json "$B_TMP/null.json" '.jobs[0].read.iops > 0 and .jobs[0].write.iops > 0 and
+        (.jobs[0].read.clat_ns.percentile["99.000000"] | type == "number") and
+        .jobs[0].read.lat_ns.N > 0 and .jobs[0].read.slat_ns.N > 0 and .jobs[0]."job options".rw == "randrw"' ||
+        b_fail "null engine JSON: $(head -c 600 "$B_TMP/null.json")"
+$BENCH --ioengine=null --runtime=200ms >"$B_TMP/null.txt" || b_fail "null engine text"
+grep -q "read: IOPS=" "$B_TMP/null.txt" || b_fail "text output: $(cat "$B_TMP/null.txt")"
+
+# an existing file: reads fine, writes need --allow-write
+dd if=/dev/zero of="$B_TMP/existing" bs=1M count=4 status=none
+$BENCH --filename="$B_TMP/existing" --rw=randread --direct=0 --runtime=200ms >/dev/null 2>&1 ||
+        b_fail "read of an existing file"
+expect 3 "refusing to write to .*without --allow-write" --filename="$B_TMP/existing" --rw=randwrite --direct=0
+cmp -s -n 4194304 "$B_TMP/existing" /dev/zero ||
+        b_fail "the refused run changed the file"
+
+# a directory: the tool makes its own file and removes it
+mkdir "$B_TMP/dir"
+$BENCH --filename="$B_TMP/dir" --rw=randwrite --size=2m --direct=0 --runtime=200ms >"$B_TMP/out" 2>&1 ||
+        b_fail "write into a directory: $(cat "$B_TMP/out")"
+[ -z "$(ls -A "$B_TMP/dir")" ] || b_fail "left behind: $(ls -A "$B_TMP/dir")"
+# also when it is interrupted
+$BENCH --filename="$B_TMP/dir" --rw=randwrite --size=2m --direct=0 --runtime=20s >/dev/null 2>&1 &
+pid=$!
+B_PIDS="$B_PIDS $pid"
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc = 1 ] || b_fail "interrupted run exit $rc, want 1"
+[ -z "$(ls -A "$B_TMP/dir")" ] || b_fail "left behind after SIGINT: $(ls -A "$B_TMP/dir")"
+echo ok
