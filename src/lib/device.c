@@ -543,8 +543,17 @@ static int device_open(struct ios_root *r, const char *path, bool maybe_part,
         }
         e = ios_sysfs_read_string(d->fd, "dev", &dev);
         if (e < 0 || sscanf(dev, "%u:%u", &d->major, &d->minor) != 2) {
-                e = -ENODEV;            /* not a block device directory */
-                goto fail;
+                int hidden = 0;
+
+                /* NVMe multipath path devices are hidden disks: no dev_t, no
+                 * node, no udev entry, but the queue and scheduler are theirs */
+                if (ios_sysfs_read_int(d->fd, "hidden", &hidden) < 0 || hidden != 1 ||
+                    !ios_sysfs_exists(d->fd, "queue")) {
+                        e = -ENODEV;    /* not a block device directory */
+                        goto fail;
+                }
+                d->hidden = true;
+                d->major = d->minor = 0;
         }
         slash = strrchr(canon, '/');
         d->name = strdup(slash + 1);
@@ -554,7 +563,8 @@ static int device_open(struct ios_root *r, const char *path, bool maybe_part,
                 goto fail;
         }
 
-        (void)ios_props_load(r, d->major, d->minor, &d->props);
+        if (!d->hidden)
+                (void)ios_props_load(r, d->major, d->minor, &d->props);
         e = probe_queue(d);
         if (e >= 0)
                 e = probe_stacked(d);
