@@ -94,8 +94,8 @@ devname_of() {
 	printf '%s\n' "$n"
 }
 
-# Lexically normalise a '/'-separated path (no symlink resolution).
-# Prints nothing and fails if it climbs above its root.
+# Lexically normalise a '/'-separated path (no symlink resolution) into
+# $NORM; fails if it climbs above its root. (No $(...): forks are slow.)
 normpath() {
 	local IFS=/ p
 	local -a parts out=()
@@ -110,7 +110,7 @@ normpath() {
 		*) out+=("$p") ;;
 		esac
 	done
-	printf '%s\n' "${out[*]}"
+	NORM=${out[*]}
 }
 
 # Real /sys path -> path relative to OUT ("sys/...").
@@ -130,7 +130,7 @@ copy_file() { # $1 = real path of a regular sysfs file
 	data=
 	case ${src##*/} in
 	vpd_pg* | inquiry | *descriptor* | *_bin | cdl_*) ;; # binary: keep NUL bytes
-	*) { IFS= read -r -N 1048576 data; } <"$src" 2>/dev/null ;;
+	*) { IFS= read -r -N 1048576 data; } 2>/dev/null <"$src" ;;
 	esac
 	if [ -n "$data" ]; then
 		printf '%s' "$data" >"$dst"
@@ -150,7 +150,10 @@ copy_link() { # $1 = real path of a symlink inside /sys
 	/*) warn "skipping absolute link $src -> $t"; return 0 ;;
 	esac
 	r=sys${src#"$SYS"}
-	if ! r=$(normpath "${r%/*}/$t") || [ "${r%%/*}" != sys ]; then
+	NORM=
+	normpath "${r%/*}/$t"
+	r=$NORM
+	if [ "${r%%/*}" != sys ]; then
 		warn "skipping link leaving the tree: $src -> $t"
 		return 0
 	fi
@@ -213,7 +216,7 @@ CLASSDIRS=" scsi_host scsi_disk scsi_device scsi_generic bsg scsi_tape scsi_chan
  ata_port ata_link ata_device sas_host sas_device sas_end_device sas_phy sas_port
  sas_expander fc_host fc_remote_ports fc_transport iscsi_host iscsi_session
  iscsi_connection spi_host spi_transport srp_host srp_remote_ports raid_devices
- mmc_host nvme nvme-subsystem enclosure "
+ mmc_host enclosure "
 CLASSDIRS=" $(echo $CLASSDIRS) "
 
 capture_ancestor() { # $1 = real dir
@@ -357,7 +360,7 @@ sched_variants() { # $1 = name
 			for f in "$q"/iosched/*; do
 				[ -f "$f" ] || continue
 				line=
-				{ IFS= read -r -N 65536 line; } <"$f" 2>/dev/null
+				{ IFS= read -r -N 65536 line; } 2>/dev/null <"$f"
 				printf '%s' "$line" >"$OUT/iosched/$s/${f##*/}"
 			done
 		fi

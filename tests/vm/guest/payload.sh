@@ -1,3 +1,460 @@
 #!/bin/bash
-echo "PAYLOAD placeholder" >&3
-ls -l /dev/disk/by-id >&3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# payload.sh (guest, iosched_vm.mode=test): the end-to-end checks of iosched
+# on a real kernel with real (emulated) disks. Started by guest-main.sh once
+# udev has settled; nobody has run iosched by hand before it: whatever the
+# disks show comes from the udev rule at coldplug.
+#
+# Inputs on the host's 9p share (/mnt/host), written by tests/vm/run.sh:
+#   disks.tsv   label <TAB> by-id glob <TAB> expected class <TAB> expected scheduler
+#               (scheduler: a name; "keep" = left as the kernel chose;
+#                "zoned" = mq-deadline before 6.10, none from 6.10)
+#   config.sh   CHECK_<NAME>=auto|1|0, HOTPLUG=1|0, REPLAY_ROUNDS=N
+#
+# Each check is auto (run when the feature is installed, else SKIP), 1 (must
+# run and pass: a missing feature FAILs) or 0 (SKIP). Checks:
+#   LIST      iosched-apply list: class of every disk; -J agrees
+#   EXPLAIN   iosched-apply explain DEV exits 0 for every disk
+#   COLDPLUG  after boot every disk has the policy's scheduler
+#   CHECK     iosched-apply --check exits 0 (after boot and at the end)
+#   HOTPLUG_UDEV    hot-added disk gets the policy by the udev rule alone
+#   HOTPLUG_DAEMON  same with the rule removed, by ioschedd alone
+#   DRIFT     scheduler changed by hand is put back by ioschedd (DriftInterval)
+#   REPLAY    timed coldplug replay: iosched rule vs a plain ATTR{} rule
+#
+# Results go to fd 3 (the results serial port) as lines:
+#   DISK ..., CHECK <name> PASS|FAIL|SKIP <detail>, TIMING <name> <value>,
+#   HOTPLUG-REQUEST <id> <serial> (the host hot-adds that disk over QMP),
+#   PAYLOAD-RESULT PASS|FAIL passed=N failed=N skipped=N
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export LC_ALL=C
+set -u
+
+CHECK_LIST=auto CHECK_EXPLAIN=auto CHECK_COLDPLUG=auto CHECK_CHECK=auto
+CHECK_HOTPLUG_UDEV=auto CHECK_HOTPLUG_DAEMON=auto CHECK_DRIFT=auto CHECK_REPLAY=auto
+HOTPLUG=0 REPLAY_ROUNDS=3 DRIFT_INTERVAL=1s
+SHARE=/mnt/host
+[ -r "$SHARE/config.sh" ] && . "$SHARE/config.sh"
+
+{ true >&3; } 2>/dev/null || exec 3>&1 # fd 3 = results channel (guest-main.sh)
+say() { printf '%s\n' "$*" >&3; }
+npass=0 nfail=0 nskip=0
+result() { # NAME PASS|FAIL|SKIP detail...
+	local n=$1 r=$2
+	shift 2
+	case $r in PASS) npass=$((npass + 1)) ;; FAIL) nfail=$((nfail + 1)) ;; SKIP) nskip=$((nskip + 1)) ;; esac
+	say "CHECK $n $r $*"
+}
+
+# want NAME FEATURE_PRESENT(0/1) DESC: 0 = run the check, 1 = skipped (reported)
+want() {
+	local n=$1 have=$2 desc=$3 v
+	v=CHECK_$n
+	v=${!v:-auto}
+	case $v in
+	0 | off | no) result "$n" SKIP "disabled"; return 1 ;;
+	1 | on | yes)
+		[ "$have" = 1 ] && return 0
+		result "$n" FAIL "required but not present: $desc"; return 1 ;;
+	*)
+		[ "$have" = 1 ] && return 0
+		result "$n" SKIP "not present yet: $desc"; return 1 ;;
+	esac
+}
+
+# --- helpers -------------------------------------------------------------
+
+# Timing loops fork nothing (a fork costs milliseconds under TCG):
+# ${EPOCHREALTIME/./} is microseconds, get_sched sets $SCHED.
+now_us() { echo "${EPOCHREALTIME/./}"; }
+get_sched() { # NAME -> $SCHED
+	local s
+	if ! read -r s 2>/dev/null </sys/block/"$1"/queue/scheduler; then
+		SCHED=-
+		return
+	fi
+	case $s in
+	*\[*\]*) s=${s#*[}; SCHED=${s%%]*} ;;
+	*) SCHED=$s ;;
+	esac
+}
+mkfifo /run/iosched-vm-tick 2>/dev/null
+exec {TICK}<>/run/iosched-vm-tick
+tick() { read -r -t "${1:-0.002}" -u "$TICK" _ 2>/dev/null; } # sleep without fork
+
+active_sched() { # NAME -> the [bracketed] scheduler, "none" for bio-based, "-" if no file
+	local s
+	if ! read -r s 2>/dev/null </sys/block/"$1"/queue/scheduler; then
+		echo -
+		return
+	fi
+	case $s in
+	*\[*\]*) s=${s#*[}; echo "${s%%]*}" ;;
+	*) echo "$s" ;;
+	esac
+}
+
+kver_ge() { # MAJOR MINOR: running kernel >= MAJOR.MINOR
+	local r=$(uname -r) ma mi
+	ma=${r%%.*}; r=${r#*.}; mi=${r%%[.-]*}
+	[ "$ma" -gt "$1" ] || { [ "$ma" -eq "$1" ] && [ "$mi" -ge "$2" ]; }
+}
+
+expected_sched() { # spec -> scheduler name or "keep"
+	case $1 in
+	zoned) if kver_ge 6 10; then echo none; else echo mq-deadline; fi ;;
+	*) echo "$1" ;;
+	esac
+}
+
+resolve() { # by-id glob -> kernel name
+	local l
+	for l in /dev/disk/by-id/$1; do
+		case $l in *-part[0-9]*) continue ;; esac
+		[ -e "$l" ] || continue
+		l=$(readlink -f "$l")
+		echo "${l##*/}"
+		return 0
+	done
+	return 1
+}
+
+median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]; else print "-"}'; }
+
+rules_dirs="/etc/udev/rules.d /run/udev/rules.d /usr/lib/udev/rules.d /lib/udev/rules.d"
+iosched_rules() {
+	local d f
+	for d in $rules_dirs; do
+		for f in "$d"/*iosched*.rules; do
+			[ -e "$f" ] && [ "${f##*/}" != 60-vm-plain.rules ] && echo "$f"
+		done
+	done
+}
+RULES_STASH=/run/iosched-vm-rules
+disable_iosched_rules() {
+	mkdir -p "$RULES_STASH"
+	local f
+	for f in $(iosched_rules); do
+		printf '%s\n' "$f" >>"$RULES_STASH/list"
+		mv "$f" "$RULES_STASH/${f##*/}"
+	done
+	udevadm control --reload
+}
+restore_iosched_rules() {
+	local f
+	[ -r "$RULES_STASH/list" ] || return 0
+	while read -r f; do
+		mv "$RULES_STASH/${f##*/}" "$f"
+	done <"$RULES_STASH/list"
+	rm -f "$RULES_STASH/list"
+	udevadm control --reload
+}
+
+# --- inventory -------------------------------------------------------------
+
+have_apply=0
+command -v iosched-apply >/dev/null 2>&1 && have_apply=1
+have_list=0
+[ $have_apply = 1 ] && iosched-apply list -n -r -o NAME,CLASS >/dev/null 2>&1 && have_list=1
+have_json=0
+[ $have_list = 1 ] && iosched-apply list -J >/dev/null 2>&1 && command -v jq >/dev/null && have_json=1
+have_explain=0
+[ $have_apply = 1 ] && iosched-apply --help 2>&1 | grep -qw explain && have_explain=1
+have_check=0
+[ $have_apply = 1 ] && iosched-apply --help 2>&1 | grep -q -- '--check' && have_check=1
+have_rule=0
+[ -n "$(iosched_rules)" ] && have_rule=1
+have_daemon=0
+command -v ioschedd >/dev/null 2>&1 && systemctl cat ioschedd.service >/dev/null 2>&1 && have_daemon=1
+
+say "FEATURES apply=$have_apply list=$have_list json=$have_json explain=$have_explain check=$have_check udev-rule=$have_rule daemon=$have_daemon kernel=$(uname -r)"
+say "BOOT $(systemd-analyze 2>/dev/null | head -n 1)"
+for f in $(iosched_rules); do say "RULE $f"; done
+
+declare -A CLASS=()
+if [ $have_list = 1 ]; then
+	while read -r n c; do CLASS[$n]=$c; done < <(iosched-apply list -n -r -o NAME,CLASS 2>/dev/null)
+fi
+
+LABELS=() NAMES=() ECLASS=() ESCHED=()
+while IFS=$'\t' read -r label glob ecls esch; do
+	case $label in '' | '#'*) continue ;; esac
+	name=$(resolve "$glob") || name=
+	LABELS+=("$label") NAMES+=("$name") ECLASS+=("$ecls") ESCHED+=("$(expected_sched "$esch")")
+	if [ -z "$name" ]; then
+		result "DISK-$label" FAIL "no /dev/disk/by-id/$glob"
+		continue
+	fi
+	link=
+	for l in /dev/disk/by-id/$glob; do link=${l##*/}; break; done
+	say "DISK $label by-id=$link name=$name class=${CLASS[$name]:-?} expected-class=$ecls sched=$(active_sched "$name") expected-sched=${ESCHED[-1]} schedulers=\"$(cat /sys/block/"$name"/queue/scheduler 2>/dev/null)\" rota=$(cat /sys/block/"$name"/queue/rotational 2>/dev/null) zoned=$(cat /sys/block/"$name"/queue/zoned 2>/dev/null)"
+done <"$SHARE/disks.tsv"
+say "LSBLK"
+lsblk -o NAME,MAJ:MIN,ROTA,SCHED,TRAN,MODEL,TYPE,SIZE,HCTL,SERIAL 2>&1 | sed 's/^/  /' >&3
+if [ $have_list = 1 ]; then
+	say "IOSCHED-APPLY-LIST"
+	iosched-apply list 2>&1 | sed 's/^/  /' >&3
+fi
+
+# --- LIST ------------------------------------------------------------------
+if want LIST "$have_list" "iosched-apply list"; then
+	bad=
+	for i in "${!LABELS[@]}"; do
+		n=${NAMES[$i]}
+		[ -n "$n" ] || continue
+		[ "${CLASS[$n]:-}" = "${ECLASS[$i]}" ] || bad="$bad ${LABELS[$i]}($n):${CLASS[$n]:-?}!=${ECLASS[$i]}"
+	done
+	if [ $have_json = 1 ]; then
+		while read -r n c; do
+			[ -n "${CLASS[$n]:-}" ] && [ "${CLASS[$n]}" != "$c" ] && bad="$bad json:$n:$c!=${CLASS[$n]}"
+		done < <(iosched-apply list -J 2>/dev/null | jq -r '.blockdevices[] | "\(.name) \(.class)"')
+	fi
+	if [ -z "$bad" ]; then result LIST PASS "${#LABELS[@]} disks classified as expected"; else result LIST FAIL "$bad"; fi
+fi
+
+# --- EXPLAIN ---------------------------------------------------------------
+if want EXPLAIN "$have_explain" "iosched-apply explain"; then
+	bad=
+	for n in "${NAMES[@]}"; do
+		[ -n "$n" ] || continue
+		iosched-apply explain "$n" >/run/explain.$n 2>&1 || bad="$bad $n(rc=$?)"
+	done
+	[ -n "${NAMES[0]}" ] && sed 's/^/  /' "/run/explain.${NAMES[0]}" >&3
+	if [ -z "$bad" ]; then result EXPLAIN PASS; else result EXPLAIN FAIL "$bad"; fi
+fi
+
+# --- COLDPLUG ----------------------------------------------------------------
+if want COLDPLUG "$have_rule" "udev rule *iosched*.rules"; then
+	bad=
+	for i in "${!LABELS[@]}"; do
+		n=${NAMES[$i]} e=${ESCHED[$i]}
+		[ -n "$n" ] && [ "$e" != keep ] || continue
+		a=$(active_sched "$n")
+		[ "$a" = "$e" ] || bad="$bad ${LABELS[$i]}($n):$a!=$e"
+	done
+	if [ -z "$bad" ]; then result COLDPLUG PASS "every disk has its policy scheduler after boot"; else result COLDPLUG FAIL "$bad"; fi
+fi
+
+run_check() { # TAG
+	iosched-apply --check >/run/check.out 2>&1
+	local rc=$?
+	if [ $rc = 0 ]; then
+		result "CHECK-$1" PASS "iosched-apply --check exit 0"
+	else
+		result "CHECK-$1" FAIL "iosched-apply --check exit $rc"
+		sed 's/^/  /' /run/check.out >&3
+	fi
+}
+if want CHECK "$have_check" "iosched-apply --check"; then
+	run_check boot
+fi
+
+# --- hotplug ---------------------------------------------------------------
+# hotplug ID SERIAL WANT TIMEOUT: ask the host to hot-add a disk, measure the
+# time from its /sys/block entry appearing to its scheduler being WANT.
+HP_NAME= HP_MS=
+hotplug() {
+	local id=$1 serial=$2 wantsched=$3 timeout=$4 d n t0 t1 tend
+	local -A before=()
+	HP_NAME= HP_MS=
+	for d in /sys/block/*; do before[${d##*/}]=1; done
+	say "HOTPLUG-REQUEST $id $serial"
+	tend=$((${EPOCHREALTIME/./} + 90000000))
+	n=
+	while :; do
+		for d in /sys/block/*; do
+			[ -n "${before[${d##*/}]:-}" ] || { n=${d##*/}; break; }
+		done
+		[ -n "$n" ] && break
+		[ "${EPOCHREALTIME/./}" -lt "$tend" ] || { say "  no new disk within 90 s"; return 1; }
+		tick 0.002
+	done
+	t0=${EPOCHREALTIME/./}
+	HP_NAME=$n
+	tend=$((t0 + timeout * 1000000))
+	while get_sched "$n"; [ "$SCHED" != "$wantsched" ]; do
+		[ "${EPOCHREALTIME/./}" -lt "$tend" ] || { say "  $n: scheduler $SCHED after ${timeout}s, wanted $wantsched"; return 1; }
+		tick 0.002
+	done
+	t1=${EPOCHREALTIME/./}
+	HP_MS=$(((t1 - t0) / 1000)).$((((t1 - t0) % 1000) / 100))
+	udevadm settle --timeout=60
+	local by=
+	for d in /dev/disk/by-id/*"$serial"*; do by=${d##*/}; break; done
+	say "  hot-added $by -> $n, scheduler $wantsched after $HP_MS ms (class ${CLASS[$n]:-$(iosched-apply list -n -r -o CLASS "$n" 2>/dev/null)})"
+	return 0
+}
+
+if [ "$HOTPLUG" = 1 ] && want HOTPLUG_UDEV "$have_rule" "udev rule"; then
+	if hotplug hp1 HOTPLUG1 none 30; then
+		result HOTPLUG_UDEV PASS "${HP_MS} ms from /sys/block/$HP_NAME appearing to [none] (udev rule)"
+		say "TIMING hotplug-udev-ms $HP_MS"
+	else
+		result HOTPLUG_UDEV FAIL "hot-added disk did not get the policy scheduler by the udev rule"
+	fi
+elif [ "$HOTPLUG" != 1 ]; then
+	result HOTPLUG_UDEV SKIP "HOTPLUG=0"
+fi
+
+daemon_started=0
+start_daemon() {
+	mkdir -p /etc/iosched.d
+	printf '[Daemon]\nDriftInterval=%s\n' "$DRIFT_INTERVAL" >/etc/iosched.d/90-vm-drift.conf
+	systemctl start ioschedd.service || return 1
+	local i
+	for i in $(seq 1 100); do
+		systemctl is-active -q ioschedd.service && { daemon_started=1; return 0; }
+		tick 0.1
+	done
+	return 1
+}
+stop_daemon() {
+	[ $daemon_started = 1 ] || return 0
+	systemctl stop ioschedd.service
+	journalctl -b -u ioschedd.service --no-pager 2>/dev/null | tail -n 30 | sed 's/^/  ioschedd| /' >&3
+	rm -f /etc/iosched.d/90-vm-drift.conf
+	daemon_started=0
+}
+
+if [ "$HOTPLUG" = 1 ] || [ "${CHECK_DRIFT:-auto}" != 0 ]; then
+	if [ $have_daemon = 1 ] && { [ "${CHECK_HOTPLUG_DAEMON:-auto}" != 0 ] || [ "${CHECK_DRIFT:-auto}" != 0 ]; }; then
+		disable_iosched_rules
+		if ! start_daemon; then
+			say "  ioschedd.service did not start:"
+			systemctl status ioschedd.service --no-pager 2>&1 | sed 's/^/  /' >&3
+		fi
+	fi
+fi
+
+if [ "$HOTPLUG" = 1 ] && want HOTPLUG_DAEMON "$have_daemon" "ioschedd + ioschedd.service"; then
+	if [ $daemon_started = 0 ]; then
+		result HOTPLUG_DAEMON FAIL "ioschedd.service not active"
+	elif hotplug hp2 HOTPLUG2 none 30; then
+		result HOTPLUG_DAEMON PASS "${HP_MS} ms from /sys/block/$HP_NAME appearing to [none] (ioschedd, no udev rule)"
+		say "TIMING hotplug-daemon-ms $HP_MS"
+	else
+		result HOTPLUG_DAEMON FAIL "hot-added disk did not get the policy scheduler from ioschedd"
+	fi
+elif [ "$HOTPLUG" != 1 ]; then
+	result HOTPLUG_DAEMON SKIP "HOTPLUG=0"
+fi
+
+if want DRIFT "$have_daemon" "ioschedd + ioschedd.service"; then
+	# a disk whose policy sets a scheduler: the first with an expected one
+	dn= de=
+	for i in "${!LABELS[@]}"; do
+		[ -n "${NAMES[$i]}" ] && [ "${ESCHED[$i]}" != keep ] || continue
+		dn=${NAMES[$i]} de=${ESCHED[$i]}
+		break
+	done
+	other=mq-deadline
+	[ "$de" = mq-deadline ] && other=none
+	if [ $daemon_started = 0 ]; then
+		result DRIFT FAIL "ioschedd.service not active"
+	elif [ -z "$dn" ]; then
+		result DRIFT SKIP "no disk with a policy scheduler"
+	elif ! echo "$other" >/sys/block/"$dn"/queue/scheduler; then
+		result DRIFT FAIL "could not write $other to $dn"
+	else
+		t0=${EPOCHREALTIME/./}
+		tend=$((t0 + 30000000))
+		while get_sched "$dn"; [ "$SCHED" != "$de" ] && [ "${EPOCHREALTIME/./}" -lt "$tend" ]; do tick 0.005; done
+		t1=${EPOCHREALTIME/./}
+		ms=$(((t1 - t0) / 1000))
+		if [ "$(active_sched "$dn")" = "$de" ]; then
+			result DRIFT PASS "$dn set to $other by hand, back to $de after $ms ms (DriftInterval=$DRIFT_INTERVAL)"
+			say "TIMING drift-restore-ms $ms"
+		else
+			result DRIFT FAIL "$dn still $(active_sched "$dn") 30 s after being set to $other by hand"
+		fi
+	fi
+fi
+stop_daemon
+restore_iosched_rules
+
+# --- REPLAY ----------------------------------------------------------------
+# scramble: give every disk with a policy scheduler the other one, so that a
+# replay has real writes to make.
+scramble() {
+	local i n e o
+	for i in "${!LABELS[@]}"; do
+		n=${NAMES[$i]} e=${ESCHED[$i]}
+		[ -n "$n" ] && [ "$e" != keep ] || continue
+		o=mq-deadline
+		[ "$e" = mq-deadline ] && o=none
+		echo "$o" >/sys/block/"$n"/queue/scheduler 2>/dev/null
+	done
+}
+compliant() {
+	local i n e bad=
+	for i in "${!LABELS[@]}"; do
+		n=${NAMES[$i]} e=${ESCHED[$i]}
+		[ -n "$n" ] && [ "$e" != keep ] || continue
+		[ "$(active_sched "$n")" = "$e" ] || bad="$bad $n:$(active_sched "$n")!=$e"
+	done
+	echo "$bad"
+}
+replay_once() { # -> milliseconds
+	local t0 t1
+	t0=$(now_us)
+	udevadm trigger --action=add --subsystem-match=block
+	udevadm settle --timeout=180
+	t1=$(now_us)
+	echo $(((t1 - t0) / 1000))
+}
+replay_series() { # LABEL CHECK_COMPLIANCE(0/1)
+	local label=$1 chk=$2 r ms all=() bad=
+	for r in $(seq 1 "$REPLAY_ROUNDS"); do
+		scramble
+		ms=$(replay_once)
+		all+=("$ms")
+		if [ "$chk" = 1 ]; then
+			b=$(compliant)
+			[ -z "$b" ] || bad="$bad round$r:$b"
+		fi
+	done
+	say "TIMING replay-$label-ms ${all[*]} median $(median "${all[@]}")"
+	REPLAY_BAD=$bad
+	REPLAY_MEDIAN=$(median "${all[@]}")
+}
+
+if want REPLAY "$have_rule" "udev rule"; then
+	replay_series iosched 1
+	bad_iosched=$REPLAY_BAD med_iosched=$REPLAY_MEDIAN
+	disable_iosched_rules
+	plain=/etc/udev/rules.d/60-vm-plain.rules
+	{
+		echo "# the same scheduler writes as iosched's policy, as plain ATTR{} assignments"
+		for i in "${!LABELS[@]}"; do
+			n=${NAMES[$i]} e=${ESCHED[$i]}
+			[ -n "$n" ] && [ "$e" != keep ] || continue
+			echo "ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"$n\", ATTR{queue/scheduler}=\"$e\""
+		done
+	} >"$plain"
+	udevadm control --reload
+	replay_series plain-attr 1
+	bad_plain=$REPLAY_BAD med_plain=$REPLAY_MEDIAN
+	rm -f "$plain"
+	udevadm control --reload
+	replay_series no-rule 0
+	med_none=$REPLAY_MEDIAN
+	restore_iosched_rules
+	scramble
+	replay_once >/dev/null
+	say "TIMING replay-summary median ms: iosched=$med_iosched plain-attr=$med_plain no-rule=$med_none (${#LABELS[@]} disks, $REPLAY_ROUNDS rounds)"
+	if [ -n "$bad_iosched" ]; then
+		result REPLAY FAIL "not compliant after replay with the iosched rule:$bad_iosched"
+	elif [ -n "$bad_plain" ]; then
+		result REPLAY FAIL "plain rule did not make the same writes:$bad_plain"
+	else
+		result REPLAY PASS "iosched $med_iosched ms vs plain ATTR{} $med_plain ms vs no rule $med_none ms"
+	fi
+fi
+
+if [ "${CHECK_CHECK:-auto}" != 0 ] && [ $have_check = 1 ]; then
+	run_check end
+fi
+
+say "PAYLOAD-RESULT $([ $nfail = 0 ] && echo PASS || echo FAIL) passed=$npass failed=$nfail skipped=$nskip"
+[ $nfail = 0 ]

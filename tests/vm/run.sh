@@ -1,0 +1,186 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# tests/vm/run.sh: end-to-end test of iosched on a real Debian kernel with
+# real (emulated) disks of every kind. `make check-vm` runs it.
+#
+# Builds/reuses the guest image (mk-image.sh: Debian 12 + iosched installed
+# from this work tree), boots it under QEMU TCG (q35, 2 vCPUs) with the disks
+# below, the guest's payload (guest/payload.sh) runs at boot from a systemd
+# unit, the host hot-adds disks over QMP when the payload asks, and the
+# results come back over the second serial port.
+#
+# Exit: 0 the payload passed, 1 it failed (or the guest did not finish),
+# 77 qemu/mmdebstrap/root missing.
+#
+# Environment:
+#   VM_KERNEL=bookworm|bookworm-backports|bullseye  guest kernel (mk-image.sh)
+#   VM_CHECK_<NAME>=auto|1|0   LIST EXPLAIN COLDPLUG CHECK HOTPLUG_UDEV
+#                              HOTPLUG_DAEMON DRIFT REPLAY (see guest/payload.sh);
+#                              VM_STRICT=1 sets them all to 1
+#   VM_HOTPLUG=1|0             hot-add disks (default 1)
+#   VM_REPLAY_ROUNDS=N         coldplug replays per variant (default 3)
+#   VM_TIMEOUT=seconds         whole-guest limit (default 540)
+#   VM_WORKDIR=dir             work directory (default /var/tmp/iosched-vm-run)
+#   VM_CACHE=dir               image cache (default /var/cache/iosched-vm)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+VM_TOP=$(cd "$here/../.." && pwd)
+. "$here/lib.sh"
+vm_need_tools
+
+T_START=$(date +%s)
+WORK=${VM_WORKDIR:-/var/tmp/iosched-vm-run}
+VM_TIMEOUT=${VM_TIMEOUT:-540}
+vm_setup "$WORK"
+
+vm_log "building iosched and the guest image (kernel flavour ${VM_KERNEL:-bookworm})"
+if ! make -s -C "$VM_TOP" >"$WORK/make.log" 2>&1; then
+	cat "$WORK/make.log" >&2
+	vm_log "make failed"
+	exit 1
+fi
+vm_image || { vm_log "image build failed"; exit 1; }
+vm_log "image ready in ${VM_IMAGE_SECONDS}s: kernel $VM_KVER, $VM_IMAGE"
+
+# ---------------------------------------------------------------- the disks
+# Every disk has a serial; the guest finds it by /dev/disk/by-id, never by
+# kernel name. disks.tsv: label, by-id glob, expected class, expected
+# scheduler ("keep" = policy leaves the kernel's choice, "zoned" = mq-deadline
+# before 6.10, none from 6.10). The root disk is virtio-blk serial ROOT.
+TSV=$WORK/share/disks.tsv
+printf '%s\t%s\t%s\t%s\n' root 'virtio-ROOT' virtual none >"$TSV"
+disk() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$TSV"; }
+
+# SATA HDD and SSD on the q35 ICH9 AHCI
+vm_disk sata-hdd 64M
+vm_add -device ide-hd,drive=sata-hdd,bus=ide.0,serial=SATAHDD1,rotation_rate=7200
+disk sata-hdd 'ata-*_SATAHDD1' hdd mq-deadline
+vm_disk sata-ssd 64M
+vm_add -device ide-hd,drive=sata-ssd,bus=ide.1,serial=SATASSD1,rotation_rate=1
+disk sata-ssd 'ata-*_SATASSD1' ssd none
+# NVMe namespace
+vm_add -device nvme,id=nvme0,serial=NVME0001
+vm_disk nvme 64M
+vm_add -device nvme-ns,drive=nvme,bus=nvme0,nsid=1
+disk nvme 'nvme-*_NVME0001' nvme none
+# zoned (ZNS, host-managed) NVMe namespace
+vm_add -device nvme,id=nvmez,serial=NVMEZ001
+vm_disk nvme-zoned 128M
+vm_add -device nvme-ns,drive=nvme-zoned,bus=nvmez,nsid=1,zoned=true,zoned.zone_size=16M,zoned.zone_capacity=16M
+disk nvme-zoned 'nvme-*_NVMEZ001' nvme zoned
+# logical drive on an LSI SAS2108 MegaRAID (Dell PERC H700/H800): LD on channel 2
+vm_add -device megasas-gen2,id=mega
+vm_disk megaraid-ld 64M
+vm_add -device scsi-hd,drive=megaraid-ld,bus=mega.0,serial=MEGALD01
+disk megaraid-ld 'scsi-*_MEGALD01' raid none
+# virtio-blk
+vm_disk virtio-blk 64M
+vm_add -device virtio-blk-pci,drive=virtio-blk,serial=VBLK0001
+disk virtio-blk 'virtio-VBLK0001' virtual none
+# virtio-scsi (multi-queue), SSD-like
+vm_add -device virtio-scsi-pci,id=vscsi
+vm_disk virtio-scsi 64M
+vm_add -device scsi-hd,drive=virtio-scsi,bus=vscsi.0,serial=VSCSI001,rotation_rate=1
+disk virtio-scsi 'scsi-*_VSCSI001' virtual none
+# SD card on SDHCI (QEMU's sd-card has no serial property: CID serial 0xdeadbeef)
+vm_add -device sdhci-pci
+vm_disk sd-card 64M
+vm_add -device sd-card,drive=sd-card
+disk sd-card 'mmc-*' mmc keep
+# USB stick: usb-storage on xHCI
+vm_add -device qemu-xhci,id=xhci
+vm_disk usb-stick 64M
+vm_add -device usb-storage,drive=usb-stick,bus=xhci.0,serial=USB00001,removable=on
+disk usb-stick 'usb-*_USB00001-*' usb keep
+# empty single-queue virtio-scsi HBA for the hot-added disks (kernel default
+# there is mq-deadline, the policy for a virtual disk none: a change to see)
+vm_add -device virtio-scsi-pci,id=hpscsi,num_queues=1
+
+# ---------------------------------------------------------------- config
+{
+	echo "# written by tests/vm/run.sh"
+	for c in LIST EXPLAIN COLDPLUG CHECK HOTPLUG_UDEV HOTPLUG_DAEMON DRIFT REPLAY; do
+		v=VM_CHECK_$c
+		val=${!v:-auto}
+		[ "${VM_STRICT:-0}" = 1 ] && [ -z "${!v:-}" ] && val=1
+		echo "CHECK_$c=$val"
+	done
+	echo "HOTPLUG=${VM_HOTPLUG:-1}"
+	echo "REPLAY_ROUNDS=${VM_REPLAY_ROUNDS:-3}"
+	echo "DRIFT_INTERVAL=${VM_DRIFT_INTERVAL:-1s}"
+} >"$WORK/share/config.sh"
+
+hotplug_add() { # ID SERIAL
+	local id=$1 serial=$2
+	truncate -s 64M "$WORK/$id.img"
+	vm_qmp \
+		"{\"execute\":\"blockdev-add\",\"arguments\":{\"driver\":\"raw\",\"node-name\":\"$id\",\"file\":{\"driver\":\"file\",\"filename\":\"$WORK/$id.img\"}}}" \
+		"{\"execute\":\"device_add\",\"arguments\":{\"driver\":\"scsi-hd\",\"id\":\"${id}dev\",\"bus\":\"hpscsi.0\",\"drive\":\"$id\",\"serial\":\"$serial\"}}" \
+		>>"$WORK/qmp.log" 2>&1
+}
+
+# ---------------------------------------------------------------- run
+trap vm_kill EXIT
+vm_start test
+if ! up=$(vm_wait_for '^GUEST-UP' 300); then
+	vm_log "guest did not come up; qemu and console tail:"
+	cat "$WORK/qemu.log" >&2
+	tail -n 40 "$WORK/console.log" >&2
+	exit 1
+fi
+T_BOOT=$(vm_elapsed)
+vm_log "guest up after ${T_BOOT}s (host wall clock): $up"
+
+shown=0 handled=0 finished=0
+deadline=$(($(date +%s) + VM_TIMEOUT))
+while [ "$(date +%s)" -lt "$deadline" ]; do
+	mapfile -t lines < <(tr -d '\r' <"$WORK/results.log")
+	while [ "$shown" -lt "${#lines[@]}" ]; do
+		printf '  | %s\n' "${lines[$shown]}"
+		shown=$((shown + 1))
+	done
+	n=0
+	for l in "${lines[@]}"; do
+		case $l in
+		HOTPLUG-REQUEST\ *)
+			n=$((n + 1))
+			if [ "$n" -gt "$handled" ]; then
+				set -- $l
+				vm_log "hot-adding $2 (serial $3) over QMP"
+				hotplug_add "$2" "$3" || vm_log "QMP hot-add failed (see $WORK/qmp.log)"
+				handled=$n
+			fi
+			;;
+		GUEST-DONE*) finished=1 ;;
+		esac
+	done
+	[ $finished = 1 ] && break
+	vm_alive || break
+	sleep 0.3
+done
+if [ $finished = 1 ]; then
+	vm_wait_exit 60
+else
+	vm_log "guest did not finish within ${VM_TIMEOUT}s"
+	tail -n 30 "$WORK/console.log" >&2
+	vm_kill
+fi
+mapfile -t lines < <(tr -d '\r' <"$WORK/results.log")
+while [ "$shown" -lt "${#lines[@]}" ]; do
+	printf '  | %s\n' "${lines[$shown]}"
+	shown=$((shown + 1))
+done
+
+T_TOTAL=$(($(date +%s) - T_START))
+res=$(grep -a -m1 '^PAYLOAD-RESULT' "$WORK/results.log" | tr -d '\r')
+pass=$(grep -a -c '^CHECK .* PASS' "$WORK/results.log")
+fail=$(grep -a -c '^CHECK .* FAIL' "$WORK/results.log")
+skip=$(grep -a -c '^CHECK .* SKIP' "$WORK/results.log")
+vm_log "timings: image ${VM_IMAGE_SECONDS}s, boot to payload ${T_BOOT}s, guest total $(vm_elapsed)s, run total ${T_TOTAL}s (kernel $VM_KVER)"
+vm_log "logs: $WORK/{results,console,qemu}.log, guest journal $WORK/share/journal.txt"
+echo "vm: $pass passed, $fail failed, $skip skipped"
+case $res in
+"PAYLOAD-RESULT PASS"*) exit 0 ;;
+*) vm_log "FAILED: ${res:-no result from the guest}"; exit 1 ;;
+esac
