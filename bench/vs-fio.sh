@@ -11,6 +11,7 @@
 #   bench/vs-fio.sh [options] TARGET        a block device or an existing file
 #   bench/vs-fio.sh [options] --loop SIZE   a loop device on a file in /dev/shm
 #                                           (created, filled, detached at exit)
+#   bench/vs-fio.sh [options] null          both tools' null engines (harness cost)
 # Options:
 #   -n REPS        pairs per job (default 3)
 #   -t SECS        runtime per run (default 3), -r SECS ramp (default 1)
@@ -20,12 +21,14 @@
 #   -x "ARGS"      extra args for iosched-bench only (e.g. "--fixedbufs=0")
 #   -f "ARGS"      extra args for fio only (e.g. "--fixedbufs=1 --registerfiles=1")
 #   -o DIR         keep every JSON output in DIR
+#   -G             do not wait for a quiet machine before each pair (by default
+#                  it waits up to 20 s for < 15 % of all CPUs busy over 0.5 s)
 # Needs fio, jq, and root for block devices.  Prints a markdown table.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 BENCH=${BENCH:-$top/${BUILDDIR:-build}/iosched-bench}
 REPS=3 RT=3 RAMP=1 DEPTHS="1 32 128" ENGINES="io_uring libaio" RW=randread BS=4k
-XARGS="" FARGS="" OUT="" LOOPSIZE="" LOOPDEV="" LOOPFILE=""
+XARGS="" FARGS="" OUT="" LOOPSIZE="" LOOPDEV="" LOOPFILE="" GATE=1
 
 usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
 while [ $# -gt 0 ]; do
@@ -40,6 +43,7 @@ while [ $# -gt 0 ]; do
         -x) XARGS=$2; shift 2 ;;
         -f) FARGS=$2; shift 2 ;;
         -o) OUT=$2; shift 2 ;;
+        -G) GATE=0; shift ;;
         --loop) LOOPSIZE=$2; shift 2 ;;
         -h|--help) usage ;;
         -*) echo "vs-fio.sh: unknown option $1" >&2; exit 2 ;;
@@ -74,6 +78,31 @@ SIZEOPT=""
 [ -n "$OUT" ] && mkdir -p "$OUT"
 
 common="--filename=$TARGET --rw=$RW --bs=$BS --numjobs=1 --direct=1 --runtime=$RT --ramp_time=$RAMP $SIZEOPT"
+if [ "$TARGET" = null ]; then
+        ENGINES=null
+        common="--rw=$RW --bs=$BS --numjobs=1 --size=1g --runtime=$RT --ramp_time=$RAMP"
+fi
+
+# busy and total jiffies of the whole machine
+cpu_now() { awk '/^cpu / { print $2+$3+$4+$7+$8, $2+$3+$4+$5+$6+$7+$8+$9 }' /proc/stat; }
+# wait (at most 20 s) until the machine is quiet, so a pair does not start
+# in the middle of someone else's burst
+gate() {
+        [ "$GATE" = 1 ] || return 0
+        i=0
+        while [ $i -lt 40 ]; do
+                read -r b0 t0 <<EOT
+$(cpu_now)
+EOT
+                sleep 0.5
+                read -r b1 t1 <<EOT
+$(cpu_now)
+EOT
+                [ $(( (b1 - b0) * 100 )) -lt $(( (t1 - t0) * 15 )) ] && return 0
+                i=$((i + 1))
+        done
+        echo "  (machine still busy, running anyway)" >&2
+}
 
 # one_run TOOL ENGINE DEPTH FILE
 one_run() {
@@ -98,6 +127,7 @@ for rep in $(seq 1 "$REPS"); do
                 for d in $DEPTHS; do
                         tag="$e-d$d"
                         if [ $((rep % 2)) = 1 ]; then order="fio ours"; else order="ours fio"; fi
+                        gate
                         for tool in $order; do
                                 f="$TMP/$tag-$tool-$rep.json"
                                 one_run "$tool" "$e" "$d" "$f" || echo "  $tool $tag rep $rep failed" >&2

@@ -94,6 +94,7 @@ struct bench_opts {
         unsigned batch_complete_max;    /* completions to take per reap (0: iodepth) */
         uint64_t runtime_ns, ramp_ns;
         bool runtime_set, ramp_set;
+        uint64_t poll_wait_ns;          /* poll this long before sleeping for a completion */
         struct bench_size size, offset, io_size;
         bool direct;
         bool allow_write;

@@ -164,6 +164,7 @@ static void io_loop(struct run_ctx *c, struct bench_thread *t, struct bench_io *
         const bool sync = ops->flags & BENCH_ENGINE_SYNC;
         const unsigned depth = t->depth, batch = o->batch_submit;
         const unsigned cmin = o->batch_complete_min, cmax = o->batch_complete_max;
+        const uint64_t poll_ticks = bench_ns_to_ticks(o->poll_wait_ns);
         uint64_t limit = o->io_size.set ? o->io_size.bytes : UINT64_MAX, issued = 0;
         uint64_t tot_ios[BENCH_NDIR] = { 0 }, tot_bytes[BENCH_NDIR] = { 0 };
         uint64_t ru0[5] = { 0 }, now, ramp_end, end;
@@ -254,7 +255,17 @@ static void io_loop(struct run_ctx *c, struct bench_thread *t, struct bench_io *
                         continue;
                 }
 
-                n = ops->reap(t, no_submit ? 1 : cmin, cmax, cq);
+                n = 0;
+                if (poll_ticks && cmin && !no_submit) {
+                        /* --poll_wait: look without sleeping for a while first */
+                        uint64_t until = bench_tick() + poll_ticks;
+
+                        do
+                                n = ops->reap(t, 0, cmax, cq);
+                        while (n == 0 && (int64_t)(bench_tick() - until) < 0);
+                }
+                if (n == 0)
+                        n = ops->reap(t, no_submit ? 1 : cmin, cmax, cq);
                 now = bench_tick();
                 if (n < 0) {
                         /* the ring or context failed: in-flight I/O cannot be reaped */

@@ -248,7 +248,7 @@ enum {
         OPT_DIRECT, OPT_TIME_BASED, OPT_NORANDOMMAP, OPT_RANDREPEAT, OPT_GROUP_REPORTING,
         OPT_NAME, OPT_OUTPUT_FORMAT, OPT_LOOPS, OPT_COMPARE, OPT_OBJECTIVE, OPT_ALLOW_WRITE,
         OPT_FIXEDBUFS, OPT_REGISTERFILES, OPT_BATCH_SUBMIT, OPT_BATCH_MIN, OPT_BATCH_MAX,
-        OPT_ETA, OPT_CLOCKSOURCE, OPT_PERCENTILES,
+        OPT_ETA, OPT_CLOCKSOURCE, OPT_PERCENTILES, OPT_POLL_WAIT,
 };
 
 static const struct option long_opts[] = {
@@ -288,6 +288,7 @@ static const struct option long_opts[] = {
         { "eta", required_argument, NULL, OPT_ETA },
         { "clocksource", required_argument, NULL, OPT_CLOCKSOURCE },
         { "percentile_list", required_argument, NULL, OPT_PERCENTILES },
+        { "poll_wait", required_argument, NULL, OPT_POLL_WAIT },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         {}
@@ -318,6 +319,7 @@ static void help(FILE *f)
               "  --iodepth_batch_submit=N, --iodepth_batch_complete_min=N,\n"
               "  --iodepth_batch_complete_max=N   batching (default: 8, 1, depth)\n"
               "  --fixedbufs=0|1, --registerfiles=0|1   io_uring registration (default 1)\n"
+              "  --poll_wait=TIME         poll for completions this long before sleeping\n"
               "  --percentile_list=P:P... clat percentiles for the JSON output\n"
               "  --randrepeat=0|1         same random sequence every run (default 1)\n"
               "  --name=NAME              job name in the output\n"
@@ -602,6 +604,10 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                                 o->clocksource = BENCH_CLOCK_GETTIME;
                         else
                                 return BAD("invalid --clocksource '%s' (expected cpu or clock_gettime)", optarg);
+                        break;
+                case OPT_POLL_WAIT:
+                        if (bench_parse_time(optarg, &o->poll_wait_ns) < 0 || o->poll_wait_ns > 1000000000ull)
+                                return BAD("invalid --poll_wait '%s' (expected a time up to 1s, such as 20us)", optarg);
                         break;
                 case OPT_PERCENTILES:
                         r = parse_percentiles(optarg, o, e);
