@@ -47,7 +47,7 @@ done
 
 PACKAGES="systemd,systemd-sysv,udev,kmod,mdadm,util-linux,procps,initramfs-tools,\
 e2fsprogs,nvme-cli,lsscsi,sg3-utils,dmsetup,nbd-client,nbd-server,psmisc,\
-libsmartcols1,libudev1,libsystemd0,liburing2,libaio1"
+libsmartcols1,libudev1,libsystemd0,liburing2,libaio1,jq"
 EXTRA_MIRRORS=()
 case $VM_KERNEL in
 bookworm)
@@ -121,9 +121,16 @@ cleanup() { rm -rf "$ovl" ${stage:+"$stage"}; }
 trap cleanup EXIT
 
 if [ "$VM_INSTALL_IOSCHED" = 1 ]; then
-	make -s -C "$top" >&2
-	make -s -C "$top" install DESTDIR="$ovl" PREFIX=/usr SYSCONFDIR=/etc \
-		UDEVDIR=/usr/lib/udev SYSTEMDUNITDIR=/usr/lib/systemd/system >&2
+	# a build directory of its own: files generated with PREFIX baked in
+	# (the udev rule's RUN path) must not come from a /usr/local build
+	mkargs=(-s -C "$top" BUILDDIR="$VM_CACHE/build" PREFIX=/usr SYSCONFDIR=/etc
+		UDEVDIR=/usr/lib/udev SYSTEMDUNITDIR=/usr/lib/systemd/system)
+	if ! make "${mkargs[@]}" >"$VM_CACHE/make.log" 2>&1 ||
+		! make "${mkargs[@]}" install DESTDIR="$ovl" >>"$VM_CACHE/make.log" 2>&1; then
+		cat "$VM_CACHE/make.log" >&2
+		log "building/installing iosched failed"
+		exit 1
+	fi
 fi
 install -d "$ovl/usr/local/lib/iosched-vm" "$ovl/etc/systemd/system/multi-user.target.wants"
 install -m 0755 "$here"/guest/*.sh "$top/tests/mk-fixture.sh" "$ovl/usr/local/lib/iosched-vm/"

@@ -19,7 +19,7 @@
 #                              HOTPLUG_DAEMON DRIFT REPLAY (see guest/payload.sh);
 #                              VM_STRICT=1 sets them all to 1
 #   VM_HOTPLUG=1|0             hot-add disks (default 1)
-#   VM_REPLAY_ROUNDS=N         coldplug replays per variant (default 3)
+#   VM_REPLAY_ROUNDS=N         coldplug replays per variant (default 5)
 #   VM_TIMEOUT=seconds         whole-guest limit (default 540)
 #   VM_WORKDIR=dir             work directory (default /var/tmp/iosched-vm-run)
 #   VM_CACHE=dir               image cache (default /var/cache/iosched-vm)
@@ -107,7 +107,7 @@ vm_add -device virtio-scsi-pci,id=hpscsi,num_queues=1
 		echo "CHECK_$c=$val"
 	done
 	echo "HOTPLUG=${VM_HOTPLUG:-1}"
-	echo "REPLAY_ROUNDS=${VM_REPLAY_ROUNDS:-3}"
+	echo "REPLAY_ROUNDS=${VM_REPLAY_ROUNDS:-5}"
 	echo "DRIFT_INTERVAL=${VM_DRIFT_INTERVAL:-1s}"
 } >"$WORK/share/config.sh"
 

@@ -124,8 +124,12 @@ median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {if (NR) print a[i
 
 rules_dirs="/etc/udev/rules.d /run/udev/rules.d /usr/lib/udev/rules.d /lib/udev/rules.d"
 iosched_rules() {
-	local d f
+	local d f seen=" "
 	for d in $rules_dirs; do
+		[ -d "$d" ] || continue
+		d=$(readlink -f "$d") # /lib is a link to usr/lib
+		case $seen in *" $d "*) continue ;; esac
+		seen="$seen$d "
 		for f in "$d"/*iosched*.rules; do
 			[ -e "$f" ] && [ "${f##*/}" != 60-vm-plain.rules ] && echo "$f"
 		done
@@ -169,8 +173,13 @@ have_daemon=0
 command -v ioschedd >/dev/null 2>&1 && systemctl cat ioschedd.service >/dev/null 2>&1 && have_daemon=1
 
 say "FEATURES apply=$have_apply list=$have_list json=$have_json explain=$have_explain check=$have_check udev-rule=$have_rule daemon=$have_daemon kernel=$(uname -r)"
-say "BOOT $(systemd-analyze 2>/dev/null | head -n 1)"
-for f in $(iosched_rules); do say "RULE $f"; done
+for f in $(iosched_rules); do
+	say "RULE $f"
+	# the program a RUN+= of the rule calls must exist
+	for p in $(sed -n 's/.*RUN+="\([^ "]*\).*/\1/p' "$f"); do
+		[ -x "$p" ] || result RULE-RUN FAIL "$f runs $p, which does not exist"
+	done
+done
 
 declare -A CLASS=()
 if [ $have_list = 1 ]; then
