@@ -13,6 +13,10 @@
 #
 # The guest gets no iosched installed, so queue/scheduler holds the kernel's
 # own default. Exit 77 when qemu/mmdebstrap are missing.
+#
+# With another kernel flavour (VM_KERNEL=bookworm-backports|bullseye) the
+# trees are named <name>-<major.minor> (e.g. nvme-zoned-6.12);
+# FIXTURE_SUFFIX overrides the suffix.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 VM_TOP=$(cd "$here/../.." && pwd)
@@ -24,6 +28,12 @@ DEST=${FIXTURES_DIR:-$VM_TOP/tests/fixtures}
 vm_setup "$WORK"
 VM_INSTALL_IOSCHED=0 vm_image || { vm_log "image build failed"; exit 1; }
 vm_log "image ready (${VM_IMAGE_SECONDS}s): kernel $VM_KVER"
+if [ "${VM_KERNEL:-bookworm}" = bookworm ]; then
+	SUFFIX=${FIXTURE_SUFFIX:-}
+else
+	kmm=${VM_KVER%%-*}
+	SUFFIX=${FIXTURE_SUFFIX--${kmm%.*}}
+fi
 
 # ahci-sata-hdd: the q35 ICH9 AHCI, port 0
 vm_disk hdd 128M
@@ -101,10 +111,11 @@ for n in "${names[@]}"; do
 		continue
 	fi
 	find "$out/$n" -type d -empty -exec touch {}/.gitkeep \;
-	rm -rf "${DEST:?}/$n"
+	t=$DEST/$n$SUFFIX
+	rm -rf "${t:?}"
 	mkdir -p "$DEST"
-	cp -a "$out/$n" "$DEST/$n"
-	vm_log "updated $DEST/$n ($(find "$DEST/$n" -type f | wc -l) files, $(find "$DEST/$n" -type l | wc -l) links)"
+	cp -a "$out/$n" "$t"
+	vm_log "updated $t ($(find "$t" -type f | wc -l) files, $(find "$t" -type l | wc -l) links)"
 done
 cp "$out/capture-summary.txt" "$WORK/capture-summary.txt" 2>/dev/null
 grep -q '^CAPTURE-RESULT PASS' "$WORK/results.log"
