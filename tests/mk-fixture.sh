@@ -397,6 +397,9 @@ if [ "$SYS" = /sys ]; then
 			echo "(no device node $DEVNODE: hidden disk; lsblk does not list it)" >"$OUT/lsblk.txt"
 		fi
 	fi
+	# the release, as iosched reads it for version-dependent rules
+	mkdir -p "$OUT/proc/sys/kernel"
+	cat /proc/sys/kernel/osrelease >"$OUT/proc/sys/kernel/osrelease" 2>/dev/null || uname -r >"$OUT/proc/sys/kernel/osrelease"
 	{
 		echo "device=$NAME"
 		echo "canonical=$(rel "$CANON")"

@@ -115,7 +115,9 @@ for n in "${names[@]}"; do
 	rm -rf "${t:?}"
 	mkdir -p "$DEST"
 	cp -a "$out/$n" "$t"
-	vm_log "updated $t ($(find "$t" -type f | wc -l) files, $(find "$t" -type l | wc -l) links)"
+	vm_log "captured $t ($(find "$t" -type f | wc -l) files, $(find "$t" -type l | wc -l) links)"
+	# stored as a tarball: symlinks and empty stub directories survive any copy
+	"$VM_TOP/tests/fixtures/pack.sh" --remove "$t"
 done
 cp "$out/capture-summary.txt" "$WORK/capture-summary.txt" 2>/dev/null
 grep -q '^CAPTURE-RESULT PASS' "$WORK/results.log"

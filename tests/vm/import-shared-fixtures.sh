@@ -109,4 +109,5 @@ for n in $NAMES; do
 	} >"$d/capture-info.txt"
 	find "$d" -type d -empty -exec touch {}/.gitkeep \;
 	echo "imported $n: $name $dev ($(find "$d" -type l | wc -l) links)"
+	"$here/../fixtures/pack.sh" --remove "$d"
 done
