@@ -82,6 +82,12 @@ $(BUILDDIR)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(Q_CC)$(CC) $(CFLAGS) -c -o $@ $<
 
+# the vendor policy directory is compiled in: rebuild conf.o when PREFIX changes
+$(BUILDDIR)/prefix.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(LIBDIR_IOSCHED)' | cmp -s - $@ || echo '$(LIBDIR_IOSCHED)' > $@
+$(BUILDDIR)/src/lib/conf.o: $(BUILDDIR)/prefix.stamp
+
 $(LIBIOS): $(LIB_OBJS)
 	$(Q_AR)rm -f $@ && $(AR) rcs $@ $^
 
@@ -131,7 +137,10 @@ install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(MANDIR)/man8
 	install -m 0755 $(PROGS) $(DESTDIR)$(SBINDIR)/
 	for m in man/*.[578]; do install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/; done
-	install -d $(DESTDIR)$(UDEVDIR)/rules.d && install -m 0644 $(BUILDDIR)/60-iosched.rules $(DESTDIR)$(UDEVDIR)/rules.d/
+	# the rule names the program by its installed path: made here, from the SBINDIR of this install
+	install -d $(DESTDIR)$(UDEVDIR)/rules.d
+	sed 's|@SBINDIR@|$(SBINDIR)|g' udev/60-iosched.rules.in > $(DESTDIR)$(UDEVDIR)/rules.d/60-iosched.rules
+	chmod 0644 $(DESTDIR)$(UDEVDIR)/rules.d/60-iosched.rules
 	if ls systemd/*.service >/dev/null 2>&1; then \
 		install -d $(DESTDIR)$(SYSTEMDUNITDIR) && install -m 0644 systemd/*.service $(DESTDIR)$(SYSTEMDUNITDIR)/; fi
 	install -d $(DESTDIR)$(LIBDIR_IOSCHED)
@@ -152,7 +161,7 @@ uninstall:
 clean:
 	rm -rf build build-san
 
-.PHONY: all tests check check-fast check-vm valgrind install uninstall clean
+.PHONY: all tests check check-fast check-vm valgrind install uninstall clean FORCE
 .DELETE_ON_ERROR:
 
 -include $(shell find build build-san -name '*.d' 2>/dev/null)
