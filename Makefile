@@ -101,7 +101,7 @@ $(LIBBENCH): $(filter-out %/main.o,$(BENCH_SRCS:%.c=$(BUILDDIR)/%.o))
 	$(Q_AR)rm -f $@ && $(AR) rcs $@ $^
 
 $(BUILDDIR)/iosched-apply: $(BUILDDIR)/src/apply/main.o $(LIBAPPLY) $(LIBIOS)
-	$(Q_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(SMARTCOLS_LIBS)
+	$(Q_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ldl
 
 $(BUILDDIR)/ioschedd: $(DAEMON_SRCS:%.c=$(BUILDDIR)/%.o) $(LIBIOS)
 	$(Q_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(UDEV_LIBS) $(SYSTEMD_LIBS)

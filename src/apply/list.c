@@ -4,6 +4,7 @@
  * --help, -o parsing and the output; libsmartcols does table, raw and JSON.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <libsmartcols.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +13,40 @@
 #include "iosched.h"
 #include "macro.h"
 #include "apply.h"
+
+/*
+ * libsmartcols is opened when a table is printed, not at start-up: udev runs
+ * iosched-apply --udev once per disk, and resolving a library's symbols is
+ * most of what such a short process costs (valgrind: 424k -> see README).
+ */
+#define SCOLS_FUNCS(X) \
+        X(scols_init_debug) X(scols_new_table) X(scols_table_enable_json) \
+        X(scols_table_enable_raw) X(scols_table_enable_noheadings) X(scols_table_set_name) \
+        X(scols_table_new_column) X(scols_column_set_json_type) X(scols_column_set_wrapfunc) \
+        X(scols_wrapnl_chunksize) X(scols_wrapnl_nextchunk) X(scols_column_set_safechars) \
+        X(scols_table_new_line) X(scols_line_refer_data) X(scols_print_table) X(scols_unref_table)
+
+static struct {
+        void *handle;
+#define X(f) __typeof__(f) *f;
+        SCOLS_FUNCS(X)
+#undef X
+} sc;
+
+static int scols_open(void)
+{
+        if (sc.handle)
+                return 0;
+        sc.handle = dlopen("libsmartcols.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (!sc.handle)
+                return -ENOENT;
+#define X(f) \
+        if (!(*(void **)&sc.f = dlsym(sc.handle, #f))) \
+                return -ENOSYS;
+        SCOLS_FUNCS(X)
+#undef X
+        return 0;
+}
 
 enum {
         COL_NAME, COL_MAJMIN, COL_CLASS, COL_ROTA, COL_SCHED, COL_AVAIL, COL_TRAN,
@@ -147,15 +182,17 @@ int ios_list_print(struct ios_device **devs, size_t n, const struct ios_list_opt
         struct libscols_table *tb;
         int e = 0;
 
-        scols_init_debug(0);
-        tb = scols_new_table();
+        if (scols_open() < 0)
+                return -ELIBACC;
+        sc.scols_init_debug(0);
+        tb = sc.scols_new_table();
         if (!tb)
                 return -ENOMEM;
-        scols_table_enable_json(tb, o->json);
-        scols_table_enable_raw(tb, o->raw);
-        scols_table_enable_noheadings(tb, o->noheadings);
+        sc.scols_table_enable_json(tb, o->json);
+        sc.scols_table_enable_raw(tb, o->raw);
+        sc.scols_table_enable_noheadings(tb, o->noheadings);
         if (o->json)
-                scols_table_set_name(tb, "blockdevices");
+                sc.scols_table_set_name(tb, "blockdevices");
 
         for (size_t i = 0; i < o->ncols; i++) {
                 const struct colinfo *ci = &infos[o->cols[i]];
@@ -166,7 +203,7 @@ int ios_list_print(struct ios_device **devs, size_t n, const struct ios_list_opt
                         fl &= ~SCOLS_FL_TRUNC;
                 if (o->raw)
                         fl &= ~SCOLS_FL_WRAP;
-                cl = scols_table_new_column(tb, ci->name, ci->whint, fl);
+                cl = sc.scols_table_new_column(tb, ci->name, ci->whint, fl);
                 if (!cl) {
                         e = -ENOMEM;
                         goto out;
@@ -175,15 +212,15 @@ int ios_list_print(struct ios_device **devs, size_t n, const struct ios_list_opt
                         int jt = ci->type == CT_NUM ? SCOLS_JSON_NUMBER :
                                  ci->type == CT_BOOL ? SCOLS_JSON_BOOLEAN :
                                  ci->type == CT_ARRAY ? SCOLS_JSON_ARRAY_STRING : SCOLS_JSON_STRING;
-                        scols_column_set_json_type(cl, jt);
+                        sc.scols_column_set_json_type(cl, jt);
                 }
                 if (ci->type == CT_ARRAY && !o->raw) {
-                        scols_column_set_wrapfunc(cl, scols_wrapnl_chunksize, scols_wrapnl_nextchunk, NULL);
-                        scols_column_set_safechars(cl, "\n");
+                        sc.scols_column_set_wrapfunc(cl, sc.scols_wrapnl_chunksize, sc.scols_wrapnl_nextchunk, NULL);
+                        sc.scols_column_set_safechars(cl, "\n");
                 }
         }
         for (size_t i = 0; i < n; i++) {
-                struct libscols_line *ln = scols_table_new_line(tb, NULL);
+                struct libscols_line *ln = sc.scols_table_new_line(tb, NULL);
 
                 if (!ln) {
                         e = -ENOMEM;
@@ -196,16 +233,16 @@ int ios_list_print(struct ios_device **devs, size_t n, const struct ios_list_opt
                                 for (char *p = s; *p; p++)
                                         if (*p == '\n')
                                                 *p = ';';
-                        if (s && scols_line_refer_data(ln, c, s) < 0) {
+                        if (s && sc.scols_line_refer_data(ln, c, s) < 0) {
                                 free(s);
                                 e = -ENOMEM;
                                 goto out;
                         }
                 }
         }
-        e = scols_print_table(tb);
+        e = sc.scols_print_table(tb);
 out:
-        scols_unref_table(tb);
+        sc.scols_unref_table(tb);
         return e;
 }
 
