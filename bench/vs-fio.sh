@@ -21,6 +21,8 @@
 #   -x "ARGS"      extra args for iosched-bench only (e.g. "--fixedbufs=0")
 #   -f "ARGS"      extra args for fio only (e.g. "--fixedbufs=1 --registerfiles=1")
 #   -o DIR         keep every JSON output in DIR
+#   -s SCHED       with --loop: the loop device's scheduler (default none, as
+#                  in docs/bench-anchors; a udev rule may have picked another)
 #   -G             do not wait for a quiet machine before each pair (by default
 #                  it waits up to 20 s for < 15 % of all CPUs busy over 0.5 s)
 # Needs fio, jq, and root for block devices.  Prints a markdown table.
@@ -28,7 +30,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 BENCH=${BENCH:-$top/${BUILDDIR:-build}/iosched-bench}
 REPS=3 RT=3 RAMP=1 DEPTHS="1 32 128" ENGINES="io_uring libaio" RW=randread BS=4k
-XARGS="" FARGS="" OUT="" LOOPSIZE="" LOOPDEV="" LOOPFILE="" GATE=1
+XARGS="" FARGS="" OUT="" LOOPSIZE="" LOOPDEV="" LOOPFILE="" GATE=1 SCHED=none
 
 usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
 while [ $# -gt 0 ]; do
@@ -44,6 +46,7 @@ while [ $# -gt 0 ]; do
         -f) FARGS=$2; shift 2 ;;
         -o) OUT=$2; shift 2 ;;
         -G) GATE=0; shift ;;
+        -s) SCHED=$2; shift 2 ;;
         --loop) LOOPSIZE=$2; shift 2 ;;
         -h|--help) usage ;;
         -*) echo "vs-fio.sh: unknown option $1" >&2; exit 2 ;;
@@ -69,6 +72,10 @@ if [ -n "$LOOPSIZE" ]; then
         dd if=/dev/urandom of="$LOOPFILE" bs=1M count=$((mb / 1048576)) status=none || exit 1
         LOOPDEV=$(losetup --direct-io=on --show -f "$LOOPFILE") || exit 1
         TARGET=$LOOPDEV
+        # let udev finish with the new device before we set its scheduler
+        udevadm settle 2>/dev/null
+        echo "$SCHED" >"/sys/block/${LOOPDEV#/dev/}/queue/scheduler" ||
+                { echo "vs-fio.sh: cannot set scheduler $SCHED" >&2; exit 1; }
 else
         [ $# = 1 ] || usage
         TARGET=$1
@@ -122,6 +129,11 @@ extract() {
 }
 
 echo "target $TARGET, rw=$RW bs=$BS, ${RT}s + ${RAMP}s ramp per run, $REPS interleaved pairs per job" >&2
+if [ -b "$TARGET" ]; then
+        d=$(basename "$(readlink -f "$TARGET")")
+        [ -e "/sys/class/block/$d/partition" ] && d=$(basename "$(dirname "$(readlink -f "/sys/class/block/$d")")")
+        echo "$d: scheduler $(cat "/sys/block/$d/queue/scheduler"), nr_requests $(cat "/sys/block/$d/queue/nr_requests")" >&2
+fi
 for rep in $(seq 1 "$REPS"); do
         for e in $ENGINES; do
                 for d in $DEPTHS; do
