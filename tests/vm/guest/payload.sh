@@ -306,6 +306,35 @@ elif [ "$HOTPLUG" != 1 ]; then
 	result HOTPLUG_UDEV SKIP "HOTPLUG=0"
 fi
 
+# --- medium arrives later: loop attach -------------------------------------
+# The rule skips disks of size 0 (unattached loop/nbd, empty readers) at add;
+# attaching a file sends "change", and the rule must apply the policy then.
+if want LOOP_ATTACH "$have_rule" "udev rule"; then
+	lf=/var/tmp/iosched-loop.img
+	truncate -s 64M "$lf"
+	ln=$(losetup -f)
+	ln=${ln#/dev/}
+	mkdir -p /run/iosched.d
+	printf '[Match]\nName=%s\n[Set]\nScheduler=mq-deadline\nqueue/read_ahead_kb=512\n' "$ln" >/run/iosched.d/50-vm-loop.conf
+	chmod 0644 /run/iosched.d/50-vm-loop.conf
+	t0=${EPOCHREALTIME/./}
+	losetup "/dev/$ln" "$lf"
+	tend=$((t0 + 10000000))
+	while get_sched "$ln"; [ "$SCHED" != mq-deadline ] || [ "$(cat "/sys/block/$ln/queue/read_ahead_kb")" != 512 ]; do
+		[ "${EPOCHREALTIME/./}" -lt "$tend" ] || break
+		tick 0.002
+	done
+	t1=${EPOCHREALTIME/./}
+	if [ "$SCHED" = mq-deadline ]; then
+		result LOOP_ATTACH PASS "$ln attached: policy applied after $(((t1 - t0) / 1000)) ms (rule on the change event)"
+		say "TIMING loop-attach-ms $(((t1 - t0) / 1000))"
+	else
+		result LOOP_ATTACH FAIL "$ln attached: scheduler $SCHED after 10 s, wanted mq-deadline"
+	fi
+	losetup -d "/dev/$ln"
+	rm -f "$lf" /run/iosched.d/50-vm-loop.conf
+fi
+
 daemon_started=0
 start_daemon() {
 	mkdir -p /etc/iosched.d
