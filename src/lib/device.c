@@ -154,24 +154,57 @@ static int dup_prefix(const char *path, const char *end, char **ret)
 }
 
 /*
- * Many disks share a controller: while enumerating, remember the last PCI
- * function's facts instead of reading them again for every disk.
+ * Many disks share a controller, a SCSI host or an NVMe controller: while
+ * enumerating, remember the last few of each instead of reading them again
+ * for every disk (every attribute read is three system calls).
  */
-struct ctrl_cache {
-        char *path, *pci_id, *pci_class, *driver;
-        char *host_path, *host_driver;          /* SCSI host and its proc_name */
-        int host_sas;                           /* has a sas_host: -1 unknown */
+#define CACHE_SLOTS 8
+struct cache_entry {
+        char *key;
+        char *v[4];
+        int flag;
 };
+
+struct ctrl_cache {
+        struct cache_entry ctrl[CACHE_SLOTS];   /* PCI function: id, class, driver */
+        struct cache_entry host[CACHE_SLOTS];   /* SCSI host: proc_name; flag: sas */
+        struct cache_entry devdir[CACHE_SLOTS]; /* device/: model, serial, subtype, driver */
+        unsigned next_ctrl, next_host, next_devdir;
+};
+
+static void entry_clear(struct cache_entry *e)
+{
+        free(e->key);
+        for (size_t i = 0; i < ELEMENTSOF(e->v); i++)
+                free(e->v[i]);
+        *e = (struct cache_entry){};
+}
 
 static void ctrl_cache_done(struct ctrl_cache *c)
 {
-        free(c->host_path);
-        free(c->host_driver);
-        free(c->path);
-        free(c->pci_id);
-        free(c->pci_class);
-        free(c->driver);
-        *c = (struct ctrl_cache){};
+        for (size_t i = 0; i < CACHE_SLOTS; i++) {
+                entry_clear(&c->ctrl[i]);
+                entry_clear(&c->host[i]);
+                entry_clear(&c->devdir[i]);
+        }
+}
+
+static struct cache_entry *cache_find(struct cache_entry *slots, const char *key)
+{
+        for (size_t i = 0; key && i < CACHE_SLOTS; i++)
+                if (slots[i].key && streq(slots[i].key, key))
+                        return &slots[i];
+        return NULL;
+}
+
+/* A fresh slot for key (round robin), or NULL without memory. */
+static struct cache_entry *cache_put(struct cache_entry *slots, unsigned *next, const char *key)
+{
+        struct cache_entry *e = &slots[(*next)++ % CACHE_SLOTS];
+
+        entry_clear(e);
+        e->key = strdup(key);
+        return e->key ? e : NULL;
 }
 
 static char *dup_or_null(const char *s)
@@ -184,11 +217,12 @@ static int probe_ctrl(struct ios_device *d, struct ctrl_cache *c, char **ret_dri
 {
         _cleanup_close_ int fd = -1;
         _cleanup_free_ char *vendor = NULL, *device = NULL;
+        struct cache_entry *e = c ? cache_find(c->ctrl, d->ctrl_path) : NULL;
 
-        if (c && c->path && streq(c->path, d->ctrl_path)) {
-                d->pci_id = dup_or_null(c->pci_id);
-                d->pci_class = dup_or_null(c->pci_class);
-                *ret_driver = dup_or_null(c->driver);
+        if (e) {
+                d->pci_id = dup_or_null(e->v[0]);
+                d->pci_class = dup_or_null(e->v[1]);
+                *ret_driver = dup_or_null(e->v[2]);
                 return 0;
         }
         fd = ios_root_open(d->root, d->ctrl_path, O_PATH | O_DIRECTORY);
@@ -202,12 +236,10 @@ static int probe_ctrl(struct ios_device *d, struct ctrl_cache *c, char **ret_dri
         if (ios_sysfs_read_string(fd, "class", &d->pci_class) >= 0 && startswith(d->pci_class, "0x"))
                 memmove(d->pci_class, d->pci_class + 2, strlen(d->pci_class) - 1);
         (void)ios_sysfs_read_link_base(fd, "driver", ret_driver);
-        if (c) {
-                ctrl_cache_done(c);
-                c->path = strdup(d->ctrl_path);
-                c->pci_id = dup_or_null(d->pci_id);
-                c->pci_class = dup_or_null(d->pci_class);
-                c->driver = dup_or_null(*ret_driver);
+        if (c && (e = cache_put(c->ctrl, &c->next_ctrl, d->ctrl_path))) {
+                e->v[0] = dup_or_null(d->pci_id);
+                e->v[1] = dup_or_null(d->pci_class);
+                e->v[2] = dup_or_null(*ret_driver);
         }
         return 0;
 }
@@ -290,22 +322,23 @@ static int probe_bus(struct ios_device *d, struct ctrl_cache *cache)
                 p = n;
         }
 
-        if (host_dir && cache && cache->host_path && streq(cache->host_path, host_dir))
-                d->driver = dup_or_null(cache->host_driver);
-        else if (host_dir) {
-                _cleanup_free_ char *path = NULL;
+        if (host_dir) {
+                struct cache_entry *ce = cache ? cache_find(cache->host, host_dir) : NULL;
 
-                if (asprintf(&path, "%s/scsi_host/%s", host_dir, host) < 0)
-                        return -ENOMEM;
-                (void)read_at(r, path, "proc_name", &d->driver);
-                if (d->driver && streq(d->driver, "(null)"))
-                        d->driver = (free(d->driver), NULL);
-                if (cache) {
-                        free(cache->host_path);
-                        free(cache->host_driver);
-                        cache->host_path = TAKE_PTR(host_dir);
-                        cache->host_driver = dup_or_null(d->driver);
-                        cache->host_sas = -1;
+                if (ce)
+                        d->driver = dup_or_null(ce->v[0]);
+                else {
+                        _cleanup_free_ char *path = NULL;
+
+                        if (asprintf(&path, "%s/scsi_host/%s", host_dir, host) < 0)
+                                return -ENOMEM;
+                        (void)read_at(r, path, "proc_name", &d->driver);
+                        if (d->driver && streq(d->driver, "(null)"))
+                                d->driver = (free(d->driver), NULL);
+                        if (cache && (ce = cache_put(cache->host, &cache->next_host, host_dir))) {
+                                ce->v[0] = dup_or_null(d->driver);
+                                ce->flag = -1;          /* sas_host: not looked at yet */
+                        }
                 }
         }
         if (scsi_dir) {
@@ -325,42 +358,66 @@ static int probe_bus(struct ios_device *d, struct ctrl_cache *cache)
         return 0;
 }
 
-/* Device-level identity for non-SCSI disks: NVMe, virtio, MMC, xen. */
-static int probe_device_dir(struct ios_device *d)
+/*
+ * Device-level identity for non-SCSI disks: NVMe, virtio, MMC, xen.  Disks
+ * in one directory share their device/ (the namespaces of one NVMe
+ * controller), so it is cached by the parent of the disk's directory.
+ */
+static int probe_device_dir(struct ios_device *d, struct ctrl_cache *cache)
 {
-        _cleanup_free_ char *dev = NULL, *drv = NULL;
-        _cleanup_close_ int fd = -1;
+        _cleanup_free_ char *dev = NULL, *parent = NULL;
+        char *v[4] = {};                /* model, serial, subtype, driver */
+        struct cache_entry *e;
+        const char *slash = strrchr(d->syspath, '/');
 
-        if (asprintf(&dev, "%s/device", d->syspath) < 0)
+        parent = strndup(d->syspath, (size_t)(slash - d->syspath));
+        if (!parent)
                 return -ENOMEM;
-        fd = ios_root_open(d->root, dev, O_PATH | O_DIRECTORY);
-        if (fd < 0)
-                return 0;               /* virtual devices have no device/ */
+        e = cache ? cache_find(cache->devdir, parent) : NULL;
+        if (e) {
+                if (e->flag)
+                        return 0;               /* no device/ */
+                for (size_t i = 0; i < 4; i++)
+                        v[i] = dup_or_null(e->v[i]);
+        } else {
+                _cleanup_close_ int fd = -1;
+                bool nvme = strncmp(d->name, "nvme", 4) == 0, mmc = strncmp(d->name, "mmcblk", 6) == 0;
 
-        if (!d->hctl) {
-                if (!d->model && ios_sysfs_read_string(fd, "model", &d->model) >= 0)
-                        d->model = trim(d->model);
-                if (!d->serial && ios_sysfs_read_string(fd, "serial", &d->serial) >= 0)
-                        d->serial = trim(d->serial);
+                if (asprintf(&dev, "%s/device", d->syspath) < 0)
+                        return -ENOMEM;
+                fd = ios_root_open(d->root, dev, O_PATH | O_DIRECTORY);
+                if (fd >= 0) {
+                        if (ios_sysfs_read_string(fd, mmc ? "name" : "model", &v[0]) >= 0)
+                                v[0] = trim(v[0]);
+                        if (ios_sysfs_read_string(fd, "serial", &v[1]) >= 0)
+                                v[1] = trim(v[1]);
+                        if (nvme || mmc)
+                                (void)ios_sysfs_read_string(fd, nvme ? "transport" : "type", &v[2]);
+                        (void)ios_sysfs_read_link_base(fd, "driver", &v[3]);
+                }
+                if (cache && (e = cache_put(cache->devdir, &cache->next_devdir, parent))) {
+                        e->flag = fd < 0;
+                        for (size_t i = 0; i < 4; i++)
+                                e->v[i] = dup_or_null(v[i]);
+                }
+                if (fd < 0)
+                        return 0;               /* virtual devices have no device/ */
         }
-        if (strncmp(d->name, "nvme", 4) == 0) {
-                /* NVMe controller (or nvme-subsystem for a multipath head) */
-                if (!d->subtype && ios_sysfs_read_string(fd, "transport", &d->subtype) < 0)
-                        d->subtype = NULL;
-        } else if (strncmp(d->name, "mmcblk", 6) == 0) {
-                if (!d->subtype)
-                        (void)ios_sysfs_read_string(fd, "type", &d->subtype);
-                if (!d->model && ios_sysfs_read_string(fd, "name", &d->model) >= 0)
-                        d->model = trim(d->model);
-        }
+        if (!d->model)
+                d->model = TAKE_PTR(v[0]);
+        if (!d->serial)
+                d->serial = TAKE_PTR(v[1]);
+        if (!d->subtype)
+                d->subtype = TAKE_PTR(v[2]);
         /* virtio-blk: the driver of device/ (a virtioN) is virtio_blk; xen: vbd */
-        if (!d->hctl && ios_sysfs_read_link_base(fd, "driver", &drv) >= 0 &&
-            (streq(drv, "virtio_blk") || streq(drv, "vbd") || streq(drv, "xen-blkfront"))) {
+        if (v[3] && (streq(v[3], "virtio_blk") || streq(v[3], "vbd") || streq(v[3], "xen-blkfront"))) {
                 free(d->driver);
-                d->driver = TAKE_PTR(drv);
+                d->driver = TAKE_PTR(v[3]);
         }
-        if (!d->driver && !d->hctl && strncmp(d->name, "nvme", 4) == 0)
+        if (!d->driver && strncmp(d->name, "nvme", 4) == 0)
                 d->driver = strdup("nvme");
+        for (size_t i = 0; i < 4; i++)
+                free(v[i]);
         return 0;
 }
 
@@ -369,6 +426,14 @@ static bool exists(struct ios_root *r, const char *path)
         _cleanup_close_ int fd = ios_root_open(r, path, O_PATH);
 
         return fd >= 0;
+}
+
+/* The SCSI host directory in the canonical path ("/sys/.../host2"). */
+static char *host_dir_of(const struct ios_device *d)
+{
+        const char *t = d->hctl ? strstr(d->syspath, "/target") : NULL;
+
+        return t ? strndup(d->syspath, (size_t)(t - d->syspath)) : NULL;
 }
 
 static void probe_tran(struct ios_device *d, struct ctrl_cache *cache)
@@ -387,13 +452,15 @@ static void probe_tran(struct ios_device *d, struct ctrl_cache *cache)
                 else if (strstr(d->driver, "ata"))
                         t = "ata";
                 else {
-                        int sas = cache ? cache->host_sas : -1;
+                        _cleanup_free_ char *hd = host_dir_of(d);
+                        struct cache_entry *ce = cache && hd ? cache_find(cache->host, hd) : NULL;
+                        int sas = ce ? ce->flag : -1;
 
                         if (sas < 0)
                                 sas = asprintf(&path, "/sys/class/sas_host/host%u", h) > 0 &&
                                       exists(d->root, path);
-                        if (cache)
-                                cache->host_sas = sas;
+                        if (ce)
+                                ce->flag = sas;
                         if (sas)
                                 t = "sas";
                 }
@@ -571,7 +638,7 @@ static int device_open(struct ios_root *r, const char *path, bool maybe_part,
         if (e >= 0)
                 e = probe_bus(d, cache);
         if (e >= 0 && !d->hctl)
-                e = probe_device_dir(d);
+                e = probe_device_dir(d, cache);
         if (e < 0)
                 goto fail;
         probe_identity(d);
