@@ -56,6 +56,9 @@ int ios_root_realpath(struct ios_root *r, const char *path, char **ret);
  */
 int ios_root_open(struct ios_root *r, const char *path, int flags);
 
+/* Raise RLIMIT_NOFILE's soft limit to the hard one (one fd per listed disk). */
+int ios_raise_nofile(void);
+
 /* ios_root_open() that also returns the canonical path of what it opened. */
 int ios_root_open_canon(struct ios_root *r, const char *path, int flags, char **ret_canon);
 

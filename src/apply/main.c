@@ -227,6 +227,7 @@ int main(int argc, char **argv)
                 }
                 if (ios_list_needs_extra(&lo))
                         ios_root_set_probe(root, IOS_PROBE_EXTRA);
+                (void)ios_raise_nofile();
                 rc = load_devices(root, argv + optind, argc - optind, &devs, &ndevs);
                 if (rc)
                         goto out;
@@ -277,6 +278,7 @@ int main(int argc, char **argv)
         } else {
                 if (!ro.json && !ro.prometheus)
                         ios_warn_elevator(prog, root, conf_root);
+                (void)ios_raise_nofile();
                 rc = load_devices(root, argv + optind, argc - optind, &devs, &ndevs);
                 if (rc)
                         goto out;

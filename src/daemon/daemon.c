@@ -519,6 +519,7 @@ int iosd_run(const struct iosd_options *o)
         iosd_devset_init(&d.pending, DEVSET_MAX);
         iosd_devset_init(&d.quiet, DEVSET_MAX);
 
+        (void)ios_raise_nofile();       /* a drift pass holds one fd per disk */
         e = ios_root_new(o->sysroot, &d.root);
         if (e < 0) {
                 iosd_log(LOG_ERR, "%s: %s", o->sysroot ? o->sysroot : "/", strerror(-e));
