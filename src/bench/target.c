@@ -276,8 +276,13 @@ static int layout(int fd, uint64_t size)
         }
         while (done < size) {
                 size_t n = size - done < chunk ? (size_t)(size - done) : chunk;
-                ssize_t w = pwrite(fd, buf, n, (off_t)done);
+                ssize_t w;
 
+                if (bench_stop_signal) {
+                        free(buf);
+                        return -EINTR;  /* the caller removes the file */
+                }
+                w = pwrite(fd, buf, n, (off_t)done);
                 if (w < 0 && errno == EINTR)
                         continue;
                 if (w <= 0) {

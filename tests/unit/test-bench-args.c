@@ -184,11 +184,18 @@ static void test_full_line(void **state)
         assert_string_equal(o.name, "iosched-bench");
         bench_opts_done(&o);
 
-        /* depth 128: submit batches of 8, reap up to the depth */
+        /* depth 128: submit batches of 16 (depth/8), reap up to the depth */
         assert_int_equal(parse(&o, &e, "--filename=x", "--iodepth=128", "--direct", NULL), 0);
-        assert_int_equal(o.batch_submit, 8);
+        assert_int_equal(o.batch_submit, 16);
         assert_int_equal(o.batch_complete_max, 128);
         assert_true(o.direct);
+        bench_opts_done(&o);
+
+        assert_int_equal(parse(&o, &e, "--filename=x", "--iodepth=32", NULL), 0);
+        assert_int_equal(o.batch_submit, 4);
+        bench_opts_done(&o);
+        assert_int_equal(parse(&o, &e, "--filename=x", "--iodepth=1024", NULL), 0);
+        assert_int_equal(o.batch_submit, 16);
         bench_opts_done(&o);
 
         /* psync is synchronous: depth 1 whatever was asked */
