@@ -115,8 +115,8 @@ EOT
 one_run() {
         case $1 in
         fio) fio --name=vs --ioengine="$2" --iodepth="$3" $common --time_based --norandommap \
-                --randrepeat=0 --group_reporting --output-format=json $FARGS >"$4" 2>/dev/null ;;
-        ours) "$BENCH" --name=vs --ioengine="$2" --iodepth="$3" $common --eta=never -J $XARGS >"$4" 2>/dev/null ;;
+                --randrepeat=0 --group_reporting --output-format=json $FARGS >"$4" 2>"$4.err" ;;
+        ours) "$BENCH" --name=vs --ioengine="$2" --iodepth="$3" $common --eta=never -J $XARGS >"$4" 2>"$4.err" ;;
         esac
 }
 
@@ -142,7 +142,8 @@ for rep in $(seq 1 "$REPS"); do
                         gate
                         for tool in $order; do
                                 f="$TMP/$tag-$tool-$rep.json"
-                                one_run "$tool" "$e" "$d" "$f" || echo "  $tool $tag rep $rep failed" >&2
+                                one_run "$tool" "$e" "$d" "$f" ||
+                                        echo "  $tool $tag rep $rep failed (exit $?): $(head -c 300 "$f.err")" >&2
                                 [ -n "$OUT" ] && cp "$f" "$OUT/"
                                 printf '%s\t%s\t%s\t%s\n' "$tag" "$tool" "$rep" "$(extract "$f")" >>"$TMP/all.tsv"
                         done
