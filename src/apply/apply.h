@@ -46,5 +46,7 @@ char *ios_find_elevator(const char *text);
 int ios_elevator_sources(struct ios_root *r, const char *conf_root, char **ret_value, char **ret_where);
 void ios_warn_elevator(const char *prog, struct ios_root *r, const char *conf_root);
 int ios_import_grub(FILE *out, struct ios_root *r, const char *conf_root);
+int ios_validate(const char *prog, const struct ios_policy *p, struct ios_device *d,
+                 const char *config, char **bench_args, int nbench_args);
 
 #endif

@@ -28,6 +28,8 @@ static void usage(FILE *out)
                 " %1$s --udev DEVNAME                  one disk, quietly, for udev rules\n"
                 " %1$s list [options] [DEVICE...]      lsblk-like table of disks and classes\n"
                 " %1$s explain [options] DEVICE        class, evidence and the rule behind each setting\n"
+                " %1$s validate [options] DEVICE [-- BENCH-OPTIONS]\n"
+                "                                      benchmark the policy's scheduler against the current one\n"
                 " %1$s --import-grub                   print a policy equivalent to elevator=\n"
                 "\n"
                 "Classify block devices and apply the I/O scheduler policy.\n"
@@ -151,8 +153,17 @@ int main(int argc, char **argv)
         struct ios_policy *policy = NULL;
         struct ios_device **devs = NULL;
         size_t ndevs = 0;
-        int c, e, rc = 0;
+        char **bench_args = NULL;
+        int c, e, rc = 0, nbench_args = 0;
 
+        /* validate: what follows "--" is iosched-bench's, not ours */
+        for (int i = 1; i < argc; i++)
+                if (streq(argv[i], "--")) {
+                        bench_args = argv + i + 1;
+                        nbench_args = argc - i - 1;
+                        argc = i;
+                        break;
+                }
         while ((c = getopt_long(argc, argv, "Jrno:c:qvhV", longopts, NULL)) >= 0) {
                 switch (c) {
                 case 'J': lo.json = ro.json = true; break;
@@ -191,7 +202,8 @@ int main(int argc, char **argv)
         }
         if (lo.json && (lo.raw || ro.prometheus))
                 return err(IOS_EXIT_ERROR, "--json, --raw and --format prometheus are mutually exclusive");
-        if (optind < argc && (streq(argv[optind], "list") || streq(argv[optind], "explain")))
+        if (optind < argc && (streq(argv[optind], "list") || streq(argv[optind], "explain") ||
+                              streq(argv[optind], "validate")))
                 cmd = argv[optind++];
         if (udev_dev && (cmd || mode_set || optind < argc || ro.json || ro.prometheus))
                 return err(IOS_EXIT_ERROR, "--udev takes one device and no other mode");
@@ -250,6 +262,23 @@ int main(int argc, char **argv)
         }
         if (ios_policy_needs_extra(policy) || (cmd && streq(cmd, "explain")))
                 ios_root_set_probe(root, IOS_PROBE_EXTRA);
+
+        if (cmd && streq(cmd, "validate")) {
+                /* validate DEVICE [-- options for iosched-bench] */
+                if (argc - optind != 1) {
+                        rc = err(IOS_EXIT_ERROR, "validate takes exactly one DEVICE");
+                        goto out;
+                }
+                if (sysroot) {
+                        rc = err(IOS_EXIT_ERROR, "validate measures the running system's disk: no --sysroot");
+                        goto out;
+                }
+                rc = load_devices(root, argv + optind, 1, &devs, &ndevs);
+                if (rc)
+                        goto out;
+                rc = ios_validate(prog, policy, devs[0], config, bench_args, nbench_args);
+                goto out;
+        }
 
         if (cmd && streq(cmd, "explain")) {
                 if (argc - optind != 1) {
