@@ -113,6 +113,8 @@ const char *ios_sched_alias(const char *name, bool want_legacy);
  */
 int ios_sched_choose(char * const *prefs, char * const *avail, char * const *loadable,
                      const char **ret);
+/* Whether scheduler sched has the queue/iosched/ file tunable. */
+bool ios_iosched_tunable_of(const char *sched, const char *tunable);
 /* Module name the kernel loads for a scheduler ("kyber-iosched"), or NULL. */
 const char *ios_sched_module(const char *name);
 

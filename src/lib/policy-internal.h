@@ -37,8 +37,6 @@ struct ios_policy {
 
 const char *ios_match_key_name(enum match_key k);
 void ios_rule_done(struct rule *r);
-/* Which scheduler owns an iosched/ tunable: true if name has it. */
-bool ios_iosched_tunable_of(const char *sched, const char *tunable);
 bool ios_iosched_tunable_known(const char *tunable);
 bool ios_queue_tunable_known(const char *attr);
 bool ios_sched_name_known(const char *name);
