@@ -105,6 +105,8 @@ struct bench_opts {
         bool json;
         unsigned loops;
         bool compare;
+        bool policy;                    /* --policy: each scheduler with the policy's tunables */
+        char *policy_file;              /* --policy=FILE: built-in policy plus FILE only */
         char **compare_scheds;          /* NULL with compare: all offered */
         enum bench_objective objective;
         double percentiles[BENCH_MAX_PERCENTILES];
@@ -141,7 +143,9 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
 extern uint64_t bench_clock_mult;       /* ns per tick, times 2^32 */
 extern bool bench_clock_use_tsc;
 
-int bench_clock_init(enum bench_clocksource cs);
+/* Pick the clock; r (the running system's root) is where the kernel's own
+ * clocksource is read.  -ENOTSUP when cs is BENCH_CLOCK_CPU and no TSC. */
+int bench_clock_init(enum bench_clocksource cs, struct ios_root *r);
 const char *bench_clock_name(void);
 uint64_t bench_clock_gettime_ns(void);  /* CLOCK_MONOTONIC */
 
@@ -490,6 +494,10 @@ struct bench_compare_hooks {
         bench_sched_tune_fn tune;       /* NULL: kernel defaults per scheduler */
         void *userdata;
 };
+
+/* policy.c: the --policy tune hook (system policy, or built-in plus file) */
+int bench_policy_hooks(const char *file, struct bench_compare_hooks *h, struct bench_error *err);
+void bench_policy_hooks_done(struct bench_compare_hooks *h);
 
 int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
                   const struct bench_compare_hooks *hooks, FILE *out, struct bench_error *e);

@@ -130,22 +130,31 @@ int main(int argc, char **argv)
         install_signals();
         atexit(bench_target_atexit);
 
-        r = bench_clock_init(o.clocksource);
-        if (r < 0) {
-                bench_error_set(&e, BENCH_EXIT_USAGE, -r, "--clocksource=cpu: no usable TSC on this machine");
-                goto fail;
-        }
         r = ios_root_new(NULL, &root);
         if (r < 0) {
                 bench_error_set(&e, BENCH_EXIT_FAILED, -r, "cannot open /sys: %s", strerror(-r));
+                goto fail;
+        }
+        r = bench_clock_init(o.clocksource, root);
+        if (r < 0) {
+                bench_error_set(&e, BENCH_EXIT_USAGE, -r, "--clocksource=cpu: no usable TSC on this machine");
                 goto fail;
         }
         r = bench_target_open(&o, root, &tg, &e);
         if (r < 0)
                 goto fail;
         disk = find_disk(root, &tg);
-        if (o.compare)
-                r = bench_compare(&o, &tg, disk, NULL, stdout, &e);
+        if (o.compare) {
+                struct bench_compare_hooks hooks = {};
+
+                if (o.policy) {
+                        r = bench_policy_hooks(o.policy_file, &hooks, &e);
+                        if (r < 0)
+                                goto fail;
+                }
+                r = bench_compare(&o, &tg, disk, &hooks, stdout, &e);
+                bench_policy_hooks_done(&hooks);
+        }
         else
                 r = run_single(&o, &tg, disk, &e);
         if (r < 0)

@@ -238,7 +238,8 @@ void bench_opts_done(struct bench_opts *o)
         free(o->filename);
         free(o->name);
         ios_strv_free(o->compare_scheds);
-        o->filename = o->name = NULL;
+        free(o->policy_file);
+        o->filename = o->name = o->policy_file = NULL;
         o->compare_scheds = NULL;
 }
 
@@ -246,7 +247,7 @@ enum {
         OPT_FILENAME = 256, OPT_IOENGINE, OPT_RW, OPT_RWMIXREAD, OPT_RWMIXWRITE, OPT_BS,
         OPT_IODEPTH, OPT_NUMJOBS, OPT_RUNTIME, OPT_RAMP, OPT_SIZE, OPT_OFFSET, OPT_IO_SIZE,
         OPT_DIRECT, OPT_TIME_BASED, OPT_NORANDOMMAP, OPT_RANDREPEAT, OPT_GROUP_REPORTING,
-        OPT_NAME, OPT_OUTPUT_FORMAT, OPT_LOOPS, OPT_COMPARE, OPT_OBJECTIVE, OPT_ALLOW_WRITE,
+        OPT_NAME, OPT_OUTPUT_FORMAT, OPT_LOOPS, OPT_COMPARE, OPT_OBJECTIVE, OPT_ALLOW_WRITE, OPT_POLICY,
         OPT_FIXEDBUFS, OPT_REGISTERFILES, OPT_BATCH_SUBMIT, OPT_BATCH_MIN, OPT_BATCH_MAX,
         OPT_ETA, OPT_CLOCKSOURCE, OPT_PERCENTILES, OPT_POLL_WAIT,
 };
@@ -279,6 +280,7 @@ static const struct option long_opts[] = {
         { "compare", optional_argument, NULL, OPT_COMPARE },
         { "objective", required_argument, NULL, OPT_OBJECTIVE },
         { "allow-write", no_argument, NULL, OPT_ALLOW_WRITE },
+        { "policy", optional_argument, NULL, OPT_POLICY },
         { "fixedbufs", optional_argument, NULL, OPT_FIXEDBUFS },
         { "registerfiles", optional_argument, NULL, OPT_REGISTERFILES },
         { "iodepth_batch_submit", required_argument, NULL, OPT_BATCH_SUBMIT },
@@ -333,6 +335,8 @@ static void help(FILE *f)
               "  --compare[=SCHED,...]    run once per scheduler (default: all offered)\n"
               "  --objective=OBJ          iops (default), bw, p99, read-p99\n"
               "  --loops=N                interleaved rounds (default 3 with --compare)\n"
+              "  --policy[=FILE]          after each switch write the policy's tunables for it\n"
+              "                           (iosched.conf(5); FILE: the built-in policy plus FILE)\n"
               "\n"
               "Safety:\n"
               "  --allow-write            permit writes to a block device or existing file\n"
@@ -577,6 +581,13 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                         break;
                 case OPT_ALLOW_WRITE:
                         o->allow_write = true;
+                        break;
+                case OPT_POLICY:
+                        o->policy = true;
+                        free(o->policy_file);
+                        o->policy_file = optarg && *optarg ? strdup(optarg) : NULL;
+                        if (optarg && *optarg && !o->policy_file)
+                                return -ENOMEM;
                         break;
                 case OPT_BATCH_SUBMIT:
                 case OPT_BATCH_MIN:
