@@ -39,7 +39,7 @@ const char *bench_clock_name(void)
 }
 
 #if defined(__x86_64__) || defined(__i386__)
-static bool tsc_trusted(void)
+static bool tsc_trusted(struct ios_root *r)
 {
         _cleanup_close_ int dfd = -1;
         _cleanup_free_ char *cs = NULL;
@@ -48,7 +48,9 @@ static bool tsc_trusted(void)
         FILE *f;
 
         /* The kernel drops the TSC as clocksource when it finds it unstable. */
-        dfd = open("/sys/devices/system/clocksource/clocksource0", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (!r)
+                return false;
+        dfd = ios_root_open(r, "/sys/devices/system/clocksource/clocksource0", O_PATH | O_DIRECTORY);
         if (dfd < 0 || ios_sysfs_read_string(dfd, "current_clocksource", &cs) < 0 || !streq(cs, "tsc"))
                 return false;
         f = fopen("/proc/cpuinfo", "re");
@@ -88,14 +90,14 @@ static int tsc_calibrate(void)
 }
 #endif
 
-int bench_clock_init(enum bench_clocksource cs)
+int bench_clock_init(enum bench_clocksource cs, struct ios_root *r)
 {
         bench_clock_use_tsc = false;
         bench_clock_mult = 1ull << 32;
         if (cs == BENCH_CLOCK_GETTIME)
                 return 0;
 #if defined(__x86_64__) || defined(__i386__)
-        if (cs == BENCH_CLOCK_CPU || tsc_trusted()) {
+        if (cs == BENCH_CLOCK_CPU || tsc_trusted(r)) {
                 if (tsc_calibrate() == 0) {
                         bench_clock_use_tsc = true;
                         return 0;
@@ -106,6 +108,7 @@ int bench_clock_init(enum bench_clocksource cs)
         }
         return 0;
 #else
+        (void)r;
         return cs == BENCH_CLOCK_CPU ? -ENOTSUP : 0;
 #endif
 }
