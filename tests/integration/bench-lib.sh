@@ -40,6 +40,8 @@ b_loop() {
         dev=$(losetup -f --show "$@" "$f" 2>/dev/null) || b_skip "cannot attach a loop device"
         name=${dev#/dev/}
         B_LOOPS="$B_LOOPS $name"
+        # a udev rule may still set its scheduler: let it finish first
+        udevadm settle 2>/dev/null
         eval "$var=\$name"
 }
 
