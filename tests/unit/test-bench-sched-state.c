@@ -48,7 +48,14 @@ static int setup(void **state)
         f->dir = t_fixture_copy("loop");
         if (!f->dir)
                 return -1;
-        /* an elevator with tunables, as the kernel shows them */
+        /* an elevator with exactly these tunables, as the kernel shows them */
+        {
+                char cmd[4200];
+
+                snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path(f, "iosched"));
+                if (system(cmd) != 0)
+                        return -1;
+        }
         t_write_file(path(f, "scheduler"), "none [mq-deadline]\n");
         t_write_file(path(f, "iosched/fifo_batch"), "8\n");
         t_write_file(path(f, "iosched/read_expire"), "500\n");
