@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define IOS_VERSION "0.1.0"
 
@@ -258,6 +259,11 @@ struct ios_setting {
         char *value;            /* wanted; for the scheduler the preference list as written */
         char *source;           /* "file:line" or "built-in" */
 };
+
+/* "500ms", "30s", "2min", "0"/"off" (a DriftInterval= value) -> milliseconds. */
+int ios_parse_interval_ms(const char *s, uint64_t *ret);
+/* Write s as a JSON string (quoted, escaped), or null. */
+void ios_json_string(FILE *f, const char *s);
 
 /* The merged settings for one disk (every matching rule, later overriding earlier). */
 struct ios_wanted {

@@ -24,25 +24,6 @@ static const char *state_name(enum ios_change_state s)
         return "?";
 }
 
-static void json_str(FILE *f, const char *s)
-{
-        if (!s) {
-                fputs("null", f);
-                return;
-        }
-        fputc('"', f);
-        for (; *s; s++) {
-                unsigned char c = (unsigned char)*s;
-                if (c == '"' || c == '\\')
-                        fprintf(f, "\\%c", c);
-                else if (c < 0x20)
-                        fprintf(f, "\\u%04x", c);
-                else
-                        fputc(c, f);
-        }
-        fputc('"', f);
-}
-
 /* Map a write error to the exit code the man page documents. */
 int ios_exit_for_error(int e)
 {
@@ -147,34 +128,34 @@ static void json_plan(FILE *f, const struct ios_plan *pl, bool first)
                          !ios_plan_count(pl, IOS_CHANGE_FAILED);
 
         fprintf(f, "%s\n    {\"name\": ", first ? "" : ",");
-        json_str(f, d->name);
+        ios_json_string(f, d->name);
         fprintf(f, ", \"class\": ");
-        json_str(f, ios_class_to_string(d->cls));
+        ios_json_string(f, ios_class_to_string(d->cls));
         fprintf(f, ", \"scheduler\": ");
-        json_str(f, d->sched_current);
+        ios_json_string(f, d->sched_current);
         fprintf(f, ", \"compliant\": %s, \"error\": ", compliant ? "true" : "false");
-        json_str(f, pl->error_msg);
+        ios_json_string(f, pl->error_msg);
         fprintf(f, ",\n     \"notes\": [");
         for (char **n = pl->notes; n && *n; n++) {
                 fputs(n == pl->notes ? "" : ", ", f);
-                json_str(f, *n);
+                ios_json_string(f, *n);
         }
         fprintf(f, "],\n     \"settings\": [");
         for (size_t i = 0; i < pl->n; i++) {
                 const struct ios_change *c = &pl->c[i];
 
                 fprintf(f, "%s\n       {\"key\": ", i ? "," : "");
-                json_str(f, c->key);
+                ios_json_string(f, c->key);
                 fprintf(f, ", \"current\": ");
-                json_str(f, c->current);
+                ios_json_string(f, c->current);
                 fprintf(f, ", \"wanted\": ");
-                json_str(f, c->wanted);
+                ios_json_string(f, c->wanted);
                 fprintf(f, ", \"source\": ");
-                json_str(f, c->source);
+                ios_json_string(f, c->source);
                 fprintf(f, ", \"state\": \"%s\"", state_name(c->state));
                 if (c->msg) {
                         fprintf(f, ", \"message\": ");
-                        json_str(f, c->msg);
+                        ios_json_string(f, c->msg);
                 }
                 fputc('}', f);
         }

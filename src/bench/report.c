@@ -224,6 +224,9 @@ void bench_report_text(FILE *f, const struct bench_opts *o, const struct bench_t
                                 r->machine_steal_pct);
                 fputc('\n', f);
         }
+        if ((o->engine->flags & BENCH_ENGINE_NOFILE) && ios && rt > 0)
+                fprintf(f, "  harness cost: %.1f ns per I/O per thread (runtime x jobs / I/Os, no I/O done)\n",
+                        rt * 1e9 * o->numjobs / (double)ios);
         batching(r->submit_calls, ios, &sub);
         batching(r->reap_calls, ios, &reap);
         if (ios)
@@ -239,18 +242,7 @@ void bench_report_text(FILE *f, const struct bench_opts *o, const struct bench_t
 
 void bench_json_string(FILE *f, const char *s)
 {
-        fputc('"', f);
-        for (; s && *s; s++) {
-                unsigned char ch = (unsigned char)*s;
-
-                if (ch == '"' || ch == '\\')
-                        fprintf(f, "\\%c", ch);
-                else if (ch < 0x20)
-                        fprintf(f, "\\u%04x", ch);
-                else
-                        fputc(ch, f);
-        }
-        fputc('"', f);
+        ios_json_string(f, s ? s : "");
 }
 
 static void json_lat(FILE *f, const char *ind, const char *name, const struct bench_lat *l,
@@ -377,6 +369,8 @@ void bench_report_json_job(FILE *f, const struct bench_opts *o, const struct ben
         fprintf(f, ",\n%s\"clocksource\" : \"%s\",\n", in, bench_clock_name());
         fprintf(f, "%s\"iodepth\" : %u,\n", in, r->depth);
         fprintf(f, "%s\"cpu_ns_per_io\" : %f,\n", in, bench_result_cpu_us_per_io(r, false) * 1e3);
+        if ((o->engine->flags & BENCH_ENGINE_NOFILE) && ios && rt > 0)
+                fprintf(f, "%s\"harness_ns_per_io\" : %f,\n", in, rt * 1e9 * o->numjobs / (double)ios);
         fprintf(f, "%s\"machine_busy_pct\" : %f,\n", in, r->machine_busy_pct);
         fprintf(f, "%s\"machine_steal_pct\" : %f,\n", in, r->machine_steal_pct);
         fprintf(f, "%s\"machine_cpu_ns_per_io\" : %f,\n", in, bench_result_cpu_us_per_io(r, true) * 1e3);

@@ -46,32 +46,6 @@ static void usage(FILE *out)
                 prog);
 }
 
-/* "500ms", "30s", "2min", "0", "off" -> milliseconds; as [Daemon] DriftInterval= */
-static int parse_interval(const char *s, int64_t *ret)
-{
-        unsigned long long v;
-        char *end;
-
-        if (streq(s, "off") || streq(s, "no")) {
-                *ret = 0;
-                return 0;
-        }
-        if (!isdigit((unsigned char)*s))
-                return -EINVAL;
-        errno = 0;
-        v = strtoull(s, &end, 10);
-        if (errno || v > 86400000ULL)
-                return -EINVAL;
-        if (streq(end, "ms"))
-                *ret = (int64_t)v;
-        else if (!*end || streq(end, "s"))
-                *ret = (int64_t)v * 1000;
-        else if (streq(end, "min") || streq(end, "m"))
-                *ret = (int64_t)v * 60000;
-        else
-                return -EINVAL;
-        return 0;
-}
 
 enum {
         OPT_CONFIG_ROOT = CHAR_MAX + 1,
@@ -126,12 +100,16 @@ int main(int argc, char **argv)
                                 return IOSD_EXIT_CONFIG;
                         }
                         break;
-                case OPT_DRIFT:
-                        if (parse_interval(optarg, &o.drift_override_ms) < 0) {
+                case OPT_DRIFT: {
+                        uint64_t ms;
+
+                        if (ios_parse_interval_ms(optarg, &ms) < 0 || ms > INT64_MAX) {
                                 fprintf(stderr, "%s: --drift-interval: invalid time '%s'\n", prog, optarg);
                                 return IOSD_EXIT_CONFIG;
                         }
+                        o.drift_override_ms = (int64_t)ms;
                         break;
+                }
                 case 'v': prio = LOG_DEBUG; break;
                 case 'h': usage(stdout); return IOSD_EXIT_OK;
                 case 'V': printf("%s %s\n", prog, IOS_VERSION); return IOSD_EXIT_OK;

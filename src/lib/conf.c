@@ -169,7 +169,7 @@ static int parse_size(const char *s, uint64_t *ret)
 }
 
 /* "500ms", "30s", "2min", "0", "off" -> milliseconds */
-static int parse_interval(const char *s, uint64_t *ret)
+int ios_parse_interval_ms(const char *s, uint64_t *ret)
 {
         unsigned long long v;
         char *end;
@@ -506,7 +506,7 @@ int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, s
                                 e = fail(err, name, line, -EINVAL, "unknown key \"%s\" in [Daemon]", key);
                                 goto out;
                         }
-                        if (parse_interval(val, &tmp.drift_ms) < 0) {
+                        if (ios_parse_interval_ms(val, &tmp.drift_ms) < 0) {
                                 e = fail(err, name, line, -EINVAL,
                                          "DriftInterval= wants a time such as 500ms, 30s, 2min or off, got \"%s\"", val);
                                 goto out;

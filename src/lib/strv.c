@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* strv.c: NULL-terminated vectors of owned strings. */
+/* strv.c: NULL-terminated vectors of owned strings, and their JSON spelling. */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stdio.h>
@@ -111,4 +111,24 @@ char *ios_strv_join(char * const *l, const char *sep)
                 p = stpcpy(p, *i);
         }
         return s;
+}
+
+void ios_json_string(FILE *f, const char *s)
+{
+        if (!s) {
+                fputs("null", f);
+                return;
+        }
+        fputc('"', f);
+        for (; *s; s++) {
+                unsigned char c = (unsigned char)*s;
+
+                if (c == '"' || c == '\\')
+                        fprintf(f, "\\%c", c);
+                else if (c < 0x20)
+                        fprintf(f, "\\u%04x", c);
+                else
+                        fputc(c, f);
+        }
+        fputc('"', f);
 }
