@@ -124,34 +124,34 @@ static int rank(const char *key)
  */
 static char **loadable_scheds(struct ios_device *d, char * const *prefs)
 {
+        static const char * const ext[] = { ".ko", ".ko.xz", ".ko.zst", ".ko.gz" };
+        int tree = -1;          /* module tree readable? -1: not looked yet */
         char **l = NULL;
         struct utsname u;
-        bool assume_all = false;
 
-        if (!ios_root_is_host(d->root) || uname(&u) < 0)
+        if (!ios_root_is_host(d->root))
                 return NULL;
-        {
-                /* no module tree to look at (hardened unit with
-                 * ProtectKernelModules=, minimal initramfs): let the kernel
-                 * decide, and fall back on EINVAL when the write is made */
-                _cleanup_free_ char *dir = NULL;
-                int fd;
-
-                if (asprintf(&dir, "/lib/modules/%s/kernel", u.release) < 0)
-                        return NULL;
-                fd = ios_root_open(d->root, dir, O_PATH | O_DIRECTORY);
-                if (fd < 0)
-                        assume_all = true;
-                else
-                        close(fd);
-        }
         for (char * const *p = prefs; p && *p; p++) {
                 const char *name = ios_sched_alias(*p, false) ?: *p, *mod = ios_sched_module(name);
-                static const char * const ext[] = { ".ko", ".ko.xz", ".ko.zst", ".ko.gz" };
 
+                /* the usual case, every preference listed, costs nothing */
                 if (!mod || ios_strv_contains(d->sched_avail, name) || ios_strv_contains(l, name))
                         continue;
-                if (assume_all) {
+                if (tree < 0) {
+                        /* no module tree to look at (hardened unit with
+                         * ProtectKernelModules=, minimal initramfs): let the
+                         * kernel decide, and fall back on EINVAL at the write */
+                        _cleanup_free_ char *dir = NULL;
+                        int fd;
+
+                        if (uname(&u) < 0 || asprintf(&dir, "/lib/modules/%s/kernel", u.release) < 0)
+                                break;
+                        fd = ios_root_open(d->root, dir, O_PATH | O_DIRECTORY);
+                        tree = fd >= 0;
+                        if (fd >= 0)
+                                close(fd);
+                }
+                if (!tree) {
                         (void)ios_strv_push(&l, strdup(name));
                         continue;
                 }
