@@ -13,6 +13,7 @@
 #ifndef IOS_BENCH_H
 #define IOS_BENCH_H
 
+#include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -95,6 +96,9 @@ struct bench_opts {
         uint64_t runtime_ns, ramp_ns;
         bool runtime_set, ramp_set;
         uint64_t poll_wait_ns;          /* poll this long before sleeping for a completion */
+        cpu_set_t cpus;                 /* --cpus_allowed */
+        unsigned ncpus;                 /* CPUs in it; 0: not pinned */
+        bool cpus_split;                /* --cpus_allowed_policy=split: one CPU per job */
         struct bench_size size, offset, io_size;
         bool direct;
         bool allow_write;
@@ -115,6 +119,10 @@ struct bench_opts {
 
 void bench_opts_init(struct bench_opts *o);
 void bench_opts_done(struct bench_opts *o);
+/* The CPUs job thread i runs on (all of --cpus_allowed, or its i-th with split). */
+void bench_job_cpus(const struct bench_opts *o, unsigned job, cpu_set_t *ret);
+/* fio's CPU list syntax, "0-3,6": into ret, counted in *n; checked against the CPUs we may use. */
+int bench_parse_cpu_list(const char *s, cpu_set_t *ret, unsigned *n, struct bench_error *e);
 
 /*
  * Parse a size the way fio does: a decimal or 0x number with an optional
@@ -423,6 +431,8 @@ void bench_json_string(FILE *f, const char *s);
 /* "1.2k", "977MiB/s", "55.0us": human units into buf. */
 const char *bench_fmt_num(char *buf, size_t len, double v);
 const char *bench_fmt_bytes(char *buf, size_t len, double v);
+/* A CPU set as fio writes cpus_allowed: "0-3,6". */
+const char *bench_fmt_cpus(char *buf, size_t len, const cpu_set_t *set);
 const char *bench_fmt_ns(char *buf, size_t len, double ns);
 
 /* ------------------------------------------------------------------ */

@@ -335,7 +335,16 @@ static void *worker(void *arg)
         struct bench_cqe *cq = calloc(t->depth, sizeof(*cq));
         int r;
 
-        r = !freel || !staged || !cq ? -ENOMEM : c->o->engine->init(t);
+        r = !freel || !staged || !cq ? -ENOMEM : 0;
+        if (r == 0 && c->o->ncpus) {
+                /* before init, so the ring or context is set up on the CPU it will be used on */
+                cpu_set_t set;
+
+                bench_job_cpus(c->o, t->id, &set);
+                r = -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+        }
+        if (r == 0)
+                r = c->o->engine->init(t);
         if (r < 0)
                 t->error = r;
         pthread_mutex_lock(&c->lock);

@@ -243,13 +243,73 @@ void bench_opts_done(struct bench_opts *o)
         o->compare_scheds = NULL;
 }
 
+int bench_parse_cpu_list(const char *s, cpu_set_t *ret, unsigned *n, struct bench_error *e)
+{
+        cpu_set_t avail;
+        const char *p = s;
+
+        CPU_ZERO(ret);
+        *n = 0;
+        if (sched_getaffinity(0, sizeof(avail), &avail) < 0)
+                return bench_error_set(e, BENCH_EXIT_FAILED, errno, "cannot read this process's CPU affinity: %m");
+        do {
+                unsigned long lo, hi;
+                char *end;
+
+                if (!isdigit((unsigned char)*p))
+                        goto bad;
+                lo = hi = strtoul(p, &end, 10);
+                if (*end == '-') {
+                        if (!isdigit((unsigned char)end[1]))
+                                goto bad;
+                        hi = strtoul(end + 1, &end, 10);
+                }
+                if (lo > hi || hi >= CPU_SETSIZE)
+                        goto bad;
+                for (unsigned long c = lo; c <= hi; c++) {
+                        if (!CPU_ISSET(c, &avail))
+                                return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL,
+                                                       "invalid --cpus_allowed '%s': CPU %lu is offline or not "
+                                                       "in this process's affinity (%d usable)",
+                                                       s, c, CPU_COUNT(&avail));
+                        if (!CPU_ISSET(c, ret))
+                                (*n)++;
+                        CPU_SET(c, ret);
+                }
+                p = end;
+        } while (*p++ == ',');
+        if (p[-1] == '\0')
+                return 0;
+bad:
+        return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL,
+                               "invalid --cpus_allowed '%s' (expected a CPU list such as 0-3,6)", s);
+}
+
+void bench_job_cpus(const struct bench_opts *o, unsigned job, cpu_set_t *ret)
+{
+        unsigned want, k = 0;
+
+        if (!o->cpus_split) {
+                *ret = o->cpus;
+                return;
+        }
+        /* split: the jobs take the CPUs in order, wrapping round as fio does */
+        want = job % o->ncpus;
+        CPU_ZERO(ret);
+        for (unsigned c = 0; c < CPU_SETSIZE; c++)
+                if (CPU_ISSET(c, &o->cpus) && k++ == want) {
+                        CPU_SET(c, ret);
+                        return;
+                }
+}
+
 enum {
         OPT_FILENAME = 256, OPT_IOENGINE, OPT_RW, OPT_RWMIXREAD, OPT_RWMIXWRITE, OPT_BS,
         OPT_IODEPTH, OPT_NUMJOBS, OPT_RUNTIME, OPT_RAMP, OPT_SIZE, OPT_OFFSET, OPT_IO_SIZE,
         OPT_DIRECT, OPT_TIME_BASED, OPT_NORANDOMMAP, OPT_RANDREPEAT, OPT_GROUP_REPORTING,
         OPT_NAME, OPT_OUTPUT_FORMAT, OPT_LOOPS, OPT_COMPARE, OPT_OBJECTIVE, OPT_ALLOW_WRITE, OPT_POLICY,
         OPT_FIXEDBUFS, OPT_REGISTERFILES, OPT_BATCH_SUBMIT, OPT_BATCH_MIN, OPT_BATCH_MAX,
-        OPT_ETA, OPT_CLOCKSOURCE, OPT_PERCENTILES, OPT_POLL_WAIT,
+        OPT_ETA, OPT_CLOCKSOURCE, OPT_PERCENTILES, OPT_POLL_WAIT, OPT_CPUS, OPT_CPUS_POLICY,
 };
 
 static const struct option long_opts[] = {
@@ -291,6 +351,8 @@ static const struct option long_opts[] = {
         { "clocksource", required_argument, NULL, OPT_CLOCKSOURCE },
         { "percentile_list", required_argument, NULL, OPT_PERCENTILES },
         { "poll_wait", required_argument, NULL, OPT_POLL_WAIT },
+        { "cpus_allowed", required_argument, NULL, OPT_CPUS },
+        { "cpus_allowed_policy", required_argument, NULL, OPT_CPUS_POLICY },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         {}
@@ -322,6 +384,8 @@ static void help(FILE *f)
               "  --iodepth_batch_complete_max=N   batching (default: depth/8, 1, depth)\n"
               "  --fixedbufs=0|1, --registerfiles=0|1   io_uring registration (default 1)\n"
               "  --poll_wait=TIME         poll for completions this long before sleeping\n"
+              "  --cpus_allowed=LIST      run the jobs on these CPUs (0-3,6)\n"
+              "  --cpus_allowed_policy=shared|split   all jobs on all of them, or one each\n"
               "  --percentile_list=P:P... clat percentiles for the JSON output\n"
               "  --randrepeat=0|1         same random sequence every run (default 1)\n"
               "  --name=NAME              job name in the output\n"
@@ -620,6 +684,19 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                         if (bench_parse_time(optarg, &o->poll_wait_ns) < 0 || o->poll_wait_ns > 1000000000ull)
                                 return BAD("invalid --poll_wait '%s' (expected a time up to 1s, such as 20us)", optarg);
                         break;
+                case OPT_CPUS:
+                        r = bench_parse_cpu_list(optarg, &o->cpus, &o->ncpus, e);
+                        if (r < 0)
+                                return r;
+                        break;
+                case OPT_CPUS_POLICY:
+                        if (streq(optarg, "shared"))
+                                o->cpus_split = false;
+                        else if (streq(optarg, "split"))
+                                o->cpus_split = true;
+                        else
+                                return BAD("invalid --cpus_allowed_policy '%s' (expected shared or split)", optarg);
+                        break;
                 case OPT_PERCENTILES:
                         r = parse_percentiles(optarg, o, e);
                         if (r < 0)
@@ -656,6 +733,12 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                 o->loops = o->compare ? 3 : 1;
         if (o->engine->flags & BENCH_ENGINE_SYNC)
                 o->iodepth = 1;
+        if (o->cpus_split && o->ncpus == 0) {
+                /* split with no list: over every CPU we may use, as fio */
+                if (sched_getaffinity(0, sizeof(o->cpus), &o->cpus) < 0)
+                        return bench_error_set(e, BENCH_EXIT_FAILED, errno, "cannot read this process's CPU affinity: %m");
+                o->ncpus = (unsigned)CPU_COUNT(&o->cpus);
+        }
         /*
          * Submit at most depth/8 (1 to 16) per call by default.  Measured on
          * the reference VM (docs/bench.md): at depth 32 batches of 2-4 beat

@@ -201,6 +201,11 @@ void bench_report_text(FILE *f, const struct bench_opts *o, const struct bench_t
                 fprintf(f, " bs=%s,%s", bench_fmt_bytes(a, sizeof(a), o->bs[0]), bench_fmt_bytes(b, sizeof(b), o->bs[1]));
         fprintf(f, " iodepth=%u numjobs=%u ioengine=%s direct=%d\n", r->depth, o->numjobs, o->engine->name, o->direct);
         fprintf(f, "  engine: %s; clock: %s", r->engine_note[0] ? r->engine_note : "-", bench_clock_name());
+        if (o->ncpus) {
+                char cpus[256];
+
+                fprintf(f, "; cpus %s%s", bench_fmt_cpus(cpus, sizeof(cpus), &o->cpus), o->cpus_split ? " split" : "");
+        }
         if (disk)
                 fprintf(f, "; device %s (%s), scheduler %s", disk->name, ios_class_to_string(disk->cls),
                         disk->sched_current ? disk->sched_current : "-");
@@ -316,6 +321,31 @@ static void json_depth(FILE *f, const char *ind, const char *name, const uint64_
         fprintf(f, "%s},\n", ind);
 }
 
+const char *bench_fmt_cpus(char *buf, size_t len, const cpu_set_t *set)
+{
+        size_t used = 0;
+
+        buf[0] = '\0';
+        for (unsigned c = 0; c < CPU_SETSIZE; c++) {
+                unsigned hi = c;
+                int n;
+
+                if (!CPU_ISSET(c, set))
+                        continue;
+                while (hi + 1 < CPU_SETSIZE && CPU_ISSET(hi + 1, set))
+                        hi++;
+                n = hi == c ? snprintf(buf + used, len - used, "%s%u", used ? "," : "", c)
+                            : snprintf(buf + used, len - used, "%s%u-%u", used ? "," : "", c, hi);
+                if (n < 0 || (size_t)n >= len - used) {
+                        buf[used] = '\0';      /* what fits, never half a number */
+                        break;
+                }
+                used += (size_t)n;
+                c = hi;
+        }
+        return buf;
+}
+
 static void json_options(FILE *f, const char *ind, const struct bench_opts *o)
 {
         fprintf(f, "%s\"filename\" : ", ind);
@@ -332,6 +362,12 @@ static void json_options(FILE *f, const char *ind, const struct bench_opts *o)
         fprintf(f, "%s\"numjobs\" : \"%u\",\n", ind, o->numjobs);
         fprintf(f, "%s\"runtime\" : \"%" PRIu64 "ms\",\n", ind, o->runtime_ns / 1000000);
         fprintf(f, "%s\"ramp_time\" : \"%" PRIu64 "ms\",\n", ind, o->ramp_ns / 1000000);
+        if (o->ncpus) {
+                char cpus[256];
+
+                fprintf(f, "%s\"cpus_allowed\" : \"%s\",\n", ind, bench_fmt_cpus(cpus, sizeof(cpus), &o->cpus));
+                fprintf(f, "%s\"cpus_allowed_policy\" : \"%s\",\n", ind, o->cpus_split ? "split" : "shared");
+        }
         fprintf(f, "%s\"direct\" : \"%d\"\n", ind, o->direct);
 }
 

@@ -65,4 +65,25 @@ wait $pid
 rc=$?
 [ $rc = 1 ] || b_fail "interrupted run exit $rc, want 1"
 [ -z "$(ls -A "$B_TMP/dir")" ] || b_fail "left behind after SIGINT: $(ls -A "$B_TMP/dir")"
+# --cpus_allowed pins the job threads, and only them, to the CPUs given
+last=$(awk '/^Cpus_allowed_list/ { n = split($2, a, /[-,]/); print a[n] }' /proc/self/status)
+$BENCH --ioengine=null --runtime=3s --cpus_allowed="$last" -J >"$B_TMP/pin.json" 2>&1 &
+pid=$!
+B_PIDS="$B_PIDS $pid"
+pinned=""
+for _ in $(seq 50); do
+        sleep 0.1
+        pinned=$(grep -h Cpus_allowed_list /proc/$pid/task/*/status 2>/dev/null | awk '{ print $2 }' | sort | tr '\n' ' ')
+        case $pinned in *" "*" "*) break ;; esac
+done
+wait $pid || b_fail "pinned null run failed: $(cat "$B_TMP/pin.json")"
+case " $pinned" in
+*" $last "*) ;;
+*) b_fail "no thread pinned to CPU $last: $pinned" ;;
+esac
+[ "$(echo "$pinned" | wc -w)" = 2 ] || b_fail "want the main thread and one job thread, got: $pinned"
+[ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["jobs"][0]["job options"]["cpus_allowed"])' \
+        "$B_TMP/pin.json")" = "$last" ] ||
+        b_fail "cpus_allowed not in the JSON job options"
+expect 2 "invalid --cpus_allowed" --ioengine=null --cpus_allowed=100000
 echo ok

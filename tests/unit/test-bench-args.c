@@ -296,8 +296,104 @@ static void test_errors(void **state)
         expect_error("option --bs needs a value", "--filename=x", "--bs", NULL);
         expect_error("unexpected argument 'extra'", "--filename=x", "extra", NULL);
         expect_error("--compare needs a real engine", "--ioengine=null", "--compare", NULL);
+        expect_error("invalid --cpus_allowed '0-'", "--filename=x", "--cpus_allowed=0-", NULL);
+        expect_error("invalid --cpus_allowed '3-1'", "--filename=x", "--cpus_allowed=3-1", NULL);
+        expect_error("invalid --cpus_allowed '0,,1'", "--filename=x", "--cpus_allowed=0,,1", NULL);
+        expect_error("invalid --cpus_allowed '99999'", "--filename=x", "--cpus_allowed=99999", NULL);
+        expect_error("invalid --cpus_allowed_policy 'half'", "--filename=x", "--cpus_allowed_policy=half", NULL);
         expect_error("larger than the maximum", "--filename=x", "--iodepth=4",
                      "--iodepth_batch_complete_min=8", NULL);
+}
+
+/* CPU lists: parsed against the CPUs this process may use, printed back as fio does. */
+static void test_cpus(void **state)
+{
+        cpu_set_t avail, set, job;
+        struct bench_opts o;
+        struct bench_error e;
+        unsigned n, first = CPU_SETSIZE, last = 0, navail;
+        char buf[64], list[64];
+
+        (void)state;
+        assert_int_equal(sched_getaffinity(0, sizeof(avail), &avail), 0);
+        navail = (unsigned)CPU_COUNT(&avail);
+        for (unsigned c = 0; c < CPU_SETSIZE; c++)
+                if (CPU_ISSET(c, &avail)) {
+                        first = c < first ? c : first;
+                        last = c;
+                }
+        memset(&e, 0, sizeof(e));
+
+        snprintf(list, sizeof(list), "%u", first);
+        assert_int_equal(bench_parse_cpu_list(list, &set, &n, &e), 0);
+        assert_int_equal(n, 1);
+        assert_true(CPU_ISSET(first, &set));
+        assert_string_equal(bench_fmt_cpus(buf, sizeof(buf), &set), list);
+
+        /* a repeated CPU counts once; a range and a list mean the same */
+        snprintf(list, sizeof(list), "%u,%u,%u", first, first, last);
+        assert_int_equal(bench_parse_cpu_list(list, &set, &n, &e), 0);
+        assert_int_equal(n, first == last ? 1 : 2);
+
+        /* a CPU that is not ours is refused with its number */
+        memset(&e, 0, sizeof(e));
+        snprintf(list, sizeof(list), "%u", last + 1);
+        if (last + 1 < CPU_SETSIZE) {
+                assert_true(bench_parse_cpu_list(list, &set, &n, &e) < 0);
+                snprintf(buf, sizeof(buf), "CPU %u is offline", last + 1);
+                assert_non_null(strstr(e.msg, buf));
+                assert_int_equal(e.exit_code, BENCH_EXIT_USAGE);
+        }
+
+        /* the formatter, on sets made by hand: ranges collapse, gaps split */
+        CPU_ZERO(&set);
+        CPU_SET(0, &set);
+        CPU_SET(1, &set);
+        CPU_SET(2, &set);
+        CPU_SET(5, &set);
+        CPU_SET(7, &set);
+        CPU_SET(8, &set);
+        assert_string_equal(bench_fmt_cpus(buf, sizeof(buf), &set), "0-2,5,7-8");
+        CPU_ZERO(&set);
+        assert_string_equal(bench_fmt_cpus(buf, sizeof(buf), &set), "");
+        CPU_SET(CPU_SETSIZE - 1, &set);
+        snprintf(list, sizeof(list), "%d", CPU_SETSIZE - 1);
+        assert_string_equal(bench_fmt_cpus(buf, sizeof(buf), &set), list);
+        assert_string_equal(bench_fmt_cpus(buf, 3, &set), "");  /* does not fit: nothing, not a torn number */
+
+        /* split hands the CPUs out in order and wraps; shared gives every job all */
+        bench_opts_init(&o);
+        CPU_ZERO(&o.cpus);
+        CPU_SET(2, &o.cpus);
+        CPU_SET(4, &o.cpus);
+        CPU_SET(9, &o.cpus);
+        o.ncpus = 3;
+        o.cpus_split = true;
+        for (unsigned j = 0; j < 7; j++) {
+                static const unsigned want[] = { 2, 4, 9 };
+
+                bench_job_cpus(&o, j, &job);
+                assert_int_equal(CPU_COUNT(&job), 1);
+                assert_true(CPU_ISSET(want[j % 3], &job));
+        }
+        o.cpus_split = false;
+        bench_job_cpus(&o, 5, &job);
+        assert_true(CPU_EQUAL(&job, &o.cpus));
+        bench_opts_done(&o);
+
+        /* split with no list spreads over every CPU we may use */
+        {
+                char *argv[] = { (char *)"iosched-bench", (char *)"--filename=x",
+                                 (char *)"--cpus_allowed_policy=split", NULL };
+                FILE *out = fopen("/dev/null", "we");
+
+                bench_opts_init(&o);
+                assert_int_equal(bench_opts_parse(3, argv, &o, out, &e), 0);
+                fclose(out);
+                assert_int_equal(o.ncpus, navail);
+                assert_true(CPU_EQUAL(&o.cpus, &avail));
+                bench_opts_done(&o);
+        }
 }
 
 static void test_mountinfo(void **state)
@@ -360,6 +456,7 @@ int main(void)
                 cmocka_unit_test(test_bools),
                 cmocka_unit_test(test_full_line),
                 cmocka_unit_test(test_errors),
+                cmocka_unit_test(test_cpus),
                 cmocka_unit_test(test_mountinfo),
                 cmocka_unit_test(test_names),
         };
