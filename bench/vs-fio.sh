@@ -21,6 +21,10 @@
 #   -x "ARGS"      extra args for iosched-bench only (e.g. "--fixedbufs=0")
 #   -f "ARGS"      extra args for fio only (e.g. "--fixedbufs=1 --registerfiles=1")
 #   -o DIR         keep every JSON output in DIR
+#   -c CPUS        pin both tools' job threads to these CPUs (fio's own
+#                  --cpus_allowed, which iosched-bench takes too); at depth 1
+#                  on a VM the CPU placement of the submitter against the
+#                  device's completion work decides the figure (docs/bench.md)
 #   -s SCHED       with --loop: the loop device's scheduler (default none, as
 #                  in docs/bench-anchors; a udev rule may have picked another)
 #   -G             do not wait for a quiet machine before each pair (by default
@@ -30,7 +34,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 BENCH=${BENCH:-$top/${BUILDDIR:-build}/iosched-bench}
 REPS=3 RT=3 RAMP=1 DEPTHS="1 32 128" ENGINES="io_uring libaio" RW=randread BS=4k
-XARGS="" FARGS="" OUT="" LOOPSIZE="" LOOPDEV="" LOOPFILE="" GATE=1 SCHED=none
+CPUS="" XARGS="" FARGS="" OUT="" LOOPSIZE="" LOOPDEV="" LOOPFILE="" GATE=1 SCHED=none
 
 usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
 while [ $# -gt 0 ]; do
@@ -47,6 +51,7 @@ while [ $# -gt 0 ]; do
         -o) OUT=$2; shift 2 ;;
         -G) GATE=0; shift ;;
         -s) SCHED=$2; shift 2 ;;
+        -c) CPUS=$2; shift 2 ;;
         --loop) LOOPSIZE=$2; shift 2 ;;
         -h|--help) usage ;;
         -*) echo "vs-fio.sh: unknown option $1" >&2; exit 2 ;;
@@ -89,6 +94,7 @@ if [ "$TARGET" = null ]; then
         ENGINES=null
         common="--rw=$RW --bs=$BS --numjobs=1 --size=1g --runtime=$RT --ramp_time=$RAMP"
 fi
+[ -n "$CPUS" ] && common="$common --cpus_allowed=$CPUS"
 
 # busy and total jiffies of the whole machine
 cpu_now() { awk '/^cpu / { print $2+$3+$4+$7+$8, $2+$3+$4+$5+$6+$7+$8+$9 }' /proc/stat; }
@@ -128,7 +134,7 @@ extract() {
                 | @tsv' "$1" 2>/dev/null
 }
 
-echo "target $TARGET, rw=$RW bs=$BS, ${RT}s + ${RAMP}s ramp per run, $REPS interleaved pairs per job" >&2
+echo "target $TARGET, rw=$RW bs=$BS, ${RT}s + ${RAMP}s ramp per run, $REPS interleaved pairs per job${CPUS:+, job threads on CPUs $CPUS}" >&2
 if [ -b "$TARGET" ]; then
         d=$(basename "$(readlink -f "$TARGET")")
         [ -e "/sys/class/block/$d/partition" ] && d=$(basename "$(dirname "$(readlink -f "/sys/class/block/$d")")")
