@@ -164,4 +164,6 @@ clean:
 .PHONY: all tests check check-fast check-vm valgrind install uninstall clean FORCE
 .DELETE_ON_ERROR:
 
--include $(shell find build build-san -name '*.d' 2>/dev/null)
+# the compiler's header dependencies for whichever build directory this is
+# (BUILDDIR=... for packaging and the VM image, build-san for SANITIZE=1)
+-include $(shell find $(BUILDDIR) -name '*.d' 2>/dev/null)

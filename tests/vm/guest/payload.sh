@@ -335,6 +335,49 @@ if want LOOP_ATTACH "$have_rule" "udev rule"; then
 	rm -f "$lf" /run/iosched.d/50-vm-loop.conf
 fi
 
+# --- iosched-bench refuses to write under a holder -------------------------
+# A dm-linear device on top of a loop device (the kernel lists it in the loop
+# device's holders/, as for LVM or dm-crypt); iosched-bench --allow-write must
+# refuse with exit 3 and write nothing.  Then the same through a partition:
+# dm on loopNp1 makes writing to the whole disk refused too.  The host kernel of the
+# development VM has no device-mapper, so this runs only here.
+if want BENCH_HOLDERS "$(command -v dmsetup >/dev/null && command -v iosched-bench >/dev/null && echo 1 || echo 0)" "dmsetup and iosched-bench"; then
+	lf=/var/tmp/iosched-held.img
+	bad=""
+	head -c 16M /dev/urandom >"$lf"
+	# an MBR with one partition (sectors 2048-18431), so losetup -P makes p1
+	{ printf '\000\000\000\000\203\000\000\000\000\010\000\000\000\100\000\000'
+	  head -c 48 /dev/zero; printf '\125\252'; } | dd of="$lf" bs=1 seek=446 conv=notrunc status=none
+	sum0=$(md5sum <"$lf")
+	ln=$(losetup -P --show -f "$lf")
+	udevadm settle 2>/dev/null
+	for part in "" p1; do
+		what=${part:-disk}
+		if [ -n "$part" ] && [ ! -b "$ln$part" ]; then
+			bad="$bad no-$ln$part"
+			continue
+		fi
+		if ! dmsetup create iosched-held --table "0 1024 linear $ln$part 0" >/dev/null 2>&1; then
+			bad="$bad dmsetup-create-on-$what-failed"
+			continue
+		fi
+		udevadm settle 2>/dev/null
+		out=$(iosched-bench --filename="$ln" --rw=randwrite --allow-write --runtime=1s 2>&1)
+		rc=$?
+		[ $rc = 3 ] || bad="$bad $what-exit-$rc"
+		case $out in *"has holders"*) ;; *) bad="$bad $what-message:'$out'" ;; esac
+		dmsetup remove iosched-held || bad="$bad dmsetup-remove-failed"
+	done
+	losetup -d "$ln"
+	[ "$(md5sum <"$lf")" = "$sum0" ] || bad="$bad data-changed"
+	rm -f "$lf"
+	if [ -z "$bad" ]; then
+		result BENCH_HOLDERS PASS "writes refused (exit 3) under dm on the disk and on its partition, data unchanged"
+	else
+		result BENCH_HOLDERS FAIL "$bad"
+	fi
+fi
+
 daemon_started=0
 start_daemon() {
 	mkdir -p /etc/iosched.d
