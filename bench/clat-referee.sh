@@ -11,26 +11,33 @@
 #
 #   bench/clat-referee.sh DISK -- COMMAND...     (DISK as in /sys/block, e.g. vda)
 #
-# Reads only: tracefs (mounted on /sys/kernel/tracing if it is not) and the
-# command's output.  Needs root and python3.  Prints one tab-separated line:
+# Reads only: tracefs (mounted on /sys/kernel/tracing for the run if it is
+# not; the tracer's state is put back afterwards) and the command's output.  Needs root and python3.  Prints one tab-separated line:
 #   tool_p50_us tool_p99_us device_p50_us device_p99_us device_requests
 set -eu
 [ $# -ge 3 ] && [ "$2" = "--" ] || { sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
 DISK=$1
 shift 2
 T=/sys/kernel/tracing
-[ -e $T/trace ] || mount -t tracefs nodev $T
+MOUNTED=0
+[ -e $T/trace ] || { mount -t tracefs nodev $T && MOUNTED=1; }
 [ -e "/sys/block/$DISK/dev" ] || { echo "clat-referee.sh: no disk $DISK" >&2; exit 2; }
 IFS=: read -r MAJ MIN <"/sys/block/$DISK/dev"
 DEVT=$(( (MAJ << 20) | MIN ))
 TMP=$(mktemp -d /tmp/clat-referee-XXXXXX)
 ev="block/block_rq_issue block/block_rq_complete"
+# put the tracer back as it was found
+ON0=$(cat $T/tracing_on) BUF0=$(cat $T/buffer_size_kb)
 cleanup() {
         echo 0 >$T/tracing_on
         for e in $ev; do
                 echo 0 >"$T/events/$e/enable"
                 echo 0 >"$T/events/$e/filter"
         done
+        echo >$T/trace
+        case $BUF0 in *[!0-9]*) ;; *) echo "$BUF0" >$T/buffer_size_kb ;; esac
+        echo "$ON0" >$T/tracing_on
+        [ "$MOUNTED" = 1 ] && umount $T
         rm -rf "$TMP"
 }
 trap cleanup EXIT
