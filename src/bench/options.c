@@ -243,15 +243,25 @@ void bench_opts_done(struct bench_opts *o)
         o->compare_scheds = NULL;
 }
 
+/* The CPUs this process may run on: what --cpus_allowed may name. */
+static int usable_cpus(cpu_set_t *ret, struct bench_error *e)
+{
+        if (sched_getaffinity(0, sizeof(*ret), ret) < 0)
+                return bench_error_set(e, BENCH_EXIT_FAILED, errno, "cannot read this process's CPU affinity: %m");
+        return 0;
+}
+
 int bench_parse_cpu_list(const char *s, cpu_set_t *ret, unsigned *n, struct bench_error *e)
 {
         cpu_set_t avail;
         const char *p = s;
+        int r;
 
         CPU_ZERO(ret);
         *n = 0;
-        if (sched_getaffinity(0, sizeof(avail), &avail) < 0)
-                return bench_error_set(e, BENCH_EXIT_FAILED, errno, "cannot read this process's CPU affinity: %m");
+        r = usable_cpus(&avail, e);
+        if (r < 0)
+                return r;
         do {
                 unsigned long lo, hi;
                 char *end;
@@ -735,8 +745,9 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                 o->iodepth = 1;
         if (o->cpus_split && o->ncpus == 0) {
                 /* split with no list: over every CPU we may use, as fio */
-                if (sched_getaffinity(0, sizeof(o->cpus), &o->cpus) < 0)
-                        return bench_error_set(e, BENCH_EXIT_FAILED, errno, "cannot read this process's CPU affinity: %m");
+                r = usable_cpus(&o->cpus, e);
+                if (r < 0)
+                        return r;
                 o->ncpus = (unsigned)CPU_COUNT(&o->cpus);
         }
         /*
