@@ -158,12 +158,26 @@ static int uring_reap(struct bench_thread *t, unsigned min, unsigned max, struct
         return (int)n;
 }
 
+/*
+ * Closing the ring only starts its teardown: the kernel drops the ring's
+ * registered files and buffers later, from a workqueue, after this process
+ * may have exited.  The target is a registered file opened O_EXCL, so a
+ * second run started right after this one would find the device still
+ * claimed.  Unregistering is synchronous: the last reference to the file
+ * goes before the call returns (no I/O is in flight here: the loop reaped
+ * it all), so the device is released when the benchmark exits.
+ */
 static void uring_cleanup(struct bench_thread *t)
 {
         struct uring_priv *p = t->priv;
 
-        if (p && p->ring_ok)
+        if (p && p->ring_ok) {
+                if (p->fixed_file)
+                        (void)io_uring_unregister_files(&p->ring);
+                if (p->fixed_buf)
+                        (void)io_uring_unregister_buffers(&p->ring);
                 io_uring_queue_exit(&p->ring);
+        }
         free(p);
         t->priv = NULL;
 }
