@@ -114,10 +114,30 @@ const char *ios_sched_alias(const char *name, bool want_legacy);
  */
 int ios_sched_choose(char * const *prefs, char * const *avail, char * const *loadable,
                      const char **ret);
-/* Whether scheduler sched has the queue/iosched/ file tunable. */
-bool ios_iosched_tunable_of(const char *sched, const char *tunable);
 /* Module name the kernel loads for a scheduler ("kyber-iosched"), or NULL. */
 const char *ios_sched_module(const char *name);
+
+/* ------------------------------------------------------------------ */
+/* tunables.c: what a policy may set, with types and ranges            */
+/* ------------------------------------------------------------------ */
+
+/* A scheduler of iosched's table (blk-mq and legacy names). */
+bool ios_sched_name_known(const char *name);
+/* Could be a scheduler's name in the kernel (out-of-tree ones included). */
+bool ios_sched_name_valid(const char *name);
+/* Whether the table knows sched's queue/iosched/ files ("none" has none). */
+bool ios_sched_tunables_known(const char *sched);
+/* Whether scheduler sched has the queue/iosched/ file tunable. */
+bool ios_iosched_tunable_of(const char *sched, const char *tunable);
+/* "queue/nr_requests", "queue/iosched/read_expire": a key a policy may set. */
+bool ios_tunable_known(const char *key);
+/*
+ * Check value against key's type and range: 0, -ENOENT (unknown key),
+ * -EINVAL (not of the type) or -ERANGE, with one line in msg.
+ */
+int ios_tunable_check(const char *key, const char *value, char *msg, size_t msglen);
+/* Whether the kernel's value shows the wanted one (numbers, jiffies rounding). */
+bool ios_tunable_same(const char *key, const char *kernel, const char *wanted);
 
 /* ------------------------------------------------------------------ */
 /* udevdb.c: udev properties from run/udev/data/b<maj>:<min>           */
@@ -222,6 +242,7 @@ struct ios_error {
         char file[256];
         unsigned line;
         char msg[512];
+        int code;               /* -errno, in ios_policy_errors() */
 };
 
 struct ios_policy;
@@ -235,7 +256,10 @@ int ios_policy_new_builtin(struct ios_policy **ret);
  * conf_root prefixes those directories (NULL = "/").  With file set, only
  * built-in defaults plus that file are read.  Files writable by group or
  * others, or not owned by root (unless IOS_POLICY_ANY_OWNER), are refused.
- * Returns -EINVAL (syntax), -EPERM (ownership/mode), -errno; err says where.
+ * A file that cannot be read, is refused or does not parse is skipped
+ * whole, and so is every file of a refused directory: the rest is the
+ * policy.  Returns 0 with the skipped files in ios_policy_errors() (the
+ * first also in err), or -ENOMEM.
  */
 enum {
         IOS_POLICY_ANY_OWNER = 1 << 0,  /* tests: accept files not owned by root */
@@ -248,6 +272,16 @@ int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, s
 struct ios_policy *ios_policy_free(struct ios_policy *p);
 /* Files read, in order (for logs and inotify watches). */
 char * const *ios_policy_files(const struct ios_policy *p);
+/* Files and directories skipped whole, each with file:line, message and -errno. */
+const struct ios_error *ios_policy_errors(const struct ios_policy *p, size_t *ret_n);
+/* Diagnostics that did not stop a file from loading: "file:line: message". */
+char * const *ios_policy_warnings(const struct ios_policy *p);
+/*
+ * Sources ("file:line") of the rules from files whose [Match] holds for
+ * none of devs (built-in rules are not listed).
+ */
+int ios_policy_unmatched(const struct ios_policy *p, struct ios_device * const *devs, size_t n,
+                         char ***ret);
 /* [Daemon] DriftInterval= in milliseconds, 0 = drift enforcement off. */
 uint64_t ios_policy_drift_interval_ms(const struct ios_policy *p);
 /* Whether any rule matches on size/removable (needs IOS_PROBE_EXTRA). */
@@ -281,16 +315,20 @@ void ios_wanted_done(struct ios_wanted *w);
 enum ios_change_state {
         IOS_CHANGE_OK,          /* already as wanted */
         IOS_CHANGE_DRIFT,       /* differs (plan/check) */
-        IOS_CHANGE_APPLIED,     /* written and read back */
-        IOS_CHANGE_FAILED,      /* write failed: error holds -errno */
-        IOS_CHANGE_SKIPPED,     /* not applicable (tunable of another scheduler) */
+        IOS_CHANGE_APPLIED,     /* written and read back as wanted */
+        IOS_CHANGE_FAILED,      /* refused, or the kernel kept another value: error, msg */
+        IOS_CHANGE_SKIPPED,     /* not applicable (tunable of another scheduler, not offered) */
+        IOS_CHANGE_NOT_APPLIED, /* not reached: an earlier write failed (msg says why) */
 };
 
 struct ios_change {
-        char *key, *current, *wanted, *source;
+        char *key;
+        char *current;          /* found before (NULL: not known until the switch) */
+        char *wanted, *source;
+        char *after;            /* read back after the write (apply only) */
         enum ios_change_state state;
-        int error;              /* -errno when FAILED */
-        char *msg;              /* one clear line when FAILED or SKIPPED */
+        int error;              /* -errno when FAILED (-EINVAL: refused or not kept) */
+        char *msg;              /* one clear line when FAILED, SKIPPED or NOT_APPLIED */
 };
 
 struct ios_plan {
@@ -303,13 +341,37 @@ struct ios_plan {
         char **sched_prefs;     /* the policy's scheduler preference list */
 };
 
-/* Compute what would change; reads only. */
+/*
+ * The one owner of how settings reach the kernel.  A plan lists, in the
+ * only order the kernel allows, what a disk has and what is wanted: the
+ * scheduler first (a switch rebuilds queue/iosched/ and resets
+ * nr_requests), then queue/nr_requests, the other queue/ attributes, and
+ * last the queue/iosched/ tunables of the scheduler that ends up active.
+ */
+/* Compute what the policy would change; reads only. */
 int ios_plan_build(const struct ios_policy *p, struct ios_device *d, struct ios_plan *ret);
-/* Write the plan in the kernel's order: scheduler, nr_requests, other queue and iosched tunables. */
+/* The same for a given list of settings ("scheduler" holds a preference list). */
+int ios_plan_from_settings(struct ios_device *d, const struct ios_wanted *w, struct ios_plan *ret);
+/*
+ * Write every DRIFT change in order and read each back: APPLIED only when
+ * the kernel shows the wanted value, else FAILED with both values.
+ * Returns 0 or the first -errno.
+ */
 int ios_plan_apply(struct ios_plan *plan);
-/* Number of changes in DRIFT (after build) or FAILED (after apply). */
+/* Number of changes in a state. */
 size_t ios_plan_count(const struct ios_plan *plan, enum ios_change_state state);
 void ios_plan_done(struct ios_plan *plan);
+
+/* ------------------------------------------------------------------ */
+/* snapshot.c: a disk's scheduler state, to put back later             */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The scheduler and every readable, writable attribute of queue/ and
+ * queue/iosched/, as settings (source "saved") that ios_plan_from_settings()
+ * turns into the plan that restores them.
+ */
+int ios_snapshot_take(struct ios_device *d, struct ios_wanted *ret);
 
 /* Kernel release of the root ("6.1.0-18-amd64"), for version-dependent rules. */
 int ios_root_kernel_version(struct ios_root *r, unsigned *major, unsigned *minor);

@@ -36,7 +36,11 @@ struct ios_run_opts {
         const char *prog;
         enum ios_mode mode;
         bool json, prometheus, quiet, verbose, udev;
+        bool all_disks;         /* no disk named: every disk of the machine */
 };
+
+/* Whether exit code a is more serious than b (the worst of several is the exit status). */
+bool ios_exit_worse(int a, int b);
 
 int ios_exit_for_error(int e);
 int ios_run(const struct ios_run_opts *o, const struct ios_policy *p, struct ios_device **devs, size_t n);

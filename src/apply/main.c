@@ -99,21 +99,42 @@ static int load_devices(struct ios_root *r, char **names, int nnames,
         return 0;
 }
 
-static int load_policy(const char *conf_root, const char *config, bool no_builtin, struct ios_policy **ret)
+/*
+ * Load the policy.  A file that cannot be used is skipped whole and named
+ * here (and in the journal on the udev path); the rest of the policy still
+ * applies, and the run's exit status is then at least IOS_EXIT_ERROR,
+ * returned in *ret_rc.  Returns non-zero only when there is no policy.
+ */
+static int load_policy(const char *conf_root, const char *config, bool no_builtin, bool quiet, bool to_syslog,
+                       struct ios_policy **ret, int *ret_rc)
 {
         struct ios_error pe = {};
         unsigned flags = (getenv("IOSCHED_TEST_ANY_OWNER") ? IOS_POLICY_ANY_OWNER : 0) |
                          (no_builtin ? IOS_POLICY_NO_BUILTIN : 0);
+        const struct ios_error *errs;
+        size_t nerr = 0;
         int e;
 
+        *ret_rc = 0;
         e = ios_policy_load(conf_root, config, flags, ret, &pe);
-        if (e < 0) {
-                if (pe.line)
-                        return err(IOS_EXIT_ERROR, "%s:%u: %s", pe.file, pe.line, pe.msg);
-                if (pe.file[0])
-                        return err(IOS_EXIT_ERROR, "%s: %s", pe.file, pe.msg);
+        if (e < 0)
                 return err(IOS_EXIT_ERROR, "cannot load policy: %s", strerror(-e));
+        errs = ios_policy_errors(*ret, &nerr);
+        for (size_t i = 0; i < nerr; i++) {
+                char where[300];
+
+                if (errs[i].line)
+                        snprintf(where, sizeof(where), "%s:%u", errs[i].file, errs[i].line);
+                else
+                        snprintf(where, sizeof(where), "%s", errs[i].file);
+                fprintf(stderr, "%s: %s: %s (skipped; the rest of the policy applies)\n", prog, where, errs[i].msg);
+                if (to_syslog)
+                        syslog(LOG_ERR, "%s: %s (skipped; the rest of the policy applies)", where, errs[i].msg);
         }
+        for (char * const *w = ios_policy_warnings(*ret); !quiet && !to_syslog && w && *w; w++)
+                fprintf(stderr, "%s: warning: %s\n", prog, *w);
+        if (nerr)
+                *ret_rc = IOS_EXIT_ERROR;
         return 0;
 }
 
@@ -154,7 +175,7 @@ int main(int argc, char **argv)
         struct ios_device **devs = NULL;
         size_t ndevs = 0;
         char **bench_args = NULL;
-        int c, e, rc = 0, nbench_args = 0;
+        int c, e, rc = 0, nbench_args = 0, policy_rc = 0;
 
         /* validate: what follows "--" is iosched-bench's, not ours */
         for (int i = 1; i < argc; i++)
@@ -254,10 +275,10 @@ int main(int argc, char **argv)
                 openlog(prog, LOG_PID, LOG_DAEMON);
                 ro.udev = ro.quiet = true;
         }
-        rc = load_policy(conf_root, config, no_builtin, &policy);
+        rc = load_policy(conf_root, config, no_builtin, ro.quiet, udev_dev != NULL, &policy, &policy_rc);
         if (rc) {
                 if (udev_dev)
-                        syslog(LOG_ERR, "%s: policy not applied: configuration error", udev_dev);
+                        syslog(LOG_ERR, "%s: policy not applied: cannot load the policy", udev_dev);
                 goto out;
         }
         if (ios_policy_needs_extra(policy) || (cmd && streq(cmd, "explain")))
@@ -271,6 +292,10 @@ int main(int argc, char **argv)
                 }
                 if (sysroot) {
                         rc = err(IOS_EXIT_ERROR, "validate measures the running system's disk: no --sysroot");
+                        goto out;
+                }
+                if (policy_rc) {
+                        rc = err(policy_rc, "validate: not measuring with a policy that has skipped files");
                         goto out;
                 }
                 rc = load_devices(root, argv + optind, 1, &devs, &ndevs);
@@ -312,8 +337,11 @@ int main(int argc, char **argv)
                 if (rc)
                         goto out;
         }
+        ro.all_disks = !udev_dev && optind == argc;
         rc = ios_run(&ro, policy, devs, ndevs);
 out:
+        if (policy_rc && ios_exit_worse(policy_rc, rc))
+                rc = policy_rc;
         ios_device_list_free(devs, ndevs);
         ios_policy_free(policy);
         ios_root_free(root);

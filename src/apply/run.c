@@ -20,6 +20,7 @@ static const char *state_name(enum ios_change_state s)
         case IOS_CHANGE_APPLIED: return "applied";
         case IOS_CHANGE_FAILED: return "failed";
         case IOS_CHANGE_SKIPPED: return "skipped";
+        case IOS_CHANGE_NOT_APPLIED: return "not-applied";
         }
         return "?";
 }
@@ -40,7 +41,7 @@ int ios_exit_for_error(int e)
         }
 }
 
-static bool worse(int a, int b)
+bool ios_exit_worse(int a, int b)
 {
         /* precedence when disks fail differently: the most systemic first */
         static const int order[] = { 0, IOS_EXIT_DRIFT, IOS_EXIT_REFUSED, IOS_EXIT_VANISHED,
@@ -79,6 +80,7 @@ static void print_plan_lines(const struct ios_run_opts *o, const struct ios_plan
 
                 switch (c->state) {
                 case IOS_CHANGE_DRIFT:
+                        /* only --check and --dry-run leave a change in DRIFT */
                         if (o->mode == IOS_MODE_CHECK)
                                 printf("%s %s %s %s\n", dev, c->key, word(c->current, cq, sizeof(cq)),
                                        word(c->wanted, wq, sizeof(wq)));
@@ -89,10 +91,17 @@ static void print_plan_lines(const struct ios_run_opts *o, const struct ios_plan
                 case IOS_CHANGE_APPLIED:
                         if (!o->quiet)
                                 printf("%s: %s: %s -> %s (%s)\n", dev, c->key,
-                                       c->current ? c->current : "(default)", c->wanted, c->source);
+                                       c->current ? c->current : "(default)", c->after ? c->after : c->wanted,
+                                       c->source);
                         break;
                 case IOS_CHANGE_FAILED:
-                        fprintf(stderr, "%s: %s: %s\n", o->prog, dev, c->msg ? c->msg : "failed");
+                        fprintf(stderr, "%s: %s: %s (%s)\n", o->prog, dev, c->msg ? c->msg : "failed",
+                                c->source ? c->source : "-");
+                        break;
+                case IOS_CHANGE_NOT_APPLIED:
+                        if (!o->quiet)
+                                fprintf(stderr, "%s: %s: %s: %s\n", o->prog, dev, c->key,
+                                        c->msg ? c->msg : "not applied");
                         break;
                 case IOS_CHANGE_SKIPPED:
                         if (o->verbose)
@@ -106,6 +115,7 @@ static void print_plan_lines(const struct ios_run_opts *o, const struct ios_plan
         }
 }
 
+/* udev: the journal gets each change and each failure once, nothing else. */
 static void log_plan_syslog(const struct ios_plan *pl)
 {
         for (char **n = pl->notes; n && *n; n++)
@@ -115,9 +125,10 @@ static void log_plan_syslog(const struct ios_plan *pl)
 
                 if (c->state == IOS_CHANGE_APPLIED)
                         syslog(LOG_INFO, "%s: %s: %s -> %s (%s)", pl->dev->name, c->key,
-                               c->current ? c->current : "(default)", c->wanted, c->source);
+                               c->current ? c->current : "(default)", c->after ? c->after : c->wanted, c->source);
                 else if (c->state == IOS_CHANGE_FAILED)
-                        syslog(LOG_ERR, "%s: %s", pl->dev->name, c->msg ? c->msg : "failed");
+                        syslog(LOG_ERR, "%s: %s (%s)", pl->dev->name, c->msg ? c->msg : "failed",
+                               c->source ? c->source : "-");
         }
 }
 
@@ -146,10 +157,12 @@ static void json_plan(FILE *f, const struct ios_plan *pl, bool first)
 
                 fprintf(f, "%s\n       {\"key\": ", i ? "," : "");
                 ios_json_string(f, c->key);
-                fprintf(f, ", \"current\": ");
+                fprintf(f, ", \"before\": ");
                 ios_json_string(f, c->current);
                 fprintf(f, ", \"wanted\": ");
                 ios_json_string(f, c->wanted);
+                fprintf(f, ", \"after\": ");
+                ios_json_string(f, c->after);
                 fprintf(f, ", \"source\": ");
                 ios_json_string(f, c->source);
                 fprintf(f, ", \"state\": \"%s\"", state_name(c->state));
@@ -228,7 +241,7 @@ int ios_run(const struct ios_run_opts *o, const struct ios_policy *p, struct ios
                         fprintf(stderr, "%s: %s: cannot read current settings: %s\n", o->prog,
                                 devs[i]->name, strerror(-e));
                         x = o->mode == IOS_MODE_CHECK ? IOS_EXIT_ERROR : ios_exit_for_error(e);
-                        rc = worse(x, rc) ? x : rc;
+                        rc = ios_exit_worse(x, rc) ? x : rc;
                         pls[i].error = e;
                         if (asprintf(&pls[i].error_msg, "cannot read current settings: %s", strerror(-e)) < 0)
                                 pls[i].error_msg = NULL;
@@ -248,17 +261,40 @@ int ios_run(const struct ios_run_opts *o, const struct ios_policy *p, struct ios
                             ios_plan_count(&pls[i], IOS_CHANGE_DRIFT) ? IOS_EXIT_DRIFT : 0;
                 } else
                         x = ios_exit_for_error(pls[i].error);
-                rc = worse(x, rc) ? x : rc;
+                rc = ios_exit_worse(x, rc) ? x : rc;
 
                 if (o->udev)
                         log_plan_syslog(&pls[i]);
                 else if (!o->json && !o->prometheus)
                         print_plan_lines(o, &pls[i]);
         }
+        /* a rule that matches no disk is a rule that does nothing: say so when asked */
+        if (o->all_disks && !o->udev && !o->quiet && (o->verbose || o->mode != IOS_MODE_APPLY)) {
+                _cleanup_(ios_strv_freep) char **unmatched = NULL;
+
+                if (ios_policy_unmatched(p, devs, n, &unmatched) >= 0)
+                        for (char **u = unmatched; u && *u; u++)
+                                fprintf(stderr, "%s: note: %s: [Match] matches no disk\n", o->prog, *u);
+        }
         if (o->json) {
                 static const char * const modes[] = { "apply", "dry-run", "check" };
+                size_t nerr = 0;
+                const struct ios_error *pe = ios_policy_errors(p, &nerr);
 
-                printf("{\"mode\": \"%s\", \"devices\": [", modes[o->mode]);
+                printf("{\"mode\": \"%s\", \"policy_errors\": [", modes[o->mode]);
+                for (size_t i = 0; i < nerr; i++) {
+                        printf("%s{\"file\": ", i ? ", " : "");
+                        ios_json_string(stdout, pe[i].file);
+                        printf(", \"line\": %u, \"message\": ", pe[i].line);
+                        ios_json_string(stdout, pe[i].msg);
+                        putchar('}');
+                }
+                printf("], \"warnings\": [");
+                for (char * const *w = ios_policy_warnings(p); w && *w; w++) {
+                        fputs(w == ios_policy_warnings(p) ? "" : ", ", stdout);
+                        ios_json_string(stdout, *w);
+                }
+                printf("], \"devices\": [");
                 for (size_t i = 0; i < n; i++)
                         json_plan(stdout, &pls[i], i == 0);
                 printf("%s]}\n", n ? "\n  " : "");

@@ -439,19 +439,11 @@ const char *bench_fmt_ns(char *buf, size_t len, double ns);
 /* sched-state.c: save / switch / restore a disk's scheduler state     */
 /* ------------------------------------------------------------------ */
 
-struct bench_attr {
-        char *attr;                     /* relative to the disk: "queue/nr_requests" */
-        char *value;
-};
-
 /* Everything writable under queue/ and queue/iosched/ at the time of save. */
 struct bench_sched_state {
         struct ios_device *dev;         /* borrowed */
-        char *scheduler;                /* NULL when the queue has no choice */
-        struct bench_attr *queue;       /* queue/ * tunables */
-        size_t n_queue;
-        struct bench_attr *iosched;     /* queue/iosched/ * of that scheduler */
-        size_t n_iosched;
+        struct ios_wanted saved;        /* ios_snapshot_take(): "scheduler" and attributes */
+        size_t n_attrs;                 /* attributes in saved, the scheduler not counted */
         bool armed;                     /* restore pending (atexit) */
 };
 
@@ -469,32 +461,33 @@ int bench_sched_save(struct ios_device *d, struct bench_sched_state *s);
 void bench_sched_arm(struct bench_sched_state *s,
                      void (*report)(const struct bench_sched_state *s, int r, char **bad));
 /*
- * Switch d to sched and then write extra (attr,value) pairs, e.g. a policy's
- * tunables for that scheduler.  Verifies the kernel took the scheduler.
+ * Switch d to sched and then write extra settings (a policy's tunables),
+ * through the library's plan: its order, and every value read back.  On
+ * failure *ret_msg (when not NULL) gets the library's one-line reason.
  */
-int bench_sched_switch(struct ios_device *d, const char *sched,
-                       const struct bench_attr *extra, size_t n_extra);
+int bench_sched_switch(struct ios_device *d, const char *sched, const struct ios_wanted *extra,
+                       char **ret_msg);
 /*
- * Put back the saved scheduler, then its iosched/ values, then queue/
- * tunables (nr_requests after the scheduler, which resets it), writing only
- * what differs, then read everything back.  Returns 0, or -EIO when some
+ * Put the saved state back through the library's plan (scheduler,
+ * nr_requests, other queue/ tunables, then iosched/), writing only what
+ * differs, then read everything back.  Returns 0, or -EIO when some
  * attribute could not be restored; with ret_bad, a list of the attributes
- * that differ ("queue/nr_requests=64 (now 128)") is returned for the message.
- * Disarms s.
+ * that differ is returned for the message.  Disarms s.
  */
 int bench_sched_restore(struct bench_sched_state *s, char ***ret_bad);
 /* Re-read and compare without writing: 0 if identical, -EIO + list otherwise. */
 int bench_sched_verify(const struct bench_sched_state *s, char ***ret_bad);
 void bench_sched_state_done(struct bench_sched_state *s);
+/* The saved value of "queue/scheduler" or an attribute, or NULL. */
 const char *bench_sched_state_get(const struct bench_sched_state *s, const char *attr);
 
 /*
- * Hook for --policy (wired later): called after each switch of a --compare
- * run to get extra (attr,value) pairs to write for that scheduler.  The
- * pairs stay owned by the hook; return 0 and *ret_n = 0 for none.
+ * Hook for --policy: called before each switch of a --compare run for the
+ * settings to write with that scheduler (everything but the scheduler;
+ * iosched/ tunables of other schedulers are skipped by the plan).  The
+ * settings stay owned by the hook.
  */
-typedef int (*bench_sched_tune_fn)(void *userdata, const struct ios_device *d, const char *sched,
-                                   const struct bench_attr **ret, size_t *ret_n);
+typedef int (*bench_sched_tune_fn)(void *userdata, const struct ios_device *d, const struct ios_wanted **ret);
 
 /* ------------------------------------------------------------------ */
 /* compare.c                                                           */

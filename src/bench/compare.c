@@ -330,25 +330,24 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
 
         for (unsigned l = 0; l < o->loops && r == 0; l++)
                 for (unsigned i = 0; i < n && r == 0; i++) {
-                        const struct bench_attr *extra = NULL;
-                        size_t n_extra = 0;
+                        const struct ios_wanted *extra = NULL;
+                        _cleanup_free_ char *why = NULL;
                         char tag[96];
 
                         if (bench_stop_signal)
                                 break;
                         if (hooks && hooks->tune) {
-                                rr = hooks->tune(hooks->userdata, disk, s[i].name, &extra, &n_extra);
+                                rr = hooks->tune(hooks->userdata, disk, &extra);
                                 if (rr < 0) {
                                         r = bench_error_set(e, BENCH_EXIT_FAILED, -rr, "%s: policy for %s: %s",
                                                             disk->name, s[i].name, strerror(-rr));
                                         break;
                                 }
                         }
-                        rr = bench_sched_switch(disk, s[i].name, extra, n_extra);
+                        rr = bench_sched_switch(disk, s[i].name, extra, &why);
                         if (rr < 0) {
                                 r = bench_error_set(e, BENCH_EXIT_FAILED, -rr, "%s: cannot switch to %s: %s",
-                                                    disk->name, s[i].name,
-                                                    rr == -EINVAL ? "not offered by the kernel" : strerror(-rr));
+                                                    disk->name, s[i].name, why ? why : strerror(-rr));
                                 break;
                         }
                         snprintf(tag, sizeof(tag), "%s %u/%u", s[i].name, l + 1, o->loops);
@@ -369,7 +368,7 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
         if (o->json)
                 print_json(out, o, disk, s, n, &v, restored, bad, orig);
         else
-                print_text(out, o, tg, disk, s, n, &v, restored, orig, st.n_queue + st.n_iosched);
+                print_text(out, o, tg, disk, s, n, &v, restored, orig, st.n_attrs);
         if (!restored) {
                 _cleanup_free_ char *list = ios_strv_join(bad, "; ");
                 e->msg[0] = '\0';       /* this is the message that matters */

@@ -1,189 +1,101 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * sched-state.c: save, switch and restore a disk's I/O scheduler state, for
- * --compare here and for a later `iosched-apply validate`.  A snapshot is
- * taken before the first change and holds the scheduler and every writable
- * attribute under queue/ and queue/iosched/, because a switch changes more
- * than the scheduler: the kernel resets nr_requests to the new elevator's
- * default, bfq turns writeback throttling (wbt_lat_usec) off and the next
- * elevator turns it back on, and the old elevator's iosched/ tunables vanish
- * and come back with defaults.  Restore therefore writes the scheduler
- * first, then its iosched/ values, then queue/ tunables, each only where it
- * differs from the snapshot, and reads everything back.  It never depends on
- * the run having worked: the caller arms the snapshot, and an atexit()
- * handler restores it if the process exits before the main path did (signals
- * only set a flag; the main path restores).  All sysfs I/O goes through the
- * library's attribute helpers on the disk's directory fd.
+ * --compare here and for `iosched-apply validate`.  The snapshot, the write
+ * order and the read-back are the library's (snapshot.c, apply.c): a
+ * switch is a plan for one scheduler plus the policy's tunables, and a
+ * restore is the plan that puts the snapshot back.  Restore never depends
+ * on the run having worked: the caller arms the snapshot, and an atexit()
+ * handler restores it if the process exits before the main path did
+ * (signals only set a flag; the main path restores).
  */
 #define _GNU_SOURCE
-#include <dirent.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "bench.h"
 #include "macro.h"
 
-static void attrs_free(struct bench_attr *a, size_t n)
-{
-        for (size_t i = 0; i < n; i++) {
-                free(a[i].attr);
-                free(a[i].value);
-        }
-        free(a);
-}
-
 void bench_sched_state_done(struct bench_sched_state *s)
 {
-        free(s->scheduler);
-        attrs_free(s->queue, s->n_queue);
-        attrs_free(s->iosched, s->n_iosched);
+        ios_wanted_done(&s->saved);
         memset(s, 0, sizeof(*s));
 }
 
 const char *bench_sched_state_get(const struct bench_sched_state *s, const char *attr)
 {
-        if (streq(attr, "queue/scheduler"))
-                return s->scheduler;
-        for (size_t i = 0; i < s->n_queue; i++)
-                if (streq(s->queue[i].attr, attr))
-                        return s->queue[i].value;
-        for (size_t i = 0; i < s->n_iosched; i++)
-                if (streq(s->iosched[i].attr, attr))
-                        return s->iosched[i].value;
+        const char *key = streq(attr, "queue/scheduler") ? "scheduler" : attr;
+
+        for (size_t i = 0; i < s->saved.n; i++)
+                if (streq(s->saved.s[i].key, key))
+                        return s->saved.s[i].value;
         return NULL;
-}
-
-static int cmp_attr(const void *a, const void *b)
-{
-        return strcmp(((const struct bench_attr *)a)->attr, ((const struct bench_attr *)b)->attr);
-}
-
-/* Every readable, owner-writable regular file in dir (relative to the disk). */
-static int snapshot_dir(int diskfd, const char *dir, struct bench_attr **ret, size_t *ret_n)
-{
-        _cleanup_close_ int fd = openat(diskfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        struct bench_attr *l = NULL;
-        size_t n = 0, cap = 0;
-        struct dirent *de;
-        DIR *d;
-
-        *ret = NULL;
-        *ret_n = 0;
-        if (fd < 0)
-                return errno == ENOENT ? 0 : -errno;
-        d = fdopendir(fd);
-        if (!d)
-                return -errno;
-        fd = -1;
-        while ((de = readdir(d))) {
-                _cleanup_free_ char *attr = NULL, *val = NULL;
-                struct stat st;
-
-                if (de->d_name[0] == '.' || streq(de->d_name, "scheduler"))
-                        continue;
-                if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-                    !S_ISREG(st.st_mode) || !(st.st_mode & S_IWUSR))
-                        continue;
-                if (asprintf(&attr, "%s/%s", dir, de->d_name) < 0)
-                        goto nomem;
-                /* write-only or erroring attributes cannot be restored anyway */
-                if (ios_sysfs_read_string(diskfd, attr, &val) < 0)
-                        continue;
-                if (n == cap) {
-                        struct bench_attr *nl = realloc(l, (cap = cap ? cap * 2 : 32) * sizeof(*l));
-                        if (!nl)
-                                goto nomem;
-                        l = nl;
-                }
-                l[n].attr = TAKE_PTR(attr);
-                l[n].value = TAKE_PTR(val);
-                n++;
-        }
-        closedir(d);
-        if (n)
-                qsort(l, n, sizeof(*l), cmp_attr);
-        *ret = l;
-        *ret_n = n;
-        return 0;
-nomem:
-        closedir(d);
-        attrs_free(l, n);
-        return -ENOMEM;
 }
 
 int bench_sched_save(struct ios_device *d, struct bench_sched_state *s)
 {
-        _cleanup_free_ char *text = NULL;
-        char **avail = NULL;
         int r;
 
         memset(s, 0, sizeof(*s));
         s->dev = d;
-        r = ios_sysfs_read_string(d->fd, "queue/scheduler", &text);
-        if (r < 0 && r != -ENOENT)
+        r = ios_snapshot_take(d, &s->saved);
+        if (r < 0)
                 return r;
-        if (r == 0) {
-                r = ios_sched_parse(text, &s->scheduler, &avail);
-                ios_strv_free(avail);
-                if (r < 0)
-                        return r;
-        }
-        r = snapshot_dir(d->fd, "queue", &s->queue, &s->n_queue);
-        if (r >= 0)
-                r = snapshot_dir(d->fd, "queue/iosched", &s->iosched, &s->n_iosched);
-        if (r < 0) {
-                bench_sched_state_done(s);
-                return r;
-        }
+        s->n_attrs = s->saved.n - (bench_sched_state_get(s, "queue/scheduler") != NULL);
         return 0;
 }
 
-static bool sched_is(const struct ios_device *d, const char *sched)
+/*
+ * Plan settings on d and apply them; the plan's first failure in *ret_msg.
+ * With all_or_nothing, a plan that already fails (a scheduler not offered)
+ * writes nothing.
+ */
+static int plan_and_apply(struct ios_device *d, const struct ios_wanted *w, bool all_or_nothing, char **ret_msg)
 {
-        const char *alias;
+        struct ios_plan pl;
+        int r = 0;
 
-        if (!d->sched_current)
-                return false;
-        if (streq(d->sched_current, sched))
-                return true;
-        alias = ios_sched_alias(sched, !d->blk_mq);
-        return alias && streq(d->sched_current, alias);
-}
-
-int bench_sched_switch(struct ios_device *d, const char *sched,
-                       const struct bench_attr *extra, size_t n_extra)
-{
-        int r;
-
-        r = ios_sysfs_write_string(d->fd, "queue/scheduler", sched);
+        r = ios_plan_from_settings(d, w, &pl);
         if (r < 0)
                 return r;
-        r = ios_device_refresh_sched(d);
-        if (r < 0)
-                return r;
-        if (!sched_is(d, sched))
-                return -EIO;            /* the kernel kept another one */
-        for (size_t i = 0; i < n_extra; i++) {
-                r = ios_sysfs_write_string(d->fd, extra[i].attr, extra[i].value);
-                if (r < 0)
-                        return r;
-        }
-        return 0;
+        if (all_or_nothing)
+                for (size_t i = 0; i < pl.n && r == 0; i++)
+                        if (pl.c[i].state == IOS_CHANGE_FAILED) {
+                                r = pl.c[i].error ? pl.c[i].error : -EINVAL;
+                                if (ret_msg)
+                                        *ret_msg = pl.c[i].msg ? strdup(pl.c[i].msg) : NULL;
+                                ios_plan_done(&pl);
+                                return r;
+                        }
+        r = ios_plan_apply(&pl);
+        if (r < 0 && ret_msg)
+                *ret_msg = pl.error_msg ? strdup(pl.error_msg) : NULL;
+        ios_plan_done(&pl);
+        return r;
 }
 
-/* Write attr back to want if it reads differently; 0, or -errno. */
-static int put_back(int fd, const char *attr, const char *want)
+int bench_sched_switch(struct ios_device *d, const char *sched, const struct ios_wanted *extra,
+                       char **ret_msg)
 {
-        _cleanup_free_ char *now = NULL;
+        struct ios_wanted w = {};
+        size_t n = extra ? extra->n : 0;
         int r;
 
-        r = ios_sysfs_read_string(fd, attr, &now);
-        if (r == 0 && streq(now, want))
-                return 0;
-        return ios_sysfs_write_string(fd, attr, want);
+        if (ret_msg)
+                *ret_msg = NULL;
+        w.s = calloc(n + 1, sizeof(*w.s));
+        if (!w.s)
+                return -ENOMEM;
+        /* exactly this scheduler: a one-name preference list */
+        w.s[w.n++] = (struct ios_setting){ .key = (char *)"scheduler", .value = (char *)sched,
+                                           .source = (char *)"--compare" };
+        for (size_t i = 0; i < n; i++)
+                if (!streq(extra->s[i].key, "scheduler"))
+                        w.s[w.n++] = extra->s[i];
+        r = plan_and_apply(d, &w, true, ret_msg);
+        free(w.s);              /* the strings are borrowed */
+        return r;
 }
 
 static int add_bad(char ***bad, const char *attr, const char *want, const char *now)
@@ -195,29 +107,26 @@ static int add_bad(char ***bad, const char *attr, const char *want, const char *
 
 int bench_sched_verify(const struct bench_sched_state *s, char ***ret_bad)
 {
-        const struct bench_attr *lists[2] = { s->iosched, s->queue };
-        const size_t ns[2] = { s->n_iosched, s->n_queue };
         char **bad = NULL;
-        int r;
 
-        if (s->scheduler) {
-                _cleanup_free_ char *text = NULL, *cur = NULL;
-                char **avail = NULL;
+        for (size_t i = 0; i < s->saved.n; i++) {
+                const struct ios_setting *a = &s->saved.s[i];
+                _cleanup_free_ char *now = NULL;
 
-                r = ios_sysfs_read_string(s->dev->fd, "queue/scheduler", &text);
-                if (r == 0 && ios_sched_parse(text, &cur, &avail) == 0)
-                        ios_strv_free(avail);
-                if (!cur || !streq(cur, s->scheduler))
-                        add_bad(&bad, "queue/scheduler", s->scheduler, cur);
-        }
-        for (int k = 0; k < 2; k++)
-                for (size_t i = 0; i < ns[k]; i++) {
-                        _cleanup_free_ char *now = NULL;
+                if (streq(a->key, "scheduler")) {
+                        _cleanup_free_ char *text = NULL;
+                        char **avail = NULL;
 
-                        if (ios_sysfs_read_string(s->dev->fd, lists[k][i].attr, &now) < 0 ||
-                            !streq(now, lists[k][i].value))
-                                add_bad(&bad, lists[k][i].attr, lists[k][i].value, now);
+                        if (ios_sysfs_read_string(s->dev->fd, "queue/scheduler", &text) == 0 &&
+                            ios_sched_parse(text, &now, &avail) == 0)
+                                ios_strv_free(avail);
+                        if (!now || !streq(now, a->value))
+                                add_bad(&bad, "queue/scheduler", a->value, now);
+                        continue;
                 }
+                if (ios_sysfs_read_string(s->dev->fd, a->key, &now) < 0 || !streq(now, a->value))
+                        add_bad(&bad, a->key, a->value, now);
+        }
         if (bad) {
                 if (ret_bad)
                         *ret_bad = bad;
@@ -258,41 +167,12 @@ void bench_sched_arm(struct bench_sched_state *s,
 
 int bench_sched_restore(struct bench_sched_state *s, char ***ret_bad)
 {
-        int r, first = 0;
-
         s->armed = false;
         if (armed == s)
                 armed = NULL;
-        /* 1. the scheduler: a switch resets what follows */
-        if (s->scheduler) {
-                _cleanup_free_ char *text = NULL, *cur = NULL;
-                char **avail = NULL;
-
-                if (ios_sysfs_read_string(s->dev->fd, "queue/scheduler", &text) == 0 &&
-                    ios_sched_parse(text, &cur, &avail) == 0)
-                        ios_strv_free(avail);
-                if (!cur || !streq(cur, s->scheduler)) {
-                        r = ios_sysfs_write_string(s->dev->fd, "queue/scheduler", s->scheduler);
-                        if (r < 0 && !first)
-                                first = r;
-                }
-        }
-        /* 2. the elevator's own tunables, 3. the queue's (nr_requests, wbt ...) */
-        for (size_t i = 0; i < s->n_iosched; i++) {
-                r = put_back(s->dev->fd, s->iosched[i].attr, s->iosched[i].value);
-                if (r < 0 && !first)
-                        first = r;
-        }
-        for (size_t i = 0; i < s->n_queue; i++) {
-                r = put_back(s->dev->fd, s->queue[i].attr, s->queue[i].value);
-                if (r < 0 && !first)
-                        first = r;
-        }
+        /* a write that failed but left the right value behind is not a
+         * failure: what counts is what the kernel shows afterwards */
+        (void)plan_and_apply(s->dev, &s->saved, false, NULL);
         (void)ios_device_refresh_sched(s->dev);
-        r = bench_sched_verify(s, ret_bad);
-        if (r < 0)
-                return r;
-        /* a write that failed but left the right value behind is not a failure */
-        (void)first;
-        return 0;
+        return bench_sched_verify(s, ret_bad);
 }

@@ -56,6 +56,7 @@ struct daemon {
         const char *monitor_name;
         struct iosd_devset pending;     /* devices with uevents not yet handled */
         struct iosd_devset quiet;       /* failures already reported by a drift check */
+        char **refused;                 /* "maj:min key=wanted" the kernel did not keep, this policy load */
         uint64_t n_changes, n_drift, n_failed, n_events;
         char policy_error[sizeof(((struct ios_error *)0)->file) + sizeof(((struct ios_error *)0)->msg) + 48];
         bool quit;
@@ -110,6 +111,16 @@ static void log_failures(struct daemon *d, const struct ios_plan *plan, int prio
         }
 }
 
+/* A value the kernel refused or did not keep: said once per device and policy load. */
+static char *refused_key(dev_t devnum, const struct ios_change *c)
+{
+        char *k = NULL;
+
+        if (asprintf(&k, "%u:%u %s=%s", major(devnum), minor(devnum), c->key, iosd_str(c->wanted)) < 0)
+                return NULL;
+        return k;
+}
+
 static void apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
 {
         dev_t devnum = makedev(dev->major, dev->minor);
@@ -125,6 +136,16 @@ static void apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
                 else
                         iosd_log(fail_prio, "%s: cannot plan: %s", dev->name, strerror(-e));
                 return;
+        }
+        /* the drift check does not "restore" what the kernel would refuse again */
+        for (size_t i = 0; why == R_DRIFT && i < plan.n; i++) {
+                struct ios_change *c = &plan.c[i];
+                _cleanup_free_ char *k = NULL;
+
+                if (c->state != IOS_CHANGE_DRIFT || !(k = refused_key(devnum, c)))
+                        continue;
+                if (ios_strv_contains(d->refused, k))
+                        c->state = IOS_CHANGE_SKIPPED;
         }
         if (ios_plan_count(&plan, IOS_CHANGE_DRIFT) > 0) {
                 if (why == R_DRIFT)
@@ -151,6 +172,23 @@ static void apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
                         iosd_log(LOG_INFO, "%s: %s: '%s' -> '%s' (%s, %s)", dev->name, c->key,
                                  c->current ? c->current : "(default)", iosd_str(c->wanted),
                                  reason_names[why], iosd_str(c->source));
+                }
+        }
+        /* a refused value is said once per device and policy load, whatever the reason to apply */
+        for (size_t i = 0; i < plan.n; i++) {
+                struct ios_change *c = &plan.c[i];
+                _cleanup_free_ char *k = NULL;
+
+                if (c->state != IOS_CHANGE_FAILED || c->error != -EINVAL || !(k = refused_key(devnum, c)))
+                        continue;
+                if (ios_strv_contains(d->refused, k))
+                        c->state = IOS_CHANGE_SKIPPED;  /* said before */
+                else {
+                        (void)ios_strv_push(&d->refused, TAKE_PTR(k));
+                        d->n_failed++;
+                        iosd_log(LOG_WARNING, "%s: %s (%s); reported once until the policy is reloaded",
+                                 dev->name, c->msg ? c->msg : c->key, iosd_str(c->source));
+                        c->state = IOS_CHANGE_SKIPPED;  /* said here */
                 }
         }
         /* failures of planning (scheduler not offered) and of writing, once */
@@ -204,26 +242,40 @@ static void apply_all(struct daemon *d, enum reason why)
 /* policy, drift timer, watches                                        */
 /* ------------------------------------------------------------------ */
 
+/*
+ * Load the policy.  A file that cannot be used is skipped whole and logged
+ * with file:line (LOG_ERR, and in the unit's STATUS=); the rest applies,
+ * as on the udev path, so the two never disagree.
+ */
 static int load_policy(struct daemon *d, struct ios_policy **ret)
 {
-        struct ios_error err;
+        const struct ios_error *errs;
+        size_t nerr = 0;
         int e;
 
-        e = ios_policy_load(d->o->config_root, d->o->config_file, d->o->policy_flags, ret, &err);
+        e = ios_policy_load(d->o->config_root, d->o->config_file, d->o->policy_flags, ret, NULL);
         if (e < 0) {
-                if (err.file[0] && err.line)
-                        snprintf(d->policy_error, sizeof(d->policy_error), "policy error: %s:%u: %s",
-                                 err.file, err.line, err.msg);
-                else if (err.file[0])
-                        snprintf(d->policy_error, sizeof(d->policy_error), "policy error: %s: %s",
-                                 err.file, err.msg);
-                else
-                        snprintf(d->policy_error, sizeof(d->policy_error), "cannot load policy: %s",
-                                 strerror(-e));
+                snprintf(d->policy_error, sizeof(d->policy_error), "cannot load policy: %s", strerror(-e));
                 iosd_log(LOG_ERR, "%s", d->policy_error);
                 return e;
         }
         d->policy_error[0] = '\0';
+        errs = ios_policy_errors(*ret, &nerr);
+        for (size_t i = 0; i < nerr; i++) {
+                char where[300];
+
+                if (errs[i].line)
+                        snprintf(where, sizeof(where), "%s:%u", errs[i].file, errs[i].line);
+                else
+                        snprintf(where, sizeof(where), "%s", errs[i].file);
+                iosd_log(LOG_ERR, "policy error: %s: %s; skipping this file, the rest of the policy applies",
+                         where, errs[i].msg);
+                if (i == 0)
+                        snprintf(d->policy_error, sizeof(d->policy_error), "policy error: %s: %s%s", where,
+                                 errs[i].msg, nerr > 1 ? " (and more)" : "");
+        }
+        for (char * const *w = ios_policy_warnings(*ret); w && *w; w++)
+                iosd_log(LOG_WARNING, "policy: %s", *w);
         return 0;
 }
 
@@ -312,6 +364,7 @@ static void reload(struct daemon *d, const char *why)
         if (update_drift(d) < 0)
                 iosd_log(LOG_WARNING, "cannot arm the drift timer: %m");
         iosd_devset_clear(&d->quiet);
+        d->refused = ios_strv_free(d->refused);
         if (p)
                 apply_all(d, R_RELOAD);
         (void)sd_notify(0, "READY=1");
@@ -575,6 +628,7 @@ out:
                         close(*fd);
         iosd_devset_done(&d.pending);
         iosd_devset_done(&d.quiet);
+        ios_strv_free(d.refused);
         ios_policy_free(d.policy);
         ios_root_free(d.root);
         return rc;

@@ -54,49 +54,6 @@ static void change_msg(struct ios_change *c, const char *fmt, ...)
         va_end(ap);
 }
 
-/* Same value?  Numbers compare as numbers ("0128" == "128"). */
-static bool same_value(const char *a, const char *b)
-{
-        char *ea, *eb;
-        long long x, y;
-
-        if (!a || !b)
-                return false;
-        if (streq(a, b))
-                return true;
-        errno = 0;
-        x = strtoll(a, &ea, 10);
-        y = strtoll(b, &eb, 10);
-        return !errno && ea != a && eb != b && !*ea && !*eb && x == y;
-}
-
-/*
- * mq-deadline, bfq (and cfq) keep these in jiffies and round a write up to
- * the next tick: 321 ms reads back as 324 at HZ=250.  One tick is at most
- * 10 ms (HZ >= 100), so a read-back within that above the wish is the wish.
- */
-static bool same_jiffies(const char *key, const char *cur, const char *want)
-{
-        static const char * const ms_keys[] = {
-                "read_expire", "write_expire", "prio_aging_expire", "fifo_expire_sync",
-                "fifo_expire_async", "timeout_sync", "slice_idle", "slice_sync", "slice_async",
-                "group_idle", "target_latency",
-        };
-        const char *t = startswith(key, "queue/iosched/");
-        long long c, w;
-        char *e1, *e2;
-
-        if (!t || !cur || !want)
-                return false;
-        for (size_t i = 0; i < ELEMENTSOF(ms_keys); i++)
-                if (streq(t, ms_keys[i])) {
-                        c = strtoll(cur, &e1, 10);
-                        w = strtoll(want, &e2, 10);
-                        return !*e1 && !*e2 && c >= w && c < w + 10;
-                }
-        return false;
-}
-
 static const struct ios_setting *find(const struct ios_wanted *w, const char *key)
 {
         for (size_t i = 0; i < w->n; i++)
@@ -215,31 +172,59 @@ static int plan_scheduler(struct ios_plan *pl, const struct ios_setting *s, cons
                        streq(chosen, d->sched_current) ? IOS_CHANGE_OK : IOS_CHANGE_DRIFT);
         if (e < 0)
                 return e;
+        if (!ios_sched_name_known(chosen))
+                e = ios_strv_pushf(&pl->notes, "scheduler \"%s\" (%s) is not in iosched's table (out of tree?); "
+                                   "the kernel offers it, so it is used", chosen, s->source);
+        if (e < 0)
+                return e;
         *ret_after = pl->c[pl->n - 1].wanted;
         return 0;
 }
 
+/*
+ * A queue/iosched/ key that the scheduler sched does not have: known only
+ * when the table knows sched (an out-of-tree scheduler's files are tried,
+ * and a missing one is "not offered").
+ */
+static bool not_tunable_of(const char *sched, const char *tun)
+{
+        return !sched || (ios_sched_tunables_known(sched) && !ios_iosched_tunable_of(sched, tun));
+}
+
 int ios_plan_build(const struct ios_policy *p, struct ios_device *d, struct ios_plan *ret)
 {
-        struct ios_plan pl = { .dev = d };
         struct ios_wanted w = {};
-        const char *after = NULL;
-        bool switching;
         int e;
 
         e = ios_policy_resolve(p, d, &w);
         if (e < 0)
                 return e;
-        pl.notes = TAKE_PTR(w.notes);
+        e = ios_plan_from_settings(d, &w, ret);
+        ios_wanted_done(&w);
+        return e;
+}
 
-        e = plan_scheduler(&pl, find(&w, "scheduler"), &after);
+int ios_plan_from_settings(struct ios_device *d, const struct ios_wanted *w_in, struct ios_plan *ret)
+{
+        struct ios_plan pl = { .dev = d };
+        const struct ios_wanted *w = w_in;
+        const char *after = NULL;
+        bool switching;
+        int e = 0;
+
+        for (char **n = w->notes; n && *n && e >= 0; n++)
+                e = ios_strv_push(&pl.notes, strdup(*n));
+        if (e < 0)
+                goto fail;
+
+        e = plan_scheduler(&pl, find(w, "scheduler"), &after);
         if (e < 0)
                 goto fail;
         switching = pl.n > 0 && pl.c[0].state == IOS_CHANGE_DRIFT;
 
         for (int pass = 1; pass <= 3; pass++)
-                for (size_t i = 0; i < w.n; i++) {
-                        const struct ios_setting *s = &w.s[i];
+                for (size_t i = 0; i < w->n; i++) {
+                        const struct ios_setting *s = &w->s[i];
                         _cleanup_free_ char *cur = NULL;
                         const char *tun;
                         int r;
@@ -247,7 +232,7 @@ int ios_plan_build(const struct ios_policy *p, struct ios_device *d, struct ios_
                         if (rank(s->key) != pass)
                                 continue;
                         tun = startswith(s->key, "queue/iosched/");
-                        if (tun && !ios_iosched_tunable_of(after, tun)) {
+                        if (tun && not_tunable_of(after, tun)) {
                                 e = add_change(&pl, s->key, NULL, s->value, s->source, IOS_CHANGE_SKIPPED);
                                 if (e < 0)
                                         goto fail;
@@ -269,22 +254,28 @@ int ios_plan_build(const struct ios_policy *p, struct ios_device *d, struct ios_
                                 change_msg(&pl.c[pl.n - 1], "%s is not offered by this kernel or device", s->key);
                                 continue;
                         }
-                        if (r < 0) {
+                        if (r == -ENOMEM) {
                                 e = r;
                                 goto fail;
                         }
+                        if (r < 0) {
+                                /* this setting cannot be judged; the others still can */
+                                e = add_change(&pl, s->key, NULL, s->value, s->source, IOS_CHANGE_FAILED);
+                                if (e < 0)
+                                        goto fail;
+                                pl.c[pl.n - 1].error = r;
+                                change_msg(&pl.c[pl.n - 1], "cannot read %s: %s", s->key, strerror(-r));
+                                continue;
+                        }
                         e = add_change(&pl, s->key, cur, s->value, s->source,
-                                       (switching && pass == 1) ||
-                                       (!same_value(cur, s->value) && !same_jiffies(s->key, cur, s->value)) ?
+                                       (switching && pass == 1) || !ios_tunable_same(s->key, cur, s->value) ?
                                        IOS_CHANGE_DRIFT : IOS_CHANGE_OK);
                         if (e < 0)
                                 goto fail;
                 }
-        ios_wanted_done(&w);
         *ret = pl;
         return 0;
 fail:
-        ios_wanted_done(&w);
         ios_plan_done(&pl);
         return e;
 }
@@ -375,69 +366,148 @@ static int write_scheduler(struct ios_plan *pl, struct ios_change *c)
                 (void)ios_device_refresh_sched(d);
                 emulate_kernel_sched(d, old, c->wanted);
                 ios_strv_free(old);
-                (void)ios_device_refresh_sched(d);
+                e = ios_device_refresh_sched(d);
+        }
+        /* read back: the scheduler the queue has now is the result */
+        free(c->after);
+        c->after = d->sched_current ? strdup(d->sched_current) : NULL;
+        if (e < 0 || !d->sched_current || !streq(d->sched_current, c->wanted)) {
+                c->state = IOS_CHANGE_FAILED;
+                c->error = e < 0 ? e : -EINVAL;
+                if (e < 0)
+                        change_msg(c, "scheduler: cannot read back after writing \"%s\": %s", c->wanted, why(e));
+                else
+                        change_msg(c, "scheduler: kernel kept \"%s\", not \"%s\"",
+                                   d->sched_current ? d->sched_current : "(none)", c->wanted);
+                return c->error;
         }
         c->state = IOS_CHANGE_APPLIED;
         return 0;
 }
 
+/* Errors after which no further write to this disk can work. */
+static bool fatal(int e)
+{
+        return e == -ENOENT || e == -ENODEV || e == -ENXIO || e == -EROFS || e == -EACCES || e == -EPERM;
+}
+
+/*
+ * Write one attribute and read it back.  0: applied (or found as wanted
+ * after a scheduler switch), 1: skipped (the kernel has no such
+ * attribute), -errno: failed, with c->msg said.
+ */
+static int write_setting(struct ios_device *d, struct ios_change *c, bool switched)
+{
+        _cleanup_free_ char *now = NULL;
+        int e;
+
+        if (switched) {
+                /* the switch reset queue/ values and rebuilt iosched/: look again */
+                e = ios_sysfs_read_string(d->fd, c->key, &now);
+                if (e == 0 && ios_tunable_same(c->key, now, c->wanted)) {
+                        if (c->state == IOS_CHANGE_DRIFT)
+                                c->state = IOS_CHANGE_OK;
+                        free(c->after);
+                        c->after = TAKE_PTR(now);
+                        if (!c->current)
+                                c->current = strdup(c->after);
+                        return 0;
+                }
+                if (e == 0 && !c->current)
+                        c->current = TAKE_PTR(now);
+        }
+        e = ios_sysfs_write_string(d->fd, c->key, c->wanted);
+        if (e == -ENOENT && ios_sysfs_exists(d->fd, "queue/scheduler")) {
+                /* the disk is there; this kernel (or scheduler) has no such attribute */
+                c->state = IOS_CHANGE_SKIPPED;
+                change_msg(c, "%s is not offered by this kernel or device", c->key);
+                return 1;
+        }
+        if (e < 0) {
+                c->state = IOS_CHANGE_FAILED;
+                c->error = e;
+                change_msg(c, "cannot set %s to \"%s\": %s", c->key, c->wanted,
+                           e == -EINVAL ? "value refused by the kernel" : why(e));
+                return e;
+        }
+        free(c->after);
+        c->after = NULL;
+        e = ios_sysfs_read_string(d->fd, c->key, &c->after);
+        if (e < 0) {
+                c->state = IOS_CHANGE_FAILED;
+                c->error = e;
+                change_msg(c, "%s: cannot read back after writing \"%s\": %s", c->key, c->wanted, why(e));
+                return e;
+        }
+        if (!ios_tunable_same(c->key, c->after, c->wanted)) {
+                c->state = IOS_CHANGE_FAILED;
+                c->error = -EINVAL;
+                change_msg(c, "%s: kernel stored \"%s\", not \"%s\"", c->key, c->after, c->wanted);
+                return -EINVAL;
+        }
+        c->state = IOS_CHANGE_APPLIED;
+        return 0;
+}
+
+/*
+ * Write what the plan found different, in the plan's order, and read each
+ * attribute back.  After a scheduler switch every later setting is looked
+ * at again (the switch resets them).  A setting that is not reached
+ * because an earlier write made the disk unusable is NOT_APPLIED, with
+ * the reason; nothing is ever left in DRIFT.
+ */
 int ios_plan_apply(struct ios_plan *pl)
 {
         struct ios_device *d = pl->dev;
-        bool sched_failed = false;
+        _cleanup_free_ char *stop = NULL;       /* why nothing more can be written */
+        bool sched_failed = false, switched = false;
         int first = 0;
 
         for (size_t i = 0; i < pl->n; i++) {
                 struct ios_change *c = &pl->c[i];
+                const char *tun = startswith(c->key, "queue/iosched/");
                 int e;
 
-                if (c->state != IOS_CHANGE_DRIFT) {
-                        if (c->state == IOS_CHANGE_FAILED && !first)
-                                first = c->error;
+                if (c->state == IOS_CHANGE_FAILED && !first)
+                        first = c->error;
+                if (c->state == IOS_CHANGE_FAILED || c->state == IOS_CHANGE_SKIPPED)
+                        continue;
+                if (stop || (sched_failed && tun)) {
+                        if (c->state == IOS_CHANGE_DRIFT) {
+                                c->state = IOS_CHANGE_NOT_APPLIED;
+                                change_msg(c, "not applied: %s", stop ? stop : "the scheduler switch failed");
+                        }
                         continue;
                 }
                 if (streq(c->key, "scheduler")) {
+                        if (c->state != IOS_CHANGE_DRIFT)
+                                continue;
                         e = write_scheduler(pl, c);
                         if (e < 0) {
                                 sched_failed = true;
                                 if (!first)
                                         first = e;
-                                if (e != -EINVAL)
-                                        break;  /* vanished or read-only: nothing else will work */
-                        }
+                                if (fatal(e) && asprintf(&stop, "%s", why(e)) < 0)
+                                        stop = NULL;
+                        } else
+                                switched = true;
                         continue;
                 }
-                if (sched_failed && startswith(c->key, "queue/iosched/")) {
-                        c->state = IOS_CHANGE_SKIPPED;
-                        change_msg(c, "skipped: the scheduler switch failed");
+                if (c->state == IOS_CHANGE_OK && !switched)
                         continue;
-                }
-                if (startswith(c->key, "queue/iosched/") &&
-                    !ios_iosched_tunable_of(d->sched_current, c->key + strlen("queue/iosched/"))) {
+                if (tun && d->sched_current && not_tunable_of(d->sched_current, tun)) {
                         /* the switch fell back to another scheduler */
                         c->state = IOS_CHANGE_SKIPPED;
-                        change_msg(c, "not a tunable of %s", d->sched_current ? d->sched_current : "this queue");
+                        change_msg(c, "not a tunable of %s", d->sched_current);
                         continue;
                 }
-                e = ios_sysfs_write_string(d->fd, c->key, c->wanted);
-                if (e == -ENOENT && ios_sysfs_exists(d->fd, "queue/scheduler")) {
-                        /* the disk is there; this kernel has no such attribute */
-                        c->state = IOS_CHANGE_SKIPPED;
-                        change_msg(c, "%s is not offered by this kernel or device", c->key);
-                        continue;
-                }
+                e = write_setting(d, c, switched);
                 if (e < 0) {
-                        c->state = IOS_CHANGE_FAILED;
-                        c->error = e;
-                        change_msg(c, "cannot set %s to \"%s\": %s", c->key, c->wanted,
-                                   e == -EINVAL ? "value refused by the kernel" : why(e));
                         if (!first)
                                 first = e;
-                        if (e == -ENOENT || e == -ENODEV || e == -EROFS)
-                                break;
-                        continue;
+                        if (fatal(e) && asprintf(&stop, "%s", why(e)) < 0)
+                                stop = NULL;
                 }
-                c->state = IOS_CHANGE_APPLIED;
         }
         if (first) {
                 pl->error = first;
@@ -466,6 +536,7 @@ void ios_plan_done(struct ios_plan *pl)
                 free(pl->c[i].key);
                 free(pl->c[i].current);
                 free(pl->c[i].wanted);
+                free(pl->c[i].after);
                 free(pl->c[i].source);
                 free(pl->c[i].msg);
         }

@@ -50,77 +50,6 @@ const char *ios_match_key_name(enum match_key k)
         return match_names[k];
 }
 
-static const char * const sched_names[] = {
-        "none", "mq-deadline", "kyber", "bfq", "noop", "deadline", "cfq",
-};
-
-bool ios_sched_name_known(const char *name)
-{
-        for (size_t i = 0; i < ELEMENTSOF(sched_names); i++)
-                if (streq(name, sched_names[i]))
-                        return true;
-        return false;
-}
-
-/* Writable queue/ attributes a policy may set, and whether they are numeric. */
-static const struct {
-        const char *name;
-        bool numeric;
-} queue_attrs[] = {
-        { "add_random", true },    { "io_poll", true },        { "io_poll_delay", true },
-        { "io_timeout", true },    { "iostats", true },        { "max_sectors_kb", true },
-        { "nomerges", true },      { "nr_requests", true },    { "read_ahead_kb", true },
-        { "rotational", true },    { "rq_affinity", true },    { "stable_writes", true },
-        { "wbt_lat_usec", true },  { "write_cache", false },
-};
-
-bool ios_queue_tunable_known(const char *attr)
-{
-        for (size_t i = 0; i < ELEMENTSOF(queue_attrs); i++)
-                if (streq(attr, queue_attrs[i].name))
-                        return true;
-        return false;
-}
-
-/* queue/iosched/ files per scheduler (the kernel's Documentation/block). */
-static const struct {
-        const char *sched;
-        const char *tunables[20];      /* NULL-terminated */
-} iosched_attrs[] = {
-        { "mq-deadline", { "read_expire", "write_expire", "writes_starved", "front_merges",
-                           "fifo_batch", "async_depth", "prio_aging_expire" } },
-        { "deadline", { "read_expire", "write_expire", "writes_starved", "front_merges",
-                        "fifo_batch" } },
-        { "kyber", { "read_lat_nsec", "write_lat_nsec" } },
-        { "bfq", { "slice_idle", "slice_idle_us", "low_latency", "timeout_sync", "max_budget",
-                   "strict_guarantees", "back_seek_max", "back_seek_penalty",
-                   "fifo_expire_sync", "fifo_expire_async" } },
-        { "cfq", { "quantum", "fifo_expire_sync", "fifo_expire_async", "back_seek_max",
-                   "back_seek_penalty", "slice_sync", "slice_async", "slice_async_rq",
-                   "slice_idle", "group_idle", "low_latency", "target_latency",
-                   "slice_idle_us", "slice_sync_us", "slice_async_us", "group_idle_us" } },
-};
-
-bool ios_iosched_tunable_of(const char *sched, const char *tunable)
-{
-        for (size_t i = 0; sched && i < ELEMENTSOF(iosched_attrs); i++) {
-                if (!streq(sched, iosched_attrs[i].sched))
-                        continue;
-                for (const char * const *t = iosched_attrs[i].tunables; *t; t++)
-                        if (streq(*t, tunable))
-                                return true;
-        }
-        return false;
-}
-
-bool ios_iosched_tunable_known(const char *tunable)
-{
-        for (size_t i = 0; i < ELEMENTSOF(iosched_attrs); i++)
-                if (ios_iosched_tunable_of(iosched_attrs[i].sched, tunable))
-                        return true;
-        return false;
-}
-
 static int fail(struct ios_error *err, const char *file, unsigned line, int code,
                 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 static int fail(struct ios_error *err, const char *file, unsigned line, int code, const char *fmt, ...)
@@ -135,6 +64,23 @@ static int fail(struct ios_error *err, const char *file, unsigned line, int code
                 va_end(ap);
         }
         return code;
+}
+
+/* A diagnostic that does not stop the file from loading: "file:line: message". */
+static int warn(struct ios_policy *p, const char *file, unsigned line, const char *fmt, ...)
+        __attribute__((format(printf, 4, 5)));
+static int warn(struct ios_policy *p, const char *file, unsigned line, const char *fmt, ...)
+{
+        _cleanup_free_ char *m = NULL;
+        va_list ap;
+        int n;
+
+        va_start(ap, fmt);
+        n = vasprintf(&m, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+                return -ENOMEM;
+        return ios_strv_pushf(&p->warnings, "%s:%u: %s", file, line, m);
 }
 
 /* "4k", "100G", "2T" (binary units) -> bytes */
@@ -193,13 +139,6 @@ int ios_parse_interval_ms(const char *s, uint64_t *ret)
         else
                 return -EINVAL;
         return 0;
-}
-
-static bool is_integer(const char *s)
-{
-        if (*s == '-')
-                s++;
-        return *s && strspn(s, "0123456789") == strlen(s);
 }
 
 static char *strip(char *s)
@@ -338,11 +277,12 @@ static int add_cond(struct rule *r, const char *file, unsigned line, const char 
 }
 
 static int add_setting(struct rule *r, const char *file, unsigned line, const char *key, char *val,
-                       struct ios_error *err)
+                       struct ios_policy *p, struct ios_error *err)
 {
         _cleanup_free_ char *k = NULL, *source = NULL;
         struct ios_setting *ns;
-        const char *attr;
+        char msg[256];
+        int e;
 
         if (!*val)
                 return fail(err, file, line, -EINVAL, "%s= needs a value", key);
@@ -350,26 +290,33 @@ static int add_setting(struct rule *r, const char *file, unsigned line, const ch
                 _cleanup_(ios_strv_freep) char **l = NULL;
                 if (ios_strv_split(val, " \t", &l) < 0)
                         return -ENOMEM;
-                for (char **s = l; *s; s++)
-                        if (!ios_sched_name_known(*s))
+                for (char **s = l; *s; s++) {
+                        if (ios_sched_name_known(*s)) {
+                                const char *mq = ios_sched_alias(*s, false);
+
+                                /* noop and deadline have blk-mq twins; cfq has only a stand-in */
+                                if (mq && streq(*s, "cfq") &&
+                                    warn(p, file, line, "Scheduler=%s: %s is a legacy scheduler; on blk-mq kernels "
+                                         "(all since 5.0) it is mapped to %s, a different scheduler", *s, *s, mq) < 0)
+                                        return -ENOMEM;
+                                continue;
+                        }
+                        if (!ios_sched_name_valid(*s))
                                 return fail(err, file, line, -EINVAL,
-                                            "unknown scheduler \"%s\" (known: none mq-deadline kyber bfq, legacy noop deadline cfq)", *s);
+                                            "invalid scheduler name \"%s\" (known: none mq-deadline kyber bfq, legacy noop deadline cfq)", *s);
+                        /* out-of-tree schedulers: used where the kernel offers them */
+                        if (warn(p, file, line, "Scheduler=%s: not a scheduler iosched knows; "
+                                 "used only on disks whose kernel offers it", *s) < 0)
+                                return -ENOMEM;
+                }
                 k = strdup("scheduler");
-        } else if ((attr = startswith(key, "queue/iosched/"))) {
-                if (!ios_iosched_tunable_known(attr))
-                        return fail(err, file, line, -EINVAL, "unknown scheduler tunable \"%s\"", key);
-                if (!is_integer(val))
-                        return fail(err, file, line, -EINVAL, "%s= wants an integer, got \"%s\"", key, val);
-                k = strdup(key);
-        } else if ((attr = startswith(key, "queue/"))) {
-                if (!ios_queue_tunable_known(attr))
-                        return fail(err, file, line, -EINVAL, "unknown queue tunable \"%s\"", key);
-                if (streq(attr, "write_cache")) {
-                        if (!streq(val, "write back") && !streq(val, "write through"))
-                                return fail(err, file, line, -EINVAL,
-                                            "queue/write_cache= wants \"write back\" or \"write through\"");
-                } else if (!is_integer(val))
-                        return fail(err, file, line, -EINVAL, "%s= wants an integer, got \"%s\"", key, val);
+        } else if (startswith(key, "queue/")) {
+                e = ios_tunable_check(key, val, msg, sizeof(msg));
+                if (e == -ENOENT)
+                        return fail(err, file, line, -EINVAL, "unknown %s tunable \"%s\"",
+                                    startswith(key, "queue/iosched/") ? "scheduler" : "queue", key);
+                if (e < 0)
+                        return fail(err, file, line, -EINVAL, "%s", msg);
                 k = strdup(key);
         } else
                 return fail(err, file, line, -EINVAL, "unknown key \"%s\" in [Set]", key);
@@ -411,6 +358,45 @@ void ios_rule_done(struct rule *r)
         free(r->set);
         free(r->source);
         *r = (struct rule){};
+}
+
+/*
+ * A queue/iosched/ tunable that none of the rule's own schedulers has is
+ * never written: say so once, where it is set.  Rules without Scheduler=
+ * (their tunables go with whatever another rule chose) and rules naming an
+ * out-of-tree scheduler (its files are unknown) are not judged.
+ */
+static int check_rule(struct ios_policy *p, const struct rule *r)
+{
+        _cleanup_(ios_strv_freep) char **scheds = NULL;
+        const struct ios_setting *sched = NULL;
+
+        for (size_t i = 0; i < r->nset; i++)
+                if (streq(r->set[i].key, "scheduler"))
+                        sched = &r->set[i];
+        if (!sched)
+                return 0;
+        if (ios_strv_split(sched->value, " \t", &scheds) < 0)
+                return -ENOMEM;
+        for (char **n = scheds; *n; n++)
+                if (!ios_sched_tunables_known(*n))
+                        return 0;
+        for (size_t i = 0; i < r->nset; i++) {
+                const char *t = startswith(r->set[i].key, "queue/iosched/");
+                bool has = false;
+
+                for (char **n = scheds; t && *n && !has; n++)
+                        has = ios_iosched_tunable_of(*n, t) ||
+                              ios_iosched_tunable_of(ios_sched_alias(*n, false), t) ||
+                              ios_iosched_tunable_of(ios_sched_alias(*n, true), t);
+                if (t && !has &&
+                    ios_strv_pushf(&p->warnings, "%s: %s is not a tunable of %s (Scheduler=%s at %s): it is never written",
+                                   r->set[i].source, r->set[i].key,
+                                   ios_strv_length(scheds) == 1 ? scheds[0] : "any of them",
+                                   sched->value, sched->source) < 0)
+                        return -ENOMEM;
+        }
+        return 0;
 }
 
 static int push_rule(struct ios_policy *p, struct rule *r)
@@ -458,7 +444,9 @@ int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, s
                         l++;
                         if (streq(l, "Match")) {
                                 if (in_rule && have_set) {
-                                        e = push_rule(&tmp, &cur);
+                                        e = check_rule(&tmp, &cur);
+                                        if (e >= 0)
+                                                e = push_rule(&tmp, &cur);
                                         if (e < 0)
                                                 goto out;
                                         in_rule = have_set = false;
@@ -499,7 +487,7 @@ int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, s
                         e = add_cond(&cur, name, line, key, val, &tmp, err);
                         break;
                 case S_SET:
-                        e = add_setting(&cur, name, line, key, val, err);
+                        e = add_setting(&cur, name, line, key, val, &tmp, err);
                         break;
                 case S_DAEMON:
                         if (!streq(key, "DriftInterval")) {
@@ -527,7 +515,9 @@ int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, s
                 goto out;
         }
         if (in_rule) {
-                e = push_rule(&tmp, &cur);
+                e = check_rule(&tmp, &cur);
+                if (e >= 0)
+                        e = push_rule(&tmp, &cur);
                 if (e < 0)
                         goto out;
         }
@@ -546,6 +536,13 @@ int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, s
                 tmp.rules = NULL;
                 tmp.nrules = 0;
                 p->needs_extra |= tmp.needs_extra;
+                for (size_t i = 0; tmp.warnings && tmp.warnings[i]; i++)
+                        if (ios_strv_push(&p->warnings, TAKE_PTR(tmp.warnings[i])) < 0) {
+                                ios_strv_free(tmp.warnings + i + 1);
+                                tmp.warnings = NULL;    /* the array itself: freed below */
+                                e = -ENOMEM;
+                                break;
+                        }
                 if (drift_set)
                         p->drift_ms = tmp.drift_ms;
         }
@@ -554,6 +551,7 @@ out:
         for (size_t i = 0; i < tmp.nrules; i++)
                 ios_rule_done(&tmp.rules[i]);
         free(tmp.rules);
+        ios_strv_free(tmp.warnings);
         return e;
 }
 
@@ -588,6 +586,8 @@ struct ios_policy *ios_policy_free(struct ios_policy *p)
                 ios_rule_done(&p->rules[i]);
         free(p->rules);
         ios_strv_free(p->files);
+        ios_strv_free(p->warnings);
+        free(p->errors);
         free(p);
         return NULL;
 }
@@ -651,6 +651,34 @@ static int load_file(struct ios_policy *p, const char *path, unsigned flags, str
         return ios_policy_parse(p, path, buf, err);
 }
 
+/* Remember a file (or directory) that was skipped whole; ENOMEM is not such an error. */
+static int add_error(struct ios_policy *p, int code, const struct ios_error *err)
+{
+        struct ios_error *n;
+
+        if (code == -ENOMEM)
+                return code;
+        n = realloc(p->errors, (p->nerrors + 1) * sizeof(*n));
+        if (!n)
+                return -ENOMEM;
+        p->errors = n;
+        p->errors[p->nerrors] = *err;
+        p->errors[p->nerrors].code = code;
+        p->nerrors++;
+        return 0;
+}
+
+const struct ios_error *ios_policy_errors(const struct ios_policy *p, size_t *ret_n)
+{
+        *ret_n = p->nerrors;
+        return p->errors;
+}
+
+char * const *ios_policy_warnings(const struct ios_policy *p)
+{
+        return p->warnings;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
         return strcmp(*(char * const *)a, *(char * const *)b);
@@ -661,8 +689,9 @@ static int cmp_str(const void *a, const void *b)
  * replaces an earlier one of the same name.  Returns full paths sorted by
  * file name.
  */
-static int collect(const char *root, unsigned flags, char ***ret, struct ios_error *err)
+static int collect(const char *root, unsigned flags, struct ios_policy *p, char ***ret)
 {
+        struct ios_error err;
         static const char * const dirs[] = { IOS_VENDOR_DIR, "/etc/iosched.d", "/run/iosched.d" };
         _cleanup_(ios_strv_freep) char **names = NULL, **paths = NULL;
         int e;
@@ -678,7 +707,10 @@ static int collect(const char *root, unsigned flags, char ***ret, struct ios_err
                 if (!d) {
                         if (errno == ENOENT || errno == ENOTDIR)
                                 continue;
-                        return fail(err, dir, 0, -errno, "cannot open: %s", strerror(errno));
+                        e = add_error(p, fail(&err, dir, 0, -errno, "cannot open: %s", strerror(errno)), &err);
+                        if (e < 0)
+                                return e;
+                        continue;
                 }
                 {
                         /* whoever may add or replace files here writes the policy */
@@ -687,8 +719,12 @@ static int collect(const char *root, unsigned flags, char ***ret, struct ios_err
                         if (fstat(dirfd(d), &st) < 0 || (st.st_mode & (S_IWGRP | S_IWOTH)) ||
                             (st.st_uid != 0 && !(flags & IOS_POLICY_ANY_OWNER))) {
                                 closedir(d);
-                                return fail(err, dir, 0, -EPERM,
-                                            "refusing a policy directory writable by others or not owned by root");
+                                e = add_error(p, fail(&err, dir, 0, -EPERM, "refusing a policy directory "
+                                                      "writable by others or not owned by root: its files are skipped"),
+                                              &err);
+                                if (e < 0)
+                                        return e;
+                                continue;
                         }
                 }
                 while ((de = readdir(d))) {
@@ -774,20 +810,27 @@ int ios_policy_load(const char *conf_root, const char *file, unsigned flags,
                         e = ios_strv_push(&files, TAKE_PTR(main_conf));
                 if (e >= 0) {
                         _cleanup_(ios_strv_freep) char **dropins = NULL;
-                        e = collect(root, flags, &dropins, err);
+                        e = collect(root, flags, p, &dropins);
                         for (char **f = dropins; e >= 0 && f && *f; f++)
                                 e = ios_strv_push(&files, strdup(*f));
                 }
         }
+        /* a file that cannot be used is skipped whole; the others still count */
         for (char **f = files; e >= 0 && f && *f; f++) {
-                e = load_file(p, *f, flags, err);
+                struct ios_error fe = {};
+
+                e = load_file(p, *f, flags, &fe);
                 if (e >= 0)
                         e = ios_strv_push(&p->files, strdup(*f));
+                else
+                        e = add_error(p, e, &fe);
         }
         if (e < 0) {
                 ios_policy_free(p);
                 return e;
         }
+        if (err && p->nerrors)
+                *err = p->errors[0];
         *ret = p;
         return 0;
 }

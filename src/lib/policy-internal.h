@@ -31,14 +31,14 @@ struct ios_policy {
         struct rule *rules;
         size_t nrules;
         char **files;
+        char **warnings;        /* "file:line: message", in reading order */
+        struct ios_error *errors;       /* files and directories skipped whole */
+        size_t nerrors;
         uint64_t drift_ms;
         bool needs_extra;
 };
 
 const char *ios_match_key_name(enum match_key k);
 void ios_rule_done(struct rule *r);
-bool ios_iosched_tunable_known(const char *tunable);
-bool ios_queue_tunable_known(const char *attr);
-bool ios_sched_name_known(const char *name);
 
 #endif

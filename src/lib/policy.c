@@ -180,3 +180,29 @@ int ios_policy_resolve(const struct ios_policy *p, const struct ios_device *d, s
         *ret = w;
         return 0;
 }
+
+int ios_policy_unmatched(const struct ios_policy *p, struct ios_device * const *devs, size_t n,
+                         char ***ret)
+{
+        char **l = NULL;
+        int e;
+
+        for (size_t i = 0; i < p->nrules; i++) {
+                const struct rule *r = &p->rules[i];
+                bool any = false;
+
+                if (startswith(r->source, "built-in:"))
+                        continue;
+                for (size_t k = 0; k < n && !any; k++)
+                        any = rule_matches(r, devs[k]);
+                if (any)
+                        continue;
+                e = ios_strv_push(&l, strdup(r->source));
+                if (e < 0) {
+                        ios_strv_free(l);
+                        return e;
+                }
+        }
+        *ret = l;
+        return 0;
+}

@@ -4,7 +4,9 @@
 # attaches: a hand-set kyber is drift (--check exits 1 naming the device),
 # apply puts the policy in place with tunables written after the switch,
 # --check then exits 0, "noop" lands as "none", a value the kernel refuses
-# is reported with its own exit code, and a read-only /sys gets its own.
+# or does not keep (read back after every write) is reported with both
+# values and its own exit code, out-of-range values are refused when the
+# policy is read, and a read-only /sys gets its own exit code.
 # Every call names the test's device: the host's disks are never touched.
 . "$(dirname "$0")/lib.sh"
 t_require_root
@@ -57,36 +59,76 @@ $APPLY -q --config "$pol" "$l" || t_fail "apply noop: exit $?"
 [ "$(t_sched "$l")" = none ] || t_fail "noop landed as $(t_sched "$l")"
 
 # a value the kernel refuses: exit 3, one clear line, the rest still applied
-# (blk-sysfs: wbt_lat_usec below -1 is EINVAL)
-[ -e "$q/wbt_lat_usec" ] || t_skip "no queue/wbt_lat_usec on this kernel"
-printf '[Match]\nName=%s\n[Set]\nScheduler=mq-deadline\nqueue/wbt_lat_usec=-5\nqueue/read_ahead_kb=256\n' \
+# (blk-sysfs: max_sectors_kb below one page is EINVAL)
+printf '[Match]\nName=%s\n[Set]\nScheduler=mq-deadline\nqueue/max_sectors_kb=1\nqueue/read_ahead_kb=256\n' \
         "$l" > "$pol"
 out=$($APPLY --config "$pol" "$l" 2>&1); rc=$?
 [ $rc = 3 ] || t_fail "refused write: exit $rc, want 3 ($out)"
-echo "$out" | grep -q "iosched-apply: $l: cannot set queue/wbt_lat_usec to \"-5\": value refused by the kernel" ||
+echo "$out" | grep -q "iosched-apply: $l: cannot set queue/max_sectors_kb to \"1\": value refused by the kernel ($pol:5)" ||
         t_fail "refused write message: $out"
 [ "$(cat "$q/read_ahead_kb")" = 256 ] || t_fail "other settings not applied after a refusal"
 [ "$(t_sched "$l")" = mq-deadline ] || t_fail "scheduler not applied after a refusal"
 
-# a read-only /sys (as in a container): exit 5, one line
-if command -v unshare >/dev/null; then
-        printf '[Match]\nName=%s\n[Set]\nScheduler=none\n' "$l" > "$pol"
-        out=$(unshare -m --propagation private sh -c \
-                "mount -o remount,bind,ro /sys 2>/dev/null || mount --bind -o ro /sys /sys || exit 99; $APPLY --config '$pol' '$l'" 2>&1)
-        rc=$?
-        if [ $rc != 99 ]; then
-                [ $rc = 5 ] || t_fail "read-only /sys: exit $rc, want 5 ($out)"
-                echo "$out" | grep -q "$l: cannot set scheduler \"none\": /sys is read-only" || t_fail "ro message: $out"
-                [ "$(t_sched "$l")" = mq-deadline ] || t_fail "changed through a read-only /sys?"
-        fi
+# every write is read back: what the kernel stored instead is a failure with
+# both values (read_ahead_kb is kept in pages: 5 KiB becomes 4; nr_requests
+# below 4 becomes 4), exit 3, never "applied", and --check calls it drift
+if [ "$(getconf PAGESIZE)" = 4096 ]; then
+        printf '[Match]\nName=%s\n[Set]\nScheduler=mq-deadline\nqueue/nr_requests=2\nqueue/read_ahead_kb=5\nqueue/iosched/fifo_batch=3\n' \
+                "$l" > "$pol"
+        out=$($APPLY --config "$pol" "$l" 2>&1); rc=$?
+        [ $rc = 3 ] || t_fail "read-back mismatch: exit $rc, want 3 ($out)"
+        echo "$out" | grep -qx "iosched-apply: $l: queue/read_ahead_kb: kernel stored \"4\", not \"5\" ($pol:6)" ||
+                t_fail "read-back message: $out"
+        echo "$out" | grep -qx "iosched-apply: $l: queue/nr_requests: kernel stored \"4\", not \"2\" ($pol:5)" ||
+                t_fail "read-back message (nr_requests): $out"
+        echo "$out" | grep -q "read_ahead_kb: .*-> " && t_fail "a value the kernel did not keep was reported applied: $out"
+        [ "$(cat "$q/iosched/fifo_batch")" = 3 ] || t_fail "the settings after the mismatch were not applied"
+        $APPLY --check --config "$pol" "$l" >/dev/null; rc=$?
+        [ $rc = 1 ] || t_fail "--check called a value the kernel did not keep compliant (exit $rc)"
+        out=$($APPLY -J --config "$pol" "$l" 2>/dev/null)
+        echo "$out" | grep -q '"key": "queue/read_ahead_kb", "before": "4", "wanted": "5", "after": "4"' ||
+                t_fail "JSON lacks before/after: $out"
 fi
 
-# a config error: file:line, exit 2, nothing applied
+# a read-only /sys (as in a container): exit 5, one line; what the failed
+# write kept from being reached is "not applied" with the reason (never
+# "would set"), and -q silences that
+if command -v unshare >/dev/null; then
+        printf '[Match]\nName=%s\n[Set]\nScheduler=none\nqueue/read_ahead_kb=128\n' "$l" > "$pol"
+        for q_opt in "" -q; do
+                out=$(unshare -m --propagation private sh -c \
+                        "mount -o remount,bind,ro /sys 2>/dev/null || mount --bind -o ro /sys /sys || exit 99; $APPLY $q_opt --config '$pol' '$l'" 2>&1)
+                rc=$?
+                [ $rc = 99 ] && break
+                [ $rc = 5 ] || t_fail "read-only /sys: exit $rc, want 5 ($out)"
+                echo "$out" | grep -q "$l: cannot set scheduler \"none\": /sys is read-only" || t_fail "ro message: $out"
+                echo "$out" | grep -q "would set" && t_fail "a real run printed dry-run wording: $out"
+                if [ -z "$q_opt" ]; then
+                        echo "$out" | grep -qx "iosched-apply: $l: queue/read_ahead_kb: not applied: /sys is read-only (container?)" ||
+                                t_fail "not-applied line: $out"
+                else
+                        [ "$(echo "$out" | wc -l)" = 1 ] || t_fail "-q printed more than the failure: $out"
+                fi
+                [ "$(t_sched "$l")" = mq-deadline ] || t_fail "changed through a read-only /sys?"
+        done
+fi
+
+# a config error: file:line, exit 2, nothing of that file applied
 printf '[Match]\nName=%s\n[Set]\nScheduler=none\nqueue/bogus=1\n' "$l" > "$pol"
 out=$($APPLY --config "$pol" "$l" 2>&1); rc=$?
 [ $rc = 2 ] || t_fail "config error: exit $rc"
-echo "$out" | grep -q "$pol:5: unknown queue tunable \"queue/bogus\"" || t_fail "config error message: $out"
+echo "$out" | grep -q "$pol:5: unknown queue tunable \"queue/bogus\" (skipped; the rest of the policy applies)" ||
+        t_fail "config error message: $out"
 [ "$(t_sched "$l")" = mq-deadline ] || t_fail "half-applied a broken config"
+# values out of their range are refused when the policy is read, with file:line
+for kv in queue/iosched/read_expire=-5 queue/iosched/fifo_batch=-1 queue/nr_requests=0 \
+          queue/read_ahead_kb=99999999999999999999; do
+        printf '[Match]\nName=%s\n[Set]\nScheduler=none\n%s\n' "$l" "$kv" > "$pol"
+        out=$($APPLY --check --config "$pol" "$l" 2>&1); rc=$?
+        [ $rc = 2 ] || t_fail "$kv: --check exit $rc, want 2"
+        echo "$out" | grep -q "$pol:5: ${kv%%=*}=.* is out of range" || t_fail "$kv: $out"
+done
+[ "$(t_sched "$l")" = mq-deadline ] || t_fail "an out-of-range file was applied"
 
 # a group-writable config is refused
 printf '[Match]\nName=%s\n[Set]\nScheduler=none\n' "$l" > "$pol"

@@ -98,20 +98,21 @@ static void test_save(void **state)
         struct fx *f = *state;
         struct bench_sched_state s;
 
+        size_t n_iosched = 0;
+
         assert_int_equal(bench_sched_save(f->dev, &s), 0);
-        assert_string_equal(s.scheduler, "mq-deadline");
-        assert_int_equal(s.n_iosched, 2);
+        assert_string_equal(bench_sched_state_get(&s, "queue/scheduler"), "mq-deadline");
+        for (size_t i = 0; i < s.saved.n; i++)
+                n_iosched += !strncmp(s.saved.s[i].key, "queue/iosched/", 14);
+        assert_int_equal(n_iosched, 2);
+        assert_int_equal(s.n_attrs, s.saved.n - 1);
         assert_string_equal(bench_sched_state_get(&s, "queue/iosched/fifo_batch"), "8");
         assert_string_equal(bench_sched_state_get(&s, "queue/nr_requests"), "64");
         assert_string_equal(bench_sched_state_get(&s, "queue/read_ahead_kb"), "512");
-        assert_string_equal(bench_sched_state_get(&s, "queue/scheduler"), "mq-deadline");
         assert_null(bench_sched_state_get(&s, "queue/nonexistent"));
-        /* the scheduler file is not a queue tunable; the list is sorted */
-        for (size_t i = 0; i < s.n_queue; i++) {
-                assert_string_not_equal(s.queue[i].attr, "queue/scheduler");
-                if (i)
-                        assert_true(strcmp(s.queue[i - 1].attr, s.queue[i].attr) < 0);
-        }
+        /* the scheduler file is not a queue tunable: it is the "scheduler" setting */
+        for (size_t i = 0; i < s.saved.n; i++)
+                assert_string_not_equal(s.saved.s[i].key, "queue/scheduler");
         assert_int_equal(bench_sched_verify(&s, NULL), 0);
         bench_sched_state_done(&s);
 }
@@ -130,7 +131,8 @@ static void test_restore_only_changes(void **state)
         age(path(f, "scheduler"));
         assert_int_equal(bench_sched_verify(&s, &bad), -EIO);
         assert_int_equal(ios_strv_length(bad), 2);
-        assert_string_equal(bad[0], "queue/iosched/fifo_batch: want \"8\", is \"16\"");
+        assert_true(ios_strv_contains(bad, "queue/iosched/fifo_batch: want \"8\", is \"16\""));
+        assert_true(ios_strv_contains(bad, "queue/nr_requests: want \"64\", is \"256\""));
         ios_strv_free(bad);
         bad = NULL;
 
@@ -167,18 +169,30 @@ static void test_restore_reports_failure(void **state)
         bench_sched_state_done(&s);
 }
 
-static void test_switch_unverified(void **state)
+static void test_switch(void **state)
 {
         struct fx *f = *state;
-        const struct bench_attr extra[] = { { (char *)"queue/iosched/fifo_batch", (char *)"4" } };
+        struct ios_setting set[] = {
+                { (char *)"queue/iosched/fifo_batch", (char *)"4", (char *)"test" },
+                { (char *)"queue/read_ahead_kb", (char *)"256", (char *)"test" },
+        };
+        const struct ios_wanted extra = { .s = set, .n = 2 };
+        char *msg = NULL;
 
-        /*
-         * A fake tree does not rewrite the file to "none [mq-deadline]" the
-         * way the kernel does, so the switch cannot be confirmed: -EIO, and
-         * the extra tunables are not written after a switch that failed.
-         */
-        assert_int_equal(bench_sched_switch(f->dev, "none", extra, 1), -EIO);
-        assert_string_equal(t_read_file(path(f, "scheduler")), "none");
+        /* a scheduler the queue does not offer: refused before anything is written */
+        assert_int_equal(bench_sched_switch(f->dev, "kyber", &extra, &msg), -EINVAL);
+        assert_non_null(msg);
+        assert_non_null(strstr(msg, "not offered"));
+        free(msg);
+        assert_string_equal(t_read_file(path(f, "scheduler")), "none [mq-deadline]");
+        assert_string_equal(t_read_file(path(f, "read_ahead_kb")), "512");
+
+        /* an offered one: switched, the queue/ tunable written and read back,
+         * mq-deadline's fifo_batch skipped (none has no iosched/ tunables) */
+        assert_int_equal(bench_sched_switch(f->dev, "none", &extra, &msg), 0);
+        assert_null(msg);
+        assert_string_equal(t_read_file(path(f, "scheduler")), "[none] mq-deadline ");
+        assert_string_equal(t_read_file(path(f, "read_ahead_kb")), "256");
         assert_string_equal(t_read_file(path(f, "iosched/fifo_batch")), "8");
 }
 
@@ -188,7 +202,7 @@ int main(void)
                 cmocka_unit_test_setup_teardown(test_save, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_restore_only_changes, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_restore_reports_failure, setup, teardown),
-                cmocka_unit_test_setup_teardown(test_switch_unverified, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_switch, setup, teardown),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

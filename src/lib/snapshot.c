@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * snapshot.c: a disk's scheduler state as a list of settings, so that
+ * putting it back is an ordinary plan (apply.c owns the write order and
+ * the read-back).  A switch changes more than the scheduler: the kernel
+ * resets nr_requests to the new elevator's default, bfq turns writeback
+ * throttling (wbt_lat_usec) off and the next elevator turns it back on, the
+ * old elevator's iosched/ tunables vanish and come back with defaults, and
+ * writing nr_requests resets mq-deadline's async_depth.  So the snapshot
+ * holds the scheduler and every readable, owner-writable regular file of
+ * queue/ and queue/iosched/.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "iosched.h"
+#include "macro.h"
+
+static int push(struct ios_wanted *w, const char *key, char *value)
+{
+        struct ios_setting *n = realloc(w->s, (w->n + 1) * sizeof(*n));
+
+        if (!n) {
+                free(value);
+                return -ENOMEM;
+        }
+        w->s = n;
+        w->s[w->n] = (struct ios_setting){ .key = strdup(key), .value = value, .source = strdup("saved") };
+        w->n++;
+        return w->s[w->n - 1].key && w->s[w->n - 1].source ? 0 : -ENOMEM;
+}
+
+static int snapshot_dir(int diskfd, const char *dir, struct ios_wanted *w)
+{
+        _cleanup_close_ int fd = openat(diskfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        struct dirent *de;
+        int e = 0;
+        DIR *d;
+
+        if (fd < 0)
+                return errno == ENOENT ? 0 : -errno;
+        d = fdopendir(fd);
+        if (!d)
+                return -errno;
+        fd = -1;
+        while (e >= 0 && (de = readdir(d))) {
+                _cleanup_free_ char *attr = NULL;
+                char *val = NULL;
+                struct stat st;
+
+                if (de->d_name[0] == '.' || streq(de->d_name, "scheduler"))
+                        continue;
+                if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+                    !S_ISREG(st.st_mode) || !(st.st_mode & S_IWUSR))
+                        continue;
+                if (asprintf(&attr, "%s/%s", dir, de->d_name) < 0) {
+                        e = -ENOMEM;
+                        break;
+                }
+                /* write-only or erroring attributes cannot be restored anyway */
+                if (ios_sysfs_read_string(diskfd, attr, &val) < 0)
+                        continue;
+                e = push(w, attr, val);
+        }
+        closedir(d);
+        return e;
+}
+
+int ios_snapshot_take(struct ios_device *d, struct ios_wanted *ret)
+{
+        struct ios_wanted w = {};
+        int e;
+
+        e = ios_device_refresh_sched(d);
+        if (e < 0 && e != -ENOENT)
+                return e;
+        if (d->sched_current)
+                e = push(&w, "scheduler", strdup(d->sched_current));
+        else
+                e = 0;
+        if (e >= 0)
+                e = snapshot_dir(d->fd, "queue", &w);
+        if (e >= 0)
+                e = snapshot_dir(d->fd, "queue/iosched", &w);
+        if (e < 0) {
+                ios_wanted_done(&w);
+                return e;
+        }
+        *ret = w;
+        return 0;
+}

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * tunables.c: the one table of what a policy may set in the kernel: the
+ * scheduler names iosched knows, the writable queue/ attributes, each
+ * scheduler's queue/iosched/ files, and for every attribute its type and
+ * the range the kernel's store() accepts without clamping (from the
+ * kernel's block/blk-sysfs.c, mq-deadline.c, kyber-iosched.c,
+ * bfq-iosched.c and, for legacy kernels, cfq/deadline-iosched.c).
+ *
+ * A value outside the range is refused when the policy is read, with
+ * file:line; what the kernel then does with a value inside it is checked
+ * by reading the attribute back after the write (apply.c).
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "iosched.h"
+#include "macro.h"
+#include "policy-internal.h"
+
+static const char * const sched_names[] = {
+        "none", "mq-deadline", "kyber", "bfq", "noop", "deadline", "cfq",
+};
+
+bool ios_sched_name_known(const char *name)
+{
+        for (size_t i = 0; i < ELEMENTSOF(sched_names); i++)
+                if (streq(name, sched_names[i]))
+                        return true;
+        return false;
+}
+
+/* A name the kernel could offer: what elevator_find() compares, at most ELEVATOR_NAME_MAX. */
+bool ios_sched_name_valid(const char *name)
+{
+        size_t n = strlen(name);
+
+        if (n == 0 || n > 15)
+                return false;
+        for (const char *s = name; *s; s++)
+                if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) && *s != '-' && *s != '_')
+                        return false;
+        return true;
+}
+
+enum kind { K_INT, K_BOOL, K_WRITE_CACHE };
+
+struct tunable {
+        const char *name;
+        enum kind kind;
+        long long min, max;
+        const char *what;       /* for messages: "a time in ms", "a count" */
+};
+
+#define BOOL_(n)          { n, K_BOOL, 0, 1, "0 or 1" }
+#define INT_(n, lo, hi, w) { n, K_INT, lo, hi, w }
+
+/* Writable queue/ attributes (Documentation/ABI/stable/sysfs-block). */
+static const struct tunable queue_attrs[] = {
+        BOOL_("add_random"),
+        BOOL_("io_poll"),
+        INT_("io_poll_delay", -1, INT_MAX, "-1 (classic polling) or a time in us"),
+        INT_("io_timeout", 1, UINT_MAX, "a time in ms, at least 1"),
+        BOOL_("iostats"),
+        INT_("max_sectors_kb", 1, UINT_MAX, "a size in KiB, at least 1"),
+        INT_("nomerges", 0, 2, "0, 1 or 2"),
+        INT_("nr_requests", 1, UINT_MAX, "a count, at least 1"),
+        INT_("read_ahead_kb", 0, UINT_MAX, "a size in KiB"),
+        BOOL_("rotational"),
+        INT_("rq_affinity", 0, 2, "0, 1 or 2"),
+        BOOL_("stable_writes"),
+        INT_("wbt_lat_usec", -1, LLONG_MAX, "-1 (the default) or a time in us"),
+        { "write_cache", K_WRITE_CACHE, 0, 0, "\"write back\" or \"write through\"" },
+};
+
+/* queue/iosched/ files, by name; the union of the ranges of the schedulers that have one. */
+static const struct tunable iosched_attrs[] = {
+        INT_("read_expire", 0, INT_MAX, "a time in ms"),
+        INT_("write_expire", 0, INT_MAX, "a time in ms"),
+        INT_("prio_aging_expire", 0, INT_MAX, "a time in ms"),
+        INT_("writes_starved", 0, INT_MAX, "a count"),
+        BOOL_("front_merges"),
+        INT_("fifo_batch", 0, INT_MAX, "a count"),
+        INT_("async_depth", 1, INT_MAX, "a count, at least 1"),
+        INT_("read_lat_nsec", 0, LLONG_MAX, "a time in ns"),
+        INT_("write_lat_nsec", 0, LLONG_MAX, "a time in ns"),
+        INT_("slice_idle", 0, INT_MAX, "a time in ms"),
+        INT_("slice_idle_us", 0, INT_MAX, "a time in us"),
+        BOOL_("low_latency"),
+        INT_("timeout_sync", 1, INT_MAX, "a time in ms, at least 1"),
+        INT_("max_budget", 0, INT_MAX, "a count of sectors (0: automatic)"),
+        BOOL_("strict_guarantees"),
+        INT_("back_seek_max", 0, INT_MAX, "a size in KiB"),
+        INT_("back_seek_penalty", 1, INT_MAX, "a factor, at least 1"),
+        INT_("fifo_expire_sync", 1, INT_MAX, "a time in ms, at least 1"),
+        INT_("fifo_expire_async", 1, INT_MAX, "a time in ms, at least 1"),
+        INT_("quantum", 1, INT_MAX, "a count, at least 1"),
+        INT_("slice_sync", 1, INT_MAX, "a time in ms, at least 1"),
+        INT_("slice_async", 1, INT_MAX, "a time in ms, at least 1"),
+        INT_("slice_async_rq", 1, INT_MAX, "a count, at least 1"),
+        INT_("group_idle", 0, INT_MAX, "a time in ms"),
+        INT_("target_latency", 1, INT_MAX, "a time in ms, at least 1"),
+        INT_("slice_sync_us", 1, INT_MAX, "a time in us, at least 1"),
+        INT_("slice_async_us", 1, INT_MAX, "a time in us, at least 1"),
+        INT_("group_idle_us", 0, INT_MAX, "a time in us"),
+};
+
+/* queue/iosched/ files per scheduler (the kernel's Documentation/block). */
+static const struct {
+        const char *sched;
+        const char *tunables[20];      /* NULL-terminated */
+} sched_tunables[] = {
+        { "mq-deadline", { "read_expire", "write_expire", "writes_starved", "front_merges",
+                           "fifo_batch", "async_depth", "prio_aging_expire" } },
+        { "deadline", { "read_expire", "write_expire", "writes_starved", "front_merges",
+                        "fifo_batch" } },
+        { "kyber", { "read_lat_nsec", "write_lat_nsec" } },
+        { "bfq", { "slice_idle", "slice_idle_us", "low_latency", "timeout_sync", "max_budget",
+                   "strict_guarantees", "back_seek_max", "back_seek_penalty",
+                   "fifo_expire_sync", "fifo_expire_async" } },
+        { "cfq", { "quantum", "fifo_expire_sync", "fifo_expire_async", "back_seek_max",
+                   "back_seek_penalty", "slice_sync", "slice_async", "slice_async_rq",
+                   "slice_idle", "group_idle", "low_latency", "target_latency",
+                   "slice_idle_us", "slice_sync_us", "slice_async_us", "group_idle_us" } },
+};
+
+bool ios_iosched_tunable_of(const char *sched, const char *tunable)
+{
+        for (size_t i = 0; sched && i < ELEMENTSOF(sched_tunables); i++) {
+                if (!streq(sched, sched_tunables[i].sched))
+                        continue;
+                for (const char * const *t = sched_tunables[i].tunables; *t; t++)
+                        if (streq(*t, tunable))
+                                return true;
+        }
+        return false;
+}
+
+bool ios_sched_tunables_known(const char *sched)
+{
+        for (size_t i = 0; sched && i < ELEMENTSOF(sched_tunables); i++)
+                if (streq(sched, sched_tunables[i].sched))
+                        return true;
+        return sched && streq(sched, "none");
+}
+
+static const struct tunable *lookup(const char *key)
+{
+        const struct tunable *tab;
+        const char *attr;
+        size_t n;
+
+        if ((attr = startswith(key, "queue/iosched/"))) {
+                tab = iosched_attrs;
+                n = ELEMENTSOF(iosched_attrs);
+        } else if ((attr = startswith(key, "queue/"))) {
+                tab = queue_attrs;
+                n = ELEMENTSOF(queue_attrs);
+        } else
+                return NULL;
+        for (size_t i = 0; i < n; i++)
+                if (streq(attr, tab[i].name))
+                        return &tab[i];
+        return NULL;
+}
+
+bool ios_tunable_known(const char *key)
+{
+        return lookup(key) != NULL;
+}
+
+int ios_tunable_check(const char *key, const char *value, char *msg, size_t msglen)
+{
+        const struct tunable *t = lookup(key);
+        const char *digits;
+        long long v;
+        char *end;
+
+        if (!t)
+                return -ENOENT;
+        if (t->kind == K_WRITE_CACHE) {
+                if (streq(value, "write back") || streq(value, "write through"))
+                        return 0;
+                snprintf(msg, msglen, "%s= wants %s, got \"%s\"", key, t->what, value);
+                return -EINVAL;
+        }
+        /* decimal only, as the kernel's kstrto*(..., 10) read it */
+        digits = value + (value[0] == '-');
+        if (!*digits || strspn(digits, "0123456789") != strlen(digits)) {
+                snprintf(msg, msglen, "%s= wants an integer (%s), got \"%s\"", key, t->what, value);
+                return -EINVAL;
+        }
+        errno = 0;
+        v = strtoll(value, &end, 10);
+        if (errno == ERANGE || v < t->min || v > t->max) {
+                snprintf(msg, msglen, "%s=%s is out of range: wants %s (%lld..%lld)", key, value,
+                         t->what, t->min, t->max);
+                return -ERANGE;
+        }
+        return 0;
+}
+
+/*
+ * Whether the value the kernel shows is the value that was wanted.  Numbers
+ * compare as numbers ("0128" is 128).  mq-deadline, bfq (and cfq) keep
+ * times in jiffies and round a write up to the next tick: 321 ms reads
+ * back as 324 at HZ=250.  One tick is at most 10 ms (HZ >= 100), so a
+ * read-back that far above a non-negative wish is the wish.
+ */
+bool ios_tunable_same(const char *key, const char *kernel, const char *wanted)
+{
+        static const char * const ms_keys[] = {
+                "read_expire", "write_expire", "prio_aging_expire", "fifo_expire_sync",
+                "fifo_expire_async", "timeout_sync", "slice_idle", "slice_sync", "slice_async",
+                "group_idle", "target_latency",
+        };
+        const char *t = startswith(key, "queue/iosched/");
+        long long k, w;
+        char *ek, *ew;
+
+        if (!kernel || !wanted)
+                return false;
+        if (streq(kernel, wanted))
+                return true;
+        errno = 0;
+        k = strtoll(kernel, &ek, 10);
+        w = strtoll(wanted, &ew, 10);
+        if (errno || ek == kernel || ew == wanted || *ek || *ew)
+                return false;
+        if (k == w)
+                return true;
+        for (size_t i = 0; t && i < ELEMENTSOF(ms_keys); i++)
+                if (streq(t, ms_keys[i]))
+                        return w >= 0 && k > w && k < w + 10;
+        return false;
+}
