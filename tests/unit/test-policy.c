@@ -18,6 +18,7 @@
 
 #include "iosched.h"
 #include "helpers.h"
+#include "policy-helpers.h"
 
 #define NVME_Q "sys/devices/pci0000:00/0000:00:06.0/nvme/nvme0/nvme0n1/queue"
 #define VSCSI_Q "sys/devices/pci0000:00/0000:00:05.0/virtio2/host1/target1:0:0/1:0:0:0/block/sda/queue"
@@ -26,30 +27,6 @@ static const char *top(void)
 {
         const char *t = getenv("IOS_TOP");
         return t ? t : ".";
-}
-
-static struct ios_policy *parse(const char *text, bool builtin)
-{
-        struct ios_policy *p = NULL;
-        struct ios_error err = {};
-
-        if (builtin)
-                assert_int_equal(ios_policy_new_builtin(&p), 0);
-        else
-                assert_int_equal(ios_policy_load("/nonexistent", "/dev/null", IOS_POLICY_NO_BUILTIN, &p, &err), 0);
-        if (ios_policy_parse(p, "test.conf", text, &err) < 0)
-                fail_msg("%s:%u: %s", err.file, err.line, err.msg);
-        return p;
-}
-
-static struct ios_device *dev(struct ios_root **r, const char *root, const char *name)
-{
-        struct ios_device *d = NULL;
-
-        assert_int_equal(ios_root_new(root, r), 0);
-        ios_root_set_probe(*r, IOS_PROBE_EXTRA);
-        assert_int_equal(ios_device_new(*r, name, &d), 0);
-        return d;
 }
 
 static const struct ios_setting *get(const struct ios_wanted *w, const char *key)
@@ -76,7 +53,7 @@ static void test_builtin_defaults(void **state)
         assert_int_equal(ios_policy_new_builtin(&p), 0);
         for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
                 struct ios_root *r;
-                struct ios_device *d = dev(&r, t_fixture(t[i].fx), t[i].dev);
+                struct ios_device *d = t_dev(&r, t_fixture(t[i].fx), t[i].dev);
                 struct ios_wanted w = {};
                 const struct ios_setting *s;
 
@@ -97,7 +74,7 @@ static void test_builtin_defaults(void **state)
 
 static void test_match_and_merge(void **state)
 {
-        struct ios_policy *p = parse(
+        struct ios_policy *p = t_parse(
                 "# later rules override earlier ones key by key\n"
                 "[Match]\n"
                 "Class=virtual\n"
@@ -118,7 +95,7 @@ static void test_match_and_merge(void **state)
                 "[Set]\n"
                 "queue/nomerges=2\n", true);
         struct ios_root *r;
-        struct ios_device *d = dev(&r, t_fixture("virtio-scsi-rot"), "sda");
+        struct ios_device *d = t_dev(&r, t_fixture("virtio-scsi-rot"), "sda");
         struct ios_wanted w = {};
 
         (void)state;
@@ -134,7 +111,7 @@ static void test_match_and_merge(void **state)
         ios_root_free(r);
 
         /* the SSD twin has another serial and rotational=0: second rule off */
-        d = dev(&r, t_fixture("virtio-scsi-ssd"), "sdb");
+        d = t_dev(&r, t_fixture("virtio-scsi-ssd"), "sdb");
         assert_int_equal(ios_policy_resolve(p, d, &w), 0);
         assert_string_equal(get(&w, "queue/read_ahead_kb")->value, "4096");
         assert_null(get(&w, "queue/nr_requests"));
@@ -142,7 +119,7 @@ static void test_match_and_merge(void **state)
         ios_policy_free(p);
 
         /* a value with a blank, quoted */
-        p = parse("[Match]\nModel=\"QEMU HARDDISK\" other\n[Set]\nqueue/nomerges=1\n", false);
+        p = t_parse("[Match]\nModel=\"QEMU HARDDISK\" other\n[Set]\nqueue/nomerges=1\n", false);
         assert_int_equal(ios_policy_resolve(p, d, &w), 0);
         assert_non_null(get(&w, "queue/nomerges"));
         ios_wanted_done(&w);
@@ -153,10 +130,10 @@ static void test_match_and_merge(void **state)
 
 static void test_size_match(void **state)
 {
-        struct ios_policy *p = parse("[Match]\nSize=512M-2G\n[Set]\nqueue/nomerges=1\n"
+        struct ios_policy *p = t_parse("[Match]\nSize=512M-2G\n[Set]\nqueue/nomerges=1\n"
                                      "[Match]\nSize=1T-\n[Set]\nqueue/nomerges=2\n", false);
         struct ios_root *r;
-        struct ios_device *d = dev(&r, t_fixture("virtio-scsi-rot"), "sda");   /* 1 GiB */
+        struct ios_device *d = t_dev(&r, t_fixture("virtio-scsi-rot"), "sda");   /* 1 GiB */
         struct ios_wanted w = {};
 
         (void)state;
@@ -174,7 +151,7 @@ static void test_zoned_safety_rule(void **state)
 {
         char *dir = t_fixture_copy("nvme");
         char path[4096];
-        struct ios_policy *p = parse("[Match]\nClass=nvme\n[Set]\nScheduler=kyber\n", true);
+        struct ios_policy *p = t_parse("[Match]\nClass=nvme\n[Set]\nScheduler=kyber\n", true);
         struct ios_root *r;
         struct ios_device *d;
         struct ios_wanted w = {};
@@ -184,7 +161,7 @@ static void test_zoned_safety_rule(void **state)
         assert_int_equal(t_write_file(path, "host-managed\n"), 0);
         snprintf(path, sizeof(path), "%s/proc/sys/kernel/osrelease", dir);
         assert_int_equal(t_write_file(path, "6.1.0-18-amd64\n"), 0);
-        d = dev(&r, dir, "nvme0n1");
+        d = t_dev(&r, dir, "nvme0n1");
         assert_int_equal(ios_policy_resolve(p, d, &w), 0);
         assert_string_equal(get(&w, "scheduler")->value, "mq-deadline deadline");
         assert_non_null(w.notes);
@@ -195,7 +172,7 @@ static void test_zoned_safety_rule(void **state)
 
         /* 6.10 and later: zone write plugging, any scheduler is fine */
         assert_int_equal(t_write_file(path, "6.12.9\n"), 0);
-        d = dev(&r, dir, "nvme0n1");
+        d = t_dev(&r, dir, "nvme0n1");
         assert_int_equal(ios_policy_resolve(p, d, &w), 0);
         assert_string_equal(get(&w, "scheduler")->value, "kyber");
         assert_null(w.notes);
@@ -241,7 +218,7 @@ static void test_bad_corpus(void **state)
                 /* nothing half-applied: the built-in rules only */
                 {
                         struct ios_root *r;
-                        struct ios_device *d = dev(&r, t_fixture("nvme"), "nvme0n1");
+                        struct ios_device *d = t_dev(&r, t_fixture("nvme"), "nvme0n1");
                         struct ios_wanted w = {};
                         assert_int_equal(ios_policy_resolve(p, d, &w), 0);
                         assert_int_equal(w.n, 1);
@@ -360,7 +337,7 @@ static void test_apply_on_fake_tree(void **state)
 {
         char *dir = t_fixture_copy("nvme");
         char path[4096];
-        struct ios_policy *p = parse("[Match]\nClass=nvme\n[Set]\nScheduler=deadline none\n"
+        struct ios_policy *p = t_parse("[Match]\nClass=nvme\n[Set]\nScheduler=deadline none\n"
                                      "queue/nr_requests=64\nqueue/read_ahead_kb=512\n"
                                      "queue/iosched/read_expire=300\nqueue/iosched/fifo_batch=1\n"
                                      "queue/iosched/read_lat_nsec=1000000\n", true);
@@ -375,7 +352,7 @@ static void test_apply_on_fake_tree(void **state)
         snprintf(path, sizeof(path), "%s/" NVME_Q "/iosched/fifo_batch", dir);
         assert_int_equal(t_write_file(path, "16\n"), 0);
 
-        d = dev(&r, dir, "nvme0n1");
+        d = t_dev(&r, dir, "nvme0n1");
         assert_string_equal(d->sched_current, "none");
         assert_int_equal(ios_plan_build(p, d, &pl), 0);
         assert_string_equal(pl.c[0].key, "scheduler");
@@ -407,7 +384,7 @@ static void test_apply_on_fake_tree(void **state)
         assert_int_equal(t_write_file(path, "304\n"), 0);
 
         /* second run: compliant, nothing to do */
-        d = dev(&r, dir, "nvme0n1");
+        d = t_dev(&r, dir, "nvme0n1");
         assert_int_equal(ios_plan_build(p, d, &pl), 0);
         assert_int_equal(ios_plan_count(&pl, IOS_CHANGE_DRIFT), 0);
         assert_int_equal(ios_plan_count(&pl, IOS_CHANGE_SKIPPED), 1);   /* read_lat_nsec */
@@ -422,7 +399,7 @@ static void test_refuses_unoffered_before_writing(void **state)
 {
         char *dir = t_fixture_copy("virtio-scsi-rot");
         char path[4096], before[256];
-        struct ios_policy *p = parse("[Match]\nName=sda\n[Set]\nScheduler=bfq\n", false);
+        struct ios_policy *p = t_parse("[Match]\nName=sda\n[Set]\nScheduler=bfq\n", false);
         struct ios_root *r;
         struct ios_device *d;
         struct ios_plan pl = {};
@@ -431,7 +408,7 @@ static void test_refuses_unoffered_before_writing(void **state)
         snprintf(path, sizeof(path), "%s/" VSCSI_Q "/scheduler", dir);
         assert_int_equal(t_write_file(path, "[none] mq-deadline\n"), 0);
         snprintf(before, sizeof(before), "%s", t_read_file(path));
-        d = dev(&r, dir, "sda");
+        d = t_dev(&r, dir, "sda");
         assert_int_equal(ios_plan_build(p, d, &pl), 0);
         assert_int_equal(pl.c[0].state, IOS_CHANGE_FAILED);
         assert_int_equal(pl.c[0].error, -EINVAL);
@@ -447,9 +424,9 @@ static void test_refuses_unoffered_before_writing(void **state)
 
 static void test_bio_based_left_alone(void **state)
 {
-        struct ios_policy *p = parse("[Match]\n[Set]\nScheduler=mq-deadline\n", false);
+        struct ios_policy *p = t_parse("[Match]\n[Set]\nScheduler=mq-deadline\n", false);
         struct ios_root *r;
-        struct ios_device *d = dev(&r, t_fixture("zram"), "zram0");
+        struct ios_device *d = t_dev(&r, t_fixture("zram"), "zram0");
         struct ios_plan pl = {};
 
         (void)state;
@@ -467,13 +444,13 @@ static void test_disk_vanishes_mid_apply(void **state)
 {
         char *dir = t_fixture_copy("nvme");
         char cmd[4200];
-        struct ios_policy *p = parse("[Match]\nClass=nvme\n[Set]\nScheduler=mq-deadline\nqueue/read_ahead_kb=64\n", false);
+        struct ios_policy *p = t_parse("[Match]\nClass=nvme\n[Set]\nScheduler=mq-deadline\nqueue/read_ahead_kb=64\n", false);
         struct ios_root *r;
         struct ios_device *d;
         struct ios_plan pl = {};
 
         (void)state;
-        d = dev(&r, dir, "nvme0n1");
+        d = t_dev(&r, dir, "nvme0n1");
         assert_int_equal(ios_plan_build(p, d, &pl), 0);
         assert_int_equal(ios_plan_count(&pl, IOS_CHANGE_DRIFT), 2);
         /* hot-unplug between plan and apply: the queue directory is gone */

@@ -1,0 +1,83 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Description: one broken policy file does not switch off the policy, on a
+# loop device the test attaches: a drop-in that does not parse, and one
+# that is group-writable, are each skipped whole (nothing of them applied)
+# and named with file:line; every other drop-in still applies; apply,
+# --dry-run and --check exit 2 so provisioning notices, and -J carries the
+# error.  Diagnostics: a rule whose [Match] matches no disk is named in
+# --dry-run, --check and -v (not in a quiet apply); a tunable that the
+# rule's scheduler does not have is a warning with file:line.
+# Only the test's loop device is ever written; the host's disks are only
+# read (--check/--dry-run over all disks).
+. "$(dirname "$0")/lib.sh"
+t_require_root
+t_loop l 16
+q=/sys/block/$l/queue
+grep -q mq-deadline "$q/scheduler" || t_skip "no mq-deadline on this kernel"
+echo none > "$q/scheduler"
+
+root=$T_TMP/root
+mkdir -p "$root/etc/iosched.d"
+chmod 0755 "$root" "$root/etc" "$root/etc/iosched.d"
+d=$root/etc/iosched.d
+printf '[Match]\nName=%s\n[Set]\nScheduler=mq-deadline\nqueue/iosched/fifo_batch=5\n' "$l" > "$d/10-good.conf"
+# broken at line 5: its valid line 4 must not be applied either
+printf '[Match]\nName=%s\n[Set]\nqueue/read_ahead_kb=64\nqueue/iosched/read_expire=-5\n' "$l" > "$d/20-broken.conf"
+# group-writable: refused whole
+printf '[Match]\nName=%s\n[Set]\nqueue/nr_requests=16\n' "$l" > "$d/30-loose.conf"
+# a rule for no disk, and a tunable its scheduler does not have
+printf '[Match]\nName=no-such-disk-here\n[Set]\nScheduler=none\nqueue/iosched/fifo_batch=2\n' > "$d/40-nomatch.conf"
+chmod 0644 "$d"/*.conf
+chmod 0664 "$d/30-loose.conf"
+ra=$(cat "$q/read_ahead_kb") nr=$(cat "$q/nr_requests")
+
+# --check over all disks (reads only): exit 2, both files named, the unmatched rule noted
+out=$($APPLY --check --no-builtin --config-root "$root" 2>&1); rc=$?
+[ $rc = 2 ] || t_fail "--check with a broken drop-in: exit $rc, want 2 ($out)"
+echo "$out" | grep -qF "iosched-apply: $d/20-broken.conf:5: queue/iosched/read_expire=-5 is out of range" ||
+        t_fail "broken file not named with file:line: $out"
+echo "$out" | grep -qF "iosched-apply: $d/30-loose.conf: refusing a policy file writable by group or others" ||
+        t_fail "group-writable file not named: $out"
+echo "$out" | grep -qF "iosched-apply: note: $d/40-nomatch.conf:1: [Match] matches no disk" ||
+        t_fail "unmatched rule not noted: $out"
+echo "$out" | grep -qF "iosched-apply: warning: $d/40-nomatch.conf:5: queue/iosched/fifo_batch is not a tunable of none" ||
+        t_fail "tunable of another scheduler not warned: $out"
+echo "$out" | grep -q "^$l scheduler none mq-deadline$" || t_fail "--check lost the good file: $out"
+
+# --dry-run: exit 2 too, and the same note
+out=$($APPLY --dry-run --no-builtin --config-root "$root" 2>&1); rc=$?
+[ $rc = 2 ] || t_fail "--dry-run: exit $rc, want 2"
+echo "$out" | grep -q "matches no disk" || t_fail "--dry-run: no unmatched note: $out"
+[ "$(t_sched "$l")" = none ] || t_fail "--dry-run changed the scheduler"
+
+# -J: one JSON object carrying the errors
+out=$($APPLY --check -J --no-builtin --config-root "$root" "$l" 2>/dev/null); rc=$?
+[ $rc = 2 ] || t_fail "-J: exit $rc"
+echo "$out" | python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+errs = j["policy_errors"]
+assert len(errs) == 2, errs
+assert errs[0]["file"].endswith("20-broken.conf") and errs[0]["line"] == 5, errs
+assert errs[1]["file"].endswith("30-loose.conf") and errs[1]["line"] == 0, errs
+' || t_fail "JSON: $out"
+
+# apply (the test's disk only): the good file applies, the broken ones not at all, exit 2
+out=$($APPLY --no-builtin --config-root "$root" "$l" 2>&1); rc=$?
+[ $rc = 2 ] || t_fail "apply: exit $rc, want 2 ($out)"
+[ "$(t_sched "$l")" = mq-deadline ] || t_fail "the good file was not applied: $(t_sched "$l")"
+[ "$(cat "$q/iosched/fifo_batch")" = 5 ] || t_fail "fifo_batch $(cat "$q/iosched/fifo_batch")"
+[ "$(cat "$q/read_ahead_kb")" = "$ra" ] || t_fail "the broken file was half-applied (read_ahead_kb)"
+[ "$(cat "$q/nr_requests")" != 16 ] || t_fail "the group-writable file was applied (nr_requests)"
+
+# a quiet apply of one disk says no notes; -v does
+out=$($APPLY -q --no-builtin --config-root "$root" "$l" 2>&1)
+echo "$out" | grep -q "matches no disk\|warning" && t_fail "-q printed notes: $out"
+
+# once the files are fixed, everything is compliant and exit 0
+chmod 0644 "$d/30-loose.conf"
+rm "$d/20-broken.conf"
+$APPLY -q --no-builtin --config-root "$root" "$l" || t_fail "apply after the fix: exit $?"
+$APPLY --check --no-builtin --config-root "$root" "$l" >/dev/null || t_fail "--check after the fix: exit $?"
+echo ok
