@@ -259,6 +259,87 @@ static void print_json(FILE *f, const struct bench_opts *o, const struct ios_dev
         fprintf(f, "}\n");
 }
 
+/*
+ * The kernel's name of the scheduler that name selects on disk, decided as
+ * bench_sched_switch() will decide it, by the library's plan for a one-name
+ * preference (reads only): a name the queue offers, its legacy/blk-mq twin
+ * (noop/none, deadline/mq-deadline, cfq/bfq), or a blk-mq scheduler built
+ * as a module that is not listed yet but installed for the running kernel,
+ * which loads it on the write.  NULL in *ret: the disk cannot run it.
+ */
+static int sched_kernel_name(struct ios_device *disk, const char *name, char **ret)
+{
+        struct ios_setting set = { .key = (char *)"scheduler", .value = (char *)name, .source = (char *)"--compare" };
+        const struct ios_wanted w = { .s = &set, .n = 1 };
+        struct ios_plan pl;
+        int r;
+
+        *ret = NULL;
+        r = ios_plan_from_settings(disk, &w, &pl);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < pl.n && r == 0; i++)
+                if (streq(pl.c[i].key, "scheduler") && pl.c[i].wanted &&
+                    (pl.c[i].state == IOS_CHANGE_OK || pl.c[i].state == IOS_CHANGE_DRIFT) &&
+                    !(*ret = strdup(pl.c[i].wanted)))
+                        r = -ENOMEM;
+        ios_plan_done(&pl);
+        return r;
+}
+
+/*
+ * The schedulers to compare, in the kernel's spelling and without repeats:
+ * the list given to --compare, or every one the disk offers.  A name the
+ * disk cannot run is a usage error naming every such name and what is
+ * available, before anything is saved, switched or measured.
+ */
+static int compare_names(const struct bench_opts *o, struct ios_device *disk, char ***ret, struct bench_error *e)
+{
+        static const char * const modular[] = { "mq-deadline", "kyber", "bfq" };
+        _cleanup_(ios_strv_freep) char **names = NULL, **bad = NULL, **avail = NULL;
+        _cleanup_free_ char *bad_s = NULL, *avail_s = NULL;
+        int r;
+
+        for (char * const *p = o->compare_scheds ? o->compare_scheds : disk->sched_avail; p && *p; p++) {
+                _cleanup_free_ char *k = NULL;
+
+                r = sched_kernel_name(disk, *p, &k);
+                if (r < 0)
+                        return r;
+                if (!k)
+                        r = ios_strv_contains(bad, *p) ? 0 : ios_strv_pushf(&bad, "%s", *p);
+                else if (!ios_strv_contains(names, k))
+                        r = ios_strv_push(&names, TAKE_PTR(k));
+                if (r < 0)
+                        return r;
+        }
+        if (!bad) {
+                *ret = TAKE_PTR(names);
+                return 0;
+        }
+        /* what would have worked: the offered list and the modules the kernel would load */
+        for (char * const *p = disk->sched_avail; p && *p; p++)
+                if ((r = ios_strv_pushf(&avail, "%s", *p)) < 0)
+                        return r;
+        for (size_t i = 0; i < ELEMENTSOF(modular); i++) {
+                _cleanup_free_ char *k = NULL;
+
+                if (ios_strv_contains(disk->sched_avail, modular[i]))
+                        continue;
+                r = sched_kernel_name(disk, modular[i], &k);
+                if (r < 0)
+                        return r;
+                if (k && streq(k, modular[i]) && (r = ios_strv_pushf(&avail, "%s (module)", k)) < 0)
+                        return r;
+        }
+        bad_s = ios_strv_join(bad, ", ");
+        avail_s = ios_strv_join(avail, " ");
+        if (!bad_s || !avail_s)
+                return -ENOMEM;
+        return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL, "--compare: %s %s not available on %s (available: %s)",
+                               bad_s, bad[1] ? "are" : "is", disk->name, avail_s);
+}
+
 static void report_atexit(const struct bench_sched_state *s, int r, char **bad)
 {
         if (r < 0) {
@@ -289,9 +370,9 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
                                        "--compare: %s has no I/O scheduler to choose", disk->name);
         if (o->objective == BENCH_OBJ_READ_P99 && !bench_rw_reads(o->rw))
                 return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL, "--objective=read-p99 needs a workload that reads");
-        for (char * const *p = o->compare_scheds ? o->compare_scheds : disk->sched_avail; p && *p; p++)
-                if (!ios_strv_contains(names, *p) && (r = ios_strv_pushf(&names, "%s", *p)) < 0)
-                        goto out_names;
+        r = compare_names(o, disk, &names, e);
+        if (r < 0)
+                goto out_names;
         n = (unsigned)ios_strv_length(names);
         if (n == 0) {
                 r = bench_error_set(e, BENCH_EXIT_USAGE, EINVAL, "--compare: no scheduler to compare on %s",

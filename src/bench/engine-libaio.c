@@ -139,6 +139,13 @@ static int aio_reap(struct bench_thread *t, unsigned min, unsigned max, struct b
         return (int)n;
 }
 
+/*
+ * io_destroy() (io_queue_release) waits until every request of the context
+ * has completed, and each drops its reference to the target before that,
+ * so nothing of this engine holds the device afterwards, even when the loop
+ * stopped on a failed reap with I/O still in flight.  The main thread
+ * closes the target only after every worker has returned from here.
+ */
 static void aio_cleanup(struct bench_thread *t)
 {
         struct aio_priv *p = t->priv;

@@ -26,6 +26,7 @@
 struct uring_priv {
         struct io_uring ring;
         bool ring_ok, fixed_file, fixed_buf, reg_ring, defer;
+        unsigned inflight;              /* submitted to the kernel, CQE not yet taken */
         const char *mode;
 };
 
@@ -130,6 +131,8 @@ static int uring_submit(struct bench_thread *t)
         /* unsubmitted SQEs stay in the ring and go with the next enter */
         if (r == -EAGAIN || r == -EBUSY || r == -EINTR)
                 return 0;
+        if (r > 0)
+                p->inflight += (unsigned)r;
         return r;
 }
 
@@ -155,7 +158,44 @@ static int uring_reap(struct bench_thread *t, unsigned min, unsigned max, struct
                         break;
         }
         io_uring_cq_advance(&p->ring, n);
+        p->inflight -= n < p->inflight ? n : p->inflight;
         return (int)n;
+}
+
+/*
+ * Wait for every I/O the kernel still has.  The I/O loop reaps everything
+ * before it returns, except when a reap itself failed: then requests may
+ * still hold the target (a reference to the fixed file's table slot, or
+ * to the file itself), and a ring closed with them in flight is torn down
+ * by a kernel workqueue after this process has exited.  An error or, with
+ * timed waits, 30 s without a completion gives up.
+ */
+static void uring_drain(struct uring_priv *p)
+{
+        unsigned idle = 0;
+
+        while (p->inflight > 0) {
+                struct __kernel_timespec ts = { .tv_sec = 1 };
+                struct io_uring_cqe *cqe;
+                unsigned head, n = 0;
+                int r;
+
+                /* a timed wait needs no SQE only with EXT_ARG (5.11+); else wait as the loop does */
+                if (p->ring.features & IORING_FEAT_EXT_ARG)
+                        r = io_uring_wait_cqe_timeout(&p->ring, &cqe, &ts);
+                else
+                        r = io_uring_wait_cqe(&p->ring, &cqe);
+                if (r == -ETIME && ++idle < 30)
+                        continue;
+                if (r < 0 && r != -EINTR && r != -EAGAIN)
+                        break;
+                io_uring_for_each_cqe(&p->ring, head, cqe)
+                        n++;
+                io_uring_cq_advance(&p->ring, n);
+                p->inflight -= n < p->inflight ? n : p->inflight;
+                if (n)
+                        idle = 0;
+        }
 }
 
 /*
@@ -164,14 +204,16 @@ static int uring_reap(struct bench_thread *t, unsigned min, unsigned max, struct
  * may have exited.  The target is a registered file opened O_EXCL, so a
  * second run started right after this one would find the device still
  * claimed.  Unregistering is synchronous: the last reference to the file
- * goes before the call returns (no I/O is in flight here: the loop reaped
- * it all), so the device is released when the benchmark exits.
+ * goes before the call returns once no I/O is in flight (the loop reaped
+ * it all; uring_drain() covers a loop stopped by a failed reap), so the
+ * device is released when the benchmark closes the target and exits.
  */
 static void uring_cleanup(struct bench_thread *t)
 {
         struct uring_priv *p = t->priv;
 
         if (p && p->ring_ok) {
+                uring_drain(p);
                 if (p->fixed_file)
                         (void)io_uring_unregister_files(&p->ring);
                 if (p->fixed_buf)

@@ -398,7 +398,7 @@ static void help(FILE *f)
               "  --cpus_allowed_policy=shared|split   all jobs on all of them, or one each\n"
               "  --percentile_list=P:P... clat percentiles for the JSON output\n"
               "  --randrepeat=0|1         same random sequence every run (default 1)\n"
-              "  --name=NAME              job name in the output\n"
+              "  --name=NAME              job name in the output (one job per invocation)\n"
               "\n"
               "Output:\n"
               "  -J, --json, --output-format=json   fio-compatible JSON on stdout\n"
@@ -607,7 +607,16 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                                 return r;
                         break;
                 case OPT_NAME:
-                        free(o->name);
+                        /*
+                         * In fio every --name starts another job, run at the
+                         * same time as the ones before it.  Here one
+                         * invocation is one job: a second --name must not
+                         * quietly replace the first job's name.
+                         */
+                        if (o->name)
+                                return BAD("a second --name ('%s' after '%s') would start a second job: iosched-bench "
+                                           "runs one job per invocation, several concurrent jobs are not supported yet "
+                                           "(--numjobs runs more threads of the same job)", optarg, o->name);
                         o->name = strdup(optarg);
                         if (!o->name)
                                 return -ENOMEM;
@@ -639,7 +648,7 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                                 if (r < 0)
                                         return r;
                                 for (char **s = o->compare_scheds; *s; s++)
-                                        if (!**s || strchr(*s, '/') || strchr(*s, ' ') || strlen(*s) > 31)
+                                        if (!ios_sched_name_valid(*s))
                                                 return BAD("invalid --compare '%s' (expected scheduler names, comma-separated)", optarg);
                                 if (!o->compare_scheds[0])
                                         return BAD("invalid --compare '%s'", optarg);

@@ -4,7 +4,11 @@
 # 2 with one "iosched-bench: ..." line, --help/--version exit 0, the null
 # engine runs and writes fio-shaped JSON, writing to an existing file is
 # refused (exit 3) without --allow-write, and a file the tool creates in a
-# directory for a write workload is removed afterwards.
+# directory for a write workload is removed afterwards.  A second --name
+# is a usage error (one job per invocation).  As root, on a loop device the
+# test attaches: --compare with a scheduler the device cannot run is a
+# usage error naming it and the available ones, before anything is
+# switched or measured, and legacy names run as their blk-mq twins.
 . "$(dirname "$0")/bench-lib.sh"
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
 
@@ -27,6 +31,11 @@ expect 2 "invalid --runtime '5parsecs'" --filename=/dev/null --runtime=5parsecs
 expect 2 "invalid --ioengine 'posixaio'" --filename=/dev/null --ioengine=posixaio
 expect 2 "does not exist: give --size" --filename="$B_TMP/nonexistent/deeper"
 expect 2 "is not a block device, file or directory" --filename=/dev/null
+# fio starts a job per --name; here one invocation is one job
+expect 2 "a second --name ('b' after 'a').*runs one job per invocation, several concurrent jobs are not supported yet" \
+        --ioengine=null --name=a --runtime=100ms --name=b
+expect 2 "a second --name ('a' after 'a')" --ioengine=null --name=a --name=a
+expect 2 "invalid --compare 'BFQ'" --filename=/dev/null --compare=BFQ
 
 $BENCH --help >"$B_TMP/help" 2>&1 || b_fail "--help exit $?"
 grep -q -- "--compare" "$B_TMP/help" || b_fail "--help lacks --compare"
@@ -86,4 +95,35 @@ esac
         "$B_TMP/pin.json")" = "$last" ] ||
         b_fail "cpus_allowed not in the JSON job options"
 expect 2 "invalid --cpus_allowed" --ioengine=null --cpus_allowed=100000
+
+# --compare checks every name against what the device can run before it
+# starts: on a loop device of our own, with mq-deadline active so that a
+# switch would show as a new queue/iosched directory (sysfs makes it anew)
+if [ "$(id -u)" = 0 ] && [ -e /dev/loop-control ] && command -v losetup >/dev/null; then
+        b_loop l 16
+        q=/sys/block/$l/queue
+        grep -qw mq-deadline $q/scheduler || b_skip "no mq-deadline on this kernel: $(cat $q/scheduler)"
+        echo mq-deadline >$q/scheduler
+        b_queue_state $l >"$B_TMP/before"
+        ino=$(stat -c %i $q/iosched)
+        read -r ios0 _ <"/sys/block/$l/stat"
+        expect 2 "--compare: nosuchsched, alsobad are not available on $l (available: [^)]*none[^)]*mq-deadline" \
+                --filename=/dev/$l --runtime=100ms --compare=none,nosuchsched,mq-deadline,alsobad,nosuchsched
+        [ ! -s "$B_TMP/out" ] || b_fail "a refused --compare printed a report: $(cat "$B_TMP/out")"
+        [ "$(stat -c %i $q/iosched)" = "$ino" ] || b_fail "a refused --compare switched the scheduler"
+        read -r ios1 _ <"/sys/block/$l/stat"
+        [ "$ios1" = "$ios0" ] || b_fail "a refused --compare read from the device ($ios0 -> $ios1 reads)"
+        expect 2 "--compare: noop-ish is not available" --filename=/dev/$l --compare noop-ish
+        b_queue_state $l >"$B_TMP/after"
+        diff "$B_TMP/before" "$B_TMP/after" >"$B_TMP/diff" || b_fail "state changed: $(cat "$B_TMP/diff")"
+
+        # legacy names run as the kernel's blk-mq twins, each once
+        $BENCH --filename=/dev/$l --runtime=100ms --ramp_time=0 --loops=1 --compare=noop,none,deadline -J \
+                >"$B_TMP/cmp.json" 2>"$B_TMP/err" || b_fail "--compare=noop,none,deadline: $(cat "$B_TMP/err")"
+        names=$(python3 -c 'import json,sys; print(" ".join(s["name"] for s in json.load(open(sys.argv[1]))["compare"]["schedulers"]))' \
+                "$B_TMP/cmp.json") || b_fail "compare JSON: $(head -c 600 "$B_TMP/cmp.json")"
+        [ "$names" = "none mq-deadline" ] || b_fail "noop,none,deadline ran as '$names', want 'none mq-deadline'"
+        b_queue_state $l >"$B_TMP/after"
+        diff "$B_TMP/before" "$B_TMP/after" >"$B_TMP/diff" || b_fail "not restored: $(cat "$B_TMP/diff")"
+fi
 echo ok

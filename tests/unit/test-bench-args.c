@@ -291,6 +291,13 @@ static void test_errors(void **state)
         expect_error("invalid --eta 'sometimes'", "--filename=x", "--eta=sometimes", NULL);
         expect_error("invalid --percentile_list", "--filename=x", "--percentile_list=50:101", NULL);
         expect_error("invalid --compare", "--filename=x", "--compare=bad/name", NULL);
+        expect_error("invalid --compare 'kyber,BFQ'", "--filename=x", "--compare=kyber,BFQ", NULL);
+        expect_error("invalid --compare", "--filename=x", "--compare=a-name-too-long-16", NULL);
+        /* fio starts another job at every --name: one job per invocation here */
+        expect_error("a second --name ('b' after 'a') would start a second job: iosched-bench runs one job "
+                     "per invocation, several concurrent jobs are not supported yet",
+                     "--filename=x", "--name=a", "--rw=randread", "--name", "b", NULL);
+        expect_error("a second --name ('a' after 'a')", "--filename=x", "--name=a", "--name=a", NULL);
         expect_error("unknown option --frobnicate", "--filename=x", "--frobnicate", NULL);
         expect_error("unknown option -z", "--filename=x", "-z", NULL);
         expect_error("option --bs needs a value", "--filename=x", "--bs", NULL);
