@@ -82,11 +82,11 @@ $(BUILDDIR)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(Q_CC)$(CC) $(CFLAGS) -c -o $@ $<
 
-# the vendor policy directory is compiled in: rebuild conf.o when PREFIX changes
+# the vendor policy directory is compiled in: rebuild policy-files.o when PREFIX changes
 $(BUILDDIR)/prefix.stamp: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(LIBDIR_IOSCHED)' | cmp -s - $@ || echo '$(LIBDIR_IOSCHED)' > $@
-$(BUILDDIR)/src/lib/conf.o: $(BUILDDIR)/prefix.stamp
+$(BUILDDIR)/src/lib/policy-files.o: $(BUILDDIR)/prefix.stamp
 
 $(LIBIOS): $(LIB_OBJS)
 	$(Q_AR)rm -f $@ && $(AR) rcs $@ $^

@@ -272,6 +272,8 @@ int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, s
 struct ios_policy *ios_policy_free(struct ios_policy *p);
 /* Files read, in order (for logs and inotify watches). */
 char * const *ios_policy_files(const struct ios_policy *p);
+/* "file:line", or "file" for an error not on a line, in buf. */
+const char *ios_error_where(const struct ios_error *e, char *buf, size_t n);
 /* Files and directories skipped whole, each with file:line, message and -errno. */
 const struct ios_error *ios_policy_errors(const struct ios_policy *p, size_t *ret_n);
 /* Diagnostics that did not stop a file from loading: "file:line: message". */

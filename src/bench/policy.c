@@ -48,11 +48,12 @@ int bench_policy_hooks(const char *file, struct bench_compare_hooks *h, struct b
         }
         /* a measurement with part of the policy skipped would measure something else */
         if (pe.file[0]) {
+                char where[300];
+
                 ios_policy_free(bp->p);
                 free(bp);
-                if (pe.line)
-                        return bench_error_set(err, BENCH_EXIT_USAGE, -pe.code, "%s:%u: %s", pe.file, pe.line, pe.msg);
-                return bench_error_set(err, BENCH_EXIT_USAGE, -pe.code, "%s: %s", pe.file, pe.msg);
+                return bench_error_set(err, BENCH_EXIT_USAGE, -pe.code, "%s: %s",
+                                       ios_error_where(&pe, where, sizeof(where)), pe.msg);
         }
         h->tune = tune;
         h->userdata = bp;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * conf.c: the policy file format and where policy files come from.
+ * conf.c: the policy file format (policy-files.c reads the files).
  *
  *   [Match]            every line is a condition; all must hold (AND);
  *   Class=ssd nvme     values in one line are alternatives (OR, globs);
@@ -31,10 +31,6 @@
 #include "macro.h"
 #include "policy-internal.h"
 
-#ifndef IOS_VENDOR_DIR
-#define IOS_VENDOR_DIR "/usr/local/lib/iosched"
-#endif
-
 static const char * const match_names[_MK_MAX] = {
         [MK_CLASS] = "Class",         [MK_NAME] = "Name",
         [MK_VENDOR] = "Vendor",       [MK_MODEL] = "Model",
@@ -50,9 +46,7 @@ const char *ios_match_key_name(enum match_key k)
         return match_names[k];
 }
 
-static int fail(struct ios_error *err, const char *file, unsigned line, int code,
-                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-static int fail(struct ios_error *err, const char *file, unsigned line, int code, const char *fmt, ...)
+int ios_error_set(struct ios_error *err, const char *file, unsigned line, int code, const char *fmt, ...)
 {
         va_list ap;
 
@@ -203,19 +197,19 @@ static int add_cond(struct rule *r, const char *file, unsigned line, const char 
                 if (streq(key, match_names[k]))
                         break;
         if (k == _MK_MAX)
-                return fail(err, file, line, -EINVAL, "unknown key \"%s\" in [Match]", key);
+                return ios_error_set(err, file, line, -EINVAL, "unknown key \"%s\" in [Match]", key);
         c.key = (enum match_key)k;
         if (*val == '!') {
                 c.negate = true;
                 val = strip(val + 1);
         }
         if (!*val)
-                return fail(err, file, line, -EINVAL, "%s= needs a value", key);
+                return ios_error_set(err, file, line, -EINVAL, "%s= needs a value", key);
 
         if (c.key == MK_PROPERTY) {
                 char *eq = strchr(val, '=');
                 if (!eq || eq == val)
-                        return fail(err, file, line, -EINVAL, "Property= wants KEY=GLOB, got \"%s\"", val);
+                        return ios_error_set(err, file, line, -EINVAL, "Property= wants KEY=GLOB, got \"%s\"", val);
                 c.prop = strndup(val, (size_t)(eq - val));
                 val = eq + 1;
         }
@@ -233,18 +227,18 @@ static int add_cond(struct rule *r, const char *file, unsigned line, const char 
                 hi = hi_copy ? strip(hi_copy) : NULL;
                 if ((*lo && parse_size(strip(lo), &c.min) < 0) || (hi && *hi && parse_size(hi, &c.max) < 0) ||
                     (!dash && !*lo))
-                        return fail(err, file, line, -EINVAL,
+                        return ios_error_set(err, file, line, -EINVAL,
                                     "Size= wants MIN-MAX with K/M/G/T units (either side may be empty), got \"%s\"", val);
                 if (!dash)
                         c.max = c.min;
                 if (c.min > c.max)
-                        return fail(err, file, line, -EINVAL, "Size= range is empty: \"%s\"", val);
+                        return ios_error_set(err, file, line, -EINVAL, "Size= range is empty: \"%s\"", val);
                 p->needs_extra = true;
         } else {
                 e = split_words(val, &c.values);
                 if (e < 0) {
                         free(c.prop);
-                        return e == -EINVAL ? fail(err, file, line, e, "unterminated quote in %s=", key) : e;
+                        return e == -EINVAL ? ios_error_set(err, file, line, e, "unterminated quote in %s=", key) : e;
                 }
                 for (char **v = c.values; v && *v; v++) {
                         const char *bad = NULL;
@@ -256,7 +250,7 @@ static int add_cond(struct rule *r, const char *file, unsigned line, const char 
                         else if (c.key == MK_ZONED && ios_zoned_from_string(*v) < 0)
                                 bad = "zoned model (none, host-aware, host-managed)";
                         if (bad) {
-                                fail(err, file, line, -EINVAL, "unknown %s \"%s\" in %s=", bad, *v, key);
+                                ios_error_set(err, file, line, -EINVAL, "unknown %s \"%s\" in %s=", bad, *v, key);
                                 ios_strv_free(c.values);
                                 free(c.prop);
                                 return -EINVAL;
@@ -285,7 +279,7 @@ static int add_setting(struct rule *r, const char *file, unsigned line, const ch
         int e;
 
         if (!*val)
-                return fail(err, file, line, -EINVAL, "%s= needs a value", key);
+                return ios_error_set(err, file, line, -EINVAL, "%s= needs a value", key);
         if (streq(key, "Scheduler")) {
                 _cleanup_(ios_strv_freep) char **l = NULL;
                 if (ios_strv_split(val, " \t", &l) < 0)
@@ -302,7 +296,7 @@ static int add_setting(struct rule *r, const char *file, unsigned line, const ch
                                 continue;
                         }
                         if (!ios_sched_name_valid(*s))
-                                return fail(err, file, line, -EINVAL,
+                                return ios_error_set(err, file, line, -EINVAL,
                                             "invalid scheduler name \"%s\" (known: none mq-deadline kyber bfq, legacy noop deadline cfq)", *s);
                         /* out-of-tree schedulers: used where the kernel offers them */
                         if (warn(p, file, line, "Scheduler=%s: not a scheduler iosched knows; "
@@ -313,13 +307,13 @@ static int add_setting(struct rule *r, const char *file, unsigned line, const ch
         } else if (startswith(key, "queue/")) {
                 e = ios_tunable_check(key, val, msg, sizeof(msg));
                 if (e == -ENOENT)
-                        return fail(err, file, line, -EINVAL, "unknown %s tunable \"%s\"",
+                        return ios_error_set(err, file, line, -EINVAL, "unknown %s tunable \"%s\"",
                                     startswith(key, "queue/iosched/") ? "scheduler" : "queue", key);
                 if (e < 0)
-                        return fail(err, file, line, -EINVAL, "%s", msg);
+                        return ios_error_set(err, file, line, -EINVAL, "%s", msg);
                 k = strdup(key);
         } else
-                return fail(err, file, line, -EINVAL, "unknown key \"%s\" in [Set]", key);
+                return ios_error_set(err, file, line, -EINVAL, "unknown key \"%s\" in [Set]", key);
         if (!k || asprintf(&source, "%s:%u", file, line) < 0)
                 return -ENOMEM;
 
@@ -437,7 +431,7 @@ int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, s
                 if (*l == '[') {
                         size_t n = strlen(l);
                         if (l[n - 1] != ']') {
-                                e = fail(err, name, line, -EINVAL, "section header without closing ]");
+                                e = ios_error_set(err, name, line, -EINVAL, "section header without closing ]");
                                 goto out;
                         }
                         l[n - 1] = '\0';
@@ -459,7 +453,7 @@ int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, s
                                 sect = S_DAEMON;
                                 continue;
                         } else {
-                                e = fail(err, name, line, -EINVAL, "unknown section [%s] (known: Match, Set, Daemon)", l);
+                                e = ios_error_set(err, name, line, -EINVAL, "unknown section [%s] (known: Match, Set, Daemon)", l);
                                 goto out;
                         }
                         if (!in_rule) {
@@ -473,7 +467,7 @@ int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, s
                 }
                 eq = strchr(l, '=');
                 if (!eq) {
-                        e = fail(err, name, line, -EINVAL, "expected KEY=VALUE or [Section], got \"%s\"", l);
+                        e = ios_error_set(err, name, line, -EINVAL, "expected KEY=VALUE or [Section], got \"%s\"", l);
                         goto out;
                 }
                 *eq = '\0';
@@ -481,7 +475,7 @@ int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, s
                 val = strip(eq + 1);
                 switch (sect) {
                 case S_NONE:
-                        e = fail(err, name, line, -EINVAL, "\"%s=\" outside of a section", key);
+                        e = ios_error_set(err, name, line, -EINVAL, "\"%s=\" outside of a section", key);
                         goto out;
                 case S_MATCH:
                         e = add_cond(&cur, name, line, key, val, &tmp, err);
@@ -491,11 +485,11 @@ int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, s
                         break;
                 case S_DAEMON:
                         if (!streq(key, "DriftInterval")) {
-                                e = fail(err, name, line, -EINVAL, "unknown key \"%s\" in [Daemon]", key);
+                                e = ios_error_set(err, name, line, -EINVAL, "unknown key \"%s\" in [Daemon]", key);
                                 goto out;
                         }
                         if (ios_parse_interval_ms(val, &tmp.drift_ms) < 0) {
-                                e = fail(err, name, line, -EINVAL,
+                                e = ios_error_set(err, name, line, -EINVAL,
                                          "DriftInterval= wants a time such as 500ms, 30s, 2min or off, got \"%s\"", val);
                                 goto out;
                         }
@@ -511,7 +505,7 @@ int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, s
 
                 if (colon)
                         at = (unsigned)atoi(colon + 1);
-                e = fail(err, name, at, -EINVAL, "[Match] has no [Set] section");
+                e = ios_error_set(err, name, at, -EINVAL, "[Match] has no [Set] section");
                 goto out;
         }
         if (in_rule) {
@@ -553,284 +547,4 @@ out:
         free(tmp.rules);
         ios_strv_free(tmp.warnings);
         return e;
-}
-
-/* ------------------------------------------------------------------ */
-
-static const char builtin_policy[] =
-        "# built-in defaults\n"
-        "[Match]\nClass=nvme ssd raid virtual\n[Set]\nScheduler=none noop\n"
-        "[Match]\nClass=hdd\n[Set]\nScheduler=mq-deadline deadline\n";
-
-int ios_policy_new_builtin(struct ios_policy **ret)
-{
-        struct ios_policy *p = calloc(1, sizeof(*p));
-        int e;
-
-        if (!p)
-                return -ENOMEM;
-        e = ios_policy_parse(p, "built-in", builtin_policy, NULL);
-        if (e < 0) {
-                ios_policy_free(p);
-                return e;
-        }
-        *ret = p;
-        return 0;
-}
-
-struct ios_policy *ios_policy_free(struct ios_policy *p)
-{
-        if (!p)
-                return NULL;
-        for (size_t i = 0; i < p->nrules; i++)
-                ios_rule_done(&p->rules[i]);
-        free(p->rules);
-        ios_strv_free(p->files);
-        ios_strv_free(p->warnings);
-        free(p->errors);
-        free(p);
-        return NULL;
-}
-
-char * const *ios_policy_files(const struct ios_policy *p)
-{
-        return p->files;
-}
-
-uint64_t ios_policy_drift_interval_ms(const struct ios_policy *p)
-{
-        return p->drift_ms;
-}
-
-bool ios_policy_needs_extra(const struct ios_policy *p)
-{
-        return p->needs_extra;
-}
-
-/* Read one policy file, refusing what a non-root user could have written. */
-static int load_file(struct ios_policy *p, const char *path, unsigned flags, struct ios_error *err)
-{
-        _cleanup_close_ int fd = -1;
-        _cleanup_free_ char *buf = NULL;
-        struct stat st;
-        size_t len = 0;
-
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        if (fd < 0)
-                return fail(err, path, 0, -errno, "cannot open: %s", strerror(errno));
-        if (fstat(fd, &st) < 0)
-                return fail(err, path, 0, -errno, "cannot stat: %s", strerror(errno));
-        if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3))
-                return 0;       /* masked with a link to /dev/null */
-        if (!S_ISREG(st.st_mode))
-                return fail(err, path, 0, -EINVAL, "not a regular file");
-        if (st.st_mode & (S_IWGRP | S_IWOTH))
-                return fail(err, path, 0, -EPERM, "refusing a policy file writable by group or others (mode %04o)",
-                            (unsigned)(st.st_mode & 07777));
-        if (st.st_uid != 0 && !(flags & IOS_POLICY_ANY_OWNER))
-                return fail(err, path, 0, -EPERM, "refusing a policy file not owned by root (uid %u)",
-                            (unsigned)st.st_uid);
-        if (st.st_size > 1 << 20)
-                return fail(err, path, 0, -EFBIG, "policy file larger than 1 MiB");
-        buf = malloc((size_t)st.st_size + 1);
-        if (!buf)
-                return -ENOMEM;
-        while (len < (size_t)st.st_size) {
-                ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n < 0)
-                        return fail(err, path, 0, -errno, "cannot read: %s", strerror(errno));
-                if (n == 0)
-                        break;
-                len += (size_t)n;
-        }
-        buf[len] = '\0';
-        if (strlen(buf) != len)
-                return fail(err, path, 0, -EINVAL, "policy file contains a NUL byte");
-        return ios_policy_parse(p, path, buf, err);
-}
-
-/* Remember a file (or directory) that was skipped whole; ENOMEM is not such an error. */
-static int add_error(struct ios_policy *p, int code, const struct ios_error *err)
-{
-        struct ios_error *n;
-
-        if (code == -ENOMEM)
-                return code;
-        n = realloc(p->errors, (p->nerrors + 1) * sizeof(*n));
-        if (!n)
-                return -ENOMEM;
-        p->errors = n;
-        p->errors[p->nerrors] = *err;
-        p->errors[p->nerrors].code = code;
-        p->nerrors++;
-        return 0;
-}
-
-const struct ios_error *ios_policy_errors(const struct ios_policy *p, size_t *ret_n)
-{
-        *ret_n = p->nerrors;
-        return p->errors;
-}
-
-char * const *ios_policy_warnings(const struct ios_policy *p)
-{
-        return p->warnings;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-        return strcmp(*(char * const *)a, *(char * const *)b);
-}
-
-/*
- * Collect *.conf from the drop-in directories; a later directory's file
- * replaces an earlier one of the same name.  Returns full paths sorted by
- * file name.
- */
-static int collect(const char *root, unsigned flags, struct ios_policy *p, char ***ret)
-{
-        struct ios_error err;
-        static const char * const dirs[] = { IOS_VENDOR_DIR, "/etc/iosched.d", "/run/iosched.d" };
-        _cleanup_(ios_strv_freep) char **names = NULL, **paths = NULL;
-        int e;
-
-        for (size_t i = 0; i < ELEMENTSOF(dirs); i++) {
-                _cleanup_free_ char *dir = NULL;
-                struct dirent *de;
-                DIR *d;
-
-                if (asprintf(&dir, "%s%s", root, dirs[i]) < 0)
-                        return -ENOMEM;
-                d = opendir(dir);
-                if (!d) {
-                        if (errno == ENOENT || errno == ENOTDIR)
-                                continue;
-                        e = add_error(p, fail(&err, dir, 0, -errno, "cannot open: %s", strerror(errno)), &err);
-                        if (e < 0)
-                                return e;
-                        continue;
-                }
-                {
-                        /* whoever may add or replace files here writes the policy */
-                        struct stat st;
-
-                        if (fstat(dirfd(d), &st) < 0 || (st.st_mode & (S_IWGRP | S_IWOTH)) ||
-                            (st.st_uid != 0 && !(flags & IOS_POLICY_ANY_OWNER))) {
-                                closedir(d);
-                                e = add_error(p, fail(&err, dir, 0, -EPERM, "refusing a policy directory "
-                                                      "writable by others or not owned by root: its files are skipped"),
-                                              &err);
-                                if (e < 0)
-                                        return e;
-                                continue;
-                        }
-                }
-                while ((de = readdir(d))) {
-                        size_t l = strlen(de->d_name);
-                        char *full;
-                        size_t k;
-
-                        if (de->d_name[0] == '.' || l < 6 || !streq(de->d_name + l - 5, ".conf"))
-                                continue;
-                        if (asprintf(&full, "%s/%s", dir, de->d_name) < 0) {
-                                closedir(d);
-                                return -ENOMEM;
-                        }
-                        for (k = 0; names && names[k]; k++)
-                                if (streq(names[k], de->d_name))
-                                        break;
-                        if (names && names[k]) {
-                                free(paths[k]);         /* masked by this later directory */
-                                paths[k] = full;
-                                continue;
-                        }
-                        e = ios_strv_push(&names, strdup(de->d_name));
-                        if (e >= 0)
-                                e = ios_strv_push(&paths, full);
-                        else
-                                free(full);
-                        if (e < 0) {
-                                closedir(d);
-                                return e;
-                        }
-                }
-                closedir(d);
-        }
-        /* sort by file name, carrying the paths along */
-        {
-                size_t n = ios_strv_length(names);
-                char **pairs = calloc(n + 1, sizeof(char *));
-                if (!pairs)
-                        return -ENOMEM;
-                for (size_t i = 0; i < n; i++) {
-                        if (asprintf(&pairs[i], "%s%c%s", names[i], '\x01', paths[i]) < 0) {
-                                ios_strv_free(pairs);
-                                return -ENOMEM;
-                        }
-                }
-                qsort(pairs, n, sizeof(char *), cmp_str);
-                for (size_t i = 0; i < n; i++) {
-                        char *sep = strchr(pairs[i], '\x01');
-                        memmove(pairs[i], sep + 1, strlen(sep + 1) + 1);
-                }
-                *ret = pairs;
-        }
-        return 0;
-}
-
-int ios_policy_load(const char *conf_root, const char *file, unsigned flags,
-                    struct ios_policy **ret, struct ios_error *err)
-{
-        _cleanup_(ios_strv_freep) char **files = NULL;
-        struct ios_policy *p;
-        const char *root = conf_root && !streq(conf_root, "/") ? conf_root : "";
-        int e;
-
-        if (err)
-                *err = (struct ios_error){};
-        if (flags & IOS_POLICY_NO_BUILTIN) {
-                p = calloc(1, sizeof(*p));
-                e = p ? 0 : -ENOMEM;
-        } else
-                e = ios_policy_new_builtin(&p);
-        if (e < 0)
-                return e;
-
-        if (file)
-                e = ios_strv_push(&files, strdup(file));
-        else {
-                _cleanup_free_ char *main_conf = NULL;
-                struct stat st;
-
-                if (asprintf(&main_conf, "%s/etc/iosched.conf", root) < 0)
-                        e = -ENOMEM;
-                else if (stat(main_conf, &st) == 0)
-                        e = ios_strv_push(&files, TAKE_PTR(main_conf));
-                if (e >= 0) {
-                        _cleanup_(ios_strv_freep) char **dropins = NULL;
-                        e = collect(root, flags, p, &dropins);
-                        for (char **f = dropins; e >= 0 && f && *f; f++)
-                                e = ios_strv_push(&files, strdup(*f));
-                }
-        }
-        /* a file that cannot be used is skipped whole; the others still count */
-        for (char **f = files; e >= 0 && f && *f; f++) {
-                struct ios_error fe = {};
-
-                e = load_file(p, *f, flags, &fe);
-                if (e >= 0)
-                        e = ios_strv_push(&p->files, strdup(*f));
-                else
-                        e = add_error(p, e, &fe);
-        }
-        if (e < 0) {
-                ios_policy_free(p);
-                return e;
-        }
-        if (err && p->nerrors)
-                *err = p->errors[0];
-        *ret = p;
-        return 0;
 }

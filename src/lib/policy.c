@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * policy.c: which rules match a disk, and the merged settings it gets.
+ * policy.c: the policy object (built-in rules, lifecycle), which rules
+ * match a disk, and the merged settings it gets.
  * Rules apply in order (built-in, then files by name); a later matching
  * rule overrides an earlier one key by key, and every value remembers the
  * file:line that set it.  One safety rule sits above all files: before
@@ -205,4 +206,58 @@ int ios_policy_unmatched(const struct ios_policy *p, struct ios_device * const *
         }
         *ret = l;
         return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* the policy object: built-in rules, lifecycle                        */
+/* ------------------------------------------------------------------ */
+
+static const char builtin_policy[] =
+        "# built-in defaults\n"
+        "[Match]\nClass=nvme ssd raid virtual\n[Set]\nScheduler=none noop\n"
+        "[Match]\nClass=hdd\n[Set]\nScheduler=mq-deadline deadline\n";
+
+int ios_policy_new_builtin(struct ios_policy **ret)
+{
+        struct ios_policy *p = calloc(1, sizeof(*p));
+        int e;
+
+        if (!p)
+                return -ENOMEM;
+        e = ios_policy_parse(p, "built-in", builtin_policy, NULL);
+        if (e < 0) {
+                ios_policy_free(p);
+                return e;
+        }
+        *ret = p;
+        return 0;
+}
+
+struct ios_policy *ios_policy_free(struct ios_policy *p)
+{
+        if (!p)
+                return NULL;
+        for (size_t i = 0; i < p->nrules; i++)
+                ios_rule_done(&p->rules[i]);
+        free(p->rules);
+        ios_strv_free(p->files);
+        ios_strv_free(p->warnings);
+        free(p->errors);
+        free(p);
+        return NULL;
+}
+
+char * const *ios_policy_files(const struct ios_policy *p)
+{
+        return p->files;
+}
+
+uint64_t ios_policy_drift_interval_ms(const struct ios_policy *p)
+{
+        return p->drift_ms;
+}
+
+bool ios_policy_needs_extra(const struct ios_policy *p)
+{
+        return p->needs_extra;
 }

@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * policy-files.c: where policy files come from, who may write them, and
+ * what happens to one that cannot be used.  The built-in rules first, then
+ * /etc/iosched.conf, then every *.conf of the vendor directory,
+ * /etc/iosched.d and /run/iosched.d in file-name order (a later directory's
+ * file masks an earlier one of the same name; a link to /dev/null masks
+ * without replacing).  A file writable by group or others or not owned by
+ * root is refused, and so is every file of such a directory.  A file that
+ * cannot be read, is refused or does not parse is skipped whole and
+ * recorded (ios_policy_errors); the rest is the policy.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "iosched.h"
+#include "macro.h"
+#include "policy-internal.h"
+
+#ifndef IOS_VENDOR_DIR
+#define IOS_VENDOR_DIR "/usr/local/lib/iosched"
+#endif
+
+
+
+/* Read one policy file, refusing what a non-root user could have written. */
+static int load_file(struct ios_policy *p, const char *path, unsigned flags, struct ios_error *err)
+{
+        _cleanup_close_ int fd = -1;
+        _cleanup_free_ char *buf = NULL;
+        struct stat st;
+        size_t len = 0;
+
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return ios_error_set(err, path, 0, -errno, "cannot open: %s", strerror(errno));
+        if (fstat(fd, &st) < 0)
+                return ios_error_set(err, path, 0, -errno, "cannot stat: %s", strerror(errno));
+        if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3))
+                return 0;       /* masked with a link to /dev/null */
+        if (!S_ISREG(st.st_mode))
+                return ios_error_set(err, path, 0, -EINVAL, "not a regular file");
+        if (st.st_mode & (S_IWGRP | S_IWOTH))
+                return ios_error_set(err, path, 0, -EPERM, "refusing a policy file writable by group or others (mode %04o)",
+                            (unsigned)(st.st_mode & 07777));
+        if (st.st_uid != 0 && !(flags & IOS_POLICY_ANY_OWNER))
+                return ios_error_set(err, path, 0, -EPERM, "refusing a policy file not owned by root (uid %u)",
+                            (unsigned)st.st_uid);
+        if (st.st_size > 1 << 20)
+                return ios_error_set(err, path, 0, -EFBIG, "policy file larger than 1 MiB");
+        buf = malloc((size_t)st.st_size + 1);
+        if (!buf)
+                return -ENOMEM;
+        while (len < (size_t)st.st_size) {
+                ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        return ios_error_set(err, path, 0, -errno, "cannot read: %s", strerror(errno));
+                if (n == 0)
+                        break;
+                len += (size_t)n;
+        }
+        buf[len] = '\0';
+        if (strlen(buf) != len)
+                return ios_error_set(err, path, 0, -EINVAL, "policy file contains a NUL byte");
+        return ios_policy_parse(p, path, buf, err);
+}
+
+/* Remember a file (or directory) that was skipped whole; ENOMEM is not such an error. */
+static int add_error(struct ios_policy *p, int code, const struct ios_error *err)
+{
+        struct ios_error *n;
+
+        if (code == -ENOMEM)
+                return code;
+        n = realloc(p->errors, (p->nerrors + 1) * sizeof(*n));
+        if (!n)
+                return -ENOMEM;
+        p->errors = n;
+        p->errors[p->nerrors] = *err;
+        p->errors[p->nerrors].code = code;
+        p->nerrors++;
+        return 0;
+}
+
+const char *ios_error_where(const struct ios_error *e, char *buf, size_t n)
+{
+        if (e->line)
+                snprintf(buf, n, "%s:%u", e->file, e->line);
+        else
+                snprintf(buf, n, "%s", e->file);
+        return buf;
+}
+
+const struct ios_error *ios_policy_errors(const struct ios_policy *p, size_t *ret_n)
+{
+        *ret_n = p->nerrors;
+        return p->errors;
+}
+
+char * const *ios_policy_warnings(const struct ios_policy *p)
+{
+        return p->warnings;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+        return strcmp(*(char * const *)a, *(char * const *)b);
+}
+
+/*
+ * Collect *.conf from the drop-in directories; a later directory's file
+ * replaces an earlier one of the same name.  Returns full paths sorted by
+ * file name.
+ */
+static int collect(const char *root, unsigned flags, struct ios_policy *p, char ***ret)
+{
+        struct ios_error err;
+        static const char * const dirs[] = { IOS_VENDOR_DIR, "/etc/iosched.d", "/run/iosched.d" };
+        _cleanup_(ios_strv_freep) char **names = NULL, **paths = NULL;
+        int e;
+
+        for (size_t i = 0; i < ELEMENTSOF(dirs); i++) {
+                _cleanup_free_ char *dir = NULL;
+                struct dirent *de;
+                DIR *d;
+
+                if (asprintf(&dir, "%s%s", root, dirs[i]) < 0)
+                        return -ENOMEM;
+                d = opendir(dir);
+                if (!d) {
+                        if (errno == ENOENT || errno == ENOTDIR)
+                                continue;
+                        e = add_error(p, ios_error_set(&err, dir, 0, -errno, "cannot open: %s", strerror(errno)), &err);
+                        if (e < 0)
+                                return e;
+                        continue;
+                }
+                {
+                        /* whoever may add or replace files here writes the policy */
+                        struct stat st;
+
+                        if (fstat(dirfd(d), &st) < 0 || (st.st_mode & (S_IWGRP | S_IWOTH)) ||
+                            (st.st_uid != 0 && !(flags & IOS_POLICY_ANY_OWNER))) {
+                                closedir(d);
+                                e = add_error(p, ios_error_set(&err, dir, 0, -EPERM, "refusing a policy directory "
+                                                      "writable by others or not owned by root: its files are skipped"),
+                                              &err);
+                                if (e < 0)
+                                        return e;
+                                continue;
+                        }
+                }
+                while ((de = readdir(d))) {
+                        size_t l = strlen(de->d_name);
+                        char *full;
+                        size_t k;
+
+                        if (de->d_name[0] == '.' || l < 6 || !streq(de->d_name + l - 5, ".conf"))
+                                continue;
+                        if (asprintf(&full, "%s/%s", dir, de->d_name) < 0) {
+                                closedir(d);
+                                return -ENOMEM;
+                        }
+                        for (k = 0; names && names[k]; k++)
+                                if (streq(names[k], de->d_name))
+                                        break;
+                        if (names && names[k]) {
+                                free(paths[k]);         /* masked by this later directory */
+                                paths[k] = full;
+                                continue;
+                        }
+                        e = ios_strv_push(&names, strdup(de->d_name));
+                        if (e >= 0)
+                                e = ios_strv_push(&paths, full);
+                        else
+                                free(full);
+                        if (e < 0) {
+                                closedir(d);
+                                return e;
+                        }
+                }
+                closedir(d);
+        }
+        /* sort by file name, carrying the paths along */
+        {
+                size_t n = ios_strv_length(names);
+                char **pairs = calloc(n + 1, sizeof(char *));
+                if (!pairs)
+                        return -ENOMEM;
+                for (size_t i = 0; i < n; i++) {
+                        if (asprintf(&pairs[i], "%s%c%s", names[i], '\x01', paths[i]) < 0) {
+                                ios_strv_free(pairs);
+                                return -ENOMEM;
+                        }
+                }
+                qsort(pairs, n, sizeof(char *), cmp_str);
+                for (size_t i = 0; i < n; i++) {
+                        char *sep = strchr(pairs[i], '\x01');
+                        memmove(pairs[i], sep + 1, strlen(sep + 1) + 1);
+                }
+                *ret = pairs;
+        }
+        return 0;
+}
+
+int ios_policy_load(const char *conf_root, const char *file, unsigned flags,
+                    struct ios_policy **ret, struct ios_error *err)
+{
+        _cleanup_(ios_strv_freep) char **files = NULL;
+        struct ios_policy *p;
+        const char *root = conf_root && !streq(conf_root, "/") ? conf_root : "";
+        int e;
+
+        if (err)
+                *err = (struct ios_error){};
+        if (flags & IOS_POLICY_NO_BUILTIN) {
+                p = calloc(1, sizeof(*p));
+                e = p ? 0 : -ENOMEM;
+        } else
+                e = ios_policy_new_builtin(&p);
+        if (e < 0)
+                return e;
+
+        if (file)
+                e = ios_strv_push(&files, strdup(file));
+        else {
+                _cleanup_free_ char *main_conf = NULL;
+                struct stat st;
+
+                if (asprintf(&main_conf, "%s/etc/iosched.conf", root) < 0)
+                        e = -ENOMEM;
+                else if (stat(main_conf, &st) == 0)
+                        e = ios_strv_push(&files, TAKE_PTR(main_conf));
+                if (e >= 0) {
+                        _cleanup_(ios_strv_freep) char **dropins = NULL;
+                        e = collect(root, flags, p, &dropins);
+                        for (char **f = dropins; e >= 0 && f && *f; f++)
+                                e = ios_strv_push(&files, strdup(*f));
+                }
+        }
+        /* a file that cannot be used is skipped whole; the others still count */
+        for (char **f = files; e >= 0 && f && *f; f++) {
+                struct ios_error fe = {};
+
+                e = load_file(p, *f, flags, &fe);
+                if (e >= 0)
+                        e = ios_strv_push(&p->files, strdup(*f));
+                else
+                        e = add_error(p, e, &fe);
+        }
+        if (e < 0) {
+                ios_policy_free(p);
+                return e;
+        }
+        if (err && p->nerrors)
+                *err = p->errors[0];
+        *ret = p;
+        return 0;
+}
