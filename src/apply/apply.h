@@ -46,10 +46,23 @@ int ios_exit_for_error(int e);
 int ios_run(const struct ios_run_opts *o, const struct ios_policy *p, struct ios_device **devs, size_t n);
 int ios_explain_policy(FILE *out, const struct ios_policy *p, struct ios_device *d);
 
+/* grub.c: the last elevator=VALUE of a kernel command line (malloc'd), or NULL. */
 char *ios_find_elevator(const char *text);
-int ios_elevator_sources(struct ios_root *r, const char *conf_root, char **ret_value, char **ret_where);
+/*
+ * The elevator= that counts: the last of the command line GRUB builds from
+ * conf_root's /etc/default/grub and grub.d/ *.cfg, else the last of
+ * /proc/cmdline.  Returns 1 with the value and "file:line (VARIABLE)" or
+ * "/proc/cmdline", 0 if there is none, or -errno; *ret_notes (if not NULL)
+ * gets one line per conflict and per statement that was not evaluated.
+ */
+int ios_elevator_sources(struct ios_root *r, const char *conf_root, char **ret_value, char **ret_where,
+                         char ***ret_notes);
 void ios_warn_elevator(const char *prog, struct ios_root *r, const char *conf_root);
-int ios_import_grub(FILE *out, struct ios_root *r, const char *conf_root);
+/*
+ * Print the policy equivalent to that elevator=.  -ENOENT (none) and -EINVAL
+ * (unknown scheduler) come with one line in *ret_msg; *ret_notes as above.
+ */
+int ios_import_grub(FILE *out, struct ios_root *r, const char *conf_root, char **ret_msg, char ***ret_notes);
 int ios_validate(const char *prog, const struct ios_policy *p, struct ios_device *d,
                  const char *config, char **bench_args, int nbench_args);
 

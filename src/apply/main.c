@@ -69,34 +69,63 @@ static int err(int code, const char *fmt, ...)
         return code;
 }
 
-static int load_devices(struct ios_root *r, char **names, int nnames,
-                        struct ios_device ***ret, size_t *ret_n)
+/*
+ * The disks named, or every disk when none is.  *ret gets the ones found, in
+ * the order named.  A name that is not a block device, or that cannot be
+ * read, is reported on one line and skipped: it does not stop the others.
+ * The return value is then the exit code it earns (IOS_EXIT_ERROR) for the
+ * caller to merge into the run's, and *ret_err (if given) the first such
+ * -errno.  Only -ENODEV/-ENOENT mean "not a block device"; anything else
+ * (EAGAIN from a lookup that kept racing renames, EACCES, ENOMEM) is named
+ * as what it is.  Nonzero with *ret_n == 0: nothing to work on.
+ */
+static int load_devices_err(struct ios_root *r, char **names, int nnames,
+                            struct ios_device ***ret, size_t *ret_n, int *ret_err)
 {
         struct ios_device **l;
-        int e;
+        size_t n = 0;
+        int e, rc = 0;
 
+        if (ret_err)
+                *ret_err = 0;
         if (nnames == 0) {
                 e = ios_device_enumerate(r, ret, ret_n);
-                if (e < 0)
+                if (e < 0) {
+                        if (ret_err)
+                                *ret_err = e;
                         return err(IOS_EXIT_ERROR, "cannot enumerate %s/sys/block: %s",
                                    ios_root_prefix(r), strerror(-e));
+                }
                 return 0;
         }
         l = calloc((size_t)nnames, sizeof(*l));
-        if (!l)
+        if (!l) {
+                if (ret_err)
+                        *ret_err = -ENOMEM;
                 return err(IOS_EXIT_ERROR, "out of memory");
+        }
         for (int i = 0; i < nnames; i++) {
-                e = ios_device_new(r, names[i], &l[i]);
-                if (e < 0) {
-                        ios_device_list_free(l, (size_t)i);
-                        if (e == -ENODEV || e == -ENOENT)
-                                return err(IOS_EXIT_ERROR, "%s: not a block device", names[i]);
-                        return err(IOS_EXIT_ERROR, "%s: %s", names[i], strerror(-e));
+                e = ios_device_new(r, names[i], &l[n]);
+                if (e >= 0) {
+                        n++;
+                        continue;
                 }
+                if (ret_err && *ret_err == 0)
+                        *ret_err = e;
+                if (e == -ENODEV || e == -ENOENT)
+                        rc = err(IOS_EXIT_ERROR, "%s: not a block device", names[i]);
+                else
+                        rc = err(IOS_EXIT_ERROR, "%s: %s", names[i], strerror(-e));
         }
         *ret = l;
-        *ret_n = (size_t)nnames;
-        return 0;
+        *ret_n = n;
+        return rc;
+}
+
+static int load_devices(struct ios_root *r, char **names, int nnames,
+                        struct ios_device ***ret, size_t *ret_n)
+{
+        return load_devices_err(r, names, nnames, ret, ret_n, NULL);
 }
 
 /*
@@ -123,13 +152,13 @@ static int load_policy(const char *conf_root, const char *config, bool no_builti
         for (size_t i = 0; i < nerr; i++) {
                 char where[300];
 
-                if (errs[i].line)
-                        snprintf(where, sizeof(where), "%s:%u", errs[i].file, errs[i].line);
-                else
-                        snprintf(where, sizeof(where), "%s", errs[i].file);
-                fprintf(stderr, "%s: %s: %s (skipped; the rest of the policy applies)\n", prog, where, errs[i].msg);
+                ios_error_where(&errs[i], where, sizeof(where));
+                /* udev: the journal gets it once; stderr of a RUN program is not read */
                 if (to_syslog)
                         syslog(LOG_ERR, "%s: %s (skipped; the rest of the policy applies)", where, errs[i].msg);
+                else
+                        fprintf(stderr, "%s: %s: %s (skipped; the rest of the policy applies)\n", prog, where,
+                                errs[i].msg);
         }
         for (char * const *w = ios_policy_warnings(*ret); !quiet && !to_syslog && w && *w; w++)
                 fprintf(stderr, "%s: warning: %s\n", prog, *w);
@@ -176,6 +205,7 @@ int main(int argc, char **argv)
         size_t ndevs = 0;
         char **bench_args = NULL;
         int c, e, rc = 0, nbench_args = 0, policy_rc = 0;
+        int devices_rc = 0;     /* the worst exit code of disks named but not loaded */
 
         /* validate: what follows "--" is iosched-bench's, not ours */
         for (int i = 1; i < argc; i++)
@@ -241,13 +271,16 @@ int main(int argc, char **argv)
         if (!conf_root && sysroot)
                 conf_root = sysroot;
         if (import_grub) {
-                e = ios_import_grub(stdout, root, conf_root);
-                if (e == -ENOENT)
-                        rc = err(IOS_EXIT_ERROR, "no elevator= in /proc/cmdline or /etc/default/grub");
-                else if (e == -EINVAL)
-                        rc = err(IOS_EXIT_ERROR, "elevator= names an unknown scheduler");
-                else if (e < 0)
-                        rc = err(IOS_EXIT_ERROR, "cannot read the kernel command line: %s", strerror(-e));
+                _cleanup_free_ char *msg = NULL;
+                _cleanup_(ios_strv_freep) char **notes = NULL;
+
+                /* conflicts and what was not evaluated: one line each, the policy still printed */
+                e = ios_import_grub(stdout, root, conf_root, &msg, &notes);
+                for (char **n = notes; n && *n; n++)
+                        fprintf(stderr, "%s: warning: %s\n", prog, *n);
+                if (e < 0)
+                        rc = msg ? err(IOS_EXIT_ERROR, "%s", msg) :
+                                   err(IOS_EXIT_ERROR, "--import-grub: %s", strerror(-e));
                 goto out;
         }
 
@@ -323,25 +356,37 @@ int main(int argc, char **argv)
         if (udev_dev) {
                 char *one[] = { (char *)udev_dev };
 
-                rc = load_devices(root, one, 1, &devs, &ndevs);
+                rc = load_devices_err(root, one, 1, &devs, &ndevs, &e);
                 if (rc) {
-                        syslog(LOG_WARNING, "%s: not a block device (removed?)", udev_dev);
-                        rc = IOS_EXIT_VANISHED;
+                        /* only a disk that is gone is "removed"; a transient or
+                         * system error is a failure udev's caller must see */
+                        if (e == -ENODEV || e == -ENOENT) {
+                                syslog(LOG_WARNING, "%s: not a block device (removed?)", udev_dev);
+                                rc = IOS_EXIT_VANISHED;
+                        } else
+                                syslog(LOG_ERR, "%s: policy not applied: cannot read the disk: %s",
+                                       udev_dev, strerror(-e));
                         goto out;
                 }
         } else {
                 if (!ro.json && !ro.prometheus)
                         ios_warn_elevator(prog, root, conf_root);
                 (void)ios_raise_nofile();
-                rc = load_devices(root, argv + optind, argc - optind, &devs, &ndevs);
-                if (rc)
+                /* a disk named that is missing is reported and does not stop
+                 * the others; its exit code is merged in at the end */
+                devices_rc = load_devices(root, argv + optind, argc - optind, &devs, &ndevs);
+                if (devices_rc && ndevs == 0) {
+                        rc = devices_rc;
                         goto out;
+                }
         }
         ro.all_disks = !udev_dev && optind == argc;
         rc = ios_run(&ro, policy, devs, ndevs);
 out:
         if (policy_rc && ios_exit_worse(policy_rc, rc))
                 rc = policy_rc;
+        if (devices_rc && ios_exit_worse(devices_rc, rc))
+                rc = devices_rc;
         ios_device_list_free(devs, ndevs);
         ios_policy_free(policy);
         ios_root_free(root);

@@ -35,8 +35,18 @@
 #define DEVSET_MAX      4096    /* distinct devices per batch before "re-check all" */
 #define RECV_BATCH      4096    /* uevents read before a batch is processed */
 #define DEBOUNCE_MS     150     /* quiet time after a policy edit before reloading */
+#define RETRY_FIRST_MS  10      /* first retry of a transient failure; doubles each time */
+#define RETRY_TRIES     10      /* attempts in all, the event's own included: retries over ~5 s */
+#define RETRY_MAX       DEVSET_MAX
 
-enum { TAG_SIGNAL = 1, TAG_MONITOR, TAG_WATCH, TAG_DEBOUNCE, TAG_DRIFT };
+enum { TAG_SIGNAL = 1, TAG_MONITOR, TAG_WATCH, TAG_DEBOUNCE, TAG_DRIFT, TAG_RETRY };
+
+/* A device whose event failed for a reason other than "it is gone". */
+struct retry {
+        dev_t dev;
+        unsigned tries;         /* attempts that failed so far */
+        uint64_t due_ms;        /* CLOCK_MONOTONIC */
+};
 
 enum reason { R_START, R_EVENT, R_RESCAN, R_RELOAD, R_DRIFT };
 static const char * const reason_names[] = {
@@ -56,6 +66,9 @@ struct daemon {
         const char *monitor_name;
         struct iosd_devset pending;     /* devices with uevents not yet handled */
         struct iosd_devset quiet;       /* failures already reported by a drift check */
+        struct retry *retry;            /* transient failures to try again, unsorted */
+        size_t n_retry, cap_retry;
+        int retry_fd;                   /* one-shot timerfd, open only while retry is not empty */
         char **refused;                 /* "maj:min key=wanted" the kernel did not keep, this policy load */
         uint64_t n_changes, n_drift, n_failed, n_events;
         char policy_error[sizeof(((struct ios_error *)0)->file) + sizeof(((struct ios_error *)0)->msg) + 48];
@@ -121,7 +134,8 @@ static char *refused_key(dev_t devnum, const struct ios_change *c)
         return k;
 }
 
-static void apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
+/* Returns the -errno of ios_plan_build() (the plan failed, logged here), else 0. */
+static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
 {
         dev_t devnum = makedev(dev->major, dev->minor);
         bool quiet = why == R_DRIFT && iosd_devset_contains(&d->quiet, devnum);
@@ -135,7 +149,7 @@ static void apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
                         iosd_log(LOG_DEBUG, "%s: vanished before it could be planned", dev->name);
                 else
                         iosd_log(fail_prio, "%s: cannot plan: %s", dev->name, strerror(-e));
-                return;
+                return e;
         }
         /* the drift check does not "restore" what the kernel would refuse again */
         for (size_t i = 0; why == R_DRIFT && i < plan.n; i++) {
@@ -202,6 +216,140 @@ static void apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
         else
                 (void)iosd_devset_remove(&d->quiet, devnum);
         ios_plan_done(&plan);
+        return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* retrying transient failures                                         */
+/* ------------------------------------------------------------------ */
+
+static void drain_timer(int fd);
+
+/*
+ * Only ENODEV/ENOENT mean that a device is gone.  Anything else (EAGAIN from
+ * a lookup that kept racing renames, ENOMEM, EMFILE, EIO) is not a reason to
+ * drop its event: the device goes into the retry table, tried again after
+ * 10, 20, 40 ... ms by a one-shot timerfd, and after RETRY_TRIES attempts
+ * given up on with an error line.  A "remove" uevent or a success forgets it.
+ */
+static bool is_gone(int e)
+{
+        return e == -ENODEV || e == -ENOENT;
+}
+
+static uint64_t now_ms(void)
+{
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static struct retry *retry_find(struct daemon *d, dev_t dev)
+{
+        for (size_t i = 0; i < d->n_retry; i++)
+                if (d->retry[i].dev == dev)
+                        return &d->retry[i];
+        return NULL;
+}
+
+static void retry_drop(struct daemon *d, struct retry *r)
+{
+        *r = d->retry[--d->n_retry];
+}
+
+/* (Re)arm the timer for the earliest retry; close it when nothing is left. */
+static void retry_arm(struct daemon *d)
+{
+        uint64_t first = UINT64_MAX, now;
+        int e;
+
+        if (d->n_retry == 0) {
+                if (d->retry_fd >= 0) {
+                        close(d->retry_fd);     /* leaves the epoll set */
+                        d->retry_fd = -1;
+                }
+                return;
+        }
+        for (size_t i = 0; i < d->n_retry; i++)
+                if (d->retry[i].due_ms < first)
+                        first = d->retry[i].due_ms;
+        if (d->retry_fd < 0) {
+                d->retry_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+                if (d->retry_fd < 0) {
+                        e = -errno;
+                        goto fail;
+                }
+                e = epoll_add(d, d->retry_fd, TAG_RETRY);
+                if (e < 0) {
+                        close(d->retry_fd);
+                        d->retry_fd = -1;
+                        goto fail;
+                }
+        }
+        now = now_ms();
+        e = arm(d->retry_fd, first > now ? first - now : 1, 0);
+        if (e >= 0)
+                return;
+fail:
+        /* without a timer nothing would ever retry them: say so, once each */
+        for (size_t i = 0; i < d->n_retry; i++)
+                iosd_log(LOG_ERR, "%u:%u: cannot schedule a retry (%s); the policy is not applied "
+                         "until the next uevent or reload", major(d->retry[i].dev),
+                         minor(d->retry[i].dev), strerror(-e));
+        d->n_failed += d->n_retry;
+        d->n_retry = 0;
+}
+
+/* The last attempt for dev failed with e, not because it is gone. */
+static void retry_schedule(struct daemon *d, dev_t dev, const char *name, const char *what, int e)
+{
+        struct retry *r = retry_find(d, dev);
+        uint64_t delay;
+
+        if (!r) {
+                if (d->n_retry == d->cap_retry) {
+                        size_t cap = d->cap_retry ? d->cap_retry * 2 : 16;
+                        struct retry *v = cap <= RETRY_MAX ? reallocarray(d->retry, cap, sizeof(*v)) : NULL;
+
+                        if (!v) {
+                                d->n_failed++;
+                                iosd_log(LOG_ERR, "%s: %s%s%s; too many disks to retry, the policy is "
+                                         "not applied until the next uevent or reload", name,
+                                         what ? what : "", what ? ": " : "", strerror(-e));
+                                return;
+                        }
+                        d->retry = v;
+                        d->cap_retry = cap;
+                }
+                r = &d->retry[d->n_retry++];
+                *r = (struct retry){ .dev = dev };
+        }
+        r->tries++;
+        if (r->tries >= RETRY_TRIES) {
+                d->n_failed++;
+                iosd_log(LOG_ERR, "%s: %s%s%s; giving up after %u attempts, the policy is not applied "
+                         "until the next uevent or reload", name, what ? what : "", what ? ": " : "",
+                         strerror(-e), r->tries);
+                retry_drop(d, r);
+        } else {
+                delay = (uint64_t)RETRY_FIRST_MS << (r->tries - 1);
+                r->due_ms = now_ms() + delay;
+                iosd_log(LOG_WARNING, "%s: %s%s%s; retrying in %" PRIu64 " ms (attempt %u of %u)",
+                         name, what ? what : "", what ? ": " : "", strerror(-e), delay,
+                         r->tries + 1, RETRY_TRIES);
+        }
+        retry_arm(d);
+}
+
+static void retry_forget(struct daemon *d, dev_t dev)
+{
+        struct retry *r = retry_find(d, dev);
+
+        if (r) {
+                retry_drop(d, r);
+                retry_arm(d);
+        }
 }
 
 static void apply_devnum(struct daemon *d, dev_t devnum, enum reason why)
@@ -213,11 +361,46 @@ static void apply_devnum(struct daemon *d, dev_t devnum, enum reason why)
         snprintf(name, sizeof(name), "%u:%u", major(devnum), minor(devnum));
         e = ios_device_new(d->root, name, &dev);
         if (e < 0) {
-                iosd_log(LOG_DEBUG, "%s: not a disk here (%s), ignoring", name, strerror(-e));
+                if (is_gone(e)) {
+                        iosd_log(LOG_DEBUG, "%s: not a disk here (%s), ignoring", name, strerror(-e));
+                        retry_forget(d, devnum);
+                } else
+                        retry_schedule(d, devnum, name, "cannot look the disk up", e);
                 return;
         }
-        apply_one(d, dev, why);
+        e = apply_one(d, dev, why);     /* logs a failed plan itself */
+        if (e < 0 && !is_gone(e))
+                retry_schedule(d, devnum, dev->name, NULL, e);
+        else
+                retry_forget(d, devnum);
         ios_device_free(dev);
+}
+
+/* The retry timer fired: try every device that is due. */
+static void on_retry(struct daemon *d)
+{
+        uint64_t now = now_ms();
+        dev_t *due;
+        size_t n = 0;
+
+        if (d->retry_fd < 0)
+                return;         /* closed earlier in this epoll batch */
+        drain_timer(d->retry_fd);
+        due = calloc(d->n_retry ? d->n_retry : 1, sizeof(*due));
+        if (!due) {
+                retry_arm(d);   /* try again at the next expiry */
+                return;
+        }
+        for (size_t i = 0; i < d->n_retry; i++)
+                if (d->retry[i].due_ms <= now)
+                        due[n++] = d->retry[i].dev;
+        iosd_log(LOG_DEBUG, "retry: %zu device(s) due, %zu waiting", n, d->n_retry - n);
+        /* apply_devnum() forgets or reschedules each, and re-arms the timer */
+        for (size_t i = 0; i < n; i++)
+                apply_devnum(d, due[i], R_EVENT);
+        free(due);
+        retry_arm(d);
+        notify_status(d);
 }
 
 static void apply_all(struct daemon *d, enum reason why)
@@ -264,10 +447,7 @@ static int load_policy(struct daemon *d, struct ios_policy **ret)
         for (size_t i = 0; i < nerr; i++) {
                 char where[300];
 
-                if (errs[i].line)
-                        snprintf(where, sizeof(where), "%s:%u", errs[i].file, errs[i].line);
-                else
-                        snprintf(where, sizeof(where), "%s", errs[i].file);
+                ios_error_where(&errs[i], where, sizeof(where));
                 iosd_log(LOG_ERR, "policy error: %s: %s; skipping this file, the rest of the policy applies",
                          where, errs[i].msg);
                 if (i == 0)
@@ -438,6 +618,7 @@ static void on_monitor(struct daemon *d)
                 else if (action && streq(action, "remove")) {
                         (void)iosd_devset_remove(&d->pending, devnum);
                         (void)iosd_devset_remove(&d->quiet, devnum);
+                        retry_forget(d, devnum);
                 } else if (!action || streq(action, "add") || streq(action, "change") ||
                            streq(action, "move") || streq(action, "online")) {
                         (void)iosd_devset_remove(&d->quiet, devnum);
@@ -521,6 +702,9 @@ static int loop(struct daemon *d)
                                 apply_all(d, R_DRIFT);
                                 notify_status(d);
                                 break;
+                        case TAG_RETRY:
+                                on_retry(d);
+                                break;
                         }
                 }
                 /* the monitor was drained above: one pass per device, however
@@ -564,7 +748,7 @@ static int setup(struct daemon *d)
 int iosd_run(const struct iosd_options *o)
 {
         struct daemon d = {
-                .o = o, .epfd = -1, .sigfd = -1, .debounce_fd = -1, .drift_fd = -1,
+                .o = o, .epfd = -1, .sigfd = -1, .debounce_fd = -1, .drift_fd = -1, .retry_fd = -1,
                 .monitor_name = "none",
         };
         int rc = IOSD_EXIT_FAILURE, e;
@@ -623,9 +807,10 @@ out:
         if (d.udev)
                 udev_unref(d.udev);
         iosd_watch_free(d.watch);
-        for (int *fd = (int[]){ d.drift_fd, d.debounce_fd, d.sigfd, d.epfd, -2 }; *fd != -2; fd++)
+        for (int *fd = (int[]){ d.retry_fd, d.drift_fd, d.debounce_fd, d.sigfd, d.epfd, -2 }; *fd != -2; fd++)
                 if (*fd >= 0)
                         close(*fd);
+        free(d.retry);
         iosd_devset_done(&d.pending);
         iosd_devset_done(&d.quiet);
         ios_strv_free(d.refused);

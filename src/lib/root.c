@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -180,6 +181,31 @@ int ios_root_realpath_walk(struct ios_root *r, const char *path, char **ret)
 
 static int fd_path(struct ios_root *r, int fd, const char *path, char **ret);
 
+/*
+ * A lookup scoped with RESOLVE_IN_ROOT fails with EAGAIN when a rename or a
+ * mount anywhere on the system raced one of its ".." steps (the kernel's
+ * rename_lock and mount_lock seqcounts, fs/namei.c handle_dots()), and
+ * openat2(2) leaves the retry to the caller.  Every sysfs link goes through
+ * "..", and udevd renames files in /run/udev on every event, so on a busy
+ * machine this is common and means nothing: try again.  The bound only
+ * keeps a pathological rename storm from spinning forever; after it the
+ * caller sees -EAGAIN, never a missing file.
+ */
+#define OPENAT2_TRIES 64
+
+static int openat2_retry(int dirfd, const char *path, struct open_how *how)
+{
+        int fd;
+
+        for (unsigned i = 1;; i++) {
+                fd = (int)syscall(SYS_openat2, dirfd, path, how, sizeof(*how));
+                if (fd >= 0 || errno != EAGAIN || i >= OPENAT2_TRIES)
+                        return fd;
+                if (i >= OPENAT2_TRIES / 2)
+                        (void)sched_yield();    /* let the renamer finish its burst */
+        }
+}
+
 static int open_in_root(struct ios_root *r, const char *path, int flags)
 {
         struct open_how how = {
@@ -190,7 +216,7 @@ static int open_in_root(struct ios_root *r, const char *path, int flags)
         int fd;
 
         if (!no_openat2) {
-                fd = (int)syscall(SYS_openat2, r->fd, rel(path), &how, sizeof(how));
+                fd = openat2_retry(r->fd, rel(path), &how);
                 if (fd >= 0)
                         return fd;
                 if (errno != ENOSYS && errno != EPERM)

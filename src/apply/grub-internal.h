@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What grub.c and grub-sh.c share: GRUB's files read as sh, with every
+ * character of a value remembering the file:line it was written on. */
+#ifndef IOS_GRUB_INTERNAL_H
+#define IOS_GRUB_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CMDLINE "/proc/cmdline"
+
+/* The variables grub-mkconfig puts on the command line, in its order. */
+static const char * const cmdline_vars[] = { "GRUB_CMDLINE_LINUX", "GRUB_CMDLINE_LINUX_DEFAULT" };
+
+/* A shell value; at[i] is where s[i] was written: file (index in elv.files) and line. */
+struct val {
+        char *s;
+        struct pos {
+                int file;
+                unsigned line;
+        } *at;
+        size_t n, cap;
+};
+
+struct var {
+        char *name, *set;               /* set: "file:line" of the last assignment */
+        struct val v;
+};
+
+struct tok {
+        char *value, *where;            /* where: "file:line", or /proc/cmdline */
+        const char *var;                /* GRUB_CMDLINE_LINUX[_DEFAULT]; NULL in /proc/cmdline */
+};
+
+struct toks {
+        struct tok *t;
+        size_t n;
+};
+
+struct elv {
+        char **files;                   /* the GRUB files read (conf root included), in order */
+        struct var *vars;
+        size_t nvars;
+        struct toks run;                /* elevator= of /proc/cmdline */
+        struct toks eff;                /* of the command line GRUB builds */
+        struct toks lit;                /* every one assigned to GRUB_CMDLINE_LINUX* */
+        char **notes;                   /* conflicts, and what was not evaluated */
+        const struct tok *chosen;       /* GRUB's last, else /proc/cmdline's last */
+};
+
+struct parser {
+        struct elv *e;
+        int file;
+        const char *p;
+        unsigned line;
+        bool unsupported;               /* the word had $(...), `...` or ${VAR op} */
+};
+
+/* Add the elevator= of s[0..n) to t; at (may be NULL) says where each byte came from. */
+int grub_toks_scan(struct elv *e, struct toks *t, const char *s, size_t n, const struct pos *at, const char *var);
+/* The variable name[0..len), or NULL. */
+struct var *grub_var_find(const struct elv *e, const char *name, size_t len);
+/* Evaluate one file's assignments (ps->e, ps->file, ps->p, ps->line set). */
+int grub_sh_parse(struct parser *ps);
+void grub_elv_done(struct elv *e);
+
+#endif

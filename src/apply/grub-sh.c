@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * grub-sh.c: GRUB's configuration files read as the sh that grub-mkconfig
+ * sources them with: assignments (a later one replaces an earlier one),
+ * "double" and 'single' quotes, escapes, backslash-newline, $VAR and
+ * ${VAR} (so the self-append "$GRUB_CMDLINE_LINUX elevator=x" works) and
+ * export.  What it cannot evaluate (conditions, loops, $(...), `...`) is
+ * skipped with a note naming file:line, since it could hide an elevator=.
+ * Every character of a value keeps the file and line it was written on,
+ * and elevator= tokens are found in values and in /proc/cmdline.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iosched.h"
+#include "macro.h"
+#include "apply.h"
+#include "grub-internal.h"
+
+static int val_push(struct val *v, char c, struct pos at)
+{
+        if (v->n + 2 > v->cap) {
+                size_t cap = v->cap ? 2 * v->cap : 64;
+                char *s = realloc(v->s, cap);
+                struct pos *a = s ? realloc(v->at, cap * sizeof(*a)) : NULL;
+
+                v->s = s ? s : v->s;
+                if (!a)
+                        return -ENOMEM;
+                v->at = a;
+                v->cap = cap;
+        }
+        v->at[v->n] = at;
+        v->s[v->n++] = c;
+        v->s[v->n] = '\0';
+        return 0;
+}
+
+static bool is_sep(char c)
+{
+        return c == ' ' || c == '\t' || c == '\n' || c == '"' || c == '\'';
+}
+
+/* The next elevator=VALUE in s[*i..n): its value at *v, *l long; *i moves past it. */
+static bool next_elevator(const char *s, size_t n, size_t *i, size_t *v, size_t *l)
+{
+        for (; *i + 9 <= n; (*i)++) {
+                if (strncmp(s + *i, "elevator=", 9) != 0 || (*i > 0 && !is_sep(s[*i - 1])))
+                        continue;
+                *v = *i + 9;
+                for (*l = 0; *v + *l < n && !is_sep(s[*v + *l]); (*l)++)
+                        ;
+                *i = *v + *l;
+                if (*l)
+                        return true;
+        }
+        return false;
+}
+
+char *ios_find_elevator(const char *text)
+{
+        size_t n = text ? strlen(text) : 0, i = 0, v, l, lv = 0, ll = 0;
+
+        while (next_elevator(text, n, &i, &v, &l)) {
+                lv = v;
+                ll = l;
+        }
+        return ll ? strndup(text + lv, ll) : NULL;
+}
+
+/* Append each elevator= of s to t, named by at (NULL: /proc/cmdline); to lit only once each. */
+int grub_toks_scan(struct elv *e, struct toks *t, const char *s, size_t n, const struct pos *at, const char *var)
+{
+        size_t i = 0, v, l;
+
+        while (next_elevator(s, n, &i, &v, &l)) {
+                struct tok nt = { strndup(s + v, l), NULL, var }, *nts = NULL;
+                bool dup = false;
+
+                if (at ? asprintf(&nt.where, "%s:%u", e->files[at[v].file], at[v].line) < 0 :
+                         !(nt.where = strdup(CMDLINE)))
+                        nt.where = NULL;
+                for (size_t k = 0; t == &e->lit && nt.where && nt.value && k < t->n; k++)
+                        dup = dup || (streq(t->t[k].where, nt.where) && streq(t->t[k].value, nt.value));
+                if (!dup && nt.where && nt.value && (nts = realloc(t->t, (t->n + 1) * sizeof(*nts)))) {
+                        t->t = nts;
+                        t->t[t->n++] = nt;
+                        continue;
+                }
+                free(nt.value);
+                free(nt.where);
+                if (!dup)
+                        return -ENOMEM;
+        }
+        return 0;
+}
+
+void grub_elv_done(struct elv *e)
+{
+        struct toks *ts[] = { &e->run, &e->eff, &e->lit };
+
+        for (size_t i = 0; i < e->nvars; i++) {
+                free(e->vars[i].name);
+                free(e->vars[i].set);
+                free(e->vars[i].v.s);
+                free(e->vars[i].v.at);
+        }
+        for (size_t k = 0; k < ELEMENTSOF(ts); k++) {
+                for (size_t i = 0; i < ts[k]->n; i++) {
+                        free(ts[k]->t[i].value);
+                        free(ts[k]->t[i].where);
+                }
+                free(ts[k]->t);
+        }
+        free(e->vars);
+        ios_strv_free(e->files);
+        ios_strv_free(e->notes);
+        *e = (struct elv){};
+}
+
+struct var *grub_var_find(const struct elv *e, const char *name, size_t len)
+{
+        for (size_t i = 0; i < e->nvars; i++)
+                if (strlen(e->vars[i].name) == len && !strncmp(e->vars[i].name, name, len))
+                        return &e->vars[i];
+        return NULL;
+}
+
+/* ---- a small sh reader: assignments, quotes, escapes, $VAR ---- */
+
+
+static char adv(struct parser *ps)
+{
+        ps->line += *ps->p == '\n';
+        return *ps->p++;
+}
+
+static size_t name_len(const char *p)
+{
+        size_t n = 0;
+
+        while (p[n] == '_' || (p[n] >= 'A' && p[n] <= 'Z') || (p[n] >= 'a' && p[n] <= 'z') ||
+               (n && p[n] >= '0' && p[n] <= '9'))
+                n++;
+        return n;
+}
+
+/* What we do not evaluate, `...`, $(...), ${VAR op word}: skipped, read as empty. */
+static void skip_unsupported(struct parser *ps)
+{
+        char open = *ps->p, close = open == '`' ? '`' : open == '(' ? ')' : '}';
+        unsigned depth = 0;
+
+        adv(ps);
+        while (*ps->p && (*ps->p != close || depth)) {
+                depth += *ps->p == open && open != '`';
+                depth -= *ps->p == close && depth;
+                if (*ps->p == '\\' && ps->p[1])
+                        adv(ps);
+                adv(ps);
+        }
+        if (*ps->p)
+                adv(ps);
+        ps->unsupported = true;
+}
+
+/* At '$': append the expansion (of a variable the files set; any other is empty). */
+static int expand(struct parser *ps, struct val *out, struct pos here)
+{
+        const char *p = ps->p + 1;
+        bool brace = *p == '{';
+        size_t l = name_len(p + brace);
+        struct var *v;
+        int e = 0;
+
+        if (*p == '(' || (brace && !(l && p[1 + l] == '}'))) {
+                ps->p = p;
+                skip_unsupported(ps);
+        } else if (l) {
+                v = grub_var_find(ps->e, p + brace, l);
+                ps->p = p + l + 2 * brace;
+                for (size_t i = 0; v && i < v->v.n && e >= 0; i++)
+                        e = val_push(out, v->v.s[i], v->v.at[i]);
+        } else if (*p && strchr("0123456789@*#?$!-", *p))
+                ps->p = p + 1;
+        else {
+                ps->p = p;
+                e = val_push(out, '$', here);
+        }
+        return e;
+}
+
+/* One word, as an assignment's value: quotes removed, expanded, not split. */
+static int parse_word(struct parser *ps, struct val *out)
+{
+        char quote = 0;
+        int e = 0;
+
+        while (*ps->p && e >= 0) {
+                char c = *ps->p;
+                struct pos here = { ps->file, ps->line };
+
+                if (!quote && strchr(" \t\n;&|<>()", c))
+                        break;
+                if (c == quote || (!quote && (c == '\'' || c == '"'))) {
+                        quote = quote ? 0 : c;
+                        adv(ps);
+                } else if (quote == '\'')
+                        e = val_push(out, adv(ps), here);
+                else if (c == '\\' && ps->p[1] && (!quote || strchr("$`\"\\\n", ps->p[1]))) {
+                        adv(ps);
+                        if (adv(ps) != '\n')            /* backslash-newline joins lines */
+                                e = val_push(out, ps->p[-1], here);
+                } else if (c == '$')
+                        e = expand(ps, out, here);
+                else if (c == '`')
+                        skip_unsupported(ps);
+                else
+                        e = val_push(out, adv(ps), here);
+        }
+        return e;
+}
+
+/* A statement we do not evaluate, up to an unquoted newline or ';'; noted if it may set elevator=. */
+static int skip_statement(struct parser *ps, unsigned line, const char *what)
+{
+        const char *start = ps->p;
+        char quote = 0, prev = ' ';
+
+        while (*ps->p && (quote || (*ps->p != '\n' && *ps->p != ';'))) {
+                char c = adv(ps);
+
+                if (!quote && c == '#' && strchr(" \t&|(", prev)) {
+                        while (*ps->p && *ps->p != '\n')
+                                adv(ps);
+                        break;
+                }
+                if (c == '\\' && *ps->p && quote != '\'')
+                        adv(ps);
+                else if (c == quote || (!quote && (c == '\'' || c == '"')))
+                        quote = quote ? 0 : c;
+                prev = c;
+        }
+        if (!memmem(start, ps->p - start, "GRUB_CMDLINE_LINUX", 18) || !memmem(start, ps->p - start, "elevator=", 9))
+                return 0;
+        return ios_strv_pushf(&ps->e->notes, "%s:%u: elevator= %s, which iosched does not evaluate: ignored",
+                              ps->e->files[ps->file], line, what);
+}
+
+/* NAME=v written at line (takes name, and v's value); inside a condition (depth) only noted. */
+static int assign(struct parser *ps, char *name, struct val *v, unsigned line, unsigned depth)
+{
+        const char *tracked = NULL, *file = ps->e->files[ps->file];
+        struct var *var = grub_var_find(ps->e, name, strlen(name));
+        int e = 0;
+
+        for (size_t i = 0; i < ELEMENTSOF(cmdline_vars); i++)
+                tracked = streq(name, cmdline_vars[i]) ? cmdline_vars[i] : tracked;
+        if (depth && tracked && v->s && strstr(v->s, "elevator="))
+                e = ios_strv_pushf(&ps->e->notes, "%s:%u: elevator= in %s inside if, case or a loop, which iosched "
+                                   "does not evaluate: ignored", file, line, name);
+        else if (!depth && tracked && ps->unsupported)
+                e = ios_strv_pushf(&ps->e->notes, "%s:%u: %s uses $(...), `...` or ${...} with an operator, which "
+                                   "iosched does not evaluate: read as empty", file, line, name);
+        if (!depth && e >= 0 && !var) {
+                struct var *nv = realloc(ps->e->vars, (ps->e->nvars + 1) * sizeof(*nv));
+
+                e = nv ? 0 : -ENOMEM;
+                if (nv) {
+                        ps->e->vars = nv;
+                        var = &nv[ps->e->nvars++];
+                        *var = (struct var){ .name = TAKE_PTR(name) };
+                }
+        }
+        if (!depth && e >= 0) {
+                free(var->v.s);
+                free(var->v.at);
+                var->v = *v;
+                *v = (struct val){};
+                free(var->set);
+                if (asprintf(&var->set, "%s:%u", file, line) < 0)
+                        e = -ENOMEM, var->set = NULL;
+                if (tracked && e >= 0)
+                        e = grub_toks_scan(ps->e, &ps->e->lit, var->v.s, var->v.n, var->v.at, tracked);
+        }
+        free(name);
+        return e;
+}
+
+/* Whether the word at p (l long) is one of list's, which begins and ends with a space. */
+static bool word_in(const char *p, size_t l, const char *list)
+{
+        char w[16];
+
+        return l < sizeof(w) - 2 && snprintf(w, sizeof(w), " %.*s ", (int)l, p) > 0 && strstr(list, w);
+}
+
+int grub_sh_parse(struct parser *ps)
+{
+        unsigned depth = 0;
+        int e = 0;
+
+        while (e >= 0) {
+                unsigned line;
+                size_t l;
+
+                while (*ps->p && (strchr(" \t\n;", *ps->p) || (*ps->p == '\\' && ps->p[1] == '\n')))
+                        adv(ps);
+                if (*ps->p == '#')
+                        while (*ps->p && *ps->p != '\n')
+                                adv(ps);
+                if (!*ps->p)
+                        break;
+                if (*ps->p == '\n')
+                        continue;
+                line = ps->line;
+                l = strcspn(ps->p, " \t\n;&|");
+                if (word_in(ps->p, l, " if case for while until elif ")) {
+                        depth += !word_in(ps->p, l, " elif ");
+                        e = skip_statement(ps, line, "in a condition");
+                        continue;
+                }
+                if (word_in(ps->p, l, " fi esac done then else do { } ")) {
+                        depth -= depth && word_in(ps->p, l, " fi esac done ");
+                        ps->p += l;
+                        continue;
+                }
+                if (word_in(ps->p, l, " export "))
+                        for (ps->p += l; *ps->p == ' ' || *ps->p == '\t'; )
+                                adv(ps);
+                /* NAME=word [NAME=word...] [command...] */
+                while (e >= 0 && (l = name_len(ps->p)) && ps->p[l] == '=') {
+                        struct val v = {};
+                        char *name = strndup(ps->p, l);
+
+                        if (!name)
+                                return -ENOMEM;
+                        ps->p += l + 1;
+                        ps->unsupported = false;
+                        line = ps->line;
+                        e = parse_word(ps, &v);
+                        e = e < 0 ? e : assign(ps, TAKE_PTR(name), &v, line, depth);
+                        free(name);
+                        free(v.s);
+                        free(v.at);
+                        while (*ps->p == ' ' || *ps->p == '\t' || (*ps->p == '\\' && ps->p[1] == '\n'))
+                                adv(ps);
+                }
+                if (e >= 0 && *ps->p && !strchr("\n;#", *ps->p))
+                        e = skip_statement(ps, ps->line, "in a command iosched does not run");
+        }
+        return e;
+}
