@@ -294,8 +294,9 @@ int main(int argc, char **argv)
                 if (ios_list_needs_extra(&lo))
                         ios_root_set_probe(root, IOS_PROBE_EXTRA);
                 (void)ios_raise_nofile();
+                /* as lsblk: a missing name is reported, the others are listed, exit 2 */
                 rc = load_devices(root, argv + optind, argc - optind, &devs, &ndevs);
-                if (rc)
+                if (rc && ndevs == 0)
                         goto out;
                 e = ios_list_print(devs, ndevs, &lo);
                 if (e < 0)

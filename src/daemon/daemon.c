@@ -416,8 +416,13 @@ static void apply_all(struct daemon *d, enum reason why)
                 return;
         }
         iosd_log(LOG_DEBUG, "%s: checking %zu disk(s)", reason_names[why], n);
-        for (size_t i = 0; i < n; i++)
-                apply_one(d, devs[i], why);
+        for (size_t i = 0; i < n; i++) {
+                dev_t devnum = makedev(devs[i]->major, devs[i]->minor);
+
+                e = apply_one(d, devs[i], why);         /* logs a failed plan itself */
+                if (e < 0 && !is_gone(e) && devnum)
+                        retry_schedule(d, devnum, devs[i]->name, NULL, e);
+        }
         ios_device_list_free(devs, n);
 }
 

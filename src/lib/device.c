@@ -629,6 +629,8 @@ static int device_open(struct ios_root *r, const char *path, bool maybe_part,
                 }
         }
         e = ios_sysfs_read_string(d->fd, "dev", &dev);
+        if (e < 0 && e != -ENOENT)
+                goto fail;      /* EMFILE, ENOMEM, EIO: an error, not a vanished disk */
         if (e < 0 || sscanf(dev, "%u:%u", &d->major, &d->minor) != 2) {
                 int hidden = 0;
 

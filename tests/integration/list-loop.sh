@@ -38,4 +38,9 @@ $APPLY explain "$l" | grep -q "^$l: loop" || t_fail "explain"
 out=$($APPLY list nosuchdisk0 2>&1); rc=$?
 [ $rc = 2 ] || t_fail "unknown device exit $rc"
 echo "$out" | grep -q "iosched-apply: nosuchdisk0: not a block device" || t_fail "message: $out"
+# beside a real one: the real one is still listed, the missing one named, exit 2
+out=$($APPLY list -n -r -o NAME nosuchdisk0 "$l" 2>"$T_TMP/err"); rc=$?
+[ $rc = 2 ] || t_fail "missing beside a real disk: exit $rc"
+[ "$out" = "$l" ] || t_fail "the real disk was not listed: '$out'"
+grep -q "nosuchdisk0: not a block device" "$T_TMP/err" || t_fail "message: $(cat "$T_TMP/err")"
 echo "ok"
