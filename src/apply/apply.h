@@ -39,6 +39,10 @@ struct ios_run_opts {
         bool all_disks;         /* no disk named: every disk of the machine */
 };
 
+/* udevlog.c: --udev's log: syslog, or the kernel log where there is no syslog socket. */
+void apply_log_open(const char *prog);
+void apply_log(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Whether exit code a is more serious than b (the worst of several is the exit status). */
 bool ios_exit_worse(int a, int b);
 

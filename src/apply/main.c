@@ -155,7 +155,7 @@ static int load_policy(const char *conf_root, const char *config, bool no_builti
                 ios_error_where(&errs[i], where, sizeof(where));
                 /* udev: the journal gets it once; stderr of a RUN program is not read */
                 if (to_syslog)
-                        syslog(LOG_ERR, "%s: %s (skipped; the rest of the policy applies)", where, errs[i].msg);
+                        apply_log(LOG_ERR, "%s: %s (skipped; the rest of the policy applies)", where, errs[i].msg);
                 else
                         fprintf(stderr, "%s: %s: %s (skipped; the rest of the policy applies)\n", prog, where,
                                 errs[i].msg);
@@ -305,14 +305,14 @@ int main(int argc, char **argv)
         }
 
         if (udev_dev) {
-                /* udev: quiet, syslog (the journal), one disk; stdout is not read */
-                openlog(prog, LOG_PID, LOG_DAEMON);
+                /* udev: quiet, syslog (the journal; the kernel log in the initramfs), one disk */
+                apply_log_open(prog);
                 ro.udev = ro.quiet = true;
         }
         rc = load_policy(conf_root, config, no_builtin, ro.quiet, udev_dev != NULL, &policy, &policy_rc);
         if (rc) {
                 if (udev_dev)
-                        syslog(LOG_ERR, "%s: policy not applied: cannot load the policy", udev_dev);
+                        apply_log(LOG_ERR, "%s: policy not applied: cannot load the policy", udev_dev);
                 goto out;
         }
         if (ios_policy_needs_extra(policy) || (cmd && streq(cmd, "explain")))
@@ -362,10 +362,10 @@ int main(int argc, char **argv)
                         /* only a disk that is gone is "removed"; a transient or
                          * system error is a failure udev's caller must see */
                         if (e == -ENODEV || e == -ENOENT) {
-                                syslog(LOG_WARNING, "%s: not a block device (removed?)", udev_dev);
+                                apply_log(LOG_WARNING, "%s: not a block device (removed?)", udev_dev);
                                 rc = IOS_EXIT_VANISHED;
                         } else
-                                syslog(LOG_ERR, "%s: policy not applied: cannot read the disk: %s",
+                                apply_log(LOG_ERR, "%s: policy not applied: cannot read the disk: %s",
                                        udev_dev, strerror(-e));
                         goto out;
                 }

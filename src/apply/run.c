@@ -119,15 +119,15 @@ static void print_plan_lines(const struct ios_run_opts *o, const struct ios_plan
 static void log_plan_syslog(const struct ios_plan *pl)
 {
         for (char **n = pl->notes; n && *n; n++)
-                syslog(LOG_NOTICE, "%s: %s", pl->dev->name, *n);
+                apply_log(LOG_NOTICE, "%s: %s", pl->dev->name, *n);
         for (size_t i = 0; i < pl->n; i++) {
                 const struct ios_change *c = &pl->c[i];
 
                 if (c->state == IOS_CHANGE_APPLIED)
-                        syslog(LOG_INFO, "%s: %s: %s -> %s (%s)", pl->dev->name, c->key,
+                        apply_log(LOG_INFO, "%s: %s: %s -> %s (%s)", pl->dev->name, c->key,
                                c->current ? c->current : "(default)", c->after ? c->after : c->wanted, c->source);
                 else if (c->state == IOS_CHANGE_FAILED)
-                        syslog(LOG_ERR, "%s: %s (%s)", pl->dev->name, c->msg ? c->msg : "failed",
+                        apply_log(LOG_ERR, "%s: %s (%s)", pl->dev->name, c->msg ? c->msg : "failed",
                                c->source ? c->source : "-");
         }
 }
