@@ -9,7 +9,8 @@
  *
  * Events coalesce per device in a bounded set (devset.c): the monitor is
  * drained first, then every device in the set is planned and applied
- * once, however many events it had.
+ * once, however many events it had (apply.c; transient failures go to
+ * retry.c, whose timer joins the set while it has work).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,60 +30,22 @@
 #include <libudev.h>
 #include <systemd/sd-daemon.h>
 
-#include "daemon.h"
+#include "daemon-internal.h"
 #include "macro.h"
 
-#define DEVSET_MAX      4096    /* distinct devices per batch before "re-check all" */
-#define RECV_BATCH      4096    /* uevents read before a batch is processed */
-#define DEBOUNCE_MS     150     /* quiet time after a policy edit before reloading */
-#define RETRY_FIRST_MS  10      /* first retry of a transient failure; doubles each time */
-#define RETRY_TRIES     10      /* attempts in all, the event's own included: retries over ~5 s */
-#define RETRY_MAX       DEVSET_MAX
-
-enum { TAG_SIGNAL = 1, TAG_MONITOR, TAG_WATCH, TAG_DEBOUNCE, TAG_DRIFT, TAG_RETRY };
-
-/* A device whose event failed for a reason other than "it is gone". */
-struct retry {
-        dev_t dev;
-        unsigned tries;         /* attempts that failed so far */
-        uint64_t due_ms;        /* CLOCK_MONOTONIC */
-};
-
-enum reason { R_START, R_EVENT, R_RESCAN, R_RELOAD, R_DRIFT };
-static const char * const reason_names[] = {
+const char * const iosd_reason_names[] = {
         [R_START] = "start", [R_EVENT] = "uevent", [R_RESCAN] = "rescan",
         [R_RELOAD] = "reload", [R_DRIFT] = "drift",
 };
 
-struct daemon {
-        const struct iosd_options *o;
-        struct ios_root *root;
-        struct ios_policy *policy;
-        struct udev *udev;
-        struct udev_monitor *mon;
-        struct iosd_watch *watch;
-        int epfd, sigfd, debounce_fd, drift_fd;
-        uint64_t drift_ms;
-        const char *monitor_name;
-        struct iosd_devset pending;     /* devices with uevents not yet handled */
-        struct iosd_devset quiet;       /* failures already reported by a drift check */
-        struct retry *retry;            /* transient failures to try again, unsorted */
-        size_t n_retry, cap_retry;
-        int retry_fd;                   /* one-shot timerfd, open only while retry is not empty */
-        char **refused;                 /* "maj:min key=wanted" the kernel did not keep, this policy load */
-        uint64_t n_changes, n_drift, n_failed, n_events;
-        char policy_error[sizeof(((struct ios_error *)0)->file) + sizeof(((struct ios_error *)0)->msg) + 48];
-        bool quit;
-};
-
-static int epoll_add(struct daemon *d, int fd, uint32_t tag)
+int iosd_epoll_add(struct daemon *d, int fd, uint32_t tag)
 {
         struct epoll_event ev = { .events = EPOLLIN, .data.u32 = tag };
 
         return epoll_ctl(d->epfd, EPOLL_CTL_ADD, fd, &ev) < 0 ? -errno : 0;
 }
 
-static int arm(int fd, uint64_t first_ms, uint64_t interval_ms)
+int iosd_arm(int fd, uint64_t first_ms, uint64_t interval_ms)
 {
         struct itimerspec its = {
                 .it_value = { (time_t)(first_ms / 1000), (long)(first_ms % 1000) * 1000000L },
@@ -92,7 +55,7 @@ static int arm(int fd, uint64_t first_ms, uint64_t interval_ms)
         return timerfd_settime(fd, 0, &its, NULL) < 0 ? -errno : 0;
 }
 
-static void notify_status(struct daemon *d)
+void iosd_notify_status(struct daemon *d)
 {
         char drift[64];
 
@@ -105,325 +68,6 @@ static void notify_status(struct daemon *d)
                          d->policy_error[0] ? d->policy_error : "",
                          d->policy_error[0] ? "; " : "",
                          d->n_changes, d->n_drift, d->n_failed, drift, d->monitor_name);
-}
-
-/* ------------------------------------------------------------------ */
-/* applying                                                            */
-/* ------------------------------------------------------------------ */
-
-static void log_failures(struct daemon *d, const struct ios_plan *plan, int prio)
-{
-        for (size_t i = 0; i < plan->n; i++) {
-                const struct ios_change *c = &plan->c[i];
-
-                if (c->state != IOS_CHANGE_FAILED)
-                        continue;
-                d->n_failed++;
-                iosd_log(prio, "%s: %s (%s)", plan->dev->name, c->msg ? c->msg : c->key,
-                         iosd_str(c->source));
-        }
-}
-
-/* A value the kernel refused or did not keep: said once per device and policy load. */
-static char *refused_key(dev_t devnum, const struct ios_change *c)
-{
-        char *k = NULL;
-
-        if (asprintf(&k, "%u:%u %s=%s", major(devnum), minor(devnum), c->key, iosd_str(c->wanted)) < 0)
-                return NULL;
-        return k;
-}
-
-/* Returns the -errno of ios_plan_build() (the plan failed, logged here), else 0. */
-static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
-{
-        dev_t devnum = makedev(dev->major, dev->minor);
-        bool quiet = why == R_DRIFT && iosd_devset_contains(&d->quiet, devnum);
-        int fail_prio = quiet ? LOG_DEBUG : LOG_WARNING;
-        struct ios_plan plan;
-        int e;
-
-        e = ios_plan_build(d->policy, dev, &plan);
-        if (e < 0) {
-                if (e == -ENOENT || e == -ENODEV)
-                        iosd_log(LOG_DEBUG, "%s: vanished before it could be planned", dev->name);
-                else
-                        iosd_log(fail_prio, "%s: cannot plan: %s", dev->name, strerror(-e));
-                return e;
-        }
-        /* the drift check does not "restore" what the kernel would refuse again */
-        for (size_t i = 0; why == R_DRIFT && i < plan.n; i++) {
-                struct ios_change *c = &plan.c[i];
-                _cleanup_free_ char *k = NULL;
-
-                if (c->state != IOS_CHANGE_DRIFT || !(k = refused_key(devnum, c)))
-                        continue;
-                if (ios_strv_contains(d->refused, k))
-                        c->state = IOS_CHANGE_SKIPPED;
-        }
-        if (ios_plan_count(&plan, IOS_CHANGE_DRIFT) > 0) {
-                if (why == R_DRIFT)
-                        for (size_t i = 0; i < plan.n; i++) {
-                                const struct ios_change *c = &plan.c[i];
-
-                                /* a value we had set, changed by somebody else */
-                                if (c->state == IOS_CHANGE_DRIFT && c->current)
-                                        iosd_log(LOG_NOTICE, "%s: %s was changed behind our back: "
-                                                 "found '%s', policy wants '%s' (%s); restoring",
-                                                 dev->name, c->key, c->current, iosd_str(c->wanted),
-                                                 iosd_str(c->source));
-                        }
-                (void)ios_plan_apply(&plan);
-                for (size_t i = 0; i < plan.n; i++) {
-                        const struct ios_change *c = &plan.c[i];
-
-                        if (c->state != IOS_CHANGE_APPLIED)
-                                continue;
-                        d->n_changes++;
-                        d->n_drift += why == R_DRIFT;
-                        if (why == R_DRIFT && c->current)
-                                continue;       /* said above, with what was found */
-                        iosd_log(LOG_INFO, "%s: %s: '%s' -> '%s' (%s, %s)", dev->name, c->key,
-                                 c->current ? c->current : "(default)", iosd_str(c->wanted),
-                                 reason_names[why], iosd_str(c->source));
-                }
-        }
-        /* a refused value is said once per device and policy load, whatever the reason to apply */
-        for (size_t i = 0; i < plan.n; i++) {
-                struct ios_change *c = &plan.c[i];
-                _cleanup_free_ char *k = NULL;
-
-                if (c->state != IOS_CHANGE_FAILED || c->error != -EINVAL || !(k = refused_key(devnum, c)))
-                        continue;
-                if (ios_strv_contains(d->refused, k))
-                        c->state = IOS_CHANGE_SKIPPED;  /* said before */
-                else {
-                        (void)ios_strv_push(&d->refused, TAKE_PTR(k));
-                        d->n_failed++;
-                        iosd_log(LOG_WARNING, "%s: %s (%s); reported once until the policy is reloaded",
-                                 dev->name, c->msg ? c->msg : c->key, iosd_str(c->source));
-                        c->state = IOS_CHANGE_SKIPPED;  /* said here */
-                }
-        }
-        /* failures of planning (scheduler not offered) and of writing, once */
-        log_failures(d, &plan, fail_prio);
-        for (char **n = plan.notes; n && *n; n++)
-                iosd_log(why == R_DRIFT ? LOG_DEBUG : LOG_INFO, "%s: note: %s", dev->name, *n);
-        /* a failure that repeats is reported once by the drift checks, until
-         * an event or a reload for the disk */
-        if (ios_plan_count(&plan, IOS_CHANGE_FAILED) > 0)
-                (void)iosd_devset_add(&d->quiet, devnum);
-        else
-                (void)iosd_devset_remove(&d->quiet, devnum);
-        ios_plan_done(&plan);
-        return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* retrying transient failures                                         */
-/* ------------------------------------------------------------------ */
-
-static void drain_timer(int fd);
-
-/*
- * Only ENODEV/ENOENT mean that a device is gone.  Anything else (EAGAIN from
- * a lookup that kept racing renames, ENOMEM, EMFILE, EIO) is not a reason to
- * drop its event: the device goes into the retry table, tried again after
- * 10, 20, 40 ... ms by a one-shot timerfd, and after RETRY_TRIES attempts
- * given up on with an error line.  A "remove" uevent or a success forgets it.
- */
-static bool is_gone(int e)
-{
-        return e == -ENODEV || e == -ENOENT;
-}
-
-static uint64_t now_ms(void)
-{
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static struct retry *retry_find(struct daemon *d, dev_t dev)
-{
-        for (size_t i = 0; i < d->n_retry; i++)
-                if (d->retry[i].dev == dev)
-                        return &d->retry[i];
-        return NULL;
-}
-
-static void retry_drop(struct daemon *d, struct retry *r)
-{
-        *r = d->retry[--d->n_retry];
-}
-
-/* (Re)arm the timer for the earliest retry; close it when nothing is left. */
-static void retry_arm(struct daemon *d)
-{
-        uint64_t first = UINT64_MAX, now;
-        int e;
-
-        if (d->n_retry == 0) {
-                if (d->retry_fd >= 0) {
-                        close(d->retry_fd);     /* leaves the epoll set */
-                        d->retry_fd = -1;
-                }
-                return;
-        }
-        for (size_t i = 0; i < d->n_retry; i++)
-                if (d->retry[i].due_ms < first)
-                        first = d->retry[i].due_ms;
-        if (d->retry_fd < 0) {
-                d->retry_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-                if (d->retry_fd < 0) {
-                        e = -errno;
-                        goto fail;
-                }
-                e = epoll_add(d, d->retry_fd, TAG_RETRY);
-                if (e < 0) {
-                        close(d->retry_fd);
-                        d->retry_fd = -1;
-                        goto fail;
-                }
-        }
-        now = now_ms();
-        e = arm(d->retry_fd, first > now ? first - now : 1, 0);
-        if (e >= 0)
-                return;
-fail:
-        /* without a timer nothing would ever retry them: say so, once each */
-        for (size_t i = 0; i < d->n_retry; i++)
-                iosd_log(LOG_ERR, "%u:%u: cannot schedule a retry (%s); the policy is not applied "
-                         "until the next uevent or reload", major(d->retry[i].dev),
-                         minor(d->retry[i].dev), strerror(-e));
-        d->n_failed += d->n_retry;
-        d->n_retry = 0;
-}
-
-/* The last attempt for dev failed with e, not because it is gone. */
-static void retry_schedule(struct daemon *d, dev_t dev, const char *name, const char *what, int e)
-{
-        struct retry *r = retry_find(d, dev);
-        uint64_t delay;
-
-        if (!r) {
-                if (d->n_retry == d->cap_retry) {
-                        size_t cap = d->cap_retry ? d->cap_retry * 2 : 16;
-                        struct retry *v = cap <= RETRY_MAX ? reallocarray(d->retry, cap, sizeof(*v)) : NULL;
-
-                        if (!v) {
-                                d->n_failed++;
-                                iosd_log(LOG_ERR, "%s: %s%s%s; too many disks to retry, the policy is "
-                                         "not applied until the next uevent or reload", name,
-                                         what ? what : "", what ? ": " : "", strerror(-e));
-                                return;
-                        }
-                        d->retry = v;
-                        d->cap_retry = cap;
-                }
-                r = &d->retry[d->n_retry++];
-                *r = (struct retry){ .dev = dev };
-        }
-        r->tries++;
-        if (r->tries >= RETRY_TRIES) {
-                d->n_failed++;
-                iosd_log(LOG_ERR, "%s: %s%s%s; giving up after %u attempts, the policy is not applied "
-                         "until the next uevent or reload", name, what ? what : "", what ? ": " : "",
-                         strerror(-e), r->tries);
-                retry_drop(d, r);
-        } else {
-                delay = (uint64_t)RETRY_FIRST_MS << (r->tries - 1);
-                r->due_ms = now_ms() + delay;
-                iosd_log(LOG_WARNING, "%s: %s%s%s; retrying in %" PRIu64 " ms (attempt %u of %u)",
-                         name, what ? what : "", what ? ": " : "", strerror(-e), delay,
-                         r->tries + 1, RETRY_TRIES);
-        }
-        retry_arm(d);
-}
-
-static void retry_forget(struct daemon *d, dev_t dev)
-{
-        struct retry *r = retry_find(d, dev);
-
-        if (r) {
-                retry_drop(d, r);
-                retry_arm(d);
-        }
-}
-
-static void apply_devnum(struct daemon *d, dev_t devnum, enum reason why)
-{
-        struct ios_device *dev = NULL;
-        char name[32];
-        int e;
-
-        snprintf(name, sizeof(name), "%u:%u", major(devnum), minor(devnum));
-        e = ios_device_new(d->root, name, &dev);
-        if (e < 0) {
-                if (is_gone(e)) {
-                        iosd_log(LOG_DEBUG, "%s: not a disk here (%s), ignoring", name, strerror(-e));
-                        retry_forget(d, devnum);
-                } else
-                        retry_schedule(d, devnum, name, "cannot look the disk up", e);
-                return;
-        }
-        e = apply_one(d, dev, why);     /* logs a failed plan itself */
-        if (e < 0 && !is_gone(e))
-                retry_schedule(d, devnum, dev->name, NULL, e);
-        else
-                retry_forget(d, devnum);
-        ios_device_free(dev);
-}
-
-/* The retry timer fired: try every device that is due. */
-static void on_retry(struct daemon *d)
-{
-        uint64_t now = now_ms();
-        dev_t *due;
-        size_t n = 0;
-
-        if (d->retry_fd < 0)
-                return;         /* closed earlier in this epoll batch */
-        drain_timer(d->retry_fd);
-        due = calloc(d->n_retry ? d->n_retry : 1, sizeof(*due));
-        if (!due) {
-                retry_arm(d);   /* try again at the next expiry */
-                return;
-        }
-        for (size_t i = 0; i < d->n_retry; i++)
-                if (d->retry[i].due_ms <= now)
-                        due[n++] = d->retry[i].dev;
-        iosd_log(LOG_DEBUG, "retry: %zu device(s) due, %zu waiting", n, d->n_retry - n);
-        /* apply_devnum() forgets or reschedules each, and re-arms the timer */
-        for (size_t i = 0; i < n; i++)
-                apply_devnum(d, due[i], R_EVENT);
-        free(due);
-        retry_arm(d);
-        notify_status(d);
-}
-
-static void apply_all(struct daemon *d, enum reason why)
-{
-        struct ios_device **devs = NULL;
-        size_t n = 0;
-        int e;
-
-        e = ios_device_enumerate(d->root, &devs, &n);
-        if (e < 0) {
-                iosd_log(LOG_ERR, "cannot enumerate disks in %s/sys/block: %s",
-                         ios_root_prefix(d->root), strerror(-e));
-                return;
-        }
-        iosd_log(LOG_DEBUG, "%s: checking %zu disk(s)", reason_names[why], n);
-        for (size_t i = 0; i < n; i++) {
-                dev_t devnum = makedev(devs[i]->major, devs[i]->minor);
-
-                e = apply_one(d, devs[i], why);         /* logs a failed plan itself */
-                if (e < 0 && !is_gone(e) && devnum)
-                        retry_schedule(d, devnum, devs[i]->name, NULL, e);
-        }
-        ios_device_list_free(devs, n);
 }
 
 /* ------------------------------------------------------------------ */
@@ -498,12 +142,12 @@ static int update_drift(struct daemon *d)
                 d->drift_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
                 if (d->drift_fd < 0)
                         return -errno;
-                e = epoll_add(d, d->drift_fd, TAG_DRIFT);
+                e = iosd_epoll_add(d, d->drift_fd, TAG_DRIFT);
                 if (e < 0)
                         return e;
         }
         iosd_log(LOG_INFO, "drift enforcement every %" PRIu64 " ms", ms);
-        return arm(d->drift_fd, ms, ms);
+        return iosd_arm(d->drift_fd, ms, ms);
 }
 
 static void rebuild_watch(struct daemon *d)
@@ -520,7 +164,7 @@ static void rebuild_watch(struct daemon *d)
         }
         d->watch = iosd_watch_free(d->watch);   /* closing the fd leaves the epoll set */
         d->watch = w;
-        e = epoll_add(d, iosd_watch_fd(w), TAG_WATCH);
+        e = iosd_epoll_add(d, iosd_watch_fd(w), TAG_WATCH);
         if (e < 0)
                 iosd_log(LOG_WARNING, "cannot poll the policy watch: %s", strerror(-e));
         iosd_log(LOG_DEBUG, "watching %zu policy director%s", iosd_watch_count(w),
@@ -551,9 +195,9 @@ static void reload(struct daemon *d, const char *why)
         iosd_devset_clear(&d->quiet);
         d->refused = ios_strv_free(d->refused);
         if (p)
-                apply_all(d, R_RELOAD);
+                iosd_apply_all(d, R_RELOAD);
         (void)sd_notify(0, "READY=1");
-        notify_status(d);
+        iosd_notify_status(d);
 }
 
 /* ------------------------------------------------------------------ */
@@ -592,7 +236,7 @@ static int open_monitor(struct daemon *d)
         if (e < 0)
                 return e;
         iosd_log(LOG_DEBUG, "listening to %s block/disk events", d->monitor_name);
-        return epoll_add(d, udev_monitor_get_fd(d->mon), TAG_MONITOR);
+        return iosd_epoll_add(d, udev_monitor_get_fd(d->mon), TAG_MONITOR);
 }
 
 static void on_monitor(struct daemon *d)
@@ -623,7 +267,7 @@ static void on_monitor(struct daemon *d)
                 else if (action && streq(action, "remove")) {
                         (void)iosd_devset_remove(&d->pending, devnum);
                         (void)iosd_devset_remove(&d->quiet, devnum);
-                        retry_forget(d, devnum);
+                        iosd_retry_forget(d, devnum);
                 } else if (!action || streq(action, "add") || streq(action, "change") ||
                            streq(action, "move") || streq(action, "online")) {
                         (void)iosd_devset_remove(&d->quiet, devnum);
@@ -641,16 +285,16 @@ static void process_pending(struct daemon *d)
                  d->pending.all ? "all disks, " : "", d->pending.n, d->n_events);
         if (d->pending.all) {
                 iosd_devset_clear(&d->pending);
-                apply_all(d, R_RESCAN);
+                iosd_apply_all(d, R_RESCAN);
         } else {
                 for (size_t i = 0; i < d->pending.n; i++)
-                        apply_devnum(d, d->pending.v[i], R_EVENT);
+                        iosd_apply_devnum(d, d->pending.v[i], R_EVENT);
                 iosd_devset_clear(&d->pending);
         }
-        notify_status(d);
+        iosd_notify_status(d);
 }
 
-static void drain_timer(int fd)
+void iosd_drain_timer(int fd)
 {
         uint64_t n;
 
@@ -696,19 +340,19 @@ static int loop(struct daemon *d)
                                 break;
                         case TAG_WATCH:
                                 if (d->watch && iosd_watch_process(d->watch) > 0)
-                                        (void)arm(d->debounce_fd, DEBOUNCE_MS, 0);
+                                        (void)iosd_arm(d->debounce_fd, DEBOUNCE_MS, 0);
                                 break;
                         case TAG_DEBOUNCE:
-                                drain_timer(d->debounce_fd);
+                                iosd_drain_timer(d->debounce_fd);
                                 reload(d, "policy file changed");
                                 break;
                         case TAG_DRIFT:
-                                drain_timer(d->drift_fd);
-                                apply_all(d, R_DRIFT);
-                                notify_status(d);
+                                iosd_drain_timer(d->drift_fd);
+                                iosd_apply_all(d, R_DRIFT);
+                                iosd_notify_status(d);
                                 break;
                         case TAG_RETRY:
-                                on_retry(d);
+                                iosd_retry_run(d);
                                 break;
                         }
                 }
@@ -741,13 +385,13 @@ static int setup(struct daemon *d)
         d->sigfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
         if (d->sigfd < 0)
                 return -errno;
-        e = epoll_add(d, d->sigfd, TAG_SIGNAL);
+        e = iosd_epoll_add(d, d->sigfd, TAG_SIGNAL);
         if (e < 0)
                 return e;
         d->debounce_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
         if (d->debounce_fd < 0)
                 return -errno;
-        return epoll_add(d, d->debounce_fd, TAG_DEBOUNCE);
+        return iosd_epoll_add(d, d->debounce_fd, TAG_DEBOUNCE);
 }
 
 int iosd_run(const struct iosd_options *o)
@@ -793,11 +437,11 @@ int iosd_run(const struct iosd_options *o)
                 goto out;
         }
         if (o->initial_apply)
-                apply_all(&d, R_START);
+                iosd_apply_all(&d, R_START);
         iosd_log(LOG_INFO, "ready (monitor %s, drift enforcement %s)", d.monitor_name,
                  d.drift_ms ? "on" : "off");
         (void)sd_notify(0, "READY=1");
-        notify_status(&d);
+        iosd_notify_status(&d);
 
         e = loop(&d);
         (void)sd_notify(0, "STOPPING=1\nSTATUS=Stopping");

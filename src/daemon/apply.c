@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * apply.c: ioschedd applies the policy to a disk: plan, write (the library
+ * reads every value back), log each change once with its reason and source,
+ * report a failure once per drift check, and a value the kernel refuses or
+ * stores differently once per disk and policy load, never "restoring" it on
+ * every drift check.  A failure that is not the disk being gone goes to the
+ * retry table (retry.c).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <sys/timerfd.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "daemon-internal.h"
+#include "macro.h"
+
+static void log_failures(struct daemon *d, const struct ios_plan *plan, int prio)
+{
+        for (size_t i = 0; i < plan->n; i++) {
+                const struct ios_change *c = &plan->c[i];
+
+                if (c->state != IOS_CHANGE_FAILED)
+                        continue;
+                d->n_failed++;
+                iosd_log(prio, "%s: %s (%s)", plan->dev->name, c->msg ? c->msg : c->key,
+                         iosd_str(c->source));
+        }
+}
+
+/* A value the kernel refused or did not keep: said once per device and policy load. */
+static char *refused_key(dev_t devnum, const struct ios_change *c)
+{
+        char *k = NULL;
+
+        if (asprintf(&k, "%u:%u %s=%s", major(devnum), minor(devnum), c->key, iosd_str(c->wanted)) < 0)
+                return NULL;
+        return k;
+}
+
+/* Returns the -errno of ios_plan_build() (the plan failed, logged here), else 0. */
+static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
+{
+        dev_t devnum = makedev(dev->major, dev->minor);
+        bool quiet = why == R_DRIFT && iosd_devset_contains(&d->quiet, devnum);
+        int fail_prio = quiet ? LOG_DEBUG : LOG_WARNING;
+        struct ios_plan plan;
+        int e;
+
+        e = ios_plan_build(d->policy, dev, &plan);
+        if (e < 0) {
+                if (e == -ENOENT || e == -ENODEV)
+                        iosd_log(LOG_DEBUG, "%s: vanished before it could be planned", dev->name);
+                else
+                        iosd_log(fail_prio, "%s: cannot plan: %s", dev->name, strerror(-e));
+                return e;
+        }
+        /* the drift check does not "restore" what the kernel would refuse again */
+        for (size_t i = 0; why == R_DRIFT && i < plan.n; i++) {
+                struct ios_change *c = &plan.c[i];
+                _cleanup_free_ char *k = NULL;
+
+                if (c->state != IOS_CHANGE_DRIFT || !(k = refused_key(devnum, c)))
+                        continue;
+                if (ios_strv_contains(d->refused, k))
+                        c->state = IOS_CHANGE_SKIPPED;
+        }
+        if (ios_plan_count(&plan, IOS_CHANGE_DRIFT) > 0) {
+                if (why == R_DRIFT)
+                        for (size_t i = 0; i < plan.n; i++) {
+                                const struct ios_change *c = &plan.c[i];
+
+                                /* a value we had set, changed by somebody else */
+                                if (c->state == IOS_CHANGE_DRIFT && c->current)
+                                        iosd_log(LOG_NOTICE, "%s: %s was changed behind our back: "
+                                                 "found '%s', policy wants '%s' (%s); restoring",
+                                                 dev->name, c->key, c->current, iosd_str(c->wanted),
+                                                 iosd_str(c->source));
+                        }
+                (void)ios_plan_apply(&plan);
+                for (size_t i = 0; i < plan.n; i++) {
+                        const struct ios_change *c = &plan.c[i];
+
+                        if (c->state != IOS_CHANGE_APPLIED)
+                                continue;
+                        d->n_changes++;
+                        d->n_drift += why == R_DRIFT;
+                        if (why == R_DRIFT && c->current)
+                                continue;       /* said above, with what was found */
+                        iosd_log(LOG_INFO, "%s: %s: '%s' -> '%s' (%s, %s)", dev->name, c->key,
+                                 c->current ? c->current : "(default)", iosd_str(c->wanted),
+                                 iosd_reason_names[why], iosd_str(c->source));
+                }
+        }
+        /* a refused value is said once per device and policy load, whatever the reason to apply */
+        for (size_t i = 0; i < plan.n; i++) {
+                struct ios_change *c = &plan.c[i];
+                _cleanup_free_ char *k = NULL;
+
+                if (c->state != IOS_CHANGE_FAILED || c->error != -EINVAL || !(k = refused_key(devnum, c)))
+                        continue;
+                if (ios_strv_contains(d->refused, k))
+                        c->state = IOS_CHANGE_SKIPPED;  /* said before */
+                else {
+                        (void)ios_strv_push(&d->refused, TAKE_PTR(k));
+                        d->n_failed++;
+                        iosd_log(LOG_WARNING, "%s: %s (%s); reported once until the policy is reloaded",
+                                 dev->name, c->msg ? c->msg : c->key, iosd_str(c->source));
+                        c->state = IOS_CHANGE_SKIPPED;  /* said here */
+                }
+        }
+        /* failures of planning (scheduler not offered) and of writing, once */
+        log_failures(d, &plan, fail_prio);
+        for (char **n = plan.notes; n && *n; n++)
+                iosd_log(why == R_DRIFT ? LOG_DEBUG : LOG_INFO, "%s: note: %s", dev->name, *n);
+        /* a failure that repeats is reported once by the drift checks, until
+         * an event or a reload for the disk */
+        if (ios_plan_count(&plan, IOS_CHANGE_FAILED) > 0)
+                (void)iosd_devset_add(&d->quiet, devnum);
+        else
+                (void)iosd_devset_remove(&d->quiet, devnum);
+        ios_plan_done(&plan);
+        return 0;
+}
+
+void iosd_apply_devnum(struct daemon *d, dev_t devnum, enum reason why)
+{
+        struct ios_device *dev = NULL;
+        char name[32];
+        int e;
+
+        snprintf(name, sizeof(name), "%u:%u", major(devnum), minor(devnum));
+        e = ios_device_new(d->root, name, &dev);
+        if (e < 0) {
+                if (iosd_is_gone(e)) {
+                        iosd_log(LOG_DEBUG, "%s: not a disk here (%s), ignoring", name, strerror(-e));
+                        iosd_retry_forget(d, devnum);
+                } else
+                        iosd_retry_schedule(d, devnum, name, "cannot look the disk up", e);
+                return;
+        }
+        e = apply_one(d, dev, why);     /* logs a failed plan itself */
+        if (e < 0 && !iosd_is_gone(e))
+                iosd_retry_schedule(d, devnum, dev->name, NULL, e);
+        else
+                iosd_retry_forget(d, devnum);
+        ios_device_free(dev);
+}
+
+void iosd_apply_all(struct daemon *d, enum reason why)
+{
+        struct ios_device **devs = NULL;
+        size_t n = 0;
+        int e;
+
+        e = ios_device_enumerate(d->root, &devs, &n);
+        if (e < 0) {
+                iosd_log(LOG_ERR, "cannot enumerate disks in %s/sys/block: %s",
+                         ios_root_prefix(d->root), strerror(-e));
+                return;
+        }
+        iosd_log(LOG_DEBUG, "%s: checking %zu disk(s)", iosd_reason_names[why], n);
+        for (size_t i = 0; i < n; i++) {
+                dev_t devnum = makedev(devs[i]->major, devs[i]->minor);
+
+                e = apply_one(d, devs[i], why);         /* logs a failed plan itself */
+                if (e < 0 && !iosd_is_gone(e) && devnum)
+                        iosd_retry_schedule(d, devnum, devs[i]->name, NULL, e);
+        }
+        ios_device_list_free(devs, n);
+}
