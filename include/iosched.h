@@ -360,6 +360,12 @@ int ios_plan_from_settings(struct ios_device *d, const struct ios_wanted *w, str
  * Returns 0 or the first -errno.
  */
 int ios_plan_apply(struct ios_plan *plan);
+/*
+ * The one spelling of a change: "key: before -> after (source)", before
+ * "(default)" when unknown ("(after switch)" for a planned one), after the
+ * value read back when applied, else the wanted one.  Returns buf.
+ */
+const char *ios_change_line(const struct ios_change *c, char *buf, size_t n);
 /* Number of changes in a state. */
 size_t ios_plan_count(const struct ios_plan *plan, enum ios_change_state state);
 void ios_plan_done(struct ios_plan *plan);

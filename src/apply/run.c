@@ -71,7 +71,7 @@ static const char *word(const char *v, char *buf, size_t n)
 static void print_plan_lines(const struct ios_run_opts *o, const struct ios_plan *pl)
 {
         const char *dev = pl->dev->name;
-        char cq[128], wq[128];
+        char cq[128], wq[128], line[1024];
 
         for (char **n = pl->notes; !o->quiet && n && *n; n++)
                 fprintf(stderr, "%s: %s: note: %s\n", o->prog, dev, *n);
@@ -85,14 +85,11 @@ static void print_plan_lines(const struct ios_run_opts *o, const struct ios_plan
                                 printf("%s %s %s %s\n", dev, c->key, word(c->current, cq, sizeof(cq)),
                                        word(c->wanted, wq, sizeof(wq)));
                         else
-                                printf("%s: would set %s: %s -> %s (%s)\n", dev, c->key,
-                                       c->current ? c->current : "(after switch)", c->wanted, c->source);
+                                printf("%s: would set %s\n", dev, ios_change_line(c, line, sizeof(line)));
                         break;
                 case IOS_CHANGE_APPLIED:
                         if (!o->quiet)
-                                printf("%s: %s: %s -> %s (%s)\n", dev, c->key,
-                                       c->current ? c->current : "(default)", c->after ? c->after : c->wanted,
-                                       c->source);
+                                printf("%s: %s\n", dev, ios_change_line(c, line, sizeof(line)));
                         break;
                 case IOS_CHANGE_FAILED:
                         fprintf(stderr, "%s: %s: %s (%s)\n", o->prog, dev, c->msg ? c->msg : "failed",
@@ -123,9 +120,10 @@ static void log_plan_syslog(const struct ios_plan *pl)
         for (size_t i = 0; i < pl->n; i++) {
                 const struct ios_change *c = &pl->c[i];
 
+                char line[1024];
+
                 if (c->state == IOS_CHANGE_APPLIED)
-                        apply_log(LOG_INFO, "%s: %s: %s -> %s (%s)", pl->dev->name, c->key,
-                               c->current ? c->current : "(default)", c->after ? c->after : c->wanted, c->source);
+                        apply_log(LOG_INFO, "%s: %s", pl->dev->name, ios_change_line(c, line, sizeof(line)));
                 else if (c->state == IOS_CHANGE_FAILED)
                         apply_log(LOG_ERR, "%s: %s (%s)", pl->dev->name, c->msg ? c->msg : "failed",
                                c->source ? c->source : "-");

@@ -87,6 +87,7 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
                 (void)ios_plan_apply(&plan);
                 for (size_t i = 0; i < plan.n; i++) {
                         const struct ios_change *c = &plan.c[i];
+                        char line[1024];
 
                         if (c->state != IOS_CHANGE_APPLIED)
                                 continue;
@@ -94,9 +95,8 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
                         d->n_drift += why == R_DRIFT;
                         if (why == R_DRIFT && c->current)
                                 continue;       /* said above, with what was found */
-                        iosd_log(LOG_INFO, "%s: %s: '%s' -> '%s' (%s, %s)", dev->name, c->key,
-                                 c->current ? c->current : "(default)", iosd_str(c->wanted),
-                                 iosd_reason_names[why], iosd_str(c->source));
+                        iosd_log(LOG_INFO, "%s: %s [%s]", dev->name, ios_change_line(c, line, sizeof(line)),
+                                 iosd_reason_names[why]);
                 }
         }
         /* a refused value is said once per device and policy load, whatever the reason to apply */

@@ -521,6 +521,16 @@ int ios_plan_apply(struct ios_plan *pl)
         return first;
 }
 
+const char *ios_change_line(const struct ios_change *c, char *buf, size_t n)
+{
+        const char *before = c->current ? c->current :
+                             c->state == IOS_CHANGE_DRIFT ? "(after switch)" : "(default)";
+        const char *after = c->state == IOS_CHANGE_APPLIED && c->after ? c->after : c->wanted;
+
+        snprintf(buf, n, "%s: %s -> %s (%s)", c->key, before, after ? after : "-", c->source ? c->source : "-");
+        return buf;
+}
+
 size_t ios_plan_count(const struct ios_plan *pl, enum ios_change_state st)
 {
         size_t n = 0;
