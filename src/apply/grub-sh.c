@@ -59,7 +59,7 @@ static bool next_elevator(const char *s, size_t n, size_t *i, size_t *v, size_t 
         return false;
 }
 
-char *ios_find_elevator(const char *text)
+char *apply_find_elevator(const char *text)
 {
         size_t n = text ? strlen(text) : 0, i = 0, v, l, lv = 0, ll = 0;
 

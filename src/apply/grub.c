@@ -153,7 +153,7 @@ static int elv_load(struct elv *e, struct ios_root *r, const char *conf_root)
         return k < 0 ? k : 0;
 }
 
-int ios_elevator_sources(struct ios_root *r, const char *conf_root, char **ret_value, char **ret_where,
+int apply_elevator_sources(struct ios_root *r, const char *conf_root, char **ret_value, char **ret_where,
                          char ***ret_notes)
 {
         struct elv e;
@@ -230,7 +230,7 @@ static void print_builtin(FILE *out, const char *prog)
                 free(sched[i]);
 }
 
-void ios_warn_elevator(const char *prog, struct ios_root *r, const char *conf_root)
+void apply_warn_elevator(const char *prog, struct ios_root *r, const char *conf_root)
 {
         _cleanup_free_ char *installed = NULL;
         struct elv e;
@@ -263,14 +263,14 @@ void ios_warn_elevator(const char *prog, struct ios_root *r, const char *conf_ro
         grub_elv_done(&e);
 }
 
-int ios_import_grub(FILE *out, struct ios_root *r, const char *conf_root, char **ret_msg, char ***ret_notes)
+int apply_import_grub(FILE *out, struct ios_root *r, const char *conf_root, char **ret_msg, char ***ret_notes)
 {
         _cleanup_free_ char *v = NULL, *w = NULL;
         const char *mq, *root = conf_root && strcmp(conf_root, "/") ? conf_root : "";
         int k;
 
         *ret_msg = NULL;
-        k = ios_elevator_sources(r, conf_root, &v, &w, ret_notes);
+        k = apply_elevator_sources(r, conf_root, &v, &w, ret_notes);
         if (k <= 0)
                 return k < 0 ? k : asprintf(ret_msg, "no elevator= in " CMDLINE ", %s" GRUB_FILE " or %s"
                                             GRUB_DIR "/*.cfg", root, root) < 0 ? -ENOMEM : -ENOENT;

@@ -91,7 +91,7 @@ static const int default_cols[] = {
         COL_NAME, COL_CLASS, COL_ROTA, COL_SCHED, COL_AVAIL, COL_TRAN, COL_MODEL,
 };
 
-void ios_list_help_columns(FILE *out)
+void apply_list_help_columns(FILE *out)
 {
         fputs("\nAvailable output columns:\n", out);
         for (int i = 0; i < _COL_MAX; i++)
@@ -107,7 +107,7 @@ static int column_from_name(const char *s, size_t n)
 }
 
 /* Parse "-o NAME,CLASS" or "-o +SERIAL" (append to the defaults). */
-int ios_list_parse_columns(const char *arg, int *cols, size_t *ncols, const char **bad)
+int apply_list_parse_columns(const char *arg, int *cols, size_t *ncols, const char **bad)
 {
         size_t n = 0;
 
@@ -126,7 +126,7 @@ int ios_list_parse_columns(const char *arg, int *cols, size_t *ncols, const char
                 size_t l = strcspn(arg, ",");
                 int c = column_from_name(arg, l);
 
-                if (c < 0 || n >= IOS_LIST_MAX_COLS) {
+                if (c < 0 || n >= APPLY_LIST_MAX_COLS) {
                         *bad = arg;
                         return -EINVAL;
                 }
@@ -139,7 +139,7 @@ int ios_list_parse_columns(const char *arg, int *cols, size_t *ncols, const char
         return 0;
 }
 
-bool ios_list_needs_extra(const struct ios_list_opts *o)
+bool apply_list_needs_extra(const struct apply_list_opts *o)
 {
         for (size_t i = 0; i < o->ncols; i++)
                 if (o->cols[i] == COL_SIZE || o->cols[i] == COL_RM)
@@ -177,7 +177,7 @@ static char *cell(const struct ios_device *d, int col)
         return NULL;
 }
 
-int ios_list_print(struct ios_device **devs, size_t n, const struct ios_list_opts *o)
+int apply_list_print(struct ios_device **devs, size_t n, const struct apply_list_opts *o)
 {
         struct libscols_table *tb;
         int e = 0;
@@ -247,7 +247,7 @@ out:
 }
 
 /* explain: the class, the facts, and the evidence, one per line. */
-int ios_list_explain(FILE *out, const struct ios_device *d)
+int apply_list_explain(FILE *out, const struct ios_device *d)
 {
         _cleanup_free_ char *avail = ios_strv_join(d->sched_avail, " ");
 

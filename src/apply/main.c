@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * iosched-apply: list and classify block devices, apply and check the I/O
- * scheduler policy.  Exit codes are mapped here and in run.c only.
+ * scheduler policy.  Exit codes are chosen here only: usage errors where
+ * they are found, and a run's outcome class through exit_code().
  */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -17,6 +18,26 @@
 #include "apply.h"
 
 static const char *prog = "iosched-apply";
+
+/* Exit codes: documented in iosched-apply(8), EXIT STATUS. */
+#define APPLY_EXIT_DRIFT    1     /* --check: some disk differs from its policy */
+#define APPLY_EXIT_ERROR    2     /* usage, configuration or system error */
+#define APPLY_EXIT_REFUSED  3     /* the kernel refused or did not keep a value */
+#define APPLY_EXIT_VANISHED 4     /* a disk disappeared while being applied */
+#define APPLY_EXIT_READONLY 5     /* /sys is read-only or not writable */
+
+static int exit_code(enum apply_outcome o)
+{
+        switch (o) {
+        case APPLY_OK: return 0;
+        case APPLY_DRIFT: return APPLY_EXIT_DRIFT;
+        case APPLY_REFUSED: return APPLY_EXIT_REFUSED;
+        case APPLY_VANISHED: return APPLY_EXIT_VANISHED;
+        case APPLY_READONLY: return APPLY_EXIT_READONLY;
+        case APPLY_FAILED: break;
+        }
+        return APPLY_EXIT_ERROR;
+}
 
 static void usage(FILE *out)
 {
@@ -52,7 +73,7 @@ static void usage(FILE *out)
                 " -h, --help             display this help\n"
                 " -V, --version          display version\n",
                 prog);
-        ios_list_help_columns(out);
+        apply_list_help_columns(out);
         fprintf(out, "\nFor more details see iosched-apply(8) and iosched.conf(5).\n");
 }
 
@@ -73,7 +94,7 @@ static int err(int code, const char *fmt, ...)
  * The disks named, or every disk when none is.  *ret gets the ones found, in
  * the order named.  A name that is not a block device, or that cannot be
  * read, is reported on one line and skipped: it does not stop the others.
- * The return value is then the exit code it earns (IOS_EXIT_ERROR) for the
+ * The return value is then the exit code it earns (APPLY_EXIT_ERROR) for the
  * caller to merge into the run's, and *ret_err (if given) the first such
  * -errno.  Only -ENODEV/-ENOENT mean "not a block device"; anything else
  * (EAGAIN from a lookup that kept racing renames, EACCES, ENOMEM) is named
@@ -93,7 +114,7 @@ static int load_devices_err(struct ios_root *r, char **names, int nnames,
                 if (e < 0) {
                         if (ret_err)
                                 *ret_err = e;
-                        return err(IOS_EXIT_ERROR, "cannot enumerate %s/sys/block: %s",
+                        return err(APPLY_EXIT_ERROR, "cannot enumerate %s/sys/block: %s",
                                    ios_root_prefix(r), strerror(-e));
                 }
                 return 0;
@@ -102,7 +123,7 @@ static int load_devices_err(struct ios_root *r, char **names, int nnames,
         if (!l) {
                 if (ret_err)
                         *ret_err = -ENOMEM;
-                return err(IOS_EXIT_ERROR, "out of memory");
+                return err(APPLY_EXIT_ERROR, "out of memory");
         }
         for (int i = 0; i < nnames; i++) {
                 e = ios_device_new(r, names[i], &l[n]);
@@ -113,9 +134,9 @@ static int load_devices_err(struct ios_root *r, char **names, int nnames,
                 if (ret_err && *ret_err == 0)
                         *ret_err = e;
                 if (e == -ENODEV || e == -ENOENT)
-                        rc = err(IOS_EXIT_ERROR, "%s: not a block device", names[i]);
+                        rc = err(APPLY_EXIT_ERROR, "%s: not a block device", names[i]);
                 else
-                        rc = err(IOS_EXIT_ERROR, "%s: %s", names[i], strerror(-e));
+                        rc = err(APPLY_EXIT_ERROR, "%s: %s", names[i], strerror(-e));
         }
         *ret = l;
         *ret_n = n;
@@ -131,7 +152,7 @@ static int load_devices(struct ios_root *r, char **names, int nnames,
 /*
  * Load the policy.  A file that cannot be used is skipped whole and named
  * here (and in the journal on the udev path); the rest of the policy still
- * applies, and the run's exit status is then at least IOS_EXIT_ERROR,
+ * applies, and the run's exit status is then at least APPLY_EXIT_ERROR,
  * returned in *ret_rc.  Returns non-zero only when there is no policy.
  */
 static int load_policy(const char *conf_root, const char *config, bool no_builtin, bool quiet, bool to_syslog,
@@ -147,7 +168,7 @@ static int load_policy(const char *conf_root, const char *config, bool no_builti
         *ret_rc = 0;
         e = ios_policy_load(conf_root, config, flags, ret, &pe);
         if (e < 0)
-                return err(IOS_EXIT_ERROR, "cannot load policy: %s", strerror(-e));
+                return err(APPLY_EXIT_ERROR, "cannot load policy: %s", strerror(-e));
         errs = ios_policy_errors(*ret, &nerr);
         for (size_t i = 0; i < nerr; i++) {
                 char where[300];
@@ -163,7 +184,7 @@ static int load_policy(const char *conf_root, const char *config, bool no_builti
         for (char * const *w = ios_policy_warnings(*ret); !quiet && !to_syslog && w && *w; w++)
                 fprintf(stderr, "%s: warning: %s\n", prog, *w);
         if (nerr)
-                *ret_rc = IOS_EXIT_ERROR;
+                *ret_rc = APPLY_EXIT_ERROR;
         return 0;
 }
 
@@ -194,8 +215,8 @@ int main(int argc, char **argv)
                 { "version", no_argument, NULL, 'V' },
                 {},
         };
-        struct ios_list_opts lo = {};
-        struct ios_run_opts ro = { .prog = prog };
+        struct apply_list_opts lo = {};
+        struct apply_run_opts ro = { .prog = prog };
         const char *sysroot = NULL, *cols = NULL, *cmd = NULL, *config = NULL, *conf_root = NULL;
         const char *udev_dev = NULL;
         bool import_grub = false, mode_set = false, no_builtin = false;
@@ -229,9 +250,9 @@ int main(int argc, char **argv)
                 case OPT_DRY_RUN:
                 case OPT_CHECK:
                         if (mode_set)
-                                return err(IOS_EXIT_ERROR, "--dry-run and --check are mutually exclusive");
+                                return err(APPLY_EXIT_ERROR, "--dry-run and --check are mutually exclusive");
                         mode_set = true;
-                        ro.mode = c == OPT_CHECK ? IOS_MODE_CHECK : IOS_MODE_DRY_RUN;
+                        ro.mode = c == OPT_CHECK ? APPLY_MODE_CHECK : APPLY_MODE_DRY_RUN;
                         break;
                 case OPT_UDEV: udev_dev = optarg; break;
                 case OPT_FORMAT:
@@ -240,7 +261,7 @@ int main(int argc, char **argv)
                         else if (streq(optarg, "prometheus"))
                                 ro.prometheus = true;
                         else if (!streq(optarg, "text"))
-                                return err(IOS_EXIT_ERROR, "unknown format \"%s\" (text, json, prometheus)", optarg);
+                                return err(APPLY_EXIT_ERROR, "unknown format \"%s\" (text, json, prometheus)", optarg);
                         break;
                 case OPT_IMPORT_GRUB: import_grub = true; break;
                 case OPT_NO_BUILTIN: no_builtin = true; break;
@@ -248,24 +269,24 @@ int main(int argc, char **argv)
                 case 'V': printf("%s %s\n", prog, IOS_VERSION); return 0;
                 default:
                         fprintf(stderr, "Try '%s --help' for more information.\n", prog);
-                        return IOS_EXIT_ERROR;
+                        return APPLY_EXIT_ERROR;
                 }
         }
         if (lo.json && (lo.raw || ro.prometheus))
-                return err(IOS_EXIT_ERROR, "--json, --raw and --format prometheus are mutually exclusive");
+                return err(APPLY_EXIT_ERROR, "--json, --raw and --format prometheus are mutually exclusive");
         if (optind < argc && (streq(argv[optind], "list") || streq(argv[optind], "explain") ||
                               streq(argv[optind], "validate")))
                 cmd = argv[optind++];
         if (udev_dev && (cmd || mode_set || optind < argc || ro.json || ro.prometheus))
-                return err(IOS_EXIT_ERROR, "--udev takes one device and no other mode");
+                return err(APPLY_EXIT_ERROR, "--udev takes one device and no other mode");
         if (cmd && mode_set)
-                return err(IOS_EXIT_ERROR, "%s does not take --dry-run or --check", cmd);
+                return err(APPLY_EXIT_ERROR, "%s does not take --dry-run or --check", cmd);
         if (ro.prometheus && !mode_set)
-                ro.mode = IOS_MODE_CHECK;       /* a textfile collector must not change anything */
+                ro.mode = APPLY_MODE_CHECK;       /* a textfile collector must not change anything */
 
         e = ios_root_new(sysroot, &root);
         if (e < 0)
-                return err(IOS_EXIT_ERROR, "%s: %s", sysroot ? sysroot : "/", strerror(-e));
+                return err(APPLY_EXIT_ERROR, "%s: %s", sysroot ? sysroot : "/", strerror(-e));
 
         /* /etc/default/grub lives with the policy, or in the captured tree */
         if (!conf_root && sysroot)
@@ -275,32 +296,32 @@ int main(int argc, char **argv)
                 _cleanup_(ios_strv_freep) char **notes = NULL;
 
                 /* conflicts and what was not evaluated: one line each, the policy still printed */
-                e = ios_import_grub(stdout, root, conf_root, &msg, &notes);
+                e = apply_import_grub(stdout, root, conf_root, &msg, &notes);
                 for (char **n = notes; n && *n; n++)
                         fprintf(stderr, "%s: warning: %s\n", prog, *n);
                 if (e < 0)
-                        rc = msg ? err(IOS_EXIT_ERROR, "%s", msg) :
-                                   err(IOS_EXIT_ERROR, "--import-grub: %s", strerror(-e));
+                        rc = msg ? err(APPLY_EXIT_ERROR, "%s", msg) :
+                                   err(APPLY_EXIT_ERROR, "--import-grub: %s", strerror(-e));
                 goto out;
         }
 
         if (cmd && streq(cmd, "list")) {
                 const char *bad = NULL;
 
-                if (ios_list_parse_columns(cols, lo.cols, &lo.ncols, &bad) < 0) {
-                        rc = err(IOS_EXIT_ERROR, "unknown column: %.*s", (int)strcspn(bad, ","), bad);
+                if (apply_list_parse_columns(cols, lo.cols, &lo.ncols, &bad) < 0) {
+                        rc = err(APPLY_EXIT_ERROR, "unknown column: %.*s", (int)strcspn(bad, ","), bad);
                         goto out;
                 }
-                if (ios_list_needs_extra(&lo))
+                if (apply_list_needs_extra(&lo))
                         ios_root_set_probe(root, IOS_PROBE_EXTRA);
                 (void)ios_raise_nofile();
                 /* as lsblk: a missing name is reported, the others are listed, exit 2 */
                 rc = load_devices(root, argv + optind, argc - optind, &devs, &ndevs);
                 if (rc && ndevs == 0)
                         goto out;
-                e = ios_list_print(devs, ndevs, &lo);
+                e = apply_list_print(devs, ndevs, &lo);
                 if (e < 0)
-                        rc = err(IOS_EXIT_ERROR, "cannot print: %s", strerror(-e));
+                        rc = err(APPLY_EXIT_ERROR, "cannot print: %s", strerror(-e));
                 goto out;
         }
 
@@ -321,11 +342,11 @@ int main(int argc, char **argv)
         if (cmd && streq(cmd, "validate")) {
                 /* validate DEVICE [-- options for iosched-bench] */
                 if (argc - optind != 1) {
-                        rc = err(IOS_EXIT_ERROR, "validate takes exactly one DEVICE");
+                        rc = err(APPLY_EXIT_ERROR, "validate takes exactly one DEVICE");
                         goto out;
                 }
                 if (sysroot) {
-                        rc = err(IOS_EXIT_ERROR, "validate measures the running system's disk: no --sysroot");
+                        rc = err(APPLY_EXIT_ERROR, "validate measures the running system's disk: no --sysroot");
                         goto out;
                 }
                 if (policy_rc) {
@@ -335,22 +356,23 @@ int main(int argc, char **argv)
                 rc = load_devices(root, argv + optind, 1, &devs, &ndevs);
                 if (rc)
                         goto out;
-                rc = ios_validate(prog, policy, devs[0], config, bench_args, nbench_args);
+                e = apply_validate(prog, policy, devs[0], config, bench_args, nbench_args);
+                rc = e == -ENOMEM ? err(APPLY_EXIT_ERROR, "out of memory") : APPLY_EXIT_ERROR;
                 goto out;
         }
 
         if (cmd && streq(cmd, "explain")) {
                 if (argc - optind != 1) {
-                        rc = err(IOS_EXIT_ERROR, "explain takes exactly one DEVICE");
+                        rc = err(APPLY_EXIT_ERROR, "explain takes exactly one DEVICE");
                         goto out;
                 }
                 rc = load_devices(root, argv + optind, 1, &devs, &ndevs);
                 if (rc)
                         goto out;
-                ios_list_explain(stdout, devs[0]);
-                e = ios_explain_policy(stdout, policy, devs[0]);
+                apply_list_explain(stdout, devs[0]);
+                e = apply_explain_policy(stdout, policy, devs[0]);
                 if (e < 0)
-                        rc = err(IOS_EXIT_ERROR, "%s: %s", devs[0]->name, strerror(-e));
+                        rc = err(APPLY_EXIT_ERROR, "%s: %s", devs[0]->name, strerror(-e));
                 goto out;
         }
 
@@ -363,7 +385,7 @@ int main(int argc, char **argv)
                          * system error is a failure udev's caller must see */
                         if (e == -ENODEV || e == -ENOENT) {
                                 apply_log(LOG_WARNING, "%s: not a block device (removed?)", udev_dev);
-                                rc = IOS_EXIT_VANISHED;
+                                rc = APPLY_EXIT_VANISHED;
                         } else
                                 apply_log(LOG_ERR, "%s: policy not applied: cannot read the disk: %s",
                                        udev_dev, strerror(-e));
@@ -371,7 +393,7 @@ int main(int argc, char **argv)
                 }
         } else {
                 if (!ro.json && !ro.prometheus)
-                        ios_warn_elevator(prog, root, conf_root);
+                        apply_warn_elevator(prog, root, conf_root);
                 (void)ios_raise_nofile();
                 /* a disk named that is missing is reported and does not stop
                  * the others; its exit code is merged in at the end */
@@ -382,16 +404,16 @@ int main(int argc, char **argv)
                 }
         }
         ro.all_disks = !udev_dev && optind == argc;
-        rc = ios_run(&ro, policy, devs, ndevs);
+        /* a skipped policy file or a missing disk named: the others still done, exit 2 */
+        rc = exit_code(apply_outcome_worse(apply_run(&ro, policy, devs, ndevs),
+                                           policy_rc || devices_rc ? APPLY_FAILED : APPLY_OK));
 out:
-        if (policy_rc && ios_exit_worse(policy_rc, rc))
-                rc = policy_rc;
-        if (devices_rc && ios_exit_worse(devices_rc, rc))
-                rc = devices_rc;
+        if (policy_rc)          /* explain and validate too: a skipped file is worst */
+                rc = APPLY_EXIT_ERROR;
         ios_device_list_free(devs, ndevs);
         ios_policy_free(policy);
         ios_root_free(root);
         if (fflush(stdout) != 0 || ferror(stdout))
-                rc = rc ? rc : err(IOS_EXIT_ERROR, "write error: %s", strerror(errno));
+                rc = rc ? rc : err(APPLY_EXIT_ERROR, "write error: %s", strerror(errno));
         return rc;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * run.c: apply, --dry-run, --check and --udev over a set of disks, and the
- * three ways of reporting it (lines, JSON, node_exporter textfile).
+ * three ways of reporting it (lines, JSON, node_exporter textfile).  What it
+ * came to is an outcome class; main.c maps it to the exit status.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -25,36 +26,19 @@ static const char *state_name(enum ios_change_state s)
         return "?";
 }
 
-/* Map a write error to the exit code the man page documents. */
-int ios_exit_for_error(int e)
+enum apply_outcome apply_outcome_of_errno(int e)
 {
         switch (-e) {
-        case 0: return 0;
-        case EINVAL: return IOS_EXIT_REFUSED;
+        case 0: return APPLY_OK;
+        case EINVAL: return APPLY_REFUSED;
         case ENOENT:
         case ENODEV:
-        case ENXIO: return IOS_EXIT_VANISHED;
+        case ENXIO: return APPLY_VANISHED;
         case EROFS:
         case EACCES:
-        case EPERM: return IOS_EXIT_READONLY;
-        default: return IOS_EXIT_ERROR;
+        case EPERM: return APPLY_READONLY;
+        default: return APPLY_FAILED;
         }
-}
-
-bool ios_exit_worse(int a, int b)
-{
-        /* precedence when disks fail differently: the most systemic first */
-        static const int order[] = { 0, IOS_EXIT_DRIFT, IOS_EXIT_REFUSED, IOS_EXIT_VANISHED,
-                                     IOS_EXIT_READONLY, IOS_EXIT_ERROR };
-        int ia = 0, ib = 0;
-
-        for (int i = 0; i < (int)ELEMENTSOF(order); i++) {
-                if (order[i] == a)
-                        ia = i;
-                if (order[i] == b)
-                        ib = i;
-        }
-        return ia > ib;
 }
 
 /* One field of a check line: "-" when unknown, quoted when it has blanks ("write back"). */
@@ -68,7 +52,7 @@ static const char *word(const char *v, char *buf, size_t n)
         return buf;
 }
 
-static void print_plan_lines(const struct ios_run_opts *o, const struct ios_plan *pl)
+static void print_plan_lines(const struct apply_run_opts *o, const struct ios_plan *pl)
 {
         const char *dev = pl->dev->name;
         char cq[128], wq[128], line[1024];
@@ -81,7 +65,7 @@ static void print_plan_lines(const struct ios_run_opts *o, const struct ios_plan
                 switch (c->state) {
                 case IOS_CHANGE_DRIFT:
                         /* only --check and --dry-run leave a change in DRIFT */
-                        if (o->mode == IOS_MODE_CHECK)
+                        if (o->mode == APPLY_MODE_CHECK)
                                 printf("%s %s %s %s\n", dev, c->key, word(c->current, cq, sizeof(cq)),
                                        word(c->wanted, wq, sizeof(wq)));
                         else
@@ -221,31 +205,32 @@ static void prom_plans(FILE *f, struct ios_plan *pls, size_t n)
         }
 }
 
-int ios_run(const struct ios_run_opts *o, const struct ios_policy *p, struct ios_device **devs, size_t n)
+enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_policy *p,
+                             struct ios_device **devs, size_t n)
 {
+        enum apply_outcome rc = APPLY_OK, x;
         struct ios_plan *pls;
-        int rc = 0;
 
         pls = calloc(n ? n : 1, sizeof(*pls));
         if (!pls) {
                 fprintf(stderr, "%s: out of memory\n", o->prog);
-                return IOS_EXIT_ERROR;
+                return APPLY_FAILED;
         }
         for (size_t i = 0; i < n; i++) {
-                int e = ios_plan_build(p, devs[i], &pls[i]), x;
+                int e = ios_plan_build(p, devs[i], &pls[i]);
 
                 pls[i].dev = devs[i];
                 if (e < 0) {
                         fprintf(stderr, "%s: %s: cannot read current settings: %s\n", o->prog,
                                 devs[i]->name, strerror(-e));
-                        x = o->mode == IOS_MODE_CHECK ? IOS_EXIT_ERROR : ios_exit_for_error(e);
-                        rc = ios_exit_worse(x, rc) ? x : rc;
+                        x = o->mode == APPLY_MODE_CHECK ? APPLY_FAILED : apply_outcome_of_errno(e);
+                        rc = apply_outcome_worse(x, rc);
                         pls[i].error = e;
                         if (asprintf(&pls[i].error_msg, "cannot read current settings: %s", strerror(-e)) < 0)
                                 pls[i].error_msg = NULL;
                         continue;
                 }
-                if (o->mode == IOS_MODE_APPLY)
+                if (o->mode == APPLY_MODE_APPLY)
                         (void)ios_plan_apply(&pls[i]);
                 else
                         for (size_t k = 0; k < pls[i].n; k++)
@@ -254,12 +239,12 @@ int ios_run(const struct ios_run_opts *o, const struct ios_policy *p, struct ios
                                         pls[i].error_msg = pls[i].c[k].msg ? strdup(pls[i].c[k].msg) : NULL;
                                 }
 
-                if (o->mode == IOS_MODE_CHECK) {
-                        x = pls[i].error ? IOS_EXIT_ERROR :
-                            ios_plan_count(&pls[i], IOS_CHANGE_DRIFT) ? IOS_EXIT_DRIFT : 0;
+                if (o->mode == APPLY_MODE_CHECK) {
+                        x = pls[i].error ? APPLY_FAILED :
+                            ios_plan_count(&pls[i], IOS_CHANGE_DRIFT) ? APPLY_DRIFT : APPLY_OK;
                 } else
-                        x = ios_exit_for_error(pls[i].error);
-                rc = ios_exit_worse(x, rc) ? x : rc;
+                        x = apply_outcome_of_errno(pls[i].error);
+                rc = apply_outcome_worse(x, rc);
 
                 if (o->udev)
                         log_plan_syslog(&pls[i]);
@@ -267,7 +252,7 @@ int ios_run(const struct ios_run_opts *o, const struct ios_policy *p, struct ios
                         print_plan_lines(o, &pls[i]);
         }
         /* a rule that matches no disk is a rule that does nothing: say so when asked */
-        if (o->all_disks && !o->udev && !o->quiet && (o->verbose || o->mode != IOS_MODE_APPLY)) {
+        if (o->all_disks && !o->udev && !o->quiet && (o->verbose || o->mode != APPLY_MODE_APPLY)) {
                 _cleanup_(ios_strv_freep) char **unmatched = NULL;
 
                 if (ios_policy_unmatched(p, devs, n, &unmatched) >= 0)
@@ -306,7 +291,7 @@ int ios_run(const struct ios_run_opts *o, const struct ios_policy *p, struct ios
 }
 
 /* explain, second half: every key the policy sets, its source and state. */
-int ios_explain_policy(FILE *out, const struct ios_policy *p, struct ios_device *d)
+int apply_explain_policy(FILE *out, const struct ios_policy *p, struct ios_device *d)
 {
         struct ios_plan pl = {};
         int e;

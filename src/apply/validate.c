@@ -33,7 +33,7 @@ static char *bench_path(void)
         return strdup("iosched-bench");
 }
 
-int ios_validate(const char *prog, const struct ios_policy *p, struct ios_device *d,
+int apply_validate(const char *prog, const struct ios_policy *p, struct ios_device *d,
                  const char *config, char **bench_args, int nbench_args)
 {
         _cleanup_free_ char *want = NULL, *compare = NULL, *filename = NULL, *policy = NULL, *bench = NULL;
@@ -44,7 +44,7 @@ int ios_validate(const char *prog, const struct ios_policy *p, struct ios_device
         e = ios_plan_build(p, d, &pl);
         if (e < 0) {
                 fprintf(stderr, "%s: %s: cannot read current settings: %s\n", prog, d->name, strerror(-e));
-                return IOS_EXIT_ERROR;
+                return e;
         }
         for (size_t i = 0; i < pl.n; i++)
                 if (streq(pl.c[i].key, "scheduler") &&
@@ -54,7 +54,7 @@ int ios_validate(const char *prog, const struct ios_policy *p, struct ios_device
         if (!d->sched_current) {
                 fprintf(stderr, "%s: %s: no scheduler to choose (bio-based queue): nothing to validate\n",
                         prog, d->name);
-                return IOS_EXIT_ERROR;
+                return -EINVAL;
         }
         if (!want) {
                 fprintf(stderr, "%s: %s: the policy sets no scheduler the kernel offers here; comparing all offered\n",
@@ -71,14 +71,14 @@ int ios_validate(const char *prog, const struct ios_policy *p, struct ios_device
                         compare = NULL;
         }
         if (!compare || asprintf(&filename, "--filename=/dev/%s", d->name) < 0)
-                return IOS_EXIT_ERROR;
+                return -ENOMEM;
         /* each scheduler runs with the policy's tunables for it */
         if (asprintf(&policy, "--policy=%s", config ? config : "") < 0)
-                return IOS_EXIT_ERROR;
+                return -ENOMEM;
         bench = bench_path();
         argv = calloc((size_t)nbench_args + 6, sizeof(char *));
         if (!bench || !argv)
-                return IOS_EXIT_ERROR;
+                return -ENOMEM;
         argv[k++] = bench;
         argv[k++] = filename;
         argv[k++] = compare;
@@ -88,7 +88,8 @@ int ios_validate(const char *prog, const struct ios_policy *p, struct ios_device
         argv[k] = NULL;
         fflush(stdout);
         execvp(bench, argv);
-        fprintf(stderr, "%s: cannot run %s: %s\n", prog, bench, strerror(errno));
+        e = -errno;
+        fprintf(stderr, "%s: cannot run %s: %s\n", prog, bench, strerror(-e));
         free(argv);
-        return IOS_EXIT_ERROR;
+        return e;
 }

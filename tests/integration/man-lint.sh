@@ -3,14 +3,14 @@
 # Description: every manual page in man/ passes `mandoc -Tlint -W warning`
 # without a single message; every long option that `iosched-apply --help`
 # prints is documented in the OPTIONS of iosched-apply(8); every exit code
-# src/apply/apply.h defines has its entry in that page's EXIT STATUS.
+# src/apply/main.c defines has its entry in that page's EXIT STATUS.
 # Exit 0 pass, 77 skip (no mandoc), 1 fail.
 set -u
 top=${IOS_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILDDIR=${BUILDDIR:-build}
 bin="$top/$BUILDDIR/iosched-apply"
 page="$top/man/iosched-apply.8"
-hdr="$top/src/apply/apply.h"
+hdr="$top/src/apply/main.c"
 
 command -v mandoc >/dev/null 2>&1 || { echo "SKIP: mandoc is not installed"; exit 77; }
 
@@ -59,13 +59,13 @@ for o in $longopts; do
                 t_fail "option $o (from --help) has no item in OPTIONS of iosched-apply(8)"
 done
 
-# 3. every IOS_EXIT_* code of apply.h has an entry in EXIT STATUS
+# 3. every APPLY_EXIT_* code of main.c has an entry in EXIT STATUS
 exit_text=$(section "EXIT STATUS")
 [ -n "$exit_text" ] || t_fail "iosched-apply(8) has no EXIT STATUS section"
-codes=$(sed -n 's/^#define[[:space:]]\{1,\}IOS_EXIT_[A-Z_]\{1,\}[[:space:]]\{1,\}\([0-9]\{1,\}\).*/\1/p' "$hdr" | sort -un)
-[ -n "$codes" ] || t_fail "no IOS_EXIT_* codes found in ${hdr#"$top"/}"
+codes=$(sed -n 's/^#define[[:space:]]\{1,\}APPLY_EXIT_[A-Z_]\{1,\}[[:space:]]\{1,\}\([0-9]\{1,\}\).*/\1/p' "$hdr" | sort -un)
+[ -n "$codes" ] || t_fail "no APPLY_EXIT_* codes found in ${hdr#"$top"/}"
 for c in $codes; do
-        name=$(sed -n "s/^#define[[:space:]]\{1,\}\(IOS_EXIT_[A-Z_]\{1,\}\)[[:space:]]\{1,\}$c\([^0-9].*\)\{0,1\}\$/\1/p" "$hdr" | head -n 1)
+        name=$(sed -n "s/^#define[[:space:]]\{1,\}\(APPLY_EXIT_[A-Z_]\{1,\}\)[[:space:]]\{1,\}$c\([^0-9].*\)\{0,1\}\$/\1/p" "$hdr" | head -n 1)
         printf '%s\n' "$exit_text" | grep -Eq "^[[:space:]]+$c([[:space:]]|\$)" ||
                 t_fail "exit code $c ($name) has no entry in EXIT STATUS of iosched-apply(8)"
 done

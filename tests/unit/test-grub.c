@@ -62,7 +62,7 @@ static void put(struct t *t, const char *path, const char *text)
         assert_int_equal(t_write_file(t->buf, text), 0);
 }
 
-/* Run ios_elevator_sources(); returns its result. */
+/* Run apply_elevator_sources(); returns its result. */
 static int run(struct t *t)
 {
         free(t->value);
@@ -70,7 +70,7 @@ static int run(struct t *t)
         ios_strv_free(t->notes);
         t->value = t->where = NULL;
         t->notes = NULL;
-        return ios_elevator_sources(t->root, t->dir, &t->value, &t->where, &t->notes);
+        return apply_elevator_sources(t->root, t->dir, &t->value, &t->where, &t->notes);
 }
 
 /* "dir" + suffix, in t->buf. */
@@ -100,12 +100,12 @@ static void test_find(void **state)
         char *v;
 
         (void)state;
-        v = ios_find_elevator("ro elevator=noop quiet elevator=deadline");
+        v = apply_find_elevator("ro elevator=noop quiet elevator=deadline");
         assert_string_equal(v, "deadline");             /* the kernel takes the last */
         free(v);
-        assert_null(ios_find_elevator("ro xelevator=noop elevator= quiet"));
-        assert_null(ios_find_elevator(""));
-        v = ios_find_elevator("\"elevator=bfq\"");
+        assert_null(apply_find_elevator("ro xelevator=noop elevator= quiet"));
+        assert_null(apply_find_elevator(""));
+        v = apply_find_elevator("\"elevator=bfq\"");
         assert_string_equal(v, "bfq");
         free(v);
 }
