@@ -394,13 +394,14 @@ static int setup(struct daemon *d)
         return iosd_epoll_add(d, d->debounce_fd, TAG_DEBOUNCE);
 }
 
-int iosd_run(const struct iosd_options *o)
+enum iosd_end iosd_run(const struct iosd_options *o)
 {
         struct daemon d = {
                 .o = o, .epfd = -1, .sigfd = -1, .debounce_fd = -1, .drift_fd = -1, .retry_fd = -1,
                 .monitor_name = "none",
         };
-        int rc = IOSD_EXIT_FAILURE, e;
+        enum iosd_end rc = IOSD_FAILED;
+        int e;
 
         iosd_devset_init(&d.pending, DEVSET_MAX);
         iosd_devset_init(&d.quiet, DEVSET_MAX);
@@ -409,7 +410,7 @@ int iosd_run(const struct iosd_options *o)
         e = ios_root_new(o->sysroot, &d.root);
         if (e < 0) {
                 iosd_log(LOG_ERR, "%s: %s", o->sysroot ? o->sysroot : "/", strerror(-e));
-                rc = IOSD_EXIT_CONFIG;
+                rc = IOSD_BAD_START;
                 goto out;
         }
         e = setup(&d);
@@ -420,7 +421,7 @@ int iosd_run(const struct iosd_options *o)
         /* watch first, then load: an edit in between is not lost */
         rebuild_watch(&d);
         if (load_policy(&d, &d.policy) < 0) {
-                rc = IOSD_EXIT_CONFIG;
+                rc = IOSD_BAD_START;
                 goto out;
         }
         ios_root_set_probe(d.root, ios_policy_needs_extra(d.policy) ? IOS_PROBE_EXTRA : 0);
@@ -449,7 +450,7 @@ int iosd_run(const struct iosd_options *o)
                 iosd_log(LOG_ERR, "event loop failed: %s", strerror(-e));
                 goto out;
         }
-        rc = IOSD_EXIT_OK;
+        rc = IOSD_STOPPED;
 out:
         if (d.mon)
                 udev_monitor_unref(d.mon);

@@ -94,13 +94,13 @@ struct iosd_options {
         int64_t drift_override_ms;      /* --drift-interval, -1 = from the policy */
 };
 
-/* Exit codes, mapped in main.c only. */
-enum {
-        IOSD_EXIT_OK = 0,
-        IOSD_EXIT_FAILURE = 1,          /* runtime failure */
-        IOSD_EXIT_CONFIG = 2,           /* usage, or no usable policy at start */
+/* How the daemon ended; main.c maps it to the exit status (ioschedd(8)). */
+enum iosd_end {
+        IOSD_STOPPED,                   /* SIGTERM or SIGINT */
+        IOSD_FAILED,                    /* runtime failure: event loop, uevent socket, timers */
+        IOSD_BAD_START,                 /* no usable root or policy at start */
 };
 
-int iosd_run(const struct iosd_options *o);
+enum iosd_end iosd_run(const struct iosd_options *o);
 
 #endif

@@ -18,6 +18,13 @@
 #include "daemon.h"
 #include "macro.h"
 
+/* Exit codes: documented in ioschedd(8), EXIT STATUS; chosen here only. */
+enum {
+        IOSD_EXIT_OK = 0,
+        IOSD_EXIT_FAILURE = 1,          /* runtime failure */
+        IOSD_EXIT_CONFIG = 2,           /* usage, or no usable root at start */
+};
+
 static const char *prog = "ioschedd";
 
 static void usage(FILE *out)
@@ -127,5 +134,10 @@ int main(int argc, char **argv)
                 return IOSD_EXIT_CONFIG;
         }
         iosd_log_setup(prio);
-        return iosd_run(&o);
+        switch (iosd_run(&o)) {
+        case IOSD_STOPPED: return IOSD_EXIT_OK;
+        case IOSD_BAD_START: return IOSD_EXIT_CONFIG;
+        case IOSD_FAILED: break;
+        }
+        return IOSD_EXIT_FAILURE;
 }
