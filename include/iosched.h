@@ -151,7 +151,7 @@ const char *ios_props_get(const struct ios_props *p, const char *key);
 void ios_props_done(struct ios_props *p);
 
 /* ------------------------------------------------------------------ */
-/* device.c / classify.c: whole disks and their class                  */
+/* names.c: the class and zoned model of a disk, and their spellings    */
 /* ------------------------------------------------------------------ */
 
 enum ios_class {
@@ -184,6 +184,10 @@ enum ios_zoned {
 const char *ios_zoned_to_string(enum ios_zoned z);
 enum ios_zoned ios_zoned_from_string(const char *s);
 
+/* ------------------------------------------------------------------ */
+/* device.c: a whole disk (lookup, lifecycle); enumerate.c: every disk  */
+/* ------------------------------------------------------------------ */
+
 struct ios_device {
         struct ios_root *root;          /* borrowed */
         char *name;                     /* kernel name: "sda", "cciss!c0d0" */
@@ -191,7 +195,7 @@ struct ios_device {
         char *syspath;                  /* canonical, inside the root */
         int fd;                         /* directory fd of syspath */
 
-        /* Facts, filled by ios_device_new(). Strings may be NULL. */
+        /* Facts (probe-queue.c, probe-bus.c, classify.c). Strings may be NULL. */
         enum ios_class cls;
         int rotational;                 /* 0, 1, or -1 when unknown */
         enum ios_zoned zoned;
@@ -227,7 +231,7 @@ struct ios_device *ios_device_free(struct ios_device *d);
 int ios_device_enumerate(struct ios_root *r, struct ios_device ***ret, size_t *ret_n);
 void ios_device_list_free(struct ios_device **l, size_t n);
 
-/* Re-read the scheduler fields (after a write). */
+/* probe-queue.c: re-read the scheduler fields (after a write). */
 int ios_device_refresh_sched(struct ios_device *d);
 
 /* classify.c: fills cls and evidence from the facts already read. */

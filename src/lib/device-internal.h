@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Library-private parts of a disk: device.c (lifecycle, lookup) opens it,
+ * probe-queue.c and probe-bus.c read its facts, ctrl-cache.c remembers
+ * what many disks share, enumerate.c opens every disk.
+ */
+#ifndef IOS_DEVICE_INTERNAL_H
+#define IOS_DEVICE_INTERNAL_H
+
+#include "iosched.h"
+
+/* ctrl-cache.c: the last few controllers, SCSI hosts and device/ dirs seen */
+#define IOS_CACHE_SLOTS 8
+struct ios_cache_entry {
+        char *key;
+        char *v[4];
+        int flag;
+};
+
+struct ios_ctrl_cache {
+        struct ios_cache_entry ctrl[IOS_CACHE_SLOTS];   /* PCI function: id, class, driver */
+        struct ios_cache_entry host[IOS_CACHE_SLOTS];   /* SCSI host: proc_name; flag: sas */
+        struct ios_cache_entry devdir[IOS_CACHE_SLOTS]; /* device/: model, serial, subtype, driver */
+        unsigned next_ctrl, next_host, next_devdir;
+};
+
+void ios_ctrl_cache_done(struct ios_ctrl_cache *c);
+struct ios_cache_entry *ios_cache_find(struct ios_cache_entry *slots, const char *key);
+/* A fresh slot for key (round robin), or NULL without memory. */
+struct ios_cache_entry *ios_cache_put(struct ios_cache_entry *slots, unsigned *next, const char *key);
+
+/* probe-queue.c: rotational, zoned, removable/size, blk-mq, schedulers */
+int ios_probe_queue(struct ios_device *d);
+
+/* probe-bus.c: stacked subtype, controller, SCSI host and address, identity, transport */
+int ios_probe_bus(struct ios_device *d, struct ios_ctrl_cache *cache);
+
+/*
+ * device.c: open the disk at path (a partition's path gives its disk when
+ * maybe_part), or at a canonical path whose dev_t is known, and probe it.
+ * -ENODEV when there is no such disk.  cache may be NULL.
+ */
+int ios_device_open(struct ios_root *r, const char *path, bool maybe_part,
+                    struct ios_ctrl_cache *cache, struct ios_device **ret);
+int ios_device_open_known(struct ios_root *r, const char *canon, unsigned maj, unsigned min,
+                          struct ios_ctrl_cache *cache, struct ios_device **ret);
+
+#endif

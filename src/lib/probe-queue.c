@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * probe-queue.c: a disk's request queue.  The flags the kernel reports
+ * (rotational, zoned; removable and size when IOS_PROBE_EXTRA asks), whether
+ * the queue is blk-mq and with how many hardware queues, and the schedulers
+ * it offers and has.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "iosched.h"
+#include "macro.h"
+#include "device-internal.h"
+
+int ios_probe_queue(struct ios_device *d)
+{
+        _cleanup_free_ char *s = NULL;
+        struct stat st;
+        _cleanup_close_ int mq = -1;
+        uint64_t v;
+        int e, i;
+
+        d->rotational = ios_sysfs_read_int(d->fd, "queue/rotational", &i) >= 0 ? i : -1;
+        d->removable = -1;
+        if (ios_root_get_probe(d->root) & IOS_PROBE_EXTRA) {
+                d->removable = ios_sysfs_read_int(d->fd, "removable", &i) >= 0 ? i : -1;
+                if (ios_sysfs_read_u64(d->fd, "size", &v) >= 0)
+                        d->size = v * 512;
+        }
+        if (startswith(d->name, "nvme"))        /* only NVMe path nodes hide */
+                d->hidden = ios_sysfs_read_int(d->fd, "hidden", &i) >= 0 && i == 1;
+        d->zoned = IOS_ZONED_NONE;
+        if (ios_sysfs_read_string(d->fd, "queue/zoned", &s) >= 0) {
+                enum ios_zoned z = ios_zoned_from_string(s);
+                if (z >= 0)
+                        d->zoned = z;
+        }
+
+        /* kernfs (and most file systems) count subdirectories in st_nlink */
+        if (fstatat(d->fd, "mq", &st, 0) < 0)
+                mq = -1;
+        else if (st.st_nlink >= 2 + 1) {
+                d->blk_mq = true;
+                d->nr_hw_queues = (unsigned)st.st_nlink - 2;
+                mq = -1;
+        } else
+                mq = openat(d->fd, "mq", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (mq >= 0) {
+                DIR *dir = fdopendir(mq);
+                struct dirent *de;
+
+                if (!dir)
+                        return -errno;
+                mq = -1;
+                d->blk_mq = true;
+                while ((de = readdir(dir)))
+                        if (de->d_name[0] != '.')
+                                d->nr_hw_queues++;
+                closedir(dir);
+        }
+        e = ios_device_refresh_sched(d);
+        return e == -ENOMEM ? e : 0;   /* an unreadable list means no choice */
+}
+
+int ios_device_refresh_sched(struct ios_device *d)
+{
+        _cleanup_free_ char *s = NULL;
+        int e;
+
+        d->sched_current = (free(d->sched_current), NULL);
+        d->sched_avail = ios_strv_free(d->sched_avail);
+        e = ios_sysfs_read_string(d->fd, "queue/scheduler", &s);
+        if (e == -ENOENT) {
+                d->sched_avail = calloc(1, sizeof(char *));
+                return d->sched_avail ? 0 : -ENOMEM;
+        }
+        if (e < 0)
+                return e;
+        return ios_sched_parse(s, &d->sched_current, &d->sched_avail);
+}
