@@ -78,6 +78,14 @@ int ios_sysfs_write_string(int dirfd, const char *attr, const char *value);
 bool ios_sysfs_exists(int dirfd, const char *attr);
 /* Last path component of a symlink's target ("driver" -> "ahci"). */
 int ios_sysfs_read_link_base(int dirfd, const char *attr, char **ret);
+/*
+ * The names in directory sub of dirfd ("." for dirfd itself; any directory,
+ * sysfs or not), those starting with "." left out, sorted by strcmp().
+ * Returns their count and, unless ret_names is NULL, the names as a
+ * vector; -ENOENT when sub does not exist, -ENOTDIR or -ELOOP when it is
+ * no directory or a symlink (sub's last component is never followed).
+ */
+int ios_sysfs_list(int dirfd, const char *sub, char ***ret_names);
 
 /* ------------------------------------------------------------------ */
 /* strv.c: NULL-terminated string vectors                              */

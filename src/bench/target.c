@@ -14,7 +14,6 @@
  * I/O loop never leaves it.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/fs.h>
@@ -138,22 +137,9 @@ static int read_all(const char *path, char **ret)
 
 static int count_dir(int dirfd, const char *sub)
 {
-        _cleanup_close_ int fd = openat(dirfd, sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        struct dirent *de;
-        DIR *d;
-        int n = 0;
+        int n = ios_sysfs_list(dirfd, sub, NULL);
 
-        if (fd < 0)
-                return errno == ENOENT ? 0 : -errno;
-        d = fdopendir(fd);
-        if (!d)
-                return -errno;
-        fd = -1;
-        while ((de = readdir(d)))
-                if (de->d_name[0] != '.')
-                        n++;
-        closedir(d);
-        return n;
+        return n == -ENOENT ? 0 : n;
 }
 
 /*
@@ -165,11 +151,9 @@ static int count_dir(int dirfd, const char *sub)
 static int collect_devices(struct ios_device *disk, unsigned major, unsigned minor, unsigned *majors,
                            unsigned *minors, size_t max, size_t *ret_n, char **ret_held)
 {
-        _cleanup_close_ int dfd = -1;
+        _cleanup_(ios_strv_freep) char **names = NULL;
         bool whole = disk->major == major && disk->minor == minor;
-        struct dirent *de;
         size_t n = 0;
-        DIR *d;
         int r;
 
         majors[n] = major;
@@ -179,23 +163,18 @@ static int collect_devices(struct ios_device *disk, unsigned major, unsigned min
                 if (r > 0 && !(*ret_held = strdup(disk->name)))
                         return -ENOMEM;
         }
-        dfd = openat(disk->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dfd < 0)
-                return -errno;
-        d = fdopendir(dfd);
-        if (!d)
-                return -errno;
-        dfd = -1;
-        while ((de = readdir(d))) {
+        r = ios_sysfs_list(disk->fd, ".", &names);
+        if (r < 0)
+                return r;
+        for (char **nm = names; *nm; nm++) {
                 _cleanup_free_ char *dev = NULL, *attr = NULL, *hold = NULL;
                 unsigned ma, mi;
 
-                if (de->d_name[0] == '.' || asprintf(&attr, "%s/partition", de->d_name) < 0 ||
-                    !ios_sysfs_exists(disk->fd, attr))
+                if (asprintf(&attr, "%s/partition", *nm) < 0 || !ios_sysfs_exists(disk->fd, attr))
                         continue;
                 free(attr);
                 attr = NULL;
-                if (asprintf(&attr, "%s/dev", de->d_name) < 0 ||
+                if (asprintf(&attr, "%s/dev", *nm) < 0 ||
                     ios_sysfs_read_string(disk->fd, attr, &dev) < 0 || sscanf(dev, "%u:%u", &ma, &mi) != 2)
                         continue;
                 if (!whole && !(ma == major && mi == minor))
@@ -204,13 +183,10 @@ static int collect_devices(struct ios_device *disk, unsigned major, unsigned min
                         majors[n] = ma;
                         minors[n++] = mi;
                 }
-                if (asprintf(&hold, "%s/holders", de->d_name) >= 0 && count_dir(disk->fd, hold) > 0 &&
-                    !*ret_held && !(*ret_held = strdup(de->d_name))) {
-                        closedir(d);
+                if (asprintf(&hold, "%s/holders", *nm) >= 0 && count_dir(disk->fd, hold) > 0 &&
+                    !*ret_held && !(*ret_held = strdup(*nm)))
                         return -ENOMEM;
-                }
         }
-        closedir(d);
         *ret_n = n;
         return 0;
 }

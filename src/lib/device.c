@@ -6,7 +6,6 @@
  * and frees it.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -163,34 +162,30 @@ fail:
 /* Trees without sys/dev/block (and very old kernels): scan sys/block. */
 static int find_by_devno(struct ios_root *r, unsigned maj, unsigned min, struct ios_device **ret)
 {
-        struct dirent *de;
-        DIR *dir;
-        int fd, e = -ENODEV;
+        _cleanup_(ios_strv_freep) char **names = NULL;
+        _cleanup_close_ int fd = -1;
+        int e;
 
-        fd = ios_root_open(r, "/sys/block", O_RDONLY | O_DIRECTORY);
+        fd = ios_root_open(r, "/sys/block", O_PATH | O_DIRECTORY);
         if (fd < 0)
                 return fd == -ENOENT ? -ENODEV : fd;
-        dir = fdopendir(fd);
-        if (!dir) {
-                close(fd);
-                return -ENOMEM;
-        }
-        while ((de = readdir(dir))) {
+        e = ios_sysfs_list(fd, ".", &names);
+        if (e < 0)
+                return e;
+        for (char **n = names; *n; n++) {
                 _cleanup_free_ char *path = NULL, *dev = NULL;
                 _cleanup_close_ int dfd = -1;
                 unsigned a, b;
 
-                if (de->d_name[0] == '.' || asprintf(&path, "/sys/block/%s", de->d_name) < 0)
-                        continue;
+                if (asprintf(&path, "/sys/block/%s", *n) < 0)
+                        return -ENOMEM;
                 dfd = ios_root_open(r, path, O_PATH | O_DIRECTORY);
                 if (dfd < 0 || ios_sysfs_read_string(dfd, "dev", &dev) < 0 ||
                     sscanf(dev, "%u:%u", &a, &b) != 2 || a != maj || b != min)
                         continue;
-                e = ios_device_open(r, path, false, NULL, ret);
-                break;
+                return ios_device_open(r, path, false, NULL, ret);
         }
-        closedir(dir);
-        return e;
+        return -ENODEV;
 }
 
 int ios_device_new(struct ios_root *r, const char *name, struct ios_device **ret)

@@ -6,7 +6,6 @@
  * cache (ctrl-cache.c) for the whole enumeration.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -72,30 +71,31 @@ static char *join_link(const char *dir, const char *target)
  */
 static int read_devlinks(struct ios_root *r, struct devlink **ret, size_t *ret_n)
 {
+        _cleanup_(ios_strv_freep) char **names = NULL;
+        _cleanup_close_ int fd = -1;
         struct devlink *l = NULL;
-        size_t n = 0, cap = 0;
-        struct dirent *de;
-        DIR *dir;
-        int fd;
+        size_t n = 0;
+        int e;
 
         *ret = NULL;
         *ret_n = 0;
-        fd = ios_root_open(r, "/sys/dev/block", O_RDONLY | O_DIRECTORY);
+        fd = ios_root_open(r, "/sys/dev/block", O_PATH | O_DIRECTORY);
         if (fd < 0)
                 return 0;       /* old kernel or a partial tree: look each disk up */
-        dir = fdopendir(fd);
-        if (!dir) {
-                close(fd);
+        e = ios_sysfs_list(fd, ".", &names);
+        if (e <= 0)
+                return e == -ENOMEM ? e : 0;
+        l = calloc((size_t)e, sizeof(*l));
+        if (!l)
                 return -ENOMEM;
-        }
-        while ((de = readdir(dir))) {
+        for (char **nm = names; *nm; nm++) {
                 char target[PATH_MAX], *canon, *slash;
                 unsigned maj, min;
                 ssize_t k;
 
-                if (sscanf(de->d_name, "%u:%u", &maj, &min) != 2)
+                if (sscanf(*nm, "%u:%u", &maj, &min) != 2)
                         continue;
-                k = readlinkat(dirfd(dir), de->d_name, target, sizeof(target) - 1);
+                k = readlinkat(fd, *nm, target, sizeof(target) - 1);
                 if (k <= 0)
                         continue;
                 target[k] = '\0';
@@ -107,16 +107,6 @@ static int read_devlinks(struct ios_root *r, struct devlink **ret, size_t *ret_n
                         free(canon);
                         continue;
                 }
-                if (n == cap) {
-                        struct devlink *nl;
-                        cap = cap ? cap * 2 : 64;
-                        nl = realloc(l, cap * sizeof(*l));
-                        if (!nl) {
-                                free(canon);
-                                break;
-                        }
-                        l = nl;
-                }
                 l[n] = (struct devlink){ .name = strdup(slash + 1), .canon = canon, .major = maj, .minor = min };
                 if (!l[n].name) {
                         free(canon);
@@ -124,7 +114,6 @@ static int read_devlinks(struct ios_root *r, struct devlink **ret, size_t *ret_n
                 }
                 n++;
         }
-        closedir(dir);
         if (n)
                 qsort(l, n, sizeof(*l), cmp_devlink);
         *ret = l;
@@ -134,34 +123,35 @@ static int read_devlinks(struct ios_root *r, struct devlink **ret, size_t *ret_n
 
 int ios_device_enumerate(struct ios_root *r, struct ios_device ***ret, size_t *ret_n)
 {
+        _cleanup_(ios_strv_freep) char **names = NULL;
         struct ios_ctrl_cache cache = {};
         struct ios_device **l = NULL;
         struct devlink *links = NULL;
-        size_t n = 0, cap = 0, nlinks = 0;
-        struct dirent *de;
-        DIR *dir;
-        int fd, e = 0;
+        size_t n = 0, nlinks = 0;
+        int fd, e;
 
         e = read_devlinks(r, &links, &nlinks);
         if (e < 0)
                 return e;
-        fd = ios_root_open(r, "/sys/block", O_RDONLY | O_DIRECTORY);
+        fd = ios_root_open(r, "/sys/block", O_PATH | O_DIRECTORY);
         if (fd < 0) {
                 e = fd;
                 goto out;
         }
-        dir = fdopendir(fd);
-        if (!dir) {
-                e = -errno;
-                close(fd);
+        e = ios_sysfs_list(fd, ".", &names);
+        close(fd);
+        if (e < 0)
+                goto out;
+        l = calloc((size_t)e + 1, sizeof(*l));
+        if (!l) {
+                e = -ENOMEM;
                 goto out;
         }
-        while ((de = readdir(dir))) {
-                struct devlink key = { .name = de->d_name }, *dl;
+        e = 0;
+        for (char **nm = names; *nm; nm++) {
+                struct devlink key = { .name = *nm }, *dl;
                 struct ios_device *d;
 
-                if (de->d_name[0] == '.')
-                        continue;
                 dl = nlinks ? bsearch(&key, links, nlinks, sizeof(*links), cmp_devlink) : NULL;
                 if (dl)
                         e = ios_device_open_known(r, dl->canon, dl->major, dl->minor, &cache, &d);
@@ -169,7 +159,7 @@ int ios_device_enumerate(struct ios_root *r, struct ios_device ***ret, size_t *r
                         /* hidden disks (NVMe path devices) have no dev_t */
                         _cleanup_free_ char *path = NULL;
 
-                        if (asprintf(&path, "/sys/block/%s", de->d_name) < 0) {
+                        if (asprintf(&path, "/sys/block/%s", *nm) < 0) {
                                 e = -ENOMEM;
                                 break;
                         }
@@ -181,20 +171,8 @@ int ios_device_enumerate(struct ios_root *r, struct ios_device ***ret, size_t *r
                 }
                 if (e < 0)
                         break;
-                if (n == cap) {
-                        struct ios_device **nl;
-                        cap = cap ? cap * 2 : 16;
-                        nl = realloc(l, cap * sizeof(*l));
-                        if (!nl) {
-                                ios_device_free(d);
-                                e = -ENOMEM;
-                                break;
-                        }
-                        l = nl;
-                }
                 l[n++] = d;
         }
-        closedir(dir);
 out:
         ios_ctrl_cache_done(&cache);
         for (size_t i = 0; i < nlinks; i++) {

@@ -11,7 +11,6 @@
  * recorded (ios_policy_errors); the rest is the policy.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -127,14 +126,15 @@ static int collect(const char *root, unsigned flags, struct ios_policy *p, char 
         int e;
 
         for (size_t i = 0; i < ELEMENTSOF(dirs); i++) {
+                _cleanup_(ios_strv_freep) char **list = NULL;
                 _cleanup_free_ char *dir = NULL;
-                struct dirent *de;
-                DIR *d;
+                _cleanup_close_ int fd = -1;
+                struct stat st;
 
                 if (asprintf(&dir, "%s%s", root, dirs[i]) < 0)
                         return -ENOMEM;
-                d = opendir(dir);
-                if (!d) {
+                fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                if (fd < 0) {
                         if (errno == ENOENT || errno == ENOTDIR)
                                 continue;
                         e = add_error(p, ios_error_set(&err, dir, 0, -errno, "cannot open: %s", strerror(errno)), &err);
@@ -142,51 +142,48 @@ static int collect(const char *root, unsigned flags, struct ios_policy *p, char 
                                 return e;
                         continue;
                 }
-                {
-                        /* whoever may add or replace files here writes the policy */
-                        struct stat st;
-
-                        if (fstat(dirfd(d), &st) < 0 || (st.st_mode & (S_IWGRP | S_IWOTH)) ||
-                            (st.st_uid != 0 && !(flags & IOS_POLICY_ANY_OWNER))) {
-                                closedir(d);
-                                e = add_error(p, ios_error_set(&err, dir, 0, -EPERM, "refusing a policy directory "
-                                                      "writable by others or not owned by root: its files are skipped"),
-                                              &err);
-                                if (e < 0)
-                                        return e;
-                                continue;
-                        }
+                /* whoever may add or replace files here writes the policy */
+                if (fstat(fd, &st) < 0 || (st.st_mode & (S_IWGRP | S_IWOTH)) ||
+                    (st.st_uid != 0 && !(flags & IOS_POLICY_ANY_OWNER))) {
+                        e = add_error(p, ios_error_set(&err, dir, 0, -EPERM, "refusing a policy directory "
+                                              "writable by others or not owned by root: its files are skipped"),
+                                      &err);
+                        if (e < 0)
+                                return e;
+                        continue;
                 }
-                while ((de = readdir(d))) {
-                        size_t l = strlen(de->d_name);
+                e = ios_sysfs_list(fd, ".", &list);
+                if (e < 0) {
+                        e = add_error(p, ios_error_set(&err, dir, 0, e, "cannot read: %s", strerror(-e)), &err);
+                        if (e < 0)
+                                return e;
+                        continue;
+                }
+                for (char **nm = list; *nm; nm++) {
+                        size_t l = strlen(*nm);
                         char *full;
                         size_t k;
 
-                        if (de->d_name[0] == '.' || l < 6 || !streq(de->d_name + l - 5, ".conf"))
+                        if (l < 6 || !streq(*nm + l - 5, ".conf"))
                                 continue;
-                        if (asprintf(&full, "%s/%s", dir, de->d_name) < 0) {
-                                closedir(d);
+                        if (asprintf(&full, "%s/%s", dir, *nm) < 0)
                                 return -ENOMEM;
-                        }
                         for (k = 0; names && names[k]; k++)
-                                if (streq(names[k], de->d_name))
+                                if (streq(names[k], *nm))
                                         break;
                         if (names && names[k]) {
                                 free(paths[k]);         /* masked by this later directory */
                                 paths[k] = full;
                                 continue;
                         }
-                        e = ios_strv_push(&names, strdup(de->d_name));
+                        e = ios_strv_push(&names, strdup(*nm));
                         if (e >= 0)
                                 e = ios_strv_push(&paths, full);
                         else
                                 free(full);
-                        if (e < 0) {
-                                closedir(d);
+                        if (e < 0)
                                 return e;
-                        }
                 }
-                closedir(d);
         }
         /* sort by file name, carrying the paths along */
         {

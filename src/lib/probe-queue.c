@@ -6,8 +6,6 @@
  * it offers and has.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,7 +18,6 @@ int ios_probe_queue(struct ios_device *d)
 {
         _cleanup_free_ char *s = NULL;
         struct stat st;
-        _cleanup_close_ int mq = -1;
         uint64_t v;
         int e, i;
 
@@ -41,26 +38,13 @@ int ios_probe_queue(struct ios_device *d)
         }
 
         /* kernfs (and most file systems) count subdirectories in st_nlink */
-        if (fstatat(d->fd, "mq", &st, 0) < 0)
-                mq = -1;
-        else if (st.st_nlink >= 2 + 1) {
-                d->blk_mq = true;
-                d->nr_hw_queues = (unsigned)st.st_nlink - 2;
-                mq = -1;
-        } else
-                mq = openat(d->fd, "mq", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (mq >= 0) {
-                DIR *dir = fdopendir(mq);
-                struct dirent *de;
+        if (fstatat(d->fd, "mq", &st, 0) == 0) {
+                int n = st.st_nlink >= 2 + 1 ? (int)(st.st_nlink - 2) : ios_sysfs_list(d->fd, "mq", NULL);
 
-                if (!dir)
-                        return -errno;
-                mq = -1;
-                d->blk_mq = true;
-                while ((de = readdir(dir)))
-                        if (de->d_name[0] != '.')
-                                d->nr_hw_queues++;
-                closedir(dir);
+                if (n == -ENOMEM)
+                        return n;
+                d->blk_mq = n >= 0;
+                d->nr_hw_queues = n >= 0 ? (unsigned)n : 0;
         }
         e = ios_device_refresh_sched(d);
         return e == -ENOMEM ? e : 0;   /* an unreadable list means no choice */

@@ -11,7 +11,6 @@
  * queue/ and queue/iosched/.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,37 +35,30 @@ static int push(struct ios_wanted *w, const char *key, char *value)
 
 static int snapshot_dir(int diskfd, const char *dir, struct ios_wanted *w)
 {
-        _cleanup_close_ int fd = openat(diskfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-        struct dirent *de;
-        int e = 0;
-        DIR *d;
+        _cleanup_(ios_strv_freep) char **names = NULL;
+        int e;
 
-        if (fd < 0)
-                return errno == ENOENT ? 0 : -errno;
-        d = fdopendir(fd);
-        if (!d)
-                return -errno;
-        fd = -1;
-        while (e >= 0 && (de = readdir(d))) {
+        e = ios_sysfs_list(diskfd, dir, &names);
+        if (e < 0)
+                return e == -ENOENT ? 0 : e;
+        e = 0;
+        for (char **n = names; e >= 0 && *n; n++) {
                 _cleanup_free_ char *attr = NULL;
                 char *val = NULL;
                 struct stat st;
 
-                if (de->d_name[0] == '.' || streq(de->d_name, "scheduler"))
+                if (streq(*n, "scheduler"))
                         continue;
-                if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+                if (asprintf(&attr, "%s/%s", dir, *n) < 0)
+                        return -ENOMEM;
+                if (fstatat(diskfd, attr, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
                     !S_ISREG(st.st_mode) || !(st.st_mode & S_IWUSR))
                         continue;
-                if (asprintf(&attr, "%s/%s", dir, de->d_name) < 0) {
-                        e = -ENOMEM;
-                        break;
-                }
                 /* write-only or erroring attributes cannot be restored anyway */
                 if (ios_sysfs_read_string(diskfd, attr, &val) < 0)
                         continue;
                 e = push(w, attr, val);
         }
-        closedir(d);
         return e;
 }
 

@@ -3,9 +3,11 @@
  * sysfs.c: typed reads and writes of attributes relative to a directory fd
  * that root.c opened inside the root.  Attribute names never contain ".."
  * and never cross a symlink (the caller opens "device" etc. through root.c),
- * so a plain openat() cannot leave the root.
+ * so a plain openat() cannot leave the root.  ios_sysfs_list() is the one
+ * directory listing of the library (and of the tools).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -144,4 +146,75 @@ int ios_sysfs_read_link_base(int dirfd, const char *attr, char **ret)
         b = strrchr(buf, '/');
         *ret = strdup(b ? b + 1 : buf);
         return *ret ? 0 : -ENOMEM;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+        return strcmp(*(char * const *)a, *(char * const *)b);
+}
+
+int ios_sysfs_list(int dirfd, const char *sub, char ***ret_names)
+{
+        _cleanup_(ios_strv_freep) char **l = NULL;
+        size_t n = 0, cap = 0;
+        struct dirent *de;
+        DIR *d;
+        int fd, e;
+
+        e = check_attr(sub);
+        if (e < 0)
+                return e;
+        fd = openat(dirfd, sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0)
+                return -errno;
+        d = fdopendir(fd);
+        if (!d) {
+                e = -errno;
+                close(fd);
+                return e;
+        }
+        for (;;) {
+                errno = 0;
+                de = readdir(d);
+                if (!de) {
+                        e = -errno;     /* 0 at the end */
+                        break;
+                }
+                if (de->d_name[0] == '.')
+                        continue;
+                if (n >= (size_t)INT_MAX) {
+                        e = -E2BIG;
+                        break;
+                }
+                if (ret_names && n + 1 >= cap) {
+                        char **nl;
+
+                        cap = cap ? cap * 2 : 16;
+                        nl = realloc(l, cap * sizeof(char *));
+                        if (!nl) {
+                                e = -ENOMEM;
+                                break;
+                        }
+                        l = nl;
+                }
+                if (ret_names) {
+                        l[n] = strdup(de->d_name);
+                        l[n + 1] = NULL;
+                        if (!l[n]) {
+                                e = -ENOMEM;
+                                break;
+                        }
+                }
+                n++;
+        }
+        closedir(d);
+        if (e < 0)
+                return e;
+        if (ret_names) {
+                if (!l && !(l = calloc(1, sizeof(char *))))
+                        return -ENOMEM;
+                qsort(l, n, sizeof(char *), cmp_name);
+                *ret_names = TAKE_PTR(l);
+        }
+        return (int)n;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "iosched.h"
@@ -130,6 +131,62 @@ static void test_root_errors(void **state)
         ios_root_free(r);
 }
 
+static void test_sysfs_list(void **state)
+{
+        struct ios_root *r = NULL;
+        char **l = NULL, p[4096];
+        int fd;
+
+        (void)state;
+        snprintf(p, sizeof(p), "%s/sys/listing", dir);
+        assert_int_equal(mkdir(p, 0755), 0);
+        snprintf(p, sizeof(p), "%s/sys/listing/b", dir);
+        assert_int_equal(t_write_file(p, "x"), 0);
+        snprintf(p, sizeof(p), "%s/sys/listing/a10", dir);
+        assert_int_equal(t_write_file(p, "x"), 0);
+        snprintf(p, sizeof(p), "%s/sys/listing/a9/x", dir);
+        assert_int_equal(t_write_file(p, "x"), 0);
+        snprintf(p, sizeof(p), "%s/sys/listing/.hidden", dir);
+        assert_int_equal(t_write_file(p, "x"), 0);
+        snprintf(p, sizeof(p), "%s/sys/listing/link", dir);
+        assert_int_equal(symlink("a9", p), 0);
+
+        assert_int_equal(ios_root_new(dir, &r), 0);
+        fd = ios_root_open(r, "/sys", O_PATH | O_DIRECTORY);
+        assert_true(fd >= 0);
+        /* sorted, dot names left out, symlinks listed but never followed */
+        assert_int_equal(ios_sysfs_list(fd, "listing", &l), 4);
+        assert_string_equal(l[0], "a10");
+        assert_string_equal(l[1], "a9");
+        assert_string_equal(l[2], "b");
+        assert_string_equal(l[3], "link");
+        assert_null(l[4]);
+        ios_strv_free(l);
+        assert_int_equal(ios_sysfs_list(fd, "listing", NULL), 4);
+        assert_int_equal(ios_sysfs_list(fd, "listing/a9", NULL), 1);
+        assert_true(ios_sysfs_list(fd, "listing/link", NULL) < 0);
+        assert_int_equal(ios_sysfs_list(fd, "listing/nope", &l), -ENOENT);
+        assert_int_equal(ios_sysfs_list(fd, "listing/b", &l), -ENOTDIR);
+        assert_int_equal(ios_sysfs_list(fd, "../etc", &l), -EINVAL);
+        close(fd);
+        /* the directory itself, and an empty one */
+        fd = ios_root_open(r, "/sys/listing/a9", O_PATH | O_DIRECTORY);
+        assert_true(fd >= 0);
+        assert_int_equal(ios_sysfs_list(fd, ".", &l), 1);
+        assert_string_equal(l[0], "x");
+        ios_strv_free(l);
+        close(fd);
+        snprintf(p, sizeof(p), "%s/sys/listing/empty", dir);
+        assert_int_equal(mkdir(p, 0755), 0);
+        fd = ios_root_open(r, "/sys/listing/empty", O_PATH | O_DIRECTORY);
+        assert_int_equal(ios_sysfs_list(fd, ".", &l), 0);
+        assert_non_null(l);
+        assert_null(l[0]);
+        ios_strv_free(l);
+        close(fd);
+        ios_root_free(r);
+}
+
 static void test_sysfs_helpers(void **state)
 {
         struct ios_root *r = NULL;
@@ -165,6 +222,7 @@ int main(void)
                 cmocka_unit_test(test_read_stays_inside),
                 cmocka_unit_test(test_root_errors),
                 cmocka_unit_test(test_sysfs_helpers),
+                cmocka_unit_test(test_sysfs_list),
         };
         return cmocka_run_group_tests(tests, setup, teardown);
 }
