@@ -262,16 +262,16 @@ struct ios_policy;
 /* Built-in policy only (no files). */
 int ios_policy_new_builtin(struct ios_policy **ret);
 /*
- * Load built-in defaults, then every *.conf of /usr/lib/iosched (vendor),
- * /etc/iosched.conf, /etc/iosched.d, /run/iosched.d (a file in a later
- * directory masks a same-named earlier one; rules apply in file-name order).
- * conf_root prefixes those directories (NULL = "/").  With file set, only
- * built-in defaults plus that file are read.  Files writable by group or
- * others, or not owned by root (unless IOS_POLICY_ANY_OWNER), are refused.
- * A file that cannot be read, is refused or does not parse is skipped
- * whole, and so is every file of a refused directory: the rest is the
- * policy.  Returns 0 with the skipped files in ios_policy_errors() (the
- * first also in err), or -ENOMEM.
+ * Load built-in defaults, then /etc/iosched.conf, then every *.conf of
+ * /usr/lib/iosched (vendor), /etc/iosched.d and /run/iosched.d in the byte
+ * order of their names, whatever the directory (a file in a later directory
+ * masks a same-named earlier one).  conf_root prefixes those paths (NULL =
+ * "/").  With file set, only built-in defaults plus that file are read.
+ * Files writable by group or others, or not owned by root (unless
+ * IOS_POLICY_ANY_OWNER), are refused.  A file that cannot be read, is
+ * refused or does not parse is skipped whole, and so is every file of a
+ * refused directory: the rest is the policy.  Returns 0 with the skipped
+ * files in ios_policy_errors() (the first also in err), or -ENOMEM.
  */
 enum {
         IOS_POLICY_ANY_OWNER = 1 << 0,  /* tests: accept files not owned by root */
@@ -279,6 +279,15 @@ enum {
 };
 int ios_policy_load(const char *conf_root, const char *file, unsigned flags,
                     struct ios_policy **ret, struct ios_error *err);
+/*
+ * Where ios_policy_load() reads, the one owner of those paths: the files
+ * read by name (conf_root's /etc/iosched.conf, or just file when given) and
+ * the drop-in directories whose IOS_POLICY_DROPIN_GLOB files are read
+ * (conf_root's vendor directory, /etc/iosched.d, /run/iosched.d; none when
+ * file is given), each in order, whether they exist or not.
+ */
+#define IOS_POLICY_DROPIN_GLOB "*.conf"
+int ios_policy_search_paths(const char *conf_root, const char *file, char ***ret_files, char ***ret_dirs);
 /* Parse one file's text (name is used in errors and sources). */
 int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, struct ios_error *err);
 struct ios_policy *ios_policy_free(struct ios_policy *p);

@@ -20,10 +20,6 @@
 #include "daemon.h"
 #include "macro.h"
 
-#ifndef IOS_VENDOR_DIR
-#define IOS_VENDOR_DIR "/usr/local/lib/iosched"
-#endif
-
 #define WATCH_MASK (IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | \
                     IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
 
@@ -79,27 +75,28 @@ static int add_path(struct iosd_watch *w, const char *path)
         return add(w, slash == copy ? "/" : copy, slash + 1);
 }
 
-/* Watch a drop-in directory for *.conf, and its parent for its name. */
-static int add_dir(struct iosd_watch *w, const char *root, const char *dir)
+/* Watch a drop-in directory for its policy files, and its parent for its name. */
+static int add_dir(struct iosd_watch *w, const char *dir)
 {
-        _cleanup_free_ char *full = NULL;
         int e;
 
-        if (asprintf(&full, "%s%s", root, dir) < 0)
-                return -ENOMEM;
-        e = add_path(w, full);
+        e = add_path(w, dir);
         if (e >= 0)
-                e = add(w, full, "*.conf");
+                e = add(w, dir, IOS_POLICY_DROPIN_GLOB);
         return e;
 }
 
 int iosd_watch_new(const char *conf_root, const char *file, char * const *extra,
                    struct iosd_watch **ret)
 {
-        const char *root = conf_root && !streq(conf_root, "/") ? conf_root : "";
+        _cleanup_(ios_strv_freep) char **files = NULL, **dirs = NULL;
         struct iosd_watch *w;
-        int e = 0;
+        int e;
 
+        /* the library's list of where the policy is read from */
+        e = ios_policy_search_paths(conf_root, file, &files, &dirs);
+        if (e < 0)
+                return e;
         w = calloc(1, sizeof(*w));
         if (!w)
                 return -ENOMEM;
@@ -109,22 +106,10 @@ int iosd_watch_new(const char *conf_root, const char *file, char * const *extra,
                 free(w);
                 return e;
         }
-        if (file)
-                e = add_path(w, file);
-        else {
-                _cleanup_free_ char *main_conf = NULL;
-
-                if (asprintf(&main_conf, "%s/etc/iosched.conf", root) < 0)
-                        e = -ENOMEM;
-                if (e >= 0)
-                        e = add_path(w, main_conf);
-                if (e >= 0)
-                        e = add_dir(w, root, IOS_VENDOR_DIR);
-                if (e >= 0)
-                        e = add_dir(w, root, "/etc/iosched.d");
-                if (e >= 0)
-                        e = add_dir(w, root, "/run/iosched.d");
-        }
+        for (char **f = files; e >= 0 && *f; f++)
+                e = add_path(w, *f);
+        for (char **d = dirs; e >= 0 && *d; d++)
+                e = add_dir(w, *d);
         for (char * const *f = extra; e >= 0 && f && *f; f++)
                 e = add_path(w, *f);
         if (e < 0) {

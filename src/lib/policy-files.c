@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -118,21 +119,18 @@ static int cmp_str(const void *a, const void *b)
  * replaces an earlier one of the same name.  Returns full paths sorted by
  * file name.
  */
-static int collect(const char *root, unsigned flags, struct ios_policy *p, char ***ret)
+static int collect(char * const *dirs, unsigned flags, struct ios_policy *p, char ***ret)
 {
         struct ios_error err;
-        static const char * const dirs[] = { IOS_VENDOR_DIR, "/etc/iosched.d", "/run/iosched.d" };
         _cleanup_(ios_strv_freep) char **names = NULL, **paths = NULL;
         int e;
 
-        for (size_t i = 0; i < ELEMENTSOF(dirs); i++) {
+        for (char * const *dp = dirs; dp && *dp; dp++) {
                 _cleanup_(ios_strv_freep) char **list = NULL;
-                _cleanup_free_ char *dir = NULL;
+                const char *dir = *dp;
                 _cleanup_close_ int fd = -1;
                 struct stat st;
 
-                if (asprintf(&dir, "%s%s", root, dirs[i]) < 0)
-                        return -ENOMEM;
                 fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
                 if (fd < 0) {
                         if (errno == ENOENT || errno == ENOTDIR)
@@ -160,11 +158,10 @@ static int collect(const char *root, unsigned flags, struct ios_policy *p, char 
                         continue;
                 }
                 for (char **nm = list; *nm; nm++) {
-                        size_t l = strlen(*nm);
                         char *full;
                         size_t k;
 
-                        if (l < 6 || !streq(*nm + l - 5, ".conf"))
+                        if (fnmatch(IOS_POLICY_DROPIN_GLOB, *nm, FNM_PERIOD) != 0)
                                 continue;
                         if (asprintf(&full, "%s/%s", dir, *nm) < 0)
                                 return -ENOMEM;
@@ -207,12 +204,40 @@ static int collect(const char *root, unsigned flags, struct ios_policy *p, char 
         return 0;
 }
 
+/* The one list of where policy files are: ios_policy_load() and ioschedd's watch read it. */
+int ios_policy_search_paths(const char *conf_root, const char *file, char ***ret_files, char ***ret_dirs)
+{
+        static const char * const dirs[] = { IOS_VENDOR_DIR, "/etc/iosched.d", "/run/iosched.d" };
+        _cleanup_(ios_strv_freep) char **f = NULL, **d = NULL;
+        const char *root = conf_root ? conf_root : "";
+        int rl = (int)strlen(root), e;
+
+        while (rl > 0 && root[rl - 1] == '/')
+                rl--;           /* "/" is "", "/x/" is "/x" */
+
+        f = calloc(1, sizeof(char *));
+        d = calloc(1, sizeof(char *));
+        if (!f || !d)
+                return -ENOMEM;
+        if (file)
+                e = ios_strv_push(&f, strdup(file));
+        else {
+                e = ios_strv_pushf(&f, "%.*s/etc/iosched.conf", rl, root);
+                for (size_t i = 0; e >= 0 && i < ELEMENTSOF(dirs); i++)
+                        e = ios_strv_pushf(&d, "%.*s%s", rl, root, dirs[i]);
+        }
+        if (e < 0)
+                return e;
+        *ret_files = TAKE_PTR(f);
+        *ret_dirs = TAKE_PTR(d);
+        return 0;
+}
+
 int ios_policy_load(const char *conf_root, const char *file, unsigned flags,
                     struct ios_policy **ret, struct ios_error *err)
 {
         _cleanup_(ios_strv_freep) char **files = NULL;
         struct ios_policy *p;
-        const char *root = conf_root && !streq(conf_root, "/") ? conf_root : "";
         int e;
 
         if (err)
@@ -225,22 +250,21 @@ int ios_policy_load(const char *conf_root, const char *file, unsigned flags,
         if (e < 0)
                 return e;
 
-        if (file)
-                e = ios_strv_push(&files, strdup(file));
-        else {
-                _cleanup_free_ char *main_conf = NULL;
-                struct stat st;
+        {
+                _cleanup_(ios_strv_freep) char **named = NULL, **dirs = NULL, **dropins = NULL;
 
-                if (asprintf(&main_conf, "%s/etc/iosched.conf", root) < 0)
-                        e = -ENOMEM;
-                else if (stat(main_conf, &st) == 0)
-                        e = ios_strv_push(&files, TAKE_PTR(main_conf));
-                if (e >= 0) {
-                        _cleanup_(ios_strv_freep) char **dropins = NULL;
-                        e = collect(root, flags, p, &dropins);
-                        for (char **f = dropins; e >= 0 && f && *f; f++)
+                e = ios_policy_search_paths(conf_root, file, &named, &dirs);
+                /* a file asked for by name is read (or its error said); /etc/iosched.conf if there */
+                for (char **f = named; e >= 0 && f && *f; f++) {
+                        struct stat st;
+
+                        if (file || stat(*f, &st) == 0)
                                 e = ios_strv_push(&files, strdup(*f));
                 }
+                if (e >= 0)
+                        e = collect(dirs, flags, p, &dropins);
+                for (char **f = dropins; e >= 0 && f && *f; f++)
+                        e = ios_strv_push(&files, strdup(*f));
         }
         /* a file that cannot be used is skipped whole; the others still count */
         for (char **f = files; e >= 0 && f && *f; f++) {

@@ -234,6 +234,43 @@ static void test_bad_corpus(void **state)
         assert_true(n >= 15);
 }
 
+/* The one list of where the policy is read (ioschedd watches the same paths). */
+static void test_search_paths(void **state)
+{
+        char **files = NULL, **dirs = NULL;
+
+        (void)state;
+        assert_int_equal(ios_policy_search_paths("/x/", NULL, &files, &dirs), 0);
+        assert_int_equal(ios_strv_length(files), 1);
+        assert_string_equal(files[0], "/x/etc/iosched.conf");
+        assert_int_equal(ios_strv_length(dirs), 3);
+        assert_true(strncmp(dirs[0], "/x/", 3) == 0 && dirs[0][3] != '/');     /* the vendor directory */
+        assert_string_equal(dirs[1], "/x/etc/iosched.d");
+        assert_string_equal(dirs[2], "/x/run/iosched.d");
+        ios_strv_free(files);
+        ios_strv_free(dirs);
+
+        assert_int_equal(ios_policy_search_paths(NULL, NULL, &files, &dirs), 0);
+        assert_string_equal(files[0], "/etc/iosched.conf");
+        assert_string_equal(dirs[2], "/run/iosched.d");
+        ios_strv_free(files);
+        ios_strv_free(dirs);
+        assert_int_equal(ios_policy_search_paths("/", NULL, &files, &dirs), 0);
+        assert_string_equal(files[0], "/etc/iosched.conf");
+        assert_string_equal(dirs[2], "/run/iosched.d");
+        ios_strv_free(files);
+        ios_strv_free(dirs);
+
+        /* --config FILE: that file alone, no directory */
+        assert_int_equal(ios_policy_search_paths("/x", "/tmp/a.conf", &files, &dirs), 0);
+        assert_int_equal(ios_strv_length(files), 1);
+        assert_string_equal(files[0], "/tmp/a.conf");
+        assert_non_null(dirs);
+        assert_null(dirs[0]);
+        ios_strv_free(files);
+        ios_strv_free(dirs);
+}
+
 static void test_load_dirs_masking_and_modes(void **state)
 {
         char tmpl[] = "/tmp/iosched-test-XXXXXX", p1[4096], p2[4096], p3[4096];
@@ -479,6 +516,7 @@ int main(void)
                 cmocka_unit_test(test_size_match),
                 cmocka_unit_test(test_zoned_safety_rule),
                 cmocka_unit_test(test_bad_corpus),
+                cmocka_unit_test(test_search_paths),
                 cmocka_unit_test(test_load_dirs_masking_and_modes),
                 cmocka_unit_test(test_apply_on_fake_tree),
                 cmocka_unit_test(test_refuses_unoffered_before_writing),
