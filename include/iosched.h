@@ -307,8 +307,12 @@ int ios_policy_unmatched(const struct ios_policy *p, struct ios_device * const *
                          char ***ret);
 /* [Daemon] DriftInterval= in milliseconds, 0 = drift enforcement off. */
 uint64_t ios_policy_drift_interval_ms(const struct ios_policy *p);
-/* Whether any rule matches on size/removable (needs IOS_PROBE_EXTRA). */
-bool ios_policy_needs_extra(const struct ios_policy *p);
+/*
+ * What ios_device_new() must read for the policy's rules to match: the one
+ * decision of the probe flags from a policy (IOS_PROBE_EXTRA when a rule
+ * matches on size or removable), for ios_root_set_probe().
+ */
+unsigned ios_policy_probe_flags(const struct ios_policy *p);
 
 /* One setting the policy wants for a disk. */
 struct ios_setting {

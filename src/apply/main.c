@@ -336,8 +336,9 @@ int main(int argc, char **argv)
                         apply_log(LOG_ERR, "%s: policy not applied: cannot load the policy", udev_dev);
                 goto out;
         }
-        if (ios_policy_needs_extra(policy) || (cmd && streq(cmd, "explain")))
-                ios_root_set_probe(root, IOS_PROBE_EXTRA);
+        /* what the policy matches on; explain shows every fact */
+        ios_root_set_probe(root, ios_policy_probe_flags(policy) |
+                                 (cmd && streq(cmd, "explain") ? IOS_PROBE_EXTRA : 0));
 
         if (cmd && streq(cmd, "validate")) {
                 /* validate DEVICE [-- options for iosched-bench] */

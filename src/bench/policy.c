@@ -15,6 +15,7 @@
 
 struct bench_policy {
         struct ios_policy *p;
+        struct ios_device *facts;       /* the disk probed again for what the policy matches on */
         struct ios_wanted w;            /* of the last call */
 };
 
@@ -23,10 +24,20 @@ struct bench_policy {
 static int tune(void *userdata, const struct ios_device *d, const struct ios_wanted **ret)
 {
         struct bench_policy *bp = userdata;
+        unsigned want = ios_policy_probe_flags(bp->p), have = ios_root_get_probe(d->root);
         int e;
 
+        /* the disk was opened before the policy was read: a rule on Size= or
+         * Removable= needs the facts the first probe left out */
+        if ((want & ~have) || (bp->facts && !streq(bp->facts->syspath, d->syspath))) {
+                bp->facts = ios_device_free(bp->facts);
+                ios_root_set_probe(d->root, have | want);
+                e = ios_device_new(d->root, d->syspath, &bp->facts);
+                if (e < 0)
+                        return e;
+        }
         ios_wanted_done(&bp->w);
-        e = ios_policy_resolve(bp->p, d, &bp->w);
+        e = ios_policy_resolve(bp->p, bp->facts ? bp->facts : d, &bp->w);
         if (e < 0)
                 return e;
         *ret = &bp->w;
@@ -67,6 +78,7 @@ void bench_policy_hooks_done(struct bench_compare_hooks *h)
         if (!bp)
                 return;
         ios_wanted_done(&bp->w);
+        ios_device_free(bp->facts);
         ios_policy_free(bp->p);
         free(bp);
         h->userdata = NULL;

@@ -187,7 +187,7 @@ static void reload(struct daemon *d, const char *why)
         else {
                 ios_policy_free(d->policy);
                 d->policy = p;
-                ios_root_set_probe(d->root, ios_policy_needs_extra(p) ? IOS_PROBE_EXTRA : 0);
+                ios_root_set_probe(d->root, ios_policy_probe_flags(p));
                 describe_policy(d, "new");
         }
         if (update_drift(d) < 0)
@@ -424,7 +424,7 @@ enum iosd_end iosd_run(const struct iosd_options *o)
                 rc = IOSD_BAD_START;
                 goto out;
         }
-        ios_root_set_probe(d.root, ios_policy_needs_extra(d.policy) ? IOS_PROBE_EXTRA : 0);
+        ios_root_set_probe(d.root, ios_policy_probe_flags(d.policy));
         describe_policy(&d, "loaded");
         /* listen before the initial pass, so a disk added during it is not missed */
         e = open_monitor(&d);

@@ -257,7 +257,7 @@ uint64_t ios_policy_drift_interval_ms(const struct ios_policy *p)
         return p->drift_ms;
 }
 
-bool ios_policy_needs_extra(const struct ios_policy *p)
+unsigned ios_policy_probe_flags(const struct ios_policy *p)
 {
-        return p->needs_extra;
+        return p->needs_extra ? IOS_PROBE_EXTRA : 0;
 }

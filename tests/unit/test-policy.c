@@ -137,7 +137,7 @@ static void test_size_match(void **state)
         struct ios_wanted w = {};
 
         (void)state;
-        assert_true(ios_policy_needs_extra(p));
+        assert_int_equal(ios_policy_probe_flags(p), IOS_PROBE_EXTRA);
         assert_int_equal(d->size, 1073741824ULL);
         assert_int_equal(ios_policy_resolve(p, d, &w), 0);
         assert_string_equal(get(&w, "queue/nomerges")->value, "1");

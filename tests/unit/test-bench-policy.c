@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Description: iosched-bench --compare --policy (and so `iosched-apply
+ * validate`) tunes each candidate with the rules that match the disk, those
+ * on Size= and Removable= too: the disk is opened before the policy is read,
+ * so the hook must have the facts the policy's probe flags ask for.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../../src/bench/bench.h"
+#include "helpers.h"
+
+struct fx {
+        char *dir;              /* holds the policy file */
+        struct ios_root *root;
+        struct ios_device *dev;
+};
+
+static int setup(void **state)
+{
+        struct fx *f = calloc(1, sizeof(*f));
+        char tmpl[] = "/tmp/iosched-test-XXXXXX";
+
+        if (!f || !mkdtemp(tmpl) || !(f->dir = strdup(tmpl)))
+                return -1;
+        *state = f;
+        /* as iosched-bench opens the disk: no probe flags, before any policy */
+        if (ios_root_new(t_fixture("virtio-scsi-rot"), &f->root) < 0 ||
+            ios_device_new(f->root, "sda", &f->dev) < 0)
+                return -1;
+        return 0;
+}
+
+static int teardown(void **state)
+{
+        struct fx *f = *state;
+
+        if (!f)
+                return 0;
+        ios_device_free(f->dev);
+        ios_root_free(f->root);
+        t_rmtree(f->dir);
+        free(f);
+        return 0;
+}
+
+static const char *wanted(const struct ios_wanted *w, const char *key)
+{
+        for (size_t i = 0; w && i < w->n; i++)
+                if (strcmp(w->s[i].key, key) == 0)
+                        return w->s[i].value;
+        return NULL;
+}
+
+static void test_size_rule_reaches_the_hook(void **state)
+{
+        struct fx *f = *state;
+        struct bench_compare_hooks h = {};
+        struct bench_error e = {};
+        const struct ios_wanted *w = NULL;
+        char conf[4096];
+
+        if (getuid() != 0)
+                skip();         /* the hook reads the policy as root does: root-owned files only */
+        snprintf(conf, sizeof(conf), "%s/size.conf", f->dir);
+        assert_int_equal(t_write_file(conf, "[Match]\nSize=512M-2G\n[Set]\nqueue/nomerges=1\n"
+                                            "[Match]\nSize=1T-\n[Set]\nqueue/nomerges=2\n"), 0);
+        assert_int_equal(chmod(conf, 0644), 0);
+        assert_int_equal(f->dev->size, 0);      /* not probed: no flag asked for it */
+
+        assert_int_equal(bench_policy_hooks(conf, &h, &e), 0);
+        assert_non_null(h.tune);
+        assert_int_equal(h.tune(h.userdata, f->dev, &w), 0);
+        assert_non_null(wanted(w, "queue/nomerges"));
+        assert_string_equal(wanted(w, "queue/nomerges"), "1");         /* a 1 GiB disk */
+        /* the next switch asks again: same answer */
+        assert_int_equal(h.tune(h.userdata, f->dev, &w), 0);
+        assert_string_equal(wanted(w, "queue/nomerges"), "1");
+        bench_policy_hooks_done(&h);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test_setup_teardown(test_size_rule_reaches_the_hook, setup, teardown),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
