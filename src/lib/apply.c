@@ -20,7 +20,7 @@
 
 #include "iosched.h"
 #include "macro.h"
-#include "policy-internal.h"
+#include "device-internal.h"
 
 static int add_change(struct ios_plan *pl, const char *key, const char *cur, const char *want,
                       const char *source, enum ios_change_state st)
@@ -297,37 +297,12 @@ static const char *why(int e)
         }
 }
 
-/*
- * A captured tree is plain files: after a scheduler write put the kernel's
- * bracketed line back, as the kernel itself would show it.
- */
-static void emulate_kernel_sched(struct ios_device *d, char * const *avail, const char *name)
-{
-        _cleanup_free_ char *line = NULL;
-        size_t len = 0;
-
-        if (ios_root_is_host(d->root) || d->sched_current)
-                return;
-        for (char * const *a = avail; a && *a; a++)
-                len += strlen(*a) + 3;
-        line = calloc(1, len + 3);
-        if (!line)
-                return;
-        for (char * const *a = avail; a && *a; a++) {
-                strcat(line, streq(*a, name) ? "[" : "");
-                strcat(line, *a);
-                strcat(line, streq(*a, name) ? "] " : " ");
-        }
-        strcat(line, "\n");
-        (void)ios_sysfs_write_string(d->fd, "queue/scheduler", line);
-}
-
 static int write_scheduler(struct ios_plan *pl, struct ios_change *c)
 {
         struct ios_device *d = pl->dev;
         int e;
 
-        e = ios_sysfs_write_string(d->fd, "queue/scheduler", c->wanted);
+        e = ios_device_write(d, "queue/scheduler", c->wanted);
         if (e == -EINVAL && !ios_strv_contains(d->sched_avail, c->wanted) && pl->sched_prefs) {
                 /* an unlisted module the kernel could not load: take the next
                  * preference among what the kernel lists */
@@ -345,7 +320,7 @@ static int write_scheduler(struct ios_plan *pl, struct ios_change *c)
                                                      c->wanted, n);
                         free(c->wanted);
                         c->wanted = n;
-                        e = ios_sysfs_write_string(d->fd, "queue/scheduler", c->wanted);
+                        e = ios_device_write(d, "queue/scheduler", c->wanted);
                 }
         }
         if (e < 0) {
@@ -360,14 +335,7 @@ static int write_scheduler(struct ios_plan *pl, struct ios_change *c)
                         change_msg(c, "cannot set scheduler \"%s\": %s", c->wanted, why(e));
                 return e;
         }
-        {
-                char **old = TAKE_PTR(d->sched_avail);
-
-                (void)ios_device_refresh_sched(d);
-                emulate_kernel_sched(d, old, c->wanted);
-                ios_strv_free(old);
-                e = ios_device_refresh_sched(d);
-        }
+        e = ios_device_refresh_sched(d);
         /* read back: the scheduler the queue has now is the result */
         free(c->after);
         c->after = d->sched_current ? strdup(d->sched_current) : NULL;
@@ -416,7 +384,7 @@ static int write_setting(struct ios_device *d, struct ios_change *c, bool switch
                 if (e == 0 && !c->current)
                         c->current = TAKE_PTR(now);
         }
-        e = ios_sysfs_write_string(d->fd, c->key, c->wanted);
+        e = ios_device_write(d, c->key, c->wanted);
         if (e == -ENOENT && ios_sysfs_exists(d->fd, "queue/scheduler")) {
                 /* the disk is there; this kernel (or scheduler) has no such attribute */
                 c->state = IOS_CHANGE_SKIPPED;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Library-private parts of a disk: device.c (lifecycle, lookup) opens it,
- * probe-queue.c and probe-bus.c read its facts, ctrl-cache.c remembers
- * what many disks share, enumerate.c opens every disk.
+ * Library-private parts of a disk: device.c (lifecycle, lookup, writes)
+ * opens it, probe-queue.c and probe-bus.c read its facts, ctrl-cache.c
+ * remembers what many disks share, enumerate.c opens every disk, and
+ * faketree.c makes a captured tree answer writes as the kernel would.
  */
 #ifndef IOS_DEVICE_INTERNAL_H
 #define IOS_DEVICE_INTERNAL_H
@@ -44,5 +45,15 @@ int ios_device_open(struct ios_root *r, const char *path, bool maybe_part,
                     struct ios_ctrl_cache *cache, struct ios_device **ret);
 int ios_device_open_known(struct ios_root *r, const char *canon, unsigned maj, unsigned min,
                           struct ios_ctrl_cache *cache, struct ios_device **ret);
+
+/*
+ * device.c: the one write path of a disk's attributes (attr relative to its
+ * directory): sysfs on the running system, else a captured tree that
+ * answers as the kernel would (faketree.c).  0 or -errno.
+ */
+int ios_device_write(struct ios_device *d, const char *attr, const char *value);
+
+/* faketree.c: ios_sysfs_write_string() into a captured tree, with the kernel's side effects. */
+int ios_faketree_write(int dirfd, const char *attr, const char *value);
 
 #endif

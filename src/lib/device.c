@@ -3,7 +3,7 @@
  * device.c: a whole disk's life.  Looks a disk up by name, node, MAJ:MIN or
  * partition (the parent disk is returned), opens its sysfs directory, has
  * its facts read (probe-queue.c, probe-bus.c) and decided on (classify.c),
- * and frees it.
+ * writes its attributes, and frees it.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -40,6 +40,13 @@ struct ios_device *ios_device_free(struct ios_device *d)
         ios_props_done(&d->props);
         free(d);
         return NULL;
+}
+
+int ios_device_write(struct ios_device *d, const char *attr, const char *value)
+{
+        if (!ios_root_is_host(d->root))
+                return ios_faketree_write(d->fd, attr, value);
+        return ios_sysfs_write_string(d->fd, attr, value);
 }
 
 static int device_probe(struct ios_device *d, struct ios_ctrl_cache *cache)

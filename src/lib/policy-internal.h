@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The policy model shared by conf.c (parser), policy.c (match, merge) and apply.c. */
+/* The policy model shared by conf.c (parser), policy.c (match, merge), policy-files.c (loading) and tunables.c. */
 #ifndef IOS_POLICY_INTERNAL_H
 #define IOS_POLICY_INTERNAL_H
 

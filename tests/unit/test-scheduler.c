@@ -2,16 +2,64 @@
 /*
  * Description: queue/scheduler parsing (blk-mq, legacy, bio-based, broken)
  * and the choice of a scheduler from a preference list across the legacy
- * and blk-mq name families.
+ * and blk-mq name families; a captured tree answers a scheduler write as
+ * the kernel would (faketree.c).
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "iosched.h"
+#include "device-internal.h"
+#include "helpers.h"
+
+#define LOOP_Q "/sys/devices/virtual/block/loop0/queue"
+
+/* A copy of the captured loop-device tree and its disk, freed even when an assert fails. */
+struct tree {
+        char *dir;
+        struct ios_root *r;
+        struct ios_device *d;
+};
+
+static int tree_setup(void **state)
+{
+        struct tree *t = calloc(1, sizeof(*t));
+
+        if (!t)
+                return -1;
+        *state = t;
+        t->dir = t_fixture_copy("loop");
+        if (!t->dir || ios_root_new(t->dir, &t->r) < 0 || ios_device_new(t->r, "loop0", &t->d) < 0)
+                return -1;
+        return 0;
+}
+
+static int tree_teardown(void **state)
+{
+        struct tree *t = *state;
+
+        if (!t)
+                return 0;
+        ios_device_free(t->d);
+        ios_root_free(t->r);
+        t_rmtree(t->dir);
+        free(t);
+        return 0;
+}
+
+static const char *q_file(const struct tree *t, const char *name)
+{
+        static char p[4096];
+
+        snprintf(p, sizeof(p), "%s" LOOP_Q "/%s", t->dir, name);
+        return t_read_file(p);
+}
 
 static void test_parse(void **state)
 {
@@ -119,6 +167,30 @@ static void test_strv(void **state)
         ios_strv_free(l);
 }
 
+static void test_faketree_write(void **state)
+{
+        struct tree *t = *state;
+
+        assert_false(ios_root_is_host(t->r));
+        assert_string_equal(q_file(t, "scheduler"), "[none] mq-deadline ");
+        /* a switch: the kernel lists what it offers, the new one bracketed */
+        assert_int_equal(ios_device_write(t->d, "queue/scheduler", "mq-deadline"), 0);
+        assert_string_equal(q_file(t, "scheduler"), "none [mq-deadline] ");
+        assert_int_equal(ios_device_refresh_sched(t->d), 0);
+        assert_string_equal(t->d->sched_current, "mq-deadline");
+        assert_int_equal(ios_strv_length(t->d->sched_avail), 2);
+        /* a name it does not offer is refused and changes nothing */
+        assert_int_equal(ios_device_write(t->d, "queue/scheduler", "kyber"), -EINVAL);
+        assert_string_equal(q_file(t, "scheduler"), "none [mq-deadline] ");
+        /* blanks around the name are the kernel's to strip */
+        assert_int_equal(ios_device_write(t->d, "queue/scheduler", " none\n"), 0);
+        assert_string_equal(q_file(t, "scheduler"), "[none] mq-deadline ");
+        /* every other attribute reads back as written, as plain files do */
+        assert_int_equal(ios_device_write(t->d, "queue/read_ahead_kb", "256"), 0);
+        assert_string_equal(q_file(t, "read_ahead_kb"), "256");
+        assert_int_equal(ios_device_write(t->d, "queue/nope/x", "1"), -ENOENT);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -126,6 +198,7 @@ int main(void)
                 cmocka_unit_test(test_alias),
                 cmocka_unit_test(test_choose),
                 cmocka_unit_test(test_strv),
+                cmocka_unit_test_setup_teardown(test_faketree_write, tree_setup, tree_teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
