@@ -66,6 +66,13 @@ int ios_root_open_canon(struct ios_root *r, const char *path, int flags, char **
 /* Read a whole (small) file inside the root; NUL-terminated, not stripped. */
 int ios_root_read_file(struct ios_root *r, const char *path, char **ret, size_t *ret_len);
 
+/*
+ * The root's kernel release ("6.1.0-18-amd64" gives 6, 1): a captured
+ * tree's proc/sys/kernel/osrelease, else the running kernel's for the host;
+ * -ENOENT when a captured tree does not say.  For version-dependent rules.
+ */
+int ios_root_kernel_version(struct ios_root *r, unsigned *major, unsigned *minor);
+
 /* ------------------------------------------------------------------ */
 /* sysfs.c: typed attribute I/O relative to a directory fd from root.c */
 /* ------------------------------------------------------------------ */
@@ -88,7 +95,7 @@ int ios_sysfs_read_link_base(int dirfd, const char *attr, char **ret);
 int ios_sysfs_list(int dirfd, const char *sub, char ***ret_names);
 
 /* ------------------------------------------------------------------ */
-/* strv.c: NULL-terminated string vectors                              */
+/* strv.c: NULL-terminated string vectors, and JSON strings            */
 /* ------------------------------------------------------------------ */
 
 char **ios_strv_free(char **l);
@@ -99,6 +106,8 @@ int ios_strv_pushf(char ***l, const char *fmt, ...) __attribute__((format(printf
 bool ios_strv_contains(char * const *l, const char *s);
 int ios_strv_split(const char *s, const char *sep, char ***ret);
 char *ios_strv_join(char * const *l, const char *sep);
+/* Write s as a JSON string (quoted, escaped), or null. */
+void ios_json_string(FILE *f, const char *s);
 
 /* ------------------------------------------------------------------ */
 /* scheduler.c: queue/scheduler parsing and legacy/blk-mq name mapping */
@@ -159,7 +168,7 @@ const char *ios_props_get(const struct ios_props *p, const char *key);
 void ios_props_done(struct ios_props *p);
 
 /* ------------------------------------------------------------------ */
-/* names.c: the class and zoned model of a disk, and their spellings    */
+/* names.c: the class and zoned model of a disk, and their spellings   */
 /* ------------------------------------------------------------------ */
 
 enum ios_class {
@@ -193,7 +202,7 @@ const char *ios_zoned_to_string(enum ios_zoned z);
 enum ios_zoned ios_zoned_from_string(const char *s);
 
 /* ------------------------------------------------------------------ */
-/* device.c: a whole disk (lookup, lifecycle); enumerate.c: every disk  */
+/* device.c: a whole disk (lookup, life); enumerate.c: every disk      */
 /* ------------------------------------------------------------------ */
 
 struct ios_device {
@@ -246,7 +255,49 @@ int ios_device_refresh_sched(struct ios_device *d);
 int ios_device_classify(struct ios_device *d);
 
 /* ------------------------------------------------------------------ */
-/* policy.c / conf.c: the declarative policy                           */
+/* policy.c: the policy, which rules match a disk, what it gets        */
+/* ------------------------------------------------------------------ */
+
+struct ios_policy;
+
+/* Built-in policy only (no files). */
+int ios_policy_new_builtin(struct ios_policy **ret);
+struct ios_policy *ios_policy_free(struct ios_policy *p);
+/* Files read, in order (for logs and inotify watches). */
+char * const *ios_policy_files(const struct ios_policy *p);
+/*
+ * Sources ("file:line") of the rules from files whose [Match] holds for
+ * none of devs (built-in rules are not listed).
+ */
+int ios_policy_unmatched(const struct ios_policy *p, struct ios_device * const *devs, size_t n,
+                         char ***ret);
+/* [Daemon] DriftInterval= in milliseconds, 0 = drift enforcement off. */
+uint64_t ios_policy_drift_interval_ms(const struct ios_policy *p);
+/*
+ * What ios_device_new() must read for the policy's rules to match: the one
+ * decision of the probe flags from a policy (IOS_PROBE_EXTRA when a rule
+ * matches on size or removable), for ios_root_set_probe().
+ */
+unsigned ios_policy_probe_flags(const struct ios_policy *p);
+
+/* One setting the policy wants for a disk. */
+struct ios_setting {
+        char *key;              /* "scheduler", "queue/nr_requests", "queue/iosched/read_expire" */
+        char *value;            /* wanted; for the scheduler the preference list as written */
+        char *source;           /* "file:line" or "built-in" */
+};
+
+/* The merged settings for one disk (every matching rule, later overriding earlier). */
+struct ios_wanted {
+        struct ios_setting *s;
+        size_t n;
+        char **notes;           /* e.g. the zoned safety rule overriding a rule */
+};
+int ios_policy_resolve(const struct ios_policy *p, const struct ios_device *d, struct ios_wanted *ret);
+void ios_wanted_done(struct ios_wanted *w);
+
+/* ------------------------------------------------------------------ */
+/* conf.c: the policy file format                                      */
 /* ------------------------------------------------------------------ */
 
 /* Where a problem is: config errors name file:line. */
@@ -257,10 +308,15 @@ struct ios_error {
         int code;               /* -errno, in ios_policy_errors() */
 };
 
-struct ios_policy;
+/* Parse one file's text (name is used in errors and sources). */
+int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, struct ios_error *err);
+/* "500ms", "30s", "2min", "0"/"off" (a DriftInterval= value) -> milliseconds. */
+int ios_parse_interval_ms(const char *s, uint64_t *ret);
 
-/* Built-in policy only (no files). */
-int ios_policy_new_builtin(struct ios_policy **ret);
+/* ------------------------------------------------------------------ */
+/* policy-files.c: where the policy is read from, what is skipped      */
+/* ------------------------------------------------------------------ */
+
 /*
  * Load built-in defaults, then /etc/iosched.conf, then every *.conf of
  * /usr/lib/iosched (vendor), /etc/iosched.d and /run/iosched.d in the byte
@@ -288,52 +344,12 @@ int ios_policy_load(const char *conf_root, const char *file, unsigned flags,
  */
 #define IOS_POLICY_DROPIN_GLOB "*.conf"
 int ios_policy_search_paths(const char *conf_root, const char *file, char ***ret_files, char ***ret_dirs);
-/* Parse one file's text (name is used in errors and sources). */
-int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, struct ios_error *err);
-struct ios_policy *ios_policy_free(struct ios_policy *p);
-/* Files read, in order (for logs and inotify watches). */
-char * const *ios_policy_files(const struct ios_policy *p);
 /* "file:line", or "file" for an error not on a line, in buf. */
 const char *ios_error_where(const struct ios_error *e, char *buf, size_t n);
 /* Files and directories skipped whole, each with file:line, message and -errno. */
 const struct ios_error *ios_policy_errors(const struct ios_policy *p, size_t *ret_n);
 /* Diagnostics that did not stop a file from loading: "file:line: message". */
 char * const *ios_policy_warnings(const struct ios_policy *p);
-/*
- * Sources ("file:line") of the rules from files whose [Match] holds for
- * none of devs (built-in rules are not listed).
- */
-int ios_policy_unmatched(const struct ios_policy *p, struct ios_device * const *devs, size_t n,
-                         char ***ret);
-/* [Daemon] DriftInterval= in milliseconds, 0 = drift enforcement off. */
-uint64_t ios_policy_drift_interval_ms(const struct ios_policy *p);
-/*
- * What ios_device_new() must read for the policy's rules to match: the one
- * decision of the probe flags from a policy (IOS_PROBE_EXTRA when a rule
- * matches on size or removable), for ios_root_set_probe().
- */
-unsigned ios_policy_probe_flags(const struct ios_policy *p);
-
-/* One setting the policy wants for a disk. */
-struct ios_setting {
-        char *key;              /* "scheduler", "queue/nr_requests", "queue/iosched/read_expire" */
-        char *value;            /* wanted; for the scheduler the preference list as written */
-        char *source;           /* "file:line" or "built-in" */
-};
-
-/* "500ms", "30s", "2min", "0"/"off" (a DriftInterval= value) -> milliseconds. */
-int ios_parse_interval_ms(const char *s, uint64_t *ret);
-/* Write s as a JSON string (quoted, escaped), or null. */
-void ios_json_string(FILE *f, const char *s);
-
-/* The merged settings for one disk (every matching rule, later overriding earlier). */
-struct ios_wanted {
-        struct ios_setting *s;
-        size_t n;
-        char **notes;           /* e.g. the zoned safety rule overriding a rule */
-};
-int ios_policy_resolve(const struct ios_policy *p, const struct ios_device *d, struct ios_wanted *ret);
-void ios_wanted_done(struct ios_wanted *w);
 
 /* ------------------------------------------------------------------ */
 /* apply.c: plan (current vs wanted), check, apply                     */
@@ -405,8 +421,5 @@ void ios_plan_done(struct ios_plan *plan);
  * turns into the plan that restores them.
  */
 int ios_snapshot_take(struct ios_device *d, struct ios_wanted *ret);
-
-/* Kernel release of the root ("6.1.0-18-amd64"), for version-dependent rules. */
-int ios_root_kernel_version(struct ios_root *r, unsigned *major, unsigned *minor);
 
 #endif

@@ -12,7 +12,6 @@
 #include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 #include "iosched.h"
 #include "macro.h"
@@ -112,24 +111,6 @@ void ios_wanted_done(struct ios_wanted *w)
         free(w->s);
         ios_strv_free(w->notes);
         *w = (struct ios_wanted){};
-}
-
-int ios_root_kernel_version(struct ios_root *r, unsigned *major, unsigned *minor)
-{
-        _cleanup_free_ char *buf = NULL;
-        struct utsname u;
-        const char *rel;
-
-        /* a captured tree may carry its kernel's release */
-        if (ios_root_read_file(r, "/proc/sys/kernel/osrelease", &buf, NULL) >= 0)
-                rel = buf;
-        else if (ios_root_is_host(r) && uname(&u) == 0)
-                rel = u.release;
-        else
-                return -ENOENT;
-        if (sscanf(rel, "%u.%u", major, minor) != 2)
-                return -EINVAL;
-        return 0;
 }
 
 int ios_policy_resolve(const struct ios_policy *p, const struct ios_device *d, struct ios_wanted *ret)

@@ -5,7 +5,7 @@
  * resolved here, inside the root: openat2(RESOLVE_IN_ROOT) where the kernel
  * has it (5.6+), else a component walk that treats absolute symlink targets
  * and ".." at the top as the root itself, so a fake tree can never reach the
- * build machine's own /sys.
+ * build machine's own /sys.  It also says which kernel the root runs.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <linux/openat2.h>
 
 #include "iosched.h"
@@ -338,4 +339,22 @@ int ios_raise_nofile(void)
                 return 0;
         rl.rlim_cur = rl.rlim_max;
         return setrlimit(RLIMIT_NOFILE, &rl) < 0 ? -errno : 1;
+}
+
+int ios_root_kernel_version(struct ios_root *r, unsigned *major, unsigned *minor)
+{
+        _cleanup_free_ char *buf = NULL;
+        struct utsname u;
+        const char *rel;
+
+        /* a captured tree may carry its kernel's release */
+        if (ios_root_read_file(r, "/proc/sys/kernel/osrelease", &buf, NULL) >= 0)
+                rel = buf;
+        else if (ios_root_is_host(r) && uname(&u) == 0)
+                rel = u.release;
+        else
+                return -ENOENT;
+        if (sscanf(rel, "%u.%u", major, minor) != 2)
+                return -EINVAL;
+        return 0;
 }
