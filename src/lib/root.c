@@ -29,6 +29,8 @@ struct ios_root {
         int fd;
         bool host;
         unsigned probe;
+        bool force_walk;        /* tests: resolve with the walk even where openat2 works */
+        unsigned n_openat2, n_walk;     /* lookups each resolver answered */
 };
 
 void ios_root_set_probe(struct ios_root *r, unsigned flags)
@@ -216,14 +218,15 @@ static int open_in_root(struct ios_root *r, const char *path, int flags)
         static bool no_openat2;
         int fd;
 
-        if (!no_openat2) {
+        if (!no_openat2 && !r->force_walk) {
                 fd = openat2_retry(r->fd, rel(path), &how);
-                if (fd >= 0)
-                        return fd;
-                if (errno != ENOSYS && errno != EPERM)
-                        return -errno;
+                if (fd >= 0 || (errno != ENOSYS && errno != EPERM)) {
+                        r->n_openat2++;
+                        return fd >= 0 ? fd : -errno;
+                }
                 no_openat2 = true;      /* old kernel, or a seccomp filter */
         }
+        r->n_walk++;
         {
                 _cleanup_free_ char *canon = NULL;
                 int e = ios_root_realpath_walk(r, path, &canon);
@@ -232,6 +235,17 @@ static int open_in_root(struct ios_root *r, const char *path, int flags)
                 fd = openat(r->fd, rel(canon), flags | O_CLOEXEC | O_NOFOLLOW);
                 return fd < 0 ? -errno : fd;
         }
+}
+
+void ios_root_force_walk(struct ios_root *r)
+{
+        r->force_walk = true;
+}
+
+void ios_root_resolver_counts(const struct ios_root *r, unsigned *openat2, unsigned *walk)
+{
+        *openat2 = r->n_openat2;
+        *walk = r->n_walk;
 }
 
 int ios_root_open(struct ios_root *r, const char *path, int flags)

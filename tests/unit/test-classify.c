@@ -31,23 +31,75 @@ static bool has_evidence(const struct ios_device *d, const char *needle)
         return false;
 }
 
-static struct ios_device *load(const char *root, const char *name)
-{
-        struct ios_root *r = NULL;
-        struct ios_device *d = NULL;
-
-        assert_int_equal(ios_root_new(root, &r), 0);
-        assert_int_equal(ios_device_new(r, name, &d), 0);
-        /* the device borrows the root; keep it alive for the test's life */
-        return d;
-}
+/*
+ * Each test's tree and disk live in its cmocka state, so that teardown
+ * frees the disk and removes a copied tree even when an assert fails.
+ */
+struct tree {
+        char *dir;                      /* a copy of a fixture (NULL: none) */
+        struct ios_device *d;           /* the disk last loaded, with its root */
+};
 
 static void unload(struct ios_device *d)
 {
-        struct ios_root *r = d->root;
+        struct ios_root *r = d ? d->root : NULL;
 
         ios_device_free(d);
         ios_root_free(r);
+}
+
+/* Load name from the tree at root (the disk loaded before is freed). */
+static struct ios_device *load(struct tree *t, const char *root, const char *name)
+{
+        struct ios_root *r = NULL;
+
+        unload(t->d);
+        t->d = NULL;
+        assert_int_equal(ios_root_new(root, &r), 0);
+        if (ios_device_new(r, name, &t->d) < 0)
+                ios_root_free(r);
+        assert_non_null(t->d);
+        /* the device borrows the root; unload() frees both */
+        return t->d;
+}
+
+/* A fresh copy of fixture fx in t->dir (the copy made before is removed). */
+static char *fresh(struct tree *t, const char *fx)
+{
+        unload(t->d);
+        t->d = NULL;
+        t_rmtree(t->dir);
+        t->dir = t_fixture_copy(fx);
+        assert_non_null(t->dir);
+        return t->dir;
+}
+
+static int tree_new(void **state, const char *fx)
+{
+        struct tree *t = calloc(1, sizeof(*t));
+
+        *state = t;
+        if (!t)
+                return -1;
+        if (fx && !(t->dir = t_fixture_copy(fx)))
+                return -1;
+        return 0;
+}
+
+static int setup_plain(void **state) { return tree_new(state, NULL); }
+static int setup_ahci(void **state) { return tree_new(state, "ahci-sata-ssd"); }
+static int setup_nvme(void **state) { return tree_new(state, "nvme"); }
+
+static int teardown(void **state)
+{
+        struct tree *t = *state;
+
+        if (!t)
+                return 0;
+        unload(t->d);
+        t_rmtree(t->dir);
+        free(t);
+        return 0;
 }
 
 static void write_in(const char *dir, const char *rel, const char *content)
@@ -70,20 +122,19 @@ static void test_real_fixtures(void **state)
                 { "dm-linear", "dm-0", IOS_CLASS_DM },
                 { "zram", "zram0", IOS_CLASS_ZRAM },
         };
-        (void)state;
+        struct tree *tr = *state;
+
         for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-                struct ios_device *d = load(t_fixture(t[i].fx), t[i].dev);
+                struct ios_device *d = load(tr, t_fixture(t[i].fx), t[i].dev);
                 assert_int_equal(d->cls, t[i].cls);
                 assert_non_null(d->evidence);
-                unload(d);
         }
 }
 
 static void test_facts_virtio_scsi(void **state)
 {
-        struct ios_device *d = load(t_fixture("virtio-scsi-rot"), "/dev/sda");
+        struct ios_device *d = load(*state, t_fixture("virtio-scsi-rot"), "/dev/sda");
 
-        (void)state;
         assert_string_equal(d->driver, "virtio_scsi");          /* not "sd" */
         assert_string_equal(d->pci_id, "1af4:1004");
         assert_string_equal(d->hctl, "1:0:0:0");
@@ -94,17 +145,14 @@ static void test_facts_virtio_scsi(void **state)
         assert_true(has_evidence(d, "rotational=1 ignored"));
         assert_true(d->blk_mq);
         assert_true(d->nr_hw_queues >= 1);
-        unload(d);
 }
 
 static void test_lookup_by_devno(void **state)
 {
-        struct ios_device *d = load(t_fixture("ahci-sata-ssd"), "8:48");
+        struct ios_device *d = load(*state, t_fixture("ahci-sata-ssd"), "8:48");
 
-        (void)state;
         assert_string_equal(d->name, "sdd");
         assert_string_equal(d->tran, "sata");
-        unload(d);
 }
 
 static void test_unknown_device(void **state)
@@ -122,19 +170,19 @@ static void test_unknown_device(void **state)
 }
 
 /* A variant of the AHCI disk behind another controller driver. */
-static struct ios_device *ahci_as(char *dir, const char *driver, const char *vendor, const char *model)
+static struct ios_device *ahci_as(struct tree *t, const char *driver, const char *vendor, const char *model)
 {
         char inq[4096];
 
         /* vendor and model attributes then stand for the INQUIRY data */
-        snprintf(inq, sizeof(inq), "%s/" AHCI_DEV "/inquiry", dir);
+        snprintf(inq, sizeof(inq), "%s/" AHCI_DEV "/inquiry", t->dir);
         (void)unlink(inq);
-        write_in(dir, AHCI_HOST, driver);
+        write_in(t->dir, AHCI_HOST, driver);
         if (vendor)
-                write_in(dir, AHCI_DEV "/vendor", vendor);
+                write_in(t->dir, AHCI_DEV "/vendor", vendor);
         if (model)
-                write_in(dir, AHCI_DEV "/model", model);
-        return load(dir, "sdd");
+                write_in(t->dir, AHCI_DEV "/model", model);
+        return load(t, t->dir, "sdd");
 }
 
 static void test_raid_families(void **state)
@@ -157,16 +205,16 @@ static void test_raid_families(void **state)
                 /* unknown driver, but an LD's INQUIRY strings */
                 { "newraid", "DELL", "PERC H755 Front", IOS_CLASS_RAID, "is a RAID logical drive" },
         };
-        (void)state;
-        for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-                char *dir = t_fixture_copy("ahci-sata-ssd");
-                struct ios_device *d;
+        struct tree *tr = *state;
 
-                assert_non_null(dir);
+        for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+                struct ios_device *d;
+                char *dir = fresh(tr, "ahci-sata-ssd");
+
                 /* an SSD array that reports rotational=1, as LDs do */
                 write_in(dir, AHCI_DEV "/block/sdd/queue/rotational", "1\n");
                 write_in(dir, AHCI_UDEV, "E:ID_BUS=ata\n");
-                d = ahci_as(dir, t[i].driver, t[i].vendor, t[i].model);
+                d = ahci_as(tr, t[i].driver, t[i].vendor, t[i].model);
                 if (d->cls != t[i].cls || !has_evidence(d, t[i].why)) {
                         char *ev = ios_strv_join(d->evidence, " | ");
                         print_error("%s %s/%s: class %s, evidence: %s\n", t[i].driver,
@@ -179,94 +227,77 @@ static void test_raid_families(void **state)
                 if (d->cls == IOS_CLASS_RAID)
                         assert_true(has_evidence(d, "rotational=1 ignored: RAID logical drive"));
                 assert_string_equal(d->driver, t[i].driver);
-                unload(d);
-                t_rmtree(dir);
         }
 }
 
 static void test_ata_rpm_outranks_flag(void **state)
 {
-        char *dir = t_fixture_copy("ahci-sata-ssd");
+        struct tree *t = *state;
         struct ios_device *d;
 
-        (void)state;
         /* a USB-SATA or RAID-passthrough HDD that claims rotational=0 */
-        write_in(dir, AHCI_UDEV, "E:ID_BUS=ata\nE:ID_ATA_ROTATION_RATE_RPM=7200\n");
-        d = load(dir, "sdd");
+        write_in(t->dir, AHCI_UDEV, "E:ID_BUS=ata\nE:ID_ATA_ROTATION_RATE_RPM=7200\n");
+        d = load(t, t->dir, "sdd");
         assert_int_equal(d->cls, IOS_CLASS_HDD);
         assert_true(has_evidence(d, "rotational=0 ignored"));
-        unload(d);
 
         /* no rotation rate from udev: the kernel flag decides */
-        write_in(dir, AHCI_UDEV, "E:ID_BUS=ata\n");
-        write_in(dir, AHCI_DEV "/block/sdd/queue/rotational", "1\n");
-        d = load(dir, "sdd");
+        write_in(t->dir, AHCI_UDEV, "E:ID_BUS=ata\n");
+        write_in(t->dir, AHCI_DEV "/block/sdd/queue/rotational", "1\n");
+        d = load(t, t->dir, "sdd");
         assert_int_equal(d->cls, IOS_CLASS_HDD);
         assert_true(has_evidence(d, "rotational=1"));
-        unload(d);
 
         /* no udev database at all (initramfs before udev, containers) */
-        write_in(dir, AHCI_DEV "/block/sdd/queue/rotational", "0\n");
+        write_in(t->dir, AHCI_DEV "/block/sdd/queue/rotational", "0\n");
         {
                 char p[4096];
-                snprintf(p, sizeof(p), "%s/" AHCI_UDEV, dir);
+                snprintf(p, sizeof(p), "%s/" AHCI_UDEV, t->dir);
                 assert_int_equal(unlink(p), 0);
         }
-        d = load(dir, "sdd");
+        d = load(t, t->dir, "sdd");
         assert_int_equal(d->cls, IOS_CLASS_SSD);
-        unload(d);
-        t_rmtree(dir);
 }
 
 static void test_usb_by_udev(void **state)
 {
-        char *dir = t_fixture_copy("ahci-sata-ssd");
+        struct tree *t = *state;
         struct ios_device *d;
 
-        (void)state;
-        write_in(dir, AHCI_UDEV, "E:ID_BUS=usb\n");
-        write_in(dir, AHCI_DEV "/block/sdd/queue/rotational", "1\n");
-        d = load(dir, "sdd");
+        write_in(t->dir, AHCI_UDEV, "E:ID_BUS=usb\n");
+        write_in(t->dir, AHCI_DEV "/block/sdd/queue/rotational", "1\n");
+        d = load(t, t->dir, "sdd");
         assert_int_equal(d->cls, IOS_CLASS_USB);
         assert_true(has_evidence(d, "rotational=1 ignored"));
-        unload(d);
-        t_rmtree(dir);
 }
 
 static void test_zoned_keeps_class(void **state)
 {
-        char *dir = t_fixture_copy("nvme");
+        struct tree *t = *state;
         struct ios_device *d;
 
-        (void)state;
-        write_in(dir, NVME_DISK "/queue/zoned", "host-managed\n");
-        d = load(dir, "nvme0n1");
+        write_in(t->dir, NVME_DISK "/queue/zoned", "host-managed\n");
+        d = load(t, t->dir, "nvme0n1");
         assert_int_equal(d->cls, IOS_CLASS_NVME);
         assert_int_equal(d->zoned, IOS_ZONED_HOST_MANAGED);
         assert_true(has_evidence(d, "zoned host-managed"));
-        unload(d);
-        t_rmtree(dir);
 }
 
 static void test_partition_resolves_to_disk(void **state)
 {
-        char *dir = t_fixture_copy("ahci-sata-ssd");
+        struct tree *t = *state;
         char link[4096];
         struct ios_device *d;
 
-        (void)state;
-        write_in(dir, AHCI_DEV "/block/sdd/sdd1/partition", "1\n");
-        write_in(dir, AHCI_DEV "/block/sdd/sdd1/dev", "8:49\n");
-        snprintf(link, sizeof(link), "%s/sys/class/block/sdd1", dir);
+        write_in(t->dir, AHCI_DEV "/block/sdd/sdd1/partition", "1\n");
+        write_in(t->dir, AHCI_DEV "/block/sdd/sdd1/dev", "8:49\n");
+        snprintf(link, sizeof(link), "%s/sys/class/block/sdd1", t->dir);
         assert_int_equal(symlink("../../devices/pci0000:00/0000:00:1f.2/ata1/host2/target2:0:0/2:0:0:0/block/sdd/sdd1", link), 0);
-        d = load(dir, "sdd1");
+        d = load(t, t->dir, "sdd1");
         assert_string_equal(d->name, "sdd");
         assert_int_equal(d->minor, 48);
-        unload(d);
-        d = load(dir, "/dev/sdd1");
+        d = load(t, t->dir, "/dev/sdd1");
         assert_string_equal(d->name, "sdd");
-        unload(d);
-        t_rmtree(dir);
 }
 
 static void test_enumerate_skips_nothing(void **state)
@@ -296,15 +327,15 @@ static void test_class_names(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_real_fixtures),
-                cmocka_unit_test(test_facts_virtio_scsi),
-                cmocka_unit_test(test_lookup_by_devno),
+                cmocka_unit_test_setup_teardown(test_real_fixtures, setup_plain, teardown),
+                cmocka_unit_test_setup_teardown(test_facts_virtio_scsi, setup_plain, teardown),
+                cmocka_unit_test_setup_teardown(test_lookup_by_devno, setup_plain, teardown),
                 cmocka_unit_test(test_unknown_device),
-                cmocka_unit_test(test_raid_families),
-                cmocka_unit_test(test_ata_rpm_outranks_flag),
-                cmocka_unit_test(test_usb_by_udev),
-                cmocka_unit_test(test_zoned_keeps_class),
-                cmocka_unit_test(test_partition_resolves_to_disk),
+                cmocka_unit_test_setup_teardown(test_raid_families, setup_plain, teardown),
+                cmocka_unit_test_setup_teardown(test_ata_rpm_outranks_flag, setup_ahci, teardown),
+                cmocka_unit_test_setup_teardown(test_usb_by_udev, setup_ahci, teardown),
+                cmocka_unit_test_setup_teardown(test_zoned_keeps_class, setup_nvme, teardown),
+                cmocka_unit_test_setup_teardown(test_partition_resolves_to_disk, setup_ahci, teardown),
                 cmocka_unit_test(test_enumerate_skips_nothing),
                 cmocka_unit_test(test_class_names),
         };

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Description: the policy language (parse, match, merge, sources), the
- * corpus of refused configs (tests/bad-configs), file loading with masking
- * and the ownership/mode refusal, and apply on copies of captured trees,
- * asserting on the tree's contents afterwards.
+ * corpus of refused configs (tests/bad-configs), and apply on copies of
+ * captured trees, asserting on the tree's contents afterwards.  Where the
+ * files come from: test-policy-files.c.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -35,6 +35,25 @@ static const struct ios_setting *get(const struct ios_wanted *w, const char *key
                 if (strcmp(w->s[i].key, key) == 0)
                         return &w->s[i];
         return NULL;
+}
+
+/*
+ * A test that writes gets its own copy of a captured tree in its cmocka
+ * state.  Teardown removes it even when an assert fails.
+ */
+static int tree_new(void **state, const char *fx)
+{
+        *state = t_fixture_copy(fx);
+        return *state ? 0 : -1;
+}
+
+static int setup_nvme(void **state) { return tree_new(state, "nvme"); }
+static int setup_vscsi(void **state) { return tree_new(state, "virtio-scsi-rot"); }
+
+static int teardown(void **state)
+{
+        t_rmtree(*state);
+        return 0;
 }
 
 static void test_builtin_defaults(void **state)
@@ -149,14 +168,13 @@ static void test_size_match(void **state)
 
 static void test_zoned_safety_rule(void **state)
 {
-        char *dir = t_fixture_copy("nvme");
+        char *dir = *state;
         char path[4096];
         struct ios_policy *p = t_parse("[Match]\nClass=nvme\n[Set]\nScheduler=kyber\n", true);
         struct ios_root *r;
         struct ios_device *d;
         struct ios_wanted w = {};
 
-        (void)state;
         snprintf(path, sizeof(path), "%s/" NVME_Q "/zoned", dir);
         assert_int_equal(t_write_file(path, "host-managed\n"), 0);
         snprintf(path, sizeof(path), "%s/proc/sys/kernel/osrelease", dir);
@@ -180,7 +198,6 @@ static void test_zoned_safety_rule(void **state)
         ios_device_free(d);
         ios_root_free(r);
         ios_policy_free(p);
-        t_rmtree(dir);
 }
 
 static void test_bad_corpus(void **state)
@@ -234,145 +251,9 @@ static void test_bad_corpus(void **state)
         assert_true(n >= 15);
 }
 
-/* The one list of where the policy is read (ioschedd watches the same paths). */
-static void test_search_paths(void **state)
-{
-        char **files = NULL, **dirs = NULL;
-
-        (void)state;
-        assert_int_equal(ios_policy_search_paths("/x/", NULL, &files, &dirs), 0);
-        assert_int_equal(ios_strv_length(files), 1);
-        assert_string_equal(files[0], "/x/etc/iosched.conf");
-        assert_int_equal(ios_strv_length(dirs), 3);
-        assert_true(strncmp(dirs[0], "/x/", 3) == 0 && dirs[0][3] != '/');     /* the vendor directory */
-        assert_string_equal(dirs[1], "/x/etc/iosched.d");
-        assert_string_equal(dirs[2], "/x/run/iosched.d");
-        ios_strv_free(files);
-        ios_strv_free(dirs);
-
-        assert_int_equal(ios_policy_search_paths(NULL, NULL, &files, &dirs), 0);
-        assert_string_equal(files[0], "/etc/iosched.conf");
-        assert_string_equal(dirs[2], "/run/iosched.d");
-        ios_strv_free(files);
-        ios_strv_free(dirs);
-        assert_int_equal(ios_policy_search_paths("/", NULL, &files, &dirs), 0);
-        assert_string_equal(files[0], "/etc/iosched.conf");
-        assert_string_equal(dirs[2], "/run/iosched.d");
-        ios_strv_free(files);
-        ios_strv_free(dirs);
-
-        /* --config FILE: that file alone, no directory */
-        assert_int_equal(ios_policy_search_paths("/x", "/tmp/a.conf", &files, &dirs), 0);
-        assert_int_equal(ios_strv_length(files), 1);
-        assert_string_equal(files[0], "/tmp/a.conf");
-        assert_non_null(dirs);
-        assert_null(dirs[0]);
-        ios_strv_free(files);
-        ios_strv_free(dirs);
-}
-
-static void test_load_dirs_masking_and_modes(void **state)
-{
-        char tmpl[] = "/tmp/iosched-test-XXXXXX", p1[4096], p2[4096], p3[4096];
-        char *root = strdup(mkdtemp(tmpl));
-        struct ios_policy *p = NULL;
-        struct ios_error err = {};
-        char * const *files;
-
-        (void)state;
-        snprintf(p1, sizeof(p1), "%s/etc/iosched.d/50-x.conf", root);
-        snprintf(p2, sizeof(p2), "%s/run/iosched.d/50-x.conf", root);
-        snprintf(p3, sizeof(p3), "%s/etc/iosched.d/10-a.conf", root);
-        assert_int_equal(t_write_file(p1, "[Match]\nClass=hdd\n[Set]\nScheduler=bfq\n"), 0);
-        assert_int_equal(t_write_file(p2, "[Match]\nClass=hdd\n[Set]\nScheduler=kyber\n"), 0);
-        assert_int_equal(t_write_file(p3, "[Daemon]\nDriftInterval=250ms\n"), 0);
-        chmod(p1, 0644);
-        chmod(p2, 0644);
-        chmod(p3, 0644);
-        assert_int_equal(ios_policy_load(root, NULL, IOS_POLICY_ANY_OWNER, &p, &err), 0);
-        files = ios_policy_files(p);
-        assert_int_equal(ios_strv_length(files), 2);   /* 10-a, then /run's 50-x masking /etc's */
-        assert_non_null(strstr(files[0], "/etc/iosched.d/10-a.conf"));
-        assert_non_null(strstr(files[1], "/run/iosched.d/50-x.conf"));
-        assert_int_equal(ios_policy_drift_interval_ms(p), 250);
-        ios_policy_free(p);
-
-        /* group-writable: that file is skipped whole, named, and the rest still loads */
-        chmod(p3, 0664);
-        {
-                size_t n = 0;
-                const struct ios_error *errs;
-
-                assert_int_equal(ios_policy_load(root, NULL, IOS_POLICY_ANY_OWNER, &p, &err), 0);
-                errs = ios_policy_errors(p, &n);
-                assert_int_equal(n, 1);
-                assert_int_equal(errs[0].code, -EPERM);
-                assert_non_null(strstr(errs[0].file, "10-a.conf"));
-                assert_non_null(strstr(errs[0].msg, "writable by group or others"));
-                assert_non_null(strstr(err.file, "10-a.conf"));
-                files = ios_policy_files(p);
-                assert_int_equal(ios_strv_length(files), 1);
-                assert_non_null(strstr(files[0], "/run/iosched.d/50-x.conf"));
-                assert_int_equal(ios_policy_drift_interval_ms(p), 0);  /* 10-a's setting is not half-taken */
-                ios_policy_free(p);
-        }
-        chmod(p3, 0644);
-
-        /* a drop-in directory others can write to: its files are skipped, /run's still count */
-        {
-                char dir[4096];
-                size_t n = 0;
-
-                snprintf(dir, sizeof(dir), "%s/etc/iosched.d", root);
-                chmod(dir, 0777);
-                assert_int_equal(ios_policy_load(root, NULL, IOS_POLICY_ANY_OWNER, &p, &err), 0);
-                assert_non_null(strstr(ios_policy_errors(p, &n)[0].msg, "policy directory writable by others"));
-                assert_int_equal(n, 1);
-                files = ios_policy_files(p);
-                assert_int_equal(ios_strv_length(files), 1);
-                assert_non_null(strstr(files[0], "/run/iosched.d/50-x.conf"));
-                ios_policy_free(p);
-                chmod(dir, 0755);
-        }
-
-        /* a file that does not parse: skipped whole, every other file and the built-in rules apply */
-        {
-                char p4[4096];
-                size_t n = 0;
-                const struct ios_error *errs;
-
-                snprintf(p4, sizeof(p4), "%s/etc/iosched.d/20-broken.conf", root);
-                assert_int_equal(t_write_file(p4, "[Match]\nClass=ssd\n[Set]\nqueue/read_ahead_kb=64\n"
-                                                  "queue/iosched/read_expire=-5\n"), 0);
-                chmod(p4, 0644);
-                assert_int_equal(ios_policy_load(root, NULL, IOS_POLICY_ANY_OWNER, &p, &err), 0);
-                errs = ios_policy_errors(p, &n);
-                assert_int_equal(n, 1);
-                assert_non_null(strstr(errs[0].file, "20-broken.conf"));
-                assert_int_equal(errs[0].line, 5);
-                assert_int_equal(ios_strv_length(ios_policy_files(p)), 2);
-                assert_int_equal(ios_policy_drift_interval_ms(p), 250);
-                ios_policy_free(p);
-                unlink(p4);
-        }
-
-        /* not owned by root: refused unless the test flag says otherwise */
-        if (getuid() == 0) {
-                size_t n = 0;
-
-                assert_int_equal(chown(p3, 65534, 65534), 0);
-                assert_int_equal(ios_policy_load(root, NULL, 0, &p, &err), 0);
-                assert_non_null(strstr(err.msg, "not owned by root"));
-                (void)ios_policy_errors(p, &n);
-                assert_true(n >= 1);
-                ios_policy_free(p);
-        }
-        t_rmtree(root);
-}
-
 static void test_apply_on_fake_tree(void **state)
 {
-        char *dir = t_fixture_copy("nvme");
+        char *dir = *state;
         char path[4096];
         struct ios_policy *p = t_parse("[Match]\nClass=nvme\n[Set]\nScheduler=deadline none\n"
                                      "queue/nr_requests=64\nqueue/read_ahead_kb=512\n"
@@ -382,7 +263,6 @@ static void test_apply_on_fake_tree(void **state)
         struct ios_device *d;
         struct ios_plan pl = {};
 
-        (void)state;
         /* the kernel's mq-deadline directory, as a switch would create it */
         snprintf(path, sizeof(path), "%s/" NVME_Q "/iosched/read_expire", dir);
         assert_int_equal(t_write_file(path, "500\n"), 0);
@@ -429,19 +309,17 @@ static void test_apply_on_fake_tree(void **state)
         ios_device_free(d);
         ios_root_free(r);
         ios_policy_free(p);
-        t_rmtree(dir);
 }
 
 static void test_refuses_unoffered_before_writing(void **state)
 {
-        char *dir = t_fixture_copy("virtio-scsi-rot");
+        char *dir = *state;
         char path[4096], before[256];
         struct ios_policy *p = t_parse("[Match]\nName=sda\n[Set]\nScheduler=bfq\n", false);
         struct ios_root *r;
         struct ios_device *d;
         struct ios_plan pl = {};
 
-        (void)state;
         snprintf(path, sizeof(path), "%s/" VSCSI_Q "/scheduler", dir);
         assert_int_equal(t_write_file(path, "[none] mq-deadline\n"), 0);
         snprintf(before, sizeof(before), "%s", t_read_file(path));
@@ -456,7 +334,6 @@ static void test_refuses_unoffered_before_writing(void **state)
         ios_device_free(d);
         ios_root_free(r);
         ios_policy_free(p);
-        t_rmtree(dir);
 }
 
 static void test_bio_based_left_alone(void **state)
@@ -479,14 +356,13 @@ static void test_bio_based_left_alone(void **state)
 
 static void test_disk_vanishes_mid_apply(void **state)
 {
-        char *dir = t_fixture_copy("nvme");
+        char *dir = *state;
         char cmd[4200];
         struct ios_policy *p = t_parse("[Match]\nClass=nvme\n[Set]\nScheduler=mq-deadline\nqueue/read_ahead_kb=64\n", false);
         struct ios_root *r;
         struct ios_device *d;
         struct ios_plan pl = {};
 
-        (void)state;
         d = t_dev(&r, dir, "nvme0n1");
         assert_int_equal(ios_plan_build(p, d, &pl), 0);
         assert_int_equal(ios_plan_count(&pl, IOS_CHANGE_DRIFT), 2);
@@ -505,7 +381,6 @@ static void test_disk_vanishes_mid_apply(void **state)
         ios_device_free(d);
         ios_root_free(r);
         ios_policy_free(p);
-        t_rmtree(dir);
 }
 
 int main(void)
@@ -514,14 +389,12 @@ int main(void)
                 cmocka_unit_test(test_builtin_defaults),
                 cmocka_unit_test(test_match_and_merge),
                 cmocka_unit_test(test_size_match),
-                cmocka_unit_test(test_zoned_safety_rule),
+                cmocka_unit_test_setup_teardown(test_zoned_safety_rule, setup_nvme, teardown),
                 cmocka_unit_test(test_bad_corpus),
-                cmocka_unit_test(test_search_paths),
-                cmocka_unit_test(test_load_dirs_masking_and_modes),
-                cmocka_unit_test(test_apply_on_fake_tree),
-                cmocka_unit_test(test_refuses_unoffered_before_writing),
+                cmocka_unit_test_setup_teardown(test_apply_on_fake_tree, setup_nvme, teardown),
+                cmocka_unit_test_setup_teardown(test_refuses_unoffered_before_writing, setup_vscsi, teardown),
                 cmocka_unit_test(test_bio_based_left_alone),
-                cmocka_unit_test(test_disk_vanishes_mid_apply),
+                cmocka_unit_test_setup_teardown(test_disk_vanishes_mid_apply, setup_nvme, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
