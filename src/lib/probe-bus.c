@@ -285,6 +285,13 @@ static int probe_device_dir(struct ios_device *d, struct ios_ctrl_cache *cache)
         }
         if (!d->driver && strncmp(d->name, "nvme", 4) == 0)
                 d->driver = strdup("nvme");
+        /* virtio-blk keeps its serial (-device virtio-blk,serial=) in the disk's own directory */
+        if (!d->serial && d->driver && streq(d->driver, "virtio_blk") &&
+            ios_sysfs_read_string(d->fd, "serial", &d->serial) >= 0) {
+                d->serial = trim(d->serial);
+                if (d->serial && !*d->serial)
+                        d->serial = (free(d->serial), NULL);
+        }
         for (size_t i = 0; i < 4; i++)
                 free(v[i]);
         return 0;

@@ -147,6 +147,16 @@ static void test_facts_virtio_scsi(void **state)
         assert_true(d->nr_hw_queues >= 1);
 }
 
+/* virtio-blk's serial lives in the disk's directory, not in device/ (a Serial= rule must match it) */
+static void test_facts_virtio_blk_serial(void **state)
+{
+        struct ios_device *d = load(*state, t_fixture("virtio-blk"), "vdb");
+
+        assert_string_equal(d->driver, "virtio_blk");
+        assert_non_null(d->serial);
+        assert_string_equal(d->serial, "VBLK-TEST");
+}
+
 static void test_lookup_by_devno(void **state)
 {
         struct ios_device *d = load(*state, t_fixture("ahci-sata-ssd"), "8:48");
@@ -329,6 +339,7 @@ int main(void)
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test_setup_teardown(test_real_fixtures, setup_plain, teardown),
                 cmocka_unit_test_setup_teardown(test_facts_virtio_scsi, setup_plain, teardown),
+                cmocka_unit_test_setup_teardown(test_facts_virtio_blk_serial, setup_plain, teardown),
                 cmocka_unit_test_setup_teardown(test_lookup_by_devno, setup_plain, teardown),
                 cmocka_unit_test(test_unknown_device),
                 cmocka_unit_test_setup_teardown(test_raid_families, setup_plain, teardown),
