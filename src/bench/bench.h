@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * bench.h: the internal interfaces of iosched-bench.  Options and their
- * fio-style parsing (options.c), the clock (clock.c), latency statistics and
- * fio's log-linear histogram (hist.c), the engine ops table (engine-*.c), the
- * target and its safety checks (target.c), the measured run (job.c), output
- * (report.c), the scheduler comparison (compare.c) and the save / switch /
- * restore of a disk's scheduler state (sched-state.c), which a later
- * `iosched-apply validate` reuses.  Like the library, everything here returns
+ * bench.h: the internal interfaces of iosched-bench.  The error a step
+ * reports (error.c), the workload's names (names.c), numbers with units
+ * (units.c), CPU lists (cpus.c), the options and their fio-style parsing
+ * (options.c), the clock (clock.c), latency statistics and fio's log-linear
+ * histogram (hist.c), the engines (engine.c, one engine-*.c each), the
+ * target and its safety checks (target.c), the job threads and their I/O
+ * loop (worker.c), what the main thread samples (sample.c), one measured
+ * run (run.c), output (report.c), the scheduler comparison (compare.c,
+ * policy.c) and the save / switch / restore of a disk's scheduler state
+ * (sched-state.c), which `iosched-apply validate` reuses through
+ * iosched-bench --compare.  Like the library, everything here returns
  * 0 or a negative errno and does not print; where the user needs detail, a
  * struct bench_error carries one message and the exit code it maps to.
  */
@@ -39,7 +43,7 @@ int bench_error_set(struct bench_error *e, int exit_code, int err, const char *f
         __attribute__((format(printf, 4, 5)));
 
 /* ------------------------------------------------------------------ */
-/* options.c                                                           */
+/* names.c: the workload and the objectives                            */
 /* ------------------------------------------------------------------ */
 
 enum bench_dir { BENCH_READ, BENCH_WRITE, BENCH_NDIR };
@@ -67,9 +71,11 @@ enum bench_objective {
         BENCH_OBJ_IOPS, BENCH_OBJ_BW, BENCH_OBJ_P99, BENCH_OBJ_READ_P99, _BENCH_OBJ_MAX,
 };
 const char *bench_objective_to_string(enum bench_objective o);
+int bench_objective_from_string(const char *s);        /* enum or -EINVAL */
 
-enum bench_eta { BENCH_ETA_AUTO, BENCH_ETA_ALWAYS, BENCH_ETA_NEVER };
-enum bench_clocksource { BENCH_CLOCK_AUTO, BENCH_CLOCK_CPU, BENCH_CLOCK_GETTIME };
+/* ------------------------------------------------------------------ */
+/* units.c: sizes, times, booleans and counts, parsed and formatted    */
+/* ------------------------------------------------------------------ */
 
 /* A size that may be given as a percentage of the target ("50%"). */
 struct bench_size {
@@ -77,6 +83,31 @@ struct bench_size {
         double pct;                     /* > 0: a percentage, bytes unused */
         bool set;
 };
+
+/*
+ * Parse a size the way fio does: a decimal or 0x number with an optional
+ * k/m/g/t/p suffix (powers of 1024, also as kb/KiB), case-insensitive.
+ * "%"-suffixed values are accepted only by bench_parse_size_pct().
+ */
+int bench_parse_size(const char *s, uint64_t *ret);
+int bench_parse_size_pct(const char *s, struct bench_size *ret);
+/* A time: a number with us/ms/s/m/h/d suffix (default seconds), in ns. */
+int bench_parse_time(const char *s, uint64_t *ret_ns);
+/* A boolean fio-style: 1/0, true/false, yes/no, on/off. */
+int bench_parse_bool(const char *s, bool *ret);
+/* A decimal count in [lo, hi]. */
+int bench_parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *ret);
+/* "1.2k", "977MiB/s", "55.0us": human units into buf. */
+const char *bench_fmt_num(char *buf, size_t len, double v);
+const char *bench_fmt_bytes(char *buf, size_t len, double v);
+const char *bench_fmt_ns(char *buf, size_t len, double ns);
+
+/* ------------------------------------------------------------------ */
+/* options.c: the command line                                         */
+/* ------------------------------------------------------------------ */
+
+enum bench_eta { BENCH_ETA_AUTO, BENCH_ETA_ALWAYS, BENCH_ETA_NEVER };
+enum bench_clocksource { BENCH_CLOCK_AUTO, BENCH_CLOCK_CPU, BENCH_CLOCK_GETTIME };
 
 #define BENCH_MAX_PERCENTILES 20
 
@@ -119,22 +150,6 @@ struct bench_opts {
 
 void bench_opts_init(struct bench_opts *o);
 void bench_opts_done(struct bench_opts *o);
-/* The CPUs job thread i runs on (all of --cpus_allowed, or its i-th with split). */
-void bench_job_cpus(const struct bench_opts *o, unsigned job, cpu_set_t *ret);
-/* fio's CPU list syntax, "0-3,6": into ret, counted in *n; checked against the CPUs we may use. */
-int bench_parse_cpu_list(const char *s, cpu_set_t *ret, unsigned *n, struct bench_error *e);
-
-/*
- * Parse a size the way fio does: a decimal or 0x number with an optional
- * k/m/g/t/p suffix (powers of 1024, also as kb/KiB), case-insensitive.
- * "%"-suffixed values are accepted only by bench_parse_size_pct().
- */
-int bench_parse_size(const char *s, uint64_t *ret);
-int bench_parse_size_pct(const char *s, struct bench_size *ret);
-/* A time: a number with us/ms/s/m/h/d suffix (default seconds), in ns. */
-int bench_parse_time(const char *s, uint64_t *ret_ns);
-/* A boolean fio-style: 1/0, true/false, yes/no, on/off. */
-int bench_parse_bool(const char *s, bool *ret);
 
 /*
  * bench_opts_parse - parse argv into o.  Returns 0 to run, 1 when --help or
@@ -143,6 +158,19 @@ int bench_parse_bool(const char *s, bool *ret);
  */
 int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                      struct bench_error *e);
+
+/* ------------------------------------------------------------------ */
+/* cpus.c: --cpus_allowed                                              */
+/* ------------------------------------------------------------------ */
+
+/* The CPUs this process may run on: what --cpus_allowed may name. */
+int bench_usable_cpus(cpu_set_t *ret, struct bench_error *e);
+/* fio's CPU list syntax, "0-3,6": into ret, counted in *n; checked against the CPUs we may use. */
+int bench_parse_cpu_list(const char *s, cpu_set_t *ret, unsigned *n, struct bench_error *e);
+/* The CPUs job thread i runs on (all of --cpus_allowed, or its i-th with split). */
+void bench_job_cpus(const struct bench_opts *o, unsigned job, cpu_set_t *ret);
+/* A CPU set as fio writes cpus_allowed: "0-3,6". */
+const char *bench_fmt_cpus(char *buf, size_t len, const cpu_set_t *set);
 
 /* ------------------------------------------------------------------ */
 /* clock.c: a cheap monotonic tick and its conversion to ns            */
@@ -238,27 +266,12 @@ uint64_t bench_hist_percentiles(const uint64_t *hist, const double *p, unsigned 
 void bench_hist_merge(uint64_t *to, const uint64_t *from);
 
 /* ------------------------------------------------------------------ */
-/* the engine interface (engine-*.c) and a worker thread (job.c)       */
+/* engine.c: the engines by name (each one engine-*.c, see worker.h)  */
 /* ------------------------------------------------------------------ */
 
-/* One I/O slot: preallocated, reused, never freed in the run. */
-struct bench_io {
-        uint64_t offset;
-        uint64_t start;                 /* tick: prepared (fio's start_time) */
-        uint64_t issue;                 /* tick: submit call returned (issue_time) */
-        void *buf;
-        uint32_t len;
-        uint16_t index;                 /* slot number: buffer/iocb index */
-        uint8_t dir;                    /* enum bench_dir */
-        int res;                        /* result, for synchronous engines */
-};
-
-struct bench_cqe {
-        struct bench_io *io;
-        int res;                        /* bytes done or -errno */
-};
-
-struct bench_thread;
+struct bench_thread;                    /* worker.h */
+struct bench_io;
+struct bench_cqe;
 
 enum {
         BENCH_ENGINE_SYNC = 1 << 0,     /* one I/O per submit; issue stamped before it */
@@ -287,6 +300,7 @@ extern const struct bench_engine_ops bench_engine_io_uring;
 extern const struct bench_engine_ops bench_engine_libaio;
 extern const struct bench_engine_ops bench_engine_psync;
 extern const struct bench_engine_ops bench_engine_null;
+/* engine.c: by its --ioengine name, or NULL */
 const struct bench_engine_ops *bench_engine_find(const char *name);
 
 /* Per direction, per thread and per run. */
@@ -310,37 +324,6 @@ static inline unsigned bench_depth_bucket(unsigned n)
                 return 6;
         return 32u - (unsigned)__builtin_clz(n - 1) - 1u;  /* 5-8:2 9-16:3 17-32:4 33-64:5 */
 }
-
-struct bench_target;
-
-struct bench_thread {
-        /* set up by job.c before init() */
-        unsigned id;
-        const struct bench_opts *o;
-        const struct bench_target *tg;
-        int fd;                         /* target fd, shared by the threads; -1 for null */
-        unsigned depth;
-        struct bench_io *ios;           /* depth slots */
-        void *buf;                      /* depth * max(bs) bytes, page aligned */
-        size_t buf_len;
-        void *priv;                     /* the engine's */
-        char engine_note[128];          /* what init() set up, for the report */
-
-        /* the run, private to the thread */
-        struct bench_dir_stats st[BENCH_NDIR];
-        uint64_t submit_calls[BENCH_DEPTH_BUCKETS], reap_calls[BENCH_DEPTH_BUCKETS];
-        uint64_t win_start, win_end;    /* ticks of the measured window */
-        uint64_t usr_ns, sys_ns, ctx, minf, majf;       /* RUSAGE_THREAD in the window */
-        int error;                      /* first error, -errno */
-        bool error_is_io;               /* from a completion: offset and dir are set */
-        uint64_t error_offset;
-        uint8_t error_dir;
-
-        /* published for the progress line, written once per reap batch */
-        uint64_t pub_ios[BENCH_NDIR] __attribute__((aligned(64)));
-        uint64_t pub_bytes[BENCH_NDIR];
-        int done;
-};
 
 /* ------------------------------------------------------------------ */
 /* target.c                                                            */
@@ -375,7 +358,7 @@ int bench_mountinfo_find(const char *mountinfo, const unsigned *majors, const un
                          size_t n, char **ret_mnt);
 
 /* ------------------------------------------------------------------ */
-/* job.c: one measured run                                             */
+/* run.c: one measured run; sample.c: what is sampled meanwhile        */
 /* ------------------------------------------------------------------ */
 
 struct bench_result {
@@ -397,11 +380,34 @@ struct bench_result {
         uint64_t disk_stat_before[11], disk_stat_after[11];
         bool have_disk_stat;
 };
+/* sample.c: the result's samples freed */
 void bench_result_done(struct bench_result *res);
+struct bench_cpu_snap {
+        uint64_t busy, total, steal;    /* /proc/stat's first line, in ticks */
+};
+int bench_cpu_snap_read(struct bench_cpu_snap *s);
+/* Machine busy and steal % between a and b into res (res->ncpu set). */
+void bench_result_machine_cpu(struct bench_result *res, const struct bench_cpu_snap *a,
+                              const struct bench_cpu_snap *b);
+/* The disk's stat file, 11 fields; false if d is NULL or it cannot be read. */
+bool bench_disk_stat_read(struct ios_device *d, uint64_t out[11]);
+/* Append a per-interval sample; *cap is the arrays' size, grown as needed. */
+int bench_result_add_sample(struct bench_result *res, unsigned *cap, const double iops[BENCH_NDIR],
+                            const double kib[BENCH_NDIR]);
+/* Counts at a time, and the rates since then. */
+struct bench_rate {
+        uint64_t t_ns;
+        uint64_t ios[BENCH_NDIR], bytes[BENCH_NDIR];
+};
+void bench_rate_mark(struct bench_rate *m, uint64_t now_ns, const uint64_t ios[BENCH_NDIR],
+                     const uint64_t bytes[BENCH_NDIR]);
+/* I/Os and bytes per second from the mark to now; the mark moves to now. */
+void bench_rate_take(struct bench_rate *m, uint64_t now_ns, const uint64_t ios[BENCH_NDIR],
+                     const uint64_t bytes[BENCH_NDIR], double iops[BENCH_NDIR], double bps[BENCH_NDIR]);
 
-/* Set by the signal handler (main.c); the workers stop at their next reap. */
+/* Set by the signal handler (main.c); the workers (worker.c) stop at their next reap. */
 extern volatile int bench_stop_signal;
-/* Progress callback target; NULL: quiet. */
+/* run.c: one measured run.  progress_tag: what the progress line (--eta) starts with, NULL: nothing. */
 int bench_run(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
               const char *progress_tag, struct bench_result *res, struct bench_error *e);
 
@@ -428,12 +434,6 @@ void bench_report_json_disk_util(FILE *f, const struct ios_device *disk, const s
 void bench_report_json(FILE *f, const struct bench_opts *o, const struct bench_target *tg,
                        const struct ios_device *disk, const struct bench_result *r);
 void bench_json_string(FILE *f, const char *s);
-/* "1.2k", "977MiB/s", "55.0us": human units into buf. */
-const char *bench_fmt_num(char *buf, size_t len, double v);
-const char *bench_fmt_bytes(char *buf, size_t len, double v);
-/* A CPU set as fio writes cpus_allowed: "0-3,6". */
-const char *bench_fmt_cpus(char *buf, size_t len, const cpu_set_t *set);
-const char *bench_fmt_ns(char *buf, size_t len, double ns);
 
 /* ------------------------------------------------------------------ */
 /* sched-state.c: save / switch / restore a disk's scheduler state     */

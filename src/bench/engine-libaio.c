@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "worker.h"
 
 #define AIO_RING_MAGIC 0xa10a10a1u
 

@@ -9,7 +9,7 @@
 #define _GNU_SOURCE
 #include <stdlib.h>
 
-#include "bench.h"
+#include "worker.h"
 
 struct null_priv {
         struct bench_io **fifo;         /* submitted, not yet reaped */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "worker.h"
 
 struct psync_priv {
         struct bench_io *staged, *done;

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/uio.h>
 
-#include "bench.h"
+#include "worker.h"
 
 /* Registered buffers are limited to 1 GiB each. */
 #define URING_MAX_FIXED_BUF (1ull << 30)

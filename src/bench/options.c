@@ -17,199 +17,6 @@
 #include "bench.h"
 #include "macro.h"
 
-int bench_error_set(struct bench_error *e, int exit_code, int err, const char *fmt, ...)
-{
-        va_list ap;
-
-        if (e && !e->msg[0]) {
-                e->exit_code = exit_code;
-                va_start(ap, fmt);
-                vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
-                va_end(ap);
-        }
-        return -(err > 0 ? err : EINVAL);
-}
-
-static const char * const rw_names[_BENCH_RW_MAX] = {
-        [BENCH_RW_READ] = "read",           [BENCH_RW_WRITE] = "write",
-        [BENCH_RW_RANDREAD] = "randread",   [BENCH_RW_RANDWRITE] = "randwrite",
-        [BENCH_RW_READWRITE] = "readwrite", [BENCH_RW_RANDRW] = "randrw",
-};
-
-const char *bench_rw_to_string(enum bench_rw rw)
-{
-        return rw < _BENCH_RW_MAX ? rw_names[rw] : NULL;
-}
-
-int bench_rw_from_string(const char *s)
-{
-        if (!s)
-                return -EINVAL;
-        for (int i = 0; i < _BENCH_RW_MAX; i++)
-                if (streq(s, rw_names[i]))
-                        return i;
-        if (streq(s, "rw"))             /* fio's alias */
-                return BENCH_RW_READWRITE;
-        return -EINVAL;
-}
-
-static const char * const obj_names[_BENCH_OBJ_MAX] = {
-        [BENCH_OBJ_IOPS] = "iops", [BENCH_OBJ_BW] = "bw",
-        [BENCH_OBJ_P99] = "p99", [BENCH_OBJ_READ_P99] = "read-p99",
-};
-
-const char *bench_objective_to_string(enum bench_objective o)
-{
-        return o < _BENCH_OBJ_MAX ? obj_names[o] : NULL;
-}
-
-/* Digits (decimal or 0x hex) of s into *ret; *end after them. */
-static int parse_number(const char *s, uint64_t *ret, double *ret_frac, const char **end)
-{
-        char *e;
-        unsigned long long v;
-
-        if (!s || !isdigit((unsigned char)*s))
-                return -EINVAL;
-        errno = 0;
-        if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-                v = strtoull(s + 2, &e, 16);
-                if (e == s + 2)
-                        return -EINVAL;
-                *ret_frac = 0;
-        } else {
-                v = strtoull(s, &e, 10);
-                *ret_frac = 0;
-                if (*e == '.') {
-                        /* "1.5g", "2.5ms": a fraction of the unit */
-                        char *f;
-                        double d = strtod(e, &f);
-                        if (f == e + 1)
-                                return -EINVAL;
-                        *ret_frac = d;
-                        e = f;
-                }
-        }
-        if (errno)
-                return -ERANGE;
-        *ret = v;
-        *end = e;
-        return 0;
-}
-
-static int scale(uint64_t v, double frac, uint64_t mult, uint64_t *ret)
-{
-        long double x = ((long double)v + frac) * (long double)mult;
-
-        if (x >= 18446744073709551615.0L)
-                return -ERANGE;
-        *ret = (uint64_t)(x + 0.5L);
-        return 0;
-}
-
-int bench_parse_size(const char *s, uint64_t *ret)
-{
-        static const struct { const char *sfx; unsigned shift; } units[] = {
-                { "", 0 },   { "b", 0 },
-                { "k", 10 }, { "kb", 10 }, { "kib", 10 },
-                { "m", 20 }, { "mb", 20 }, { "mib", 20 },
-                { "g", 30 }, { "gb", 30 }, { "gib", 30 },
-                { "t", 40 }, { "tb", 40 }, { "tib", 40 },
-                { "p", 50 }, { "pb", 50 }, { "pib", 50 },
-        };
-        const char *end;
-        uint64_t v;
-        double frac;
-        int r;
-
-        r = parse_number(s, &v, &frac, &end);
-        if (r < 0)
-                return r;
-        for (size_t i = 0; i < ELEMENTSOF(units); i++)
-                if (strcasecmp(end, units[i].sfx) == 0)
-                        return scale(v, frac, 1ull << units[i].shift, ret);
-        return -EINVAL;
-}
-
-int bench_parse_size_pct(const char *s, struct bench_size *ret)
-{
-        size_t l = s ? strlen(s) : 0;
-
-        if (l > 1 && s[l - 1] == '%') {
-                char *e;
-                double p;
-
-                if (!isdigit((unsigned char)s[0]))
-                        return -EINVAL;
-                p = strtod(s, &e);
-                if (e != s + l - 1 || !(p > 0) || p > 100)
-                        return -EINVAL;
-                *ret = (struct bench_size) { .pct = p, .set = true };
-                return 0;
-        }
-        uint64_t v;
-        int r = bench_parse_size(s, &v);
-        if (r < 0)
-                return r;
-        *ret = (struct bench_size) { .bytes = v, .set = true };
-        return 0;
-}
-
-int bench_parse_time(const char *s, uint64_t *ret_ns)
-{
-        static const struct { const char *sfx; uint64_t ns; } units[] = {
-                { "", 1000000000ull },  /* fio: a bare number is seconds */
-                { "ns", 1 }, { "nsec", 1 },
-                { "us", 1000 }, { "usec", 1000 },
-                { "ms", 1000000 }, { "msec", 1000000 },
-                { "s", 1000000000ull }, { "sec", 1000000000ull },
-                { "m", 60000000000ull }, { "min", 60000000000ull },
-                { "h", 3600000000000ull }, { "d", 86400000000000ull },
-        };
-        const char *end;
-        uint64_t v;
-        double frac;
-        int r;
-
-        r = parse_number(s, &v, &frac, &end);
-        if (r < 0)
-                return r;
-        for (size_t i = 0; i < ELEMENTSOF(units); i++)
-                if (strcasecmp(end, units[i].sfx) == 0)
-                        return scale(v, frac, units[i].ns, ret_ns);
-        return -EINVAL;
-}
-
-int bench_parse_bool(const char *s, bool *ret)
-{
-        if (!s)
-                return -EINVAL;
-        if (streq(s, "1") || !strcasecmp(s, "true") || !strcasecmp(s, "yes") || !strcasecmp(s, "on")) {
-                *ret = true;
-                return 0;
-        }
-        if (streq(s, "0") || !strcasecmp(s, "false") || !strcasecmp(s, "no") || !strcasecmp(s, "off")) {
-                *ret = false;
-                return 0;
-        }
-        return -EINVAL;
-}
-
-static int parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *ret)
-{
-        char *e;
-        unsigned long v;
-
-        if (!s || !isdigit((unsigned char)*s))
-                return -EINVAL;
-        errno = 0;
-        v = strtoul(s, &e, 10);
-        if (errno || *e || v < lo || v > hi)
-                return -ERANGE;
-        *ret = (unsigned)v;
-        return 0;
-}
-
 void bench_opts_init(struct bench_opts *o)
 {
         static const double defp[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95,
@@ -241,76 +48,6 @@ void bench_opts_done(struct bench_opts *o)
         free(o->policy_file);
         o->filename = o->name = o->policy_file = NULL;
         o->compare_scheds = NULL;
-}
-
-/* The CPUs this process may run on: what --cpus_allowed may name. */
-static int usable_cpus(cpu_set_t *ret, struct bench_error *e)
-{
-        if (sched_getaffinity(0, sizeof(*ret), ret) < 0)
-                return bench_error_set(e, BENCH_EXIT_FAILED, errno, "cannot read this process's CPU affinity: %m");
-        return 0;
-}
-
-int bench_parse_cpu_list(const char *s, cpu_set_t *ret, unsigned *n, struct bench_error *e)
-{
-        cpu_set_t avail;
-        const char *p = s;
-        int r;
-
-        CPU_ZERO(ret);
-        *n = 0;
-        r = usable_cpus(&avail, e);
-        if (r < 0)
-                return r;
-        do {
-                unsigned long lo, hi;
-                char *end;
-
-                if (!isdigit((unsigned char)*p))
-                        goto bad;
-                lo = hi = strtoul(p, &end, 10);
-                if (*end == '-') {
-                        if (!isdigit((unsigned char)end[1]))
-                                goto bad;
-                        hi = strtoul(end + 1, &end, 10);
-                }
-                if (lo > hi || hi >= CPU_SETSIZE)
-                        goto bad;
-                for (unsigned long c = lo; c <= hi; c++) {
-                        if (!CPU_ISSET(c, &avail))
-                                return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL,
-                                                       "invalid --cpus_allowed '%s': CPU %lu is offline or not "
-                                                       "in this process's affinity (%d usable)",
-                                                       s, c, CPU_COUNT(&avail));
-                        if (!CPU_ISSET(c, ret))
-                                (*n)++;
-                        CPU_SET(c, ret);
-                }
-                p = end;
-        } while (*p++ == ',');
-        if (p[-1] == '\0')
-                return 0;
-bad:
-        return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL,
-                               "invalid --cpus_allowed '%s' (expected a CPU list such as 0-3,6)", s);
-}
-
-void bench_job_cpus(const struct bench_opts *o, unsigned job, cpu_set_t *ret)
-{
-        unsigned want, k = 0;
-
-        if (!o->cpus_split) {
-                *ret = o->cpus;
-                return;
-        }
-        /* split: the jobs take the CPUs in order, wrapping round as fio does */
-        want = job % o->ncpus;
-        CPU_ZERO(ret);
-        for (unsigned c = 0; c < CPU_SETSIZE; c++)
-                if (CPU_ISSET(c, &o->cpus) && k++ == want) {
-                        CPU_SET(c, ret);
-                        return;
-                }
 }
 
 enum {
@@ -529,7 +266,7 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                 case OPT_RWMIXREAD:
                 case OPT_RWMIXWRITE: {
                         unsigned p;
-                        if (parse_uint(optarg, 0, 100, &p) < 0)
+                        if (bench_parse_uint(optarg, 0, 100, &p) < 0)
                                 return BAD("invalid --%s '%s' (expected 0-100)",
                                            c == OPT_RWMIXREAD ? "rwmixread" : "rwmixwrite", optarg);
                         o->rwmixread = c == OPT_RWMIXREAD ? p : 100 - p;
@@ -541,11 +278,11 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                                 return r;
                         break;
                 case OPT_IODEPTH:
-                        if (parse_uint(optarg, 1, 4096, &o->iodepth) < 0)
+                        if (bench_parse_uint(optarg, 1, 4096, &o->iodepth) < 0)
                                 return BAD("invalid --iodepth '%s' (expected 1-4096)", optarg);
                         break;
                 case OPT_NUMJOBS:
-                        if (parse_uint(optarg, 1, 256, &o->numjobs) < 0)
+                        if (bench_parse_uint(optarg, 1, 256, &o->numjobs) < 0)
                                 return BAD("invalid --numjobs '%s' (expected 1-256)", optarg);
                         break;
                 case OPT_RUNTIME:
@@ -633,7 +370,7 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                         o->json = true;
                         break;
                 case OPT_LOOPS:
-                        if (parse_uint(optarg, 1, 1000, &o->loops) < 0)
+                        if (bench_parse_uint(optarg, 1, 1000, &o->loops) < 0)
                                 return BAD("invalid --loops '%s' (expected 1-1000)", optarg);
                         break;
                 case OPT_COMPARE:
@@ -655,10 +392,8 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                         }
                         break;
                 case OPT_OBJECTIVE:
-                        for (r = 0; r < _BENCH_OBJ_MAX; r++)
-                                if (streq(optarg, obj_names[r]))
-                                        break;
-                        if (r == _BENCH_OBJ_MAX)
+                        r = bench_objective_from_string(optarg);
+                        if (r < 0)
                                 return BAD("invalid --objective '%s' (expected iops, bw, p99 or read-p99)", optarg);
                         o->objective = (enum bench_objective)r;
                         break;
@@ -677,7 +412,7 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                 case OPT_BATCH_MAX: {
                         unsigned *p = c == OPT_BATCH_SUBMIT ? &o->batch_submit :
                                       c == OPT_BATCH_MIN ? &o->batch_complete_min : &o->batch_complete_max;
-                        if (parse_uint(optarg, c == OPT_BATCH_MIN ? 0 : 1, 4096, p) < 0)
+                        if (bench_parse_uint(optarg, c == OPT_BATCH_MIN ? 0 : 1, 4096, p) < 0)
                                 return BAD("invalid %s '%s' (expected a count)", name, optarg);
                         break;
                 }
@@ -754,7 +489,7 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                 o->iodepth = 1;
         if (o->cpus_split && o->ncpus == 0) {
                 /* split with no list: over every CPU we may use, as fio */
-                r = usable_cpus(&o->cpus, e);
+                r = bench_usable_cpus(&o->cpus, e);
                 if (r < 0)
                         return r;
                 o->ncpus = (unsigned)CPU_COUNT(&o->cpus);

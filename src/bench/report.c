@@ -17,46 +17,6 @@
 #include "bench.h"
 #include "macro.h"
 
-const char *bench_fmt_num(char *buf, size_t len, double v)
-{
-        if (v < 10000)
-                snprintf(buf, len, "%.0f", v);
-        else if (v < 1e6)
-                snprintf(buf, len, "%.1fk", v / 1e3);
-        else if (v < 1e9)
-                snprintf(buf, len, "%.2fM", v / 1e6);
-        else
-                snprintf(buf, len, "%.2fG", v / 1e9);
-        return buf;
-}
-
-const char *bench_fmt_bytes(char *buf, size_t len, double v)
-{
-        static const char *u[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-        unsigned i = 0;
-
-        /* 4096 is "4KiB", 1536 "1536B", 1e9 "954MiB": exact or >= 10 units */
-        while (i < ELEMENTSOF(u) - 1 && (v >= 1024 * 10 || (v >= 1024 && fmod(v, 1024) == 0))) {
-                v /= 1024;
-                i++;
-        }
-        snprintf(buf, len, "%.*f%s", v < 100 && i > 0 && v != floor(v) ? 1 : 0, v, u[i]);
-        return buf;
-}
-
-const char *bench_fmt_ns(char *buf, size_t len, double ns)
-{
-        if (ns < 1000)
-                snprintf(buf, len, "%.0fns", ns);
-        else if (ns < 1e6)
-                snprintf(buf, len, "%.1fus", ns / 1e3);
-        else if (ns < 1e9)
-                snprintf(buf, len, "%.2fms", ns / 1e6);
-        else
-                snprintf(buf, len, "%.2fs", ns / 1e9);
-        return buf;
-}
-
 double bench_result_iops(const struct bench_result *r, int dir)
 {
         uint64_t n = 0;
@@ -319,31 +279,6 @@ static void json_depth(FILE *f, const char *ind, const char *name, const uint64_
                 fprintf(f, "%s  \"%s\" : %f%s\n", ind, keys[b], n ? (double)calls[b] * 100.0 / (double)n : 0.0,
                         b + 1 < BENCH_DEPTH_BUCKETS ? "," : "");
         fprintf(f, "%s},\n", ind);
-}
-
-const char *bench_fmt_cpus(char *buf, size_t len, const cpu_set_t *set)
-{
-        size_t used = 0;
-
-        buf[0] = '\0';
-        for (unsigned c = 0; c < CPU_SETSIZE; c++) {
-                unsigned hi = c;
-                int n;
-
-                if (!CPU_ISSET(c, set))
-                        continue;
-                while (hi + 1 < CPU_SETSIZE && CPU_ISSET(hi + 1, set))
-                        hi++;
-                n = hi == c ? snprintf(buf + used, len - used, "%s%u", used ? "," : "", c)
-                            : snprintf(buf + used, len - used, "%s%u-%u", used ? "," : "", c, hi);
-                if (n < 0 || (size_t)n >= len - used) {
-                        buf[used] = '\0';      /* what fits, never half a number */
-                        break;
-                }
-                used += (size_t)n;
-                c = hi;
-        }
-        return buf;
 }
 
 static void json_options(FILE *f, const char *ind, const struct bench_opts *o)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Description: iosched-bench's command line: fio-style sizes (4k, 1m, 1.5g,
- * 0x1000, 50%), times (10, 500ms, 1m) and booleans, a full fio-like job line
+ * 0x1000, 50%), times (10, 500ms, 1m), booleans and counts, the human
+ * forms they are printed in (12.3k, 4KiB, 55.0us), a full fio-like job line
  * in both --opt=value and --opt value forms, the defaults that depend on
  * other options, every usage error with its one message, and the
  * mountinfo matcher the write-safety check relies on.
@@ -107,6 +108,41 @@ static void test_bools(void **state)
         assert_int_equal(bench_parse_bool("true", &b), 0);
         assert_true(b);
         assert_true(bench_parse_bool("2", &b) < 0);
+}
+
+static void test_counts(void **state)
+{
+        unsigned v = 7;
+
+        (void)state;
+        assert_int_equal(bench_parse_uint("0", 0, 100, &v), 0);
+        assert_int_equal(v, 0);
+        assert_int_equal(bench_parse_uint("4096", 1, 4096, &v), 0);
+        assert_int_equal(v, 4096);
+        assert_true(bench_parse_uint("4097", 1, 4096, &v) < 0);
+        assert_true(bench_parse_uint("0", 1, 4096, &v) < 0);
+        assert_true(bench_parse_uint("12k", 1, 1u << 20, &v) < 0);     /* a count has no unit */
+        assert_true(bench_parse_uint("-1", 0, 10, &v) < 0);
+        assert_true(bench_parse_uint("", 0, 10, &v) < 0);
+        assert_true(bench_parse_uint(NULL, 0, 10, &v) < 0);
+        assert_int_equal(v, 4096);      /* untouched on error */
+}
+
+/* The short human forms of the reports and the progress line. */
+static void test_formats(void **state)
+{
+        char b[32];
+
+        (void)state;
+        assert_string_equal(bench_fmt_num(b, sizeof(b), 9999), "9999");
+        assert_string_equal(bench_fmt_num(b, sizeof(b), 12345), "12.3k");
+        assert_string_equal(bench_fmt_num(b, sizeof(b), 2.5e6), "2.50M");
+        assert_string_equal(bench_fmt_bytes(b, sizeof(b), 4096), "4KiB");
+        assert_string_equal(bench_fmt_bytes(b, sizeof(b), 1536), "1536B");
+        assert_string_equal(bench_fmt_bytes(b, sizeof(b), 1e9), "954MiB");
+        assert_string_equal(bench_fmt_ns(b, sizeof(b), 999), "999ns");
+        assert_string_equal(bench_fmt_ns(b, sizeof(b), 55000), "55.0us");
+        assert_string_equal(bench_fmt_ns(b, sizeof(b), 1.61e6), "1.61ms");
 }
 
 /* Parse a NULL-terminated list; returns the parse result, fills o and e. */
@@ -442,6 +478,10 @@ static void test_names(void **state)
         assert_ptr_equal(bench_engine_find("null"), &bench_engine_null);
         assert_null(bench_engine_find("sync"));
         assert_string_equal(bench_objective_to_string(BENCH_OBJ_READ_P99), "read-p99");
+        for (int i = 0; i < _BENCH_OBJ_MAX; i++)
+                assert_int_equal(bench_objective_from_string(bench_objective_to_string((enum bench_objective)i)), i);
+        assert_true(bench_objective_from_string("p50") < 0);
+        assert_true(bench_objective_from_string(NULL) < 0);
         /* fio's iodepth_submit buckets: 0, 1-4, 5-8, 9-16, 17-32, 33-64, >64 */
         assert_int_equal(bench_depth_bucket(0), 0);
         assert_int_equal(bench_depth_bucket(1), 1);
@@ -461,6 +501,8 @@ int main(void)
                 cmocka_unit_test(test_sizes),
                 cmocka_unit_test(test_times),
                 cmocka_unit_test(test_bools),
+                cmocka_unit_test(test_counts),
+                cmocka_unit_test(test_formats),
                 cmocka_unit_test(test_full_line),
                 cmocka_unit_test(test_errors),
                 cmocka_unit_test(test_cpus),

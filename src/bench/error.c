@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * error.c: the one error a failed step of iosched-bench reports: its
+ * message and its class; main.c turns the class into the exit code.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+
+#include "bench.h"
+
+int bench_error_set(struct bench_error *e, int exit_code, int err, const char *fmt, ...)
+{
+        va_list ap;
+
+        if (e && !e->msg[0]) {
+                e->exit_code = exit_code;
+                va_start(ap, fmt);
+                vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+                va_end(ap);
+        }
+        return -(err > 0 ? err : EINVAL);
+}

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * sample.c: what the main thread measures while the job threads run.
+ * Machine-wide CPU from /proc/stat and the disk's stat over the measured
+ * window, the rates of the threads' published counters since a mark (the
+ * per-interval IOPS and bandwidth samples and the progress figures), and
+ * the samples' storage in the result.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "macro.h"
+
+int bench_cpu_snap_read(struct bench_cpu_snap *s)
+{
+        unsigned long long v[10] = { 0 };
+        char line[512];
+        FILE *f = fopen("/proc/stat", "re");
+        int n;
+
+        if (!f)
+                return -errno;
+        if (!fgets(line, sizeof(line), f)) {
+                fclose(f);
+                return -EIO;
+        }
+        fclose(f);
+        n = sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+                   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]);
+        if (n < 8)
+                return -EIO;
+        /* user nice system idle iowait irq softirq steal (guest is in user) */
+        s->busy = v[0] + v[1] + v[2] + v[5] + v[6];
+        s->steal = v[7];
+        s->total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+        return 0;
+}
+
+bool bench_disk_stat_read(struct ios_device *d, uint64_t out[11])
+{
+        _cleanup_free_ char *s = NULL;
+        unsigned long long v[11];
+
+        if (!d || ios_sysfs_read_string(d->fd, "stat", &s) < 0)
+                return false;
+        if (sscanf(s, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+                   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10]) != 11)
+                return false;
+        for (int i = 0; i < 11; i++)
+                out[i] = v[i];
+        return true;
+}
+
+void bench_result_machine_cpu(struct bench_result *res, const struct bench_cpu_snap *a,
+                              const struct bench_cpu_snap *b)
+{
+        double tot;
+
+        if (b->total <= a->total)
+                return;
+        tot = (double)(b->total - a->total);
+        res->machine_busy_pct = (double)(b->busy - a->busy) / tot * 100.0 * res->ncpu;
+        res->machine_steal_pct = (double)(b->steal - a->steal) / tot * 100.0 * res->ncpu;
+}
+
+void bench_rate_mark(struct bench_rate *m, uint64_t now_ns, const uint64_t ios[BENCH_NDIR],
+                     const uint64_t bytes[BENCH_NDIR])
+{
+        m->t_ns = now_ns;
+        memcpy(m->ios, ios, sizeof(m->ios));
+        memcpy(m->bytes, bytes, sizeof(m->bytes));
+}
+
+void bench_rate_take(struct bench_rate *m, uint64_t now_ns, const uint64_t ios[BENCH_NDIR],
+                     const uint64_t bytes[BENCH_NDIR], double iops[BENCH_NDIR], double bps[BENCH_NDIR])
+{
+        double dt = (double)(now_ns - m->t_ns) / 1e9;
+
+        for (int d = 0; d < BENCH_NDIR; d++) {
+                iops[d] = (double)(ios[d] - m->ios[d]) / dt;
+                bps[d] = (double)(bytes[d] - m->bytes[d]) / dt;
+        }
+        bench_rate_mark(m, now_ns, ios, bytes);
+}
+
+int bench_result_add_sample(struct bench_result *res, unsigned *cap, const double iops[BENCH_NDIR],
+                            const double kib[BENCH_NDIR])
+{
+        if (res->n_samples == *cap) {
+                unsigned nc = *cap ? *cap * 2 : 64;
+                for (int d = 0; d < BENCH_NDIR; d++) {
+                        double *a = realloc(res->iops_samples[d], nc * sizeof(double));
+                        if (!a)
+                                return -ENOMEM;
+                        res->iops_samples[d] = a;
+                        a = realloc(res->bw_samples[d], nc * sizeof(double));
+                        if (!a)
+                                return -ENOMEM;
+                        res->bw_samples[d] = a;
+                }
+                *cap = nc;
+        }
+        for (int d = 0; d < BENCH_NDIR; d++) {
+                res->iops_samples[d][res->n_samples] = iops[d];
+                res->bw_samples[d][res->n_samples] = kib[d];
+        }
+        res->n_samples++;
+        return 0;
+}
+
+void bench_result_done(struct bench_result *res)
+{
+        for (int d = 0; d < BENCH_NDIR; d++) {
+                free(res->iops_samples[d]);
+                free(res->bw_samples[d]);
+                res->iops_samples[d] = res->bw_samples[d] = NULL;
+        }
+        res->n_samples = 0;
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * worker.h: inside a measured run.  What an engine works with (an I/O slot,
+ * a completion, the state of the job thread it runs in) and the job threads
+ * that worker.c runs and run.c drives.  Included by worker.c, run.c and the
+ * engines (engine-*.c); everything else sees a run through bench.h.
+ */
+#ifndef IOS_BENCH_WORKER_H
+#define IOS_BENCH_WORKER_H
+
+#include <pthread.h>
+
+#include "bench.h"
+
+/* One I/O slot: preallocated, reused, never freed in the run. */
+struct bench_io {
+        uint64_t offset;
+        uint64_t start;                 /* tick: prepared (fio's start_time) */
+        uint64_t issue;                 /* tick: submit call returned (issue_time) */
+        void *buf;
+        uint32_t len;
+        uint16_t index;                 /* slot number: buffer/iocb index */
+        uint8_t dir;                    /* enum bench_dir */
+        int res;                        /* result, for synchronous engines */
+};
+
+struct bench_cqe {
+        struct bench_io *io;
+        int res;                        /* bytes done or -errno */
+};
+
+struct bench_thread {
+        /* set up by worker.c before init() */
+        unsigned id;
+        const struct bench_opts *o;
+        const struct bench_target *tg;
+        int fd;                         /* target fd, shared by the threads; -1 for null */
+        unsigned depth;
+        struct bench_io *ios;           /* depth slots */
+        void *buf;                      /* depth * max(bs) bytes, page aligned */
+        size_t buf_len;
+        void *priv;                     /* the engine's */
+        char engine_note[128];          /* what init() set up, for the report */
+
+        /* the run, private to the thread */
+        struct bench_dir_stats st[BENCH_NDIR];
+        uint64_t submit_calls[BENCH_DEPTH_BUCKETS], reap_calls[BENCH_DEPTH_BUCKETS];
+        uint64_t win_start, win_end;    /* ticks of the measured window */
+        uint64_t usr_ns, sys_ns, ctx, minf, majf;       /* RUSAGE_THREAD in the window */
+        int error;                      /* first error, -errno */
+        bool error_is_io;               /* from a completion: offset and dir are set */
+        uint64_t error_offset;
+        uint8_t error_dir;
+
+        /* published for the progress line, written once per reap batch */
+        uint64_t pub_ios[BENCH_NDIR] __attribute__((aligned(64)));
+        uint64_t pub_bytes[BENCH_NDIR];
+        int done;
+};
+
+/* The job threads of one run (worker.c), driven by run.c. */
+struct bench_workers {
+        const struct bench_opts *o;
+        struct bench_thread *th;        /* n of them */
+        unsigned n, started;
+        uint64_t ramp_ticks, run_ticks; /* run_ticks 0: no time limit */
+        volatile int abort;             /* set by the main thread: stop now */
+        /* worker.c's: the threads and the start gate */
+        pthread_t *tid;
+        void *args;
+        pthread_mutex_t lock;
+        pthread_cond_t cond;
+        unsigned nready;
+        bool go;
+};
+/* Slots and buffers of o->numjobs threads on tg; nothing started.  Free w even on failure. */
+int bench_workers_setup(struct bench_workers *w, const struct bench_opts *o, const struct bench_target *tg);
+/* Start the threads (they do not take signals) and wait until each has set
+ * up its engine (t->error set if it could not); w->started of them run. */
+void bench_workers_start(struct bench_workers *w);
+/* Open the gate: every started thread begins its loop now. */
+void bench_workers_go(struct bench_workers *w);
+void bench_workers_join(struct bench_workers *w);
+void bench_workers_free(struct bench_workers *w);
+/* The I/Os and bytes the threads published so far, summed. */
+void bench_workers_counts(const struct bench_workers *w, uint64_t ios[BENCH_NDIR], uint64_t bytes[BENCH_NDIR]);
+
+#endif
