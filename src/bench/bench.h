@@ -10,9 +10,13 @@
  * run (run.c), output (report.c), the scheduler comparison (compare.c,
  * policy.c) and the save / switch / restore of a disk's scheduler state
  * (sched-state.c), which `iosched-apply validate` reuses through
- * iosched-bench --compare.  Like the library, everything here returns
- * 0 or a negative errno and does not print; where the user needs detail, a
- * struct bench_error carries one message and the exit code it maps to.
+ * iosched-bench --compare.  Like the library, the benchmark core returns 0
+ * or a negative errno and does not print; where the user needs detail, a
+ * struct bench_error carries one message and the exit code it maps to.  A
+ * run's progress goes to the caller's struct bench_progress_ops.  Output is
+ * written only by main.c, report.c (results), progress.c (the progress
+ * line) and compare.c (the comparison's table and its atexit restore note),
+ * and by bench_opts_parse() for --help and --version, to the stream given.
  */
 #ifndef IOS_BENCH_H
 #define IOS_BENCH_H
@@ -407,9 +411,29 @@ void bench_rate_take(struct bench_rate *m, uint64_t now_ns, const uint64_t ios[B
 
 /* Set by the signal handler (main.c); the workers (worker.c) stop at their next reap. */
 extern volatile int bench_stop_signal;
-/* run.c: one measured run.  progress_tag: what the progress line (--eta) starts with, NULL: nothing. */
+/* What a run tells its caller while it runs: once a second, and once more at the end (done). */
+struct bench_progress {
+        double elapsed_s, total_s;      /* since the start; ramp + runtime */
+        bool ramp;                      /* still in --ramp_time */
+        bool done;                      /* the run is over (the rates are not set) */
+        double iops[BENCH_NDIR], bw[BENCH_NDIR];        /* over the last second; bw in B/s */
+};
+struct bench_progress_ops {
+        void (*update)(void *userdata, const struct bench_progress *p);
+        void *userdata;
+};
+/* run.c: one measured run; progress (NULL: none) is called from this thread. */
 int bench_run(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
-              const char *progress_tag, struct bench_result *res, struct bench_error *e);
+              const struct bench_progress_ops *progress, struct bench_result *res, struct bench_error *e);
+
+/* progress.c: the progress line, a bench_progress_ops.update whose userdata is a struct bench_eta_line */
+struct bench_eta_line {
+        FILE *f;
+        const char *tag;                /* in front of the line ("bfq 2/3"), or NULL */
+};
+void bench_eta_update(void *userdata, const struct bench_progress *p);
+/* --eta: always, or (auto) when f is a terminal and the run takes more than a second. */
+bool bench_eta_wanted(const struct bench_opts *o, FILE *f);
 
 /* ------------------------------------------------------------------ */
 /* report.c                                                            */

@@ -353,6 +353,8 @@ static void report_atexit(const struct bench_sched_state *s, int r, char **bad)
 int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
                   const struct bench_compare_hooks *hooks, FILE *out, struct bench_error *e)
 {
+        struct bench_eta_line line = { .f = stderr };
+        const struct bench_progress_ops eta = { .update = bench_eta_update, .userdata = &line };
         struct bench_sched_state st;
         struct sched_summary *s = NULL;
         struct verdict v;
@@ -432,7 +434,8 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
                                 break;
                         }
                         snprintf(tag, sizeof(tag), "%s %u/%u", s[i].name, l + 1, o->loops);
-                        rr = bench_run(o, tg, disk, tag, &s[i].runs[l].res, e);
+                        line.tag = tag;
+                        rr = bench_run(o, tg, disk, bench_eta_wanted(o, line.f) ? &eta : NULL, &s[i].runs[l].res, e);
                         if (rr < 0) {
                                 r = rr;
                                 break;

@@ -53,6 +53,8 @@ static struct ios_device *find_disk(struct ios_root *root, const struct bench_ta
 static int run_single(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
                       struct bench_error *e)
 {
+        struct bench_eta_line line = { .f = stderr };
+        const struct bench_progress_ops eta = { .update = bench_eta_update, .userdata = &line };
         double iops[1000];
         unsigned n = 0;
         int r = 0;
@@ -63,9 +65,11 @@ static int run_single(const struct bench_opts *o, struct bench_target *tg, struc
         }
         for (unsigned l = 0; l < o->loops && r == 0 && !bench_stop_signal; l++) {
                 struct bench_result res;
-                char name[128];
+                char name[128], tag[64];
 
-                r = bench_run(o, tg, disk, o->loops > 1 ? "" : NULL, &res, e);
+                snprintf(tag, sizeof(tag), "loop %u/%u", l + 1, o->loops);
+                line.tag = o->loops > 1 ? tag : NULL;
+                r = bench_run(o, tg, disk, bench_eta_wanted(o, line.f) ? &eta : NULL, &res, e);
                 if (r == 0 || res.runtime_ns) {
                         if (o->json && o->loops > 1) {
                                 snprintf(name, sizeof(name), "%s.%u", o->name, l + 1);

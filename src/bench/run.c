@@ -5,7 +5,8 @@
  * from the counters they publish, read machine-wide CPU and the disk's stat
  * over the measured window (sample.c), stop them on time or on a signal,
  * and merge their statistics into one result, as fio's group reporting
- * does.
+ * does.  It prints nothing: the progress figures go to the caller's
+ * struct bench_progress_ops.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -30,18 +31,6 @@ static void sleep_until(uint64_t when_ns)
         ts.tv_sec = (time_t)(when_ns / 1000000000ull);
         ts.tv_nsec = (long)(when_ns % 1000000000ull);
         nanosleep(&ts, NULL);           /* EINTR from our signal handler is fine */
-}
-
-static void progress(FILE *f, const char *tag, double t, double total, bool ramp,
-                     const double rate[BENCH_NDIR], const double bw[BENCH_NDIR])
-{
-        char a[32], b[32], x[32], y[32];
-
-        fprintf(f, "\r\033[K%s%s[%s %.0f/%.0fs] r: %s IOPS %s/s  w: %s IOPS %s/s",
-                tag ? tag : "", tag ? " " : "", ramp ? "ramp" : "run", t, total,
-                bench_fmt_num(a, sizeof(a), rate[0]), bench_fmt_bytes(b, sizeof(b), bw[0]),
-                bench_fmt_num(x, sizeof(x), rate[1]), bench_fmt_bytes(y, sizeof(y), bw[1]));
-        fflush(f);
 }
 
 static void merge(const struct bench_workers *w, struct bench_result *res)
@@ -86,22 +75,21 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 }
 
 int bench_run(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
-              const char *progress_tag, struct bench_result *res, struct bench_error *e)
+              const struct bench_progress_ops *progress, struct bench_result *res, struct bench_error *e)
 {
         struct bench_workers w;
         unsigned cap = 0;
         struct bench_cpu_snap cpu0 = { 0 }, cpu1 = { 0 };
-        bool have_cpu0 = false, have_cpu1 = false, have_st0 = false, have_st1 = false, eta;
-        uint64_t t0, ramp_end, end, next_sample, next_eta;
+        bool have_cpu0 = false, have_cpu1 = false, have_st0 = false, have_st1 = false;
+        uint64_t t0, ramp_end, end, next_sample, next_progress;
+        const double total_s = (double)(o->ramp_ns + o->runtime_ns) / 1e9;
         uint64_t zero[BENCH_NDIR] = { 0 };
-        struct bench_rate sample_rate, eta_rate;
+        struct bench_rate sample_rate, progress_rate;
         int r = 0;
 
         memset(res, 0, sizeof(*res));
         res->depth = o->iodepth;
         res->ncpu = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-        eta = o->eta == BENCH_ETA_ALWAYS ||
-              (o->eta == BENCH_ETA_AUTO && isatty(STDERR_FILENO) && o->runtime_ns + o->ramp_ns > 1000000000ull);
 
         r = bench_workers_setup(&w, o, tg);
         if (r < 0) {
@@ -125,9 +113,9 @@ int bench_run(const struct bench_opts *o, struct bench_target *tg, struct ios_de
         ramp_end = t0 + o->ramp_ns;
         end = o->runtime_ns ? ramp_end + o->runtime_ns : UINT64_MAX;
         next_sample = ramp_end + 500000000ull;
-        next_eta = t0 + 1000000000ull;
+        next_progress = t0 + 1000000000ull;
         bench_rate_mark(&sample_rate, ramp_end, zero, zero);
-        bench_rate_mark(&eta_rate, t0, zero, zero);
+        bench_rate_mark(&progress_rate, t0, zero, zero);
         if (o->ramp_ns == 0)
                 take_cpu(&cpu0, &have_cpu0, disk, res->disk_stat_before, &have_st0);
         bench_workers_go(&w);
@@ -158,12 +146,16 @@ int bench_run(const struct bench_opts *o, struct bench_target *tg, struct ios_de
                                         w.abort = 1;
                                 next_sample += 500000000ull;
                         }
-                        if (eta && now >= next_eta) {
+                        if (progress && now >= next_progress) {
+                                struct bench_progress p = {
+                                        .elapsed_s = (double)(now - t0) / 1e9, .total_s = total_s,
+                                        .ramp = now < ramp_end,
+                                };
+
                                 bench_workers_counts(&w, ios, bytes);
-                                bench_rate_take(&eta_rate, now, ios, bytes, iops, bps);
-                                progress(stderr, progress_tag, (double)(now - t0) / 1e9,
-                                         (double)(o->ramp_ns + o->runtime_ns) / 1e9, now < ramp_end, iops, bps);
-                                next_eta = now + 1000000000ull;
+                                bench_rate_take(&progress_rate, now, ios, bytes, p.iops, p.bw);
+                                progress->update(progress->userdata, &p);
+                                next_progress = now + 1000000000ull;
                         }
                         if (!have_cpu0)
                                 wake = min_u64(wake, ramp_end);
@@ -171,8 +163,8 @@ int bench_run(const struct bench_opts *o, struct bench_target *tg, struct ios_de
                                 wake = min_u64(wake, end);
                         if (next_sample <= end)
                                 wake = min_u64(wake, next_sample);
-                        if (eta)
-                                wake = min_u64(wake, next_eta);
+                        if (progress)
+                                wake = min_u64(wake, next_progress);
                         /* past the end the workers only drain: look again soon */
                         wake = min_u64(wake, now + (now >= end || w.abort ? 2000000ull : 100000000ull));
                         sleep_until(wake);
@@ -180,9 +172,13 @@ int bench_run(const struct bench_opts *o, struct bench_target *tg, struct ios_de
         if (!have_cpu1)
                 take_cpu(&cpu1, &have_cpu1, disk, res->disk_stat_after, &have_st1);
         res->have_disk_stat = have_st0 && have_st1;
-        if (eta) {
-                fputs("\r\033[K", stderr);
-                fflush(stderr);
+        if (progress) {
+                struct bench_progress p = {
+                        .elapsed_s = (double)(bench_clock_gettime_ns() - t0) / 1e9, .total_s = total_s,
+                        .done = true,
+                };
+
+                progress->update(progress->userdata, &p);
         }
         bench_workers_join(&w);
         res->elapsed_ns = bench_clock_gettime_ns() - t0;

@@ -4,7 +4,10 @@
 # 2 with one "iosched-bench: ..." line, --help/--version exit 0, the null
 # engine runs and writes fio-shaped JSON, writing to an existing file is
 # refused (exit 3) without --allow-write, and a file the tool creates in a
-# directory for a write workload is removed afterwards.  A second --name
+# directory for a write workload is removed afterwards.  The progress line
+# (--eta=always) is rewritten in place once a second, names the loop it
+# belongs to, and is cleared at the end; off a terminal --eta=auto prints
+# none.  A second --name
 # is a usage error (one job per invocation).  As root, on a loop device the
 # test attaches: --compare with a scheduler the device cannot run is a
 # usage error naming it and the available ones, before anything is
@@ -50,6 +53,19 @@ b_json "$B_TMP/null.json" '.jobs[0].read.iops > 0 and .jobs[0].write.iops > 0 an
         b_fail "null engine JSON: $(head -c 600 "$B_TMP/null.json")"
 $BENCH --ioengine=null --runtime=200ms >"$B_TMP/null.txt" || b_fail "null engine text"
 grep -q "read: IOPS=" "$B_TMP/null.txt" || b_fail "text output: $(cat "$B_TMP/null.txt")"
+
+# the progress line: "\r\033[K" before each, the loop in front, cleared at the end
+$BENCH --ioengine=null --runtime=1200ms --loops=2 --eta=always >/dev/null 2>"$B_TMP/eta" || b_fail "--eta=always"
+tr '\r' '\n' <"$B_TMP/eta" | sed 's/^\x1b\[K//' | grep -v '^$' >"$B_TMP/eta.lines"
+grep -q '^loop 1/2 \[run [0-9]*/1s\] r: [0-9.]*[kMG]* IOPS [0-9.]*[KMG]*i*B/s  w: 0 IOPS 0B/s$' "$B_TMP/eta.lines" ||
+        b_fail "no progress line for loop 1/2: $(cat -v "$B_TMP/eta")"
+grep -q '^loop 2/2 \[run' "$B_TMP/eta.lines" || b_fail "no progress line for loop 2/2: $(cat -v "$B_TMP/eta")"
+[ "$(grep -vc '^loop [12]/2 \[run' "$B_TMP/eta.lines")" = 0 ] || b_fail "other progress lines: $(cat -v "$B_TMP/eta")"
+[ "$(tail -c 4 "$B_TMP/eta" | od -An -c | tr -d ' ')" = '\r033[K' ] || b_fail "progress line not cleared: $(cat -v "$B_TMP/eta")"
+$BENCH --ioengine=null --runtime=1200ms >/dev/null 2>"$B_TMP/eta" || b_fail "--eta=auto"
+[ ! -s "$B_TMP/eta" ] || b_fail "--eta=auto off a terminal printed: $(cat -v "$B_TMP/eta")"
+$BENCH --ioengine=null --runtime=1200ms --eta=always >/dev/null 2>"$B_TMP/eta" || b_fail "--eta=always, one loop"
+tr '\r' '\n' <"$B_TMP/eta" | sed 's/^\x1b\[K//' | grep -q '^\[run [0-9]*/1s\] r: ' || b_fail "one loop: $(cat -v "$B_TMP/eta")"
 
 # an existing file: reads fine, writes need --allow-write
 dd if=/dev/zero of="$B_TMP/existing" bs=1M count=4 status=none

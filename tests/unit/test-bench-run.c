@@ -2,8 +2,10 @@
 /*
  * Description: the main thread's side of a measured run: the rates since a
  * mark that both the per-interval samples and the progress figures use
- * (one computation: I/Os and bytes per second, the mark moving on), and
- * the samples' storage growing past its first allocation.
+ * (one computation: I/Os and bytes per second, the mark moving on), the
+ * samples' storage growing past its first allocation, and a run of the null
+ * engine handing its progress to the caller's callback (once a second, then
+ * once "done") while writing nothing itself, on stdout or stderr.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -12,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "../../src/bench/bench.h"
@@ -61,11 +64,130 @@ static void test_samples(void **state)
         assert_null(res.iops_samples[BENCH_READ]);
 }
 
+struct seen {
+        unsigned updates, done, after_done;
+        double total_s, last_elapsed, read_iops;
+        bool ramp_seen;
+};
+
+static void count_progress(void *userdata, const struct bench_progress *p)
+{
+        struct seen *s = userdata;
+
+        if (s->done)
+                s->after_done++;
+        if (p->done) {
+                s->done++;
+                return;
+        }
+        s->updates++;
+        s->total_s = p->total_s;
+        s->last_elapsed = p->elapsed_s;
+        s->ramp_seen |= p->ramp;
+        if (p->iops[BENCH_READ] > s->read_iops)
+                s->read_iops = p->iops[BENCH_READ];
+        assert_true(p->bw[BENCH_READ] == p->iops[BENCH_READ] * 4096);     /* --bs=4k */
+        assert_true(p->iops[BENCH_WRITE] == 0);     /* --rw=read */
+}
+
+/* Everything the process writes on fd (1 or 2) while f runs, in buf. */
+static size_t captured(int fd, char *buf, size_t len, int (*f)(void *), void *arg, int *ret)
+{
+        char path[] = "/tmp/test-bench-run-XXXXXX";
+        int tmp = mkstemp(path), saved = dup(fd);
+        ssize_t n;
+
+        assert_true(tmp >= 0 && saved >= 0);
+        unlink(path);
+        fflush(NULL);
+        assert_int_equal(dup2(tmp, fd), fd);
+        *ret = f(arg);
+        fflush(NULL);
+        assert_int_equal(dup2(saved, fd), fd);
+        close(saved);
+        n = pread(tmp, buf, len - 1, 0);
+        close(tmp);
+        assert_true(n >= 0);
+        buf[n] = '\0';
+        return (size_t)n;
+}
+
+struct null_run {
+        struct bench_opts o;
+        struct bench_target tg;
+        struct bench_result res;
+        struct bench_error e;
+        const struct bench_progress_ops *progress;
+};
+
+static int do_run(void *arg)
+{
+        struct null_run *nr = arg;
+
+        return bench_run(&nr->o, &nr->tg, NULL, nr->progress, &nr->res, &nr->e);
+}
+
+static void null_run_init(struct null_run *nr, const char *runtime)
+{
+        char rt[64];
+        char *argv[] = { (char *)"iosched-bench", (char *)"--ioengine=null", rt, (char *)"--eta=always", NULL };
+        FILE *out = fopen("/dev/null", "we");
+
+        snprintf(rt, sizeof(rt), "--runtime=%s", runtime);
+        memset(nr, 0, sizeof(*nr));
+        bench_opts_init(&nr->o);
+        assert_int_equal(bench_opts_parse(4, argv, &nr->o, out, &nr->e), 0);
+        fclose(out);
+        assert_int_equal(bench_clock_init(BENCH_CLOCK_GETTIME, NULL), 0);
+        nr->tg = (struct bench_target) { .path = (char *)"null", .fd = -1, .lbs = 512,
+                                         .dev_size = 1ull << 30, .region_len = 1ull << 30 };
+}
+
+static void test_progress_callback(void **state)
+{
+        struct seen seen = { 0 };
+        const struct bench_progress_ops ops = { .update = count_progress, .userdata = &seen };
+        struct null_run nr;
+        char out[4096], err[4096];
+        int r;
+
+        (void)state;
+        null_run_init(&nr, "2200ms");
+        nr.progress = &ops;
+        /* --eta=always, and still not a byte from the run itself */
+        assert_int_equal(captured(STDERR_FILENO, err, sizeof(err), do_run, &nr, &r), 0);
+        assert_int_equal(r, 0);
+        assert_true(nr.res.d[BENCH_READ].ios > 0);
+        assert_true(seen.updates >= 1 && seen.updates <= 3);  /* at 1 s and 2 s */
+        assert_int_equal(seen.done, 1);
+        assert_int_equal(seen.after_done, 0);
+        assert_true(seen.total_s == 2.2);
+        assert_true(seen.last_elapsed >= 1.0 && seen.last_elapsed < 2.2);
+        assert_false(seen.ramp_seen);
+        assert_true(seen.read_iops > 0);
+        bench_result_done(&nr.res);
+        bench_opts_done(&nr.o);
+
+        /* no callback: a run of its own, nothing printed either */
+        null_run_init(&nr, "1100ms");
+        nr.progress = NULL;
+        assert_int_equal(captured(STDERR_FILENO, err, sizeof(err), do_run, &nr, &r), 0);
+        assert_int_equal(r, 0);
+        bench_result_done(&nr.res);
+        bench_opts_done(&nr.o);
+        null_run_init(&nr, "100ms");
+        assert_int_equal(captured(STDOUT_FILENO, out, sizeof(out), do_run, &nr, &r), 0);
+        assert_int_equal(r, 0);
+        bench_result_done(&nr.res);
+        bench_opts_done(&nr.o);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_rate),
                 cmocka_unit_test(test_samples),
+                cmocka_unit_test(test_progress_callback),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
