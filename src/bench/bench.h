@@ -12,7 +12,7 @@
  * (sched-state.c), which `iosched-apply validate` reuses through
  * iosched-bench --compare.  Like the library, the benchmark core returns 0
  * or a negative errno and does not print; where the user needs detail, a
- * struct bench_error carries one message and the exit code it maps to.  A
+ * struct bench_error carries one message and the class of the failure.  A
  * run's progress goes to the caller's struct bench_progress_ops.  Output is
  * written only by main.c, report.c (results), progress.c (the progress
  * line) and compare.c (the comparison's table and its atexit restore note),
@@ -30,20 +30,32 @@
 
 #include "iosched.h"
 
-/* Exit codes, mapped in main.c only and documented in iosched-bench(8). */
-enum {
-        BENCH_EXIT_OK = 0,
-        BENCH_EXIT_FAILED = 1,          /* I/O error, interrupted, restore failed */
-        BENCH_EXIT_USAGE = 2,
-        BENCH_EXIT_REFUSED = 3,         /* refused for safety */
+/* ------------------------------------------------------------------ */
+/* error.c: the error a failed step reports                            */
+/* ------------------------------------------------------------------ */
+
+/*
+ * What kind of failure an error is.  The code that fails says which; main.c
+ * alone turns the class into the exit status iosched-bench(8) documents.
+ */
+enum bench_error_class {
+        BENCH_ERR_NONE = 0,
+        BENCH_ERR_USAGE,                /* the command line asks for what cannot be: a bad option or
+                                         * value, a region outside the target, a scheduler the disk
+                                         * cannot run, a policy that does not load */
+        BENCH_ERR_REFUSED,              /* refused as unsafe: a write that could destroy data */
+        BENCH_ERR_SYSTEM,               /* a setup step failed: open, read, allocate, start threads */
+        BENCH_ERR_IO,                   /* an I/O of the run, or its engine, failed */
+        BENCH_ERR_SCHED,                /* a scheduler could not be switched to, or not restored */
+        BENCH_ERR_INTERRUPTED,          /* a signal stopped the run */
 };
 
 struct bench_error {
-        int exit_code;                  /* one of BENCH_EXIT_* */
+        enum bench_error_class cls;
         char msg[512];                  /* without the "iosched-bench: " prefix */
 };
 /* Sets e (if e has no message yet) and returns -err (err > 0). */
-int bench_error_set(struct bench_error *e, int exit_code, int err, const char *fmt, ...)
+int bench_error_set(struct bench_error *e, enum bench_error_class cls, int err, const char *fmt, ...)
         __attribute__((format(printf, 4, 5)));
 
 /* ------------------------------------------------------------------ */
@@ -158,7 +170,7 @@ void bench_opts_done(struct bench_opts *o);
 /*
  * bench_opts_parse - parse argv into o.  Returns 0 to run, 1 when --help or
  * --version was printed to out (exit 0), or a negative errno with e set
- * (exit code BENCH_EXIT_USAGE).
+ * (BENCH_ERR_USAGE, or BENCH_ERR_SYSTEM when the CPUs cannot be read).
  */
 int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                      struct bench_error *e);
@@ -347,7 +359,7 @@ struct bench_target {
 /*
  * Open the target for o (creating and laying out a file where needed),
  * check the safety rules for writes and resolve --offset/--size into the
- * region.  Errors set e: usage (2), refused (3), or failed (1).
+ * region.  Errors set e: BENCH_ERR_USAGE, _REFUSED or _SYSTEM.
  */
 int bench_target_open(const struct bench_opts *o, struct ios_root *r,
                       struct bench_target *t, struct bench_error *e);

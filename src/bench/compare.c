@@ -336,7 +336,7 @@ static int compare_names(const struct bench_opts *o, struct ios_device *disk, ch
         avail_s = ios_strv_join(avail, " ");
         if (!bad_s || !avail_s)
                 return -ENOMEM;
-        return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL, "--compare: %s %s not available on %s (available: %s)",
+        return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "--compare: %s %s not available on %s (available: %s)",
                                bad_s, bad[1] ? "are" : "is", disk->name, avail_s);
 }
 
@@ -365,19 +365,19 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
         bool restored;
 
         if (!disk)
-                return bench_error_set(e, BENCH_EXIT_USAGE, ENODEV,
+                return bench_error_set(e, BENCH_ERR_USAGE, ENODEV,
                                        "--compare: %s is not on a block device whose scheduler can be set", tg->path);
         if (!disk->sched_current)
-                return bench_error_set(e, BENCH_EXIT_USAGE, ENOTSUP,
+                return bench_error_set(e, BENCH_ERR_USAGE, ENOTSUP,
                                        "--compare: %s has no I/O scheduler to choose", disk->name);
         if (o->objective == BENCH_OBJ_READ_P99 && !bench_rw_reads(o->rw))
-                return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL, "--objective=read-p99 needs a workload that reads");
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "--objective=read-p99 needs a workload that reads");
         r = compare_names(o, disk, &names, e);
         if (r < 0)
                 goto out_names;
         n = (unsigned)ios_strv_length(names);
         if (n == 0) {
-                r = bench_error_set(e, BENCH_EXIT_USAGE, EINVAL, "--compare: no scheduler to compare on %s",
+                r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "--compare: no scheduler to compare on %s",
                                     disk->name);
                 goto out_names;
         }
@@ -405,7 +405,7 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
 
         r = bench_sched_save(disk, &st);
         if (r < 0) {
-                r = bench_error_set(e, BENCH_EXIT_FAILED, -r, "%s: cannot read the scheduler state: %s",
+                r = bench_error_set(e, BENCH_ERR_SYSTEM, -r, "%s: cannot read the scheduler state: %s",
                                     disk->name, strerror(-r));
                 goto out;
         }
@@ -422,14 +422,14 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
                         if (hooks && hooks->tune) {
                                 rr = hooks->tune(hooks->userdata, disk, &extra);
                                 if (rr < 0) {
-                                        r = bench_error_set(e, BENCH_EXIT_FAILED, -rr, "%s: policy for %s: %s",
+                                        r = bench_error_set(e, BENCH_ERR_SYSTEM, -rr, "%s: policy for %s: %s",
                                                             disk->name, s[i].name, strerror(-rr));
                                         break;
                                 }
                         }
                         rr = bench_sched_switch(disk, s[i].name, extra, &why);
                         if (rr < 0) {
-                                r = bench_error_set(e, BENCH_EXIT_FAILED, -rr, "%s: cannot switch to %s: %s",
+                                r = bench_error_set(e, BENCH_ERR_SCHED, -rr, "%s: cannot switch to %s: %s",
                                                     disk->name, s[i].name, why ? why : strerror(-rr));
                                 break;
                         }
@@ -456,10 +456,10 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
         if (!restored) {
                 _cleanup_free_ char *list = ios_strv_join(bad, "; ");
                 e->msg[0] = '\0';       /* this is the message that matters */
-                r = bench_error_set(e, BENCH_EXIT_FAILED, EIO, "%s: could not restore the scheduler state: %s",
+                r = bench_error_set(e, BENCH_ERR_SCHED, EIO, "%s: could not restore the scheduler state: %s",
                                     disk->name, list ? list : "?");
         } else if (bench_stop_signal && r == 0)
-                r = bench_error_set(e, BENCH_EXIT_FAILED, EINTR, "interrupted; %s restored to %s", disk->name, orig);
+                r = bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted; %s restored to %s", disk->name, orig);
         bench_sched_state_done(&st);
 out:
         for (unsigned i = 0; s && i < n; i++) {

@@ -15,7 +15,7 @@
 int bench_usable_cpus(cpu_set_t *ret, struct bench_error *e)
 {
         if (sched_getaffinity(0, sizeof(*ret), ret) < 0)
-                return bench_error_set(e, BENCH_EXIT_FAILED, errno, "cannot read this process's CPU affinity: %m");
+                return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "cannot read this process's CPU affinity: %m");
         return 0;
 }
 
@@ -46,7 +46,7 @@ int bench_parse_cpu_list(const char *s, cpu_set_t *ret, unsigned *n, struct benc
                         goto bad;
                 for (unsigned long c = lo; c <= hi; c++) {
                         if (!CPU_ISSET(c, &avail))
-                                return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL,
+                                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                                        "invalid --cpus_allowed '%s': CPU %lu is offline or not "
                                                        "in this process's affinity (%d usable)",
                                                        s, c, CPU_COUNT(&avail));
@@ -59,7 +59,7 @@ int bench_parse_cpu_list(const char *s, cpu_set_t *ret, unsigned *n, struct benc
         if (p[-1] == '\0')
                 return 0;
 bad:
-        return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL,
+        return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                "invalid --cpus_allowed '%s' (expected a CPU list such as 0-3,6)", s);
 }
 

@@ -8,12 +8,12 @@
 
 #include "bench.h"
 
-int bench_error_set(struct bench_error *e, int exit_code, int err, const char *fmt, ...)
+int bench_error_set(struct bench_error *e, enum bench_error_class cls, int err, const char *fmt, ...)
 {
         va_list ap;
 
         if (e && !e->msg[0]) {
-                e->exit_code = exit_code;
+                e->cls = cls;
                 va_start(ap, fmt);
                 vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
                 va_end(ap);

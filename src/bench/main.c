@@ -4,9 +4,10 @@
  * signal handlers (they only set a flag: the workers stop at their next
  * reap and the main path restores what it changed), opens the target,
  * finds the disk behind it through the library, runs either one job
- * (--loops times) or the scheduler comparison, prints the report, and maps
- * every failure to the documented exit codes in exactly one place:
- * 0 success, 1 run failed, 2 usage error, 3 refused for safety.
+ * (--loops times) or the scheduler comparison, and prints the report.  The
+ * code that fails says what kind of failure it is (enum bench_error_class);
+ * exit_status() below is the one place that turns that into the exit
+ * status documented in iosched-bench(8).
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -17,6 +18,31 @@
 
 #include "bench.h"
 #include "macro.h"
+
+/* iosched-bench(8), EXIT STATUS */
+enum {
+        EXIT_OK = 0,
+        EXIT_FAILED = 1,                /* the run failed: I/O, setup, scheduler, interrupted */
+        EXIT_USAGE = 2,
+        EXIT_REFUSED = 3,               /* refused for safety */
+};
+
+static int exit_status(enum bench_error_class cls)
+{
+        switch (cls) {
+        case BENCH_ERR_USAGE:
+                return EXIT_USAGE;
+        case BENCH_ERR_REFUSED:
+                return EXIT_REFUSED;
+        case BENCH_ERR_NONE:            /* a bare errno: a step that failed without saying more */
+        case BENCH_ERR_SYSTEM:
+        case BENCH_ERR_IO:
+        case BENCH_ERR_SCHED:
+        case BENCH_ERR_INTERRUPTED:
+                break;
+        }
+        return EXIT_FAILED;
+}
 
 static void on_signal(int sig)
 {
@@ -106,7 +132,7 @@ static int run_single(const struct bench_opts *o, struct bench_target *tg, struc
                        bench_fmt_num(c, sizeof(c), mx), med > 0 ? (mx - mn) / med * 100 : 0);
         }
         if (r == 0 && bench_stop_signal)
-                r = bench_error_set(e, BENCH_EXIT_FAILED, EINTR, "interrupted by signal %d", bench_stop_signal);
+                r = bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted by signal %d", bench_stop_signal);
         return r;
 }
 
@@ -117,31 +143,27 @@ int main(int argc, char **argv)
         struct bench_target tg = { .fd = -1 };
         struct ios_root *root = NULL;
         struct ios_device *disk = NULL;
-        int r, code = BENCH_EXIT_OK;
+        int r, code = EXIT_OK;
 
         bench_opts_init(&o);
         r = bench_opts_parse(argc, argv, &o, stdout, &e);
         if (r > 0) {
                 bench_opts_done(&o);
-                return BENCH_EXIT_OK;
+                return EXIT_OK;
         }
-        if (r < 0) {
-                if (!e.msg[0])
-                        bench_error_set(&e, BENCH_EXIT_USAGE, -r, "%s", strerror(-r));
-                code = BENCH_EXIT_USAGE;
-                goto out;
-        }
+        if (r < 0)
+                goto fail;
         install_signals();
         atexit(bench_target_atexit);
 
         r = ios_root_new(NULL, &root);
         if (r < 0) {
-                bench_error_set(&e, BENCH_EXIT_FAILED, -r, "cannot open /sys: %s", strerror(-r));
+                bench_error_set(&e, BENCH_ERR_SYSTEM, -r, "cannot open /sys: %s", strerror(-r));
                 goto fail;
         }
         r = bench_clock_init(o.clocksource, root);
         if (r < 0) {
-                bench_error_set(&e, BENCH_EXIT_USAGE, -r, "--clocksource=cpu: no usable TSC on this machine");
+                bench_error_set(&e, BENCH_ERR_USAGE, -r, "--clocksource=cpu: no usable TSC on this machine");
                 goto fail;
         }
         r = bench_target_open(&o, root, &tg, &e);
@@ -166,16 +188,16 @@ int main(int argc, char **argv)
         goto out;
 fail:
         if (!e.msg[0])
-                bench_error_set(&e, BENCH_EXIT_FAILED, -r, "%s", strerror(-r));
-        code = e.exit_code ? e.exit_code : BENCH_EXIT_FAILED;
+                bench_error_set(&e, BENCH_ERR_SYSTEM, -r, "%s", strerror(-r));
+        code = exit_status(e.cls);
 out:
         if (fflush(stdout) != 0 || ferror(stdout)) {
                 if (!e.msg[0])
-                        bench_error_set(&e, BENCH_EXIT_FAILED, EIO, "error writing output");
-                if (code == BENCH_EXIT_OK)
-                        code = BENCH_EXIT_FAILED;
+                        bench_error_set(&e, BENCH_ERR_SYSTEM, EIO, "error writing output");
+                if (code == EXIT_OK)
+                        code = exit_status(BENCH_ERR_SYSTEM);
         }
-        if (e.msg[0] && code != BENCH_EXIT_OK)
+        if (e.msg[0] && code != EXIT_OK)
                 fprintf(stderr, "iosched-bench: %s\n", e.msg);
         bench_target_close(&tg);
         ios_device_free(disk);

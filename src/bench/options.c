@@ -5,7 +5,7 @@
  * 0/1), in both --opt=value and --opt value forms, so a fio user's habits
  * and job lines carry over; the rest (--compare, --objective, --loops,
  * --allow-write) are ours.  Parsing only fills struct bench_opts and reports
- * the first error as one message; main.c maps it to exit code 2.
+ * the first error as one message, a usage error (BENCH_ERR_USAGE).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -168,7 +168,7 @@ static int opt_bool(int argc, char **argv, const char *name, bool *ret, struct b
 
         if (optarg) {
                 if (bench_parse_bool(optarg, &b) < 0)
-                        return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL,
+                        return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                                "invalid --%s '%s' (expected 0 or 1)", name, optarg);
                 *ret = b;
                 return 0;
@@ -194,13 +194,13 @@ static int parse_bs(const char *s, uint32_t bs[BENCH_NDIR], struct bench_error *
         if (comma)
                 *comma++ = '\0';
         if (bench_parse_size(copy, &v[0]) < 0 || (comma && bench_parse_size(comma, &v[1]) < 0))
-                return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL,
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                        "invalid --bs '%s' (expected a size such as 4k or 4k,64k)", s);
         if (!comma)
                 v[1] = v[0];
         for (int i = 0; i < 2; i++)
                 if (v[i] < 512 || v[i] > 64ull << 20 || v[i] % 512)
-                        return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL,
+                        return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                                "invalid --bs '%s' (a multiple of 512 from 512 to 64m)", s);
         bs[BENCH_READ] = (uint32_t)v[0];
         bs[BENCH_WRITE] = (uint32_t)v[1];
@@ -220,18 +220,18 @@ static int parse_percentiles(const char *s, struct bench_opts *o, struct bench_e
                 double p = strtod(t, &end);
 
                 if (end == t || *end || !(p > 0) || p > 100 || n == BENCH_MAX_PERCENTILES)
-                        return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL,
+                        return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                                "invalid --percentile_list '%s' (up to %d values in (0,100], ':'-separated)",
                                                s, BENCH_MAX_PERCENTILES);
                 o->percentiles[n++] = p;
         }
         if (n == 0)
-                return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL, "empty --percentile_list");
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "empty --percentile_list");
         o->n_percentiles = n;
         return 0;
 }
 
-#define BAD(fmt, ...) bench_error_set(e, BENCH_EXIT_USAGE, EINVAL, fmt, __VA_ARGS__)
+#define BAD(fmt, ...) bench_error_set(e, BENCH_ERR_USAGE, EINVAL, fmt, __VA_ARGS__)
 
 int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                      struct bench_error *e)
@@ -475,7 +475,7 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
 
         /* cross-checks that need no target */
         if (!o->filename && !(o->engine->flags & BENCH_ENGINE_NOFILE))
-                return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL,
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                        "missing --filename (a block device, a file or a directory)");
         if (o->compare && (o->engine->flags & BENCH_ENGINE_NOFILE))
                 return BAD("--compare needs a real engine, not %s", o->engine->name);

@@ -55,7 +55,7 @@ int bench_policy_hooks(const char *file, struct bench_compare_hooks *h, struct b
         e = ios_policy_load(NULL, file && *file ? file : NULL, 0, &bp->p, &pe);
         if (e < 0) {
                 free(bp);
-                return bench_error_set(err, BENCH_EXIT_USAGE, -e, "cannot load policy: %s", strerror(-e));
+                return bench_error_set(err, BENCH_ERR_USAGE, -e, "cannot load policy: %s", strerror(-e));
         }
         /* a measurement with part of the policy skipped would measure something else */
         if (pe.file[0]) {
@@ -63,7 +63,7 @@ int bench_policy_hooks(const char *file, struct bench_compare_hooks *h, struct b
 
                 ios_policy_free(bp->p);
                 free(bp);
-                return bench_error_set(err, BENCH_EXIT_USAGE, -pe.code, "%s: %s",
+                return bench_error_set(err, BENCH_ERR_USAGE, -pe.code, "%s: %s",
                                        ios_error_where(&pe, where, sizeof(where)), pe.msg);
         }
         h->tune = tune;

@@ -93,19 +93,19 @@ int bench_run(const struct bench_opts *o, struct bench_target *tg, struct ios_de
 
         r = bench_workers_setup(&w, o, tg);
         if (r < 0) {
-                bench_error_set(e, BENCH_EXIT_FAILED, ENOMEM, "cannot allocate I/O buffers and threads");
+                bench_error_set(e, BENCH_ERR_SYSTEM, ENOMEM, "cannot allocate I/O buffers and threads");
                 r = -ENOMEM;
                 goto out;
         }
         bench_workers_start(&w);
         if (w.started < w.n) {
                 w.abort = 1;
-                r = bench_error_set(e, BENCH_EXIT_FAILED, EAGAIN, "cannot start %u threads", w.n);
+                r = bench_error_set(e, BENCH_ERR_SYSTEM, EAGAIN, "cannot start %u threads", w.n);
         }
         for (unsigned i = 0; i < w.started && r == 0; i++)
                 if (w.th[i].error) {
                         w.abort = 1;
-                        r = bench_error_set(e, BENCH_EXIT_FAILED, -w.th[i].error, "%s: cannot set up %s: %s",
+                        r = bench_error_set(e, BENCH_ERR_SYSTEM, -w.th[i].error, "%s: cannot set up %s: %s",
                                             tg->path ? tg->path : "null", o->engine->name,
                                             strerror(-w.th[i].error));
                 }
@@ -191,11 +191,11 @@ int bench_run(const struct bench_opts *o, struct bench_target *tg, struct ios_de
                 struct bench_thread *t = &w.th[i];
 
                 if (t->error && t->error_is_io)
-                        r = bench_error_set(e, BENCH_EXIT_FAILED, -t->error, "%s: %s at offset %" PRIu64 ": %s",
+                        r = bench_error_set(e, BENCH_ERR_IO, -t->error, "%s: %s at offset %" PRIu64 ": %s",
                                             tg->path, t->error_dir == BENCH_READ ? "read" : "write",
                                             t->error_offset, strerror(-t->error));
                 else if (t->error)
-                        r = bench_error_set(e, BENCH_EXIT_FAILED, -t->error, "%s: %s engine failed: %s",
+                        r = bench_error_set(e, BENCH_ERR_IO, -t->error, "%s: %s engine failed: %s",
                                             tg->path ? tg->path : "null", o->engine->name, strerror(-t->error));
         }
 out:

@@ -204,30 +204,30 @@ static int check_bdev_write(const char *path, struct ios_root *r, unsigned major
                 return -ENOMEM;
         k = ios_device_new(r, devname, &disk);
         if (k < 0)
-                return bench_error_set(e, BENCH_EXIT_REFUSED, -k,
+                return bench_error_set(e, BENCH_ERR_REFUSED, -k,
                                        "%s: refusing to write: cannot inspect the device in sysfs (%s)",
                                        path, strerror(-k));
         k = collect_devices(disk, major, minor, majors, minors, ELEMENTSOF(minors), &n, &held);
         if (k < 0) {
                 ios_device_free(disk);
-                return bench_error_set(e, BENCH_EXIT_REFUSED, -k, "%s: refusing to write: cannot list partitions (%s)",
+                return bench_error_set(e, BENCH_ERR_REFUSED, -k, "%s: refusing to write: cannot list partitions (%s)",
                                        path, strerror(-k));
         }
         k = read_all("/proc/self/mountinfo", &mi);
         if (k < 0) {
                 ios_device_free(disk);
-                return bench_error_set(e, BENCH_EXIT_REFUSED, -k, "%s: refusing to write: cannot read mountinfo (%s)",
+                return bench_error_set(e, BENCH_ERR_REFUSED, -k, "%s: refusing to write: cannot read mountinfo (%s)",
                                        path, strerror(-k));
         }
         k = bench_mountinfo_find(mi, majors, minors, n, &mnt);
         if (k > 0) {
                 ios_device_free(disk);
-                return bench_error_set(e, BENCH_EXIT_REFUSED, EBUSY, "%s: refusing to write: mounted on %s",
+                return bench_error_set(e, BENCH_ERR_REFUSED, EBUSY, "%s: refusing to write: mounted on %s",
                                        path, mnt);
         }
         if (held) {
                 ios_device_free(disk);
-                return bench_error_set(e, BENCH_EXIT_REFUSED, EBUSY,
+                return bench_error_set(e, BENCH_ERR_REFUSED, EBUSY,
                                        "%s: refusing to write: %s has holders (in use by dm, md or similar)",
                                        path, held);
         }
@@ -280,7 +280,7 @@ static int create_file(const struct bench_opts *o, const char *path, bool in_dir
         int r;
 
         if (!o->size.set || o->size.pct > 0 || (o->offset.set && o->offset.pct > 0))
-                return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL,
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                        "%s does not exist: give --size (in bytes) to create it", path);
         size = o->offset.bytes + o->size.bytes;
         if (in_dir) {
@@ -292,7 +292,7 @@ static int create_file(const struct bench_opts *o, const char *path, bool in_dir
                 if (fd < 0) {
                         r = -errno;
                         free(p);
-                        return bench_error_set(e, BENCH_EXIT_FAILED, -r, "cannot create a file in %s: %s",
+                        return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "cannot create a file in %s: %s",
                                                path, strerror(-r));
                 }
                 t->created = p;
@@ -300,7 +300,7 @@ static int create_file(const struct bench_opts *o, const char *path, bool in_dir
                 fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
                 if (fd < 0) {
                         r = -errno;
-                        return bench_error_set(e, r == -ENOENT ? BENCH_EXIT_USAGE : BENCH_EXIT_FAILED, -r,
+                        return bench_error_set(e, r == -ENOENT ? BENCH_ERR_USAGE : BENCH_ERR_SYSTEM, -r,
                                                "cannot create %s: %s", path, strerror(-r));
                 }
                 t->created = strdup(path);
@@ -313,7 +313,7 @@ static int create_file(const struct bench_opts *o, const char *path, bool in_dir
         created_path = strdup(t->created);
         r = layout(fd, size);
         if (r < 0)
-                return bench_error_set(e, BENCH_EXIT_FAILED, -r, "cannot lay out %s: %s", t->created, strerror(-r));
+                return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "cannot lay out %s: %s", t->created, strerror(-r));
         return 0;
 }
 
@@ -329,11 +329,11 @@ static int resolve_region(const struct bench_opts *o, struct bench_target *t, st
         off = o->offset.pct > 0 ? (uint64_t)((long double)t->dev_size * o->offset.pct / 100.0L) : o->offset.bytes;
         off -= off % t->lbs;
         if (o->offset.pct == 0 && o->offset.bytes % t->lbs)
-                return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL,
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                        "--offset=%" PRIu64 " is not a multiple of the block size %u of %s",
                                        o->offset.bytes, t->lbs, t->path);
         if (off >= t->dev_size)
-                return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL, "--offset is beyond the end of %s (%" PRIu64 " bytes)",
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "--offset is beyond the end of %s (%" PRIu64 " bytes)",
                                        t->path, t->dev_size);
         if (!o->size.set)
                 len = t->dev_size - off;
@@ -345,17 +345,17 @@ static int resolve_region(const struct bench_opts *o, struct bench_target *t, st
                 if (o->size.pct > 0)
                         len = t->dev_size - off;
                 else
-                        return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL,
+                        return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                                "--offset + --size (%" PRIu64 ") is beyond the end of %s (%" PRIu64 " bytes)",
                                                off + len, t->path, t->dev_size);
         }
         for (int d = 0; d < BENCH_NDIR; d++)
                 if (o->direct && o->bs[d] % t->lbs)
-                        return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL,
+                        return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                                "--bs=%u is not a multiple of the logical block size %u of %s",
                                                o->bs[d], t->lbs, t->path);
         if (len < maxbs)
-                return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL,
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                        "the region (%" PRIu64 " bytes) is smaller than --bs", len);
         t->region_start = off;
         t->region_len = len;
@@ -386,7 +386,7 @@ int bench_target_open(const struct bench_opts *o, struct ios_root *r, struct ben
 
         if (stat(o->filename, &st) < 0) {
                 if (errno != ENOENT)
-                        return bench_error_set(e, BENCH_EXIT_USAGE, errno, "%s: %s", o->filename, strerror(errno));
+                        return bench_error_set(e, BENCH_ERR_USAGE, errno, "%s: %s", o->filename, strerror(errno));
                 k = create_file(o, o->filename, false, t, e);
                 if (k < 0)
                         return k;
@@ -399,7 +399,7 @@ int bench_target_open(const struct bench_opts *o, struct ios_root *r, struct ben
                 t->major = major(st.st_rdev);
                 t->minor = minor(st.st_rdev);
         } else if (!S_ISREG(st.st_mode))
-                return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL, "%s is not a block device, file or directory",
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s is not a block device, file or directory",
                                        o->filename);
 
         if (t->created) {
@@ -408,7 +408,7 @@ int bench_target_open(const struct bench_opts *o, struct ios_root *r, struct ben
                 if (!t->path)
                         return -ENOMEM;
         } else if (writes && !o->allow_write)
-                return bench_error_set(e, BENCH_EXIT_REFUSED, EPERM,
+                return bench_error_set(e, BENCH_ERR_REFUSED, EPERM,
                                        "refusing to write to %s without --allow-write (its data would be overwritten)",
                                        o->filename);
         if (t->is_bdev && writes) {
@@ -425,22 +425,22 @@ int bench_target_open(const struct bench_opts *o, struct ios_root *r, struct ben
         if (t->fd < 0) {
                 k = -errno;
                 if (k == -EBUSY)
-                        return bench_error_set(e, BENCH_EXIT_REFUSED, EBUSY,
+                        return bench_error_set(e, BENCH_ERR_REFUSED, EBUSY,
                                                "%s: refusing to write: the device is in use (exclusive open failed)",
                                                t->path);
                 if (k == -EINVAL && o->direct)
-                        return bench_error_set(e, BENCH_EXIT_FAILED, EINVAL,
+                        return bench_error_set(e, BENCH_ERR_SYSTEM, EINVAL,
                                                "%s: O_DIRECT is not supported here (try --direct=0)", t->path);
-                return bench_error_set(e, BENCH_EXIT_FAILED, -k, "cannot open %s: %s", t->path, strerror(-k));
+                return bench_error_set(e, BENCH_ERR_SYSTEM, -k, "cannot open %s: %s", t->path, strerror(-k));
         }
         if (fstat(t->fd, &st) < 0)
-                return bench_error_set(e, BENCH_EXIT_FAILED, errno, "%s: %s", t->path, strerror(errno));
+                return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "%s: %s", t->path, strerror(errno));
         if (t->is_bdev) {
                 uint64_t sz;
                 int lbs;
 
                 if (ioctl(t->fd, BLKGETSIZE64, &sz) < 0)
-                        return bench_error_set(e, BENCH_EXIT_FAILED, errno, "%s: cannot read its size: %s",
+                        return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "%s: cannot read its size: %s",
                                                t->path, strerror(errno));
                 t->dev_size = sz;
                 if (ioctl(t->fd, BLKSSZGET, &lbs) == 0 && lbs > 0)
@@ -459,7 +459,7 @@ int bench_target_open(const struct bench_opts *o, struct ios_root *r, struct ben
                         t->lbs = 1;
         }
         if (t->dev_size == 0)
-                return bench_error_set(e, BENCH_EXIT_USAGE, EINVAL, "%s is empty", t->path);
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s is empty", t->path);
         if (!o->direct && t->is_bdev)
                 t->lbs = 1;
         return resolve_region(o, t, e);

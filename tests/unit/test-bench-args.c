@@ -4,8 +4,9 @@
  * 0x1000, 50%), times (10, 500ms, 1m), booleans and counts, the human
  * forms they are printed in (12.3k, 4KiB, 55.0us), a full fio-like job line
  * in both --opt=value and --opt value forms, the defaults that depend on
- * other options, every usage error with its one message, and the
- * mountinfo matcher the write-safety check relies on.
+ * other options, every usage error with its one message and its class
+ * (a CPU list that cannot be checked is a system failure, not a usage
+ * error), and the mountinfo matcher the write-safety check relies on.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -14,9 +15,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "../../src/bench/bench.h"
+
+/*
+ * sched_getaffinity() for the CPU-list code under test: the kernel's answer
+ * (as glibc gives it), or a failure when a test asks for one.
+ */
+static int affinity_fails;
+
+int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set)
+{
+        long n;
+
+        if (affinity_fails) {
+                errno = affinity_fails;
+                return -1;
+        }
+        n = syscall(SYS_sched_getaffinity, pid, size, set);
+        if (n < 0)
+                return -1;
+        if ((size_t)n < size)
+                memset((char *)set + n, 0, size - (size_t)n);
+        return 0;
+}
 
 static void test_sizes(void **state)
 {
@@ -296,7 +321,7 @@ static void expect_error(const char *want, ...)
         fclose(out);
         if (r >= 0 || !strstr(e.msg, want))
                 fail_msg("args ending '%s': got %d '%s', want '%s'", argv[argc - 1], r, e.msg, want);
-        assert_int_equal(e.exit_code, BENCH_EXIT_USAGE);
+        assert_int_equal(e.cls, BENCH_ERR_USAGE);
         assert_null(strchr(e.msg, '\n'));
         bench_opts_done(&o);
 }
@@ -385,7 +410,7 @@ static void test_cpus(void **state)
                 assert_true(bench_parse_cpu_list(list, &set, &n, &e) < 0);
                 snprintf(buf, sizeof(buf), "CPU %u is offline", last + 1);
                 assert_non_null(strstr(e.msg, buf));
-                assert_int_equal(e.exit_code, BENCH_EXIT_USAGE);
+                assert_int_equal(e.cls, BENCH_ERR_USAGE);
         }
 
         /* the formatter, on sets made by hand: ranges collapse, gaps split */
@@ -437,6 +462,34 @@ static void test_cpus(void **state)
                 assert_true(CPU_EQUAL(&o.cpus, &avail));
                 bench_opts_done(&o);
         }
+}
+
+/* A CPU list that cannot be checked because the affinity cannot be read is
+ * a failure of the system, not of the command line (exit 1, not 2). */
+static void test_cpus_unreadable(void **state)
+{
+        char *argv[] = { (char *)"iosched-bench", (char *)"--filename=x", (char *)"--cpus_allowed_policy=split", NULL };
+        struct bench_opts o;
+        struct bench_error e;
+        cpu_set_t set;
+        unsigned n;
+        FILE *out = fopen("/dev/null", "we");
+
+        (void)state;
+        affinity_fails = EPERM;
+        memset(&e, 0, sizeof(e));
+        assert_int_equal(bench_parse_cpu_list("0", &set, &n, &e), -EPERM);
+        assert_int_equal(e.cls, BENCH_ERR_SYSTEM);
+        assert_non_null(strstr(e.msg, "cannot read this process's CPU affinity"));
+
+        /* the same through the parser: split over every usable CPU */
+        memset(&e, 0, sizeof(e));
+        bench_opts_init(&o);
+        assert_true(bench_opts_parse(3, argv, &o, out, &e) < 0);
+        assert_int_equal(e.cls, BENCH_ERR_SYSTEM);
+        bench_opts_done(&o);
+        affinity_fails = 0;
+        fclose(out);
 }
 
 static void test_mountinfo(void **state)
@@ -506,6 +559,7 @@ int main(void)
                 cmocka_unit_test(test_full_line),
                 cmocka_unit_test(test_errors),
                 cmocka_unit_test(test_cpus),
+                cmocka_unit_test(test_cpus_unreadable),
                 cmocka_unit_test(test_mountinfo),
                 cmocka_unit_test(test_names),
         };
