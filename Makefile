@@ -2,33 +2,80 @@
 # iosched: a plain Makefile in liburing's style.
 #   make                  build the tools
 #   make check            unit, golden and loop-device tests, then again under ASan+UBSan
+#   make check-fast       the same, plain build only
 #   make check-vm         boot real kernels under QEMU with real disks (tests/vm)
-#   make install          DESTDIR, PREFIX, SBINDIR, MANDIR, UDEVDIR, SYSTEMDUNITDIR honoured
+#   make check-vm-pkg     the Debian package in a QEMU guest (tests/vm/pkg.sh)
+#   make install          DESTDIR, PREFIX, SBINDIR, MANDIR, UDEVDIR, SYSTEMDUNITDIR,
+#                         INITRAMFSDIR, DRACUTDIR, BASHCOMPDIR honoured (see below)
+#   make dist             iosched-$(VERSION).tar.gz of the files git tracks
+#   make distcheck        make dist, unpack it under $(BUILDDIR) and run check-fast there
+#   make deb              the Debian packages (tests/pkg/deb-build.sh) into build/deb
 #   make SANITIZE=1       build with AddressSanitizer + UndefinedBehaviorSanitizer
+#   make WERROR=1         warnings are errors (check, check-fast, tests, valgrind set it)
 #   make V=1              show the full commands
+#
+# CPPFLAGS, CFLAGS and LDFLAGS from the environment or the command line are
+# used as given (a distribution's hardening flags reach every compile and
+# link line); what the project itself needs is added to them, never replaces
+# them.  Objects are rebuilt when the compiler or the flags change.
+#
+# Install directories: with PREFIX=/usr (a distribution package) the udev,
+# systemd, initramfs-tools, dracut and bash-completion files go where the
+# system's own packages say (pkg-config), else where Debian/Fedora put them.
+# With any other PREFIX (the default /usr/local, /opt/x, ...) they stay under
+# $(PREFIX): nothing is written into the distribution's directories unless
+# asked, e.g. `make install UDEVDIR=/etc/udev INITRAMFSDIR=/etc/initramfs-tools`.
+# An empty directory variable (INITRAMFSDIR= DRACUTDIR=) skips that part.
 
 VERSION   := $(shell cat VERSION)
 PREFIX    ?= /usr/local
 SBINDIR   ?= $(PREFIX)/sbin
-MANDIR    ?= $(PREFIX)/share/man
+DATADIR   ?= $(PREFIX)/share
+MANDIR    ?= $(DATADIR)/man
 LIBDIR_IOSCHED ?= $(PREFIX)/lib/iosched
 SYSCONFDIR ?= /etc
 PKG_CONFIG ?= pkg-config
-UDEVDIR   ?= $(shell $(PKG_CONFIG) --variable=udevdir udev 2>/dev/null || echo /lib/udev)
-SYSTEMDUNITDIR ?= $(shell $(PKG_CONFIG) --variable=systemdsystemunitdir systemd 2>/dev/null || echo /lib/systemd/system)
-INITRAMFSDIR ?= /usr/share/initramfs-tools
-DRACUTDIR ?= /usr/lib/dracut/modules.d
+INSTALL   ?= install
+
+pc_var = $(or $(shell $(PKG_CONFIG) --variable=$(1) $(2) 2>/dev/null),$(3))
+ifeq ($(PREFIX),/usr)
+UDEVDIR        ?= $(call pc_var,udevdir,udev,/lib/udev)
+SYSTEMDUNITDIR ?= $(call pc_var,systemdsystemunitdir,systemd,/lib/systemd/system)
+INITRAMFSDIR   ?= /usr/share/initramfs-tools
+DRACUTDIR      ?= $(call pc_var,dracutmodulesdir,dracut,/usr/lib/dracut/modules.d)
+BASHCOMPDIR    ?= $(call pc_var,completionsdir,bash-completion,/usr/share/bash-completion/completions)
+else
+UDEVDIR        ?= $(PREFIX)/lib/udev
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+INITRAMFSDIR   ?= $(DATADIR)/initramfs-tools
+DRACUTDIR      ?= $(PREFIX)/lib/dracut/modules.d
+BASHCOMPDIR    ?= $(DATADIR)/bash-completion/completions
+endif
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-override CFLAGS += -std=c11 -Wall -Wextra -Werror -Iinclude -Isrc/lib \
-	-DIOS_VENDOR_DIR='"$(LIBDIR_IOSCHED)"' -MMD -MP
+CPPFLAGS ?=
 LDFLAGS ?=
+# the project's own checks treat warnings as errors; a packager's build does
+# not (WERROR=0 on the command line or in the environment undoes it)
+ifneq ($(filter check check-fast tests valgrind distcheck,$(MAKECMDGOALS)),)
+WERROR  ?= 1
+endif
+WERROR  ?= 0
+
+# what the project adds to the user's flags (theirs come last, so they win)
+# the version's one source is the file VERSION
+IOS_CPPFLAGS := -Iinclude -Isrc/lib -DIOS_VERSION='"$(VERSION)"'
+IOS_CFLAGS   := -std=c11 -Wall -Wextra
+ifeq ($(WERROR),1)
+IOS_CFLAGS += -Werror
+endif
+IOS_LDFLAGS  :=
 
 ifeq ($(SANITIZE),1)
 BUILDDIR ?= build-san
-override CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-override LDFLAGS += -fsanitize=address,undefined
+IOS_CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+IOS_LDFLAGS += -fsanitize=address,undefined
 else
 BUILDDIR ?= build
 endif
@@ -42,12 +89,20 @@ SYSTEMD_LIBS   := $(call pc_libs,libsystemd,-lsystemd)
 URING_LIBS     := $(call pc_libs,liburing,-luring)
 AIO_LIBS       := $(call pc_libs,libaio,-laio)
 CMOCKA_LIBS    := $(call pc_libs,cmocka,-lcmocka)
-override CFLAGS += $(call pc_cflags,smartcols liburing)
+IOS_CPPFLAGS   += $(call pc_cflags,smartcols liburing)
+
+ALL_CPPFLAGS = $(IOS_CPPFLAGS) $(CPPFLAGS)
+ALL_CFLAGS   = $(IOS_CFLAGS) $(CFLAGS)
+ALL_LDFLAGS  = $(IOS_CFLAGS) $(CFLAGS) $(IOS_LDFLAGS) $(LDFLAGS)
+# the vendor policy directory is compiled in, into the objects whose source
+# names it (so a PREFIX change rebuilds those only)
+VENDOR_CPPFLAGS = -DIOS_VENDOR_DIR='"$(LIBDIR_IOSCHED)"'
 
 ifndef V
 Q_CC   = @echo '    CC   ' $@;
 Q_LINK = @echo '    LINK ' $@;
 Q_AR   = @echo '    AR   ' $@;
+Q_GEN  = @echo '    GEN  ' $@;
 endif
 
 LIB_SRCS   := $(sort $(wildcard src/lib/*.c))
@@ -57,6 +112,7 @@ LIBIOS     := $(BUILDDIR)/libiosched.a
 APPLY_SRCS := $(sort $(wildcard src/apply/*.c))
 DAEMON_SRCS := $(sort $(wildcard src/daemon/*.c))
 BENCH_SRCS := $(sort $(wildcard src/bench/*.c))
+VENDOR_OBJS := $(patsubst %.c,$(BUILDDIR)/%.o,$(shell grep -l IOS_VENDOR_DIR $(LIB_SRCS) $(APPLY_SRCS) $(DAEMON_SRCS) $(BENCH_SRCS) 2>/dev/null))
 
 PROGS := $(BUILDDIR)/iosched-apply
 ifneq ($(DAEMON_SRCS),)
@@ -69,24 +125,57 @@ endif
 TEST_SRCS  := $(sort $(wildcard tests/unit/test-*.c))
 TEST_BINS  := $(TEST_SRCS:tests/unit/%.c=$(BUILDDIR)/tests/%)
 TEST_HELPER_OBJS := $(BUILDDIR)/tests/unit/helpers.o
+# kept after the link (make would delete them as intermediate files of a
+# fresh build directory, and build them again next time)
+.SECONDARY: $(TEST_SRCS:%.c=$(BUILDDIR)/%.o) $(TEST_HELPER_OBJS)
 
-all: $(PROGS) $(BUILDDIR)/60-iosched.rules
+# Files with the install paths in them: the udev rule and the unit name the
+# programs by their installed path (udev runs relative RUN programs only from
+# its own directory), the manual pages name the vendor directory and SBINDIR.
+# The sources carry the defaults of PREFIX=/usr/local; these are rewritten.
+MAN_SRCS  := $(sort $(wildcard man/*.[578]))
+MAN_PAGES := $(MAN_SRCS:man/%=$(BUILDDIR)/man/%)
+GENERATED := $(BUILDDIR)/60-iosched.rules $(MAN_PAGES)
+ifneq ($(wildcard systemd/ioschedd.service),)
+GENERATED += $(BUILDDIR)/ioschedd.service
+endif
+COMPLETIONS := $(wildcard completion/iosched-apply completion/ioschedd completion/iosched-bench)
 
-# udev looks up relative RUN programs only in its own directory: give the rule
-# the installed path of iosched-apply
-$(BUILDDIR)/60-iosched.rules: udev/60-iosched.rules.in
+all: $(PROGS) $(GENERATED)
+
+# Stamps: what went into the objects (compiler and flags) and into the
+# generated files (install paths), rewritten while the Makefile is read and
+# only when it changed, so that a change rebuilds what depends on it and
+# nothing else (also under make -n)
+sq = $(subst ','\'',$(1))
+FLAGS_SIG = $(CC) | $(ALL_CPPFLAGS) | $(ALL_CFLAGS) | $(ALL_LDFLAGS)
+PATHS_SIG = $(SBINDIR) | $(LIBDIR_IOSCHED)
+write_stamp = $(shell mkdir -p $(BUILDDIR) && { printf '%s\n' '$(call sq,$(2))' | cmp -s - $(BUILDDIR)/$(1) || \
+	printf '%s\n' '$(call sq,$(2))' > $(BUILDDIR)/$(1); })
+ifneq ($(filter-out clean dist deb check-vm-pkg,$(or $(MAKECMDGOALS),all)),)
+_ := $(call write_stamp,flags.stamp,$(FLAGS_SIG))$(call write_stamp,paths.stamp,$(PATHS_SIG))
+endif
+$(VENDOR_OBJS): $(BUILDDIR)/paths.stamp
+$(VENDOR_OBJS): OBJ_CPPFLAGS = $(VENDOR_CPPFLAGS)
+
+$(BUILDDIR)/60-iosched.rules: udev/60-iosched.rules.in $(BUILDDIR)/paths.stamp
 	@mkdir -p $(dir $@)
-	sed 's|@SBINDIR@|$(SBINDIR)|g' $< > $@
+	$(Q_GEN)sed 's|@SBINDIR@|$(SBINDIR)|g' $< > $@
 
-$(BUILDDIR)/%.o: %.c
+# the unit's source runs a bare "ioschedd" (systemd finds it in /usr/sbin or
+# /usr/local/sbin): installed, it names the program by its path
+$(BUILDDIR)/ioschedd.service: systemd/ioschedd.service $(BUILDDIR)/paths.stamp
 	@mkdir -p $(dir $@)
-	$(Q_CC)$(CC) $(CFLAGS) -c -o $@ $<
+	$(Q_GEN)sed 's|^ExecStart=ioschedd\b|ExecStart=$(SBINDIR)/ioschedd|' $< > $@
+	@grep -q '^ExecStart=$(SBINDIR)/ioschedd' $@ || { echo "$<: no ExecStart=ioschedd line to rewrite" >&2; exit 1; }
 
-# the vendor policy directory is compiled in: rebuild policy-files.o when PREFIX changes
-$(BUILDDIR)/prefix.stamp: FORCE
+$(BUILDDIR)/man/%: man/% $(BUILDDIR)/paths.stamp
 	@mkdir -p $(dir $@)
-	@echo '$(LIBDIR_IOSCHED)' | cmp -s - $@ || echo '$(LIBDIR_IOSCHED)' > $@
-$(BUILDDIR)/src/lib/policy-files.o: $(BUILDDIR)/prefix.stamp
+	$(Q_GEN)sed -e 's|/usr/local/lib/iosched|$(LIBDIR_IOSCHED)|g' -e 's|/usr/local/sbin/|$(SBINDIR)/|g' $< > $@
+
+$(BUILDDIR)/%.o: %.c $(BUILDDIR)/flags.stamp
+	@mkdir -p $(dir $@)
+	$(Q_CC)$(CC) $(ALL_CPPFLAGS) $(OBJ_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(LIBIOS): $(LIB_OBJS)
 	$(Q_AR)rm -f $@ && $(AR) rcs $@ $^
@@ -101,20 +190,20 @@ $(LIBBENCH): $(filter-out %/main.o,$(BENCH_SRCS:%.c=$(BUILDDIR)/%.o))
 	$(Q_AR)rm -f $@ && $(AR) rcs $@ $^
 
 $(BUILDDIR)/iosched-apply: $(BUILDDIR)/src/apply/main.o $(LIBAPPLY) $(LIBIOS)
-	$(Q_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ldl
+	$(Q_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ -ldl
 
 $(BUILDDIR)/ioschedd: $(DAEMON_SRCS:%.c=$(BUILDDIR)/%.o) $(LIBIOS)
-	$(Q_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(UDEV_LIBS) $(SYSTEMD_LIBS)
+	$(Q_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(UDEV_LIBS) $(SYSTEMD_LIBS)
 
 $(BUILDDIR)/iosched-bench: $(BUILDDIR)/src/bench/main.o $(LIBBENCH) $(LIBIOS)
-	$(Q_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(URING_LIBS) $(AIO_LIBS) -lpthread -lm
+	$(Q_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(URING_LIBS) $(AIO_LIBS) -lpthread -lm
 
 # test-bench-* link the benchmark's code, the others the library and iosched-apply's
 $(BUILDDIR)/tests/test-bench-%: $(BUILDDIR)/tests/unit/test-bench-%.o $(TEST_HELPER_OBJS) $(LIBBENCH) $(LIBIOS)
-	$(Q_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(URING_LIBS) $(AIO_LIBS) -lpthread -lm
+	$(Q_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(URING_LIBS) $(AIO_LIBS) -lpthread -lm
 
 $(BUILDDIR)/tests/%: $(BUILDDIR)/tests/unit/%.o $(TEST_HELPER_OBJS) $(LIBAPPLY) $(LIBIOS)
-	$(Q_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(SMARTCOLS_LIBS)
+	$(Q_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(SMARTCOLS_LIBS)
 
 tests: all $(TEST_BINS)
 
@@ -130,38 +219,67 @@ check-fast: tests
 check-vm: all
 	tests/vm/run.sh
 
+check-vm-pkg:
+	tests/vm/pkg.sh
+
 valgrind: tests
 	BUILDDIR=$(BUILDDIR) VALGRIND=1 tests/run.sh
 
 install: all
-	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(MANDIR)/man8
-	install -m 0755 $(PROGS) $(DESTDIR)$(SBINDIR)/
-	for m in man/*.[578]; do install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/; done
-	# the rule names the program by its installed path: made here, from the SBINDIR of this install
-	install -d $(DESTDIR)$(UDEVDIR)/rules.d
-	sed 's|@SBINDIR@|$(SBINDIR)|g' udev/60-iosched.rules.in > $(DESTDIR)$(UDEVDIR)/rules.d/60-iosched.rules
-	chmod 0644 $(DESTDIR)$(UDEVDIR)/rules.d/60-iosched.rules
-	if ls systemd/*.service >/dev/null 2>&1; then \
-		install -d $(DESTDIR)$(SYSTEMDUNITDIR) && install -m 0644 systemd/*.service $(DESTDIR)$(SYSTEMDUNITDIR)/; fi
-	install -d $(DESTDIR)$(LIBDIR_IOSCHED)
-	if [ -x initramfs/hooks/iosched ]; then \
-		install -d $(DESTDIR)$(INITRAMFSDIR)/hooks && install -m 0755 initramfs/hooks/iosched $(DESTDIR)$(INITRAMFSDIR)/hooks/iosched; fi
-	if [ -d dracut/90iosched ]; then \
-		install -d $(DESTDIR)$(DRACUTDIR)/90iosched && install -m 0755 dracut/90iosched/* $(DESTDIR)$(DRACUTDIR)/90iosched/; fi
+	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(MANDIR)/man8
+	$(INSTALL) -m 0755 $(PROGS) $(DESTDIR)$(SBINDIR)/
+	for m in $(MAN_PAGES); do $(INSTALL) -m 0644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/; done
+	$(INSTALL) -d $(DESTDIR)$(LIBDIR_IOSCHED)
+	$(if $(UDEVDIR),$(INSTALL) -d $(DESTDIR)$(UDEVDIR)/rules.d)
+	$(if $(UDEVDIR),$(INSTALL) -m 0644 $(BUILDDIR)/60-iosched.rules $(DESTDIR)$(UDEVDIR)/rules.d/60-iosched.rules)
+	$(if $(and $(SYSTEMDUNITDIR),$(filter %/ioschedd.service,$(GENERATED))),$(INSTALL) -d $(DESTDIR)$(SYSTEMDUNITDIR))
+	$(if $(and $(SYSTEMDUNITDIR),$(filter %/ioschedd.service,$(GENERATED))),$(INSTALL) -m 0644 $(BUILDDIR)/ioschedd.service $(DESTDIR)$(SYSTEMDUNITDIR)/ioschedd.service)
+	$(if $(INITRAMFSDIR),if [ -x initramfs/hooks/iosched ]; then \
+		$(INSTALL) -d $(DESTDIR)$(INITRAMFSDIR)/hooks && $(INSTALL) -m 0755 initramfs/hooks/iosched $(DESTDIR)$(INITRAMFSDIR)/hooks/iosched; fi)
+	$(if $(DRACUTDIR),if [ -d dracut/90iosched ]; then \
+		$(INSTALL) -d $(DESTDIR)$(DRACUTDIR)/90iosched && $(INSTALL) -m 0755 dracut/90iosched/* $(DESTDIR)$(DRACUTDIR)/90iosched/; fi)
+	$(if $(and $(BASHCOMPDIR),$(COMPLETIONS)),$(INSTALL) -d $(DESTDIR)$(BASHCOMPDIR))
+	$(if $(and $(BASHCOMPDIR),$(COMPLETIONS)),$(INSTALL) -m 0644 $(COMPLETIONS) $(DESTDIR)$(BASHCOMPDIR)/)
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(SBINDIR)/,$(notdir $(PROGS)))
-	for m in man/*.[578]; do rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; done
-	rm -f $(DESTDIR)$(UDEVDIR)/rules.d/60-iosched.rules
-	rm -f $(DESTDIR)$(SYSTEMDUNITDIR)/ioschedd.service
-	rm -f $(DESTDIR)$(INITRAMFSDIR)/hooks/iosched
-	rm -rf $(DESTDIR)$(DRACUTDIR)/90iosched
+	for m in $(MAN_SRCS); do rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; done
+	$(if $(UDEVDIR),rm -f $(DESTDIR)$(UDEVDIR)/rules.d/60-iosched.rules)
+	$(if $(SYSTEMDUNITDIR),rm -f $(DESTDIR)$(SYSTEMDUNITDIR)/ioschedd.service)
+	$(if $(INITRAMFSDIR),rm -f $(DESTDIR)$(INITRAMFSDIR)/hooks/iosched)
+	$(if $(DRACUTDIR),rm -rf $(DESTDIR)$(DRACUTDIR)/90iosched)
+	$(if $(BASHCOMPDIR),rm -f $(addprefix $(DESTDIR)$(BASHCOMPDIR)/,$(notdir $(COMPLETIONS))))
 	-rmdir $(DESTDIR)$(LIBDIR_IOSCHED) 2>/dev/null
+
+# The release tarball: every file git tracks, as it is in the work tree, under
+# iosched-$(VERSION)/, with the time of the last commit, owned by root (the
+# same tree gives the same bytes)
+DIST := iosched-$(VERSION)
+dist:
+	@git rev-parse --is-inside-work-tree >/dev/null 2>&1 || { echo "make dist: not a git work tree" >&2; exit 1; }
+	t=$$(git log -1 --format=%ct 2>/dev/null); \
+	git ls-files -z | LC_ALL=C tar --null -T - --ignore-failed-read --transform 's|^|$(DIST)/|S' \
+		--sort=name --owner=0 --group=0 --numeric-owner --mode=go-w \
+		--mtime="@$${t:-$$(date +%s)}" -cf - | gzip -9n > $(DIST).tar.gz.tmp
+	mv $(DIST).tar.gz.tmp $(DIST).tar.gz
+	@echo "$(DIST).tar.gz: $$(tar -tzf $(DIST).tar.gz | grep -vc '/$$') files"
+
+distcheck: dist
+	rm -rf $(BUILDDIR)/distcheck
+	mkdir -p $(BUILDDIR)/distcheck
+	tar -xzf $(DIST).tar.gz -C $(BUILDDIR)/distcheck
+	$(MAKE) -C $(BUILDDIR)/distcheck/$(DIST) BUILDDIR=build check-fast
+	$(MAKE) -C $(BUILDDIR)/distcheck/$(DIST) BUILDDIR=build DESTDIR=$(abspath $(BUILDDIR))/distcheck/dest install
+	rm -rf $(BUILDDIR)/distcheck
+	@echo "$(DIST).tar.gz: builds, passes check-fast and installs"
+
+deb:
+	tests/pkg/deb-build.sh build/deb
 
 clean:
 	rm -rf build build-san
 
-.PHONY: all tests check check-fast check-vm valgrind install uninstall clean FORCE
+.PHONY: all tests check check-fast check-vm check-vm-pkg valgrind install uninstall dist distcheck deb clean
 .DELETE_ON_ERROR:
 
 # the compiler's header dependencies for whichever build directory this is

@@ -14,7 +14,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define IOS_VERSION "0.1.0"
+/* IOS_VERSION comes from the file VERSION, through the Makefile. */
+#ifndef IOS_VERSION
+#error "IOS_VERSION is not defined: build with the Makefile (it reads the file VERSION)"
+#endif
 
 /* ------------------------------------------------------------------ */
 /* root.c: the only place that resolves paths under a (fake) root.     */
