@@ -126,3 +126,27 @@ vm_kill() {
 }
 
 vm_qmp() { python3 "$VM_TOP/tests/vm/qmp.py" "$VM_QMP" "$@"; }
+
+# vm_disks_tsv_init TSV, vm_disk_row LABEL BYID CLASS SCHED: the disks.tsv the
+# guest checks against (label, by-id glob, expected class, expected scheduler:
+# a name, "keep" = the kernel's choice, "zoned" = mq-deadline before 6.10,
+# none from 6.10). The root disk is virtio-blk serial ROOT.
+vm_disks_tsv_init() {
+	VM_TSV=$1
+	printf '%s\t%s\t%s\t%s\n' root 'virtio-ROOT' virtual none >"$VM_TSV"
+}
+vm_disk_row() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$VM_TSV"; }
+
+# vm_disks_common: a SATA HDD and SSD on the q35 ICH9 AHCI and an NVMe namespace
+vm_disks_common() {
+	vm_disk sata-hdd 64M
+	vm_add -device ide-hd,drive=sata-hdd,bus=ide.0,serial=SATAHDD1,rotation_rate=7200
+	vm_disk_row sata-hdd 'ata-*_SATAHDD1' hdd mq-deadline
+	vm_disk sata-ssd 64M
+	vm_add -device ide-hd,drive=sata-ssd,bus=ide.1,serial=SATASSD1,rotation_rate=1
+	vm_disk_row sata-ssd 'ata-*_SATASSD1' ssd none
+	vm_add -device nvme,id=nvme0,serial=NVME0001
+	vm_disk nvme 64M
+	vm_add -device nvme-ns,drive=nvme,bus=nvme0,nsid=1
+	vm_disk_row nvme 'nvme-*_NVME0001' nvme none
+}

@@ -48,22 +48,11 @@ vm_log "image ready in ${VM_IMAGE_SECONDS}s: kernel $VM_KVER, $VM_IMAGE"
 # kernel name. disks.tsv: label, by-id glob, expected class, expected
 # scheduler ("keep" = policy leaves the kernel's choice, "zoned" = mq-deadline
 # before 6.10, none from 6.10). The root disk is virtio-blk serial ROOT.
-TSV=$WORK/share/disks.tsv
-printf '%s\t%s\t%s\t%s\n' root 'virtio-ROOT' virtual none >"$TSV"
-disk() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$TSV"; }
+vm_disks_tsv_init "$WORK/share/disks.tsv"
+disk() { vm_disk_row "$@"; }
 
-# SATA HDD and SSD on the q35 ICH9 AHCI
-vm_disk sata-hdd 64M
-vm_add -device ide-hd,drive=sata-hdd,bus=ide.0,serial=SATAHDD1,rotation_rate=7200
-disk sata-hdd 'ata-*_SATAHDD1' hdd mq-deadline
-vm_disk sata-ssd 64M
-vm_add -device ide-hd,drive=sata-ssd,bus=ide.1,serial=SATASSD1,rotation_rate=1
-disk sata-ssd 'ata-*_SATASSD1' ssd none
-# NVMe namespace
-vm_add -device nvme,id=nvme0,serial=NVME0001
-vm_disk nvme 64M
-vm_add -device nvme-ns,drive=nvme,bus=nvme0,nsid=1
-disk nvme 'nvme-*_NVME0001' nvme none
+# SATA HDD and SSD on the q35 ICH9 AHCI, an NVMe namespace
+vm_disks_common
 # zoned (ZNS, host-managed) NVMe namespace
 vm_add -device nvme,id=nvmez,serial=NVMEZ001
 vm_disk nvme-zoned 128M
