@@ -535,7 +535,9 @@ struct bench_compare_hooks {
 };
 
 /* policy.c: the --policy tune hook (system policy, or built-in plus file) */
-int bench_policy_hooks(const char *file, struct bench_compare_hooks *h, struct bench_error *err);
+/* Load the policy and set root's probe flags for it: call before the disk is looked up. */
+int bench_policy_hooks(const char *file, struct ios_root *root, struct bench_compare_hooks *h,
+                       struct bench_error *err);
 void bench_policy_hooks_done(struct bench_compare_hooks *h);
 
 int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,

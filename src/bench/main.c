@@ -143,6 +143,7 @@ int main(int argc, char **argv)
         struct bench_target tg = { .fd = -1 };
         struct ios_root *root = NULL;
         struct ios_device *disk = NULL;
+        struct bench_compare_hooks hooks = {};
         int r, code = EXIT_OK;
 
         bench_opts_init(&o);
@@ -169,18 +170,14 @@ int main(int argc, char **argv)
         r = bench_target_open(&o, root, &tg, &e);
         if (r < 0)
                 goto fail;
-        disk = find_disk(root, &tg);
-        if (o.compare) {
-                struct bench_compare_hooks hooks = {};
-
-                if (o.policy) {
-                        r = bench_policy_hooks(o.policy_file, &hooks, &e);
-                        if (r < 0)
-                                goto fail;
-                }
-                r = bench_compare(&o, &tg, disk, &hooks, stdout, &e);
-                bench_policy_hooks_done(&hooks);
+        if (o.compare && o.policy) {
+                r = bench_policy_hooks(o.policy_file, root, &hooks, &e);
+                if (r < 0)
+                        goto fail;
         }
+        disk = find_disk(root, &tg);
+        if (o.compare)
+                r = bench_compare(&o, &tg, disk, &hooks, stdout, &e);
         else
                 r = run_single(&o, &tg, disk, &e);
         if (r < 0)
@@ -199,6 +196,7 @@ out:
         }
         if (e.msg[0] && code != EXIT_OK)
                 fprintf(stderr, "iosched-bench: %s\n", e.msg);
+        bench_policy_hooks_done(&hooks);
         bench_target_close(&tg);
         ios_device_free(disk);
         ios_root_free(root);

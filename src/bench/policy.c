@@ -15,7 +15,6 @@
 
 struct bench_policy {
         struct ios_policy *p;
-        struct ios_device *facts;       /* the disk probed again for what the policy matches on */
         struct ios_wanted w;            /* of the last call */
 };
 
@@ -24,27 +23,18 @@ struct bench_policy {
 static int tune(void *userdata, const struct ios_device *d, const struct ios_wanted **ret)
 {
         struct bench_policy *bp = userdata;
-        unsigned want = ios_policy_probe_flags(bp->p), have = ios_root_get_probe(d->root);
         int e;
 
-        /* the disk was opened before the policy was read: a rule on Size= or
-         * Removable= needs the facts the first probe left out */
-        if ((want & ~have) || (bp->facts && !streq(bp->facts->syspath, d->syspath))) {
-                bp->facts = ios_device_free(bp->facts);
-                ios_root_set_probe(d->root, have | want);
-                e = ios_device_new(d->root, d->syspath, &bp->facts);
-                if (e < 0)
-                        return e;
-        }
         ios_wanted_done(&bp->w);
-        e = ios_policy_resolve(bp->p, bp->facts ? bp->facts : d, &bp->w);
+        e = ios_policy_resolve(bp->p, d, &bp->w);
         if (e < 0)
                 return e;
         *ret = &bp->w;
         return 0;
 }
 
-int bench_policy_hooks(const char *file, struct bench_compare_hooks *h, struct bench_error *err)
+int bench_policy_hooks(const char *file, struct ios_root *root, struct bench_compare_hooks *h,
+                       struct bench_error *err)
 {
         struct bench_policy *bp = calloc(1, sizeof(*bp));
         struct ios_error pe = {};
@@ -66,6 +56,8 @@ int bench_policy_hooks(const char *file, struct bench_compare_hooks *h, struct b
                 return bench_error_set(err, BENCH_ERR_USAGE, -pe.code, "%s: %s",
                                        ios_error_where(&pe, where, sizeof(where)), pe.msg);
         }
+        /* the disk is looked up after this, with what the rules match on (Size=, Removable=) */
+        ios_root_set_probe(root, ios_root_get_probe(root) | ios_policy_probe_flags(bp->p));
         h->tune = tune;
         h->userdata = bp;
         return 0;
@@ -78,7 +70,6 @@ void bench_policy_hooks_done(struct bench_compare_hooks *h)
         if (!bp)
                 return;
         ios_wanted_done(&bp->w);
-        ios_device_free(bp->facts);
         ios_policy_free(bp->p);
         free(bp);
         h->userdata = NULL;

@@ -2,8 +2,8 @@
 /*
  * Description: iosched-bench --compare --policy (and so `iosched-apply
  * validate`) tunes each candidate with the rules that match the disk, those
- * on Size= and Removable= too: the disk is opened before the policy is read,
- * so the hook must have the facts the policy's probe flags ask for.
+ * on Size= and Removable= too: loading the policy sets the root's probe flags,
+ * so the disk, looked up afterwards (as main.c does), has those facts.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -22,7 +22,7 @@
 struct fx {
         char *dir;              /* holds the policy file */
         struct ios_root *root;
-        struct ios_device *dev;
+        struct ios_device *dev;         /* looked up by the test, after the policy */
 };
 
 static int setup(void **state)
@@ -33,9 +33,8 @@ static int setup(void **state)
         if (!f || !mkdtemp(tmpl) || !(f->dir = strdup(tmpl)))
                 return -1;
         *state = f;
-        /* as iosched-bench opens the disk: no probe flags, before any policy */
-        if (ios_root_new(t_fixture("virtio-scsi-rot"), &f->root) < 0 ||
-            ios_device_new(f->root, "sda", &f->dev) < 0)
+        /* as iosched-bench opens the root: no probe flags before the policy */
+        if (ios_root_new(t_fixture("virtio-scsi-rot"), &f->root) < 0)
                 return -1;
         return 0;
 }
@@ -75,9 +74,12 @@ static void test_size_rule_reaches_the_hook(void **state)
         assert_int_equal(t_write_file(conf, "[Match]\nSize=512M-2G\n[Set]\nqueue/nomerges=1\n"
                                             "[Match]\nSize=1T-\n[Set]\nqueue/nomerges=2\n"), 0);
         assert_int_equal(chmod(conf, 0644), 0);
-        assert_int_equal(f->dev->size, 0);      /* not probed: no flag asked for it */
+        assert_int_equal(ios_root_get_probe(f->root), 0);
 
-        assert_int_equal(bench_policy_hooks(conf, &h, &e), 0);
+        assert_int_equal(bench_policy_hooks(conf, f->root, &h, &e), 0);
+        assert_true(ios_root_get_probe(f->root) & IOS_PROBE_EXTRA);    /* the policy asks for size */
+        assert_int_equal(ios_device_new(f->root, "sda", &f->dev), 0);
+        assert_true(f->dev->size > 0);
         assert_non_null(h.tune);
         assert_int_equal(h.tune(h.userdata, f->dev, &w), 0);
         assert_non_null(wanted(w, "queue/nomerges"));
