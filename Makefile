@@ -184,23 +184,30 @@ $(LIBIOS): $(LIB_OBJS)
 # link exactly the objects they use.
 LIBAPPLY := $(BUILDDIR)/libapply.a
 LIBBENCH := $(BUILDDIR)/libbench.a
+LIBDAEMON := $(BUILDDIR)/libdaemon.a
 $(LIBAPPLY): $(filter-out %/main.o,$(APPLY_SRCS:%.c=$(BUILDDIR)/%.o))
 	$(Q_AR)rm -f $@ && $(AR) rcs $@ $^
 $(LIBBENCH): $(filter-out %/main.o,$(BENCH_SRCS:%.c=$(BUILDDIR)/%.o))
+	$(Q_AR)rm -f $@ && $(AR) rcs $@ $^
+$(LIBDAEMON): $(filter-out %/main.o,$(DAEMON_SRCS:%.c=$(BUILDDIR)/%.o))
 	$(Q_AR)rm -f $@ && $(AR) rcs $@ $^
 
 $(BUILDDIR)/iosched-apply: $(BUILDDIR)/src/apply/main.o $(LIBAPPLY) $(LIBIOS)
 	$(Q_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ -ldl
 
-$(BUILDDIR)/ioschedd: $(DAEMON_SRCS:%.c=$(BUILDDIR)/%.o) $(LIBIOS)
+$(BUILDDIR)/ioschedd: $(BUILDDIR)/src/daemon/main.o $(LIBDAEMON) $(LIBIOS)
 	$(Q_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(UDEV_LIBS) $(SYSTEMD_LIBS)
 
 $(BUILDDIR)/iosched-bench: $(BUILDDIR)/src/bench/main.o $(LIBBENCH) $(LIBIOS)
 	$(Q_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(URING_LIBS) $(AIO_LIBS) -lpthread -lm
 
-# test-bench-* link the benchmark's code, the others the library and iosched-apply's
+# test-bench-* link the benchmark's code, test-daemon-* the daemon's, the
+# others the library and iosched-apply's
 $(BUILDDIR)/tests/test-bench-%: $(BUILDDIR)/tests/unit/test-bench-%.o $(TEST_HELPER_OBJS) $(LIBBENCH) $(LIBIOS)
 	$(Q_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(URING_LIBS) $(AIO_LIBS) -lpthread -lm
+
+$(BUILDDIR)/tests/test-daemon-%: $(BUILDDIR)/tests/unit/test-daemon-%.o $(TEST_HELPER_OBJS) $(LIBDAEMON) $(LIBIOS)
+	$(Q_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(UDEV_LIBS) $(SYSTEMD_LIBS)
 
 $(BUILDDIR)/tests/%: $(BUILDDIR)/tests/unit/%.o $(TEST_HELPER_OBJS) $(LIBAPPLY) $(LIBIOS)
 	$(Q_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(SMARTCOLS_LIBS)

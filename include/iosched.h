@@ -20,21 +20,26 @@
 #endif
 
 /* ------------------------------------------------------------------ */
-/* root.c: the only place that resolves paths under a (fake) root.     */
+/* root.c: the library context, and the only place that resolves      */
+/* paths under its (fake) root.                                        */
 /* ------------------------------------------------------------------ */
 
-struct ios_root;
+/*
+ * The library context: the root every path is opened under, and what
+ * ios_device_new() probes.  One per program; devices borrow it.
+ */
+struct ios_ctx;
 
 /*
- * ios_root_new - open a root prefix ("/" or NULL for the running system,
- * or a directory holding a captured sys/ and run/udev/data/ tree).
+ * ios_ctx_new - a context on a root prefix ("/" or NULL for the running
+ * system, or a directory holding a captured sys/ and run/udev/data/ tree).
  * Returns 0, -ENOENT / -ENOTDIR if the prefix is not a directory.
  */
-int ios_root_new(const char *prefix, struct ios_root **ret);
-struct ios_root *ios_root_free(struct ios_root *r);
+int ios_ctx_new(const char *prefix, struct ios_ctx **ret);
+struct ios_ctx *ios_ctx_free(struct ios_ctx *r);
 /* "" for the running system, else the prefix without a trailing slash. */
-const char *ios_root_prefix(const struct ios_root *r);
-bool ios_root_is_host(const struct ios_root *r);
+const char *ios_ctx_prefix(const struct ios_ctx *r);
+bool ios_ctx_is_host(const struct ios_ctx *r);
 
 /*
  * What ios_device_new() reads beyond what classification and the scheduler
@@ -44,37 +49,37 @@ bool ios_root_is_host(const struct ios_root *r);
 enum {
         IOS_PROBE_EXTRA = 1 << 0,       /* size, removable */
 };
-void ios_root_set_probe(struct ios_root *r, unsigned flags);
-unsigned ios_root_get_probe(const struct ios_root *r);
+void ios_ctx_set_probe(struct ios_ctx *r, unsigned flags);
+unsigned ios_ctx_get_probe(const struct ios_ctx *r);
 
 /*
- * ios_root_realpath - canonicalise an absolute path inside the root,
+ * ios_ctx_realpath - canonicalise an absolute path inside the root,
  * following symlinks (relative and absolute) without ever leaving it.
  * The result is absolute and relative to the root ("/sys/devices/...").
  */
-int ios_root_realpath(struct ios_root *r, const char *path, char **ret);
+int ios_ctx_realpath(struct ios_ctx *r, const char *path, char **ret);
 
 /*
- * ios_root_open - open a path inside the root (O_CLOEXEC is added; symlinks
+ * ios_ctx_open - open a path inside the root (O_CLOEXEC is added; symlinks
  * are resolved inside the root).  Returns the fd or a negative errno.
  */
-int ios_root_open(struct ios_root *r, const char *path, int flags);
+int ios_ctx_open(struct ios_ctx *r, const char *path, int flags);
 
 /* Raise RLIMIT_NOFILE's soft limit to the hard one (one fd per listed disk). */
 int ios_raise_nofile(void);
 
-/* ios_root_open() that also returns the canonical path of what it opened. */
-int ios_root_open_canon(struct ios_root *r, const char *path, int flags, char **ret_canon);
+/* ios_ctx_open() that also returns the canonical path of what it opened. */
+int ios_ctx_open_canon(struct ios_ctx *r, const char *path, int flags, char **ret_canon);
 
 /* Read a whole (small) file inside the root; NUL-terminated, not stripped. */
-int ios_root_read_file(struct ios_root *r, const char *path, char **ret, size_t *ret_len);
+int ios_ctx_read_file(struct ios_ctx *r, const char *path, char **ret, size_t *ret_len);
 
 /*
  * The root's kernel release ("6.1.0-18-amd64" gives 6, 1): a captured
  * tree's proc/sys/kernel/osrelease, else the running kernel's for the host;
  * -ENOENT when a captured tree does not say.  For version-dependent rules.
  */
-int ios_root_kernel_version(struct ios_root *r, unsigned *major, unsigned *minor);
+int ios_ctx_kernel_version(struct ios_ctx *r, unsigned *major, unsigned *minor);
 
 /* ------------------------------------------------------------------ */
 /* sysfs.c: typed attribute I/O relative to a directory fd from root.c */
@@ -166,7 +171,7 @@ bool ios_tunable_same(const char *key, const char *kernel, const char *wanted);
 struct ios_props {
         char **kv;      /* "KEY=value" strings, NULL-terminated */
 };
-int ios_props_load(struct ios_root *r, unsigned major, unsigned minor, struct ios_props *p);
+int ios_props_load(struct ios_ctx *r, unsigned major, unsigned minor, struct ios_props *p);
 const char *ios_props_get(const struct ios_props *p, const char *key);
 void ios_props_done(struct ios_props *p);
 
@@ -209,7 +214,7 @@ enum ios_zoned ios_zoned_from_string(const char *s);
 /* ------------------------------------------------------------------ */
 
 struct ios_device {
-        struct ios_root *root;          /* borrowed */
+        struct ios_ctx *ctx;           /* borrowed */
         char *name;                     /* kernel name: "sda", "cciss!c0d0" */
         unsigned major, minor;
         char *syspath;                  /* canonical, inside the root */
@@ -244,11 +249,11 @@ struct ios_device {
  * parent disk is returned), read its facts and classify it.
  * Returns -ENODEV if no such block device exists.
  */
-int ios_device_new(struct ios_root *r, const char *name, struct ios_device **ret);
+int ios_device_new(struct ios_ctx *r, const char *name, struct ios_device **ret);
 struct ios_device *ios_device_free(struct ios_device *d);
 
 /* Every whole disk in sys/block, in natural name order. */
-int ios_device_enumerate(struct ios_root *r, struct ios_device ***ret, size_t *ret_n);
+int ios_device_enumerate(struct ios_ctx *r, struct ios_device ***ret, size_t *ret_n);
 void ios_device_list_free(struct ios_device **l, size_t n);
 
 /* probe-queue.c: re-read the scheduler fields (after a write). */
@@ -279,7 +284,7 @@ uint64_t ios_policy_drift_interval_ms(const struct ios_policy *p);
 /*
  * What ios_device_new() must read for the policy's rules to match: the one
  * decision of the probe flags from a policy (IOS_PROBE_EXTRA when a rule
- * matches on size or removable), for ios_root_set_probe().
+ * matches on size or removable), for ios_ctx_set_probe().
  */
 unsigned ios_policy_probe_flags(const struct ios_policy *p);
 

@@ -70,14 +70,14 @@ char *apply_find_elevator(const char *text);
  * "/proc/cmdline", 0 if there is none, or -errno; *ret_notes (if not NULL)
  * gets one line per conflict and per statement that was not evaluated.
  */
-int apply_elevator_sources(struct ios_root *r, const char *conf_root, char **ret_value, char **ret_where,
+int apply_elevator_sources(struct ios_ctx *r, const char *conf_root, char **ret_value, char **ret_where,
                          char ***ret_notes);
-void apply_warn_elevator(const char *prog, struct ios_root *r, const char *conf_root);
+void apply_warn_elevator(const char *prog, struct ios_ctx *r, const char *conf_root);
 /*
  * Print the policy equivalent to that elevator=.  -ENOENT (none) and -EINVAL
  * (unknown scheduler) come with one line in *ret_msg; *ret_notes as above.
  */
-int apply_import_grub(FILE *out, struct ios_root *r, const char *conf_root, char **ret_msg, char ***ret_notes);
+int apply_import_grub(FILE *out, struct ios_ctx *r, const char *conf_root, char **ret_msg, char ***ret_notes);
 /* Execs iosched-bench for DEVICE; prints its own messages and returns -errno if it could not. */
 int apply_validate(const char *prog, const struct ios_policy *p, struct ios_device *d,
                  const char *config, char **bench_args, int nbench_args);

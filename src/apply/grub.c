@@ -113,7 +113,7 @@ static int elv_conflicts(struct elv *e)
         return r;
 }
 
-static int elv_load(struct elv *e, struct ios_root *r, const char *conf_root)
+static int elv_load(struct elv *e, struct ios_ctx *r, const char *conf_root)
 {
         _cleanup_(ios_strv_freep) char **paths = NULL;
         _cleanup_free_ char *cmdline = NULL, *root = strdup(conf_root && strcmp(conf_root, "/") ? conf_root : "");
@@ -122,7 +122,7 @@ static int elv_load(struct elv *e, struct ios_root *r, const char *conf_root)
         *e = (struct elv){};
         for (size_t l = root ? strlen(root) : 0; l > 0 && root[l - 1] == '/'; )
                 root[--l] = '\0';
-        if (k >= 0 && ios_root_read_file(r, CMDLINE, &cmdline, NULL) >= 0)
+        if (k >= 0 && ios_ctx_read_file(r, CMDLINE, &cmdline, NULL) >= 0)
                 k = grub_toks_scan(e, &e->run, cmdline, strlen(cmdline), NULL, NULL);
         if (k >= 0)
                 k = grub_paths(root, &paths);
@@ -153,7 +153,7 @@ static int elv_load(struct elv *e, struct ios_root *r, const char *conf_root)
         return k < 0 ? k : 0;
 }
 
-int apply_elevator_sources(struct ios_root *r, const char *conf_root, char **ret_value, char **ret_where,
+int apply_elevator_sources(struct ios_ctx *r, const char *conf_root, char **ret_value, char **ret_where,
                          char ***ret_notes)
 {
         struct elv e;
@@ -230,7 +230,7 @@ static void print_builtin(FILE *out, const char *prog)
                 free(sched[i]);
 }
 
-void apply_warn_elevator(const char *prog, struct ios_root *r, const char *conf_root)
+void apply_warn_elevator(const char *prog, struct ios_ctx *r, const char *conf_root)
 {
         _cleanup_free_ char *installed = NULL;
         struct elv e;
@@ -263,7 +263,7 @@ void apply_warn_elevator(const char *prog, struct ios_root *r, const char *conf_
         grub_elv_done(&e);
 }
 
-int apply_import_grub(FILE *out, struct ios_root *r, const char *conf_root, char **ret_msg, char ***ret_notes)
+int apply_import_grub(FILE *out, struct ios_ctx *r, const char *conf_root, char **ret_msg, char ***ret_notes)
 {
         _cleanup_free_ char *v = NULL, *w = NULL;
         const char *mq, *root = conf_root && strcmp(conf_root, "/") ? conf_root : "";

@@ -100,7 +100,7 @@ static int err(int code, const char *fmt, ...)
  * (EAGAIN from a lookup that kept racing renames, EACCES, ENOMEM) is named
  * as what it is.  Nonzero with *ret_n == 0: nothing to work on.
  */
-static int load_devices_err(struct ios_root *r, char **names, int nnames,
+static int load_devices_err(struct ios_ctx *r, char **names, int nnames,
                             struct ios_device ***ret, size_t *ret_n, int *ret_err)
 {
         struct ios_device **l;
@@ -115,7 +115,7 @@ static int load_devices_err(struct ios_root *r, char **names, int nnames,
                         if (ret_err)
                                 *ret_err = e;
                         return err(APPLY_EXIT_ERROR, "cannot enumerate %s/sys/block: %s",
-                                   ios_root_prefix(r), strerror(-e));
+                                   ios_ctx_prefix(r), strerror(-e));
                 }
                 return 0;
         }
@@ -143,7 +143,7 @@ static int load_devices_err(struct ios_root *r, char **names, int nnames,
         return rc;
 }
 
-static int load_devices(struct ios_root *r, char **names, int nnames,
+static int load_devices(struct ios_ctx *r, char **names, int nnames,
                         struct ios_device ***ret, size_t *ret_n)
 {
         return load_devices_err(r, names, nnames, ret, ret_n, NULL);
@@ -220,7 +220,7 @@ int main(int argc, char **argv)
         const char *sysroot = NULL, *cols = NULL, *cmd = NULL, *config = NULL, *conf_root = NULL;
         const char *udev_dev = NULL;
         bool import_grub = false, mode_set = false, no_builtin = false;
-        struct ios_root *root = NULL;
+        struct ios_ctx *root = NULL;
         struct ios_policy *policy = NULL;
         struct ios_device **devs = NULL;
         size_t ndevs = 0;
@@ -284,7 +284,7 @@ int main(int argc, char **argv)
         if (ro.prometheus && !mode_set)
                 ro.mode = APPLY_MODE_CHECK;       /* a textfile collector must not change anything */
 
-        e = ios_root_new(sysroot, &root);
+        e = ios_ctx_new(sysroot, &root);
         if (e < 0)
                 return err(APPLY_EXIT_ERROR, "%s: %s", sysroot ? sysroot : "/", strerror(-e));
 
@@ -313,7 +313,7 @@ int main(int argc, char **argv)
                         goto out;
                 }
                 if (apply_list_needs_extra(&lo))
-                        ios_root_set_probe(root, IOS_PROBE_EXTRA);
+                        ios_ctx_set_probe(root, IOS_PROBE_EXTRA);
                 (void)ios_raise_nofile();
                 /* as lsblk: a missing name is reported, the others are listed, exit 2 */
                 rc = load_devices(root, argv + optind, argc - optind, &devs, &ndevs);
@@ -337,7 +337,7 @@ int main(int argc, char **argv)
                 goto out;
         }
         /* what the policy matches on; explain shows every fact */
-        ios_root_set_probe(root, ios_policy_probe_flags(policy) |
+        ios_ctx_set_probe(root, ios_policy_probe_flags(policy) |
                                  (cmd && streq(cmd, "explain") ? IOS_PROBE_EXTRA : 0));
 
         if (cmd && streq(cmd, "validate")) {
@@ -413,7 +413,7 @@ out:
                 rc = APPLY_EXIT_ERROR;
         ios_device_list_free(devs, ndevs);
         ios_policy_free(policy);
-        ios_root_free(root);
+        ios_ctx_free(root);
         if (fflush(stdout) != 0 || ferror(stdout))
                 rc = rc ? rc : err(APPLY_EXIT_ERROR, "write error: %s", strerror(errno));
         return rc;

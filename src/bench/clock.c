@@ -39,7 +39,7 @@ const char *bench_clock_name(void)
 }
 
 #if defined(__x86_64__) || defined(__i386__)
-static bool tsc_trusted(struct ios_root *r)
+static bool tsc_trusted(struct ios_ctx *r)
 {
         _cleanup_close_ int dfd = -1;
         _cleanup_free_ char *cs = NULL;
@@ -50,7 +50,7 @@ static bool tsc_trusted(struct ios_root *r)
         /* The kernel drops the TSC as clocksource when it finds it unstable. */
         if (!r)
                 return false;
-        dfd = ios_root_open(r, "/sys/devices/system/clocksource/clocksource0", O_PATH | O_DIRECTORY);
+        dfd = ios_ctx_open(r, "/sys/devices/system/clocksource/clocksource0", O_PATH | O_DIRECTORY);
         if (dfd < 0 || ios_sysfs_read_string(dfd, "current_clocksource", &cs) < 0 || !streq(cs, "tsc"))
                 return false;
         f = fopen("/proc/cpuinfo", "re");
@@ -90,7 +90,7 @@ static int tsc_calibrate(void)
 }
 #endif
 
-int bench_clock_init(enum bench_clocksource cs, struct ios_root *r)
+int bench_clock_init(enum bench_clocksource cs, struct ios_ctx *r)
 {
         bench_clock_use_tsc = false;
         bench_clock_mult = 1ull << 32;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "compare.h"
 #include "macro.h"
 
 struct run {

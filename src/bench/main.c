@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "compare.h"
 #include "macro.h"
 
 /* iosched-bench(8), EXIT STATUS */
@@ -65,7 +66,7 @@ static void install_signals(void)
 }
 
 /* The disk whose scheduler serves the target; NULL when there is none. */
-static struct ios_device *find_disk(struct ios_root *root, const struct bench_target *tg)
+static struct ios_device *find_disk(struct ios_ctx *root, const struct bench_target *tg)
 {
         struct ios_device *d = NULL;
         char name[32];
@@ -141,7 +142,7 @@ int main(int argc, char **argv)
         struct bench_opts o;
         struct bench_error e = { 0 };
         struct bench_target tg = { .fd = -1 };
-        struct ios_root *root = NULL;
+        struct ios_ctx *root = NULL;
         struct ios_device *disk = NULL;
         struct bench_compare_hooks hooks = {};
         int r, code = EXIT_OK;
@@ -157,7 +158,7 @@ int main(int argc, char **argv)
         install_signals();
         atexit(bench_target_atexit);
 
-        r = ios_root_new(NULL, &root);
+        r = ios_ctx_new(NULL, &root);
         if (r < 0) {
                 bench_error_set(&e, BENCH_ERR_SYSTEM, -r, "cannot open /sys: %s", strerror(-r));
                 goto fail;
@@ -199,7 +200,7 @@ out:
         bench_policy_hooks_done(&hooks);
         bench_target_close(&tg);
         ios_device_free(disk);
-        ios_root_free(root);
+        ios_ctx_free(root);
         bench_opts_done(&o);
         return code;
 }

@@ -12,6 +12,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "bench.h"
+#include "compare.h"
 
 struct bench_policy {
         struct ios_policy *p;
@@ -33,7 +34,7 @@ static int tune(void *userdata, const struct ios_device *d, const struct ios_wan
         return 0;
 }
 
-int bench_policy_hooks(const char *file, struct ios_root *root, struct bench_compare_hooks *h,
+int bench_policy_hooks(const char *file, struct ios_ctx *root, struct bench_compare_hooks *h,
                        struct bench_error *err)
 {
         struct bench_policy *bp = calloc(1, sizeof(*bp));
@@ -57,7 +58,7 @@ int bench_policy_hooks(const char *file, struct ios_root *root, struct bench_com
                                        ios_error_where(&pe, where, sizeof(where)), pe.msg);
         }
         /* the disk is looked up after this, with what the rules match on (Size=, Removable=) */
-        ios_root_set_probe(root, ios_root_get_probe(root) | ios_policy_probe_flags(bp->p));
+        ios_ctx_set_probe(root, ios_ctx_get_probe(root) | ios_policy_probe_flags(bp->p));
         h->tune = tune;
         h->userdata = bp;
         return 0;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "compare.h"
 #include "macro.h"
 
 void bench_sched_state_done(struct bench_sched_state *s)

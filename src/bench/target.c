@@ -191,7 +191,7 @@ static int collect_devices(struct ios_device *disk, unsigned major, unsigned min
         return 0;
 }
 
-static int check_bdev_write(const char *path, struct ios_root *r, unsigned major, unsigned minor,
+static int check_bdev_write(const char *path, struct ios_ctx *r, unsigned major, unsigned minor,
                             struct bench_error *e)
 {
         _cleanup_free_ char *held = NULL, *mi = NULL, *mnt = NULL, *devname = NULL;
@@ -362,7 +362,7 @@ static int resolve_region(const struct bench_opts *o, struct bench_target *t, st
         return 0;
 }
 
-int bench_target_open(const struct bench_opts *o, struct ios_root *r, struct bench_target *t,
+int bench_target_open(const struct bench_opts *o, struct ios_ctx *r, struct bench_target *t,
                       struct bench_error *e)
 {
         const bool writes = bench_rw_writes(o->rw);

@@ -137,7 +137,7 @@ void iosd_apply_devnum(struct daemon *d, dev_t devnum, enum reason why)
         int e;
 
         snprintf(name, sizeof(name), "%u:%u", major(devnum), minor(devnum));
-        e = ios_device_new(d->root, name, &dev);
+        e = ios_device_new(d->ctx, name, &dev);
         if (e < 0) {
                 if (iosd_is_gone(e)) {
                         iosd_log(LOG_DEBUG, "%s: not a disk here (%s), ignoring", name, strerror(-e));
@@ -160,10 +160,10 @@ void iosd_apply_all(struct daemon *d, enum reason why)
         size_t n = 0;
         int e;
 
-        e = ios_device_enumerate(d->root, &devs, &n);
+        e = ios_device_enumerate(d->ctx, &devs, &n);
         if (e < 0) {
                 iosd_log(LOG_ERR, "cannot enumerate disks in %s/sys/block: %s",
-                         ios_root_prefix(d->root), strerror(-e));
+                         ios_ctx_prefix(d->ctx), strerror(-e));
                 return;
         }
         iosd_log(LOG_DEBUG, "%s: checking %zu disk(s)", iosd_reason_names[why], n);

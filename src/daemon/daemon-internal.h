@@ -34,7 +34,7 @@ extern const char * const iosd_reason_names[];
 
 struct daemon {
         const struct iosd_options *o;
-        struct ios_root *root;
+        struct ios_ctx *ctx;
         struct ios_policy *policy;
         struct udev *udev;
         struct udev_monitor *mon;

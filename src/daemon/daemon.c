@@ -187,7 +187,7 @@ static void reload(struct daemon *d, const char *why)
         else {
                 ios_policy_free(d->policy);
                 d->policy = p;
-                ios_root_set_probe(d->root, ios_policy_probe_flags(p));
+                ios_ctx_set_probe(d->ctx, ios_policy_probe_flags(p));
                 describe_policy(d, "new");
         }
         if (update_drift(d) < 0)
@@ -210,7 +210,7 @@ static int open_monitor(struct daemon *d)
         int e;
 
         if (m == IOSD_MONITOR_AUTO) {
-                if (!ios_root_is_host(d->root))
+                if (!ios_ctx_is_host(d->ctx))
                         m = IOSD_MONITOR_NONE;  /* a captured tree has no uevents */
                 else
                         /* udevd's socket: its processed events (with the udev database
@@ -407,7 +407,7 @@ enum iosd_end iosd_run(const struct iosd_options *o)
         iosd_devset_init(&d.quiet, DEVSET_MAX);
 
         (void)ios_raise_nofile();       /* a drift pass holds one fd per disk */
-        e = ios_root_new(o->sysroot, &d.root);
+        e = ios_ctx_new(o->sysroot, &d.ctx);
         if (e < 0) {
                 iosd_log(LOG_ERR, "%s: %s", o->sysroot ? o->sysroot : "/", strerror(-e));
                 rc = IOSD_BAD_START;
@@ -424,7 +424,7 @@ enum iosd_end iosd_run(const struct iosd_options *o)
                 rc = IOSD_BAD_START;
                 goto out;
         }
-        ios_root_set_probe(d.root, ios_policy_probe_flags(d.policy));
+        ios_ctx_set_probe(d.ctx, ios_policy_probe_flags(d.policy));
         describe_policy(&d, "loaded");
         /* listen before the initial pass, so a disk added during it is not missed */
         e = open_monitor(&d);
@@ -465,6 +465,6 @@ out:
         iosd_devset_done(&d.quiet);
         ios_strv_free(d.refused);
         ios_policy_free(d.policy);
-        ios_root_free(d.root);
+        ios_ctx_free(d.ctx);
         return rc;
 }

@@ -86,7 +86,7 @@ static char **loadable_scheds(struct ios_device *d, char * const *prefs)
         char **l = NULL;
         struct utsname u;
 
-        if (!ios_root_is_host(d->root))
+        if (!ios_ctx_is_host(d->ctx))
                 return NULL;
         for (char * const *p = prefs; p && *p; p++) {
                 const char *name = ios_sched_alias(*p, false) ?: *p, *mod = ios_sched_module(name);
@@ -103,7 +103,7 @@ static char **loadable_scheds(struct ios_device *d, char * const *prefs)
 
                         if (uname(&u) < 0 || asprintf(&dir, "/lib/modules/%s/kernel", u.release) < 0)
                                 break;
-                        fd = ios_root_open(d->root, dir, O_PATH | O_DIRECTORY);
+                        fd = ios_ctx_open(d->ctx, dir, O_PATH | O_DIRECTORY);
                         tree = fd >= 0;
                         if (fd >= 0)
                                 close(fd);
@@ -118,7 +118,7 @@ static char **loadable_scheds(struct ios_device *d, char * const *prefs)
 
                         if (asprintf(&path, "/lib/modules/%s/kernel/block/%s%s", u.release, mod, ext[i]) < 0)
                                 break;
-                        fd = ios_root_open(d->root, path, O_PATH);
+                        fd = ios_ctx_open(d->ctx, path, O_PATH);
                         if (fd >= 0) {
                                 close(fd);
                                 (void)ios_strv_push(&l, strdup(name));

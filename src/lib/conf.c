@@ -18,14 +18,9 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
-#include <dirent.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 
 #include "iosched.h"
 #include "macro.h"

@@ -41,9 +41,9 @@ int ios_probe_bus(struct ios_device *d, struct ios_ctrl_cache *cache);
  * maybe_part), or at a canonical path whose dev_t is known, and probe it.
  * -ENODEV when there is no such disk.  cache may be NULL.
  */
-int ios_device_open(struct ios_root *r, const char *path, bool maybe_part,
+int ios_device_open(struct ios_ctx *r, const char *path, bool maybe_part,
                     struct ios_ctrl_cache *cache, struct ios_device **ret);
-int ios_device_open_known(struct ios_root *r, const char *canon, unsigned maj, unsigned min,
+int ios_device_open_known(struct ios_ctx *r, const char *canon, unsigned maj, unsigned min,
                           struct ios_ctrl_cache *cache, struct ios_device **ret);
 
 /*

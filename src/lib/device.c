@@ -44,7 +44,7 @@ struct ios_device *ios_device_free(struct ios_device *d)
 
 int ios_device_write(struct ios_device *d, const char *attr, const char *value)
 {
-        if (!ios_root_is_host(d->root))
+        if (!ios_ctx_is_host(d->ctx))
                 return ios_faketree_write(d->fd, attr, value);
         return ios_sysfs_write_string(d->fd, attr, value);
 }
@@ -54,7 +54,7 @@ static int device_probe(struct ios_device *d, struct ios_ctrl_cache *cache)
         int e;
 
         if (!d->hidden)
-                (void)ios_props_load(d->root, d->major, d->minor, &d->props);
+                (void)ios_props_load(d->ctx, d->major, d->minor, &d->props);
         e = ios_probe_queue(d);
         if (e >= 0)
                 e = ios_probe_bus(d, cache);
@@ -63,7 +63,7 @@ static int device_probe(struct ios_device *d, struct ios_ctrl_cache *cache)
         return ios_device_classify(d);
 }
 
-int ios_device_open(struct ios_root *r, const char *path, bool maybe_part,
+int ios_device_open(struct ios_ctx *r, const char *path, bool maybe_part,
                     struct ios_ctrl_cache *cache, struct ios_device **ret)
 {
         struct ios_device *d;
@@ -74,8 +74,8 @@ int ios_device_open(struct ios_root *r, const char *path, bool maybe_part,
         d = calloc(1, sizeof(*d));
         if (!d)
                 return -ENOMEM;
-        d->root = r;
-        d->fd = ios_root_open_canon(r, path, O_PATH | O_DIRECTORY, &canon);
+        d->ctx = r;
+        d->fd = ios_ctx_open_canon(r, path, O_PATH | O_DIRECTORY, &canon);
         if (d->fd < 0) {
                 e = d->fd == -ENOENT || d->fd == -ENOTDIR ? -ENODEV : d->fd;
                 goto fail;
@@ -89,7 +89,7 @@ int ios_device_open(struct ios_root *r, const char *path, bool maybe_part,
                 }
                 *slash = '\0';
                 close(d->fd);
-                d->fd = ios_root_open(r, canon, O_PATH | O_DIRECTORY);
+                d->fd = ios_ctx_open(r, canon, O_PATH | O_DIRECTORY);
                 if (d->fd < 0) {
                         e = d->fd;
                         goto fail;
@@ -133,7 +133,7 @@ fail:
  * Enumeration knows a disk's dev_t and canonical path from its
  * sys/dev/block link already: open the directory and probe, no lookups.
  */
-int ios_device_open_known(struct ios_root *r, const char *canon, unsigned maj, unsigned min,
+int ios_device_open_known(struct ios_ctx *r, const char *canon, unsigned maj, unsigned min,
                           struct ios_ctrl_cache *cache, struct ios_device **ret)
 {
         struct ios_device *d;
@@ -142,10 +142,10 @@ int ios_device_open_known(struct ios_root *r, const char *canon, unsigned maj, u
         d = calloc(1, sizeof(*d));
         if (!d)
                 return -ENOMEM;
-        d->root = r;
+        d->ctx = r;
         d->major = maj;
         d->minor = min;
-        d->fd = ios_root_open(r, canon, O_PATH | O_DIRECTORY);
+        d->fd = ios_ctx_open(r, canon, O_PATH | O_DIRECTORY);
         if (d->fd < 0) {
                 e = d->fd == -ENOENT || d->fd == -ENOTDIR ? -ENODEV : d->fd;
                 goto fail;
@@ -167,13 +167,13 @@ fail:
 }
 
 /* Trees without sys/dev/block (and very old kernels): scan sys/block. */
-static int find_by_devno(struct ios_root *r, unsigned maj, unsigned min, struct ios_device **ret)
+static int find_by_devno(struct ios_ctx *r, unsigned maj, unsigned min, struct ios_device **ret)
 {
         _cleanup_(ios_strv_freep) char **names = NULL;
         _cleanup_close_ int fd = -1;
         int e;
 
-        fd = ios_root_open(r, "/sys/block", O_PATH | O_DIRECTORY);
+        fd = ios_ctx_open(r, "/sys/block", O_PATH | O_DIRECTORY);
         if (fd < 0)
                 return fd == -ENOENT ? -ENODEV : fd;
         e = ios_sysfs_list(fd, ".", &names);
@@ -186,7 +186,7 @@ static int find_by_devno(struct ios_root *r, unsigned maj, unsigned min, struct 
 
                 if (asprintf(&path, "/sys/block/%s", *n) < 0)
                         return -ENOMEM;
-                dfd = ios_root_open(r, path, O_PATH | O_DIRECTORY);
+                dfd = ios_ctx_open(r, path, O_PATH | O_DIRECTORY);
                 if (dfd < 0 || ios_sysfs_read_string(dfd, "dev", &dev) < 0 ||
                     sscanf(dev, "%u:%u", &a, &b) != 2 || a != maj || b != min)
                         continue;
@@ -195,7 +195,7 @@ static int find_by_devno(struct ios_root *r, unsigned maj, unsigned min, struct 
         return -ENODEV;
 }
 
-int ios_device_new(struct ios_root *r, const char *name, struct ios_device **ret)
+int ios_device_new(struct ios_ctx *r, const char *name, struct ios_device **ret)
 {
         _cleanup_free_ char *path = NULL, *node = NULL;
         unsigned maj, min;
@@ -205,7 +205,7 @@ int ios_device_new(struct ios_root *r, const char *name, struct ios_device **ret
                 return -EINVAL;
         if (startswith(name, "/dev/")) {
                 /* follow /dev/disk/by-id/... inside the root when it is there */
-                if (ios_root_realpath(r, name, &node) >= 0 && startswith(node, "/dev/"))
+                if (ios_ctx_realpath(r, name, &node) >= 0 && startswith(node, "/dev/"))
                         name = node + 5;
                 else
                         name += 5;

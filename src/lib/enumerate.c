@@ -69,7 +69,7 @@ static char *join_link(const char *dir, const char *target)
  * to be looked up or read for them.  Partitions are in it too; they are
  * never asked for, since only the names in sys/block are looked up.
  */
-static int read_devlinks(struct ios_root *r, struct devlink **ret, size_t *ret_n)
+static int read_devlinks(struct ios_ctx *r, struct devlink **ret, size_t *ret_n)
 {
         _cleanup_(ios_strv_freep) char **names = NULL;
         _cleanup_close_ int fd = -1;
@@ -79,7 +79,7 @@ static int read_devlinks(struct ios_root *r, struct devlink **ret, size_t *ret_n
 
         *ret = NULL;
         *ret_n = 0;
-        fd = ios_root_open(r, "/sys/dev/block", O_PATH | O_DIRECTORY);
+        fd = ios_ctx_open(r, "/sys/dev/block", O_PATH | O_DIRECTORY);
         if (fd < 0)
                 return 0;       /* old kernel or a partial tree: look each disk up */
         e = ios_sysfs_list(fd, ".", &names);
@@ -121,7 +121,7 @@ static int read_devlinks(struct ios_root *r, struct devlink **ret, size_t *ret_n
         return 0;
 }
 
-int ios_device_enumerate(struct ios_root *r, struct ios_device ***ret, size_t *ret_n)
+int ios_device_enumerate(struct ios_ctx *r, struct ios_device ***ret, size_t *ret_n)
 {
         _cleanup_(ios_strv_freep) char **names = NULL;
         struct ios_ctrl_cache cache = {};
@@ -133,7 +133,7 @@ int ios_device_enumerate(struct ios_root *r, struct ios_device ***ret, size_t *r
         e = read_devlinks(r, &links, &nlinks);
         if (e < 0)
                 return e;
-        fd = ios_root_open(r, "/sys/block", O_PATH | O_DIRECTORY);
+        fd = ios_ctx_open(r, "/sys/block", O_PATH | O_DIRECTORY);
         if (fd < 0) {
                 e = fd;
                 goto out;

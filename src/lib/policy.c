@@ -130,7 +130,7 @@ int ios_policy_resolve(const struct ios_policy *p, const struct ios_device *d, s
         if (e >= 0 && d->zoned == IOS_ZONED_HOST_MANAGED) {
                 unsigned maj = 0, min = 0;
 
-                bool known = ios_root_kernel_version(d->root, &maj, &min) >= 0;
+                bool known = ios_ctx_kernel_version(d->ctx, &maj, &min) >= 0;
 
                 if (!known || maj < 6 || (maj == 6 && min < 10)) {
                         const char *was = NULL, *src = NULL;

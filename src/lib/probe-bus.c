@@ -18,9 +18,9 @@
 #include "device-internal.h"
 
 /* Read attr of the directory at path (inside the root); -errno on failure. */
-static int read_at(struct ios_root *r, const char *dir, const char *attr, char **ret)
+static int read_at(struct ios_ctx *r, const char *dir, const char *attr, char **ret)
 {
-        _cleanup_close_ int fd = ios_root_open(r, dir, O_PATH | O_DIRECTORY);
+        _cleanup_close_ int fd = ios_ctx_open(r, dir, O_PATH | O_DIRECTORY);
 
         if (fd < 0)
                 return fd;
@@ -94,7 +94,7 @@ static int probe_ctrl(struct ios_device *d, struct ios_ctrl_cache *c, char **ret
                 *ret_driver = dup_or_null(e->v[2]);
                 return 0;
         }
-        fd = ios_root_open(d->root, d->ctrl_path, O_PATH | O_DIRECTORY);
+        fd = ios_ctx_open(d->ctx, d->ctrl_path, O_PATH | O_DIRECTORY);
         if (fd < 0)
                 return 0;
         if (ios_sysfs_read_string(fd, "vendor", &vendor) >= 0 &&
@@ -126,7 +126,7 @@ static int read_inquiry(struct ios_device *d, const char *scsi_dir)
 
         if (asprintf(&path, "%s/inquiry", scsi_dir) < 0)
                 return -ENOMEM;
-        fd = ios_root_open(d->root, path, O_RDONLY);
+        fd = ios_ctx_open(d->ctx, path, O_RDONLY);
         n = fd >= 0 ? read(fd, buf, sizeof(buf)) : -1;
         if (n >= 32) {
                 d->vendor = trim(strndup((char *)buf + 8, 8));
@@ -139,7 +139,7 @@ static int read_inquiry(struct ios_device *d, const char *scsi_dir)
                                 *p = '?';
                 return 0;
         }
-        fd = ios_root_open(d->root, scsi_dir, O_PATH | O_DIRECTORY);
+        fd = ios_ctx_open(d->ctx, scsi_dir, O_PATH | O_DIRECTORY);
         if (fd >= 0) {
                 (void)ios_sysfs_read_string(fd, "vendor", &d->vendor);
                 (void)ios_sysfs_read_string(fd, "model", &d->model);
@@ -155,7 +155,7 @@ static int read_inquiry(struct ios_device *d, const char *scsi_dir)
  */
 static int probe_path(struct ios_device *d, struct ios_ctrl_cache *cache)
 {
-        struct ios_root *r = d->root;
+        struct ios_ctx *r = d->ctx;
         _cleanup_free_ char *host_dir = NULL, *host = NULL, *scsi_dir = NULL;
         const char *p = d->syspath;
         int e;
@@ -254,7 +254,7 @@ static int probe_device_dir(struct ios_device *d, struct ios_ctrl_cache *cache)
 
                 if (asprintf(&dev, "%s/device", d->syspath) < 0)
                         return -ENOMEM;
-                fd = ios_root_open(d->root, dev, O_PATH | O_DIRECTORY);
+                fd = ios_ctx_open(d->ctx, dev, O_PATH | O_DIRECTORY);
                 if (fd >= 0) {
                         if (ios_sysfs_read_string(fd, mmc ? "name" : "model", &v[0]) >= 0)
                                 v[0] = trim(v[0]);
@@ -297,9 +297,9 @@ static int probe_device_dir(struct ios_device *d, struct ios_ctrl_cache *cache)
         return 0;
 }
 
-static bool exists(struct ios_root *r, const char *path)
+static bool exists(struct ios_ctx *r, const char *path)
 {
-        _cleanup_close_ int fd = ios_root_open(r, path, O_PATH);
+        _cleanup_close_ int fd = ios_ctx_open(r, path, O_PATH);
 
         return fd >= 0;
 }
@@ -334,7 +334,7 @@ static void probe_tran(struct ios_device *d, struct ios_ctrl_cache *cache)
 
                         if (sas < 0)
                                 sas = asprintf(&path, "/sys/class/sas_host/host%u", h) > 0 &&
-                                      exists(d->root, path);
+                                      exists(d->ctx, path);
                         if (ce)
                                 ce->flag = sas;
                         if (sas)

@@ -23,7 +23,7 @@ int ios_probe_queue(struct ios_device *d)
 
         d->rotational = ios_sysfs_read_int(d->fd, "queue/rotational", &i) >= 0 ? i : -1;
         d->removable = -1;
-        if (ios_root_get_probe(d->root) & IOS_PROBE_EXTRA) {
+        if (ios_ctx_get_probe(d->ctx) & IOS_PROBE_EXTRA) {
                 d->removable = ios_sysfs_read_int(d->fd, "removable", &i) >= 0 ? i : -1;
                 if (ios_sysfs_read_u64(d->fd, "size", &v) >= 0)
                         d->size = v * 512;

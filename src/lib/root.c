@@ -23,7 +23,7 @@
 #include "macro.h"
 #include "root-internal.h"
 
-struct ios_root {
+struct ios_ctx {
         char *prefix;           /* "" for the host */
         char *prefix_real;      /* realpath(prefix), to strip /proc/self/fd answers */
         int fd;
@@ -33,19 +33,19 @@ struct ios_root {
         unsigned n_openat2, n_walk;     /* lookups each resolver answered */
 };
 
-void ios_root_set_probe(struct ios_root *r, unsigned flags)
+void ios_ctx_set_probe(struct ios_ctx *r, unsigned flags)
 {
         r->probe = flags;
 }
 
-unsigned ios_root_get_probe(const struct ios_root *r)
+unsigned ios_ctx_get_probe(const struct ios_ctx *r)
 {
         return r->probe;
 }
 
-int ios_root_new(const char *prefix, struct ios_root **ret)
+int ios_ctx_new(const char *prefix, struct ios_ctx **ret)
 {
-        struct ios_root *r;
+        struct ios_ctx *r;
         size_t l;
 
         r = calloc(1, sizeof(*r));
@@ -66,25 +66,25 @@ int ios_root_new(const char *prefix, struct ios_root **ret)
                 r->prefix_real = realpath(prefix, NULL);
                 if (!r->prefix_real) {
                         int e = -errno;
-                        ios_root_free(r);
+                        ios_ctx_free(r);
                         return e;
                 }
         }
         if (!r->prefix || !r->prefix_real) {
-                ios_root_free(r);
+                ios_ctx_free(r);
                 return -ENOMEM;
         }
         r->fd = open(r->host ? "/" : r->prefix_real, O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (r->fd < 0) {
                 int e = -errno;
-                ios_root_free(r);
+                ios_ctx_free(r);
                 return e;
         }
         *ret = r;
         return 0;
 }
 
-struct ios_root *ios_root_free(struct ios_root *r)
+struct ios_ctx *ios_ctx_free(struct ios_ctx *r)
 {
         if (!r)
                 return NULL;
@@ -96,12 +96,12 @@ struct ios_root *ios_root_free(struct ios_root *r)
         return NULL;
 }
 
-const char *ios_root_prefix(const struct ios_root *r)
+const char *ios_ctx_prefix(const struct ios_ctx *r)
 {
         return r->prefix;
 }
 
-bool ios_root_is_host(const struct ios_root *r)
+bool ios_ctx_is_host(const struct ios_ctx *r)
 {
         return r->host;
 }
@@ -118,7 +118,7 @@ static const char *rel(const char *path)
  * relative to the root fd.  "out" is always canonical, so the kernel never
  * follows a symlink while we ask about the next component.
  */
-int ios_root_realpath_walk(struct ios_root *r, const char *path, char **ret)
+int ios_ctx_realpath_walk(struct ios_ctx *r, const char *path, char **ret)
 {
         char out[PATH_MAX] = "", rest[PATH_MAX], link[PATH_MAX], tmp[PATH_MAX];
         unsigned links = 0;
@@ -182,7 +182,7 @@ int ios_root_realpath_walk(struct ios_root *r, const char *path, char **ret)
         return *ret ? 0 : -ENOMEM;
 }
 
-static int fd_path(struct ios_root *r, int fd, const char *path, char **ret);
+static int fd_path(struct ios_ctx *r, int fd, const char *path, char **ret);
 
 /*
  * A lookup scoped with RESOLVE_IN_ROOT fails with EAGAIN when a rename or a
@@ -209,7 +209,7 @@ static int openat2_retry(int dirfd, const char *path, struct open_how *how)
         }
 }
 
-static int open_in_root(struct ios_root *r, const char *path, int flags)
+static int open_in_root(struct ios_ctx *r, const char *path, int flags)
 {
         struct open_how how = {
                 .flags = (uint64_t)(flags | O_CLOEXEC),
@@ -229,7 +229,7 @@ static int open_in_root(struct ios_root *r, const char *path, int flags)
         r->n_walk++;
         {
                 _cleanup_free_ char *canon = NULL;
-                int e = ios_root_realpath_walk(r, path, &canon);
+                int e = ios_ctx_realpath_walk(r, path, &canon);
                 if (e < 0)
                         return e;
                 fd = openat(r->fd, rel(canon), flags | O_CLOEXEC | O_NOFOLLOW);
@@ -237,23 +237,23 @@ static int open_in_root(struct ios_root *r, const char *path, int flags)
         }
 }
 
-void ios_root_force_walk(struct ios_root *r)
+void ios_ctx_force_walk(struct ios_ctx *r)
 {
         r->force_walk = true;
 }
 
-void ios_root_resolver_counts(const struct ios_root *r, unsigned *openat2, unsigned *walk)
+void ios_ctx_resolver_counts(const struct ios_ctx *r, unsigned *openat2, unsigned *walk)
 {
         *openat2 = r->n_openat2;
         *walk = r->n_walk;
 }
 
-int ios_root_open(struct ios_root *r, const char *path, int flags)
+int ios_ctx_open(struct ios_ctx *r, const char *path, int flags)
 {
         return open_in_root(r, path, flags);
 }
 
-int ios_root_realpath(struct ios_root *r, const char *path, char **ret)
+int ios_ctx_realpath(struct ios_ctx *r, const char *path, char **ret)
 {
         _cleanup_close_ int fd = open_in_root(r, path, O_PATH);
 
@@ -262,7 +262,7 @@ int ios_root_realpath(struct ios_root *r, const char *path, char **ret)
         return fd_path(r, fd, path, ret);
 }
 
-int ios_root_open_canon(struct ios_root *r, const char *path, int flags, char **ret_canon)
+int ios_ctx_open_canon(struct ios_ctx *r, const char *path, int flags, char **ret_canon)
 {
         _cleanup_close_ int fd = open_in_root(r, path, flags);
         int e;
@@ -274,7 +274,7 @@ int ios_root_open_canon(struct ios_root *r, const char *path, int flags, char **
 }
 
 /* The canonical path (inside the root) of an fd that open_in_root() gave. */
-static int fd_path(struct ios_root *r, int fd, const char *path, char **ret)
+static int fd_path(struct ios_ctx *r, int fd, const char *path, char **ret)
 {
         char proc[64], buf[PATH_MAX];
         size_t pl;
@@ -282,7 +282,7 @@ static int fd_path(struct ios_root *r, int fd, const char *path, char **ret)
         snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
         n = readlink(proc, buf, sizeof(buf) - 1);
         if (n < 0 || n >= (ssize_t)sizeof(buf) - 1)
-                return ios_root_realpath_walk(r, path, ret);   /* no /proc */
+                return ios_ctx_realpath_walk(r, path, ret);   /* no /proc */
         buf[n] = '\0';
         pl = strlen(r->prefix_real);
         if (pl > 1) {
@@ -294,7 +294,7 @@ static int fd_path(struct ios_root *r, int fd, const char *path, char **ret)
         return *ret ? 0 : -ENOMEM;
 }
 
-int ios_root_read_file(struct ios_root *r, const char *path, char **ret, size_t *ret_len)
+int ios_ctx_read_file(struct ios_ctx *r, const char *path, char **ret, size_t *ret_len)
 {
         _cleanup_close_ int fd = -1;
         _cleanup_free_ char *buf = NULL;
@@ -355,16 +355,16 @@ int ios_raise_nofile(void)
         return setrlimit(RLIMIT_NOFILE, &rl) < 0 ? -errno : 1;
 }
 
-int ios_root_kernel_version(struct ios_root *r, unsigned *major, unsigned *minor)
+int ios_ctx_kernel_version(struct ios_ctx *r, unsigned *major, unsigned *minor)
 {
         _cleanup_free_ char *buf = NULL;
         struct utsname u;
         const char *rel;
 
         /* a captured tree may carry its kernel's release */
-        if (ios_root_read_file(r, "/proc/sys/kernel/osrelease", &buf, NULL) >= 0)
+        if (ios_ctx_read_file(r, "/proc/sys/kernel/osrelease", &buf, NULL) >= 0)
                 rel = buf;
-        else if (ios_root_is_host(r) && uname(&u) == 0)
+        else if (ios_ctx_is_host(r) && uname(&u) == 0)
                 rel = u.release;
         else
                 return -ENOENT;

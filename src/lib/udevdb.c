@@ -13,7 +13,7 @@
 #include "iosched.h"
 #include "macro.h"
 
-int ios_props_load(struct ios_root *r, unsigned major, unsigned minor, struct ios_props *p)
+int ios_props_load(struct ios_ctx *r, unsigned major, unsigned minor, struct ios_props *p)
 {
         _cleanup_free_ char *buf = NULL;
         char path[64], *line, *save = NULL;
@@ -22,7 +22,7 @@ int ios_props_load(struct ios_root *r, unsigned major, unsigned minor, struct io
 
         p->kv = NULL;
         snprintf(path, sizeof(path), "/run/udev/data/b%u:%u", major, minor);
-        e = ios_root_read_file(r, path, &buf, NULL);
+        e = ios_ctx_read_file(r, path, &buf, NULL);
         if (e < 0)
                 return e;       /* -ENOENT: udev has not seen it (or no udev) */
         for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {

@@ -24,12 +24,12 @@ static inline struct ios_policy *t_parse(const char *text, bool builtin)
 }
 
 /* Disk name of the tree at root, with every fact probed. */
-static inline struct ios_device *t_dev(struct ios_root **r, const char *root, const char *name)
+static inline struct ios_device *t_dev(struct ios_ctx **r, const char *root, const char *name)
 {
         struct ios_device *d = NULL;
 
-        assert_int_equal(ios_root_new(root, r), 0);
-        ios_root_set_probe(*r, IOS_PROBE_EXTRA);
+        assert_int_equal(ios_ctx_new(root, r), 0);
+        ios_ctx_set_probe(*r, IOS_PROBE_EXTRA);
         assert_int_equal(ios_device_new(*r, name, &d), 0);
         return d;
 }

@@ -17,11 +17,12 @@
 #include <cmocka.h>
 
 #include "../../src/bench/bench.h"
+#include "../../src/bench/compare.h"
 #include "helpers.h"
 
 struct fx {
         char *dir;              /* holds the policy file */
-        struct ios_root *root;
+        struct ios_ctx *root;
         struct ios_device *dev;         /* looked up by the test, after the policy */
 };
 
@@ -34,7 +35,7 @@ static int setup(void **state)
                 return -1;
         *state = f;
         /* as iosched-bench opens the root: no probe flags before the policy */
-        if (ios_root_new(t_fixture("virtio-scsi-rot"), &f->root) < 0)
+        if (ios_ctx_new(t_fixture("virtio-scsi-rot"), &f->root) < 0)
                 return -1;
         return 0;
 }
@@ -46,7 +47,7 @@ static int teardown(void **state)
         if (!f)
                 return 0;
         ios_device_free(f->dev);
-        ios_root_free(f->root);
+        ios_ctx_free(f->root);
         t_rmtree(f->dir);
         free(f);
         return 0;
@@ -74,10 +75,10 @@ static void test_size_rule_reaches_the_hook(void **state)
         assert_int_equal(t_write_file(conf, "[Match]\nSize=512M-2G\n[Set]\nqueue/nomerges=1\n"
                                             "[Match]\nSize=1T-\n[Set]\nqueue/nomerges=2\n"), 0);
         assert_int_equal(chmod(conf, 0644), 0);
-        assert_int_equal(ios_root_get_probe(f->root), 0);
+        assert_int_equal(ios_ctx_get_probe(f->root), 0);
 
         assert_int_equal(bench_policy_hooks(conf, f->root, &h, &e), 0);
-        assert_true(ios_root_get_probe(f->root) & IOS_PROBE_EXTRA);    /* the policy asks for size */
+        assert_true(ios_ctx_get_probe(f->root) & IOS_PROBE_EXTRA);    /* the policy asks for size */
         assert_int_equal(ios_device_new(f->root, "sda", &f->dev), 0);
         assert_true(f->dev->size > 0);
         assert_non_null(h.tune);

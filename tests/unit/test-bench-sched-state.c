@@ -23,13 +23,14 @@
 #include <cmocka.h>
 
 #include "../../src/bench/bench.h"
+#include "../../src/bench/compare.h"
 #include "helpers.h"
 
 #define QDIR "/sys/devices/virtual/block/loop0/queue"
 
 struct fx {
         char *dir;
-        struct ios_root *root;
+        struct ios_ctx *root;
         struct ios_device *dev;
 };
 
@@ -61,7 +62,7 @@ static int setup(void **state)
         t_write_file(path(f, "iosched/read_expire"), "500\n");
         t_write_file(path(f, "nr_requests"), "64\n");
         t_write_file(path(f, "read_ahead_kb"), "512\n");
-        if (ios_root_new(f->dir, &f->root) < 0 || ios_device_new(f->root, "loop0", &f->dev) < 0)
+        if (ios_ctx_new(f->dir, &f->root) < 0 || ios_device_new(f->root, "loop0", &f->dev) < 0)
                 return -1;
         *state = f;
         return 0;
@@ -72,7 +73,7 @@ static int teardown(void **state)
         struct fx *f = *state;
 
         ios_device_free(f->dev);
-        ios_root_free(f->root);
+        ios_ctx_free(f->root);
         t_rmtree(f->dir);
         free(f);
         return 0;

@@ -42,22 +42,22 @@ struct tree {
 
 static void unload(struct ios_device *d)
 {
-        struct ios_root *r = d ? d->root : NULL;
+        struct ios_ctx *r = d ? d->ctx : NULL;
 
         ios_device_free(d);
-        ios_root_free(r);
+        ios_ctx_free(r);
 }
 
 /* Load name from the tree at root (the disk loaded before is freed). */
 static struct ios_device *load(struct tree *t, const char *root, const char *name)
 {
-        struct ios_root *r = NULL;
+        struct ios_ctx *r = NULL;
 
         unload(t->d);
         t->d = NULL;
-        assert_int_equal(ios_root_new(root, &r), 0);
+        assert_int_equal(ios_ctx_new(root, &r), 0);
         if (ios_device_new(r, name, &t->d) < 0)
-                ios_root_free(r);
+                ios_ctx_free(r);
         assert_non_null(t->d);
         /* the device borrows the root; unload() frees both */
         return t->d;
@@ -167,16 +167,16 @@ static void test_lookup_by_devno(void **state)
 
 static void test_unknown_device(void **state)
 {
-        struct ios_root *r = NULL;
+        struct ios_ctx *r = NULL;
         struct ios_device *d = NULL;
 
         (void)state;
-        assert_int_equal(ios_root_new(t_fixture("ahci-sata-ssd"), &r), 0);
+        assert_int_equal(ios_ctx_new(t_fixture("ahci-sata-ssd"), &r), 0);
         assert_int_equal(ios_device_new(r, "sdz", &d), -ENODEV);
         assert_int_equal(ios_device_new(r, "../../etc", &d), -EINVAL);
         assert_int_equal(ios_device_new(r, "", &d), -EINVAL);
         assert_null(d);
-        ios_root_free(r);
+        ios_ctx_free(r);
 }
 
 /* A variant of the AHCI disk behind another controller driver. */
@@ -312,16 +312,16 @@ static void test_partition_resolves_to_disk(void **state)
 
 static void test_enumerate_skips_nothing(void **state)
 {
-        struct ios_root *r = NULL;
+        struct ios_ctx *r = NULL;
         struct ios_device **l = NULL;
         size_t n = 0;
 
         (void)state;
-        assert_int_equal(ios_root_new(t_fixture("loop-under-dm"), &r), 0);
+        assert_int_equal(ios_ctx_new(t_fixture("loop-under-dm"), &r), 0);
         assert_int_equal(ios_device_enumerate(r, &l, &n), 1);
         assert_string_equal(l[0]->name, "loop1");
         ios_device_list_free(l, n);
-        ios_root_free(r);
+        ios_ctx_free(r);
 }
 
 static void test_class_names(void **state)

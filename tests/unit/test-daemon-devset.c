@@ -3,9 +3,7 @@
  * Description: ioschedd's coalescing event set: one entry per device however
  * many events it gets, sorted by device number, removal, and a hard cap past
  * which the set turns into "re-check every disk" instead of growing.
- *
- * The Makefile links unit tests with the library and the tools' archives, not
- * with ioschedd's objects, so the one file under test is compiled in here.
+ * Linked with ioschedd's archive (libdaemon.a), like the tools' tests.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -15,7 +13,7 @@
 #include <sys/sysmacros.h>
 #include <cmocka.h>
 
-#include "../../src/daemon/devset.c"
+#include "../../src/daemon/daemon.h"
 
 static void test_coalesce(void **state)
 {

@@ -103,7 +103,7 @@ static void test_out_of_tree_and_unmatched(void **state)
         char path[4096];
         struct ios_policy *p = t_parse("[Match]\nClass=nvme\n[Set]\nScheduler=adios none\n"
                                        "[Match]\nClass=hdd\n[Set]\nScheduler=mq-deadline\n", false);
-        struct ios_root *r;
+        struct ios_ctx *r;
         struct ios_device *d;
         struct ios_plan pl = {};
         char **unmatched = NULL;
@@ -128,7 +128,7 @@ static void test_out_of_tree_and_unmatched(void **state)
         assert_string_equal(unmatched[0], "test.conf:5");
         ios_strv_free(unmatched);
         ios_device_free(d);
-        ios_root_free(r);
+        ios_ctx_free(r);
         ios_policy_free(p);
         t_rmtree(dir);
 }
@@ -144,7 +144,7 @@ static void test_read_back(void **state)
         char *dir = t_fixture_copy("nvme");
         char path[4096], cmd[8400];
         struct ios_policy *p = t_parse("[Match]\nClass=nvme\n[Set]\nqueue/read_ahead_kb=5\nqueue/nomerges=1\n", false);
-        struct ios_root *r;
+        struct ios_ctx *r;
         struct ios_device *d;
         struct ios_plan pl = {};
 
@@ -168,7 +168,7 @@ static void test_read_back(void **state)
         assert_int_equal(ios_plan_count(&pl, IOS_CHANGE_OK), 1);     /* nomerges, already 1 */
         ios_plan_done(&pl);
         ios_device_free(d);
-        ios_root_free(r);
+        ios_ctx_free(r);
         ios_policy_free(p);
         t_rmtree(dir);
 }

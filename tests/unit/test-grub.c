@@ -24,7 +24,7 @@
 
 struct t {
         char *dir;
-        struct ios_root *root;
+        struct ios_ctx *root;
         char *value, *where;
         char **notes;
         char buf[4096];
@@ -39,14 +39,14 @@ static int setup(void **state)
                 return -1;
         t->dir = strdup(tmpl);
         *state = t;
-        return ios_root_new(t->dir, &t->root) < 0 ? -1 : 0;
+        return ios_ctx_new(t->dir, &t->root) < 0 ? -1 : 0;
 }
 
 static int teardown(void **state)
 {
         struct t *t = *state;
 
-        ios_root_free(t->root);
+        ios_ctx_free(t->root);
         free(t->value);
         free(t->where);
         ios_strv_free(t->notes);

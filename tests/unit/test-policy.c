@@ -71,7 +71,7 @@ static void test_builtin_defaults(void **state)
         (void)state;
         assert_int_equal(ios_policy_new_builtin(&p), 0);
         for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-                struct ios_root *r;
+                struct ios_ctx *r;
                 struct ios_device *d = t_dev(&r, t_fixture(t[i].fx), t[i].dev);
                 struct ios_wanted w = {};
                 const struct ios_setting *s;
@@ -86,7 +86,7 @@ static void test_builtin_defaults(void **state)
                         assert_null(s);
                 ios_wanted_done(&w);
                 ios_device_free(d);
-                ios_root_free(r);
+                ios_ctx_free(r);
         }
         ios_policy_free(p);
 }
@@ -113,7 +113,7 @@ static void test_match_and_merge(void **state)
                 "Name=!sd*\n"
                 "[Set]\n"
                 "queue/nomerges=2\n", true);
-        struct ios_root *r;
+        struct ios_ctx *r;
         struct ios_device *d = t_dev(&r, t_fixture("virtio-scsi-rot"), "sda");
         struct ios_wanted w = {};
 
@@ -127,7 +127,7 @@ static void test_match_and_merge(void **state)
         assert_null(get(&w, "queue/nomerges"));         /* Name=!sd* excludes sda */
         ios_wanted_done(&w);
         ios_device_free(d);
-        ios_root_free(r);
+        ios_ctx_free(r);
 
         /* the SSD twin has another serial and rotational=0: second rule off */
         d = t_dev(&r, t_fixture("virtio-scsi-ssd"), "sdb");
@@ -143,7 +143,7 @@ static void test_match_and_merge(void **state)
         assert_non_null(get(&w, "queue/nomerges"));
         ios_wanted_done(&w);
         ios_device_free(d);
-        ios_root_free(r);
+        ios_ctx_free(r);
         ios_policy_free(p);
 }
 
@@ -151,7 +151,7 @@ static void test_size_match(void **state)
 {
         struct ios_policy *p = t_parse("[Match]\nSize=512M-2G\n[Set]\nqueue/nomerges=1\n"
                                      "[Match]\nSize=1T-\n[Set]\nqueue/nomerges=2\n", false);
-        struct ios_root *r;
+        struct ios_ctx *r;
         struct ios_device *d = t_dev(&r, t_fixture("virtio-scsi-rot"), "sda");   /* 1 GiB */
         struct ios_wanted w = {};
 
@@ -162,7 +162,7 @@ static void test_size_match(void **state)
         assert_string_equal(get(&w, "queue/nomerges")->value, "1");
         ios_wanted_done(&w);
         ios_device_free(d);
-        ios_root_free(r);
+        ios_ctx_free(r);
         ios_policy_free(p);
 }
 
@@ -171,7 +171,7 @@ static void test_zoned_safety_rule(void **state)
         char *dir = *state;
         char path[4096];
         struct ios_policy *p = t_parse("[Match]\nClass=nvme\n[Set]\nScheduler=kyber\n", true);
-        struct ios_root *r;
+        struct ios_ctx *r;
         struct ios_device *d;
         struct ios_wanted w = {};
 
@@ -186,7 +186,7 @@ static void test_zoned_safety_rule(void **state)
         assert_non_null(strstr(w.notes[0], "mq-deadline overrides \"kyber\" from test.conf:4"));
         ios_wanted_done(&w);
         ios_device_free(d);
-        ios_root_free(r);
+        ios_ctx_free(r);
 
         /* 6.10 and later: zone write plugging, any scheduler is fine */
         assert_int_equal(t_write_file(path, "6.12.9\n"), 0);
@@ -196,7 +196,7 @@ static void test_zoned_safety_rule(void **state)
         assert_null(w.notes);
         ios_wanted_done(&w);
         ios_device_free(d);
-        ios_root_free(r);
+        ios_ctx_free(r);
         ios_policy_free(p);
 }
 
@@ -234,7 +234,7 @@ static void test_bad_corpus(void **state)
                 assert_true(strlen(err.msg) > 10);
                 /* nothing half-applied: the built-in rules only */
                 {
-                        struct ios_root *r;
+                        struct ios_ctx *r;
                         struct ios_device *d = t_dev(&r, t_fixture("nvme"), "nvme0n1");
                         struct ios_wanted w = {};
                         assert_int_equal(ios_policy_resolve(p, d, &w), 0);
@@ -242,7 +242,7 @@ static void test_bad_corpus(void **state)
                         assert_string_equal(w.s[0].value, "none noop");
                         ios_wanted_done(&w);
                         ios_device_free(d);
-                        ios_root_free(r);
+                        ios_ctx_free(r);
                 }
                 ios_policy_free(p);
                 n++;
@@ -259,7 +259,7 @@ static void test_apply_on_fake_tree(void **state)
                                      "queue/nr_requests=64\nqueue/read_ahead_kb=512\n"
                                      "queue/iosched/read_expire=300\nqueue/iosched/fifo_batch=1\n"
                                      "queue/iosched/read_lat_nsec=1000000\n", true);
-        struct ios_root *r;
+        struct ios_ctx *r;
         struct ios_device *d;
         struct ios_plan pl = {};
 
@@ -294,7 +294,7 @@ static void test_apply_on_fake_tree(void **state)
         snprintf(path, sizeof(path), "%s/" NVME_Q "/iosched/read_lat_nsec", dir);
         assert_null(t_read_file(path));                         /* kyber's: not written */
         ios_device_free(d);
-        ios_root_free(r);
+        ios_ctx_free(r);
 
         /* the kernel keeps read_expire in jiffies and rounds up: 300 may read 304 */
         snprintf(path, sizeof(path), "%s/" NVME_Q "/iosched/read_expire", dir);
@@ -307,7 +307,7 @@ static void test_apply_on_fake_tree(void **state)
         assert_int_equal(ios_plan_count(&pl, IOS_CHANGE_SKIPPED), 1);   /* read_lat_nsec */
         ios_plan_done(&pl);
         ios_device_free(d);
-        ios_root_free(r);
+        ios_ctx_free(r);
         ios_policy_free(p);
 }
 
@@ -316,7 +316,7 @@ static void test_refuses_unoffered_before_writing(void **state)
         char *dir = *state;
         char path[4096], before[256];
         struct ios_policy *p = t_parse("[Match]\nName=sda\n[Set]\nScheduler=bfq\n", false);
-        struct ios_root *r;
+        struct ios_ctx *r;
         struct ios_device *d;
         struct ios_plan pl = {};
 
@@ -332,14 +332,14 @@ static void test_refuses_unoffered_before_writing(void **state)
         assert_string_equal(t_read_file(path), before);         /* nothing written */
         ios_plan_done(&pl);
         ios_device_free(d);
-        ios_root_free(r);
+        ios_ctx_free(r);
         ios_policy_free(p);
 }
 
 static void test_bio_based_left_alone(void **state)
 {
         struct ios_policy *p = t_parse("[Match]\n[Set]\nScheduler=mq-deadline\n", false);
-        struct ios_root *r;
+        struct ios_ctx *r;
         struct ios_device *d = t_dev(&r, t_fixture("zram"), "zram0");
         struct ios_plan pl = {};
 
@@ -350,7 +350,7 @@ static void test_bio_based_left_alone(void **state)
         assert_int_equal(ios_plan_apply(&pl), 0);
         ios_plan_done(&pl);
         ios_device_free(d);
-        ios_root_free(r);
+        ios_ctx_free(r);
         ios_policy_free(p);
 }
 
@@ -359,7 +359,7 @@ static void test_disk_vanishes_mid_apply(void **state)
         char *dir = *state;
         char cmd[4200];
         struct ios_policy *p = t_parse("[Match]\nClass=nvme\n[Set]\nScheduler=mq-deadline\nqueue/read_ahead_kb=64\n", false);
-        struct ios_root *r;
+        struct ios_ctx *r;
         struct ios_device *d;
         struct ios_plan pl = {};
 
@@ -379,7 +379,7 @@ static void test_disk_vanishes_mid_apply(void **state)
         assert_non_null(pl.error_msg);
         ios_plan_done(&pl);
         ios_device_free(d);
-        ios_root_free(r);
+        ios_ctx_free(r);
         ios_policy_free(p);
 }
 

@@ -59,7 +59,7 @@ static int teardown(void **state)
         return 0;
 }
 
-static void check_paths(struct ios_root *r, int (*rp)(struct ios_root *, const char *, char **))
+static void check_paths(struct ios_ctx *r, int (*rp)(struct ios_ctx *, const char *, char **))
 {
         char *s = NULL;
 
@@ -97,49 +97,49 @@ static bool have_openat2(void)
 
 static void test_realpath_openat2(void **state)
 {
-        struct ios_root *r = NULL;
+        struct ios_ctx *r = NULL;
         unsigned o = 0, w = 0;
 
         (void)state;
         if (!have_openat2())
                 skip();         /* kernel before 5.6, or a seccomp filter: only the walk can run */
-        assert_int_equal(ios_root_new(dir, &r), 0);
-        check_paths(r, ios_root_realpath);
-        ios_root_resolver_counts(r, &o, &w);
+        assert_int_equal(ios_ctx_new(dir, &r), 0);
+        check_paths(r, ios_ctx_realpath);
+        ios_ctx_resolver_counts(r, &o, &w);
         assert_true(o > 0);
         assert_int_equal(w, 0);         /* openat2 answered every lookup, the walk none */
-        ios_root_free(r);
+        ios_ctx_free(r);
 }
 
 static void test_realpath_fallback_walk(void **state)
 {
-        struct ios_root *r = NULL;
+        struct ios_ctx *r = NULL;
         unsigned o = 0, w = 0;
         char *buf = NULL;
 
         (void)state;
-        assert_int_equal(ios_root_new(dir, &r), 0);
-        ios_root_force_walk(r);
-        check_paths(r, ios_root_realpath);
-        assert_int_equal(ios_root_read_file(r, "/sys/block/evil", &buf, NULL), 0);
+        assert_int_equal(ios_ctx_new(dir, &r), 0);
+        ios_ctx_force_walk(r);
+        check_paths(r, ios_ctx_realpath);
+        assert_int_equal(ios_ctx_read_file(r, "/sys/block/evil", &buf, NULL), 0);
         assert_string_equal(buf, "inside\n");
         free(buf);
-        assert_int_equal(ios_root_read_file(r, "/sys/block/hostpw", &buf, NULL), -ENOENT);
-        ios_root_resolver_counts(r, &o, &w);
+        assert_int_equal(ios_ctx_read_file(r, "/sys/block/hostpw", &buf, NULL), -ENOENT);
+        ios_ctx_resolver_counts(r, &o, &w);
         assert_int_equal(o, 0);
         assert_true(w > 0);
-        ios_root_free(r);
+        ios_ctx_free(r);
 }
 
 /* The walk itself, without opening anything. */
 static void test_realpath_walk(void **state)
 {
-        struct ios_root *r = NULL;
+        struct ios_ctx *r = NULL;
 
         (void)state;
-        assert_int_equal(ios_root_new(dir, &r), 0);
-        check_paths(r, ios_root_realpath_walk);
-        ios_root_free(r);
+        assert_int_equal(ios_ctx_new(dir, &r), 0);
+        check_paths(r, ios_ctx_realpath_walk);
+        ios_ctx_free(r);
 }
 
 /* Whatever resolves a path, the answer is the same. */
@@ -151,16 +151,16 @@ static void test_resolvers_agree(void **state)
                 "/sys/block/evil", "/sys/block/abs", "/sys/block/hostpw", "/sys/block/loopy",
                 "/../../../sys/block", "/sys/block/nope", "/etc/passwd", "/etc/marker/x",
         };
-        struct ios_root *a = NULL, *b = NULL;
+        struct ios_ctx *a = NULL, *b = NULL;
 
         (void)state;
-        assert_int_equal(ios_root_new(dir, &a), 0);
-        assert_int_equal(ios_root_new(dir, &b), 0);
-        ios_root_force_walk(b);
+        assert_int_equal(ios_ctx_new(dir, &a), 0);
+        assert_int_equal(ios_ctx_new(dir, &b), 0);
+        ios_ctx_force_walk(b);
         for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
                 char *x = NULL, *y = NULL;
-                int ex = ios_root_realpath(a, paths[i], &x), ey = ios_root_realpath(b, paths[i], &y);
-                int fx = ios_root_open(a, paths[i], O_RDONLY), fy = ios_root_open(b, paths[i], O_RDONLY);
+                int ex = ios_ctx_realpath(a, paths[i], &x), ey = ios_ctx_realpath(b, paths[i], &y);
+                int fx = ios_ctx_open(a, paths[i], O_RDONLY), fy = ios_ctx_open(b, paths[i], O_RDONLY);
 
                 if (ex != ey || (ex == 0 && strcmp(x, y) != 0) || (fx < 0) != (fy < 0) || (fx < 0 && fx != fy))
                         fail_msg("%s: default %d %s (open %d), walk %d %s (open %d)", paths[i], ex,
@@ -172,45 +172,45 @@ static void test_resolvers_agree(void **state)
                 if (fy >= 0)
                         close(fy);
         }
-        ios_root_free(a);
-        ios_root_free(b);
+        ios_ctx_free(a);
+        ios_ctx_free(b);
 }
 
 static void test_read_stays_inside(void **state)
 {
-        struct ios_root *r = NULL;
+        struct ios_ctx *r = NULL;
         char *buf = NULL;
         size_t len;
 
         (void)state;
-        assert_int_equal(ios_root_new(dir, &r), 0);
-        assert_int_equal(ios_root_read_file(r, "/sys/block/evil", &buf, &len), 0);
+        assert_int_equal(ios_ctx_new(dir, &r), 0);
+        assert_int_equal(ios_ctx_read_file(r, "/sys/block/evil", &buf, &len), 0);
         assert_string_equal(buf, "inside\n");
         assert_int_equal(len, 7);
         free(buf);
-        assert_int_equal(ios_root_read_file(r, "/sys/block/hostpw", &buf, &len), -ENOENT);
-        assert_true(ios_root_open(r, "/etc/passwd", 0) == -ENOENT);
-        assert_string_equal(ios_root_prefix(r), dir);
-        assert_false(ios_root_is_host(r));
-        ios_root_free(r);
+        assert_int_equal(ios_ctx_read_file(r, "/sys/block/hostpw", &buf, &len), -ENOENT);
+        assert_true(ios_ctx_open(r, "/etc/passwd", 0) == -ENOENT);
+        assert_string_equal(ios_ctx_prefix(r), dir);
+        assert_false(ios_ctx_is_host(r));
+        ios_ctx_free(r);
 }
 
 static void test_root_errors(void **state)
 {
-        struct ios_root *r = NULL;
+        struct ios_ctx *r = NULL;
 
         (void)state;
-        assert_int_equal(ios_root_new("/nonexistent/iosched", &r), -ENOENT);
+        assert_int_equal(ios_ctx_new("/nonexistent/iosched", &r), -ENOENT);
         assert_null(r);
-        assert_int_equal(ios_root_new(NULL, &r), 0);
-        assert_true(ios_root_is_host(r));
-        assert_string_equal(ios_root_prefix(r), "");
-        ios_root_free(r);
+        assert_int_equal(ios_ctx_new(NULL, &r), 0);
+        assert_true(ios_ctx_is_host(r));
+        assert_string_equal(ios_ctx_prefix(r), "");
+        ios_ctx_free(r);
 }
 
 static void test_sysfs_list(void **state)
 {
-        struct ios_root *r = NULL;
+        struct ios_ctx *r = NULL;
         char **l = NULL, p[4096];
         int fd;
 
@@ -228,8 +228,8 @@ static void test_sysfs_list(void **state)
         snprintf(p, sizeof(p), "%s/sys/listing/link", dir);
         assert_int_equal(symlink("a9", p), 0);
 
-        assert_int_equal(ios_root_new(dir, &r), 0);
-        fd = ios_root_open(r, "/sys", O_PATH | O_DIRECTORY);
+        assert_int_equal(ios_ctx_new(dir, &r), 0);
+        fd = ios_ctx_open(r, "/sys", O_PATH | O_DIRECTORY);
         assert_true(fd >= 0);
         /* sorted, dot names left out, symlinks listed but never followed */
         assert_int_equal(ios_sysfs_list(fd, "listing", &l), 4);
@@ -247,7 +247,7 @@ static void test_sysfs_list(void **state)
         assert_int_equal(ios_sysfs_list(fd, "../etc", &l), -EINVAL);
         close(fd);
         /* the directory itself, and an empty one */
-        fd = ios_root_open(r, "/sys/listing/a9", O_PATH | O_DIRECTORY);
+        fd = ios_ctx_open(r, "/sys/listing/a9", O_PATH | O_DIRECTORY);
         assert_true(fd >= 0);
         assert_int_equal(ios_sysfs_list(fd, ".", &l), 1);
         assert_string_equal(l[0], "x");
@@ -255,25 +255,25 @@ static void test_sysfs_list(void **state)
         close(fd);
         snprintf(p, sizeof(p), "%s/sys/listing/empty", dir);
         assert_int_equal(mkdir(p, 0755), 0);
-        fd = ios_root_open(r, "/sys/listing/empty", O_PATH | O_DIRECTORY);
+        fd = ios_ctx_open(r, "/sys/listing/empty", O_PATH | O_DIRECTORY);
         assert_int_equal(ios_sysfs_list(fd, ".", &l), 0);
         assert_non_null(l);
         assert_null(l[0]);
         ios_strv_free(l);
         close(fd);
-        ios_root_free(r);
+        ios_ctx_free(r);
 }
 
 static void test_sysfs_helpers(void **state)
 {
-        struct ios_root *r = NULL;
+        struct ios_ctx *r = NULL;
         char *s = NULL;
         uint64_t v;
         int fd, i;
 
         (void)state;
-        assert_int_equal(ios_root_new(dir, &r), 0);
-        fd = ios_root_open(r, "/sys/block/loop0", O_PATH | O_DIRECTORY);
+        assert_int_equal(ios_ctx_new(dir, &r), 0);
+        fd = ios_ctx_open(r, "/sys/block/loop0", O_PATH | O_DIRECTORY);
         assert_true(fd >= 0);
         assert_int_equal(ios_sysfs_read_u64(fd, "queue/nr_requests", &v), 0);
         assert_true(v > 0);
@@ -288,7 +288,7 @@ static void test_sysfs_helpers(void **state)
         assert_true(ios_sysfs_exists(fd, "queue"));
         assert_false(ios_sysfs_exists(fd, "nope"));
         close(fd);
-        ios_root_free(r);
+        ios_ctx_free(r);
 }
 
 int main(void)

@@ -23,7 +23,7 @@
 /* A copy of the captured loop-device tree and its disk, freed even when an assert fails. */
 struct tree {
         char *dir;
-        struct ios_root *r;
+        struct ios_ctx *r;
         struct ios_device *d;
 };
 
@@ -35,7 +35,7 @@ static int tree_setup(void **state)
                 return -1;
         *state = t;
         t->dir = t_fixture_copy("loop");
-        if (!t->dir || ios_root_new(t->dir, &t->r) < 0 || ios_device_new(t->r, "loop0", &t->d) < 0)
+        if (!t->dir || ios_ctx_new(t->dir, &t->r) < 0 || ios_device_new(t->r, "loop0", &t->d) < 0)
                 return -1;
         return 0;
 }
@@ -47,7 +47,7 @@ static int tree_teardown(void **state)
         if (!t)
                 return 0;
         ios_device_free(t->d);
-        ios_root_free(t->r);
+        ios_ctx_free(t->r);
         t_rmtree(t->dir);
         free(t);
         return 0;
@@ -171,7 +171,7 @@ static void test_faketree_write(void **state)
 {
         struct tree *t = *state;
 
-        assert_false(ios_root_is_host(t->r));
+        assert_false(ios_ctx_is_host(t->r));
         assert_string_equal(q_file(t, "scheduler"), "[none] mq-deadline ");
         /* a switch: the kernel lists what it offers, the new one bracketed */
         assert_int_equal(ios_device_write(t->d, "queue/scheduler", "mq-deadline"), 0);

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * iosched-bench: a disk's scheduler state saved, switched and restored
+ * (sched-state.c), and the --compare run over it (compare.c, with the
+ * --policy hook in policy.c).
+ */
+#ifndef IOS_BENCH_COMPARE_H
+#define IOS_BENCH_COMPARE_H
+
+#include "bench.h"
+
+/* ------------------------------------------------------------------ */
+/* sched-state.c: save / switch / restore a disk's scheduler state     */
+/* ------------------------------------------------------------------ */
+
+/* Everything writable under queue/ and queue/iosched/ at the time of save. */
+struct bench_sched_state {
+        struct ios_device *dev;         /* borrowed */
+        struct ios_wanted saved;        /* ios_snapshot_take(): "scheduler" and attributes */
+        size_t n_attrs;                 /* attributes in saved, the scheduler not counted */
+        bool armed;                     /* restore pending (atexit) */
+};
+
+/*
+ * Snapshot every writable queue/ and queue/iosched/ attribute of d (the
+ * disk, never a partition).  Does not change anything.  s->dev borrows d.
+ */
+int bench_sched_save(struct ios_device *d, struct bench_sched_state *s);
+/*
+ * Make s the state an atexit() handler restores if the process exits before
+ * bench_sched_restore() ran (one state at a time).  report, if not NULL, is
+ * called from that handler with the restore's result, so the tool can say
+ * what happened; the handler itself prints nothing.
+ */
+void bench_sched_arm(struct bench_sched_state *s,
+                     void (*report)(const struct bench_sched_state *s, int r, char **bad));
+/*
+ * Switch d to sched and then write extra settings (a policy's tunables),
+ * through the library's plan: its order, and every value read back.  On
+ * failure *ret_msg (when not NULL) gets the library's one-line reason.
+ */
+int bench_sched_switch(struct ios_device *d, const char *sched, const struct ios_wanted *extra,
+                       char **ret_msg);
+/*
+ * Put the saved state back through the library's plan (scheduler,
+ * nr_requests, other queue/ tunables, then iosched/), writing only what
+ * differs, then read everything back.  Returns 0, or -EIO when some
+ * attribute could not be restored; with ret_bad, a list of the attributes
+ * that differ is returned for the message.  Disarms s.
+ */
+int bench_sched_restore(struct bench_sched_state *s, char ***ret_bad);
+/* Re-read and compare without writing: 0 if identical, -EIO + list otherwise. */
+int bench_sched_verify(const struct bench_sched_state *s, char ***ret_bad);
+void bench_sched_state_done(struct bench_sched_state *s);
+/* The saved value of "queue/scheduler" or an attribute, or NULL. */
+const char *bench_sched_state_get(const struct bench_sched_state *s, const char *attr);
+
+/*
+ * Hook for --policy: called before each switch of a --compare run for the
+ * settings to write with that scheduler (everything but the scheduler;
+ * iosched/ tunables of other schedulers are skipped by the plan).  The
+ * settings stay owned by the hook.
+ */
+typedef int (*bench_sched_tune_fn)(void *userdata, const struct ios_device *d, const struct ios_wanted **ret);
+
+/* ------------------------------------------------------------------ */
+/* compare.c                                                           */
+/* ------------------------------------------------------------------ */
+
+struct bench_compare_hooks {
+        bench_sched_tune_fn tune;       /* NULL: kernel defaults per scheduler */
+        void *userdata;
+};
+
+/* policy.c: the --policy tune hook (system policy, or built-in plus file) */
+/* Load the policy and set root's probe flags for it: call before the disk is looked up. */
+int bench_policy_hooks(const char *file, struct ios_ctx *root, struct bench_compare_hooks *h,
+                       struct bench_error *err);
+void bench_policy_hooks_done(struct bench_compare_hooks *h);
+
+int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
+                  const struct bench_compare_hooks *hooks, FILE *out, struct bench_error *e);
+
+#endif
