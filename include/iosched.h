@@ -270,6 +270,10 @@ struct ios_policy;
 
 /* Built-in policy only (no files). */
 int ios_policy_new_builtin(struct ios_policy **ret);
+/* The built-in rules as policy text; its line N is the source "built-in:N". */
+const char *ios_policy_builtin_text(void);
+/* Whether p holds the built-in rules (not loaded with IOS_POLICY_NO_BUILTIN). */
+bool ios_policy_has_builtin(const struct ios_policy *p);
 struct ios_policy *ios_policy_free(struct ios_policy *p);
 /* Files read, in order (for logs and inotify watches). */
 char * const *ios_policy_files(const struct ios_policy *p);
@@ -429,5 +433,36 @@ void ios_plan_done(struct ios_plan *plan);
  * turns into the plan that restores them.
  */
 int ios_snapshot_take(struct ios_device *d, struct ios_wanted *ret);
+
+/* ------------------------------------------------------------------ */
+/* writers.c: who else writes a disk's queue attributes                */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Another writer of a queue attribute: the active TuneD profile's [disk]
+ * elevator=/readahead= or [sysfs] /sys/block/X/queue/... (includes
+ * followed), or a udev rule's ATTR{queue/...}="..." (iosched's own
+ * 60-iosched.rules left out).  As written; nothing is evaluated.
+ */
+struct ios_writer {
+        char *kind;             /* "tuned" or "udev" */
+        char *name;             /* TuneD profile, NULL for udev */
+        char *devglob;          /* disks it is limited to (devices=, KERNEL==, /sys/block/GLOB), NULL: all */
+        char *key;              /* "queue/scheduler", "queue/read_ahead_kb", ... */
+        char *value;
+        char *file;             /* where, with conf_root */
+        unsigned line;
+};
+struct ios_writers {
+        struct ios_writer *w;
+        size_t n;
+};
+/* Every writer under conf_root (NULL: "/"): conf_root's /etc/tuned, /usr/lib/tuned and udev rules directories. */
+int ios_writers_scan(const char *conf_root, struct ios_writers *ret);
+/* Whether w writes key (NULL: any) of disk dev. */
+bool ios_writer_applies(const struct ios_writer *w, const char *dev, const char *key);
+/* "TuneD profile P sets queue/scheduler=bfq (FILE:LINE)", "udev rule sets ATTR{K}="V" (FILE:LINE)" */
+const char *ios_writer_line(const struct ios_writer *w, char *buf, size_t n);
+void ios_writers_done(struct ios_writers *w);
 
 #endif

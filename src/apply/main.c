@@ -48,7 +48,10 @@ static void usage(FILE *out)
                 " %1$s --check [options] [DEVICE...]   exit 0 if compliant, 1 on drift, 2 on error\n"
                 " %1$s --udev DEVNAME                  one disk, quietly, for udev rules\n"
                 " %1$s list [options] [DEVICE...]      lsblk-like table of disks and classes\n"
-                " %1$s explain [options] DEVICE        class, evidence and the rule behind each setting\n"
+                " %1$s explain [options] [DEVICE...]   class, evidence and the rule behind each setting\n"
+                " %1$s status [options] [DEVICE...]    one line per disk: scheduler, wanted, drift, other writers\n"
+                " %1$s facts -J [DEVICE...]            what a fleet inventory wants of this host\n"
+                " %1$s cat-config [options]            the policy as read, each line with its file:line\n"
                 " %1$s validate [options] DEVICE [-- BENCH-OPTIONS]\n"
                 "                                      benchmark the policy's scheduler against the current one\n"
                 " %1$s --import-grub                   print a policy equivalent to elevator=\n"
@@ -60,6 +63,8 @@ static void usage(FILE *out)
                 "     --check            change nothing, report drift\n"
                 " -J, --json             use JSON output\n"
                 "     --format FMT       output format: text, json, prometheus\n"
+                " -a, --all              list, status: also disks without a medium (size 0)\n"
+                " -b, --bytes            list: SIZE in bytes\n"
                 " -r, --raw              list: raw output\n"
                 " -n, --noheadings       list: don't print headings\n"
                 " -o, --output LIST      list: output columns (+LIST appends to the default)\n"
@@ -74,7 +79,23 @@ static void usage(FILE *out)
                 " -V, --version          display version\n",
                 prog);
         apply_list_help_columns(out);
+        apply_status_help_columns(out);
         fprintf(out, "\nFor more details see iosched-apply(8) and iosched.conf(5).\n");
+}
+
+/*
+ * One error: one line on stderr ("iosched-apply: [DEVICE: ]message"), and
+ * the same in the JSON object's "errors" (errors.c), with its exit code.
+ */
+static int verr_at(int code, const char *device, const char *fmt, va_list ap)
+{
+        _cleanup_free_ char *msg = NULL;
+
+        if (vasprintf(&msg, fmt, ap) < 0)
+                msg = NULL;
+        fprintf(stderr, "%s: %s%s%s\n", prog, device ? device : "", device ? ": " : "", msg ? msg : fmt);
+        apply_error_add(NULL, 0, device, code, "%s", msg ? msg : fmt);
+        return code;
 }
 
 static int err(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -82,12 +103,44 @@ static int err(int code, const char *fmt, ...)
 {
         va_list ap;
 
-        fprintf(stderr, "%s: ", prog);
         va_start(ap, fmt);
-        vfprintf(stderr, fmt, ap);
+        code = verr_at(code, NULL, fmt, ap);
         va_end(ap);
-        fputc('\n', stderr);
         return code;
+}
+
+static int err_dev(int code, const char *device, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int err_dev(int code, const char *device, const char *fmt, ...)
+{
+        va_list ap;
+
+        va_start(ap, fmt);
+        code = verr_at(code, device, fmt, ap);
+        va_end(ap);
+        return code;
+}
+
+/*
+ * Whether -J (or --format json) is on the command line, looked at before
+ * the options are parsed so that a usage error is JSON too.  Short option
+ * clusters count ("-nJ"), up to a letter that takes an argument.
+ */
+static bool json_requested(int argc, char **argv)
+{
+        for (int i = 1; i < argc; i++) {
+                const char *a = argv[i];
+
+                if (streq(a, "--"))
+                        break;
+                if (streq(a, "--json") || streq(a, "--format=json") ||
+                    (streq(a, "--format") && i + 1 < argc && streq(argv[i + 1], "json")))
+                        return true;
+                if (a[0] == '-' && a[1] != '-')
+                        for (const char *c = a + 1; *c && !strchr("oc", *c); c++)
+                                if (*c == 'J')
+                                        return true;
+        }
+        return false;
 }
 
 /*
@@ -134,9 +187,9 @@ static int load_devices_err(struct ios_ctx *r, char **names, int nnames,
                 if (ret_err && *ret_err == 0)
                         *ret_err = e;
                 if (e == -ENODEV || e == -ENOENT)
-                        rc = err(APPLY_EXIT_ERROR, "%s: not a block device", names[i]);
+                        rc = err_dev(APPLY_EXIT_ERROR, names[i], "not a block device");
                 else
-                        rc = err(APPLY_EXIT_ERROR, "%s: %s", names[i], strerror(-e));
+                        rc = err_dev(APPLY_EXIT_ERROR, names[i], "%s", strerror(-e));
         }
         *ret = l;
         *ret_n = n;
@@ -174,6 +227,8 @@ static int load_policy(const char *conf_root, const char *config, bool no_builti
                 char where[300];
 
                 ios_error_where(&errs[i], where, sizeof(where));
+                apply_error_add(errs[i].file, errs[i].line, NULL, APPLY_EXIT_ERROR,
+                                "%s (skipped; the rest of the policy applies)", errs[i].msg);
                 /* udev: the journal gets it once; stderr of a RUN program is not read */
                 if (to_syslog)
                         apply_log(LOG_ERR, "%s: %s (skipped; the rest of the policy applies)", where, errs[i].msg);
@@ -193,10 +248,16 @@ enum {
         OPT_CONFIG_ROOT, OPT_IMPORT_GRUB, OPT_NO_BUILTIN,
 };
 
-int main(int argc, char **argv)
+/* What the JSON error object names when the command could not print its own. */
+static const char *json_cmd;
+static int json_mode = -1;
+
+static int run(int argc, char **argv)
 {
         static const struct option longopts[] = {
                 { "json", no_argument, NULL, 'J' },
+                { "all", no_argument, NULL, 'a' },
+                { "bytes", no_argument, NULL, 'b' },
                 { "raw", no_argument, NULL, 'r' },
                 { "noheadings", no_argument, NULL, 'n' },
                 { "output", required_argument, NULL, 'o' },
@@ -219,7 +280,7 @@ int main(int argc, char **argv)
         struct apply_run_opts ro = { .prog = prog };
         const char *sysroot = NULL, *cols = NULL, *cmd = NULL, *config = NULL, *conf_root = NULL;
         const char *udev_dev = NULL;
-        bool import_grub = false, mode_set = false, no_builtin = false;
+        bool import_grub = false, mode_set = false, no_builtin = false, show_all = false;
         struct ios_ctx *root = NULL;
         struct ios_policy *policy = NULL;
         struct ios_device **devs = NULL;
@@ -236,10 +297,12 @@ int main(int argc, char **argv)
                         argc = i;
                         break;
                 }
-        while ((c = getopt_long(argc, argv, "Jrno:c:qvhV", longopts, NULL)) >= 0) {
+        while ((c = getopt_long(argc, argv, "Jabrno:c:qvhV", longopts, NULL)) >= 0) {
                 switch (c) {
                 case 'J': lo.json = ro.json = true; break;
                 case 'r': lo.raw = true; break;
+                case 'a': show_all = true; break;
+                case 'b': lo.bytes = true; break;
                 case 'n': lo.noheadings = true; break;
                 case 'o': cols = optarg; break;
                 case 'c': config = optarg; break;
@@ -253,6 +316,7 @@ int main(int argc, char **argv)
                                 return err(APPLY_EXIT_ERROR, "--dry-run and --check are mutually exclusive");
                         mode_set = true;
                         ro.mode = c == OPT_CHECK ? APPLY_MODE_CHECK : APPLY_MODE_DRY_RUN;
+                        json_mode = (int)ro.mode;
                         break;
                 case OPT_UDEV: udev_dev = optarg; break;
                 case OPT_FORMAT:
@@ -268,6 +332,8 @@ int main(int argc, char **argv)
                 case 'h': usage(stdout); return 0;
                 case 'V': printf("%s %s\n", prog, IOS_VERSION); return 0;
                 default:
+                        apply_error_add(NULL, 0, NULL, APPLY_EXIT_ERROR, "invalid option or missing argument: %s",
+                                        argv[optind - 1]);
                         fprintf(stderr, "Try '%s --help' for more information.\n", prog);
                         return APPLY_EXIT_ERROR;
                 }
@@ -275,8 +341,12 @@ int main(int argc, char **argv)
         if (lo.json && (lo.raw || ro.prometheus))
                 return err(APPLY_EXIT_ERROR, "--json, --raw and --format prometheus are mutually exclusive");
         if (optind < argc && (streq(argv[optind], "list") || streq(argv[optind], "explain") ||
-                              streq(argv[optind], "validate")))
+                              streq(argv[optind], "validate") || streq(argv[optind], "status") ||
+                              streq(argv[optind], "facts") || streq(argv[optind], "cat-config")))
                 cmd = argv[optind++];
+        json_cmd = cmd;
+        if (!cmd && json_mode < 0)
+                json_mode = APPLY_MODE_APPLY;
         if (udev_dev && (cmd || mode_set || optind < argc || ro.json || ro.prometheus))
                 return err(APPLY_EXIT_ERROR, "--udev takes one device and no other mode");
         if (cmd && mode_set)
@@ -312,7 +382,9 @@ int main(int argc, char **argv)
                         rc = err(APPLY_EXIT_ERROR, "unknown column: %.*s", (int)strcspn(bad, ","), bad);
                         goto out;
                 }
-                if (apply_list_needs_extra(&lo))
+                /* as lsblk: disks without a medium are left out unless -a or named */
+                lo.hide_empty = !show_all && optind == argc;
+                if (apply_list_needs_extra(&lo) || lo.hide_empty)
                         ios_ctx_set_probe(root, IOS_PROBE_EXTRA);
                 (void)ios_raise_nofile();
                 /* as lsblk: a missing name is reported, the others are listed, exit 2 */
@@ -338,7 +410,8 @@ int main(int argc, char **argv)
         }
         /* what the policy matches on; explain shows every fact */
         ios_ctx_set_probe(root, ios_policy_probe_flags(policy) |
-                                 (cmd && streq(cmd, "explain") ? IOS_PROBE_EXTRA : 0));
+                                 (cmd && (streq(cmd, "explain") || streq(cmd, "facts") ||
+                                          (streq(cmd, "status") && !show_all)) ? IOS_PROBE_EXTRA : 0));
 
         if (cmd && streq(cmd, "validate")) {
                 /* validate DEVICE [-- options for iosched-bench] */
@@ -362,18 +435,39 @@ int main(int argc, char **argv)
                 goto out;
         }
 
-        if (cmd && streq(cmd, "explain")) {
-                if (argc - optind != 1) {
-                        rc = err(APPLY_EXIT_ERROR, "explain takes exactly one DEVICE");
+        if (cmd && (streq(cmd, "explain") || streq(cmd, "status") || streq(cmd, "facts"))) {
+                /* every disk when none is named; one that is missing does not stop the others */
+                ro.ctx = root;
+                ro.conf_root = conf_root;
+                (void)ios_raise_nofile();
+                devices_rc = load_devices(root, argv + optind, argc - optind, &devs, &ndevs);
+                if (devices_rc && ndevs == 0) {
+                        rc = devices_rc;
                         goto out;
                 }
-                rc = load_devices(root, argv + optind, 1, &devs, &ndevs);
-                if (rc)
+                /* facts: a broken policy is a fact (policy_ok), not a failure to gather them */
+                rc = devices_rc ? devices_rc : policy_rc && !streq(cmd, "facts") ? policy_rc : 0;
+                if (streq(cmd, "explain"))
+                        e = apply_explain(&ro, policy, devs, ndevs, rc);
+                else if (streq(cmd, "facts"))
+                        e = apply_facts(stdout, &ro, policy, devs, ndevs, rc);
+                else {
+                        lo.hide_empty = !show_all && optind == argc;
+                        e = apply_status(&ro, &lo, cols, policy, devs, ndevs, rc);
+                }
+                rc = e < 0 ? err(APPLY_EXIT_ERROR, "%s: %s", cmd, strerror(-e)) : e;
+                if (streq(cmd, "facts"))
+                        policy_rc = 0;
+                goto out;
+        }
+
+        if (cmd && streq(cmd, "cat-config")) {
+                if (optind != argc) {
+                        rc = err(APPLY_EXIT_ERROR, "cat-config takes no DEVICE");
                         goto out;
-                apply_list_explain(stdout, devs[0]);
-                e = apply_explain_policy(stdout, policy, devs[0]);
-                if (e < 0)
-                        rc = err(APPLY_EXIT_ERROR, "%s: %s", devs[0]->name, strerror(-e));
+                }
+                e = apply_cat_config(stdout, policy);
+                rc = e < 0 ? err(APPLY_EXIT_ERROR, "cat-config: %s", strerror(-e)) : policy_rc;
                 goto out;
         }
 
@@ -405,6 +499,10 @@ int main(int argc, char **argv)
                 }
         }
         ro.all_disks = !udev_dev && optind == argc;
+        ro.base = policy_rc || devices_rc ? APPLY_FAILED : APPLY_OK;
+        ro.exit_of = exit_code;
+        ro.ctx = root;
+        ro.conf_root = conf_root;
         /* a skipped policy file or a missing disk named: the others still done, exit 2 */
         rc = exit_code(apply_outcome_worse(apply_run(&ro, policy, devs, ndevs),
                                            policy_rc || devices_rc ? APPLY_FAILED : APPLY_OK));
@@ -412,9 +510,27 @@ out:
         if (policy_rc)          /* explain and validate too: a skipped file is worst */
                 rc = APPLY_EXIT_ERROR;
         ios_device_list_free(devs, ndevs);
+        apply_conflicts_free();
         ios_policy_free(policy);
         ios_ctx_free(root);
         if (fflush(stdout) != 0 || ferror(stdout))
                 rc = rc ? rc : err(APPLY_EXIT_ERROR, "write error: %s", strerror(errno));
+        return rc;
+}
+
+int main(int argc, char **argv)
+{
+        bool json = json_requested(argc, argv);
+        int rc;
+
+        rc = run(argc, argv);
+        /* -J: one JSON object on stdout, whatever happened */
+        if (json && rc && !apply_json_printed()) {
+                apply_json_error_object(stdout, json_cmd, json_mode >= 0 ? apply_mode_names[json_mode] : NULL,
+                                        rc);
+                if (fflush(stdout) != 0 && !rc)
+                        rc = APPLY_EXIT_ERROR;
+        }
+        apply_errors_free();
         return rc;
 }

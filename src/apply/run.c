@@ -13,6 +13,8 @@
 #include "macro.h"
 #include "apply.h"
 
+const char * const apply_mode_names[] = { "apply", "dry-run", "check" };
+
 static const char *state_name(enum ios_change_state s)
 {
         switch (s) {
@@ -114,11 +116,21 @@ static void log_plan_syslog(const struct ios_plan *pl)
         }
 }
 
-static void json_plan(FILE *f, const struct ios_plan *pl, bool first)
+bool apply_plan_compliant(const struct ios_plan *pl)
+{
+        return !pl->error && !ios_plan_count(pl, IOS_CHANGE_DRIFT) && !ios_plan_count(pl, IOS_CHANGE_FAILED) &&
+               !ios_plan_count(pl, IOS_CHANGE_NOT_APPLIED);
+}
+
+/* apply: something was written; --dry-run/--check: something would be */
+static bool plan_changed(const struct ios_plan *pl, enum apply_mode m)
+{
+        return ios_plan_count(pl, m == APPLY_MODE_APPLY ? IOS_CHANGE_APPLIED : IOS_CHANGE_DRIFT) > 0;
+}
+
+static void json_plan(FILE *f, const struct apply_run_opts *o, const struct ios_plan *pl, bool first)
 {
         const struct ios_device *d = pl->dev;
-        bool compliant = !pl->error && !ios_plan_count(pl, IOS_CHANGE_DRIFT) &&
-                         !ios_plan_count(pl, IOS_CHANGE_FAILED);
 
         fprintf(f, "%s\n    {\"name\": ", first ? "" : ",");
         ios_json_string(f, d->name);
@@ -126,14 +138,14 @@ static void json_plan(FILE *f, const struct ios_plan *pl, bool first)
         ios_json_string(f, ios_class_to_string(d->cls));
         fprintf(f, ", \"scheduler\": ");
         ios_json_string(f, d->sched_current);
-        fprintf(f, ", \"compliant\": %s, \"error\": ", compliant ? "true" : "false");
+        fprintf(f, ", \"available\": ");
+        apply_json_strv(f, d->sched_current ? d->sched_avail : NULL);
+        fprintf(f, ",\n     \"changed\": %s, \"compliant\": %s, \"error\": ",
+                plan_changed(pl, o->mode) ? "true" : "false", apply_plan_compliant(pl) ? "true" : "false");
         ios_json_string(f, pl->error_msg);
-        fprintf(f, ",\n     \"notes\": [");
-        for (char **n = pl->notes; n && *n; n++) {
-                fputs(n == pl->notes ? "" : ", ", f);
-                ios_json_string(f, *n);
-        }
-        fprintf(f, "],\n     \"settings\": [");
+        fprintf(f, ",\n     \"notes\": ");
+        apply_json_strv(f, pl->notes);
+        fprintf(f, ",\n     \"settings\": [");
         for (size_t i = 0; i < pl->n; i++) {
                 const struct ios_change *c = &pl->c[i];
 
@@ -154,7 +166,41 @@ static void json_plan(FILE *f, const struct ios_plan *pl, bool first)
                 }
                 fputc('}', f);
         }
-        fprintf(f, "%s]}", pl->n ? "\n     " : "");
+        fprintf(f, "%s]", pl->n ? "\n     " : "");
+        apply_conflicts_json(f, o, pl);
+        fputc('}', f);
+}
+
+/* The whole -J object of apply, --dry-run and --check (schema 1). */
+static void json_run(FILE *f, const struct apply_run_opts *o, const struct ios_policy *p, struct ios_plan *pls,
+                     size_t n, int exit)
+{
+        size_t nerr = 0;
+        const struct ios_error *pe = ios_policy_errors(p, &nerr);
+        bool changed = false, compliant = apply_errors_count() == 0;
+
+        for (size_t i = 0; i < n; i++) {
+                changed = changed || plan_changed(&pls[i], o->mode);
+                compliant = compliant && apply_plan_compliant(&pls[i]);
+        }
+        apply_json_header(f, NULL);
+        fprintf(f, ", \"mode\": \"%s\",\n \"changed\": %s, \"compliant\": %s, \"exit\": %d,\n \"errors\": ",
+                apply_mode_names[o->mode], changed ? "true" : "false", compliant ? "true" : "false", exit);
+        apply_errors_json(f);
+        fputs(",\n \"policy_errors\": [", f);
+        for (size_t i = 0; i < nerr; i++) {
+                fprintf(f, "%s{\"file\": ", i ? ", " : "");
+                ios_json_string(f, pe[i].file);
+                fprintf(f, ", \"line\": %u, \"message\": ", pe[i].line);
+                ios_json_string(f, pe[i].msg);
+                fputc('}', f);
+        }
+        fputs("], \"warnings\": ", f);
+        apply_json_strv(f, ios_policy_warnings(p));
+        fputs(",\n \"devices\": [", f);
+        for (size_t i = 0; i < n; i++)
+                json_plan(f, o, &pls[i], i == 0);
+        fprintf(f, "%s]}\n", n ? "\n  " : "");
 }
 
 static void prom_label(FILE *f, const char *s)
@@ -228,6 +274,8 @@ enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_po
                         pls[i].error = e;
                         if (asprintf(&pls[i].error_msg, "cannot read current settings: %s", strerror(-e)) < 0)
                                 pls[i].error_msg = NULL;
+                        apply_error_add(NULL, 0, devs[i]->name, o->exit_of ? o->exit_of(x) : 2,
+                                        "cannot read current settings: %s", strerror(-e));
                         continue;
                 }
                 if (o->mode == APPLY_MODE_APPLY)
@@ -245,6 +293,13 @@ enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_po
                 } else
                         x = apply_outcome_of_errno(pls[i].error);
                 rc = apply_outcome_worse(x, rc);
+                /* a failed write (or, planning, a value that cannot be set) is an error of the run */
+                for (size_t k = 0; k < pls[i].n; k++)
+                        if (pls[i].c[k].state == IOS_CHANGE_FAILED)
+                                apply_error_add(NULL, 0, devs[i]->name,
+                                                o->exit_of ? o->exit_of(o->mode == APPLY_MODE_CHECK ? APPLY_FAILED :
+                                                                        apply_outcome_of_errno(pls[i].c[k].error)) : 2,
+                                                "%s: %s", pls[i].c[k].key, pls[i].c[k].msg ? pls[i].c[k].msg : "failed");
 
                 if (o->udev)
                         log_plan_syslog(&pls[i]);
@@ -259,29 +314,10 @@ enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_po
                         for (char **u = unmatched; u && *u; u++)
                                 fprintf(stderr, "%s: note: %s: [Match] matches no disk\n", o->prog, *u);
         }
-        if (o->json) {
-                static const char * const modes[] = { "apply", "dry-run", "check" };
-                size_t nerr = 0;
-                const struct ios_error *pe = ios_policy_errors(p, &nerr);
-
-                printf("{\"mode\": \"%s\", \"policy_errors\": [", modes[o->mode]);
-                for (size_t i = 0; i < nerr; i++) {
-                        printf("%s{\"file\": ", i ? ", " : "");
-                        ios_json_string(stdout, pe[i].file);
-                        printf(", \"line\": %u, \"message\": ", pe[i].line);
-                        ios_json_string(stdout, pe[i].msg);
-                        putchar('}');
-                }
-                printf("], \"warnings\": [");
-                for (char * const *w = ios_policy_warnings(p); w && *w; w++) {
-                        fputs(w == ios_policy_warnings(p) ? "" : ", ", stdout);
-                        ios_json_string(stdout, *w);
-                }
-                printf("], \"devices\": [");
-                for (size_t i = 0; i < n; i++)
-                        json_plan(stdout, &pls[i], i == 0);
-                printf("%s]}\n", n ? "\n  " : "");
-        } else if (o->prometheus)
+        rc = apply_outcome_worse(rc, o->base);
+        if (o->json)
+                json_run(stdout, o, p, pls, n, o->exit_of ? o->exit_of(rc) : (int)rc);
+        else if (o->prometheus)
                 prom_plans(stdout, pls, n);
 
         for (size_t i = 0; i < n; i++)
@@ -291,28 +327,19 @@ enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_po
 }
 
 /* explain, second half: every key the policy sets, its source and state. */
-int apply_explain_policy(FILE *out, const struct ios_policy *p, struct ios_device *d)
+void apply_explain_plan(FILE *out, const struct ios_plan *pl)
 {
-        struct ios_plan pl = {};
-        int e;
-
-        e = ios_plan_build(p, d, &pl);
-        if (e < 0)
-                return e;
         fputs("  policy:\n", out);
-        if (pl.n == 0)
+        if (pl->n == 0)
                 fputs("    (no rule sets anything: left as the kernel chose)\n", out);
-        for (size_t i = 0; i < pl.n; i++) {
-                const struct ios_change *c = &pl.c[i];
+        for (size_t i = 0; i < pl->n; i++) {
+                const struct ios_change *c = &pl->c[i];
 
-                fprintf(out, "    %s = %s  (%s)  [%s%s%s%s]\n", c->key, c->wanted, c->source,
-                        state_name(c->state), c->current ? ", now " : "", c->current ? c->current : "",
-                        c->msg ? "" : "");
+                fprintf(out, "    %s = %s  (%s)  [%s%s%s]\n", c->key, c->wanted, c->source,
+                        state_name(c->state), c->current ? ", now " : "", c->current ? c->current : "");
                 if (c->msg)
                         fprintf(out, "      %s\n", c->msg);
         }
-        for (char **n = pl.notes; n && *n; n++)
+        for (char **n = pl->notes; n && *n; n++)
                 fprintf(out, "    note: %s\n", *n);
-        ios_plan_done(&pl);
-        return 0;
 }
