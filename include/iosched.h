@@ -356,6 +356,28 @@ int ios_policy_load(const char *conf_root, const char *file, unsigned flags,
  */
 #define IOS_POLICY_DROPIN_GLOB "*.conf"
 int ios_policy_search_paths(const char *conf_root, const char *file, char ***ret_files, char ***ret_dirs);
+/*
+ * policy-dropin.c: --drop-in NAME=FILE.  FILE stands in for the drop-in
+ * NAME (a *.conf name, no path): it replaces a drop-in of that name in any
+ * policy directory, or is added as if it were in /etc/iosched.d; FILE
+ * /dev/null removes NAME.  FILE is then read and checked like every
+ * policy file.  ios_policy_load_dropins() is ios_policy_load() with such
+ * overrides (none with file set: only built-in and that file are read).
+ */
+struct ios_dropin {
+        char *name;             /* "60-perc.conf" */
+        char *file;             /* "/tmp/cand.conf", "/dev/null" */
+};
+/* "NAME=FILE": 0, -EINVAL (no '=', empty, NAME not a *.conf name or with a '/'), -ENOMEM. */
+int ios_dropin_parse(const char *arg, struct ios_dropin *ret);
+void ios_dropin_done(struct ios_dropin *d);
+/*
+ * The hook in ios_policy_load(): paths, the drop-in files in the order
+ * read (sorted by file name), with ov applied; replaced by a new vector.
+ */
+int ios_dropins_override(char ***paths, const struct ios_dropin *ov, size_t nov);
+int ios_policy_load_dropins(const char *conf_root, const char *file, unsigned flags,
+                            const struct ios_dropin *ov, size_t nov, struct ios_policy **ret, struct ios_error *err);
 /* "file:line", or "file" for an error not on a line, in buf. */
 const char *ios_error_where(const struct ios_error *e, char *buf, size_t n);
 /* Files and directories skipped whole, each with file:line, message and -errno. */

@@ -71,6 +71,7 @@ static void usage(FILE *out)
                 " -c, --config FILE      use only the built-in policy and FILE\n"
                 "     --config-root DIR  read /etc, /run and vendor policy directories under DIR\n"
                 "     --no-builtin       start from an empty policy instead of the built-in one\n"
+                "     --drop-in NAME=FILE  read FILE as the drop-in NAME (/dev/null: without NAME)\n"
                 "     --sysroot DIR      use DIR as the root of sys/, proc/ and run/udev\n"
                 "     --udev DEVNAME     apply to one disk, log to syslog, print nothing\n"
                 " -q, --quiet            print errors only\n"
@@ -209,7 +210,7 @@ static int load_devices(struct ios_ctx *r, char **names, int nnames,
  * returned in *ret_rc.  Returns non-zero only when there is no policy.
  */
 static int load_policy(const char *conf_root, const char *config, bool no_builtin, bool quiet, bool to_syslog,
-                       struct ios_policy **ret, int *ret_rc)
+                       const struct ios_dropin *dropins, size_t ndropins, struct ios_policy **ret, int *ret_rc)
 {
         struct ios_error pe = {};
         unsigned flags = (getenv("IOSCHED_TEST_ANY_OWNER") ? IOS_POLICY_ANY_OWNER : 0) |
@@ -219,7 +220,7 @@ static int load_policy(const char *conf_root, const char *config, bool no_builti
         int e;
 
         *ret_rc = 0;
-        e = ios_policy_load(conf_root, config, flags, ret, &pe);
+        e = ios_policy_load_dropins(conf_root, config, flags, dropins, ndropins, ret, &pe);
         if (e < 0)
                 return err(APPLY_EXIT_ERROR, "cannot load policy: %s", strerror(-e));
         errs = ios_policy_errors(*ret, &nerr);
@@ -245,12 +246,15 @@ static int load_policy(const char *conf_root, const char *config, bool no_builti
 
 enum {
         OPT_SYSROOT = CHAR_MAX + 1, OPT_DRY_RUN, OPT_CHECK, OPT_UDEV, OPT_FORMAT,
-        OPT_CONFIG_ROOT, OPT_IMPORT_GRUB, OPT_NO_BUILTIN,
+        OPT_CONFIG_ROOT, OPT_IMPORT_GRUB, OPT_NO_BUILTIN, OPT_DROP_IN,
 };
 
 /* What the JSON error object names when the command could not print its own. */
 static const char *json_cmd;
 static int json_mode = -1;
+
+/* a usage or set-up error: said once, and what was allocated is freed at out */
+#define FAIL(...) do { rc = err(__VA_ARGS__); goto out; } while (0)
 
 static int run(int argc, char **argv)
 {
@@ -270,6 +274,7 @@ static int run(int argc, char **argv)
                 { "format", required_argument, NULL, OPT_FORMAT },
                 { "import-grub", no_argument, NULL, OPT_IMPORT_GRUB },
                 { "no-builtin", no_argument, NULL, OPT_NO_BUILTIN },
+                { "drop-in", required_argument, NULL, OPT_DROP_IN },
                 { "quiet", no_argument, NULL, 'q' },
                 { "verbose", no_argument, NULL, 'v' },
                 { "help", no_argument, NULL, 'h' },
@@ -286,6 +291,8 @@ static int run(int argc, char **argv)
         struct ios_device **devs = NULL;
         size_t ndevs = 0;
         char **bench_args = NULL;
+        struct ios_dropin *dropins = NULL;
+        size_t ndropins = 0;
         int c, e, rc = 0, nbench_args = 0, policy_rc = 0;
         int devices_rc = 0;     /* the worst exit code of disks named but not loaded */
 
@@ -313,7 +320,7 @@ static int run(int argc, char **argv)
                 case OPT_DRY_RUN:
                 case OPT_CHECK:
                         if (mode_set)
-                                return err(APPLY_EXIT_ERROR, "--dry-run and --check are mutually exclusive");
+                                FAIL(APPLY_EXIT_ERROR, "--dry-run and --check are mutually exclusive");
                         mode_set = true;
                         ro.mode = c == OPT_CHECK ? APPLY_MODE_CHECK : APPLY_MODE_DRY_RUN;
                         json_mode = (int)ro.mode;
@@ -325,21 +332,43 @@ static int run(int argc, char **argv)
                         else if (streq(optarg, "prometheus"))
                                 ro.prometheus = true;
                         else if (!streq(optarg, "text"))
-                                return err(APPLY_EXIT_ERROR, "unknown format \"%s\" (text, json, prometheus)", optarg);
+                                FAIL(APPLY_EXIT_ERROR, "unknown format \"%s\" (text, json, prometheus)", optarg);
                         break;
                 case OPT_IMPORT_GRUB: import_grub = true; break;
                 case OPT_NO_BUILTIN: no_builtin = true; break;
-                case 'h': usage(stdout); return 0;
-                case 'V': printf("%s %s\n", prog, IOS_VERSION); return 0;
+                case OPT_DROP_IN: {
+                        struct ios_dropin *n = realloc(dropins, (ndropins + 1) * sizeof(*n));
+
+                        if (!n) {
+                                rc = err(APPLY_EXIT_ERROR, "out of memory");
+                                goto out;
+                        }
+                        dropins = n;
+                        e = ios_dropin_parse(optarg, &dropins[ndropins]);
+                        if (e < 0) {
+                                rc = err(APPLY_EXIT_ERROR, "--drop-in %s: %s", optarg,
+                                         e == -EINVAL ? "not NAME=FILE with NAME a *.conf file name" : strerror(-e));
+                                goto out;
+                        }
+                        ndropins++;
+                        break;
+                }
+                case 'h': usage(stdout); goto out;
+                case 'V': printf("%s %s\n", prog, IOS_VERSION); goto out;
                 default:
                         apply_error_add(NULL, 0, NULL, APPLY_EXIT_ERROR, "invalid option or missing argument: %s",
                                         argv[optind - 1]);
                         fprintf(stderr, "Try '%s --help' for more information.\n", prog);
-                        return APPLY_EXIT_ERROR;
+                        rc = APPLY_EXIT_ERROR;
+                        goto out;
                 }
         }
+        if (ndropins && config) {
+                rc = err(APPLY_EXIT_ERROR, "--drop-in and --config are mutually exclusive (--config reads no drop-ins)");
+                goto out;
+        }
         if (lo.json && (lo.raw || ro.prometheus))
-                return err(APPLY_EXIT_ERROR, "--json, --raw and --format prometheus are mutually exclusive");
+                FAIL(APPLY_EXIT_ERROR, "--json, --raw and --format prometheus are mutually exclusive");
         if (optind < argc && (streq(argv[optind], "list") || streq(argv[optind], "explain") ||
                               streq(argv[optind], "validate") || streq(argv[optind], "status") ||
                               streq(argv[optind], "facts") || streq(argv[optind], "cat-config")))
@@ -348,15 +377,15 @@ static int run(int argc, char **argv)
         if (!cmd && json_mode < 0)
                 json_mode = APPLY_MODE_APPLY;
         if (udev_dev && (cmd || mode_set || optind < argc || ro.json || ro.prometheus))
-                return err(APPLY_EXIT_ERROR, "--udev takes one device and no other mode");
+                FAIL(APPLY_EXIT_ERROR, "--udev takes one device and no other mode");
         if (cmd && mode_set)
-                return err(APPLY_EXIT_ERROR, "%s does not take --dry-run or --check", cmd);
+                FAIL(APPLY_EXIT_ERROR, "%s does not take --dry-run or --check", cmd);
         if (ro.prometheus && !mode_set)
                 ro.mode = APPLY_MODE_CHECK;       /* a textfile collector must not change anything */
 
         e = ios_ctx_new(sysroot, &root);
         if (e < 0)
-                return err(APPLY_EXIT_ERROR, "%s: %s", sysroot ? sysroot : "/", strerror(-e));
+                FAIL(APPLY_EXIT_ERROR, "%s: %s", sysroot ? sysroot : "/", strerror(-e));
 
         /* /etc/default/grub lives with the policy, or in the captured tree */
         if (!conf_root && sysroot)
@@ -402,7 +431,8 @@ static int run(int argc, char **argv)
                 apply_log_open(prog);
                 ro.udev = ro.quiet = true;
         }
-        rc = load_policy(conf_root, config, no_builtin, ro.quiet, udev_dev != NULL, &policy, &policy_rc);
+        rc = load_policy(conf_root, config, no_builtin, ro.quiet, udev_dev != NULL, dropins, ndropins, &policy,
+                         &policy_rc);
         if (rc) {
                 if (udev_dev)
                         apply_log(LOG_ERR, "%s: policy not applied: cannot load the policy", udev_dev);
@@ -511,6 +541,9 @@ out:
                 rc = APPLY_EXIT_ERROR;
         ios_device_list_free(devs, ndevs);
         apply_conflicts_free();
+        for (size_t i = 0; i < ndropins; i++)
+                ios_dropin_done(&dropins[i]);
+        free(dropins);
         ios_policy_free(policy);
         ios_ctx_free(root);
         if (fflush(stdout) != 0 || ferror(stdout))
