@@ -146,4 +146,10 @@ size_t apply_conflicts_count(const struct apply_run_opts *o, const struct ios_pl
 char *apply_conflicts_short(const struct apply_run_opts *o, const struct ios_plan *pl);
 void apply_conflicts_free(void);
 
+/* prom.c: --format prometheus; health and time on every run (policy_ok -1: not known, left out). */
+void apply_prom_run(FILE *f, const struct apply_run_opts *o, const struct ios_policy *p, struct ios_plan *pls,
+                    size_t n, int exit);
+void apply_prom_failure(FILE *f, int exit, int policy_ok);
+bool apply_prom_printed(void);
+
 #endif

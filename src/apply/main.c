@@ -249,6 +249,17 @@ enum {
         OPT_CONFIG_ROOT, OPT_IMPORT_GRUB, OPT_NO_BUILTIN, OPT_DROP_IN,
 };
 
+static bool prom_requested(int argc, char **argv)
+{
+        for (int i = 1; i < argc && !streq(argv[i], "--"); i++)
+                if (streq(argv[i], "--format=prometheus") ||
+                    (streq(argv[i], "--format") && i + 1 < argc && streq(argv[i + 1], "prometheus")))
+                        return true;
+        return false;
+}
+/* whether the policy was read whole, for the textfile of a run that ended early (-1: not read) */
+static int prom_policy_ok = -1;
+
 /* What the JSON error object names when the command could not print its own. */
 static const char *json_cmd;
 static int json_mode = -1;
@@ -433,6 +444,7 @@ static int run(int argc, char **argv)
         }
         rc = load_policy(conf_root, config, no_builtin, ro.quiet, udev_dev != NULL, dropins, ndropins, &policy,
                          &policy_rc);
+        prom_policy_ok = rc ? 0 : !policy_rc;
         if (rc) {
                 if (udev_dev)
                         apply_log(LOG_ERR, "%s: policy not applied: cannot load the policy", udev_dev);
@@ -553,7 +565,7 @@ out:
 
 int main(int argc, char **argv)
 {
-        bool json = json_requested(argc, argv);
+        bool json = json_requested(argc, argv), prom = prom_requested(argc, argv);
         int rc;
 
         rc = run(argc, argv);
@@ -561,6 +573,12 @@ int main(int argc, char **argv)
         if (json && rc && !apply_json_printed()) {
                 apply_json_error_object(stdout, json_cmd, json_mode >= 0 ? apply_mode_names[json_mode] : NULL,
                                         rc);
+                if (fflush(stdout) != 0 && !rc)
+                        rc = APPLY_EXIT_ERROR;
+        }
+        /* --format prometheus: health and time, so that an alert fires instead of a stale file */
+        if (prom && rc && !apply_prom_printed()) {
+                apply_prom_failure(stdout, rc, prom_policy_ok);
                 if (fflush(stdout) != 0 && !rc)
                         rc = APPLY_EXIT_ERROR;
         }

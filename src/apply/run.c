@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * run.c: apply, --dry-run, --check and --udev over a set of disks, and the
- * three ways of reporting it (lines, JSON, node_exporter textfile).  What it
+ * three ways of reporting it (lines, JSON, and prom.c's node_exporter textfile).  What it
  * came to is an outcome class; main.c maps it to the exit status.
  */
 #define _GNU_SOURCE
@@ -203,54 +203,6 @@ static void json_run(FILE *f, const struct apply_run_opts *o, const struct ios_p
         fprintf(f, "%s]}\n", n ? "\n  " : "");
 }
 
-static void prom_label(FILE *f, const char *s)
-{
-        fputc('"', f);
-        for (; s && *s; s++) {
-                if (*s == '"' || *s == '\\')
-                        fputc('\\', f);
-                if (*s == '\n') {
-                        fputs("\\n", f);
-                        continue;
-                }
-                fputc(*s, f);
-        }
-        fputc('"', f);
-}
-
-static void prom_plans(FILE *f, struct ios_plan *pls, size_t n)
-{
-        fputs("# HELP iosched_device_compliant 1 if the disk has every setting of its policy, else 0.\n"
-              "# TYPE iosched_device_compliant gauge\n", f);
-        for (size_t i = 0; i < n; i++) {
-                bool ok = !pls[i].error && !ios_plan_count(&pls[i], IOS_CHANGE_DRIFT) &&
-                          !ios_plan_count(&pls[i], IOS_CHANGE_FAILED);
-                fputs("iosched_device_compliant{device=", f);
-                prom_label(f, pls[i].dev->name);
-                fputs(",class=", f);
-                prom_label(f, ios_class_to_string(pls[i].dev->cls));
-                fprintf(f, "} %d\n", ok);
-        }
-        fputs("# HELP iosched_device_drift_settings Number of settings that differ from the policy.\n"
-              "# TYPE iosched_device_drift_settings gauge\n", f);
-        for (size_t i = 0; i < n; i++) {
-                fputs("iosched_device_drift_settings{device=", f);
-                prom_label(f, pls[i].dev->name);
-                fprintf(f, "} %zu\n", ios_plan_count(&pls[i], IOS_CHANGE_DRIFT));
-        }
-        fputs("# HELP iosched_device_info Class and active I/O scheduler of each disk.\n"
-              "# TYPE iosched_device_info gauge\n", f);
-        for (size_t i = 0; i < n; i++) {
-                fputs("iosched_device_info{device=", f);
-                prom_label(f, pls[i].dev->name);
-                fputs(",class=", f);
-                prom_label(f, ios_class_to_string(pls[i].dev->cls));
-                fputs(",scheduler=", f);
-                prom_label(f, pls[i].dev->sched_current ? pls[i].dev->sched_current : "");
-                fputs("} 1\n", f);
-        }
-}
-
 enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_policy *p,
                              struct ios_device **devs, size_t n)
 {
@@ -318,7 +270,7 @@ enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_po
         if (o->json)
                 json_run(stdout, o, p, pls, n, o->exit_of ? o->exit_of(rc) : (int)rc);
         else if (o->prometheus)
-                prom_plans(stdout, pls, n);
+                apply_prom_run(stdout, o, p, pls, n, o->exit_of ? o->exit_of(rc) : (int)rc);
 
         for (size_t i = 0; i < n; i++)
                 ios_plan_done(&pls[i]);
