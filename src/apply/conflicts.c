@@ -58,7 +58,9 @@ static size_t each(const struct apply_run_opts *o, const struct ios_plan *pl,
         for (size_t i = 0; i < cache.w.n; i++) {
                 const struct ios_writer *w = &cache.w.w[i];
 
-                if (!plan_sets(pl, w->key) || !ios_writer_applies(w, pl->dev->name, NULL))
+                /* the plan calls queue/scheduler "scheduler" */
+                if (!plan_sets(pl, streq(w->key, "queue/scheduler") ? "scheduler" : w->key) ||
+                    !ios_writer_applies(w, pl->dev->name, NULL))
                         continue;
                 fn(w, NULL, u);
                 n++;

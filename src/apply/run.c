@@ -255,8 +255,16 @@ enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_po
 
                 if (o->udev)
                         log_plan_syslog(&pls[i]);
-                else if (!o->json && !o->prometheus)
+                else if (!o->json && !o->prometheus) {
                         print_plan_lines(o, &pls[i]);
+                        /* --check and --dry-run: who else writes what the policy sets */
+                        if (o->mode != APPLY_MODE_APPLY && !o->quiet) {
+                                _cleanup_(ios_strv_freep) char **w = apply_conflicts_lines(o, &pls[i]);
+
+                                for (char **l = w; l && *l; l++)
+                                        fprintf(stderr, "%s: %s: note: other writer: %s\n", o->prog, devs[i]->name, *l);
+                        }
+                }
         }
         /* a rule that matches no disk is a rule that does nothing: say so when asked */
         if (o->all_disks && !o->udev && !o->quiet && (o->verbose || o->mode != APPLY_MODE_APPLY)) {

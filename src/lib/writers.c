@@ -141,7 +141,7 @@ static int scan_profile(struct ios_writers *ws, const char *root, const char *na
 {
         _cleanup_free_ char *path = NULL, *text = NULL, *devices = NULL, *section = NULL, *type = NULL;
         _cleanup_(ios_strv_freep) char **includes = NULL;
-        char *line, *save = NULL;
+        char *line, *next;
         unsigned ln = 0;
         size_t first = ws->n;
         int e;
@@ -153,12 +153,13 @@ static int scan_profile(struct ios_writers *ws, const char *root, const char *na
                 return e;
         if (e < 0 || read_text(path, &text) < 0)
                 return 0;       /* a profile that is not there writes nothing */
-        for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        for (line = text; line; line = next) {
                 char *s, *eq, *k, *v;
 
-                ln = 1;
-                for (const char *c = text; c < line; c++)
-                        ln += *c == '\n' || *c == '\0';
+                next = strchr(line, '\n');
+                if (next)
+                        *next++ = '\0';
+                ln++;
                 s = strip(line);
                 if (!*s || *s == '#' || *s == ';')
                         continue;
