@@ -402,6 +402,8 @@ static int run(int argc, char **argv)
         if (!conf_root && sysroot)
                 conf_root = sysroot;
         if (import_grub) {
+                json_cmd = "import-grub";
+                json_mode = -1;
                 _cleanup_free_ char *msg = NULL;
                 _cleanup_(ios_strv_freep) char **notes = NULL;
 
