@@ -51,8 +51,9 @@ static int load_file(struct ios_policy *p, const char *path, unsigned flags, str
         if (st.st_uid != 0 && !(flags & IOS_POLICY_ANY_OWNER))
                 return ios_error_set(err, path, 0, -EPERM, "refusing a policy file not owned by root (uid %u)",
                             (unsigned)st.st_uid);
-        if (st.st_size > 1 << 20)
-                return ios_error_set(err, path, 0, -EFBIG, "policy file larger than 1 MiB");
+        if (st.st_size > IOS_POLICY_FILE_MAX)
+                return ios_error_set(err, path, 0, -EFBIG, "policy file larger than %u KiB",
+                                     IOS_POLICY_FILE_MAX / 1024);
         buf = malloc((size_t)st.st_size + 1);
         if (!buf)
                 return -ENOMEM;

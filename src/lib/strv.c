@@ -46,6 +46,40 @@ int ios_strv_push(char ***l, char *s)
         return 0;
 }
 
+/*
+ * ios_strv_push() walks the vector to find its end: fine for a few entries,
+ * quadratic for a long list of words or a big udev database.  Here the
+ * caller keeps the length and the room, and the room doubles.
+ */
+int ios_strv_push_fast(char ***l, size_t *n, size_t *cap, char *s)
+{
+        if (!s)
+                return -ENOMEM;
+        if (*cap == 0) {
+                *n = ios_strv_length(*l);
+                *cap = *l ? *n + 1 : 0;         /* what the vector surely has */
+        }
+        if (*n + 2 > *cap) {
+                size_t nc = *cap < 8 ? 8 : *cap * 2;
+                char **nl;
+
+                if (nc < *cap || nc > SIZE_MAX / sizeof(char *)) {
+                        free(s);
+                        return -ENOMEM;
+                }
+                nl = realloc(*l, nc * sizeof(char *));
+                if (!nl) {
+                        free(s);
+                        return -ENOMEM;
+                }
+                *l = nl;
+                *cap = nc;
+        }
+        (*l)[(*n)++] = s;
+        (*l)[*n] = NULL;
+        return 0;
+}
+
 int ios_strv_pushf(char ***l, const char *fmt, ...)
 {
         va_list ap;
@@ -71,6 +105,7 @@ bool ios_strv_contains(char * const *l, const char *s)
 int ios_strv_split(const char *s, const char *sep, char ***ret)
 {
         char **l = NULL;
+        size_t len = 0, cap = 0;
         int r;
 
         l = calloc(1, sizeof(char *));
@@ -83,7 +118,7 @@ int ios_strv_split(const char *s, const char *sep, char ***ret)
                 n = strcspn(s, sep);
                 if (n == 0)
                         break;
-                r = ios_strv_push(&l, strndup(s, n));
+                r = ios_strv_push_fast(&l, &len, &cap, strndup(s, n));
                 if (r < 0) {
                         ios_strv_free(l);
                         return r;
