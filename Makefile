@@ -213,6 +213,7 @@ $(BUILDDIR)/tests/%: $(BUILDDIR)/tests/unit/%.o $(TEST_HELPER_OBJS) $(LIBAPPLY) 
 	$(Q_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(SMARTCOLS_LIBS)
 
 tests: all $(TEST_BINS)
+include tests/fuzz/fuzz.mk
 
 # The whole suite: plain build, then the same suite under ASan+UBSan.
 check: tests
