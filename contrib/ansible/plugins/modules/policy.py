@@ -252,8 +252,14 @@ def main():
                                          ['--drop-in', '%s=%s' % (fname, cand)], devices)
                 bad = errors_about(data, (cand, path), fname)
                 if bad or (module.check_mode and rc != 0):
-                    msg = error_lines(data, {cand: path})
-                    module.fail_json(msg='%s: %s' % (path, '; '.join(msg) if msg else 'refused (exit %d)' % rc),
+                    # the candidate's name in the tool's messages is the file the user knows
+                    names = dict((e.get('file'), path) for e in (data.get('errors') or []) + (data.get('policy_errors') or [])
+                                 if isinstance(e, dict) and e.get('file') and
+                                 (e['file'] == cand or os.path.basename(e['file']) == fname))
+                    names[cand] = path
+                    msg = error_lines(data, names)
+                    module.fail_json(msg='iosched-apply refused the new %s (the old one is left in place): %s'
+                                     % (path, '; '.join(msg) if msg else 'exit %d' % rc),
                                      errors=msg, report=data, rc=rc, path=path)
                 if module.check_mode:
                     result['report'] = data
