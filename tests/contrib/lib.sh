@@ -31,13 +31,18 @@ c_require() {
         [ -x "$TOOL" ] || c_fail "$TOOL not built (make)"
 }
 
+# c_apt PKG...: install Debian packages, skip (77) when that is not possible
+c_apt() {
+        command -v apt-get >/dev/null 2>&1 || c_skip "cannot install $* (no apt-get)"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null 2>&1 ||
+                c_skip "cannot install $*"
+}
+
 # c_need CMD PKG...: install the Debian packages when CMD is missing
 c_need() {
         cmd=$1; shift
         command -v "$cmd" >/dev/null 2>&1 && return 0
-        command -v apt-get >/dev/null 2>&1 || c_skip "$cmd missing and no apt-get"
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null 2>&1 ||
-                c_skip "$cmd: cannot install $*"
+        c_apt "$@"
         command -v "$cmd" >/dev/null 2>&1 || c_skip "$cmd: not found after installing $*"
 }
 

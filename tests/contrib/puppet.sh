@@ -82,7 +82,7 @@ cmp -s "$C_TMP/before.conf" "$conf" || c_fail "bad value replaced the drop-in"
 # the fact, with facter and inside puppet apply (the module's lib/facter)
 FACTERLIB="$top/contrib/puppet/iosched/lib/facter" facter --json iosched >"$C_TMP/facter.json" 2>"$C_TMP/facter.err" ||
         { cat "$C_TMP/facter.err"; c_fail "facter iosched"; }
-python3 - "$C_TMP/facter.json" "$l1" "$l2" <<'EOF' || c_fail "facter iosched: $(cat "$C_TMP/facter.json")"
+/usr/bin/python3 - "$C_TMP/facter.json" "$l1" "$l2" <<'EOF' || c_fail "facter iosched: $(cat "$C_TMP/facter.json")"
 import json, sys
 f = json.load(open(sys.argv[1]))["iosched"]
 assert f["schema"] == 1, f
