@@ -23,6 +23,8 @@ grep -q mq-deadline "/sys/block/$l1/queue/scheduler" || c_skip "no mq-deadline o
 root=$C_TMP/root
 mkdir -p "$root/etc/iosched.d"
 conf=$root/etc/iosched.d/60-test.conf
+# ansible wants a UTF-8 locale (C.UTF-8 is always there on Debian)
+export LC_ALL=C.UTF-8 LANG=C.UTF-8
 export ANSIBLE_HOME="$C_TMP/ansible-home" ANSIBLE_LOCAL_TEMP="$C_TMP/ansible-local" \
         ANSIBLE_REMOTE_TEMP="$C_TMP/ansible-remote" ANSIBLE_COLLECTIONS_PATH="$C_TMP/collections" \
         ANSIBLE_NOCOLOR=1 ANSIBLE_FORCE_COLOR=0 ANSIBLE_RETRY_FILES_ENABLED=0 \
