@@ -42,6 +42,28 @@ ansible-doc iosched.iosched.policy 2>&1 | grep -q 'config_root' || c_fail "ansib
 ansible-doc iosched.iosched.facts 2>&1 | grep -q 'pci_id' || c_fail "ansible-doc iosched.iosched.facts does not render"
 echo "collection built and installed: $(c_time)s"
 
+# the drop-in text: lists are alternatives (an element with a blank quoted),
+# booleans 1/0, keys in the order given; a bad key or a line break is refused
+/usr/bin/python3 - "$C_TMP/collections" <<'EOF' || c_fail "render_dropin"
+import sys
+sys.path.insert(0, sys.argv[1])
+from ansible_collections.iosched.iosched.plugins.module_utils.iosched import render_dropin
+class M:
+    def fail_json(self, **kw):
+        raise SystemExit(kw["msg"])
+t = render_dropin(M(), "X", {"Model": ["PERC H700", "H710"], "Rotational": True},
+                  {"Scheduler": ["bfq", "mq-deadline"], "queue/read_ahead_kb": 512})
+assert t == ('# Managed by X; local changes are overwritten.\n[Match]\nModel="PERC H700" H710\nRotational=1\n'
+             '[Set]\nScheduler=bfq mq-deadline\nqueue/read_ahead_kb=512\n'), t
+assert "[Match]" not in render_dropin(M(), "X", {}, {"Scheduler": "none"})
+for bad in ({"Sched uler": "x"}, {"Scheduler": "a\nb"}, {"x]\n[Set": 1}):
+    try:
+        render_dropin(M(), "X", {}, bad)
+    except SystemExit:
+        continue
+    raise AssertionError("accepted %r" % bad)
+EOF
+
 cat > "$C_TMP/policy.yml" <<'EOF'
 - hosts: localhost
   connection: local

@@ -51,6 +51,14 @@ manifest "$C_TMP/good.pp" present "{ 'Scheduler' => 'mq-deadline', 'queue/read_a
 manifest "$C_TMP/bad.pp" present "{ 'Scheduler' => 'none', 'queue/read_ahead_kb' => 'lots' }"
 manifest "$C_TMP/absent.pp" absent "{}"
 
+# the drop-in text: an array is alternatives (an element with a blank quoted), booleans 1/0
+puppet epp render --modulepath "$top/contrib/puppet" --confdir "$pd/conf" --vardir "$pd/var" \
+        --codedir "$pd/code" --logdir "$pd/log" --rundir "$pd/run" --publicdir "$pd/public" \
+        --values "{match => {'Model' => ['PERC H700', 'H710'], 'Rotational' => true}, set => {'Scheduler' => ['bfq', 'mq-deadline']}}" \
+        iosched/dropin.epp >"$C_TMP/render.out" 2>"$C_TMP/render.err" || { cat "$C_TMP/render.err"; c_fail "puppet epp render"; }
+printf '# Managed by Puppet iosched::rule; local changes are overwritten.\n[Match]\nModel="PERC H700" H710\nRotational=1\n[Set]\nScheduler=bfq mq-deadline\n' > "$C_TMP/render.want"
+cmp -s "$C_TMP/render.want" "$C_TMP/render.out" || { diff -u "$C_TMP/render.want" "$C_TMP/render.out"; c_fail "drop-in rendering"; }
+
 start=$(c_state "$l1" "$l2")
 
 # first run: changes (file written, exec refreshed, sysfs changed)

@@ -39,7 +39,7 @@ options:
     required: true
   match:
     description:
-      - "The C([Match]) keys, in the order given, e.g. C({Class: raid}) or C({Model: '\"PERC H700\"'})."
+      - "The C([Match]) keys, in the order given, e.g. C({Class: raid}) or C({Model: [PERC H700]}) (written C(Model=\"PERC H700\"))."
       - A list value is written as blank-separated alternatives (an element with a blank is quoted).
         Booleans are written as C(1)/C(0).
       - Empty or omitted means the rule matches every disk.
@@ -96,7 +96,7 @@ EXAMPLES = r'''
     name: 60-perc
     match:
       Class: raid
-      Model: '"PERC H700"'
+      Model: ['PERC H700']   # a list element with a blank is written quoted
     set:
       Scheduler: none
       queue/read_ahead_kb: 512

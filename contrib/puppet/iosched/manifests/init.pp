@@ -15,7 +15,7 @@
 # @example
 #   class { 'iosched': service_enable => true }
 #   iosched::rule { '60-perc':
-#     match => { 'Class' => 'raid', 'Model' => 'PERC H700' },
+#     match => { 'Class' => 'raid', 'Model' => ['PERC H700'] },
 #     set   => { 'Scheduler' => 'none', 'queue/read_ahead_kb' => 512 },
 #   }
 class iosched (
