@@ -64,6 +64,22 @@ for bad in ({"Sched uler": "x"}, {"Scheduler": "a\nb"}, {"x]\n[Set": 1}):
     raise AssertionError("accepted %r" % bad)
 EOF
 
+# the role parses (running it installs the package: not on a test machine)
+cat > "$C_TMP/role.yml" <<'EOF'
+- hosts: localhost
+  connection: local
+  roles:
+    - role: iosched.iosched.iosched
+      vars:
+        iosched_daemon_enabled: true
+        iosched_policies:
+          - {name: 60-perc, match: {Class: raid}, set: {Scheduler: none}}
+EOF
+ansible-playbook -i localhost, --syntax-check "$C_TMP/role.yml" >"$C_TMP/role.out" 2>&1 ||
+        { cat "$C_TMP/role.out"; c_fail "the role does not parse"; }
+ansible-playbook -i localhost, --list-tasks "$C_TMP/role.yml" 2>&1 | grep -q "iosched : Install iosched" ||
+        c_fail "the role's tasks: $(ansible-playbook -i localhost, --list-tasks "$C_TMP/role.yml" 2>&1)"
+
 cat > "$C_TMP/policy.yml" <<'EOF'
 - hosts: localhost
   connection: local
