@@ -164,7 +164,11 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct bench_t
         fprintf(f, "  %u loops x %.1fs (+%.1fs ramp) per scheduler, interleaved; objective %s (%s is better)\n\n",
                 o->loops, (double)o->runtime_ns / 1e9, (double)o->ramp_ns / 1e9,
                 bench_objective_to_string(o->objective), lower_is_better(o->objective) ? "lower" : "higher");
-        fprintf(f, "  %-13s %4s %9s %19s %7s %10s %9s %9s %9s %9s\n", "SCHEDULER", "RUNS",
+        int w = 11;
+
+        for (unsigned i = 0; i < n; i++)
+                w = (int)strlen(s[i].name) > w ? (int)strlen(s[i].name) : w;
+        fprintf(f, "  %-*s %4s %9s %19s %7s %10s %9s %9s %9s %9s\n", w + 2, w > 11 ? "VARIANT" : "SCHEDULER", "RUNS",
                 o->objective == BENCH_OBJ_IOPS ? "IOPS" : bench_objective_to_string(o->objective),
                 "[MIN - MAX]", "SPREAD", "BW/s", "CLAT-P50", reads ? "READ-P99" : "P99",
                 writes ? "WRITE-P99" : "", "CPU/IO");
@@ -172,12 +176,12 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct bench_t
                 char range[64];
 
                 if (s[i].n == 0) {
-                        fprintf(f, "  %-13s %4u  (no complete run)\n", s[i].name, 0u);
+                        fprintf(f, "  %-*s %4u  (no complete run)\n", w + 2, s[i].name, 0u);
                         continue;
                 }
                 snprintf(range, sizeof(range), "[%s - %s]", obj_unit(o->objective, s[i].min, b[0], sizeof(b[0])),
                          obj_unit(o->objective, s[i].max, b[1], sizeof(b[1])));
-                fprintf(f, "  %-11s%s %4u %9s %19s %6.1f%% %10s %9s %9s %9s %9s\n", s[i].name,
+                fprintf(f, "  %-*s%s %4u %9s %19s %6.1f%% %10s %9s %9s %9s %9s\n", w, s[i].name,
                         (int)i == v->best ? " *" : "  ", s[i].n, obj_unit(o->objective, s[i].med, b[2], sizeof(b[2])),
                         range, s[i].spread, bench_fmt_bytes(b[3], sizeof(b[3]), s[i].bw),
                         bench_fmt_ns(b[4], sizeof(b[4]), s[i].p50),
@@ -260,87 +264,6 @@ static void print_json(FILE *f, const struct bench_opts *o, const struct ios_dev
         fprintf(f, "}\n");
 }
 
-/*
- * The kernel's name of the scheduler that name selects on disk, decided as
- * bench_sched_switch() will decide it, by the library's plan for a one-name
- * preference (reads only): a name the queue offers, its legacy/blk-mq twin
- * (noop/none, deadline/mq-deadline, cfq/bfq), or a blk-mq scheduler built
- * as a module that is not listed yet but installed for the running kernel,
- * which loads it on the write.  NULL in *ret: the disk cannot run it.
- */
-static int sched_kernel_name(struct ios_device *disk, const char *name, char **ret)
-{
-        struct ios_setting set = { .key = (char *)"scheduler", .value = (char *)name, .source = (char *)"--compare" };
-        const struct ios_wanted w = { .s = &set, .n = 1 };
-        struct ios_plan pl;
-        int r;
-
-        *ret = NULL;
-        r = ios_plan_from_settings(disk, &w, &pl);
-        if (r < 0)
-                return r;
-        for (size_t i = 0; i < pl.n && r == 0; i++)
-                if (streq(pl.c[i].key, "scheduler") && pl.c[i].wanted &&
-                    (pl.c[i].state == IOS_CHANGE_OK || pl.c[i].state == IOS_CHANGE_DRIFT) &&
-                    !(*ret = strdup(pl.c[i].wanted)))
-                        r = -ENOMEM;
-        ios_plan_done(&pl);
-        return r;
-}
-
-/*
- * The schedulers to compare, in the kernel's spelling and without repeats:
- * the list given to --compare, or every one the disk offers.  A name the
- * disk cannot run is a usage error naming every such name and what is
- * available, before anything is saved, switched or measured.
- */
-static int compare_names(const struct bench_opts *o, struct ios_device *disk, char ***ret, struct bench_error *e)
-{
-        static const char * const modular[] = { "mq-deadline", "kyber", "bfq" };
-        _cleanup_(ios_strv_freep) char **names = NULL, **bad = NULL, **avail = NULL;
-        _cleanup_free_ char *bad_s = NULL, *avail_s = NULL;
-        int r;
-
-        for (char * const *p = o->compare_scheds ? o->compare_scheds : disk->sched_avail; p && *p; p++) {
-                _cleanup_free_ char *k = NULL;
-
-                r = sched_kernel_name(disk, *p, &k);
-                if (r < 0)
-                        return r;
-                if (!k)
-                        r = ios_strv_contains(bad, *p) ? 0 : ios_strv_pushf(&bad, "%s", *p);
-                else if (!ios_strv_contains(names, k))
-                        r = ios_strv_push(&names, TAKE_PTR(k));
-                if (r < 0)
-                        return r;
-        }
-        if (!bad) {
-                *ret = TAKE_PTR(names);
-                return 0;
-        }
-        /* what would have worked: the offered list and the modules the kernel would load */
-        for (char * const *p = disk->sched_avail; p && *p; p++)
-                if ((r = ios_strv_pushf(&avail, "%s", *p)) < 0)
-                        return r;
-        for (size_t i = 0; i < ELEMENTSOF(modular); i++) {
-                _cleanup_free_ char *k = NULL;
-
-                if (ios_strv_contains(disk->sched_avail, modular[i]))
-                        continue;
-                r = sched_kernel_name(disk, modular[i], &k);
-                if (r < 0)
-                        return r;
-                if (k && streq(k, modular[i]) && (r = ios_strv_pushf(&avail, "%s (module)", k)) < 0)
-                        return r;
-        }
-        bad_s = ios_strv_join(bad, ", ");
-        avail_s = ios_strv_join(avail, " ");
-        if (!bad_s || !avail_s)
-                return -ENOMEM;
-        return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "--compare: %s %s not available on %s (available: %s)",
-                               bad_s, bad[1] ? "are" : "is", disk->name, avail_s);
-}
-
 static void report_atexit(const struct bench_sched_state *s, int r, char **bad)
 {
         if (r < 0) {
@@ -358,12 +281,14 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
         const struct bench_progress_ops eta = { .update = bench_eta_update, .userdata = &line };
         struct bench_sched_state st;
         struct sched_summary *s = NULL;
+        struct bench_variants vs = {};
+        struct bench_disk_lock lock = BENCH_DISK_LOCK_INIT;
         struct verdict v;
-        char **names = NULL, **bad = NULL;
+        char **bad = NULL;
         _cleanup_free_ char *orig = NULL;
-        unsigned n, rot = 0;
+        unsigned n;
         int r = 0, rr;
-        bool restored;
+        bool restored, saved = false;
 
         if (!disk)
                 return bench_error_set(e, BENCH_ERR_USAGE, ENODEV,
@@ -373,30 +298,18 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
                                        "--compare: %s has no I/O scheduler to choose", disk->name);
         if (o->objective == BENCH_OBJ_READ_P99 && !bench_rw_reads(o->rw))
                 return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "--objective=read-p99 needs a workload that reads");
-        r = compare_names(o, disk, &names, e);
+        r = bench_variants_resolve(o, disk, &vs, e);
         if (r < 0)
-                goto out_names;
-        n = (unsigned)ios_strv_length(names);
-        if (n == 0) {
-                r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "--compare: no scheduler to compare on %s",
-                                    disk->name);
-                goto out_names;
-        }
+                return r;
+        n = vs.n;
         orig = strdup(disk->sched_current);
-        if (!orig) {
-                r = -ENOMEM;
-                goto out_names;
-        }
-        /* start with a real switch, so no scheduler keeps tunables set before we came */
-        if (n > 1 && streq(names[0], orig))
-                rot = 1;
         s = calloc(n, sizeof(*s));
-        if (!s) {
+        if (!orig || !s) {
                 r = -ENOMEM;
-                goto out_names;
+                goto out;
         }
         for (unsigned i = 0; i < n; i++) {
-                s[i].name = names[(i + rot) % n];
+                s[i].name = vs.v[i].label;
                 s[i].runs = calloc(o->loops, sizeof(struct run));
                 if (!s[i].runs) {
                         r = -ENOMEM;
@@ -404,13 +317,29 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
                 }
         }
 
+        /* one comparison per disk at a time: a second one would save our switched state as its "original" */
+        r = bench_disk_lock_take(disk, &lock, e);
+        if (r < 0)
+                goto out;
         r = bench_sched_save(disk, &st);
         if (r < 0) {
                 r = bench_error_set(e, BENCH_ERR_SYSTEM, -r, "%s: cannot read the scheduler state: %s",
                                     disk->name, strerror(-r));
                 goto out;
         }
+        saved = true;
         bench_sched_arm(&st, report_atexit);
+        r = bench_variants_learn(&vs, disk, e);
+        if (r < 0) {
+                rr = bench_sched_restore(&st, &bad);
+                if (rr < 0) {
+                        _cleanup_free_ char *list = ios_strv_join(bad, "; ");
+                        e->msg[0] = '\0';
+                        r = bench_error_set(e, BENCH_ERR_SCHED, EIO, "%s: could not restore the scheduler state: %s",
+                                            disk->name, list ? list : "?");
+                }
+                goto out;
+        }
 
         for (unsigned l = 0; l < o->loops && r == 0; l++)
                 for (unsigned i = 0; i < n && r == 0; i++) {
@@ -428,7 +357,7 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
                                         break;
                                 }
                         }
-                        rr = bench_sched_switch(disk, s[i].name, extra, &why);
+                        rr = bench_variant_switch(&vs, i, disk, extra, &why);
                         if (rr < 0) {
                                 r = bench_error_set(e, BENCH_ERR_SCHED, -rr, "%s: cannot switch to %s: %s",
                                                     disk->name, s[i].name, why ? why : strerror(-rr));
@@ -461,16 +390,17 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
                                     disk->name, list ? list : "?");
         } else if (bench_stop_signal && r == 0)
                 r = bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted; %s restored to %s", disk->name, orig);
-        bench_sched_state_done(&st);
 out:
+        if (saved)
+                bench_sched_state_done(&st);
+        bench_disk_lock_release(&lock);
         for (unsigned i = 0; s && i < n; i++) {
                 for (unsigned l = 0; s[i].runs && l < o->loops; l++)
                         bench_result_done(&s[i].runs[l].res);
                 free(s[i].runs);
         }
         free(s);
-out_names:
-        ios_strv_free(names);
+        bench_variants_done(&vs);
         ios_strv_free(bad);
         return r;
 }

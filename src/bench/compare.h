@@ -64,6 +64,60 @@ const char *bench_sched_state_get(const struct bench_sched_state *s, const char 
 typedef int (*bench_sched_tune_fn)(void *userdata, const struct ios_device *d, const struct ios_wanted **ret);
 
 /* ------------------------------------------------------------------ */
+/* lock.c: one scheduler-switching iosched-bench per disk              */
+/* ------------------------------------------------------------------ */
+
+struct bench_disk_lock {
+        int fd;
+};
+#define BENCH_DISK_LOCK_INIT { .fd = -1 }
+/* flock /run/iosched-bench/MAJ:MIN.lock; held: BENCH_ERR_REFUSED naming the holder's pid. */
+int bench_disk_lock_take(const struct ios_device *d, struct bench_disk_lock *l, struct bench_error *e);
+void bench_disk_lock_release(struct bench_disk_lock *l);
+
+/* ------------------------------------------------------------------ */
+/* variant.c: what --compare compares: a scheduler plus tunables       */
+/* ------------------------------------------------------------------ */
+
+struct bench_variant {
+        char *label;                    /* the kernel's scheduler name, then the tunables as written */
+        char *sched;                    /* the kernel's name */
+        struct ios_wanted set;          /* "queue/iosched/NAME" or "queue/NAME" = value */
+};
+
+struct bench_variants {
+        struct bench_variant *v;
+        unsigned n;
+        char **queue_keys;              /* queue/ files any variant sets */
+        char **start_sched;             /* bench_variants_learn(): per scheduler ... */
+        struct ios_wanted *start;       /* ... the state right after a fresh switch to it */
+        unsigned n_start;
+};
+
+/* The spelling of one variant, SCHED[:TUNABLE=VALUE...], against the table (no disk): for options.c.
+ * -EINVAL with the reason in msg. */
+int bench_variant_check(const char *spelling, char *msg, size_t len);
+/*
+ * The variants of o (every scheduler offered without a list) in the
+ * kernel's names, checked against disk without writing: the scheduler can
+ * run there, an iosched/ tunable is one of that scheduler's, a queue/ file
+ * exists.  Usage errors name the variant.
+ */
+int bench_variants_resolve(const struct bench_opts *o, struct ios_device *disk, struct bench_variants *ret,
+                           struct bench_error *e);
+/*
+ * Switch to each scheduler once, afresh (through another when the disk is
+ * on it), and record what it starts with; a tunable the scheduler has no
+ * file for on this kernel is a usage error.  Writes: call with the lock
+ * held and the state saved and armed.
+ */
+int bench_variants_learn(struct bench_variants *vs, struct ios_device *disk, struct bench_error *e);
+/* Put disk in variant i's whole state (extra: the --policy settings), through the library's plan. */
+int bench_variant_switch(const struct bench_variants *vs, unsigned i, struct ios_device *disk,
+                         const struct ios_wanted *extra, char **ret_msg);
+void bench_variants_done(struct bench_variants *vs);
+
+/* ------------------------------------------------------------------ */
 /* compare.c                                                           */
 /* ------------------------------------------------------------------ */
 

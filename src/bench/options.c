@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "compare.h"
 #include "macro.h"
 
 void bench_opts_init(struct bench_opts *o)
@@ -384,9 +385,15 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                                 r = ios_strv_split(optarg, ",", &o->compare_scheds);
                                 if (r < 0)
                                         return r;
-                                for (char **s = o->compare_scheds; *s; s++)
-                                        if (!ios_sched_name_valid(*s))
-                                                return BAD("invalid --compare '%s' (expected scheduler names, comma-separated)", optarg);
+                                for (char **s = o->compare_scheds; *s; s++) {
+                                        char why[400];
+
+                                        r = bench_variant_check(*s, why, sizeof(why));
+                                        if (r == -EINVAL)
+                                                return BAD("invalid --compare '%s': %s", optarg, why);
+                                        if (r < 0)
+                                                return r;
+                                }
                                 if (!o->compare_scheds[0])
                                         return BAD("invalid --compare '%s'", optarg);
                         }
