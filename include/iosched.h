@@ -116,8 +116,16 @@ int ios_strv_pushf(char ***l, const char *fmt, ...) __attribute__((format(printf
 bool ios_strv_contains(char * const *l, const char *s);
 int ios_strv_split(const char *s, const char *sep, char ***ret);
 char *ios_strv_join(char * const *l, const char *sep);
-/* Write s as a JSON string (quoted, escaped), or null. */
+/*
+ * Write s as a JSON string (quoted, escaped), or null.  The output is valid
+ * UTF-8 whatever s holds: every byte that does not start a well-formed UTF-8
+ * sequence (stray bytes like \xff, overlong forms, surrogates, beyond
+ * U+10FFFF, cut-off sequences) is written as U+FFFD, control characters as
+ * \u00XX.
+ */
 void ios_json_string(FILE *f, const char *s);
+/* A copy of s with the same U+FFFD replacement (for JSON written by libsmartcols); NULL on ENOMEM. */
+char *ios_utf8_sanitize(const char *s);
 
 /* ------------------------------------------------------------------ */
 /* scheduler.c: queue/scheduler parsing and legacy/blk-mq name mapping */
