@@ -256,6 +256,8 @@ install: all
 		$(INSTALL) -d $(DESTDIR)$(DRACUTDIR)/90iosched && $(INSTALL) -m 0755 dracut/90iosched/* $(DESTDIR)$(DRACUTDIR)/90iosched/; fi)
 	$(if $(and $(BASHCOMPDIR),$(COMPLETIONS)),$(INSTALL) -d $(DESTDIR)$(BASHCOMPDIR))
 	$(if $(and $(BASHCOMPDIR),$(COMPLETIONS)),$(INSTALL) -m 0644 $(COMPLETIONS) $(DESTDIR)$(BASHCOMPDIR)/)
+	$(INSTALL) -d $(DESTDIR)$(DATADIR)/iosched
+	$(INSTALL) -m 0644 schema/iosched-apply.schema.json $(DESTDIR)$(DATADIR)/iosched/
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(SBINDIR)/,$(notdir $(PROGS)))
@@ -265,6 +267,8 @@ uninstall:
 	$(if $(INITRAMFSDIR),rm -f $(DESTDIR)$(INITRAMFSDIR)/hooks/iosched)
 	$(if $(DRACUTDIR),rm -rf $(DESTDIR)$(DRACUTDIR)/90iosched)
 	$(if $(BASHCOMPDIR),rm -f $(addprefix $(DESTDIR)$(BASHCOMPDIR)/,$(notdir $(COMPLETIONS))))
+	rm -f $(DESTDIR)$(DATADIR)/iosched/iosched-apply.schema.json
+	-rmdir $(DESTDIR)$(DATADIR)/iosched 2>/dev/null
 	-rmdir $(DESTDIR)$(LIBDIR_IOSCHED) 2>/dev/null
 
 # The release tarball: every file git tracks, as it is in the work tree, under

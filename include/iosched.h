@@ -270,6 +270,10 @@ struct ios_policy;
 
 /* Built-in policy only (no files). */
 int ios_policy_new_builtin(struct ios_policy **ret);
+/* The built-in rules as policy text; its line N is the source "built-in:N". */
+const char *ios_policy_builtin_text(void);
+/* Whether p holds the built-in rules (not loaded with IOS_POLICY_NO_BUILTIN). */
+bool ios_policy_has_builtin(const struct ios_policy *p);
 struct ios_policy *ios_policy_free(struct ios_policy *p);
 /* Files read, in order (for logs and inotify watches). */
 char * const *ios_policy_files(const struct ios_policy *p);
@@ -352,6 +356,28 @@ int ios_policy_load(const char *conf_root, const char *file, unsigned flags,
  */
 #define IOS_POLICY_DROPIN_GLOB "*.conf"
 int ios_policy_search_paths(const char *conf_root, const char *file, char ***ret_files, char ***ret_dirs);
+/*
+ * policy-dropin.c: --drop-in NAME=FILE.  FILE stands in for the drop-in
+ * NAME (a *.conf name, no path): it replaces a drop-in of that name in any
+ * policy directory, or is added as if it were in /etc/iosched.d; FILE
+ * /dev/null removes NAME.  FILE is then read and checked like every
+ * policy file.  ios_policy_load_dropins() is ios_policy_load() with such
+ * overrides (none with file set: only built-in and that file are read).
+ */
+struct ios_dropin {
+        char *name;             /* "60-perc.conf" */
+        char *file;             /* "/tmp/cand.conf", "/dev/null" */
+};
+/* "NAME=FILE": 0, -EINVAL (no '=', empty, NAME not a *.conf name or with a '/'), -ENOMEM. */
+int ios_dropin_parse(const char *arg, struct ios_dropin *ret);
+void ios_dropin_done(struct ios_dropin *d);
+/*
+ * The hook in ios_policy_load(): paths, the drop-in files in the order
+ * read (sorted by file name), with ov applied; replaced by a new vector.
+ */
+int ios_dropins_override(char ***paths, const struct ios_dropin *ov, size_t nov);
+int ios_policy_load_dropins(const char *conf_root, const char *file, unsigned flags,
+                            const struct ios_dropin *ov, size_t nov, struct ios_policy **ret, struct ios_error *err);
 /* "file:line", or "file" for an error not on a line, in buf. */
 const char *ios_error_where(const struct ios_error *e, char *buf, size_t n);
 /* Files and directories skipped whole, each with file:line, message and -errno. */
@@ -429,5 +455,36 @@ void ios_plan_done(struct ios_plan *plan);
  * turns into the plan that restores them.
  */
 int ios_snapshot_take(struct ios_device *d, struct ios_wanted *ret);
+
+/* ------------------------------------------------------------------ */
+/* writers.c: who else writes a disk's queue attributes                */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Another writer of a queue attribute: the active TuneD profile's [disk]
+ * elevator=/readahead= or [sysfs] /sys/block/X/queue/... (includes
+ * followed), or a udev rule's ATTR{queue/...}="..." (iosched's own
+ * 60-iosched.rules left out).  As written; nothing is evaluated.
+ */
+struct ios_writer {
+        char *kind;             /* "tuned" or "udev" */
+        char *name;             /* TuneD profile, NULL for udev */
+        char *devglob;          /* disks it is limited to (devices=, KERNEL==, /sys/block/GLOB), NULL: all */
+        char *key;              /* "queue/scheduler", "queue/read_ahead_kb", ... */
+        char *value;
+        char *file;             /* where, with conf_root */
+        unsigned line;
+};
+struct ios_writers {
+        struct ios_writer *w;
+        size_t n;
+};
+/* Every writer under conf_root (NULL: "/"): conf_root's /etc/tuned, /usr/lib/tuned and udev rules directories. */
+int ios_writers_scan(const char *conf_root, struct ios_writers *ret);
+/* Whether w writes key (NULL: any) of disk dev. */
+bool ios_writer_applies(const struct ios_writer *w, const char *dev, const char *key);
+/* "TuneD profile P sets queue/scheduler=bfq (FILE:LINE)", "udev rule sets ATTR{K}="V" (FILE:LINE)" */
+const char *ios_writer_line(const struct ios_writer *w, char *buf, size_t n);
+void ios_writers_done(struct ios_writers *w);
 
 #endif

@@ -236,6 +236,12 @@ int ios_policy_search_paths(const char *conf_root, const char *file, char ***ret
 int ios_policy_load(const char *conf_root, const char *file, unsigned flags,
                     struct ios_policy **ret, struct ios_error *err)
 {
+        return ios_policy_load_dropins(conf_root, file, flags, NULL, 0, ret, err);
+}
+
+int ios_policy_load_dropins(const char *conf_root, const char *file, unsigned flags,
+                            const struct ios_dropin *ov, size_t nov, struct ios_policy **ret, struct ios_error *err)
+{
         _cleanup_(ios_strv_freep) char **files = NULL;
         struct ios_policy *p;
         int e;
@@ -263,6 +269,8 @@ int ios_policy_load(const char *conf_root, const char *file, unsigned flags,
                 }
                 if (e >= 0)
                         e = collect(dirs, flags, p, &dropins);
+                if (e >= 0 && nov && !file)     /* --drop-in NAME=FILE (policy-dropin.c) */
+                        e = ios_dropins_override(&dropins, ov, nov);
                 for (char **f = dropins; e >= 0 && f && *f; f++)
                         e = ios_strv_push(&files, strdup(*f));
         }
