@@ -54,7 +54,12 @@ def error_lines(data, replace=None):
     replace maps a path the tool named (a candidate file) to the name to show."""
     lines = []
     seen = set()
-    for e in list(data.get('errors') or []) + list(data.get('policy_errors') or []):
+    # errors[] has every error; policy_errors[] repeats the policy's: keep one per file:line
+    places = set((e.get('file'), e.get('line')) for e in data.get('errors') or []
+                 if isinstance(e, dict) and e.get('file'))
+    extra = [e for e in data.get('policy_errors') or []
+             if not (isinstance(e, dict) and (e.get('file'), e.get('line')) in places)]
+    for e in list(data.get('errors') or []) + extra:
         if not isinstance(e, dict):
             e = {'message': str(e)}
         f = e.get('file')
@@ -123,8 +128,9 @@ def _after(s, mode):
     return s.get('before')
 
 
-def device_changes(data):
-    """Per disk, the settings that change (or would): [{name, class, settings:[{key,before,after,state,source}]}]."""
+def device_changes(data, replace=None):
+    """Per disk, the settings that change (or would): [{name, class, settings:[{key,before,after,state,source}]}].
+    replace maps a candidate file's path in a source to the name to show."""
     mode = data.get('mode')
     res = []
     for d in data.get('devices') or []:
@@ -132,8 +138,12 @@ def device_changes(data):
         for s in d.get('settings') or []:
             before, after = s.get('before'), _after(s, mode)
             if before != after:
+                src = s.get('source')
+                for old, new in (replace or {}).items():
+                    if src and src.startswith(old + ':'):
+                        src = new + src[len(old):]
                 ch.append({'key': s.get('key'), 'before': before, 'after': after,
-                           'state': s.get('state'), 'source': s.get('source')})
+                           'state': s.get('state'), 'source': src})
         if ch:
             res.append({'name': d.get('name'), 'class': d.get('class'), 'settings': ch})
     return res

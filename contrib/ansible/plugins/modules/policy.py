@@ -283,7 +283,7 @@ def main():
                 result['report'] = data
             data = result.get('report')
             if p['apply'] and data:
-                result['devices'] = device_changes(data)
+                result['devices'] = device_changes(data, {cand: path} if cand else None)
                 diffs.extend(device_diff(data))
                 result['changed'] = file_changed or bool(data.get('changed'))
             else:
