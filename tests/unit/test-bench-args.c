@@ -540,7 +540,29 @@ static void test_jobfile(void **state)
                 assert_int_equal(e.cls, BENCH_ERR_USAGE);
                 bench_opts_done(&o);
         }
-        /* every preset parses, with its writes only under --allow-write */
+        /* every preset parses, and iosched-bench(8) shows its text verbatim */
+        {
+                char path[4096];
+                const char *top = getenv("IOS_TOP");
+                FILE *f;
+                static char man[200000];
+                size_t n;
+
+                snprintf(path, sizeof(path), "%s/man/iosched-bench.8", top ? top : ".");
+                f = fopen(path, "re");
+                assert_non_null(f);
+                n = fread(man, 1, sizeof(man) - 1, f);
+                fclose(f);
+                man[n] = '\0';
+                for (unsigned i = 0; bench_workload_name(i); i++) {
+                        char item[64];
+
+                        snprintf(item, sizeof(item), ".It Cm %s\n", bench_workload_name(i));
+                        assert_non_null(strstr(man, item));
+                        if (!strstr(strstr(man, item), bench_workload_text(bench_workload_name(i))))
+                                fail_msg("the text of --workload=%s is not in iosched-bench(8) as it is", bench_workload_name(i));
+                }
+        }
         for (unsigned i = 0; bench_workload_name(i); i++) {
                 bench_opts_init(&o);
                 memset(&e, 0, sizeof(e));
