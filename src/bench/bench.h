@@ -84,7 +84,9 @@ static inline bool bench_rw_writes(enum bench_rw rw)
 }
 
 enum bench_objective {
-        BENCH_OBJ_IOPS, BENCH_OBJ_BW, BENCH_OBJ_P99, BENCH_OBJ_READ_P99, _BENCH_OBJ_MAX,
+        BENCH_OBJ_IOPS, BENCH_OBJ_BW, BENCH_OBJ_P99, BENCH_OBJ_READ_P99,
+        BENCH_OBJ_AWAIT, BENCH_OBJ_READ_AWAIT,  /* --observe: the disk's average wait */
+        _BENCH_OBJ_MAX,
 };
 const char *bench_objective_to_string(enum bench_objective o);
 int bench_objective_from_string(const char *s);        /* enum or -EINVAL */
@@ -160,6 +162,7 @@ struct bench_opts {
         char *policy_file;              /* --policy=FILE: built-in policy plus FILE only */
         char **compare_scheds;          /* NULL with compare: all offered */
         enum bench_objective objective;
+        bool observe;                   /* --observe: alternate the variants under the disk's own load */
         double percentiles[BENCH_MAX_PERCENTILES];
         unsigned n_percentiles;
 };

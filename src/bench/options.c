@@ -58,6 +58,7 @@ enum {
         OPT_NAME, OPT_OUTPUT_FORMAT, OPT_LOOPS, OPT_COMPARE, OPT_OBJECTIVE, OPT_ALLOW_WRITE, OPT_POLICY,
         OPT_FIXEDBUFS, OPT_REGISTERFILES, OPT_BATCH_SUBMIT, OPT_BATCH_MIN, OPT_BATCH_MAX,
         OPT_ETA, OPT_CLOCKSOURCE, OPT_PERCENTILES, OPT_POLL_WAIT, OPT_CPUS, OPT_CPUS_POLICY,
+        OPT_OBSERVE,
 };
 
 static const struct option long_opts[] = {
@@ -101,6 +102,7 @@ static const struct option long_opts[] = {
         { "poll_wait", required_argument, NULL, OPT_POLL_WAIT },
         { "cpus_allowed", required_argument, NULL, OPT_CPUS },
         { "cpus_allowed_policy", required_argument, NULL, OPT_CPUS_POLICY },
+        { "observe", no_argument, NULL, OPT_OBSERVE },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         {}
@@ -144,8 +146,11 @@ static void help(FILE *f)
               "  --clocksource=cpu|clock_gettime    timestamp source (default: cpu if reliable)\n"
               "\n"
               "Scheduler comparison:\n"
-              "  --compare[=SCHED,...]    run once per scheduler (default: all offered)\n"
-              "  --objective=OBJ          iops (default), bw, p99, read-p99\n"
+              "  --compare[=VARIANT,...]  run once per variant (default: every scheduler offered);\n"
+              "                           a variant is SCHED[:TUNABLE=VALUE...]\n"
+              "  --objective=OBJ          iops (default), bw, p99, read-p99; await, read-await\n"
+              "  --observe                with --compare: no I/O of its own, alternate the variants\n"
+              "                           under the disk's own load and compare its counters\n"
               "  --loops=N                interleaved rounds (default 3 with --compare)\n"
               "  --policy[=FILE]          after each switch write the policy's tunables for it\n"
               "                           (iosched.conf(5); FILE: the built-in policy plus FILE)\n"
@@ -401,7 +406,7 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                 case OPT_OBJECTIVE:
                         r = bench_objective_from_string(optarg);
                         if (r < 0)
-                                return BAD("invalid --objective '%s' (expected iops, bw, p99 or read-p99)", optarg);
+                                return BAD("invalid --objective '%s' (expected iops, bw, p99, read-p99, await or read-await)", optarg);
                         o->objective = (enum bench_objective)r;
                         break;
                 case OPT_ALLOW_WRITE:
@@ -463,6 +468,9 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                         if (r < 0)
                                 return r;
                         break;
+                case OPT_OBSERVE:
+                        o->observe = true;
+                        break;
                 case 'h':
                         help(out);
                         return 1;
@@ -484,6 +492,9 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
         if (!o->filename && !(o->engine->flags & BENCH_ENGINE_NOFILE))
                 return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                        "missing --filename (a block device, a file or a directory)");
+        r = bench_observe_check_opts(o, e);
+        if (r < 0)
+                return r;
         if (o->compare && (o->engine->flags & BENCH_ENGINE_NOFILE))
                 return BAD("--compare needs a real engine, not %s", o->engine->name);
         if (o->io_size.set && !o->runtime_set)
