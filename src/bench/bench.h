@@ -15,7 +15,7 @@
  * struct bench_error carries one message and the class of the failure.  A
  * run's progress goes to the caller's struct bench_progress_ops.  Output is
  * written only by main.c, report.c (results), progress.c (the progress
- * line) and compare.c (the comparison's table and its atexit restore note),
+ * line), compare.c and observe.c (the comparison's table and the atexit restore note),
  * and by bench_opts_parse() for --help and --version, to the stream given.
  */
 #ifndef IOS_BENCH_H

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * iosched-bench: a disk's scheduler state saved, switched and restored
- * (sched-state.c), and the --compare run over it (compare.c, with the
- * --policy hook in policy.c).
+ * (sched-state.c), one such run per disk (lock.c), the variants compared
+ * (variant.c), the verdict (verdict.c), and the runs over them: --compare
+ * (compare.c, with the --policy hook in policy.c) and --observe
+ * (observe.c).
  */
 #ifndef IOS_BENCH_COMPARE_H
 #define IOS_BENCH_COMPARE_H
