@@ -15,7 +15,7 @@
  * struct bench_error carries one message and the class of the failure.  A
  * run's progress goes to the caller's struct bench_progress_ops.  Output is
  * written only by main.c, report.c (results), progress.c (the progress
- * line) and compare.c (the comparison's table and its atexit restore note),
+ * line), compare.c and observe.c (the comparison's table and the atexit restore note),
  * and by bench_opts_parse() for --help and --version, to the stream given.
  */
 #ifndef IOS_BENCH_H
@@ -84,7 +84,9 @@ static inline bool bench_rw_writes(enum bench_rw rw)
 }
 
 enum bench_objective {
-        BENCH_OBJ_IOPS, BENCH_OBJ_BW, BENCH_OBJ_P99, BENCH_OBJ_READ_P99, _BENCH_OBJ_MAX,
+        BENCH_OBJ_IOPS, BENCH_OBJ_BW, BENCH_OBJ_P99, BENCH_OBJ_READ_P99,
+        BENCH_OBJ_AWAIT, BENCH_OBJ_READ_AWAIT,  /* --observe: the disk's average wait */
+        _BENCH_OBJ_MAX,
 };
 const char *bench_objective_to_string(enum bench_objective o);
 int bench_objective_from_string(const char *s);        /* enum or -EINVAL */
@@ -162,6 +164,7 @@ struct bench_opts {
         char *policy_file;              /* --policy=FILE: built-in policy plus FILE only */
         char **compare_scheds;          /* NULL with compare: all offered */
         enum bench_objective objective;
+        bool observe;                   /* --observe: alternate the variants under the disk's own load */
         double percentiles[BENCH_MAX_PERCENTILES];
         unsigned n_percentiles;
 

@@ -98,47 +98,30 @@ static void summarise(struct sched_summary *s, unsigned loops, const struct benc
         s->cpu = med_of(s, loops, f_cpu);
 }
 
-struct verdict {
-        int best, second;               /* indexes, -1 if none */
-        double margin, noise, p;
-        bool significant;
-};
-
+/* The verdict on the completed runs' objective values (verdict.c). */
 static void decide(struct sched_summary *s, unsigned n, unsigned loops, enum bench_objective obj,
-                   struct verdict *v)
+                   struct bench_verdict *v)
 {
-        bool low = lower_is_better(obj);
-        double spreads[256], a[1000], b[1000];
-        unsigned ns = 0, na = 0, nb = 0;
+        double **vals = calloc(n, sizeof(*vals));
+        unsigned *counts = calloc(n, sizeof(*counts));
 
-        *v = (struct verdict) { .best = -1, .second = -1, .p = 1.0 };
-        for (unsigned i = 0; i < n; i++) {
-                if (s[i].n == 0)
-                        continue;
-                if (s[i].n > 1 && ns < ELEMENTSOF(spreads))
-                        spreads[ns++] = s[i].spread;
-                if (v->best < 0 || (low ? s[i].med < s[v->best].med : s[i].med > s[v->best].med)) {
-                        v->second = v->best;
-                        v->best = (int)i;
-                } else if (v->second < 0 || (low ? s[i].med < s[v->second].med : s[i].med > s[v->second].med))
-                        v->second = (int)i;
-        }
-        v->noise = bench_median(spreads, ns);
-        if (v->best < 0 || v->second < 0)
-                return;
-        {
-                double x = s[v->best].med, y = s[v->second].med;
-                v->margin = low ? (x > 0 ? (y / x - 1) * 100 : 0) : (y > 0 ? (x / y - 1) * 100 : 0);
-        }
-        for (unsigned l = 0; l < loops; l++) {
-                /* "better" as a larger number for the test */
-                if (s[v->best].runs[l].done)
-                        a[na++] = low ? -s[v->best].runs[l].value : s[v->best].runs[l].value;
-                if (s[v->second].runs[l].done)
-                        b[nb++] = low ? -s[v->second].runs[l].value : s[v->second].runs[l].value;
-        }
-        v->p = bench_mann_whitney_p(a, na, b, nb);
-        v->significant = na > 1 && nb > 1 && v->p <= 0.05 && v->margin > v->noise / 2;
+        if (vals && counts)
+                for (unsigned i = 0; i < n; i++) {
+                        vals[i] = calloc(loops, sizeof(**vals));
+                        if (!vals[i])
+                                break;
+                        for (unsigned l = 0; l < loops; l++)
+                                if (s[i].runs[l].done)
+                                        vals[i][counts[i]++] = s[i].runs[l].value;
+                }
+        if (vals && counts && (n == 0 || vals[n - 1]))
+                bench_verdict_decide(vals, counts, n, lower_is_better(obj), v);
+        else
+                *v = (struct bench_verdict){ .best = -1, .second = -1, .p = 1.0 };
+        for (unsigned i = 0; vals && i < n; i++)
+                free(vals[i]);
+        free(vals);
+        free(counts);
 }
 
 static const char *obj_unit(enum bench_objective o, double v, char *buf, size_t len)
@@ -152,7 +135,7 @@ static const char *obj_unit(enum bench_objective o, double v, char *buf, size_t 
 
 static void print_text(FILE *f, const struct bench_opts *o, const struct bench_target *tg,
                        const struct ios_device *disk, struct sched_summary *s, unsigned n,
-                       const struct verdict *v, bool restored, const char *orig, size_t n_attrs)
+                       const struct bench_verdict *v, bool restored, const char *orig, size_t n_attrs)
 {
         char b[8][32];
         bool reads = bench_rw_reads(o->rw), writes = bench_rw_writes(o->rw);
@@ -209,7 +192,7 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct bench_t
 }
 
 static void print_json(FILE *f, const struct bench_opts *o, const struct ios_device *disk,
-                       struct sched_summary *s, unsigned n, const struct verdict *v, bool restored,
+                       struct sched_summary *s, unsigned n, const struct bench_verdict *v, bool restored,
                        char **bad, const char *orig)
 {
         bench_report_json_begin(f, o);
@@ -286,7 +269,7 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
         struct sched_summary *s = NULL;
         struct bench_variants vs = {};
         struct bench_disk_lock lock = BENCH_DISK_LOCK_INIT;
-        struct verdict v;
+        struct bench_verdict v;
         char **bad = NULL;
         _cleanup_free_ char *orig = NULL;
         unsigned n;

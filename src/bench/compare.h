@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * iosched-bench: a disk's scheduler state saved, switched and restored
- * (sched-state.c), and the --compare run over it (compare.c, with the
- * --policy hook in policy.c).
+ * (sched-state.c), one such run per disk (lock.c), the variants compared
+ * (variant.c), the verdict (verdict.c), and the runs over them: --compare
+ * (compare.c, with the --policy hook in policy.c) and --observe
+ * (observe.c).
  */
 #ifndef IOS_BENCH_COMPARE_H
 #define IOS_BENCH_COMPARE_H
@@ -118,6 +120,22 @@ int bench_variant_switch(const struct bench_variants *vs, unsigned i, struct ios
 void bench_variants_done(struct bench_variants *vs);
 
 /* ------------------------------------------------------------------ */
+/* verdict.c: the winner, its margin, the noise and the rank test      */
+/* ------------------------------------------------------------------ */
+
+struct bench_verdict {
+        int best, second;               /* indexes, -1 if none */
+        double margin, noise, p;        /* margin and noise in % */
+        bool significant;
+};
+/* Median, min, max and spread ((max - min) / median, in %) of v; v is not changed. */
+void bench_spread(const double *v, unsigned n, double *ret_med, double *ret_min, double *ret_max,
+                  double *ret_spread);
+/* values[i]: variant i's counts[i] values (per loop or round, in order). */
+void bench_verdict_decide(double * const *values, const unsigned *counts, unsigned n, bool lower_is_better,
+                          struct bench_verdict *v);
+
+/* ------------------------------------------------------------------ */
 /* compare.c                                                           */
 /* ------------------------------------------------------------------ */
 
@@ -131,6 +149,11 @@ struct bench_compare_hooks {
 int bench_policy_hooks(const char *file, struct ios_ctx *root, struct bench_compare_hooks *h,
                        struct bench_error *err);
 void bench_policy_hooks_done(struct bench_compare_hooks *h);
+
+/* observe.c: --observe; the option cross-checks for options.c */
+int bench_observe_check_opts(const struct bench_opts *o, struct bench_error *e);
+int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct bench_compare_hooks *hooks,
+                  FILE *out, struct bench_error *e);
 
 int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
                   const struct bench_compare_hooks *hooks, FILE *out, struct bench_error *e);

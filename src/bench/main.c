@@ -169,6 +169,15 @@ int main(int argc, char **argv)
                 bench_error_set(&e, BENCH_ERR_USAGE, -r, "--clocksource=cpu: no usable TSC on this machine");
                 goto fail;
         }
+        if (o.observe) {
+                /* the target only names the disk: never opened, no I/O */
+                if (o.policy && (r = bench_policy_hooks(o.policy_file, root, &hooks, &e)) < 0)
+                        goto fail;
+                r = bench_observe(&o, root, &hooks, stdout, &e);
+                if (r < 0)
+                        goto fail;
+                goto out;
+        }
         r = bench_target_open(&o, root, &tg, &e);
         if (r < 0)
                 goto fail;

@@ -68,7 +68,7 @@ void bench_opts_done(struct bench_opts *o)
  */
 enum {
         OPT_JOB = 256, OPT_NAME, OPT_OUTPUT_FORMAT, OPT_OUTPUT, OPT_LOOPS, OPT_COMPARE, OPT_OBJECTIVE,
-        OPT_ALLOW_WRITE, OPT_POLICY, OPT_ETA, OPT_CLOCKSOURCE, OPT_WORKLOAD,
+        OPT_ALLOW_WRITE, OPT_POLICY, OPT_ETA, OPT_CLOCKSOURCE, OPT_WORKLOAD, OPT_OBSERVE,
 };
 
 static const struct option prog_opts[] = {
@@ -84,6 +84,7 @@ static const struct option prog_opts[] = {
         { "eta", required_argument, NULL, OPT_ETA },
         { "clocksource", required_argument, NULL, OPT_CLOCKSOURCE },
         { "workload", required_argument, NULL, OPT_WORKLOAD },
+        { "observe", no_argument, NULL, OPT_OBSERVE },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
 };
@@ -144,8 +145,12 @@ static void help(FILE *f)
               "  --clocksource=cpu|clock_gettime    timestamp source (default: cpu if reliable)\n"
               "\n"
               "Scheduler comparison:\n"
-              "  --compare[=SCHED,...]    run once per scheduler (default: all offered)\n"
-              "  --objective=[JOB:]OBJ    iops (default), bw, p99, read-p99; of one job with JOB:\n"
+              "  --compare[=VARIANT,...]  run once per variant (default: every scheduler offered);\n"
+              "                           a variant is SCHED[:TUNABLE=VALUE...]\n"
+              "  --objective=[JOB:]OBJ    iops (default), bw, p99, read-p99, of one job with JOB:;\n"
+              "                           with --observe: iops, bw, await, read-await\n"
+              "  --observe                with --compare: no I/O of its own, alternate the variants\n"
+              "                           under the disk's own load and compare its counters\n"
               "  --loops=N                interleaved rounds (default 3 with --compare)\n"
               "  --policy[=FILE]          after each switch write the policy's tunables for it\n"
               "                           (iosched.conf(5); FILE: the built-in policy plus FILE)\n"
@@ -205,7 +210,7 @@ static int parse_objective(const char *s, struct bench_opts *o, struct bench_err
         int r = bench_objective_from_string(metric);
 
         if (r < 0 || (colon && colon == s))
-                return BAD("invalid --objective '%s' (expected iops, bw, p99 or read-p99, or JOB:one of them)", s);
+                return BAD("invalid --objective '%s' (expected iops, bw, p99, read-p99, await or read-await, or JOB:one of them)", s);
         o->objective = (enum bench_objective)r;
         free(o->objective_job);
         o->objective_job = colon ? strndup(s, (size_t)(colon - s)) : NULL;
@@ -348,6 +353,9 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                         if (!o->workload)
                                 return -ENOMEM;
                         break;
+                case OPT_OBSERVE:
+                        o->observe = true;
+                        break;
                 case 'h':
                         help(out);
                         return 1;
@@ -371,5 +379,8 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                 }
                 }
         }
-        return bench_jobs_finish(o, e);
+        r = bench_jobs_finish(o, e);
+        if (r < 0)
+                return r;
+        return bench_observe_check_opts(o, e);
 }

@@ -29,7 +29,7 @@ while [ $i -lt 200 ]; do
 done
 cmp -s "$B_TMP/before" "$B_TMP/now" && b_fail "the first run never changed the state"
 
-for mode in compare; do
+for mode in compare observe; do
         b_queue_state $l >"$B_TMP/mid"
         if [ $mode = compare ]; then
                 $BENCH --filename=/dev/$l --rw=randread --runtime=100ms --compare --loops=1 \
