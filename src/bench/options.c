@@ -379,8 +379,9 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                 }
                 }
         }
-        r = bench_jobs_finish(o, e);
+        /* --observe runs no job: its own checks come before the jobs' */
+        r = bench_observe_check_opts(o, e);
         if (r < 0)
                 return r;
-        return bench_observe_check_opts(o, e);
+        return bench_jobs_finish(o, e);
 }
