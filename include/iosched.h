@@ -110,12 +110,22 @@ char **ios_strv_free(char **l);
 static inline void ios_strv_freep(char ***l) { ios_strv_free(*l); }
 size_t ios_strv_length(char * const *l);
 int ios_strv_push(char ***l, char *s);            /* takes ownership of s */
+/* The same in amortized O(1): the caller keeps the length *n and the room *cap (0 at first). */
+int ios_strv_push_fast(char ***l, size_t *n, size_t *cap, char *s);
 int ios_strv_pushf(char ***l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool ios_strv_contains(char * const *l, const char *s);
 int ios_strv_split(const char *s, const char *sep, char ***ret);
 char *ios_strv_join(char * const *l, const char *sep);
-/* Write s as a JSON string (quoted, escaped), or null. */
+/*
+ * Write s as a JSON string (quoted, escaped), or null.  The output is valid
+ * UTF-8 whatever s holds: every byte that does not start a well-formed UTF-8
+ * sequence (stray bytes like \xff, overlong forms, surrogates, beyond
+ * U+10FFFF, cut-off sequences) is written as U+FFFD, control characters as
+ * \u00XX.
+ */
 void ios_json_string(FILE *f, const char *s);
+/* A copy of s with the same U+FFFD replacement (for JSON written by libsmartcols); NULL on ENOMEM. */
+char *ios_utf8_sanitize(const char *s);
 
 /* ------------------------------------------------------------------ */
 /* scheduler.c: queue/scheduler parsing and legacy/blk-mq name mapping */
@@ -320,6 +330,13 @@ struct ios_error {
         int code;               /* -errno, in ios_policy_errors() */
 };
 
+/*
+ * The limits of a policy file, said in iosched.conf(5): a larger file, or a
+ * longer line (without its newline), is refused whole with -EFBIG at
+ * file:line; parsing is linear in the size of the text.
+ */
+#define IOS_POLICY_FILE_MAX (1u << 20)
+#define IOS_POLICY_LINE_MAX (64u * 1024u)
 /* Parse one file's text (name is used in errors and sources). */
 int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, struct ios_error *err);
 /* "500ms", "30s", "2min", "0"/"off" (a DriftInterval= value) -> milliseconds. */

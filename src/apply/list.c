@@ -270,6 +270,17 @@ int apply_list_print(struct ios_device **devs, size_t n, const struct apply_list
                 for (size_t c = 0; c < o->ncols; c++) {
                         char *s = cell(devs[i], o->cols[c], o);
 
+                        /* libsmartcols copies bytes >= 0x80 as they are: JSON must be UTF-8 */
+                        if (s && o->json) {
+                                char *u = ios_utf8_sanitize(s);
+
+                                free(s);
+                                if (!u) {
+                                        e = -ENOMEM;
+                                        goto out;
+                                }
+                                s = u;
+                        }
                         if (s && o->raw && infos[o->cols[c]].type == CT_ARRAY)
                                 for (char *p = s; *p; p++)
                                         if (*p == '\n')
