@@ -30,7 +30,7 @@ for d in "$fx"/*/; do
         [ -d "$d/sys/block" ] || continue
         ${IOS_VALGRIND:-} "$bin" facts -J --sysroot "$d" > "$t/facts.json" || t_fail "facts $f: exit $?"
         golden "facts/$f.json" "$t/facts.json"
-        { echo "== $f"; ${IOS_VALGRIND:-} "$bin" status --sysroot "$d"; echo "exit $?"; } >> "$t/status.txt" 2>&1
+        { echo "== $f"; ${IOS_VALGRIND:-} "$bin" status --sysroot "$d"; echo "exit $?"; } >> "$t/status.txt"
 done
 golden status.txt "$t/status.txt"
 
