@@ -131,19 +131,58 @@ static bool sysfs_queue_key(const char *k, char **ret_glob, const char **ret_att
         return *ret_glob != NULL;
 }
 
-/* "sda, sdb" / "!sda" (TuneD's devices=) as one fnmatch glob list "sda|sdb"; NULL: every disk. */
-static char *tuned_devices(const char *v)
+/* One key=value of a TuneD section, pointing into the profile's text. */
+struct kv {
+        const char *k, *v;
+        unsigned line;
+};
+
+/*
+ * A section's writers, once the whole section is read (type= and devices=
+ * may come after the keys they qualify): [disk] or type=disk elevator= and
+ * readahead=, limited by the section's devices=; [sysfs] or type=sysfs
+ * /sys/block/GLOB/queue/ATTR keys.
+ */
+static int flush_section(struct ios_writers *ws, const char *profile, const char *path, const char *section,
+                         const struct kv *kv, size_t n)
 {
-        return v && *v ? strdup(v) : NULL;
+        const char *type = section, *devices = NULL;
+        int e;
+
+        for (size_t i = 0; i < n; i++) {
+                if (streq(kv[i].k, "type"))
+                        type = kv[i].v;
+                else if (streq(kv[i].k, "devices") && *kv[i].v)
+                        devices = kv[i].v;
+        }
+        for (size_t i = 0; i < n; i++) {
+                _cleanup_free_ char *glob = NULL;
+                const char *attr = NULL;
+
+                if (streq(type, "disk")) {
+                        if (streq(kv[i].k, "elevator"))
+                                attr = "queue/scheduler";
+                        else if (streq(kv[i].k, "readahead"))
+                                attr = "queue/read_ahead_kb";
+                } else if (streq(type, "sysfs") && !sysfs_queue_key(kv[i].k, &glob, &attr))
+                        attr = NULL;
+                if (!attr)
+                        continue;
+                e = add(ws, "tuned", profile, glob ? glob : devices, attr, kv[i].v, path, kv[i].line);
+                if (e < 0)
+                        return e;
+        }
+        return 0;
 }
 
 static int scan_profile(struct ios_writers *ws, const char *root, const char *name, unsigned depth)
 {
-        _cleanup_free_ char *path = NULL, *text = NULL, *devices = NULL, *section = NULL, *type = NULL;
+        _cleanup_free_ char *path = NULL, *text = NULL;
+        _cleanup_free_ struct kv *kv = NULL;
         _cleanup_(ios_strv_freep) char **includes = NULL;
-        char *line, *next;
+        const char *section = NULL;
         unsigned ln = 0;
-        size_t first = ws->n;
+        size_t n = 0;
         int e;
 
         if (depth > MAX_INCLUDE_DEPTH)
@@ -153,73 +192,49 @@ static int scan_profile(struct ios_writers *ws, const char *root, const char *na
                 return e;
         if (e < 0 || read_text(path, &text) < 0)
                 return 0;       /* a profile that is not there writes nothing */
-        for (line = text; line; line = next) {
-                char *s, *eq, *k, *v;
+        kv = calloc(strlen(text) / 2 + 1, sizeof(*kv));        /* a key=value line has at least 2 bytes */
+        if (!kv)
+                return -ENOMEM;
+        for (char *cur = text;;) {
+                char *s = NULL, *eq;
 
-                next = strchr(line, '\n');
-                if (next)
-                        *next++ = '\0';
-                ln++;
-                s = strip(line);
-                if (!*s || *s == '#' || *s == ';')
-                        continue;
-                if (*s == '[') {
-                        char *end = strchr(s, ']');
+                if (cur) {
+                        char *nl = strchr(cur, '\n');
 
-                        free(section);
-                        section = strndup(s + 1, end ? (size_t)(end - s - 1) : strlen(s + 1));
-                        free(type);
-                        type = NULL;
-                        if (!section)
-                                return -ENOMEM;
+                        if (nl)
+                                *nl++ = '\0';
+                        s = strip(cur);
+                        cur = nl;       /* NULL after the last line */
+                        ln++;
+                }
+                /* a new section, or the end: the one before is complete */
+                if (!s || *s == '[') {
+                        if (section) {
+                                e = flush_section(ws, name, path, section, kv, n);
+                                if (e < 0)
+                                        return e;
+                        }
+                        n = 0;
+                        if (!s)
+                                break;
+                        s[strcspn(s, "]")] = '\0';
+                        section = s + 1;
                         continue;
                 }
-                eq = strchr(s, '=');
-                if (!eq || !section)
+                if (!*s || *s == '#' || *s == ';' || !section || !(eq = strchr(s, '=')))
                         continue;
                 *eq = '\0';
-                k = strip(s);
-                v = strip(eq + 1);
-                if (streq(section, "main") && streq(k, "include")) {
-                        e = ios_strv_split(v, ", \t", &includes);
+                kv[n] = (struct kv){ strip(s), strip(eq + 1), ln };
+                if (streq(section, "main") && streq(kv[n].k, "include")) {
+                        ios_strv_free(includes);
+                        includes = NULL;
+                        e = ios_strv_split(kv[n].v, ", \t", &includes);
                         if (e < 0)
                                 return e;
                         continue;
                 }
-                if (streq(k, "type")) {
-                        free(type);
-                        type = strdup(v);
-                        continue;
-                }
-                if (streq(k, "devices")) {
-                        free(devices);
-                        devices = tuned_devices(v);
-                        continue;
-                }
-                if (streq(section, "disk") || (type && streq(type, "disk"))) {
-                        if (streq(k, "elevator"))
-                                e = add(ws, "tuned", name, NULL, "queue/scheduler", v, path, ln);
-                        else if (streq(k, "readahead"))
-                                e = add(ws, "tuned", name, NULL, "queue/read_ahead_kb", v, path, ln);
-                        else
-                                continue;
-                        if (e < 0)
-                                return e;
-                } else if (streq(section, "sysfs") || (type && streq(type, "sysfs"))) {
-                        _cleanup_free_ char *glob = NULL;
-                        const char *attr;
-
-                        if (!sysfs_queue_key(k, &glob, &attr))
-                                continue;
-                        e = add(ws, "tuned", name, glob, attr, v, path, ln);
-                        if (e < 0)
-                                return e;
-                }
+                n++;
         }
-        /* a [disk] devices= limits that profile's disk settings */
-        for (size_t i = first; devices && i < ws->n; i++)
-                if (!ws->w[i].devglob && !(ws->w[i].devglob = strdup(devices)))
-                        return -ENOMEM;
         /* what an included profile sets is set too (the including one wins, but both write) */
         for (char **inc = includes; inc && *inc; inc++) {
                 e = scan_profile(ws, root, *inc, depth + 1);

@@ -88,6 +88,23 @@ static void test_tuned(void **state)
         assert_non_null(strstr(ios_writer_line(w, line, sizeof(line)), "TuneD profile mid sets queue/read_ahead_kb=4096 ("));
         ios_writers_done(&ws);
 
+        /* devices= and type= qualify their own section only, wherever they stand in it */
+        put(r, "/etc/tuned/active_profile", "two\n");
+        put(r, "/usr/lib/tuned/two/tuned.conf",
+            "[disk]\nelevator=bfq\n[nv]\nelevator=none\ntype=disk\ndevices=nvme*\n[other]\nelevator=no\n");
+        assert_int_equal(ios_writers_scan(r, &ws), 0);
+        assert_int_equal(ws.n, 2);
+        w = find(&ws, "tuned", "queue/scheduler", "bfq");
+        assert_non_null(w);
+        assert_null(w->devglob);
+        assert_int_equal(w->line, 2);
+        w = find(&ws, "tuned", "queue/scheduler", "none");
+        assert_non_null(w);
+        assert_string_equal(w->devglob, "nvme*");
+        assert_int_equal(w->line, 4);
+        assert_false(ios_writer_applies(w, "sda", NULL));
+        ios_writers_done(&ws);
+
         /* an include loop ends */
         put(r, "/etc/tuned/active_profile", "loop\n");
         assert_int_equal(ios_writers_scan(r, &ws), 0);
