@@ -30,10 +30,10 @@ field() { awk -v i="$1" '{ print $i }' "/sys/block/$l/stat"; }
 
 # Sections 1 and 2 count every I/O the disk sees.  udevd probes a disk (blkid
 # reads) on its events, and on a "change" it makes up itself when a writer
-# closes the node (fio, below); by udev's convention it holds back a whole
-# disk's events while someone has LOCK_EX on its node, so the test holds that
-# lock while it counts.  iosched-bench never opens the node, so it is not
-# held back by it.
+# closes the node (fio, below); by udev's convention it skips or postpones a
+# whole disk's events while someone has LOCK_EX on its node, so the test
+# holds that lock while it counts.  iosched-bench never opens the node, so
+# the lock does not hold it back.
 exec 9</dev/$l
 flock -x 9 || b_fail "flock /dev/$l"
 udevadm settle 2>/dev/null
