@@ -111,7 +111,8 @@ static const struct option long_opts[] = {
 static void help(FILE *f)
 {
         fputs("Usage: iosched-bench --filename=DEV|FILE [OPTIONS]\n"
-              "       iosched-bench --filename=DEV --compare[=SCHED,...] [OPTIONS]\n"
+              "       iosched-bench --filename=DEV --compare[=VARIANT,...] [OPTIONS]\n"
+              "       iosched-bench --filename=DEV --observe --compare[=VARIANT,...] [OPTIONS]\n"
               "\n"
               "Measure IOPS, bandwidth and latency with io_uring, libaio or psync, and\n"
               "compare I/O schedulers on the device, restoring what it changed.\n"
