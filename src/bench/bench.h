@@ -125,6 +125,8 @@ const char *bench_fmt_ns(char *buf, size_t len, double ns);
 /* ------------------------------------------------------------------ */
 
 enum bench_eta { BENCH_ETA_AUTO, BENCH_ETA_ALWAYS, BENCH_ETA_NEVER };
+/* random_generator=: ours (xorshift64*, the default), or fio's tausworthe / tausworthe64 */
+enum bench_rng { BENCH_RNG_XORSHIFT, BENCH_RNG_TAUS88, BENCH_RNG_TAUS258 };
 enum bench_clocksource { BENCH_CLOCK_AUTO, BENCH_CLOCK_CPU, BENCH_CLOCK_GETTIME };
 
 #define BENCH_MAX_PERCENTILES 20
@@ -165,6 +167,29 @@ struct bench_opts {
         bool observe;                   /* --observe: alternate the variants under the disk's own load */
         double percentiles[BENCH_MAX_PERCENTILES];
         unsigned n_percentiles;
+
+        /* jobopts.c: more of a job's options (fio's names) */
+        char *directory;                /* directory=: files named name.N.0 in it */
+        uint64_t rate_iops[BENCH_NDIR]; /* rate_iops=r,w: I/Os per second, 0: no limit */
+        uint64_t rate_bps[BENCH_NDIR];  /* rate=r,w: bytes per second, 0: no limit */
+        uint64_t thinktime_ns;          /* thinktime=: idle after thinktime_blocks I/Os */
+        unsigned thinktime_blocks;
+        uint64_t startdelay_ns;         /* startdelay=: start this much later */
+        bool new_group, stonewall, group_reporting;
+        int prioclass, prio;            /* ioprio_set() of each thread; -1: not set */
+        enum bench_rng rng;             /* random_generator= */
+        unsigned groupid;               /* jobs.c: fio's group number */
+        unsigned first_thread;          /* jobs.c: index of the job's first thread in the run */
+
+        /* the program's, kept in the global options only (options.c) */
+        char *output;                   /* --output=FILE */
+        char *workload;                 /* --workload=NAME (workloads.c) */
+        char **jobfiles;                /* job files on the command line */
+        char *objective_job;            /* --objective=JOB:METRIC: the job */
+        int objective_jobidx;           /* its index in jobs[], -1: the whole run */
+        char objective_label[80];       /* "p99" or "reader:p99", for the reports */
+        struct bench_opts *jobs;        /* jobs.c: every job, resolved; njobs >= 1 */
+        unsigned njobs, nthreads;       /* jobs, and threads of all jobs */
 };
 
 void bench_opts_init(struct bench_opts *o);
@@ -177,6 +202,68 @@ void bench_opts_done(struct bench_opts *o);
  */
 int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                      struct bench_error *e);
+
+/* ------------------------------------------------------------------ */
+/* jobopts.c: a job's options, one table for the command line and job files */
+/* ------------------------------------------------------------------ */
+
+enum bench_jobopt_arg { BENCH_JOBOPT_VALUE, BENCH_JOBOPT_BOOL };
+/* The table: its i-th name and whether it takes a value or is a boolean
+ * (which may stand alone); NULL past the end. */
+const char *bench_jobopt_name(unsigned i, enum bench_jobopt_arg *ret_arg);
+/* 1 if name is a job option (or an alias), 0 if not. */
+int bench_jobopt_known(const char *name);
+/*
+ * Set job option name to value (NULL: a boolean given alone) in o.  -ENOENT
+ * with no message for a name that is no job option; other errors set e
+ * ("invalid --NAME 'VALUE' (...)", or for fio options we do not implement,
+ * a message naming them).  where (NULL on the command line) prefixes the
+ * message with "FILE:LINE: " and spells the option without dashes.
+ */
+int bench_jobopt_set(struct bench_opts *o, const char *name, const char *value, const char *where,
+                     struct bench_error *e);
+/* A deep copy of src's job options into dst (the program's fields left empty). */
+int bench_opts_copy_job(struct bench_opts *dst, const struct bench_opts *src);
+/* Free the job options' strings. */
+void bench_opts_done_job(struct bench_opts *o);
+
+/* ------------------------------------------------------------------ */
+/* jobs.c: the run's jobs: started by --name, job files, --workload    */
+/* ------------------------------------------------------------------ */
+
+struct bench_result;
+/* A new job named name, a copy of base's job options (the global options g,
+ * or a job file's [global]), appended to g->jobs; *ret is valid until the next add. */
+int bench_jobs_add(struct bench_opts *g, const struct bench_opts *base, const char *name, struct bench_opts **ret);
+/*
+ * After parsing: one job from the global options when no job was named,
+ * the defaults that depend on other options, groups (new_group, stonewall),
+ * the objective's job, and the checks across jobs.  Usage errors set e.
+ */
+int bench_jobs_finish(struct bench_opts *g, struct bench_error *e);
+/* The job whose result --objective=JOB:METRIC measures, or NULL: the whole run */
+const struct bench_result *bench_objective_result(const struct bench_opts *g, const struct bench_result *r);
+
+/* ------------------------------------------------------------------ */
+/* jobfile.c: fio's job file format                                    */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Parse fio job file text (path for messages) into g's jobs: [global]
+ * sections set defaults for the sections after them, every other section is
+ * a job named after it.  ";" and "#" start comments.  Unknown options are
+ * usage errors naming path:line and the option.
+ */
+int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char *path, struct bench_error *e);
+int bench_jobfile_parse(struct bench_opts *g, const char *path, struct bench_error *e);
+
+/* ------------------------------------------------------------------ */
+/* workloads.c: --workload presets, each a fio job file                */
+/* ------------------------------------------------------------------ */
+
+/* The preset's job file text, or NULL; its names in order through i. */
+const char *bench_workload_text(const char *name);
+const char *bench_workload_name(unsigned i);
 
 /* ------------------------------------------------------------------ */
 /* cpus.c: --cpus_allowed                                              */
@@ -361,15 +448,41 @@ struct bench_target {
         unsigned lbs;                   /* logical block size for O_DIRECT */
         uint64_t region_start, region_len;
         int fd;
+        bool writes, direct;            /* how fd was opened */
+        /* on the first target only (jobtarget.c): the run's other targets, each thread's file */
+        struct bench_target *others;
+        unsigned n_others;
+        struct bench_file *files;       /* g->nthreads of them, in job order */
+        unsigned n_files;
 };
 
 /*
- * Open the target for o (creating and laying out a file where needed),
- * check the safety rules for writes and resolve --offset/--size into the
- * region.  Errors set e: BENCH_ERR_USAGE, _REFUSED or _SYSTEM.
+ * jobtarget.c: open the targets of every job of o (the global options):
+ * one per distinct file (creating and laying out a file where needed, one
+ * per thread under directory=), with the safety rules for writes, and
+ * resolve each job's --offset/--size into its region.  t is the first job's
+ * target and owns the others.  Errors set e: BENCH_ERR_USAGE, _REFUSED or
+ * _SYSTEM.
  */
 int bench_target_open(const struct bench_opts *o, struct ios_ctx *r,
                       struct bench_target *t, struct bench_error *e);
+/* target.c, for jobtarget.c: open path for o (writes: any job on it writes;
+ * create_size: the bytes to lay out if it must be created), no region. */
+int bench_target_open_path(const struct bench_opts *o, const char *path, bool writes, uint64_t create_size,
+                           struct ios_ctx *r, struct bench_target *t, struct bench_error *e);
+/* Close t alone and remove the file if we created it. */
+void bench_target_close_one(struct bench_target *t);
+/* The region o asks for in t. */
+int bench_target_region(const struct bench_opts *o, const struct bench_target *t, uint64_t *ret_start,
+                        uint64_t *ret_len, struct bench_error *e);
+/* What one job thread does its I/O on (jobtarget.c). */
+struct bench_file {
+        struct bench_target *tg;        /* the target (shared by the jobs that name the same file) */
+        int fd;                         /* tg->fd, or the job's own open for another O_DIRECT; -1: null */
+        bool own_fd;
+        uint64_t region_start, region_len;
+};
+
 /* Close and remove what we created; safe to call twice. */
 void bench_target_close(struct bench_target *t);
 /* Remove any file we created, for atexit(). */
@@ -402,7 +515,16 @@ struct bench_result {
         unsigned depth;                 /* effective iodepth */
         uint64_t disk_stat_before[11], disk_stat_after[11];
         bool have_disk_stat;
+        /* per job (run.c), each a result of its own threads; none inside those */
+        struct bench_result *jobs;
+        unsigned njobs;
+        unsigned merged;                /* results merged into this one (bench_result_merge) */
+        const struct bench_opts *job;   /* in a job's result: its options */
+        const char *path;               /* in a job's result: its first thread's target */
+        uint64_t region_start, region_len;
 };
+/* Merge a job's result into a group's or the run's (run.c). */
+int bench_result_merge(struct bench_result *to, const struct bench_result *from);
 /* sample.c: the result's samples freed */
 void bench_result_done(struct bench_result *res);
 struct bench_cpu_snap {
@@ -476,6 +598,13 @@ void bench_report_json_begin(FILE *f, const struct bench_opts *o);
 void bench_report_json_disk_util(FILE *f, const struct ios_device *disk, const struct bench_result *r);
 void bench_report_json(FILE *f, const struct bench_opts *o, const struct bench_target *tg,
                        const struct ios_device *disk, const struct bench_result *r);
+/* What is reported of a run: one result per job, or per group for the jobs
+ * with group_reporting (fio's rule); *ret (n of them) freed by the caller. */
+int bench_report_units(const struct bench_opts *o, const struct bench_result *r, struct bench_result **ret,
+                       unsigned *ret_n);
+/* Those units as jobs[] elements, names with suffix (".2": the loop); *first: no comma before. */
+void bench_report_json_units(FILE *f, const struct bench_opts *o, const struct bench_result *r, const char *suffix,
+                             bool *first);
 void bench_json_string(FILE *f, const char *s);
 
 #endif

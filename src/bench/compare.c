@@ -40,9 +40,12 @@ static bool lower_is_better(enum bench_objective o)
         return o == BENCH_OBJ_P99 || o == BENCH_OBJ_READ_P99;
 }
 
-static double objective(enum bench_objective o, const struct bench_result *r)
+/* The objective of a run: of the whole run, or of the job --objective=JOB:METRIC names */
+static double objective(const struct bench_opts *g, const struct bench_result *run)
 {
-        switch (o) {
+        const struct bench_result *r = bench_objective_result(g, run);
+
+        switch (g->objective) {
         case BENCH_OBJ_BW:
                 return bench_result_bw(r, -1);
         case BENCH_OBJ_P99:
@@ -74,7 +77,7 @@ static double f_rp99(const struct bench_result *r) { return (double)bench_result
 static double f_wp99(const struct bench_result *r) { return (double)bench_result_clat_pct(r, BENCH_WRITE, 99); }
 static double f_cpu(const struct bench_result *r) { return bench_result_cpu_us_per_io(r, true); }
 
-static void summarise(struct sched_summary *s, unsigned loops, enum bench_objective obj)
+static void summarise(struct sched_summary *s, unsigned loops, const struct bench_opts *obj)
 {
         double v[1000];
 
@@ -146,13 +149,13 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct bench_t
                 o->engine->name, o->direct);
         fprintf(f, "  %u loops x %.1fs (+%.1fs ramp) per scheduler, interleaved; objective %s (%s is better)\n\n",
                 o->loops, (double)o->runtime_ns / 1e9, (double)o->ramp_ns / 1e9,
-                bench_objective_to_string(o->objective), lower_is_better(o->objective) ? "lower" : "higher");
+                o->objective_label, lower_is_better(o->objective) ? "lower" : "higher");
         int w = 11;
 
         for (unsigned i = 0; i < n; i++)
                 w = (int)strlen(s[i].name) > w ? (int)strlen(s[i].name) : w;
         fprintf(f, "  %-*s %4s %9s %19s %7s %10s %9s %9s %9s %9s\n", w + 2, w > 11 ? "VARIANT" : "SCHEDULER", "RUNS",
-                o->objective == BENCH_OBJ_IOPS ? "IOPS" : bench_objective_to_string(o->objective),
+                o->objective == BENCH_OBJ_IOPS && o->objective_jobidx < 0 ? "IOPS" : o->objective_label,
                 "[MIN - MAX]", "SPREAD", "BW/s", "CLAT-P50", reads ? "READ-P99" : "P99",
                 writes ? "WRITE-P99" : "", "CPU/IO");
         for (unsigned i = 0; i < n; i++) {
@@ -176,7 +179,7 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct bench_t
         if (v->best >= 0 && v->second >= 0)
                 fprintf(f, "  best: %s, %.1f%% better %s than %s; run-to-run noise %.1f%%; "
                         "Mann-Whitney p=%.3f: %s\n",
-                        s[v->best].name, v->margin, bench_objective_to_string(o->objective), s[v->second].name,
+                        s[v->best].name, v->margin, o->objective_label, s[v->second].name,
                         v->noise, v->p,
                         v->significant ? "the win exceeds the noise" :
                         o->loops < 2 ? "one loop cannot tell a win from noise (use --loops)" :
@@ -198,7 +201,7 @@ static void print_json(FILE *f, const struct bench_opts *o, const struct ios_dev
         fprintf(f, ",\n    \"original_scheduler\" : ");
         bench_json_string(f, orig);
         fprintf(f, ",\n    \"objective\" : \"%s\",\n    \"lower_is_better\" : %s,\n    \"loops\" : %u,\n",
-                bench_objective_to_string(o->objective), lower_is_better(o->objective) ? "true" : "false", o->loops);
+                o->objective_label, lower_is_better(o->objective) ? "true" : "false", o->loops);
         fprintf(f, "    \"schedulers\" : [\n");
         for (unsigned i = 0; i < n; i++) {
                 fprintf(f, "      {\n        \"name\" : ");
@@ -279,8 +282,6 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
         if (!disk->sched_current)
                 return bench_error_set(e, BENCH_ERR_USAGE, ENOTSUP,
                                        "--compare: %s has no I/O scheduler to choose", disk->name);
-        if (o->objective == BENCH_OBJ_READ_P99 && !bench_rw_reads(o->rw))
-                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "--objective=read-p99 needs a workload that reads");
         r = bench_variants_resolve(o, disk, &vs, e);
         if (r < 0)
                 return r;
@@ -360,7 +361,7 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
         rr = bench_sched_restore(&st, &bad);
         restored = rr == 0;
         for (unsigned i = 0; i < n; i++)
-                summarise(&s[i], o->loops, o->objective);
+                summarise(&s[i], o->loops, o);
         decide(s, n, o->loops, o->objective, &v);
         if (o->json)
                 print_json(out, o, disk, s, n, &v, restored, bad, orig);

@@ -209,22 +209,77 @@ static int openat2_retry(int dirfd, const char *path, struct open_how *how)
         }
 }
 
-static int open_in_root(struct ios_ctx *r, const char *path, int flags)
+/*
+ * Set once openat2() answered ENOSYS (kernel before 5.6, or valgrind 3.19,
+ * which does not know the system call) or EPERM (a seccomp filter): from
+ * then on both resolvers below use their component walk, which gives the
+ * same guarantee.  The unit tests force the walk as well, so both paths are
+ * checked on every machine.
+ */
+static bool openat2_missing;
+static bool beneath_force_walk;
+static unsigned n_beneath_openat2, n_beneath_walk;
+
+/*
+ * IOSCHED_TEST_NO_OPENAT2=1 makes the programs resolve as on a kernel
+ * without openat2, so the integration tests run the walk with the real
+ * binaries too.  The walk gives the same guarantees: nothing is weakened.
+ */
+static bool walk_forced_by_env(void)
+{
+        static int forced = -1;
+
+        if (forced < 0) {
+                const char *v = getenv("IOSCHED_TEST_NO_OPENAT2");
+                forced = v && streq(v, "1");
+        }
+        return forced;
+}
+
+static bool openat2_unusable(void)
+{
+        if (errno != ENOSYS && errno != EPERM)
+                return false;
+        openat2_missing = true;
+        return true;
+}
+
+/* The only kind of file an attribute, a udev database entry or a policy file may be. */
+int ios_fd_verify_regular(int fd)
+{
+        struct stat st;
+
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (S_ISREG(st.st_mode))
+                return 0;
+        if (S_ISLNK(st.st_mode))
+                return -ELOOP;
+        if (S_ISDIR(st.st_mode))
+                return -EISDIR;
+        return -EBADFD;         /* a FIFO, socket or device node */
+}
+
+/* A data open: never blocks on a FIFO, never takes a controlling terminal. */
+static bool is_data_open(int flags)
+{
+        return !(flags & (O_PATH | O_DIRECTORY));
+}
+
+static int open_in_root_once(struct ios_ctx *r, const char *path, int flags)
 {
         struct open_how how = {
                 .flags = (uint64_t)(flags | O_CLOEXEC),
                 .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
         };
-        static bool no_openat2;
         int fd;
 
-        if (!no_openat2 && !r->force_walk) {
+        if (!openat2_missing && !r->force_walk && !walk_forced_by_env()) {
                 fd = openat2_retry(r->fd, rel(path), &how);
-                if (fd >= 0 || (errno != ENOSYS && errno != EPERM)) {
+                if (fd >= 0 || !openat2_unusable()) {
                         r->n_openat2++;
                         return fd >= 0 ? fd : -errno;
                 }
-                no_openat2 = true;      /* old kernel, or a seccomp filter */
         }
         r->n_walk++;
         {
@@ -235,6 +290,163 @@ static int open_in_root(struct ios_ctx *r, const char *path, int flags)
                 fd = openat(r->fd, rel(canon), flags | O_CLOEXEC | O_NOFOLLOW);
                 return fd < 0 ? -errno : fd;
         }
+}
+
+/*
+ * Links inside the root are followed (sys/block/sdb, device); a file that
+ * is read or written must be a regular file: it is looked at through an
+ * O_PATH descriptor first (opening a device node can have effects of its
+ * own), then opened non-blocking and checked again on the descriptor that
+ * is used.
+ */
+static int open_in_root(struct ios_ctx *r, const char *path, int flags)
+{
+        int fd, e;
+
+        if (!is_data_open(flags))
+                return open_in_root_once(r, path, flags);
+        fd = open_in_root_once(r, path, O_PATH);
+        if (fd < 0)
+                return fd;
+        e = ios_fd_verify_regular(fd);
+        close(fd);
+        if (e < 0)
+                return e;
+        fd = open_in_root_once(r, path, flags | O_NONBLOCK | O_NOCTTY);
+        if (fd < 0)
+                return fd;
+        e = ios_fd_verify_regular(fd);
+        if (e < 0) {
+                close(fd);
+                return e;
+        }
+        return fd;
+}
+
+/* A relative path below a directory: no "..", no empty or absolute name. */
+static int check_beneath_path(const char *path)
+{
+        if (!path || !*path || path[0] == '/')
+                return -EINVAL;
+        for (const char *c = path; c; ) {
+                size_t n = strcspn(c, "/");
+
+                if (n == 2 && c[0] == '.' && c[1] == '.')
+                        return -EINVAL;
+                c = c[n] ? c + n + 1 : NULL;
+        }
+        return 0;
+}
+
+/*
+ * The fallback of ios_open_beneath(): one component at a time, each with
+ * O_NOFOLLOW, so a link anywhere on the way ends the lookup (ELOOP) as
+ * RESOLVE_NO_SYMLINKS does.  O_PATH|O_NOFOLLOW would open a link itself, so
+ * every descriptor is checked not to be one.
+ */
+static int open_beneath_walk(int dirfd, const char *path, int flags)
+{
+        char buf[PATH_MAX];
+        int cur = dirfd;
+
+        if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+                return -ENAMETOOLONG;
+        for (char *p = buf, *next;; p = next) {
+                char *slash = strchr(p, '/');
+                bool last;
+                struct stat st;
+                int fd;
+
+                next = NULL;
+                if (slash) {
+                        *slash = '\0';
+                        next = slash + 1;
+                        while (*next == '/')
+                                next++;         /* "a//b" */
+                }
+                last = !next || !*next;         /* "queue/" is "queue" */
+                fd = openat(cur, p, (last ? flags : O_PATH | O_DIRECTORY) | O_CLOEXEC | O_NOFOLLOW);
+                if (fd < 0) {
+                        fd = -errno;
+                        /* a link where a directory is wanted: ENOTDIR here, ELOOP from openat2 */
+                        if (fd == -ENOTDIR && fstatat(cur, p, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                            S_ISLNK(st.st_mode))
+                                fd = -ELOOP;
+                }
+                if (fd >= 0 && fstat(fd, &st) == 0 && S_ISLNK(st.st_mode)) {
+                        close(fd);
+                        fd = -ELOOP;
+                }
+                if (cur != dirfd)
+                        close(cur);
+                if (fd < 0 || last)
+                        return fd;
+                cur = fd;
+        }
+}
+
+static int open_beneath_once(int dirfd, const char *path, int flags)
+{
+        /* no O_NOFOLLOW: with O_PATH it would open a trailing link itself */
+        struct open_how how = {
+                .flags = (uint64_t)(flags | O_CLOEXEC),
+                .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+        };
+        int fd;
+
+        if (!openat2_missing && !beneath_force_walk && !walk_forced_by_env()) {
+                fd = openat2_retry(dirfd, path, &how);
+                if (fd >= 0 || !openat2_unusable()) {
+                        n_beneath_openat2++;
+                        return fd >= 0 ? fd : -errno;
+                }
+        }
+        n_beneath_walk++;
+        return open_beneath_walk(dirfd, path, flags);
+}
+
+int ios_open_beneath(int dirfd, const char *path, int flags)
+{
+        int fd, e;
+
+        e = check_beneath_path(path);
+        if (e < 0)
+                return e;
+        if (!is_data_open(flags))
+                return open_beneath_once(dirfd, path, flags);
+        /* a device node is never opened, a FIFO never blocks (see open_in_root) */
+        fd = open_beneath_once(dirfd, path, O_PATH);
+        if (fd < 0)
+                return fd;
+        e = ios_fd_verify_regular(fd);
+        close(fd);
+        if (e < 0)
+                return e;
+        fd = open_beneath_once(dirfd, path, flags | O_NONBLOCK | O_NOCTTY);
+        if (fd < 0)
+                return fd;
+        e = ios_fd_verify_regular(fd);
+        if (e < 0) {
+                close(fd);
+                return e;
+        }
+        return fd;
+}
+
+void ios_beneath_force_walk(bool on)
+{
+        beneath_force_walk = on;
+}
+
+void ios_beneath_counts(unsigned *openat2, unsigned *walk)
+{
+        *openat2 = n_beneath_openat2;
+        *walk = n_beneath_walk;
+}
+
+bool ios_openat2_missing(void)
+{
+        return openat2_missing || walk_forced_by_env();
 }
 
 void ios_ctx_force_walk(struct ios_ctx *r)

@@ -73,7 +73,8 @@ out=$(bash --norc --noprofile -c '
         "iosched-apply --format=pro" prometheus \; \
         "iosched-apply -o NAME,CL" NAME,CLASS \; \
         "iosched-apply -o +ev" +EVIDENCE \; \
-        "iosched-apply " list explain validate \; \
+        "iosched-apply " list explain status facts cat-config validate \; \
+        "iosched-apply status -o NAME,WA" NAME,WANTED \; \
         "iosched-apply -o NAME li" list \; \
         "iosched-apply --dry" --dry-run \; \
         "iosched-apply validate loop0 -- --ioeng" --ioengine= \; \
