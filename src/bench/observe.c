@@ -65,6 +65,10 @@ int bench_observe_check_opts(const struct bench_opts *o, struct bench_error *e)
                                        "--observe needs --compare (the variants to alternate)");
         if (!o->filename)
                 return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "--observe needs --filename (the device to watch)");
+        if (o->objective_job)
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
+                                       "--objective=%s:... names a job, and --observe runs none: use iops, bw, await or read-await",
+                                       o->objective_job);
         if (o->objective == BENCH_OBJ_P99 || o->objective == BENCH_OBJ_READ_P99)
                 return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                        "--objective=%s is not in the disk's counters: with --observe use iops, bw, await or read-await",
