@@ -227,8 +227,14 @@ int apply_list_print(struct ios_device **devs, size_t n, const struct apply_list
                         goto out;
                 }
                 for (size_t c = 0; c < o->ncols; c++) {
-                        char *s = cell(devs[i], o->cols[c]);
+                        char *s;
 
+                        errno = 0;
+                        s = cell(devs[i], o->cols[c]);
+                        if (!s && errno == ENOMEM) {    /* an empty cell only for what is unknown */
+                                e = -ENOMEM;
+                                goto out;
+                        }
                         if (s && o->raw && infos[o->cols[c]].type == CT_ARRAY)
                                 for (char *p = s; *p; p++)
                                         if (*p == '\n')
