@@ -102,8 +102,8 @@ run() {
 
 # the files of the disk trees, path and content, one line each
 state() {
-        (cd "$1/sys/devices" && find . -path '*/queue/*' -type f | LC_ALL=C sort | while read -r f; do
-                printf '%s\t%s\n' "$f" "$(head -c 200 "$f" | tr '\n' ' ')"; done)
+        (cd "$1/sys/devices" && find . -path '*/queue/*' -type f | LC_ALL=C sort |
+                xargs -d '\n' grep -H -Z -m 1 '' | tr '\0' '\t')
 }
 
 check() {
@@ -126,13 +126,14 @@ check() {
         fi
         if [ "$sc" = daemon ] && [ "$rc" = 0 ] && grep -q ': ready' "$w/err" && ! grep -qiE 'error|fail|cannot' "$w/err" &&
            ! cmp -s "$w/state" "$w/ref-apply.state"; then
-                fail "$what: ready, no error logged, but the disks are not at the policy"
+                fail "$what: ready, no error logged, but the disks are not at the policy:"
+                diff "$w/ref-apply.state" "$w/state" | head -n 4 | sed "s/^/    | /"
         fi
         if [ "$sc" = apply ] || [ "$sc" = daemon ]; then
                 if [ "$sc" = apply ] && ! cmp -s "$w/state" "$w/orig.state" && ! cmp -s "$w/state" "$w/ref-apply.state"; then
                         # half applied: each setting left behind must be named, and the exit non-zero
                         [ "$rc" != 0 ] || fail "$what: half applied with exit 0"
-                        diff "$w/state" "$w/ref-apply.state" | sed -n 's/^< \.\/[^\t]*\/queue\/\([^\t]*\)\t.*/\1/p' | sort -u |
+                        diff "$w/state" "$w/ref-apply.state" | sed -n 's/^< \.\/.*\/queue\/\([^\t]*\)\t.*/\1/p' | sort -u |
                         while read -r attr; do
                                 key=queue/$attr; [ "$attr" = scheduler ] && key=scheduler
                                 grep -qF "$key" "$w/out" "$w/err" || echo "$key"
@@ -147,7 +148,7 @@ check() {
 
 # references: the runs without a fault
 state "$w/base" >"$w/orig.state"
-for sc in $SCENARIOS; do
+for sc in apply $SCENARIOS; do
         run "$sc" none
         cp "$w/out" "$w/ref-$sc.out"
         [ "$rc" = 0 ] || { echo "FAIL: $sc without a fault: exit $rc"; cat "$w/err"; exit 1; }
