@@ -3,6 +3,7 @@
 #ifndef APPLY_H
 #define APPLY_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -81,6 +82,12 @@ void apply_json_header(FILE *f, const char *command);
 bool apply_json_printed(void);
 void apply_json_mark_printed(void);      /* a JSON object was printed another way (libsmartcols) */
 void apply_json_error_object(FILE *f, const char *command, const char *mode, int exit);
+/* One error: "prog: [device: ]message" on stderr, and recorded; returns code. */
+int apply_verror(const char *prog, int code, const char *device, const char *fmt, va_list ap)
+        __attribute__((format(printf, 4, 0)));
+/* -J / --format json, --format prometheus on the command line (looked at before parsing it) */
+bool apply_json_requested(int argc, char **argv);
+bool apply_prom_requested(int argc, char **argv);
 /* A string vector as a JSON array of strings. */
 void apply_json_strv(FILE *f, char * const *l);
 

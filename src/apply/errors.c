@@ -127,3 +127,47 @@ void apply_json_strv(FILE *f, char * const *l)
         }
         fputc(']', f);
 }
+
+/*
+ * Whether -J (or --format json) is on the command line, looked at before
+ * the options are parsed so that a usage error is JSON too.  Short option
+ * clusters count ("-nJ"), up to a letter that takes an argument.
+ */
+bool apply_json_requested(int argc, char **argv)
+{
+        for (int i = 1; i < argc; i++) {
+                const char *a = argv[i];
+
+                if (streq(a, "--"))
+                        break;
+                if (streq(a, "--json") || streq(a, "--format=json") ||
+                    (streq(a, "--format") && i + 1 < argc && streq(argv[i + 1], "json")))
+                        return true;
+                if (a[0] == '-' && a[1] != '-')
+                        for (const char *c = a + 1; *c && !strchr("oc", *c); c++)
+                                if (*c == 'J')
+                                        return true;
+        }
+        return false;
+}
+
+/* Whether --format prometheus is on the command line (the textfile of a run that ends early). */
+bool apply_prom_requested(int argc, char **argv)
+{
+        for (int i = 1; i < argc && !streq(argv[i], "--"); i++)
+                if (streq(argv[i], "--format=prometheus") ||
+                    (streq(argv[i], "--format") && i + 1 < argc && streq(argv[i + 1], "prometheus")))
+                        return true;
+        return false;
+}
+
+int apply_verror(const char *prog, int code, const char *device, const char *fmt, va_list ap)
+{
+        _cleanup_free_ char *msg = NULL;
+
+        if (vasprintf(&msg, fmt, ap) < 0)
+                msg = NULL;
+        fprintf(stderr, "%s: %s%s%s\n", prog, device ? device : "", device ? ": " : "", msg ? msg : fmt);
+        apply_error_add(NULL, 0, device, code, "%s", msg ? msg : fmt);
+        return code;
+}

@@ -90,13 +90,7 @@ static void usage(FILE *out)
  */
 static int verr_at(int code, const char *device, const char *fmt, va_list ap)
 {
-        _cleanup_free_ char *msg = NULL;
-
-        if (vasprintf(&msg, fmt, ap) < 0)
-                msg = NULL;
-        fprintf(stderr, "%s: %s%s%s\n", prog, device ? device : "", device ? ": " : "", msg ? msg : fmt);
-        apply_error_add(NULL, 0, device, code, "%s", msg ? msg : fmt);
-        return code;
+        return apply_verror(prog, code, device, fmt, ap);
 }
 
 static int err(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -121,28 +115,6 @@ static int err_dev(int code, const char *device, const char *fmt, ...)
         return code;
 }
 
-/*
- * Whether -J (or --format json) is on the command line, looked at before
- * the options are parsed so that a usage error is JSON too.  Short option
- * clusters count ("-nJ"), up to a letter that takes an argument.
- */
-static bool json_requested(int argc, char **argv)
-{
-        for (int i = 1; i < argc; i++) {
-                const char *a = argv[i];
-
-                if (streq(a, "--"))
-                        break;
-                if (streq(a, "--json") || streq(a, "--format=json") ||
-                    (streq(a, "--format") && i + 1 < argc && streq(argv[i + 1], "json")))
-                        return true;
-                if (a[0] == '-' && a[1] != '-')
-                        for (const char *c = a + 1; *c && !strchr("oc", *c); c++)
-                                if (*c == 'J')
-                                        return true;
-        }
-        return false;
-}
 
 /*
  * The disks named, or every disk when none is.  *ret gets the ones found, in
@@ -249,14 +221,6 @@ enum {
         OPT_CONFIG_ROOT, OPT_IMPORT_GRUB, OPT_NO_BUILTIN, OPT_DROP_IN,
 };
 
-static bool prom_requested(int argc, char **argv)
-{
-        for (int i = 1; i < argc && !streq(argv[i], "--"); i++)
-                if (streq(argv[i], "--format=prometheus") ||
-                    (streq(argv[i], "--format") && i + 1 < argc && streq(argv[i + 1], "prometheus")))
-                        return true;
-        return false;
-}
 /* whether the policy was read whole, for the textfile of a run that ended early (-1: not read) */
 static int prom_policy_ok = -1;
 
@@ -402,6 +366,8 @@ static int run(int argc, char **argv)
         if (!conf_root && sysroot)
                 conf_root = sysroot;
         if (import_grub) {
+                json_cmd = "import-grub";
+                json_mode = -1;
                 _cleanup_free_ char *msg = NULL;
                 _cleanup_(ios_strv_freep) char **notes = NULL;
 
@@ -565,7 +531,7 @@ out:
 
 int main(int argc, char **argv)
 {
-        bool json = json_requested(argc, argv), prom = prom_requested(argc, argv);
+        bool json = apply_json_requested(argc, argv), prom = apply_prom_requested(argc, argv);
         int rc;
 
         rc = run(argc, argv);

@@ -324,9 +324,12 @@ static int scan_rule_text(struct ios_writers *ws, const char *file, char *text)
         return 0;
 }
 
-static int cmp_str(const void *a, const void *b)
+/* udev reads the rules of all its directories in the order of their file names */
+static int cmp_base(const void *a, const void *b)
 {
-        return strcmp(*(char * const *)a, *(char * const *)b);
+        const char *x = strrchr(*(char * const *)a, '/'), *y = strrchr(*(char * const *)b, '/');
+
+        return strcmp(x ? x + 1 : *(char * const *)a, y ? y + 1 : *(char * const *)b);
 }
 
 static int scan_udev(struct ios_writers *ws, const char *root)
@@ -363,7 +366,7 @@ static int scan_udev(struct ios_writers *ws, const char *root)
                 }
         }
         if (paths)
-                qsort(paths, ios_strv_length(paths), sizeof(char *), cmp_str);
+                qsort(paths, ios_strv_length(paths), sizeof(char *), cmp_base);
         for (char **p = paths; p && *p; p++) {
                 _cleanup_free_ char *text = NULL;
 
