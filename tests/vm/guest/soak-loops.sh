@@ -15,7 +15,7 @@
 #   soak-loops.sh run STATE BACKING HOLD_MS VERIFY_EVERY WANT EVENTS NAME...
 #       rounds until EVENTS add+remove events were made (or SOAK_SECONDS
 #       passed): attach all (only every SOAK_ATTACH_EVERY-th round, default
-#       every round, always in the last one), hold for
+#       every round, always in the first and the last one), hold for
 #       0..HOLD_MS ms (every VERIFY_EVERY-th round: until every device shows the
 #       scheduler WANT, at most $SOAK_VERIFY_TIMEOUT s, default 10), detach,
 #       remove (retried while udev's blkid holds it, up to 10 s) and re-create
@@ -136,7 +136,7 @@ my $last = 0;
 while (1) {
     my %fh;
     $last = $st{adds} + $st{removes} >= $events || ($deadline && time() >= $deadline);
-    my $attach = $last || ($st{rounds} + 1) % $attach_every == 0;
+    my $attach = $last || $st{rounds} == 0 || ($st{rounds} + 1) % $attach_every == 0;
     for my $name ($attach ? @names : ()) {
         sysopen(my $l, "/dev/$name", O_RDWR) or die "soak-loops: /dev/$name: $!\n";
         # (a device still attached from an earlier run with our file is taken as is)
@@ -173,11 +173,25 @@ while (1) {
         close($fh{$name});
         $st{detaches}++;
     }
+    # remove all, the busy ones (udev's worker holds each device open while it
+    # handles an event) tried again while the others go on, for up to 10 s
+    my %busy = map { $_ => 1 } @names;
+    my $t0 = time();
+    while (%busy) {
+        for my $name (sort keys %busy) {
+            my ($n) = $name =~ /(\d+)$/;
+            if (defined ioctl($c, $CTL_REMOVE, $n + 0)) {
+                delete $busy{$name};
+                $st{removes}++;
+            } elsif (!$!{EBUSY} || time() - $t0 > 10) {
+                die "soak-loops: LOOP_CTL_REMOVE $name: $!\n";
+            }
+        }
+        sleep(0.002) if %busy;
+    }
     my @kept;
     for my $name (@names) {
         my ($n) = $name =~ /(\d+)$/;
-        ctl_remove($c, $n) or die "soak-loops: LOOP_CTL_REMOVE $name: $!\n";
-        $st{removes}++;
         if (ctl_add($c, $n)) {
             $st{adds}++;
             push @kept, $name;
