@@ -268,8 +268,14 @@ int apply_list_print(struct ios_device **devs, size_t n, const struct apply_list
                         goto out;
                 }
                 for (size_t c = 0; c < o->ncols; c++) {
-                        char *s = cell(devs[i], o->cols[c], o);
+                        char *s;
 
+                        errno = 0;
+                        s = cell(devs[i], o->cols[c], o);
+                        if (!s && errno == ENOMEM) {    /* an empty cell only for what is unknown */
+                                e = -ENOMEM;
+                                goto out;
+                        }
                         /* libsmartcols copies bytes >= 0x80 as they are: JSON must be UTF-8 */
                         if (s && o->json) {
                                 char *u = ios_utf8_sanitize(s);

@@ -29,6 +29,7 @@ struct run {
 
 struct sched_summary {
         const char *name;
+        const struct bench_variant *var;
         struct run *runs;               /* loops */
         unsigned n;                     /* completed runs */
         double med, min, max, spread;   /* objective over completed runs */
@@ -206,7 +207,9 @@ static void print_json(FILE *f, const struct bench_opts *o, const struct ios_dev
         for (unsigned i = 0; i < n; i++) {
                 fprintf(f, "      {\n        \"name\" : ");
                 bench_json_string(f, s[i].name);
-                fprintf(f, ",\n        \"runs\" : %u,\n        \"values\" : [", s[i].n);
+                fputs(",\n", f);
+                bench_variant_json(f, s[i].var, "        ");
+                fprintf(f, "        \"runs\" : %u,\n        \"values\" : [", s[i].n);
                 for (unsigned l = 0, k = 0; l < o->loops; l++)
                         if (s[i].runs[l].done)
                                 fprintf(f, "%s%f", k++ ? ", " : "", s[i].runs[l].value);
@@ -294,6 +297,7 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
         }
         for (unsigned i = 0; i < n; i++) {
                 s[i].name = vs.v[i].label;
+                s[i].var = &vs.v[i];
                 s[i].runs = calloc(o->loops, sizeof(struct run));
                 if (!s[i].runs) {
                         r = -ENOMEM;

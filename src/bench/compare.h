@@ -117,6 +117,8 @@ int bench_variants_learn(struct bench_variants *vs, struct ios_device *disk, str
 /* Put disk in variant i's whole state (extra: the --policy settings), through the library's plan. */
 int bench_variant_switch(const struct bench_variants *vs, unsigned i, struct ios_device *disk,
                          const struct ios_wanted *extra, char **ret_msg);
+/* "scheduler" : ..., "tunables" : { "queue/iosched/NAME" : "value", ... }, each line after indent */
+void bench_variant_json(FILE *f, const struct bench_variant *v, const char *indent);
 void bench_variants_done(struct bench_variants *vs);
 
 /* ------------------------------------------------------------------ */

@@ -10,9 +10,10 @@
  *
  * Not /run/lock: it is world-writable, so any user could plant the file or
  * hold the lock.  Not the device node itself: udev's convention is that
- * LOCK_EX on a whole-disk node makes udevd hold back that disk's events, and
- * an --observe on a busy server runs for minutes; nor should a benchmark
- * fight mkfs or systemd-repart, which take that lock for their own reasons.
+ * LOCK_EX on a whole-disk node makes udevd skip or postpone that disk's
+ * events, and an --observe on a busy server runs for minutes; nor should a
+ * benchmark fight mkfs or systemd-repart, which take that lock for their
+ * own reasons.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>

@@ -47,6 +47,7 @@ struct window {
 
 struct vsum {
         const char *name;
+        const struct bench_variant *var;
         struct window *w;               /* per round */
         double med[M_N], spread[M_N];
         unsigned n;                     /* complete windows */
@@ -65,6 +66,10 @@ int bench_observe_check_opts(const struct bench_opts *o, struct bench_error *e)
                                        "--observe needs --compare (the variants to alternate)");
         if (!o->filename)
                 return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "--observe needs --filename (the device to watch)");
+        if (o->objective_job)
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
+                                       "--objective=%s:... names a job, and --observe runs none: use iops, bw, await or read-await",
+                                       o->objective_job);
         if (o->objective == BENCH_OBJ_P99 || o->objective == BENCH_OBJ_READ_P99)
                 return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                        "--objective=%s is not in the disk's counters: with --observe use iops, bw, await or read-await",
@@ -331,7 +336,9 @@ static void print_json(FILE *f, const struct bench_opts *o, const struct ios_dev
         for (unsigned i = 0; i < n; i++) {
                 fprintf(f, "      {\n        \"name\" : ");
                 bench_json_string(f, s[i].name);
-                fprintf(f, ",\n        \"rounds\" : %u,\n        \"windows\" : [", s[i].n);
+                fputs(",\n", f);
+                bench_variant_json(f, s[i].var, "        ");
+                fprintf(f, "        \"rounds\" : %u,\n        \"windows\" : [", s[i].n);
                 for (unsigned r = 0, k = 0; r < o->loops; r++) {
                         if (!s[i].w[r].done)
                                 continue;
@@ -434,6 +441,7 @@ int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct
         }
         for (unsigned i = 0; i < vs.n; i++) {
                 s[i].name = vs.v[i].label;
+                s[i].var = &vs.v[i];
                 s[i].w = calloc(o->loops, sizeof(*s[i].w));
                 if (!s[i].w) {
                         r = -ENOMEM;

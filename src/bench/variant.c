@@ -364,6 +364,20 @@ int bench_variants_learn(struct bench_variants *vs, struct ios_device *d, struct
         return r < 0 ? r : 0;
 }
 
+void bench_variant_json(FILE *f, const struct bench_variant *v, const char *indent)
+{
+        fprintf(f, "%s\"scheduler\" : ", indent);
+        bench_json_string(f, v->sched);
+        fprintf(f, ",\n%s\"tunables\" : {", indent);
+        for (size_t k = 0; k < v->set.n; k++) {
+                fputs(k ? ", " : " ", f);
+                bench_json_string(f, v->set.s[k].key);
+                fputs(" : ", f);
+                bench_json_string(f, v->set.s[k].value);
+        }
+        fprintf(f, "%s},\n", v->set.n ? " " : "");
+}
+
 int bench_variant_switch(const struct bench_variants *vs, unsigned i, struct ios_device *d,
                          const struct ios_wanted *extra, char **ret_msg)
 {

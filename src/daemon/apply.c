@@ -22,17 +22,39 @@
 #include "daemon-internal.h"
 #include "macro.h"
 
-static void log_failures(struct daemon *d, const struct ios_plan *plan, int prio)
+/*
+ * A read or write that failed because the disk went away while it was being
+ * applied (a remove uevent follows) is not a failure of the policy: under
+ * hotplug churn it would be a warning per removed disk.  Said at debug level
+ * only, like a disk that vanished before it could be planned.
+ */
+static bool change_gone(const struct ios_change *c)
 {
+        return c->state == IOS_CHANGE_FAILED &&
+               (c->error == -ENODEV || c->error == -ENOENT || c->error == -ENXIO);
+}
+
+/* Returns the number of failures that were not the disk going away. */
+static size_t log_failures(struct daemon *d, const struct ios_plan *plan, int prio)
+{
+        size_t n = 0;
+
         for (size_t i = 0; i < plan->n; i++) {
                 const struct ios_change *c = &plan->c[i];
 
                 if (c->state != IOS_CHANGE_FAILED)
                         continue;
+                if (change_gone(c)) {
+                        iosd_log(LOG_DEBUG, "%s: %s (%s); the disk is going away", plan->dev->name,
+                                 c->msg ? c->msg : c->key, iosd_str(c->source));
+                        continue;
+                }
+                n++;
                 d->n_failed++;
                 iosd_log(prio, "%s: %s (%s)", plan->dev->name, c->msg ? c->msg : c->key,
                          iosd_str(c->source));
         }
+        return n;
 }
 
 /* A value the kernel refused or did not keep: said once per device and policy load. */
@@ -52,6 +74,7 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
         bool quiet = why == R_DRIFT && iosd_devset_contains(&d->quiet, devnum);
         int fail_prio = quiet ? LOG_DEBUG : LOG_WARNING;
         struct ios_plan plan;
+        size_t nfail;
         int e;
 
         e = ios_plan_build(d->policy, dev, &plan);
@@ -119,12 +142,12 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
                 }
         }
         /* failures of planning (scheduler not offered) and of writing, once */
-        log_failures(d, &plan, fail_prio);
+        nfail = log_failures(d, &plan, fail_prio);
         for (char **n = plan.notes; n && *n; n++)
                 iosd_log(why == R_DRIFT ? LOG_DEBUG : LOG_INFO, "%s: note: %s", dev->name, *n);
         /* a failure that repeats is reported once by the drift checks, until
          * an event or a reload for the disk */
-        if (ios_plan_count(&plan, IOS_CHANGE_FAILED) > 0)
+        if (nfail > 0)
                 (void)iosd_devset_add(&d->quiet, devnum);
         else
                 (void)iosd_devset_remove(&d->quiet, devnum);

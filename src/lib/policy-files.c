@@ -102,8 +102,11 @@ static int open_policy_path(const char *path, int final, unsigned flags, const c
                                 ;
                 }
                 last = !*next;
-                if (streq(p, "."))
+                if (streq(p, ".")) {
+                        if (slash)
+                                *slash = '/';
                         continue;
+                }
                 if (streq(p, ".."))
                         return ios_error_set(err, path, 0, -EINVAL, "refusing a %s path with \"..\"", what);
                 fd = openat(cur, p, (last ? final | O_NONBLOCK | O_NOCTTY : O_PATH | O_DIRECTORY) |

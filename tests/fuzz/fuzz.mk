@@ -15,7 +15,7 @@
 # its dictionary tests/fuzz/NAME.dict and the inputs that once failed in
 # tests/fuzz/regressions/NAME.
 
-FUZZ_TARGETS   ?= policy udevdb grub bench-options sysfs
+FUZZ_TARGETS   ?= policy udevdb grub bench-options sysfs $(if $(wildcard src/bench/jobfile.c),bench-jobfile)
 FUZZ_SECONDS   ?= 60
 FUZZ_BUILDDIR  ?= build-fuzz
 FUZZ_CC        ?= $(or $(shell command -v clang-14 2>/dev/null),clang)
@@ -57,3 +57,4 @@ fuzz-clean:
 	rm -rf $(FUZZ_BUILDDIR)
 clean: fuzz-clean
 .PHONY: fuzz-clean
+include tests/fault/fault.mk

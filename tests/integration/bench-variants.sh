@@ -46,7 +46,9 @@ $BENCH --filename=/dev/$l --rw=randread --runtime=400ms --ramp_time=0 --loops=2 
 kill $spid; wait $spid 2>/dev/null
 same "variant comparison"
 b_json "$B_TMP/out.json" '.compare.restored == true and (.compare.schedulers | map(.name)) ==
-        ["mq-deadline:read_expire=300:fifo_batch=1", "mq-deadline", "kyber:read_lat_nsec=500000:read_ahead_kb=1024"]' ||
+        ["mq-deadline:read_expire=300:fifo_batch=1", "mq-deadline", "kyber:read_lat_nsec=500000:read_ahead_kb=1024"] and
+        .compare.schedulers[2].scheduler == "kyber" and .compare.schedulers[1].tunables == {} and
+        .compare.schedulers[2].tunables == {"queue/iosched/read_lat_nsec": "500000", "queue/read_ahead_kb": "1024"}' ||
         b_fail "labels: $(head -c 1500 "$B_TMP/out.json")"
 # each variant's state was there at some point, and the plain variant had
 # the scheduler's start values (500 ms, 16), neither 333/7 nor 300/1

@@ -86,8 +86,23 @@ count_timers() {
         done
         echo $n
 }
-figures() { # -> "rss fds timers"
-        echo "$(awk '/^VmRSS/ { print $2 }' "/proc/$D_PID/status") $(ls "/proc/$D_PID/fd" | wc -l) $(count_timers)"
+# in epoll_wait (x86_64 232, epoll_pwait 281, epoll_pwait2 441): no pass over
+# the disks is running, which holds a descriptor per disk while it runs
+at_rest() {
+        case $(cut -d' ' -f1 "/proc/$D_PID/syscall" 2>/dev/null) in 232 | 281 | 441) return 0 ;; esac
+        return 1
+}
+figures() { # -> "rss fds timers", read while the daemon waits for events
+        f=""
+        for _ in $(seq 1 200); do
+                if at_rest; then
+                        f="$(awk '/^VmRSS/ { print $2 }' "/proc/$D_PID/status") $(ls "/proc/$D_PID/fd" | wc -l) $(count_timers)"
+                        at_rest && break
+                fi
+                sleep 0.05
+        done
+        [ -n "$f" ] || t_fail "ioschedd never waited in epoll_wait"
+        echo "$f"
 }
 gen_value() { v=$(sed -n "s/^$1=//p" "$STATE" 2>/dev/null); echo "${v:-0}"; }
 log_count() { grep -c -- "$1" "$D_LOG"; }
@@ -152,6 +167,7 @@ queue/no_such_tunable=1"
                 fi
                 n=$((n + 1))
                 echo "$n $broken" >"$edits"
+                echo "$done_ev $(awk '/^VmRSS/ { print $2 }' "/proc/$D_PID/status")" >>"$T_TMP/rss.log"
                 sleep 0.11
         done
 ) &
@@ -200,10 +216,18 @@ hp_changes=$(grep -cE ': (scheduler|queue/[a-z_/]+): .* -> .* \[uevent\]$' "$T_T
 grep -vE ': (scheduler|queue/[a-z_/]+): .* -> .* \[(uevent|rescan|reload)\]$' "$T_TMP/soak.log" |
         grep -vE 'reloading the policy \(|new policy: |policy error: |keeping the previous policy' >"$T_TMP/other.log"
 others=$(wc -l <"$T_TMP/other.log")
+# a disk removed while it was being applied is no failure to warn about
+gone=$(grep -cE 'vanished|No such device' "$T_TMP/soak.log")
 hup=$(cat "$hups") edit_n=$(cut -d' ' -f1 "$edits")
 echo "soak: events=$((adds + removes + $(gen_value attaches) + $(gen_value detaches))) add_remove=$((adds + removes)) rounds=$(gen_value rounds) devices=$NDEV verified_hotplug=$verified (slowest $(gen_value verify_max_ms) ms) sighup=$hup edits=$edit_n reloads=$reloads policy_errors=$perrors rss_kb=$rss0->$rss1 fds=$fds0->$fds1 timers=$timers0->$timers1 log_lines=$lines (changes on hotplug $hp_changes, on reload $((changes - hp_changes)), other $others) duration_ms=$ms"
 sed -n 's/^/edit storm: /p' "$edits.log"
+sed -n '1,10s/^/other log line: /p' "$T_TMP/other.log"
+# RSS along the run (sampled by the edit storm), at each quarter of the events
+awk -v ev="$EVENTS" '{ q = int(4 * $1 / ev); if (q > 4) q = 4; if (!(q in r)) r[q] = $2; max = $2 > max ? $2 : max }
+     END { printf "RSS along the run (kB, first sample at 0/25/50/75/100%% of the events):"
+           for (q = 0; q <= 4; q++) printf " %s", (q in r) ? r[q] : "-"; printf "; highest %s\n", max }' "$T_TMP/rss.log"
 
+[ "$gone" = 0 ] || { grep -E 'vanished|No such device' "$T_TMP/soak.log" | head -n 5; t_fail "$gone warnings about disks that went away"; }
 [ "$others" -le 10 ] || { head -n 20 "$T_TMP/other.log"; t_fail "$others log lines that are neither changes nor reloads"; }
 # changes: on hotplug at most the scheduler and read-ahead of each device
 # added (none for an attach or detach), on reloads the read-ahead of each

@@ -126,6 +126,8 @@ static void test_observe_args(void **state)
                      "--objective=p99", NULL);
         expect_error("--objective=read-p99 is not in the disk's counters", "--filename=/dev/x", "--observe",
                      "--compare", "--objective=read-p99", NULL);
+        expect_error("--objective=reader:... names a job, and --observe runs none", "--filename=/dev/x", "--observe",
+                     "--compare", "--objective=reader:iops", NULL);
         expect_error("--objective=await needs --observe", "--filename=/dev/x", "--compare", "--objective=await", NULL);
         expect_error("--objective=read-await needs --observe", "--filename=/dev/x", "--objective=read-await", NULL);
         expect_error("invalid --objective 'wait'", "--filename=/dev/x", "--observe", "--compare", "--objective=wait", NULL);

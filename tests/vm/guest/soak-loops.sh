@@ -13,9 +13,13 @@
 #                                              first free numbers >= FIRST, print
 #                                              their names (EEXIST: next number)
 #   soak-loops.sh run STATE BACKING HOLD_MS VERIFY_EVERY WANT EVENTS NAME...
-#       rounds until EVENTS add+remove events were made: attach all, hold for
+#       rounds until EVENTS add+remove events were made (or SOAK_SECONDS
+#       passed): attach all (only every SOAK_ATTACH_EVERY-th round, default
+#       every round, always in the first and the last one), hold for
 #       0..HOLD_MS ms (every VERIFY_EVERY-th round: until every device shows the
-#       scheduler WANT, at most 10 s), detach, remove and re-create all.  Ends
+#       scheduler WANT, at most $SOAK_VERIFY_TIMEOUT s, default 10), detach,
+#       remove (retried while udev's blkid holds it, up to 10 s) and re-create
+#       all.  Ends
 #       with every device attached.  Writes "key=value" lines to STATE after
 #       every round (adds removes attaches detaches rounds verified missed
 #       lost verify_max_ms names); a device still attached to BACKING from an
@@ -52,7 +56,7 @@ sub ctl_add {       # -> 1 created, 0 exists, dies otherwise
 
 sub ctl_remove {    # retried while something (udev's blkid) still holds it
     my ($c, $n) = @_;
-    for (1 .. 400) {
+    for (1 .. 2000) {
         return 1 if defined ioctl($c, $CTL_REMOVE, $n + 0);
         return 0 unless $!{EBUSY};
         sleep(0.005);
@@ -112,6 +116,7 @@ die "usage: soak-loops.sh create|run|release ...\n" unless $cmd eq 'run';
 my ($state, $backing, $hold_ms, $verify_every, $want, $events, @names) = @ARGV;
 my %st = (adds => 0, removes => 0, attaches => 0, detaches => 0, rounds => 0,
           verified => 0, missed => 0, lost => 0, verify_max_ms => 0);
+my $verify_s = $ENV{SOAK_VERIFY_TIMEOUT} // 10;
 my $c = ctl();
 sysopen(my $bf, $backing, O_RDWR) or die "soak-loops: $backing: $!\n";
 my @missed;
@@ -125,10 +130,14 @@ sub save {
     rename("$state.tmp", $state);
 }
 
+my $attach_every = $ENV{SOAK_ATTACH_EVERY} || 1;
+my $deadline = ($ENV{SOAK_SECONDS} || 0) > 0 ? time() + $ENV{SOAK_SECONDS} : 0;
 my $last = 0;
 while (1) {
     my %fh;
-    for my $name (@names) {
+    $last = $st{adds} + $st{removes} >= $events || ($deadline && time() >= $deadline);
+    my $attach = $last || $st{rounds} == 0 || ($st{rounds} + 1) % $attach_every == 0;
+    for my $name ($attach ? @names : ()) {
         sysopen(my $l, "/dev/$name", O_RDWR) or die "soak-loops: /dev/$name: $!\n";
         # (a device still attached from an earlier run with our file is taken as is)
         defined ioctl($l, $LOOP_SET_FD, fileno($bf)) or ($!{EBUSY} && backing($name) eq $backing)
@@ -137,12 +146,11 @@ while (1) {
         $st{attaches}++;
     }
     $st{rounds}++;
-    $last = $st{adds} + $st{removes} >= $events;
     if ($last || ($verify_every > 0 && $st{rounds} % $verify_every == 0)) {
         # every device attached in this round must get the policy's scheduler
         my $t0 = time();
         my %left = map { $_ => 1 } @names;
-        while (%left && time() - $t0 < 10) {
+        while (%left && time() - $t0 < $verify_s) {
             for my $name (keys %left) {
                 delete $left{$name} if sched($name) eq $want;
             }
@@ -160,16 +168,30 @@ while (1) {
         save();
         last;       # the devices stay attached: the caller checks and releases them
     }
-    for my $name (@names) {
+    for my $name ($attach ? @names : ()) {
         ioctl($fh{$name}, $LOOP_CLR_FD, 0);
         close($fh{$name});
         $st{detaches}++;
     }
+    # remove all, the busy ones (udev's worker holds each device open while it
+    # handles an event) tried again while the others go on, for up to 10 s
+    my %busy = map { $_ => 1 } @names;
+    my $t0 = time();
+    while (%busy) {
+        for my $name (sort keys %busy) {
+            my ($n) = $name =~ /(\d+)$/;
+            if (defined ioctl($c, $CTL_REMOVE, $n + 0)) {
+                delete $busy{$name};
+                $st{removes}++;
+            } elsif (!$!{EBUSY} || time() - $t0 > 10) {
+                die "soak-loops: LOOP_CTL_REMOVE $name: $!\n";
+            }
+        }
+        sleep(0.002) if %busy;
+    }
     my @kept;
     for my $name (@names) {
         my ($n) = $name =~ /(\d+)$/;
-        ctl_remove($c, $n) or die "soak-loops: LOOP_CTL_REMOVE $name: $!\n";
-        $st{removes}++;
         if (ctl_add($c, $n)) {
             $st{adds}++;
             push @kept, $name;
