@@ -84,9 +84,13 @@ for mode in openat2 walk; do
         mkfifo "$q/rotational" "$q/scheduler" || t_fail "mkfifo"
         out=$(timeout 20 $APPLY --sysroot "$T_TMP/tree" list -n -r -o NAME,ROTA,SCHED 2>&1); rc=$?
         echo "[$mode] FIFO: list exit $rc: $out"
-        [ $rc = 0 ] || t_fail "list exit $rc with a FIFO (124: it hangs)"
-        echo "$out" | grep -q "^vdb" || t_fail "list lost vdb: $out"
-        echo "$out" | grep -q "^vdb *$" || t_fail "list shows a value read from a FIFO: $out"
+        # listed without the FIFOs' values, or the disk's facts refused loudly (exit 2,
+        # "File descriptor in bad state"): never a hang, never a value read from one
+        case $rc in
+        0) echo "$out" | grep -q "^vdb *$" || t_fail "list shows a value read from a FIFO: $out" ;;
+        2) echo "$out" | grep -q "File descriptor in bad state" || t_fail "list exit 2 without saying why: $out" ;;
+        *) t_fail "list exit $rc with a FIFO (124: it hangs)" ;;
+        esac
         q=$(fresh); rm -f "$q/read_ahead_kb"; mkfifo "$q/read_ahead_kb" || t_fail "mkfifo"
         out=$(timeout 20 $APPLY --sysroot "$T_TMP/tree" --config "$policy" vdb 2>&1); rc=$?
         echo "[$mode] FIFO: apply exit $rc: $out"
