@@ -133,10 +133,12 @@ check() {
                 if [ "$sc" = apply ] && ! cmp -s "$w/state" "$w/orig.state" && ! cmp -s "$w/state" "$w/ref-apply.state"; then
                         # half applied: each setting left behind must be named, and the exit non-zero
                         [ "$rc" != 0 ] || fail "$what: half applied with exit 0"
-                        diff "$w/state" "$w/ref-apply.state" | sed -n 's/^< \.\/.*\/queue\/\([^\t]*\)\t.*/\1/p' | sort -u |
-                        while read -r attr; do
+                        diff "$w/state" "$w/ref-apply.state" |
+                        sed -n 's/^< \.\/.*\/\([^/]*\)\/queue\/\([^\t]*\)\t.*/\1 \2/p' | sort -u |
+                        while read -r disk attr; do
                                 key=queue/$attr; [ "$attr" = scheduler ] && key=scheduler
-                                grep -qF "$key" "$w/out" "$w/err" || echo "$key"
+                                # the disk's own line names the setting (or the failure that stopped it)
+                                grep -q "$disk: .*$key" "$w/out" "$w/err" || echo "$disk:$key"
                         done >"$w/unnamed"
                         if [ -s "$w/unnamed" ]; then
                                 fail "$what: half applied, and not said which settings were not: $(tr '\n' ' ' <"$w/unnamed")"

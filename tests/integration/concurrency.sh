@@ -37,9 +37,13 @@ queue/read_ahead_kb=512"
 
 # the sampler: one line per disk and sample, "disk sched ra"
 : >"$T_TMP/go"
+# (shell builtins only, no fork per sample: the scheduler is the bracketed word)
 ( while [ -e "$T_TMP/go" ]; do
         for l in $DISKS; do
-                printf '%s %s %s\n' "$l" "$(t_sched "$l")" "$(cat "/sys/block/$l/queue/read_ahead_kb")"
+                read -r sl <"/sys/block/$l/queue/scheduler"
+                read -r ra <"/sys/block/$l/queue/read_ahead_kb"
+                s=${sl#*[}; s=${s%%]*}
+                printf '%s %s %s\n' "$l" "$s" "$ra"
         done
   done ) >"$T_TMP/samples" &
 SAMPLER=$!
