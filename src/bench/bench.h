@@ -3,9 +3,10 @@
  * bench.h: the internal interfaces of iosched-bench.  The error a step
  * reports (error.c), the workload's names (names.c), numbers with units
  * (units.c), CPU lists (cpus.c), the options and their fio-style parsing
- * (options.c), the clock (clock.c), latency statistics and fio's log-linear
+ * (options.c; a job's options in jobopts.c, the jobs in jobs.c, fio job
+ * files in jobfile.c, the --workload presets in workloads.c), the clock (clock.c), latency statistics and fio's log-linear
  * histogram (hist.c), the engines (engine.c, one engine-*.c each), the
- * target and its safety checks (target.c), the job threads and their I/O
+ * target and its safety checks (target.c; the jobs' targets in jobtarget.c), the job threads and their I/O
  * loop (worker.c), what the main thread samples (sample.c), one measured
  * run (run.c), output (report.c), the scheduler comparison (compare.c,
  * policy.c) and the save / switch / restore of a disk's scheduler state
