@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "jobs.h"
 #include "macro.h"
 
 void bench_opts_init(struct bench_opts *o)

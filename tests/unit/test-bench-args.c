@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "../../src/bench/bench.h"
+#include "../../src/bench/jobs.h"
 
 /*
  * sched_getaffinity() for the CPU-list code under test: the kernel's answer
