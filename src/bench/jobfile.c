@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "jobs.h"
 #include "macro.h"
 
 static char *trim(char *s)
@@ -105,6 +105,10 @@ int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char 
                         }
                         *close = '\0';
                         s = trim(s + 1);
+                        if (!*s) {
+                                r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: a section needs a name", where);
+                                break;
+                        }
                         in_global = streq(s, "global");
                         cur = NULL;
                         if (!in_global)
@@ -161,7 +165,8 @@ int bench_jobfile_parse(struct bench_opts *g, const char *path, struct bench_err
 {
         _cleanup_free_ char *text = NULL;
         size_t len = 0;
-        FILE *f = fopen(path, "re");
+        bool in = streq(path, "-");     /* fio's "-": the job file on standard input */
+        FILE *f = in ? stdin : fopen(path, "re");
         int r;
 
         if (!f)
@@ -172,7 +177,8 @@ int bench_jobfile_parse(struct bench_opts *g, const char *path, struct bench_err
                 size_t n;
 
                 if (!m) {
-                        fclose(f);
+                        if (!in)
+                                fclose(f);
                         return -ENOMEM;
                 }
                 while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
@@ -180,7 +186,8 @@ int bench_jobfile_parse(struct bench_opts *g, const char *path, struct bench_err
                 r = ferror(f) ? -EIO : 0;
                 fclose(m);
         }
-        fclose(f);
+        if (!in)
+                fclose(f);
         if (r < 0 || !text)
                 return bench_error_set(e, BENCH_ERR_USAGE, EIO, "%s: cannot read the job file", path);
         if (memchr(text, '\0', len))

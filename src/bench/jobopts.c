@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "jobs.h"
 #include "macro.h"
 
 enum id {

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "jobs.h"
 #include "macro.h"
 
 int bench_jobs_add(struct bench_opts *g, const struct bench_opts *base, const char *name, struct bench_opts **ret)

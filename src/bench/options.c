@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
 #include "compare.h"
+#include "jobs.h"
 #include "macro.h"
 
 void bench_opts_init(struct bench_opts *o)
@@ -99,7 +99,7 @@ static void help(FILE *f)
               "\n"
               "Measure IOPS, bandwidth and latency with io_uring, libaio or psync, run\n"
               "several jobs at once as fio does, and compare I/O schedulers on the device,\n"
-              "restoring what it changed.  Options take --opt=value, --opt value or -opt=value.\n"
+              "restoring what it changed.  --rw=read, --rw read and -rw=read are alike.\n"
               "\n"
               "Jobs (fio's rule: options before the first --name are defaults for every job):\n"
               "  --name=NAME              start a job; the options after it are the job's\n"

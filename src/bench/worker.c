@@ -174,9 +174,12 @@ static void io_loop(struct bench_workers *w, struct bench_thread *t, struct benc
                                                 pending_dir = (int)dir;
                                                 break;
                                         }
-                                        /* on time: keep the schedule; behind by more than a step: restart it */
-                                        next_ok[dir] = (t_now - next_ok[dir] > interval[dir] ? t_now : next_ok[dir]) +
-                                                       interval[dir];
+                                        /*
+                                         * Keep the schedule from the start, as fio does: a
+                                         * thread that fell behind (it was reaping) catches up,
+                                         * at most a queue's depth at a time.
+                                         */
+                                        next_ok[dir] += interval[dir];
                                 }
                                 pending_dir = -1;
                                 io = freel[--nfree];

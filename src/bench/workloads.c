@@ -9,7 +9,7 @@
 #define _GNU_SOURCE
 #include <string.h>
 
-#include "bench.h"
+#include "jobs.h"
 #include "macro.h"
 
 static const struct {

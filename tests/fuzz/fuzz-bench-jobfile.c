@@ -7,7 +7,7 @@
  * src/bench/jobfile.c exists.
  */
 #include "fuzz-util.h"
-#include "bench.h"
+#include "jobs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

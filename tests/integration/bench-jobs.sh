@@ -62,6 +62,10 @@ BENCH_JOBS_DEV=$dev $BENCH --allow-write --output-format=json "$B_TMP/mixed.fio"
 check '(.jobs | length) == 2 and .jobs[0].read.total_ios > 0 and .jobs[0].write.total_ios == 0 and
         .jobs[1].write.total_ios > 0 and .jobs[1].read.total_ios == 0 and .jobs[1]."job options".ioengine == "libaio"' \
         "$B_TMP/file.json" "job file"
+# "-": the job file on standard input, as fio reads it
+printf '[global]\nfilename=%s\nruntime=300ms\n[only]\nrw=randread\n' "$dev" |
+        $BENCH -J - >"$B_TMP/stdin.json" 2>"$B_TMP/err" || b_fail "job file on stdin: $(cat "$B_TMP/err")"
+check '(.jobs | length) == 1 and .jobs[0].jobname == "only" and .jobs[0].read.total_ios > 0' "$B_TMP/stdin.json" "stdin"
 printf '[a]\nrw=read\nfilename=%s\nverify=crc32c\n' "$dev" >"$B_TMP/bad.fio"
 $BENCH "$B_TMP/bad.fio" >/dev/null 2>"$B_TMP/err"; rc=$?
 [ $rc = 2 ] || b_fail "unknown option in a job file: exit $rc"

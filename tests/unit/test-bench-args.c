@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "../../src/bench/bench.h"
+#include "../../src/bench/jobs.h"
 
 /*
  * sched_getaffinity() for the CPU-list code under test: the kernel's answer
@@ -525,6 +526,7 @@ static void test_jobfile(void **state)
                 { "[a]\nbs=huge\n", "t.fio:2: invalid bs 'huge'" },
                 { "rw=read\n[a]\n", "t.fio:1: option 'rw' outside a section" },
                 { "[a\n", "t.fio:1: invalid section '[a'" },
+                { "[ ]\n", "t.fio:1: a section needs a name" },
                 { "[global]\nrw=read\n", "t.fio: no job section" },
                 { "[a]\nfilename=${IOSCHED_TEST_UNSET}\n", "t.fio:2: option 'filename': environment variable IOSCHED_TEST_UNSET is not set" },
                 { "[a]\nrate_iops=x\n", "t.fio:2: invalid rate_iops 'x'" },
