@@ -137,8 +137,10 @@ check() {
                         sed -n 's/^< \.\/.*\/\([^/]*\)\/queue\/\([^\t]*\)\t.*/\1 \2/p' | sort -u |
                         while read -r disk attr; do
                                 key=queue/$attr; [ "$attr" = scheduler ] && key=scheduler
-                                # the disk's own line names the setting (or the failure that stopped it)
-                                grep -q "$disk: .*$key" "$w/out" "$w/err" || echo "$disk:$key"
+                                # the disk's own line names the setting, or an error line
+                                # for the disk says what stopped it before that setting
+                                grep -q "$disk: .*$key" "$w/out" "$w/err" ||
+                                        grep -q "^iosched-apply: $disk: " "$w/err" || echo "$disk:$key"
                         done >"$w/unnamed"
                         if [ -s "$w/unnamed" ]; then
                                 fail "$what: half applied, and not said which settings were not: $(tr '\n' ' ' <"$w/unnamed")"
