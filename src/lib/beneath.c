@@ -24,11 +24,6 @@
 static bool beneath_force_walk;
 static unsigned n_beneath_openat2, n_beneath_walk;
 
-/* A data open: never blocks on a FIFO, never takes a controlling terminal. */
-static bool is_data_open(int flags)
-{
-        return !(flags & (O_PATH | O_DIRECTORY));
-}
 
 /* A relative path below a directory: no "..", no empty or absolute name. */
 static int check_beneath_path(const char *path)
@@ -112,32 +107,18 @@ static int open_beneath_once(int dirfd, const char *path, int flags)
         return open_beneath_walk(dirfd, path, flags);
 }
 
+static int open_beneath_cb(void *arg, const char *path, int flags)
+{
+        return open_beneath_once(*(int *)arg, path, flags);
+}
+
 int ios_open_beneath(int dirfd, const char *path, int flags)
 {
-        int fd, e;
+        int e = check_beneath_path(path);
 
-        e = check_beneath_path(path);
         if (e < 0)
                 return e;
-        if (!is_data_open(flags))
-                return open_beneath_once(dirfd, path, flags);
-        /* a device node is never opened, a FIFO never blocks (see open_in_root) */
-        fd = open_beneath_once(dirfd, path, O_PATH);
-        if (fd < 0)
-                return fd;
-        e = ios_fd_verify_regular(fd);
-        close(fd);
-        if (e < 0)
-                return e;
-        fd = open_beneath_once(dirfd, path, flags | O_NONBLOCK | O_NOCTTY);
-        if (fd < 0)
-                return fd;
-        e = ios_fd_verify_regular(fd);
-        if (e < 0) {
-                close(fd);
-                return e;
-        }
-        return fd;
+        return ios_open_checked(open_beneath_cb, &dirfd, path, flags);
 }
 
 void ios_beneath_force_walk(bool on)

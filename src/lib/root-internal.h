@@ -25,6 +25,15 @@ void ios_ctx_resolver_counts(const struct ios_ctx *r, unsigned *openat2, unsigne
 int ios_open_beneath(int dirfd, const char *path, int flags);
 /* 0 for a regular file, else -ELOOP, -EISDIR or -EBADFD (or fstat's error). */
 int ios_fd_verify_regular(int fd);
+/*
+ * root.c: open path with open_once(arg, path, flags) (either resolver).  A
+ * data open (neither O_PATH nor O_DIRECTORY) looks at the file through an
+ * O_PATH descriptor first, so a device node is never opened (that can have
+ * effects of its own), then opens it O_NONBLOCK|O_NOCTTY and checks the
+ * descriptor it returns again: a regular file, else -ELOOP, -EISDIR, -EBADFD.
+ */
+int ios_open_checked(int (*open_once)(void *arg, const char *path, int flags), void *arg,
+                     const char *path, int flags);
 /* Tests: use the walk of ios_open_beneath() even where openat2 works. */
 void ios_beneath_force_walk(bool on);
 /* How many ios_open_beneath() lookups openat2 and the walk answered. */

@@ -266,6 +266,32 @@ static bool is_data_open(int flags)
         return !(flags & (O_PATH | O_DIRECTORY));
 }
 
+int ios_open_checked(int (*open_once)(void *arg, const char *path, int flags), void *arg,
+                     const char *path, int flags)
+{
+        int fd, e;
+
+        if (!is_data_open(flags))
+                return open_once(arg, path, flags);
+        fd = open_once(arg, path, O_PATH);
+        if (fd < 0)
+                return fd;
+        e = ios_fd_verify_regular(fd);
+        close(fd);
+        if (e < 0)
+                return e;
+        fd = open_once(arg, path, flags | O_NONBLOCK | O_NOCTTY);
+        if (fd < 0)
+                return fd;
+        e = ios_fd_verify_regular(fd);
+        if (e < 0) {
+                close(fd);
+                return e;
+        }
+        return fd;
+}
+
+
 static int open_in_root_once(struct ios_ctx *r, const char *path, int flags)
 {
         struct open_how how = {
@@ -292,6 +318,11 @@ static int open_in_root_once(struct ios_ctx *r, const char *path, int flags)
         }
 }
 
+static int open_in_root_cb(void *arg, const char *path, int flags)
+{
+        return open_in_root_once(arg, path, flags);
+}
+
 /*
  * Links inside the root are followed (sys/block/sdb, device); a file that
  * is read or written must be a regular file: it is looked at through an
@@ -301,26 +332,7 @@ static int open_in_root_once(struct ios_ctx *r, const char *path, int flags)
  */
 static int open_in_root(struct ios_ctx *r, const char *path, int flags)
 {
-        int fd, e;
-
-        if (!is_data_open(flags))
-                return open_in_root_once(r, path, flags);
-        fd = open_in_root_once(r, path, O_PATH);
-        if (fd < 0)
-                return fd;
-        e = ios_fd_verify_regular(fd);
-        close(fd);
-        if (e < 0)
-                return e;
-        fd = open_in_root_once(r, path, flags | O_NONBLOCK | O_NOCTTY);
-        if (fd < 0)
-                return fd;
-        e = ios_fd_verify_regular(fd);
-        if (e < 0) {
-                close(fd);
-                return e;
-        }
-        return fd;
+        return ios_open_checked(open_in_root_cb, r, path, flags);
 }
 
 bool ios_openat2_missing(void)
