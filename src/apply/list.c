@@ -211,10 +211,10 @@ static char *cell(const struct ios_device *d, int col, const struct apply_list_o
         return NULL;
 }
 
-int apply_list_print(struct ios_device **devs, size_t n, const struct apply_list_opts *o)
+/* A table with the output options of o (libsmartcols loaded on first use). */
+static int new_table(const struct apply_list_opts *o, bool json, struct libscols_table **ret)
 {
         struct libscols_table *tb;
-        int e = 0;
 
         if (scols_open() < 0)
                 return -ELIBACC;
@@ -222,9 +222,20 @@ int apply_list_print(struct ios_device **devs, size_t n, const struct apply_list
         tb = sc.scols_new_table();
         if (!tb)
                 return -ENOMEM;
-        sc.scols_table_enable_json(tb, o->json);
+        sc.scols_table_enable_json(tb, json);
         sc.scols_table_enable_raw(tb, o->raw);
         sc.scols_table_enable_noheadings(tb, o->noheadings);
+        *ret = tb;
+        return 0;
+}
+
+int apply_list_print(struct ios_device **devs, size_t n, const struct apply_list_opts *o)
+{
+        struct libscols_table *tb;
+        int e = new_table(o, o->json, &tb);
+
+        if (e < 0)
+                return e;
         if (o->json)
                 sc.scols_table_set_name(tb, "blockdevices");
 
@@ -357,16 +368,10 @@ int apply_table_print(const char * const *headers, const bool *right, size_t nco
                       size_t nrows, const struct apply_list_opts *o)
 {
         struct libscols_table *tb;
-        int e = 0;
+        int e = new_table(o, false, &tb);
 
-        if (scols_open() < 0)
-                return -ELIBACC;
-        sc.scols_init_debug(0);
-        tb = sc.scols_new_table();
-        if (!tb)
-                return -ENOMEM;
-        sc.scols_table_enable_raw(tb, o->raw);
-        sc.scols_table_enable_noheadings(tb, o->noheadings);
+        if (e < 0)
+                return e;
         for (size_t c = 0; c < ncols; c++)
                 if (!sc.scols_table_new_column(tb, headers[c], 0.1, right[c] ? SCOLS_FL_RIGHT : 0)) {
                         e = -ENOMEM;
