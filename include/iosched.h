@@ -116,6 +116,8 @@ int ios_strv_pushf(char ***l, const char *fmt, ...) __attribute__((format(printf
 bool ios_strv_contains(char * const *l, const char *s);
 int ios_strv_split(const char *s, const char *sep, char ***ret);
 char *ios_strv_join(char * const *l, const char *sep);
+/* s without leading and trailing blanks: the trailing ones are cut in place. */
+char *ios_strip(char *s);
 /*
  * Write s as a JSON string (quoted, escaped), or null.  The output is valid
  * UTF-8 whatever s holds: every byte that does not start a well-formed UTF-8

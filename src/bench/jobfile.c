@@ -17,18 +17,6 @@
 #include "jobs.h"
 #include "macro.h"
 
-static char *trim(char *s)
-{
-        char *end;
-
-        while (isspace((unsigned char)*s))
-                s++;
-        end = s + strlen(s);
-        while (end > s && isspace((unsigned char)end[-1]))
-                *--end = '\0';
-        return s;
-}
-
 /* ${VAR} from the environment; an unset variable is an error (*ret_var names it). */
 static int expand_env(const char *s, char **ret, char **ret_var)
 {
@@ -91,7 +79,7 @@ int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char 
                 if (nl)
                         *nl = '\0';
                 lineno++;
-                s = trim(line);
+                s = ios_strip(line);
                 if (!*s || *s == ';' || *s == '#')
                         continue;
                 snprintf(where, sizeof(where), "%s:%u", path, lineno);
@@ -104,7 +92,7 @@ int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char 
                                 break;
                         }
                         *close = '\0';
-                        s = trim(s + 1);
+                        s = ios_strip(s + 1);
                         if (!*s) {
                                 r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: a section needs a name", where);
                                 break;
@@ -118,9 +106,9 @@ int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char 
                 eq = strchr(s, '=');
                 if (eq) {
                         *eq = '\0';
-                        val = trim(eq + 1);
+                        val = ios_strip(eq + 1);
                 }
-                key = trim(s);
+                key = ios_strip(s);
                 if (!in_global && !cur) {
                         r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                             "%s: option '%s' outside a section (start with [global] or [jobname])",

@@ -130,18 +130,6 @@ int ios_parse_interval_ms(const char *s, uint64_t *ret)
         return 0;
 }
 
-static char *strip(char *s)
-{
-        char *e;
-
-        while (isspace((unsigned char)*s))
-                s++;
-        e = s + strlen(s);
-        while (e > s && isspace((unsigned char)e[-1]))
-                *--e = '\0';
-        return s;
-}
-
 /* Split on blanks; "double quotes" keep blanks inside one value (Model="PERC H700"). */
 static int split_words(const char *s, char ***ret)
 {
@@ -197,7 +185,7 @@ static int add_cond(struct rule *r, const char *file, unsigned line, const char 
         c.key = (enum match_key)k;
         if (*val == '!') {
                 c.negate = true;
-                val = strip(val + 1);
+                val = ios_strip(val + 1);
         }
         if (!*val)
                 return ios_error_set(err, file, line, -EINVAL, "%s= needs a value", key);
@@ -220,8 +208,8 @@ static int add_cond(struct rule *r, const char *file, unsigned line, const char 
 
                 if (hi && !hi_copy)
                         return -ENOMEM;
-                hi = hi_copy ? strip(hi_copy) : NULL;
-                if ((*lo && parse_size(strip(lo), &c.min) < 0) || (hi && *hi && parse_size(hi, &c.max) < 0) ||
+                hi = hi_copy ? ios_strip(hi_copy) : NULL;
+                if ((*lo && parse_size(ios_strip(lo), &c.min) < 0) || (hi && *hi && parse_size(hi, &c.max) < 0) ||
                     (!dash && !*lo))
                         return ios_error_set(err, file, line, -EINVAL,
                                     "Size= wants MIN-MAX with K/M/G/T units (either side may be empty), got \"%s\"", val);
@@ -429,7 +417,7 @@ int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, s
                                           IOS_POLICY_LINE_MAX / 1024);
                         goto out;
                 }
-                l = strip(l);
+                l = ios_strip(l);
                 if (!*l || *l == '#' || *l == ';')
                         continue;
                 if (*l == '[') {
@@ -475,8 +463,8 @@ int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, s
                         goto out;
                 }
                 *eq = '\0';
-                key = strip(l);
-                val = strip(eq + 1);
+                key = ios_strip(l);
+                val = ios_strip(eq + 1);
                 switch (sect) {
                 case S_NONE:
                         e = ios_error_set(err, name, line, -EINVAL, "\"%s=\" outside of a section", key);

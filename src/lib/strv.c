@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* strv.c: NULL-terminated vectors of owned strings, and their JSON spelling. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -234,4 +235,16 @@ void ios_json_string(FILE *f, const char *s)
                 p += k;
         }
         fputc('"', f);
+}
+
+char *ios_strip(char *s)
+{
+        char *e;
+
+        while (isspace((unsigned char)*s))
+                s++;
+        e = s + strlen(s);
+        while (e > s && isspace((unsigned char)e[-1]))
+                *--e = '\0';
+        return s;
 }

@@ -56,18 +56,6 @@ static int read_text(const char *path, char **ret)
         return 0;
 }
 
-static char *strip(char *s)
-{
-        char *e;
-
-        while (isspace((unsigned char)*s))
-                s++;
-        e = s + strlen(s);
-        while (e > s && isspace((unsigned char)e[-1]))
-                *--e = '\0';
-        return s;
-}
-
 static int add(struct ios_writers *ws, const char *kind, const char *name, const char *devglob, const char *key,
                const char *value, const char *file, unsigned line)
 {
@@ -203,7 +191,7 @@ static int scan_profile(struct ios_writers *ws, const char *root, const char *na
 
                         if (nl)
                                 *nl++ = '\0';
-                        s = strip(cur);
+                        s = ios_strip(cur);
                         cur = nl;       /* NULL after the last line */
                         ln++;
                 }
@@ -224,7 +212,7 @@ static int scan_profile(struct ios_writers *ws, const char *root, const char *na
                 if (!*s || *s == '#' || *s == ';' || !section || !(eq = strchr(s, '=')))
                         continue;
                 *eq = '\0';
-                kv[n] = (struct kv){ strip(s), strip(eq + 1), ln };
+                kv[n] = (struct kv){ ios_strip(s), ios_strip(eq + 1), ln };
                 if (streq(section, "main") && streq(kv[n].k, "include")) {
                         ios_strv_free(includes);
                         includes = NULL;
