@@ -305,18 +305,10 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
                 }
         }
 
-        /* one comparison per disk at a time: a second one would save our switched state as its "original" */
-        r = bench_disk_lock_take(disk, &lock, e);
+        r = bench_switch_begin(disk, &lock, &st, report_atexit, e);
         if (r < 0)
                 goto out;
-        r = bench_sched_save(disk, &st);
-        if (r < 0) {
-                r = bench_error_set(e, BENCH_ERR_SYSTEM, -r, "%s: cannot read the scheduler state: %s",
-                                    disk->name, strerror(-r));
-                goto out;
-        }
         saved = true;
-        bench_sched_arm(&st, report_atexit);
         r = bench_variants_learn(&vs, disk, e);
         if (r < 0) {
                 rr = bench_sched_restore(&st, &bad);

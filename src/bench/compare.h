@@ -76,6 +76,15 @@ struct bench_disk_lock {
 /* flock /run/iosched-bench/MAJ:MIN.lock; held: BENCH_ERR_REFUSED naming the holder's pid. */
 int bench_disk_lock_take(const struct ios_device *d, struct bench_disk_lock *l, struct bench_error *e);
 void bench_disk_lock_release(struct bench_disk_lock *l);
+/*
+ * lock.c: what every run that switches d's scheduler (--compare, --observe)
+ * does first: take the disk's lock (one such run per disk: a second one would
+ * save our switched state as its "original"), save d's state, and arm its
+ * restore at exit with report.  On failure the lock may be held: release it.
+ */
+int bench_switch_begin(struct ios_device *d, struct bench_disk_lock *l, struct bench_sched_state *s,
+                       void (*report)(const struct bench_sched_state *s, int r, char **bad),
+                       struct bench_error *e);
 
 /* ------------------------------------------------------------------ */
 /* variant.c: what --compare compares: a scheduler plus tunables       */

@@ -92,3 +92,19 @@ void bench_disk_lock_release(struct bench_disk_lock *l)
                 close(l->fd);   /* drops the lock; the file stays, so no one can lock an unlinked one */
         l->fd = -1;
 }
+
+int bench_switch_begin(struct ios_device *d, struct bench_disk_lock *l, struct bench_sched_state *s,
+                       void (*report)(const struct bench_sched_state *s, int r, char **bad),
+                       struct bench_error *e)
+{
+        int r = bench_disk_lock_take(d, l, e);
+
+        if (r < 0)
+                return r;
+        r = bench_sched_save(d, s);
+        if (r < 0)
+                return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "%s: cannot read the scheduler state: %s", d->name,
+                                       strerror(-r));
+        bench_sched_arm(s, report);
+        return 0;
+}

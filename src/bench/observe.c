@@ -448,17 +448,10 @@ int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct
                         goto out;
                 }
         }
-        r = bench_disk_lock_take(d, &lock, e);
+        r = bench_switch_begin(d, &lock, &st, report_atexit, e);
         if (r < 0)
                 goto out;
-        r = bench_sched_save(d, &st);
-        if (r < 0) {
-                r = bench_error_set(e, BENCH_ERR_SYSTEM, -r, "%s: cannot read the scheduler state: %s", d->name,
-                                    strerror(-r));
-                goto out;
-        }
         saved = true;
-        bench_sched_arm(&st, report_atexit);
         r = bench_variants_learn(&vs, d, e);
 
         for (unsigned l = 0; l < o->loops && r == 0 && !bench_stop_signal; l++)
