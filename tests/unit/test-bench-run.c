@@ -170,7 +170,9 @@ static void test_progress_callback(void **state)
         assert_int_equal(seen.done, 1);
         assert_int_equal(seen.after_done, 0);
         assert_true(seen.total_s == 2.2);
-        assert_true(seen.last_elapsed >= 1.0 && seen.last_elapsed < 2.2);
+        /* the last update at 2 s or so: on a loaded machine the main thread may
+         * wake late, or still wait for the job threads to end after 2.2 s */
+        assert_true(seen.last_elapsed >= 1.0 && seen.last_elapsed < 3.2);
         assert_false(seen.ramp_seen);
         assert_true(seen.read_iops > 0);
         null_run_done(&nr);
