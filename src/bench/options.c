@@ -234,19 +234,28 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
         for (;;) {
                 const char *name;
 
+                /* never call getopt past the end: after a "--" it would turn
+                 * back to the arguments behind it, again and again */
+                if (optind > 0 && optind >= argc)
+                        break;
                 idx = -1;
                 c = getopt_long_only(argc, argv, "+:JhV", long_opts, &idx);
                 if (c < 0) {
-                        /* a job file (parsed at the end, on the final global options) */
+                        /* job files (parsed at the end, on the final global options);
+                         * after "--" every argument is one */
+                        bool rest = optind > 1 && optind < argc && streq(argv[optind - 1], "--");
+
                         if (optind >= argc)
                                 break;
                         if (streq(argv[optind], "--")) {
                                 optind++;
                                 continue;
                         }
-                        r = ios_strv_pushf(&o->jobfiles, "%s", argv[optind++]);
-                        if (r < 0)
-                                return r;
+                        do {
+                                r = ios_strv_pushf(&o->jobfiles, "%s", argv[optind++]);
+                                if (r < 0)
+                                        return r;
+                        } while (rest && optind < argc);
                         continue;
                 }
                 name = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
