@@ -16,6 +16,7 @@
 
 #include "iosched.h"
 #include "macro.h"
+#include "root-internal.h"
 
 /* How a RAID driver exposes logical drives next to pass-through disks. */
 enum ld_rule {
@@ -302,12 +303,20 @@ int ios_device_classify(struct ios_device *d)
         d->cls = IOS_CLASS_OTHER;
 
         /* stacked and RAM devices: named by their driver, no hardware below */
-        if (startswith(d->name, "dm-") && ios_sysfs_exists(d->fd, "dm")) {
+        /* a lookup that failed (EMFILE, ENOMEM) is an error, not "no dm/": it
+         * would class the disk as other, silently */
+        e = startswith(d->name, "dm-") ? ios_sysfs_present(d->fd, "dm") : 0;
+        if (e < 0)
+                return e;
+        if (e > 0) {
                 d->cls = IOS_CLASS_DM;
                 return ev(d, "device-mapper (dm/ present%s%s)", d->subtype ? ", uuid prefix " : "",
                           d->subtype ? d->subtype : "");
         }
-        if (startswith(d->name, "md") && ios_sysfs_exists(d->fd, "md")) {
+        e = startswith(d->name, "md") ? ios_sysfs_present(d->fd, "md") : 0;
+        if (e < 0)
+                return e;
+        if (e > 0) {
                 d->cls = IOS_CLASS_MD;
                 return ev(d, "md software RAID%s%s", d->subtype ? " " : "", d->subtype ? d->subtype : "");
         }

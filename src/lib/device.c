@@ -14,6 +14,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "device-internal.h"
+#include "root-internal.h"
 
 struct ios_device *ios_device_free(struct ios_device *d)
 {
@@ -84,7 +85,10 @@ int ios_device_open(struct ios_ctx *r, const char *path, bool maybe_part,
                 e = d->fd == -ENOENT || d->fd == -ENOTDIR ? -ENODEV : d->fd;
                 goto fail;
         }
-        if (maybe_part && ios_sysfs_exists(d->fd, "partition")) {
+        e = maybe_part ? ios_sysfs_present(d->fd, "partition") : 0;
+        if (e < 0)
+                goto fail;      /* a failed lookup would take a partition for a disk */
+        if (e > 0) {
                 /* a partition: its directory sits inside its disk's */
                 slash = strrchr(canon, '/');
                 if (!slash || slash == canon) {
@@ -114,8 +118,14 @@ int ios_device_open(struct ios_ctx *r, const char *path, bool maybe_part,
                         e = h;
                         goto fail;
                 }
-                if (h < 0 || hidden != 1 || !ios_sysfs_exists(d->fd, "queue")) {
+                if (h < 0 || hidden != 1) {
                         e = -ENODEV;    /* not a block device directory */
+                        goto fail;
+                }
+                /* likewise a "queue" lookup that failed (EMFILE, ENOMEM) */
+                e = ios_sysfs_present(d->fd, "queue");
+                if (e <= 0) {
+                        e = e < 0 ? e : -ENODEV;
                         goto fail;
                 }
                 d->hidden = true;

@@ -39,6 +39,9 @@ void ios_beneath_force_walk(bool on);
 /* How many ios_open_beneath() lookups openat2 and the walk answered. */
 void ios_beneath_counts(unsigned *openat2, unsigned *walk);
 
+/* sysfs.c: 1 if ATTR is beneath dirfd, 0 if absent (ENOENT, ENOTDIR), else -errno. */
+int ios_sysfs_present(int dirfd, const char *attr);
+
 /* root.c: the openat2-or-walk choice, made once per process, for both resolvers. */
 struct open_how;
 /* openat2() again while it fails with EAGAIN (a rename or mount raced a ".."), bounded. */

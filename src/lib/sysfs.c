@@ -150,6 +150,27 @@ bool ios_sysfs_exists(int dirfd, const char *attr)
         return true;
 }
 
+/*
+ * Whether ATTR is there, for a decision that must not be taken on a failed
+ * lookup: 1 present, 0 absent (ENOENT, ENOTDIR), else the lookup's error
+ * (EMFILE, ENOMEM, ELOOP...), which ios_sysfs_exists() would take for absence.
+ */
+int ios_sysfs_present(int dirfd, const char *attr)
+{
+        int fd, e;
+
+        e = check_attr(attr);
+        if (e < 0)
+                return e;
+        fd = ios_open_beneath(dirfd, attr, O_PATH);
+        if (fd == -ENOENT || fd == -ENOTDIR)
+                return 0;
+        if (fd < 0)
+                return fd;
+        close(fd);
+        return 1;
+}
+
 /* The last component of a link's target ("driver" -> "ahci"); only ATTR itself may be a link. */
 int ios_sysfs_read_link_base(int dirfd, const char *attr, char **ret)
 {

@@ -16,8 +16,9 @@
 #     columns classification and policies rest on, NAME CLASS ROTA SCHED
 #     AVAILABLE TRAN DRIVER; an identity string such as the model that
 #     cannot be read (EIO) is unknown, by design, and not compared);
-#   - for apply: leave every disk either untouched, or fully at the policy,
-#     or name each setting it did not apply (and exit non-zero).
+#   - for apply: leave every disk either untouched (and, if the tree is not
+#     all untouched, the disk named on its own error line), or fully at the
+#     policy, or name each setting it did not apply (and exit non-zero).
 #
 # Environment: BUILDDIR (its tools and tests/libiosfault.so), IOS_FIXTURES
 # (unpacked fixtures; else unpacked here), FAULT_FULL=1 for every N (else N
@@ -137,10 +138,14 @@ check() {
                         sed -n 's/^< \.\/.*\/\([^/]*\)\/queue\/\([^\t]*\)\t.*/\1 \2/p' | sort -u |
                         while read -r disk attr; do
                                 key=queue/$attr; [ "$attr" = scheduler ] && key=scheduler
-                                # the disk's own line names the setting, or an error line
-                                # for the disk says what stopped it before that setting
-                                grep -q "$disk: .*$key" "$w/out" "$w/err" ||
-                                        grep -q "^iosched-apply: $disk: " "$w/err" || echo "$disk:$key"
+                                # the disk's own line names the setting (or the failure that stopped it)
+                                grep -q "$disk: .*$key" "$w/out" "$w/err" && continue
+                                # or the disk is untouched and its own error line says why
+                                if grep -F "/$disk/queue/" "$w/state" | cmp -s - "$w/orig-$disk.state" &&
+                                   grep -q "^$prog: $disk: " "$w/err"; then
+                                        continue
+                                fi
+                                echo "$disk:$key"
                         done >"$w/unnamed"
                         if [ -s "$w/unnamed" ]; then
                                 fail "$what: half applied, and not said which settings were not: $(tr '\n' ' ' <"$w/unnamed")"
@@ -152,6 +157,9 @@ check() {
 
 # references: the runs without a fault
 state "$w/base" >"$w/orig.state"
+for d in $(sed -n 's/^\.\/.*\/\([^/]*\)\/queue\/.*/\1/p' "$w/orig.state" | sort -u); do
+        grep -F "/$d/queue/" "$w/orig.state" >"$w/orig-$d.state"
+done
 for sc in apply $SCENARIOS; do
         run "$sc" none
         cp "$w/out" "$w/ref-$sc.out"

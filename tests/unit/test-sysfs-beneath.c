@@ -8,7 +8,8 @@
  * Links in the middle or at the end (absolute, "../..", to the build
  * machine's own /sys), FIFOs (never block), device nodes (never opened) and
  * directories are refused; reads stop at IOS_SYSFS_ATTR_MAX with -EFBIG,
- * never a truncated value.
+ * never a truncated value.  ios_sysfs_present() tells an absent attribute
+ * from a failed lookup (EMFILE, ELOOP).
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -19,6 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <errno.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <cmocka.h>
@@ -220,6 +223,47 @@ static void test_root_data_open(void **state)
         ios_ctx_free(r);
 }
 
+/*
+ * ios_sysfs_present() tells absence from a failed lookup: a disk's "queue",
+ * "partition", "dm" or "md" looked up with no descriptor left (EMFILE) must
+ * not read as absent (the fault sweep found NVMe path disks dropped and
+ * results changed silently that way), and a link is an error, not absence.
+ */
+static void test_present(void **state)
+{
+        struct ios_ctx *r = NULL;
+        struct rlimit lim, low;
+        int fd, held[64], nheld = 0, h;
+
+        (void)state;
+        fd = open_disk(&r);
+        assert_true(fd >= 0);
+        assert_int_equal(ios_sysfs_present(fd, "sub/real"), 1);
+        assert_int_equal(ios_sysfs_present(fd, "exact"), 1);
+        assert_int_equal(ios_sysfs_present(fd, "nope"), 0);
+        assert_int_equal(ios_sysfs_present(fd, "exact/nope"), 0);     /* ENOTDIR */
+        assert_int_equal(ios_sysfs_present(fd, "linkdir"), -ELOOP);
+        assert_int_equal(ios_sysfs_present(fd, "../loop0"), -EINVAL);
+
+        /* no descriptor left: an error, where ios_sysfs_exists() says "absent"
+         * (a limit just above fd, every free descriptor below it taken) */
+        assert_int_equal(getrlimit(RLIMIT_NOFILE, &lim), 0);
+        low = lim;
+        low.rlim_cur = (rlim_t)fd + 8 < 64 ? (rlim_t)fd + 8 : (rlim_t)fd + 1;
+        assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+        while (nheld < 64 && (h = dup(fd)) >= 0)
+                held[nheld++] = h;
+        assert_int_equal(errno, EMFILE);
+        assert_int_equal(ios_sysfs_present(fd, "sub/real"), -EMFILE);
+        assert_false(ios_sysfs_exists(fd, "sub/real"));
+        while (nheld > 0)
+                close(held[--nheld]);
+        assert_int_equal(setrlimit(RLIMIT_NOFILE, &lim), 0);
+        assert_int_equal(ios_sysfs_present(fd, "sub/real"), 1);
+        close(fd);
+        ios_ctx_free(r);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -227,6 +271,7 @@ int main(void)
                 cmocka_unit_test(test_refusals_walk),
                 cmocka_unit_test(test_read_bounded),
                 cmocka_unit_test(test_root_data_open),
+                cmocka_unit_test(test_present),
         };
         return cmocka_run_group_tests(tests, setup, teardown);
 }
