@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/timerfd.h>
 #include <syslog.h>
@@ -34,8 +35,21 @@ static bool change_gone(const struct ios_change *c)
                (c->error == -ENODEV || c->error == -ENOENT || c->error == -ENXIO);
 }
 
+/*
+ * Whether the disk was removed: its sysfs directory, still open, has lost
+ * its entries (the queue goes first).  A write the kernel took but a read
+ * back without the value ("kept (none)") is then the disk dying, not a
+ * refusal.
+ */
+static bool disk_gone(const struct ios_device *dev)
+{
+        struct stat st;
+
+        return fstatat(dev->fd, "queue", &st, 0) < 0 && (errno == ENOENT || errno == ENODEV);
+}
+
 /* Returns the number of failures that were not the disk going away. */
-static size_t log_failures(struct daemon *d, const struct ios_plan *plan, int prio)
+static size_t log_failures(struct daemon *d, const struct ios_plan *plan, int prio, bool gone)
 {
         size_t n = 0;
 
@@ -44,7 +58,7 @@ static size_t log_failures(struct daemon *d, const struct ios_plan *plan, int pr
 
                 if (c->state != IOS_CHANGE_FAILED)
                         continue;
-                if (change_gone(c)) {
+                if (gone || change_gone(c)) {
                         iosd_log(LOG_DEBUG, "%s: %s (%s); the disk is going away", plan->dev->name,
                                  c->msg ? c->msg : c->key, iosd_str(c->source));
                         continue;
@@ -75,6 +89,7 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
         int fail_prio = quiet ? LOG_DEBUG : LOG_WARNING;
         struct ios_plan plan;
         size_t nfail;
+        bool gone;
         int e;
 
         e = ios_plan_build(d->policy, dev, &plan);
@@ -122,8 +137,11 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
                                  iosd_reason_names[why]);
                 }
         }
+        /* the disk went away while it was planned or written (its remove
+         * uevent follows): what failed is no failure of the policy */
+        gone = ios_plan_count(&plan, IOS_CHANGE_FAILED) > 0 && disk_gone(dev);
         /* a refused value is said once per device and policy load, whatever the reason to apply */
-        for (size_t i = 0; i < plan.n; i++) {
+        for (size_t i = 0; !gone && i < plan.n; i++) {
                 struct ios_change *c = &plan.c[i];
                 _cleanup_free_ char *k = NULL;
 
@@ -140,7 +158,7 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
                 }
         }
         /* failures of planning (scheduler not offered) and of writing, once */
-        nfail = log_failures(d, &plan, fail_prio);
+        nfail = log_failures(d, &plan, fail_prio, gone);
         for (char **n = plan.notes; n && *n; n++)
                 iosd_log(why == R_DRIFT ? LOG_DEBUG : LOG_INFO, "%s: note: %s", dev->name, *n);
         /* a failure that repeats is reported once by the drift checks, until
