@@ -5,6 +5,9 @@
 #   make check-fast       the same, plain build only
 #   make check-vm         boot real kernels under QEMU with real disks (tests/vm)
 #   make check-vm-pkg     the Debian package in a QEMU guest (tests/vm/pkg.sh)
+#   make check-contrib    the Ansible collection, Puppet module and cloud-init snippet
+#                         on loop devices (tests/contrib; installs ansible, puppet,
+#                         facter, cloud-init with apt-get when missing)
 #   make install          DESTDIR, PREFIX, SBINDIR, MANDIR, UDEVDIR, SYSTEMDUNITDIR,
 #                         INITRAMFSDIR, DRACUTDIR, BASHCOMPDIR honoured (see below)
 #   make dist             iosched-$(VERSION).tar.gz of the files git tracks
@@ -213,6 +216,7 @@ $(BUILDDIR)/tests/%: $(BUILDDIR)/tests/unit/%.o $(TEST_HELPER_OBJS) $(LIBAPPLY) 
 	$(Q_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(SMARTCOLS_LIBS)
 
 tests: all $(TEST_BINS)
+include tests/fuzz/fuzz.mk
 
 # The whole suite: plain build, then the same suite under ASan+UBSan.
 check: tests
@@ -229,8 +233,19 @@ check-vm: all
 check-vm-pkg:
 	tests/vm/pkg.sh
 
+# valgrind 3.19 (Debian 12) does not know openat2 (it prints a warning and
+# answers ENOSYS), so under valgrind the programs are told to resolve with
+# the component walk from the start (IOSCHED_TEST_NO_OPENAT2=1): valgrind
+# checks the walk, the plain and ASan runs of `make check` the openat2 path,
+# and tests/unit/test-sysfs-beneath and test-root run both in every run.
+# Configuration management (contrib/): real ansible-playbook and puppet apply
+# runs and the cloud-init snippet, against loop devices and a temporary policy
+# root, with the build's iosched-apply.
+check-contrib: all
+	BUILDDIR=$(BUILDDIR) tests/contrib/run.sh
+
 valgrind: tests
-	BUILDDIR=$(BUILDDIR) VALGRIND=1 tests/run.sh
+	BUILDDIR=$(BUILDDIR) VALGRIND=1 IOSCHED_TEST_NO_OPENAT2=1 tests/run.sh
 
 install: all
 	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(MANDIR)/man8
@@ -247,6 +262,8 @@ install: all
 		$(INSTALL) -d $(DESTDIR)$(DRACUTDIR)/90iosched && $(INSTALL) -m 0755 dracut/90iosched/* $(DESTDIR)$(DRACUTDIR)/90iosched/; fi)
 	$(if $(and $(BASHCOMPDIR),$(COMPLETIONS)),$(INSTALL) -d $(DESTDIR)$(BASHCOMPDIR))
 	$(if $(and $(BASHCOMPDIR),$(COMPLETIONS)),$(INSTALL) -m 0644 $(COMPLETIONS) $(DESTDIR)$(BASHCOMPDIR)/)
+	$(INSTALL) -d $(DESTDIR)$(DATADIR)/iosched
+	$(INSTALL) -m 0644 schema/iosched-apply.schema.json $(DESTDIR)$(DATADIR)/iosched/
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(SBINDIR)/,$(notdir $(PROGS)))
@@ -256,6 +273,8 @@ uninstall:
 	$(if $(INITRAMFSDIR),rm -f $(DESTDIR)$(INITRAMFSDIR)/hooks/iosched)
 	$(if $(DRACUTDIR),rm -rf $(DESTDIR)$(DRACUTDIR)/90iosched)
 	$(if $(BASHCOMPDIR),rm -f $(addprefix $(DESTDIR)$(BASHCOMPDIR)/,$(notdir $(COMPLETIONS))))
+	rm -f $(DESTDIR)$(DATADIR)/iosched/iosched-apply.schema.json
+	-rmdir $(DESTDIR)$(DATADIR)/iosched 2>/dev/null
 	-rmdir $(DESTDIR)$(LIBDIR_IOSCHED) 2>/dev/null
 
 # The release tarball: every file git tracks, as it is in the work tree, under
@@ -286,7 +305,7 @@ deb:
 clean:
 	rm -rf build build-san
 
-.PHONY: all tests check check-fast check-vm check-vm-pkg valgrind install uninstall dist distcheck deb clean
+.PHONY: all tests check check-fast check-vm check-vm-pkg check-contrib valgrind install uninstall dist distcheck deb clean
 .DELETE_ON_ERROR:
 
 # the compiler's header dependencies for whichever build directory this is

@@ -110,12 +110,22 @@ char **ios_strv_free(char **l);
 static inline void ios_strv_freep(char ***l) { ios_strv_free(*l); }
 size_t ios_strv_length(char * const *l);
 int ios_strv_push(char ***l, char *s);            /* takes ownership of s */
+/* The same in amortized O(1): the caller keeps the length *n and the room *cap (0 at first). */
+int ios_strv_push_fast(char ***l, size_t *n, size_t *cap, char *s);
 int ios_strv_pushf(char ***l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool ios_strv_contains(char * const *l, const char *s);
 int ios_strv_split(const char *s, const char *sep, char ***ret);
 char *ios_strv_join(char * const *l, const char *sep);
-/* Write s as a JSON string (quoted, escaped), or null. */
+/*
+ * Write s as a JSON string (quoted, escaped), or null.  The output is valid
+ * UTF-8 whatever s holds: every byte that does not start a well-formed UTF-8
+ * sequence (stray bytes like \xff, overlong forms, surrogates, beyond
+ * U+10FFFF, cut-off sequences) is written as U+FFFD, control characters as
+ * \u00XX.
+ */
 void ios_json_string(FILE *f, const char *s);
+/* A copy of s with the same U+FFFD replacement (for JSON written by libsmartcols); NULL on ENOMEM. */
+char *ios_utf8_sanitize(const char *s);
 
 /* ------------------------------------------------------------------ */
 /* scheduler.c: queue/scheduler parsing and legacy/blk-mq name mapping */
@@ -270,6 +280,10 @@ struct ios_policy;
 
 /* Built-in policy only (no files). */
 int ios_policy_new_builtin(struct ios_policy **ret);
+/* The built-in rules as policy text; its line N is the source "built-in:N". */
+const char *ios_policy_builtin_text(void);
+/* Whether p holds the built-in rules (not loaded with IOS_POLICY_NO_BUILTIN). */
+bool ios_policy_has_builtin(const struct ios_policy *p);
 struct ios_policy *ios_policy_free(struct ios_policy *p);
 /* Files read, in order (for logs and inotify watches). */
 char * const *ios_policy_files(const struct ios_policy *p);
@@ -316,6 +330,13 @@ struct ios_error {
         int code;               /* -errno, in ios_policy_errors() */
 };
 
+/*
+ * The limits of a policy file, said in iosched.conf(5): a larger file, or a
+ * longer line (without its newline), is refused whole with -EFBIG at
+ * file:line; parsing is linear in the size of the text.
+ */
+#define IOS_POLICY_FILE_MAX (1u << 20)
+#define IOS_POLICY_LINE_MAX (64u * 1024u)
 /* Parse one file's text (name is used in errors and sources). */
 int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, struct ios_error *err);
 /* "500ms", "30s", "2min", "0"/"off" (a DriftInterval= value) -> milliseconds. */
@@ -352,6 +373,28 @@ int ios_policy_load(const char *conf_root, const char *file, unsigned flags,
  */
 #define IOS_POLICY_DROPIN_GLOB "*.conf"
 int ios_policy_search_paths(const char *conf_root, const char *file, char ***ret_files, char ***ret_dirs);
+/*
+ * policy-dropin.c: --drop-in NAME=FILE.  FILE stands in for the drop-in
+ * NAME (a *.conf name, no path): it replaces a drop-in of that name in any
+ * policy directory, or is added as if it were in /etc/iosched.d; FILE
+ * /dev/null removes NAME.  FILE is then read and checked like every
+ * policy file.  ios_policy_load_dropins() is ios_policy_load() with such
+ * overrides (none with file set: only built-in and that file are read).
+ */
+struct ios_dropin {
+        char *name;             /* "60-perc.conf" */
+        char *file;             /* "/tmp/cand.conf", "/dev/null" */
+};
+/* "NAME=FILE": 0, -EINVAL (no '=', empty, NAME not a *.conf name or with a '/'), -ENOMEM. */
+int ios_dropin_parse(const char *arg, struct ios_dropin *ret);
+void ios_dropin_done(struct ios_dropin *d);
+/*
+ * The hook in ios_policy_load(): paths, the drop-in files in the order
+ * read (sorted by file name), with ov applied; replaced by a new vector.
+ */
+int ios_dropins_override(char ***paths, const struct ios_dropin *ov, size_t nov);
+int ios_policy_load_dropins(const char *conf_root, const char *file, unsigned flags,
+                            const struct ios_dropin *ov, size_t nov, struct ios_policy **ret, struct ios_error *err);
 /* "file:line", or "file" for an error not on a line, in buf. */
 const char *ios_error_where(const struct ios_error *e, char *buf, size_t n);
 /* Files and directories skipped whole, each with file:line, message and -errno. */
@@ -429,5 +472,36 @@ void ios_plan_done(struct ios_plan *plan);
  * turns into the plan that restores them.
  */
 int ios_snapshot_take(struct ios_device *d, struct ios_wanted *ret);
+
+/* ------------------------------------------------------------------ */
+/* writers.c: who else writes a disk's queue attributes                */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Another writer of a queue attribute: the active TuneD profile's [disk]
+ * elevator=/readahead= or [sysfs] /sys/block/X/queue/... (includes
+ * followed), or a udev rule's ATTR{queue/...}="..." (iosched's own
+ * 60-iosched.rules left out).  As written; nothing is evaluated.
+ */
+struct ios_writer {
+        char *kind;             /* "tuned" or "udev" */
+        char *name;             /* TuneD profile, NULL for udev */
+        char *devglob;          /* disks it is limited to (devices=, KERNEL==, /sys/block/GLOB), NULL: all */
+        char *key;              /* "queue/scheduler", "queue/read_ahead_kb", ... */
+        char *value;
+        char *file;             /* where, with conf_root */
+        unsigned line;
+};
+struct ios_writers {
+        struct ios_writer *w;
+        size_t n;
+};
+/* Every writer under conf_root (NULL: "/"): conf_root's /etc/tuned, /usr/lib/tuned and udev rules directories. */
+int ios_writers_scan(const char *conf_root, struct ios_writers *ret);
+/* Whether w writes key (NULL: any) of disk dev. */
+bool ios_writer_applies(const struct ios_writer *w, const char *dev, const char *key);
+/* "TuneD profile P sets queue/scheduler=bfq (FILE:LINE)", "udev rule sets ATTR{K}="V" (FILE:LINE)" */
+const char *ios_writer_line(const struct ios_writer *w, char *buf, size_t n);
+void ios_writers_done(struct ios_writers *w);
 
 #endif

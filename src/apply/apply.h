@@ -3,6 +3,7 @@
 #ifndef APPLY_H
 #define APPLY_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -12,6 +13,8 @@
 
 struct apply_list_opts {
         bool json, raw, noheadings;
+        bool bytes;             /* -b: SIZE in bytes (JSON always has bytes) */
+        bool hide_empty;        /* not -a and no disk named: leave out disks of size 0 */
         int cols[APPLY_LIST_MAX_COLS];
         size_t ncols;
 };
@@ -21,6 +24,10 @@ int apply_list_parse_columns(const char *arg, int *cols, size_t *ncols, const ch
 bool apply_list_needs_extra(const struct apply_list_opts *o);
 int apply_list_print(struct ios_device **devs, size_t n, const struct apply_list_opts *o);
 int apply_list_explain(FILE *out, const struct ios_device *d);
+int apply_table_print(const char * const *headers, const bool *right, size_t ncols, char * const *cells,
+                      size_t nrows, const struct apply_list_opts *o);
+/* SIZE as lsblk prints it: "128M", "931.5G". */
+char *apply_size_human(uint64_t bytes);
 
 
 /*
@@ -45,12 +52,44 @@ static inline enum apply_outcome apply_outcome_worse(enum apply_outcome a, enum 
 
 enum apply_mode { APPLY_MODE_APPLY, APPLY_MODE_DRY_RUN, APPLY_MODE_CHECK };
 
+extern const char * const apply_mode_names[];   /* "apply", "dry-run", "check" */
+
 struct apply_run_opts {
         const char *prog;
         enum apply_mode mode;
         bool json, prometheus, quiet, verbose, udev;
         bool all_disks;         /* no disk named: every disk of the machine */
+        enum apply_outcome base;        /* what happened before the run (skipped files, missing disks) */
+        int (*exit_of)(enum apply_outcome o);   /* main.c's exit codes, for the JSON "exit" */
+        struct ios_ctx *ctx;    /* for conflicting writers (--check) */
+        const char *conf_root;
 };
+
+/*
+ * errors.c: the JSON contract, schema 1 (iosched-apply(8), JSON OUTPUT).
+ * Every error is recorded with apply_error_add() as it is printed, so that
+ * -J always prints one object on stdout: the command's, or, when the
+ * command could not print one, apply_json_error_object().
+ */
+#define APPLY_JSON_SCHEMA 1
+void apply_error_add(const char *file, unsigned line, const char *device, int exit, const char *fmt, ...)
+        __attribute__((format(printf, 5, 6)));
+size_t apply_errors_count(void);
+void apply_errors_json(FILE *f);        /* the "errors" array */
+void apply_errors_free(void);
+/* "{"schema": 1, "tool": ..., "version": ..." (and "command" when not NULL), no newline */
+void apply_json_header(FILE *f, const char *command);
+bool apply_json_printed(void);
+void apply_json_mark_printed(void);      /* a JSON object was printed another way (libsmartcols) */
+void apply_json_error_object(FILE *f, const char *command, const char *mode, int exit);
+/* One error: "prog: [device: ]message" on stderr, and recorded; returns code. */
+int apply_verror(const char *prog, int code, const char *device, const char *fmt, va_list ap)
+        __attribute__((format(printf, 4, 0)));
+/* -J / --format json, --format prometheus on the command line (looked at before parsing it) */
+bool apply_json_requested(int argc, char **argv);
+bool apply_prom_requested(int argc, char **argv);
+/* A string vector as a JSON array of strings. */
+void apply_json_strv(FILE *f, char * const *l);
 
 /* udevlog.c: --udev's log: syslog, or the kernel log where there is no syslog socket. */
 void apply_log_open(const char *prog);
@@ -59,7 +98,16 @@ void apply_log(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 
 
 /* Plan (and apply) every disk and report it; returns the worst outcome. */
 enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_policy *p, struct ios_device **devs, size_t n);
-int apply_explain_policy(FILE *out, const struct ios_policy *p, struct ios_device *d);
+void apply_explain_plan(FILE *out, const struct ios_plan *pl);
+/* explain.c: explain one, several or every disk, text or JSON; returns the exit status (exit, or 2). */
+int apply_explain(const struct apply_run_opts *o, const struct ios_policy *p, struct ios_device **devs, size_t n,
+                  int exit);
+/* status.c: the status table or JSON; columns as -o takes them; returns the exit status or -errno. */
+void apply_status_help_columns(FILE *out);
+/* cat-config.c: the policy as read, each line with its source. */
+int apply_cat_config(FILE *out, const struct ios_policy *p);
+int apply_status(const struct apply_run_opts *o, const struct apply_list_opts *lo, const char *columns,
+                 const struct ios_policy *p, struct ios_device **devs, size_t n, int exit);
 
 /* grub.c: the last elevator=VALUE of a kernel command line (malloc'd), or NULL. */
 char *apply_find_elevator(const char *text);
@@ -81,5 +129,34 @@ int apply_import_grub(FILE *out, struct ios_ctx *r, const char *conf_root, char 
 /* Execs iosched-bench for DEVICE; prints its own messages and returns -errno if it could not. */
 int apply_validate(const char *prog, const struct ios_policy *p, struct ios_device *d,
                  const char *config, char **bench_args, int nbench_args);
+
+/* run.c: no error, nothing drifting, failed or not applied. */
+bool apply_plan_compliant(const struct ios_plan *pl);
+
+/* facts.c: `facts -J`, and the facts of one disk shared with `explain -J`. */
+void apply_json_disk_facts(FILE *f, const struct ios_device *d);
+const char *apply_plan_wanted_scheduler(const struct ios_plan *pl);
+char *apply_kernel_release(struct ios_ctx *r);
+void apply_json_policy_errors(FILE *f, const struct ios_policy *p);
+/* Prints the facts object; returns the exit status it printed (exit, or 2 if a disk could not be read). */
+int apply_facts(FILE *f, const struct apply_run_opts *o, const struct ios_policy *p, struct ios_device **devs,
+                size_t n, int exit);
+
+/*
+ * conflicts.c: other writers (TuneD, udev rules, elevator=) of what the
+ * plan sets for its disk, scanned once per run under o->conf_root / o->ctx.
+ */
+void apply_conflicts_json(FILE *f, const struct apply_run_opts *o, const struct ios_plan *pl);   /* ', "conflicts": [...]' */
+char **apply_conflicts_lines(const struct apply_run_opts *o, const struct ios_plan *pl);
+size_t apply_conflicts_count(const struct apply_run_opts *o, const struct ios_plan *pl);
+/* "tuned:PROFILE(KEY),udev:FILE:LINE(KEY),elevator=X" for a table cell, NULL when there is none */
+char *apply_conflicts_short(const struct apply_run_opts *o, const struct ios_plan *pl);
+void apply_conflicts_free(void);
+
+/* prom.c: --format prometheus; health and time on every run (policy_ok -1: not known, left out). */
+void apply_prom_run(FILE *f, const struct apply_run_opts *o, const struct ios_policy *p, struct ios_plan *pls,
+                    size_t n, int exit);
+void apply_prom_failure(FILE *f, int exit, int policy_ok);
+bool apply_prom_printed(void);
 
 #endif

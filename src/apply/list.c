@@ -55,7 +55,8 @@ enum {
         _COL_MAX,
 };
 
-enum coltype { CT_STR, CT_NUM, CT_BOOL, CT_ARRAY };
+/* CT_WORDS: an array in JSON, words joined by blanks in a table */
+enum coltype { CT_STR, CT_NUM, CT_BOOL, CT_ARRAY, CT_WORDS };
 
 static const struct colinfo {
         const char *name;
@@ -69,13 +70,13 @@ static const struct colinfo {
         [COL_CLASS] = { "CLASS", 7, 0, CT_STR, "iosched device class" },
         [COL_ROTA] = { "ROTA", 1, SCOLS_FL_RIGHT, CT_BOOL, "queue/rotational as the kernel reports it" },
         [COL_SCHED] = { "SCHED", 0.1, 0, CT_STR, "active I/O scheduler" },
-        [COL_AVAIL] = { "AVAILABLE", 0.2, 0, CT_STR, "schedulers the kernel offers" },
+        [COL_AVAIL] = { "AVAILABLE", 0.2, 0, CT_WORDS, "schedulers the kernel offers" },
         [COL_TRAN] = { "TRAN", 0.1, 0, CT_STR, "transport (as lsblk)" },
         [COL_MODEL] = { "MODEL", 0.1, SCOLS_FL_TRUNC, CT_STR, "device model" },
         [COL_VENDOR] = { "VENDOR", 0.1, SCOLS_FL_TRUNC, CT_STR, "device vendor" },
         [COL_SERIAL] = { "SERIAL", 0.1, SCOLS_FL_TRUNC, CT_STR, "serial number" },
         [COL_WWN] = { "WWN", 0.1, SCOLS_FL_TRUNC, CT_STR, "world wide name" },
-        [COL_SIZE] = { "SIZE", 5, SCOLS_FL_RIGHT, CT_NUM, "size in bytes" },
+        [COL_SIZE] = { "SIZE", 5, SCOLS_FL_RIGHT, CT_NUM, "size (bytes with -b and in JSON)" },
         [COL_ZONED] = { "ZONED", 0.1, 0, CT_STR, "zoned model" },
         [COL_RM] = { "RM", 1, SCOLS_FL_RIGHT, CT_BOOL, "removable" },
         [COL_HWQ] = { "HWQ", 3, SCOLS_FL_RIGHT, CT_NUM, "hardware queues (blk-mq)" },
@@ -147,7 +148,37 @@ bool apply_list_needs_extra(const struct apply_list_opts *o)
         return false;
 }
 
-static char *cell(const struct ios_device *d, int col)
+/*
+ * lsblk's SIZE: binary units, one letter, one decimal when it is not .0
+ * ("128M", "931.5G").
+ */
+char *apply_size_human(uint64_t bytes)
+{
+        static const char units[] = "BKMGTPE";
+        uint64_t frac = 0, v = bytes;
+        unsigned u = 0;
+        char *s = NULL;
+
+        while (v >= 1024 && u < sizeof(units) - 2) {
+                frac = v % 1024;
+                v /= 1024;
+                u++;
+        }
+        if (u == 0)
+                return asprintf(&s, "%lluB", (unsigned long long)v) < 0 ? NULL : s;
+        /* one decimal, rounded */
+        frac = (frac * 10 + 512) / 1024;
+        if (frac == 10) {
+                v++;
+                frac = 0;
+        }
+        if (frac)
+                return asprintf(&s, "%llu.%llu%c", (unsigned long long)v, (unsigned long long)frac, units[u]) < 0 ?
+                       NULL : s;
+        return asprintf(&s, "%llu%c", (unsigned long long)v, units[u]) < 0 ? NULL : s;
+}
+
+static char *cell(const struct ios_device *d, int col, const struct apply_list_opts *o)
 {
         char *s = NULL;
 
@@ -157,13 +188,16 @@ static char *cell(const struct ios_device *d, int col)
         case COL_CLASS: return strdup(ios_class_to_string(d->cls));
         case COL_ROTA: return d->rotational < 0 ? NULL : strdup(d->rotational ? "1" : "0");
         case COL_SCHED: return d->sched_current ? strdup(d->sched_current) : NULL;
-        case COL_AVAIL: return d->sched_current ? ios_strv_join(d->sched_avail, " ") : NULL;
+        case COL_AVAIL: return d->sched_current ? ios_strv_join(d->sched_avail, o->json ? "\n" : " ") : NULL;
         case COL_TRAN: return d->tran ? strdup(d->tran) : NULL;
         case COL_MODEL: return d->model ? strdup(d->model) : NULL;
         case COL_VENDOR: return d->vendor ? strdup(d->vendor) : NULL;
         case COL_SERIAL: return d->serial ? strdup(d->serial) : NULL;
         case COL_WWN: return d->wwn ? strdup(d->wwn) : NULL;
-        case COL_SIZE: return asprintf(&s, "%llu", (unsigned long long)d->size) < 0 ? NULL : s;
+        case COL_SIZE:
+                if (!o->json && !o->bytes)
+                        return apply_size_human(d->size);
+                return asprintf(&s, "%llu", (unsigned long long)d->size) < 0 ? NULL : s;
         case COL_ZONED: return strdup(ios_zoned_to_string(d->zoned));
         case COL_RM: return d->removable < 0 ? NULL : strdup(d->removable ? "1" : "0");
         case COL_HWQ: return d->blk_mq ? (asprintf(&s, "%u", d->nr_hw_queues) < 0 ? NULL : s) : NULL;
@@ -203,6 +237,8 @@ int apply_list_print(struct ios_device **devs, size_t n, const struct apply_list
                         fl &= ~SCOLS_FL_TRUNC;
                 if (o->raw)
                         fl &= ~SCOLS_FL_WRAP;
+                if (ci->type == CT_WORDS && o->json)
+                        fl |= SCOLS_FL_WRAP;    /* libsmartcols splits an array cell where it wraps */
                 cl = sc.scols_table_new_column(tb, ci->name, ci->whint, fl);
                 if (!cl) {
                         e = -ENOMEM;
@@ -211,24 +247,46 @@ int apply_list_print(struct ios_device **devs, size_t n, const struct apply_list
                 if (o->json) {
                         int jt = ci->type == CT_NUM ? SCOLS_JSON_NUMBER :
                                  ci->type == CT_BOOL ? SCOLS_JSON_BOOLEAN :
-                                 ci->type == CT_ARRAY ? SCOLS_JSON_ARRAY_STRING : SCOLS_JSON_STRING;
+                                 ci->type == CT_ARRAY || ci->type == CT_WORDS ? SCOLS_JSON_ARRAY_STRING :
+                                 SCOLS_JSON_STRING;
                         sc.scols_column_set_json_type(cl, jt);
                 }
-                if (ci->type == CT_ARRAY && !o->raw) {
+                if ((ci->type == CT_ARRAY && !o->raw) || (ci->type == CT_WORDS && o->json)) {
                         sc.scols_column_set_wrapfunc(cl, sc.scols_wrapnl_chunksize, sc.scols_wrapnl_nextchunk, NULL);
                         sc.scols_column_set_safechars(cl, "\n");
                 }
         }
         for (size_t i = 0; i < n; i++) {
-                struct libscols_line *ln = sc.scols_table_new_line(tb, NULL);
+                struct libscols_line *ln;
 
+                /* as lsblk: no medium (size 0, a loop device without a file) unless -a or named */
+                if (o->hide_empty && devs[i]->size == 0)
+                        continue;
+                ln = sc.scols_table_new_line(tb, NULL);
                 if (!ln) {
                         e = -ENOMEM;
                         goto out;
                 }
                 for (size_t c = 0; c < o->ncols; c++) {
-                        char *s = cell(devs[i], o->cols[c]);
+                        char *s;
 
+                        errno = 0;
+                        s = cell(devs[i], o->cols[c], o);
+                        if (!s && errno == ENOMEM) {    /* an empty cell only for what is unknown */
+                                e = -ENOMEM;
+                                goto out;
+                        }
+                        /* libsmartcols copies bytes >= 0x80 as they are: JSON must be UTF-8 */
+                        if (s && o->json) {
+                                char *u = ios_utf8_sanitize(s);
+
+                                free(s);
+                                if (!u) {
+                                        e = -ENOMEM;
+                                        goto out;
+                                }
+                                s = u;
+                        }
                         if (s && o->raw && infos[o->cols[c]].type == CT_ARRAY)
                                 for (char *p = s; *p; p++)
                                         if (*p == '\n')
@@ -241,6 +299,8 @@ int apply_list_print(struct ios_device **devs, size_t n, const struct apply_list
                 }
         }
         e = sc.scols_print_table(tb);
+        if (o->json)
+                apply_json_mark_printed();
 out:
         sc.scols_unref_table(tb);
         return e;
@@ -286,4 +346,51 @@ int apply_list_explain(FILE *out, const struct ios_device *d)
         for (char **e = d->evidence; e && *e; e++)
                 fprintf(out, "    - %s\n", *e);
         return 0;
+}
+
+/*
+ * A plain table of strings (status): headers, right-aligned columns, and
+ * nrows * ncols cells (NULL: empty), printed as list prints (table or
+ * raw, headings or not).  The cells stay the caller's.
+ */
+int apply_table_print(const char * const *headers, const bool *right, size_t ncols, char * const *cells,
+                      size_t nrows, const struct apply_list_opts *o)
+{
+        struct libscols_table *tb;
+        int e = 0;
+
+        if (scols_open() < 0)
+                return -ELIBACC;
+        sc.scols_init_debug(0);
+        tb = sc.scols_new_table();
+        if (!tb)
+                return -ENOMEM;
+        sc.scols_table_enable_raw(tb, o->raw);
+        sc.scols_table_enable_noheadings(tb, o->noheadings);
+        for (size_t c = 0; c < ncols; c++)
+                if (!sc.scols_table_new_column(tb, headers[c], 0.1, right[c] ? SCOLS_FL_RIGHT : 0)) {
+                        e = -ENOMEM;
+                        goto out;
+                }
+        for (size_t i = 0; i < nrows; i++) {
+                struct libscols_line *ln = sc.scols_table_new_line(tb, NULL);
+
+                if (!ln) {
+                        e = -ENOMEM;
+                        goto out;
+                }
+                for (size_t c = 0; c < ncols; c++) {
+                        char *s = cells[i * ncols + c] ? strdup(cells[i * ncols + c]) : NULL;
+
+                        if (cells[i * ncols + c] && (!s || sc.scols_line_refer_data(ln, c, s) < 0)) {
+                                free(s);
+                                e = -ENOMEM;
+                                goto out;
+                        }
+                }
+        }
+        e = sc.scols_print_table(tb);
+out:
+        sc.scols_unref_table(tb);
+        return e;
 }

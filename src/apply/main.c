@@ -48,7 +48,10 @@ static void usage(FILE *out)
                 " %1$s --check [options] [DEVICE...]   exit 0 if compliant, 1 on drift, 2 on error\n"
                 " %1$s --udev DEVNAME                  one disk, quietly, for udev rules\n"
                 " %1$s list [options] [DEVICE...]      lsblk-like table of disks and classes\n"
-                " %1$s explain [options] DEVICE        class, evidence and the rule behind each setting\n"
+                " %1$s explain [options] [DEVICE...]   class, evidence and the rule behind each setting\n"
+                " %1$s status [options] [DEVICE...]    one line per disk: scheduler, wanted, drift, other writers\n"
+                " %1$s facts -J [DEVICE...]            what a fleet inventory wants of this host\n"
+                " %1$s cat-config [options]            the policy as read, each line with its file:line\n"
                 " %1$s validate [options] DEVICE [-- BENCH-OPTIONS]\n"
                 "                                      benchmark the policy's scheduler against the current one\n"
                 " %1$s --import-grub                   print a policy equivalent to elevator=\n"
@@ -60,12 +63,15 @@ static void usage(FILE *out)
                 "     --check            change nothing, report drift\n"
                 " -J, --json             use JSON output\n"
                 "     --format FMT       output format: text, json, prometheus\n"
+                " -a, --all              list, status: also disks without a medium (size 0)\n"
+                " -b, --bytes            list: SIZE in bytes\n"
                 " -r, --raw              list: raw output\n"
                 " -n, --noheadings       list: don't print headings\n"
                 " -o, --output LIST      list: output columns (+LIST appends to the default)\n"
                 " -c, --config FILE      use only the built-in policy and FILE\n"
                 "     --config-root DIR  read /etc, /run and vendor policy directories under DIR\n"
                 "     --no-builtin       start from an empty policy instead of the built-in one\n"
+                "     --drop-in NAME=FILE  read FILE as the drop-in NAME (/dev/null: without NAME)\n"
                 "     --sysroot DIR      use DIR as the root of sys/, proc/ and run/udev\n"
                 "     --udev DEVNAME     apply to one disk, log to syslog, print nothing\n"
                 " -q, --quiet            print errors only\n"
@@ -74,7 +80,17 @@ static void usage(FILE *out)
                 " -V, --version          display version\n",
                 prog);
         apply_list_help_columns(out);
+        apply_status_help_columns(out);
         fprintf(out, "\nFor more details see iosched-apply(8) and iosched.conf(5).\n");
+}
+
+/*
+ * One error: one line on stderr ("iosched-apply: [DEVICE: ]message"), and
+ * the same in the JSON object's "errors" (errors.c), with its exit code.
+ */
+static int verr_at(int code, const char *device, const char *fmt, va_list ap)
+{
+        return apply_verror(prog, code, device, fmt, ap);
 }
 
 static int err(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -82,13 +98,23 @@ static int err(int code, const char *fmt, ...)
 {
         va_list ap;
 
-        fprintf(stderr, "%s: ", prog);
         va_start(ap, fmt);
-        vfprintf(stderr, fmt, ap);
+        code = verr_at(code, NULL, fmt, ap);
         va_end(ap);
-        fputc('\n', stderr);
         return code;
 }
+
+static int err_dev(int code, const char *device, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int err_dev(int code, const char *device, const char *fmt, ...)
+{
+        va_list ap;
+
+        va_start(ap, fmt);
+        code = verr_at(code, device, fmt, ap);
+        va_end(ap);
+        return code;
+}
+
 
 /*
  * The disks named, or every disk when none is.  *ret gets the ones found, in
@@ -134,9 +160,9 @@ static int load_devices_err(struct ios_ctx *r, char **names, int nnames,
                 if (ret_err && *ret_err == 0)
                         *ret_err = e;
                 if (e == -ENODEV || e == -ENOENT)
-                        rc = err(APPLY_EXIT_ERROR, "%s: not a block device", names[i]);
+                        rc = err_dev(APPLY_EXIT_ERROR, names[i], "not a block device");
                 else
-                        rc = err(APPLY_EXIT_ERROR, "%s: %s", names[i], strerror(-e));
+                        rc = err_dev(APPLY_EXIT_ERROR, names[i], "%s", strerror(-e));
         }
         *ret = l;
         *ret_n = n;
@@ -156,7 +182,7 @@ static int load_devices(struct ios_ctx *r, char **names, int nnames,
  * returned in *ret_rc.  Returns non-zero only when there is no policy.
  */
 static int load_policy(const char *conf_root, const char *config, bool no_builtin, bool quiet, bool to_syslog,
-                       struct ios_policy **ret, int *ret_rc)
+                       const struct ios_dropin *dropins, size_t ndropins, struct ios_policy **ret, int *ret_rc)
 {
         struct ios_error pe = {};
         unsigned flags = (getenv("IOSCHED_TEST_ANY_OWNER") ? IOS_POLICY_ANY_OWNER : 0) |
@@ -166,7 +192,7 @@ static int load_policy(const char *conf_root, const char *config, bool no_builti
         int e;
 
         *ret_rc = 0;
-        e = ios_policy_load(conf_root, config, flags, ret, &pe);
+        e = ios_policy_load_dropins(conf_root, config, flags, dropins, ndropins, ret, &pe);
         if (e < 0)
                 return err(APPLY_EXIT_ERROR, "cannot load policy: %s", strerror(-e));
         errs = ios_policy_errors(*ret, &nerr);
@@ -174,6 +200,8 @@ static int load_policy(const char *conf_root, const char *config, bool no_builti
                 char where[300];
 
                 ios_error_where(&errs[i], where, sizeof(where));
+                apply_error_add(errs[i].file, errs[i].line, NULL, APPLY_EXIT_ERROR,
+                                "%s (skipped; the rest of the policy applies)", errs[i].msg);
                 /* udev: the journal gets it once; stderr of a RUN program is not read */
                 if (to_syslog)
                         apply_log(LOG_ERR, "%s: %s (skipped; the rest of the policy applies)", where, errs[i].msg);
@@ -190,13 +218,25 @@ static int load_policy(const char *conf_root, const char *config, bool no_builti
 
 enum {
         OPT_SYSROOT = CHAR_MAX + 1, OPT_DRY_RUN, OPT_CHECK, OPT_UDEV, OPT_FORMAT,
-        OPT_CONFIG_ROOT, OPT_IMPORT_GRUB, OPT_NO_BUILTIN,
+        OPT_CONFIG_ROOT, OPT_IMPORT_GRUB, OPT_NO_BUILTIN, OPT_DROP_IN,
 };
 
-int main(int argc, char **argv)
+/* whether the policy was read whole, for the textfile of a run that ended early (-1: not read) */
+static int prom_policy_ok = -1;
+
+/* What the JSON error object names when the command could not print its own. */
+static const char *json_cmd;
+static int json_mode = -1;
+
+/* a usage or set-up error: said once, and what was allocated is freed at out */
+#define FAIL(...) do { rc = err(__VA_ARGS__); goto out; } while (0)
+
+static int run(int argc, char **argv)
 {
         static const struct option longopts[] = {
                 { "json", no_argument, NULL, 'J' },
+                { "all", no_argument, NULL, 'a' },
+                { "bytes", no_argument, NULL, 'b' },
                 { "raw", no_argument, NULL, 'r' },
                 { "noheadings", no_argument, NULL, 'n' },
                 { "output", required_argument, NULL, 'o' },
@@ -209,6 +249,7 @@ int main(int argc, char **argv)
                 { "format", required_argument, NULL, OPT_FORMAT },
                 { "import-grub", no_argument, NULL, OPT_IMPORT_GRUB },
                 { "no-builtin", no_argument, NULL, OPT_NO_BUILTIN },
+                { "drop-in", required_argument, NULL, OPT_DROP_IN },
                 { "quiet", no_argument, NULL, 'q' },
                 { "verbose", no_argument, NULL, 'v' },
                 { "help", no_argument, NULL, 'h' },
@@ -219,12 +260,14 @@ int main(int argc, char **argv)
         struct apply_run_opts ro = { .prog = prog };
         const char *sysroot = NULL, *cols = NULL, *cmd = NULL, *config = NULL, *conf_root = NULL;
         const char *udev_dev = NULL;
-        bool import_grub = false, mode_set = false, no_builtin = false;
+        bool import_grub = false, mode_set = false, no_builtin = false, show_all = false;
         struct ios_ctx *root = NULL;
         struct ios_policy *policy = NULL;
         struct ios_device **devs = NULL;
         size_t ndevs = 0;
         char **bench_args = NULL;
+        struct ios_dropin *dropins = NULL;
+        size_t ndropins = 0;
         int c, e, rc = 0, nbench_args = 0, policy_rc = 0;
         int devices_rc = 0;     /* the worst exit code of disks named but not loaded */
 
@@ -236,10 +279,12 @@ int main(int argc, char **argv)
                         argc = i;
                         break;
                 }
-        while ((c = getopt_long(argc, argv, "Jrno:c:qvhV", longopts, NULL)) >= 0) {
+        while ((c = getopt_long(argc, argv, "Jabrno:c:qvhV", longopts, NULL)) >= 0) {
                 switch (c) {
                 case 'J': lo.json = ro.json = true; break;
                 case 'r': lo.raw = true; break;
+                case 'a': show_all = true; break;
+                case 'b': lo.bytes = true; break;
                 case 'n': lo.noheadings = true; break;
                 case 'o': cols = optarg; break;
                 case 'c': config = optarg; break;
@@ -250,9 +295,10 @@ int main(int argc, char **argv)
                 case OPT_DRY_RUN:
                 case OPT_CHECK:
                         if (mode_set)
-                                return err(APPLY_EXIT_ERROR, "--dry-run and --check are mutually exclusive");
+                                FAIL(APPLY_EXIT_ERROR, "--dry-run and --check are mutually exclusive");
                         mode_set = true;
                         ro.mode = c == OPT_CHECK ? APPLY_MODE_CHECK : APPLY_MODE_DRY_RUN;
+                        json_mode = (int)ro.mode;
                         break;
                 case OPT_UDEV: udev_dev = optarg; break;
                 case OPT_FORMAT:
@@ -261,37 +307,67 @@ int main(int argc, char **argv)
                         else if (streq(optarg, "prometheus"))
                                 ro.prometheus = true;
                         else if (!streq(optarg, "text"))
-                                return err(APPLY_EXIT_ERROR, "unknown format \"%s\" (text, json, prometheus)", optarg);
+                                FAIL(APPLY_EXIT_ERROR, "unknown format \"%s\" (text, json, prometheus)", optarg);
                         break;
                 case OPT_IMPORT_GRUB: import_grub = true; break;
                 case OPT_NO_BUILTIN: no_builtin = true; break;
-                case 'h': usage(stdout); return 0;
-                case 'V': printf("%s %s\n", prog, IOS_VERSION); return 0;
+                case OPT_DROP_IN: {
+                        struct ios_dropin *n = realloc(dropins, (ndropins + 1) * sizeof(*n));
+
+                        if (!n) {
+                                rc = err(APPLY_EXIT_ERROR, "out of memory");
+                                goto out;
+                        }
+                        dropins = n;
+                        e = ios_dropin_parse(optarg, &dropins[ndropins]);
+                        if (e < 0) {
+                                rc = err(APPLY_EXIT_ERROR, "--drop-in %s: %s", optarg,
+                                         e == -EINVAL ? "not NAME=FILE with NAME a *.conf file name" : strerror(-e));
+                                goto out;
+                        }
+                        ndropins++;
+                        break;
+                }
+                case 'h': usage(stdout); goto out;
+                case 'V': printf("%s %s\n", prog, IOS_VERSION); goto out;
                 default:
+                        apply_error_add(NULL, 0, NULL, APPLY_EXIT_ERROR, "invalid option or missing argument: %s",
+                                        argv[optind - 1]);
                         fprintf(stderr, "Try '%s --help' for more information.\n", prog);
-                        return APPLY_EXIT_ERROR;
+                        rc = APPLY_EXIT_ERROR;
+                        goto out;
                 }
         }
+        if (ndropins && config) {
+                rc = err(APPLY_EXIT_ERROR, "--drop-in and --config are mutually exclusive (--config reads no drop-ins)");
+                goto out;
+        }
         if (lo.json && (lo.raw || ro.prometheus))
-                return err(APPLY_EXIT_ERROR, "--json, --raw and --format prometheus are mutually exclusive");
+                FAIL(APPLY_EXIT_ERROR, "--json, --raw and --format prometheus are mutually exclusive");
         if (optind < argc && (streq(argv[optind], "list") || streq(argv[optind], "explain") ||
-                              streq(argv[optind], "validate")))
+                              streq(argv[optind], "validate") || streq(argv[optind], "status") ||
+                              streq(argv[optind], "facts") || streq(argv[optind], "cat-config")))
                 cmd = argv[optind++];
+        json_cmd = cmd;
+        if (!cmd && json_mode < 0)
+                json_mode = APPLY_MODE_APPLY;
         if (udev_dev && (cmd || mode_set || optind < argc || ro.json || ro.prometheus))
-                return err(APPLY_EXIT_ERROR, "--udev takes one device and no other mode");
+                FAIL(APPLY_EXIT_ERROR, "--udev takes one device and no other mode");
         if (cmd && mode_set)
-                return err(APPLY_EXIT_ERROR, "%s does not take --dry-run or --check", cmd);
+                FAIL(APPLY_EXIT_ERROR, "%s does not take --dry-run or --check", cmd);
         if (ro.prometheus && !mode_set)
                 ro.mode = APPLY_MODE_CHECK;       /* a textfile collector must not change anything */
 
         e = ios_ctx_new(sysroot, &root);
         if (e < 0)
-                return err(APPLY_EXIT_ERROR, "%s: %s", sysroot ? sysroot : "/", strerror(-e));
+                FAIL(APPLY_EXIT_ERROR, "%s: %s", sysroot ? sysroot : "/", strerror(-e));
 
         /* /etc/default/grub lives with the policy, or in the captured tree */
         if (!conf_root && sysroot)
                 conf_root = sysroot;
         if (import_grub) {
+                json_cmd = "import-grub";
+                json_mode = -1;
                 _cleanup_free_ char *msg = NULL;
                 _cleanup_(ios_strv_freep) char **notes = NULL;
 
@@ -312,7 +388,9 @@ int main(int argc, char **argv)
                         rc = err(APPLY_EXIT_ERROR, "unknown column: %.*s", (int)strcspn(bad, ","), bad);
                         goto out;
                 }
-                if (apply_list_needs_extra(&lo))
+                /* as lsblk: disks without a medium are left out unless -a or named */
+                lo.hide_empty = !show_all && optind == argc;
+                if (apply_list_needs_extra(&lo) || lo.hide_empty)
                         ios_ctx_set_probe(root, IOS_PROBE_EXTRA);
                 (void)ios_raise_nofile();
                 /* as lsblk: a missing name is reported, the others are listed, exit 2 */
@@ -330,7 +408,9 @@ int main(int argc, char **argv)
                 apply_log_open(prog);
                 ro.udev = ro.quiet = true;
         }
-        rc = load_policy(conf_root, config, no_builtin, ro.quiet, udev_dev != NULL, &policy, &policy_rc);
+        rc = load_policy(conf_root, config, no_builtin, ro.quiet, udev_dev != NULL, dropins, ndropins, &policy,
+                         &policy_rc);
+        prom_policy_ok = rc ? 0 : !policy_rc;
         if (rc) {
                 if (udev_dev)
                         apply_log(LOG_ERR, "%s: policy not applied: cannot load the policy", udev_dev);
@@ -338,7 +418,8 @@ int main(int argc, char **argv)
         }
         /* what the policy matches on; explain shows every fact */
         ios_ctx_set_probe(root, ios_policy_probe_flags(policy) |
-                                 (cmd && streq(cmd, "explain") ? IOS_PROBE_EXTRA : 0));
+                                 (cmd && (streq(cmd, "explain") || streq(cmd, "facts") ||
+                                          (streq(cmd, "status") && !show_all)) ? IOS_PROBE_EXTRA : 0));
 
         if (cmd && streq(cmd, "validate")) {
                 /* validate DEVICE [-- options for iosched-bench] */
@@ -362,18 +443,39 @@ int main(int argc, char **argv)
                 goto out;
         }
 
-        if (cmd && streq(cmd, "explain")) {
-                if (argc - optind != 1) {
-                        rc = err(APPLY_EXIT_ERROR, "explain takes exactly one DEVICE");
+        if (cmd && (streq(cmd, "explain") || streq(cmd, "status") || streq(cmd, "facts"))) {
+                /* every disk when none is named; one that is missing does not stop the others */
+                ro.ctx = root;
+                ro.conf_root = conf_root;
+                (void)ios_raise_nofile();
+                devices_rc = load_devices(root, argv + optind, argc - optind, &devs, &ndevs);
+                if (devices_rc && ndevs == 0) {
+                        rc = devices_rc;
                         goto out;
                 }
-                rc = load_devices(root, argv + optind, 1, &devs, &ndevs);
-                if (rc)
+                /* facts: a broken policy is a fact (policy_ok), not a failure to gather them */
+                rc = devices_rc ? devices_rc : policy_rc && !streq(cmd, "facts") ? policy_rc : 0;
+                if (streq(cmd, "explain"))
+                        e = apply_explain(&ro, policy, devs, ndevs, rc);
+                else if (streq(cmd, "facts"))
+                        e = apply_facts(stdout, &ro, policy, devs, ndevs, rc);
+                else {
+                        lo.hide_empty = !show_all && optind == argc;
+                        e = apply_status(&ro, &lo, cols, policy, devs, ndevs, rc);
+                }
+                rc = e < 0 ? err(APPLY_EXIT_ERROR, "%s: %s", cmd, strerror(-e)) : e;
+                if (streq(cmd, "facts"))
+                        policy_rc = 0;
+                goto out;
+        }
+
+        if (cmd && streq(cmd, "cat-config")) {
+                if (optind != argc) {
+                        rc = err(APPLY_EXIT_ERROR, "cat-config takes no DEVICE");
                         goto out;
-                apply_list_explain(stdout, devs[0]);
-                e = apply_explain_policy(stdout, policy, devs[0]);
-                if (e < 0)
-                        rc = err(APPLY_EXIT_ERROR, "%s: %s", devs[0]->name, strerror(-e));
+                }
+                e = apply_cat_config(stdout, policy);
+                rc = e < 0 ? err(APPLY_EXIT_ERROR, "cat-config: %s", strerror(-e)) : policy_rc;
                 goto out;
         }
 
@@ -405,6 +507,10 @@ int main(int argc, char **argv)
                 }
         }
         ro.all_disks = !udev_dev && optind == argc;
+        ro.base = policy_rc || devices_rc ? APPLY_FAILED : APPLY_OK;
+        ro.exit_of = exit_code;
+        ro.ctx = root;
+        ro.conf_root = conf_root;
         /* a skipped policy file or a missing disk named: the others still done, exit 2 */
         rc = exit_code(apply_outcome_worse(apply_run(&ro, policy, devs, ndevs),
                                            policy_rc || devices_rc ? APPLY_FAILED : APPLY_OK));
@@ -412,9 +518,36 @@ out:
         if (policy_rc)          /* explain and validate too: a skipped file is worst */
                 rc = APPLY_EXIT_ERROR;
         ios_device_list_free(devs, ndevs);
+        apply_conflicts_free();
+        for (size_t i = 0; i < ndropins; i++)
+                ios_dropin_done(&dropins[i]);
+        free(dropins);
         ios_policy_free(policy);
         ios_ctx_free(root);
         if (fflush(stdout) != 0 || ferror(stdout))
                 rc = rc ? rc : err(APPLY_EXIT_ERROR, "write error: %s", strerror(errno));
+        return rc;
+}
+
+int main(int argc, char **argv)
+{
+        bool json = apply_json_requested(argc, argv), prom = apply_prom_requested(argc, argv);
+        int rc;
+
+        rc = run(argc, argv);
+        /* -J: one JSON object on stdout, whatever happened */
+        if (json && rc && !apply_json_printed()) {
+                apply_json_error_object(stdout, json_cmd, json_mode >= 0 ? apply_mode_names[json_mode] : NULL,
+                                        rc);
+                if (fflush(stdout) != 0 && !rc)
+                        rc = APPLY_EXIT_ERROR;
+        }
+        /* --format prometheus: health and time, so that an alert fires instead of a stale file */
+        if (prom && rc && !apply_prom_printed()) {
+                apply_prom_failure(stdout, rc, prom_policy_ok);
+                if (fflush(stdout) != 0 && !rc)
+                        rc = APPLY_EXIT_ERROR;
+        }
+        apply_errors_free();
         return rc;
 }

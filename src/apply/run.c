@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * run.c: apply, --dry-run, --check and --udev over a set of disks, and the
- * three ways of reporting it (lines, JSON, node_exporter textfile).  What it
+ * three ways of reporting it (lines, JSON, and prom.c's node_exporter textfile).  What it
  * came to is an outcome class; main.c maps it to the exit status.
  */
 #define _GNU_SOURCE
@@ -12,6 +12,8 @@
 #include "iosched.h"
 #include "macro.h"
 #include "apply.h"
+
+const char * const apply_mode_names[] = { "apply", "dry-run", "check" };
 
 static const char *state_name(enum ios_change_state s)
 {
@@ -114,11 +116,21 @@ static void log_plan_syslog(const struct ios_plan *pl)
         }
 }
 
-static void json_plan(FILE *f, const struct ios_plan *pl, bool first)
+bool apply_plan_compliant(const struct ios_plan *pl)
+{
+        return !pl->error && !ios_plan_count(pl, IOS_CHANGE_DRIFT) && !ios_plan_count(pl, IOS_CHANGE_FAILED) &&
+               !ios_plan_count(pl, IOS_CHANGE_NOT_APPLIED);
+}
+
+/* apply: something was written; --dry-run/--check: something would be */
+static bool plan_changed(const struct ios_plan *pl, enum apply_mode m)
+{
+        return ios_plan_count(pl, m == APPLY_MODE_APPLY ? IOS_CHANGE_APPLIED : IOS_CHANGE_DRIFT) > 0;
+}
+
+static void json_plan(FILE *f, const struct apply_run_opts *o, const struct ios_plan *pl, bool first)
 {
         const struct ios_device *d = pl->dev;
-        bool compliant = !pl->error && !ios_plan_count(pl, IOS_CHANGE_DRIFT) &&
-                         !ios_plan_count(pl, IOS_CHANGE_FAILED);
 
         fprintf(f, "%s\n    {\"name\": ", first ? "" : ",");
         ios_json_string(f, d->name);
@@ -126,14 +138,14 @@ static void json_plan(FILE *f, const struct ios_plan *pl, bool first)
         ios_json_string(f, ios_class_to_string(d->cls));
         fprintf(f, ", \"scheduler\": ");
         ios_json_string(f, d->sched_current);
-        fprintf(f, ", \"compliant\": %s, \"error\": ", compliant ? "true" : "false");
+        fprintf(f, ", \"available\": ");
+        apply_json_strv(f, d->sched_current ? d->sched_avail : NULL);
+        fprintf(f, ",\n     \"changed\": %s, \"compliant\": %s, \"error\": ",
+                plan_changed(pl, o->mode) ? "true" : "false", apply_plan_compliant(pl) ? "true" : "false");
         ios_json_string(f, pl->error_msg);
-        fprintf(f, ",\n     \"notes\": [");
-        for (char **n = pl->notes; n && *n; n++) {
-                fputs(n == pl->notes ? "" : ", ", f);
-                ios_json_string(f, *n);
-        }
-        fprintf(f, "],\n     \"settings\": [");
+        fprintf(f, ",\n     \"notes\": ");
+        apply_json_strv(f, pl->notes);
+        fprintf(f, ",\n     \"settings\": [");
         for (size_t i = 0; i < pl->n; i++) {
                 const struct ios_change *c = &pl->c[i];
 
@@ -154,55 +166,41 @@ static void json_plan(FILE *f, const struct ios_plan *pl, bool first)
                 }
                 fputc('}', f);
         }
-        fprintf(f, "%s]}", pl->n ? "\n     " : "");
+        fprintf(f, "%s]", pl->n ? "\n     " : "");
+        apply_conflicts_json(f, o, pl);
+        fputc('}', f);
 }
 
-static void prom_label(FILE *f, const char *s)
+/* The whole -J object of apply, --dry-run and --check (schema 1). */
+static void json_run(FILE *f, const struct apply_run_opts *o, const struct ios_policy *p, struct ios_plan *pls,
+                     size_t n, int exit)
 {
-        fputc('"', f);
-        for (; s && *s; s++) {
-                if (*s == '"' || *s == '\\')
-                        fputc('\\', f);
-                if (*s == '\n') {
-                        fputs("\\n", f);
-                        continue;
-                }
-                fputc(*s, f);
-        }
-        fputc('"', f);
-}
+        size_t nerr = 0;
+        const struct ios_error *pe = ios_policy_errors(p, &nerr);
+        bool changed = false, compliant = apply_errors_count() == 0;
 
-static void prom_plans(FILE *f, struct ios_plan *pls, size_t n)
-{
-        fputs("# HELP iosched_device_compliant 1 if the disk has every setting of its policy, else 0.\n"
-              "# TYPE iosched_device_compliant gauge\n", f);
         for (size_t i = 0; i < n; i++) {
-                bool ok = !pls[i].error && !ios_plan_count(&pls[i], IOS_CHANGE_DRIFT) &&
-                          !ios_plan_count(&pls[i], IOS_CHANGE_FAILED);
-                fputs("iosched_device_compliant{device=", f);
-                prom_label(f, pls[i].dev->name);
-                fputs(",class=", f);
-                prom_label(f, ios_class_to_string(pls[i].dev->cls));
-                fprintf(f, "} %d\n", ok);
+                changed = changed || plan_changed(&pls[i], o->mode);
+                compliant = compliant && apply_plan_compliant(&pls[i]);
         }
-        fputs("# HELP iosched_device_drift_settings Number of settings that differ from the policy.\n"
-              "# TYPE iosched_device_drift_settings gauge\n", f);
-        for (size_t i = 0; i < n; i++) {
-                fputs("iosched_device_drift_settings{device=", f);
-                prom_label(f, pls[i].dev->name);
-                fprintf(f, "} %zu\n", ios_plan_count(&pls[i], IOS_CHANGE_DRIFT));
+        apply_json_header(f, NULL);
+        fprintf(f, ", \"mode\": \"%s\",\n \"changed\": %s, \"compliant\": %s, \"exit\": %d,\n \"errors\": ",
+                apply_mode_names[o->mode], changed ? "true" : "false", compliant ? "true" : "false", exit);
+        apply_errors_json(f);
+        fputs(",\n \"policy_errors\": [", f);
+        for (size_t i = 0; i < nerr; i++) {
+                fprintf(f, "%s{\"file\": ", i ? ", " : "");
+                ios_json_string(f, pe[i].file);
+                fprintf(f, ", \"line\": %u, \"message\": ", pe[i].line);
+                ios_json_string(f, pe[i].msg);
+                fputc('}', f);
         }
-        fputs("# HELP iosched_device_info Class and active I/O scheduler of each disk.\n"
-              "# TYPE iosched_device_info gauge\n", f);
-        for (size_t i = 0; i < n; i++) {
-                fputs("iosched_device_info{device=", f);
-                prom_label(f, pls[i].dev->name);
-                fputs(",class=", f);
-                prom_label(f, ios_class_to_string(pls[i].dev->cls));
-                fputs(",scheduler=", f);
-                prom_label(f, pls[i].dev->sched_current ? pls[i].dev->sched_current : "");
-                fputs("} 1\n", f);
-        }
+        fputs("], \"warnings\": ", f);
+        apply_json_strv(f, ios_policy_warnings(p));
+        fputs(",\n \"devices\": [", f);
+        for (size_t i = 0; i < n; i++)
+                json_plan(f, o, &pls[i], i == 0);
+        fprintf(f, "%s]}\n", n ? "\n  " : "");
 }
 
 enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_policy *p,
@@ -228,6 +226,8 @@ enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_po
                         pls[i].error = e;
                         if (asprintf(&pls[i].error_msg, "cannot read current settings: %s", strerror(-e)) < 0)
                                 pls[i].error_msg = NULL;
+                        apply_error_add(NULL, 0, devs[i]->name, o->exit_of ? o->exit_of(x) : 2,
+                                        "cannot read current settings: %s", strerror(-e));
                         continue;
                 }
                 if (o->mode == APPLY_MODE_APPLY)
@@ -245,11 +245,26 @@ enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_po
                 } else
                         x = apply_outcome_of_errno(pls[i].error);
                 rc = apply_outcome_worse(x, rc);
+                /* a failed write (or, planning, a value that cannot be set) is an error of the run */
+                for (size_t k = 0; k < pls[i].n; k++)
+                        if (pls[i].c[k].state == IOS_CHANGE_FAILED)
+                                apply_error_add(NULL, 0, devs[i]->name,
+                                                o->exit_of ? o->exit_of(o->mode == APPLY_MODE_CHECK ? APPLY_FAILED :
+                                                                        apply_outcome_of_errno(pls[i].c[k].error)) : 2,
+                                                "%s: %s", pls[i].c[k].key, pls[i].c[k].msg ? pls[i].c[k].msg : "failed");
 
                 if (o->udev)
                         log_plan_syslog(&pls[i]);
-                else if (!o->json && !o->prometheus)
+                else if (!o->json && !o->prometheus) {
                         print_plan_lines(o, &pls[i]);
+                        /* --check and --dry-run: who else writes what the policy sets */
+                        if (o->mode != APPLY_MODE_APPLY && !o->quiet) {
+                                _cleanup_(ios_strv_freep) char **w = apply_conflicts_lines(o, &pls[i]);
+
+                                for (char **l = w; l && *l; l++)
+                                        fprintf(stderr, "%s: %s: note: other writer: %s\n", o->prog, devs[i]->name, *l);
+                        }
+                }
         }
         /* a rule that matches no disk is a rule that does nothing: say so when asked */
         if (o->all_disks && !o->udev && !o->quiet && (o->verbose || o->mode != APPLY_MODE_APPLY)) {
@@ -259,30 +274,11 @@ enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_po
                         for (char **u = unmatched; u && *u; u++)
                                 fprintf(stderr, "%s: note: %s: [Match] matches no disk\n", o->prog, *u);
         }
-        if (o->json) {
-                static const char * const modes[] = { "apply", "dry-run", "check" };
-                size_t nerr = 0;
-                const struct ios_error *pe = ios_policy_errors(p, &nerr);
-
-                printf("{\"mode\": \"%s\", \"policy_errors\": [", modes[o->mode]);
-                for (size_t i = 0; i < nerr; i++) {
-                        printf("%s{\"file\": ", i ? ", " : "");
-                        ios_json_string(stdout, pe[i].file);
-                        printf(", \"line\": %u, \"message\": ", pe[i].line);
-                        ios_json_string(stdout, pe[i].msg);
-                        putchar('}');
-                }
-                printf("], \"warnings\": [");
-                for (char * const *w = ios_policy_warnings(p); w && *w; w++) {
-                        fputs(w == ios_policy_warnings(p) ? "" : ", ", stdout);
-                        ios_json_string(stdout, *w);
-                }
-                printf("], \"devices\": [");
-                for (size_t i = 0; i < n; i++)
-                        json_plan(stdout, &pls[i], i == 0);
-                printf("%s]}\n", n ? "\n  " : "");
-        } else if (o->prometheus)
-                prom_plans(stdout, pls, n);
+        rc = apply_outcome_worse(rc, o->base);
+        if (o->json)
+                json_run(stdout, o, p, pls, n, o->exit_of ? o->exit_of(rc) : (int)rc);
+        else if (o->prometheus)
+                apply_prom_run(stdout, o, p, pls, n, o->exit_of ? o->exit_of(rc) : (int)rc);
 
         for (size_t i = 0; i < n; i++)
                 ios_plan_done(&pls[i]);
@@ -291,28 +287,19 @@ enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_po
 }
 
 /* explain, second half: every key the policy sets, its source and state. */
-int apply_explain_policy(FILE *out, const struct ios_policy *p, struct ios_device *d)
+void apply_explain_plan(FILE *out, const struct ios_plan *pl)
 {
-        struct ios_plan pl = {};
-        int e;
-
-        e = ios_plan_build(p, d, &pl);
-        if (e < 0)
-                return e;
         fputs("  policy:\n", out);
-        if (pl.n == 0)
+        if (pl->n == 0)
                 fputs("    (no rule sets anything: left as the kernel chose)\n", out);
-        for (size_t i = 0; i < pl.n; i++) {
-                const struct ios_change *c = &pl.c[i];
+        for (size_t i = 0; i < pl->n; i++) {
+                const struct ios_change *c = &pl->c[i];
 
-                fprintf(out, "    %s = %s  (%s)  [%s%s%s%s]\n", c->key, c->wanted, c->source,
-                        state_name(c->state), c->current ? ", now " : "", c->current ? c->current : "",
-                        c->msg ? "" : "");
+                fprintf(out, "    %s = %s  (%s)  [%s%s%s]\n", c->key, c->wanted, c->source,
+                        state_name(c->state), c->current ? ", now " : "", c->current ? c->current : "");
                 if (c->msg)
                         fprintf(out, "      %s\n", c->msg);
         }
-        for (char **n = pl.notes; n && *n; n++)
+        for (char **n = pl->notes; n && *n; n++)
                 fprintf(out, "    note: %s\n", *n);
-        ios_plan_done(&pl);
-        return 0;
 }

@@ -3,10 +3,12 @@
  * bench.h: the internal interfaces of iosched-bench.  The error a step
  * reports (error.c), the workload's names (names.c), numbers with units
  * (units.c), CPU lists (cpus.c), the options and their fio-style parsing
- * (options.c), the clock (clock.c), latency statistics and fio's log-linear
- * histogram (hist.c), the engines (engine.c, one engine-*.c each), the
- * target and its safety checks (target.c), the job threads and their I/O
- * loop (worker.c), what the main thread samples (sample.c), one measured
+ * (options.c; a job's options in jobopts.c, the jobs in jobs.c, fio job
+ * files in jobfile.c, the --workload presets in workloads.c: jobs.h), the
+ * clock (clock.c), latency statistics and fio's log-linear histogram
+ * (hist.c), the engines (engine.c, one engine-*.c each), the target and
+ * its safety checks (target.c; the jobs' targets in jobtarget.c), the job
+ * threads and their I/O loop (worker.c), what the main thread samples (sample.c), one measured
  * run (run.c), output (report.c), the scheduler comparison (compare.c,
  * policy.c) and the save / switch / restore of a disk's scheduler state
  * (sched-state.c), which `iosched-apply validate` reuses through
@@ -15,7 +17,7 @@
  * struct bench_error carries one message and the class of the failure.  A
  * run's progress goes to the caller's struct bench_progress_ops.  Output is
  * written only by main.c, report.c (results), progress.c (the progress
- * line) and compare.c (the comparison's table and its atexit restore note),
+ * line), compare.c and observe.c (the comparison's table and the atexit restore note),
  * and by bench_opts_parse() for --help and --version, to the stream given.
  */
 #ifndef IOS_BENCH_H
@@ -84,7 +86,9 @@ static inline bool bench_rw_writes(enum bench_rw rw)
 }
 
 enum bench_objective {
-        BENCH_OBJ_IOPS, BENCH_OBJ_BW, BENCH_OBJ_P99, BENCH_OBJ_READ_P99, _BENCH_OBJ_MAX,
+        BENCH_OBJ_IOPS, BENCH_OBJ_BW, BENCH_OBJ_P99, BENCH_OBJ_READ_P99,
+        BENCH_OBJ_AWAIT, BENCH_OBJ_READ_AWAIT,  /* --observe: the disk's average wait */
+        _BENCH_OBJ_MAX,
 };
 const char *bench_objective_to_string(enum bench_objective o);
 int bench_objective_from_string(const char *s);        /* enum or -EINVAL */
@@ -123,6 +127,8 @@ const char *bench_fmt_ns(char *buf, size_t len, double ns);
 /* ------------------------------------------------------------------ */
 
 enum bench_eta { BENCH_ETA_AUTO, BENCH_ETA_ALWAYS, BENCH_ETA_NEVER };
+/* random_generator=: ours (xorshift64*, the default), or fio's tausworthe / tausworthe64 */
+enum bench_rng { BENCH_RNG_XORSHIFT, BENCH_RNG_TAUS88, BENCH_RNG_TAUS258 };
 enum bench_clocksource { BENCH_CLOCK_AUTO, BENCH_CLOCK_CPU, BENCH_CLOCK_GETTIME };
 
 #define BENCH_MAX_PERCENTILES 20
@@ -160,8 +166,32 @@ struct bench_opts {
         char *policy_file;              /* --policy=FILE: built-in policy plus FILE only */
         char **compare_scheds;          /* NULL with compare: all offered */
         enum bench_objective objective;
+        bool observe;                   /* --observe: alternate the variants under the disk's own load */
         double percentiles[BENCH_MAX_PERCENTILES];
         unsigned n_percentiles;
+
+        /* jobopts.c: more of a job's options (fio's names) */
+        char *directory;                /* directory=: files named name.N.0 in it */
+        uint64_t rate_iops[BENCH_NDIR]; /* rate_iops=r,w: I/Os per second, 0: no limit */
+        uint64_t rate_bps[BENCH_NDIR];  /* rate=r,w: bytes per second, 0: no limit */
+        uint64_t thinktime_ns;          /* thinktime=: idle after thinktime_blocks I/Os */
+        unsigned thinktime_blocks;
+        uint64_t startdelay_ns;         /* startdelay=: start this much later */
+        bool new_group, stonewall, group_reporting;
+        int prioclass, prio;            /* ioprio_set() of each thread; -1: not set */
+        enum bench_rng rng;             /* random_generator= */
+        unsigned groupid;               /* jobs.c: fio's group number */
+        unsigned first_thread;          /* jobs.c: index of the job's first thread in the run */
+
+        /* the program's, kept in the global options only (options.c) */
+        char *output;                   /* --output=FILE */
+        char *workload;                 /* --workload=NAME (workloads.c) */
+        char **jobfiles;                /* job files on the command line */
+        char *objective_job;            /* --objective=JOB:METRIC: the job */
+        int objective_jobidx;           /* its index in jobs[], -1: the whole run */
+        char objective_label[80];       /* "p99" or "reader:p99", for the reports */
+        struct bench_opts *jobs;        /* jobs.c: every job, resolved; njobs >= 1 */
+        unsigned njobs, nthreads;       /* jobs, and threads of all jobs */
 };
 
 void bench_opts_init(struct bench_opts *o);
@@ -174,6 +204,10 @@ void bench_opts_done(struct bench_opts *o);
  */
 int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                      struct bench_error *e);
+
+/* jobs.c: the result --objective=JOB:METRIC measures: that job's, or the whole run's */
+struct bench_result;
+const struct bench_result *bench_objective_result(const struct bench_opts *g, const struct bench_result *r);
 
 /* ------------------------------------------------------------------ */
 /* cpus.c: --cpus_allowed                                              */
@@ -358,15 +392,41 @@ struct bench_target {
         unsigned lbs;                   /* logical block size for O_DIRECT */
         uint64_t region_start, region_len;
         int fd;
+        bool writes, direct;            /* how fd was opened */
+        /* on the first target only (jobtarget.c): the run's other targets, each thread's file */
+        struct bench_target *others;
+        unsigned n_others;
+        struct bench_file *files;       /* g->nthreads of them, in job order */
+        unsigned n_files;
 };
 
 /*
- * Open the target for o (creating and laying out a file where needed),
- * check the safety rules for writes and resolve --offset/--size into the
- * region.  Errors set e: BENCH_ERR_USAGE, _REFUSED or _SYSTEM.
+ * jobtarget.c: open the targets of every job of o (the global options):
+ * one per distinct file (creating and laying out a file where needed, one
+ * per thread under directory=), with the safety rules for writes, and
+ * resolve each job's --offset/--size into its region.  t is the first job's
+ * target and owns the others.  Errors set e: BENCH_ERR_USAGE, _REFUSED or
+ * _SYSTEM.
  */
 int bench_target_open(const struct bench_opts *o, struct ios_ctx *r,
                       struct bench_target *t, struct bench_error *e);
+/* target.c, for jobtarget.c: open path for o (writes: any job on it writes;
+ * create_size: the bytes to lay out if it must be created), no region. */
+int bench_target_open_path(const struct bench_opts *o, const char *path, bool writes, uint64_t create_size,
+                           struct ios_ctx *r, struct bench_target *t, struct bench_error *e);
+/* Close t alone and remove the file if we created it. */
+void bench_target_close_one(struct bench_target *t);
+/* The region o asks for in t. */
+int bench_target_region(const struct bench_opts *o, const struct bench_target *t, uint64_t *ret_start,
+                        uint64_t *ret_len, struct bench_error *e);
+/* What one job thread does its I/O on (jobtarget.c). */
+struct bench_file {
+        struct bench_target *tg;        /* the target (shared by the jobs that name the same file) */
+        int fd;                         /* tg->fd, or the job's own open for another O_DIRECT; -1: null */
+        bool own_fd;
+        uint64_t region_start, region_len;
+};
+
 /* Close and remove what we created; safe to call twice. */
 void bench_target_close(struct bench_target *t);
 /* Remove any file we created, for atexit(). */
@@ -399,7 +459,16 @@ struct bench_result {
         unsigned depth;                 /* effective iodepth */
         uint64_t disk_stat_before[11], disk_stat_after[11];
         bool have_disk_stat;
+        /* per job (run.c), each a result of its own threads; none inside those */
+        struct bench_result *jobs;
+        unsigned njobs;
+        unsigned merged;                /* results merged into this one (bench_result_merge) */
+        const struct bench_opts *job;   /* in a job's result: its options */
+        const char *path;               /* in a job's result: its first thread's target */
+        uint64_t region_start, region_len;
 };
+/* Merge a job's result into a group's or the run's (run.c). */
+int bench_result_merge(struct bench_result *to, const struct bench_result *from);
 /* sample.c: the result's samples freed */
 void bench_result_done(struct bench_result *res);
 struct bench_cpu_snap {
@@ -473,6 +542,13 @@ void bench_report_json_begin(FILE *f, const struct bench_opts *o);
 void bench_report_json_disk_util(FILE *f, const struct ios_device *disk, const struct bench_result *r);
 void bench_report_json(FILE *f, const struct bench_opts *o, const struct bench_target *tg,
                        const struct ios_device *disk, const struct bench_result *r);
+/* What is reported of a run: one result per job, or per group for the jobs
+ * with group_reporting (fio's rule); *ret (n of them) freed by the caller. */
+int bench_report_units(const struct bench_opts *o, const struct bench_result *r, struct bench_result **ret,
+                       unsigned *ret_n);
+/* Those units as jobs[] elements, names with suffix (".2": the loop); *first: no comma before. */
+void bench_report_json_units(FILE *f, const struct bench_opts *o, const struct bench_result *r, const char *suffix,
+                             bool *first);
 void bench_json_string(FILE *f, const char *s);
 
 #endif

@@ -29,6 +29,7 @@ struct run {
 
 struct sched_summary {
         const char *name;
+        const struct bench_variant *var;
         struct run *runs;               /* loops */
         unsigned n;                     /* completed runs */
         double med, min, max, spread;   /* objective over completed runs */
@@ -40,9 +41,12 @@ static bool lower_is_better(enum bench_objective o)
         return o == BENCH_OBJ_P99 || o == BENCH_OBJ_READ_P99;
 }
 
-static double objective(enum bench_objective o, const struct bench_result *r)
+/* The objective of a run: of the whole run, or of the job --objective=JOB:METRIC names */
+static double objective(const struct bench_opts *g, const struct bench_result *run)
 {
-        switch (o) {
+        const struct bench_result *r = bench_objective_result(g, run);
+
+        switch (g->objective) {
         case BENCH_OBJ_BW:
                 return bench_result_bw(r, -1);
         case BENCH_OBJ_P99:
@@ -74,7 +78,7 @@ static double f_rp99(const struct bench_result *r) { return (double)bench_result
 static double f_wp99(const struct bench_result *r) { return (double)bench_result_clat_pct(r, BENCH_WRITE, 99); }
 static double f_cpu(const struct bench_result *r) { return bench_result_cpu_us_per_io(r, true); }
 
-static void summarise(struct sched_summary *s, unsigned loops, enum bench_objective obj)
+static void summarise(struct sched_summary *s, unsigned loops, const struct bench_opts *obj)
 {
         double v[1000];
 
@@ -95,47 +99,30 @@ static void summarise(struct sched_summary *s, unsigned loops, enum bench_object
         s->cpu = med_of(s, loops, f_cpu);
 }
 
-struct verdict {
-        int best, second;               /* indexes, -1 if none */
-        double margin, noise, p;
-        bool significant;
-};
-
+/* The verdict on the completed runs' objective values (verdict.c). */
 static void decide(struct sched_summary *s, unsigned n, unsigned loops, enum bench_objective obj,
-                   struct verdict *v)
+                   struct bench_verdict *v)
 {
-        bool low = lower_is_better(obj);
-        double spreads[256], a[1000], b[1000];
-        unsigned ns = 0, na = 0, nb = 0;
+        double **vals = calloc(n, sizeof(*vals));
+        unsigned *counts = calloc(n, sizeof(*counts));
 
-        *v = (struct verdict) { .best = -1, .second = -1, .p = 1.0 };
-        for (unsigned i = 0; i < n; i++) {
-                if (s[i].n == 0)
-                        continue;
-                if (s[i].n > 1 && ns < ELEMENTSOF(spreads))
-                        spreads[ns++] = s[i].spread;
-                if (v->best < 0 || (low ? s[i].med < s[v->best].med : s[i].med > s[v->best].med)) {
-                        v->second = v->best;
-                        v->best = (int)i;
-                } else if (v->second < 0 || (low ? s[i].med < s[v->second].med : s[i].med > s[v->second].med))
-                        v->second = (int)i;
-        }
-        v->noise = bench_median(spreads, ns);
-        if (v->best < 0 || v->second < 0)
-                return;
-        {
-                double x = s[v->best].med, y = s[v->second].med;
-                v->margin = low ? (x > 0 ? (y / x - 1) * 100 : 0) : (y > 0 ? (x / y - 1) * 100 : 0);
-        }
-        for (unsigned l = 0; l < loops; l++) {
-                /* "better" as a larger number for the test */
-                if (s[v->best].runs[l].done)
-                        a[na++] = low ? -s[v->best].runs[l].value : s[v->best].runs[l].value;
-                if (s[v->second].runs[l].done)
-                        b[nb++] = low ? -s[v->second].runs[l].value : s[v->second].runs[l].value;
-        }
-        v->p = bench_mann_whitney_p(a, na, b, nb);
-        v->significant = na > 1 && nb > 1 && v->p <= 0.05 && v->margin > v->noise / 2;
+        if (vals && counts)
+                for (unsigned i = 0; i < n; i++) {
+                        vals[i] = calloc(loops, sizeof(**vals));
+                        if (!vals[i])
+                                break;
+                        for (unsigned l = 0; l < loops; l++)
+                                if (s[i].runs[l].done)
+                                        vals[i][counts[i]++] = s[i].runs[l].value;
+                }
+        if (vals && counts && (n == 0 || vals[n - 1]))
+                bench_verdict_decide(vals, counts, n, lower_is_better(obj), v);
+        else
+                *v = (struct bench_verdict){ .best = -1, .second = -1, .p = 1.0 };
+        for (unsigned i = 0; vals && i < n; i++)
+                free(vals[i]);
+        free(vals);
+        free(counts);
 }
 
 static const char *obj_unit(enum bench_objective o, double v, char *buf, size_t len)
@@ -149,7 +136,7 @@ static const char *obj_unit(enum bench_objective o, double v, char *buf, size_t 
 
 static void print_text(FILE *f, const struct bench_opts *o, const struct bench_target *tg,
                        const struct ios_device *disk, struct sched_summary *s, unsigned n,
-                       const struct verdict *v, bool restored, const char *orig, size_t n_attrs)
+                       const struct bench_verdict *v, bool restored, const char *orig, size_t n_attrs)
 {
         char b[8][32];
         bool reads = bench_rw_reads(o->rw), writes = bench_rw_writes(o->rw);
@@ -163,21 +150,25 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct bench_t
                 o->engine->name, o->direct);
         fprintf(f, "  %u loops x %.1fs (+%.1fs ramp) per scheduler, interleaved; objective %s (%s is better)\n\n",
                 o->loops, (double)o->runtime_ns / 1e9, (double)o->ramp_ns / 1e9,
-                bench_objective_to_string(o->objective), lower_is_better(o->objective) ? "lower" : "higher");
-        fprintf(f, "  %-13s %4s %9s %19s %7s %10s %9s %9s %9s %9s\n", "SCHEDULER", "RUNS",
-                o->objective == BENCH_OBJ_IOPS ? "IOPS" : bench_objective_to_string(o->objective),
+                o->objective_label, lower_is_better(o->objective) ? "lower" : "higher");
+        int w = 11;
+
+        for (unsigned i = 0; i < n; i++)
+                w = (int)strlen(s[i].name) > w ? (int)strlen(s[i].name) : w;
+        fprintf(f, "  %-*s %4s %9s %19s %7s %10s %9s %9s %9s %9s\n", w + 2, w > 11 ? "VARIANT" : "SCHEDULER", "RUNS",
+                o->objective == BENCH_OBJ_IOPS && o->objective_jobidx < 0 ? "IOPS" : o->objective_label,
                 "[MIN - MAX]", "SPREAD", "BW/s", "CLAT-P50", reads ? "READ-P99" : "P99",
                 writes ? "WRITE-P99" : "", "CPU/IO");
         for (unsigned i = 0; i < n; i++) {
                 char range[64];
 
                 if (s[i].n == 0) {
-                        fprintf(f, "  %-13s %4u  (no complete run)\n", s[i].name, 0u);
+                        fprintf(f, "  %-*s %4u  (no complete run)\n", w + 2, s[i].name, 0u);
                         continue;
                 }
                 snprintf(range, sizeof(range), "[%s - %s]", obj_unit(o->objective, s[i].min, b[0], sizeof(b[0])),
                          obj_unit(o->objective, s[i].max, b[1], sizeof(b[1])));
-                fprintf(f, "  %-11s%s %4u %9s %19s %6.1f%% %10s %9s %9s %9s %9s\n", s[i].name,
+                fprintf(f, "  %-*s%s %4u %9s %19s %6.1f%% %10s %9s %9s %9s %9s\n", w, s[i].name,
                         (int)i == v->best ? " *" : "  ", s[i].n, obj_unit(o->objective, s[i].med, b[2], sizeof(b[2])),
                         range, s[i].spread, bench_fmt_bytes(b[3], sizeof(b[3]), s[i].bw),
                         bench_fmt_ns(b[4], sizeof(b[4]), s[i].p50),
@@ -189,7 +180,7 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct bench_t
         if (v->best >= 0 && v->second >= 0)
                 fprintf(f, "  best: %s, %.1f%% better %s than %s; run-to-run noise %.1f%%; "
                         "Mann-Whitney p=%.3f: %s\n",
-                        s[v->best].name, v->margin, bench_objective_to_string(o->objective), s[v->second].name,
+                        s[v->best].name, v->margin, o->objective_label, s[v->second].name,
                         v->noise, v->p,
                         v->significant ? "the win exceeds the noise" :
                         o->loops < 2 ? "one loop cannot tell a win from noise (use --loops)" :
@@ -202,7 +193,7 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct bench_t
 }
 
 static void print_json(FILE *f, const struct bench_opts *o, const struct ios_device *disk,
-                       struct sched_summary *s, unsigned n, const struct verdict *v, bool restored,
+                       struct sched_summary *s, unsigned n, const struct bench_verdict *v, bool restored,
                        char **bad, const char *orig)
 {
         bench_report_json_begin(f, o);
@@ -211,12 +202,14 @@ static void print_json(FILE *f, const struct bench_opts *o, const struct ios_dev
         fprintf(f, ",\n    \"original_scheduler\" : ");
         bench_json_string(f, orig);
         fprintf(f, ",\n    \"objective\" : \"%s\",\n    \"lower_is_better\" : %s,\n    \"loops\" : %u,\n",
-                bench_objective_to_string(o->objective), lower_is_better(o->objective) ? "true" : "false", o->loops);
+                o->objective_label, lower_is_better(o->objective) ? "true" : "false", o->loops);
         fprintf(f, "    \"schedulers\" : [\n");
         for (unsigned i = 0; i < n; i++) {
                 fprintf(f, "      {\n        \"name\" : ");
                 bench_json_string(f, s[i].name);
-                fprintf(f, ",\n        \"runs\" : %u,\n        \"values\" : [", s[i].n);
+                fputs(",\n", f);
+                bench_variant_json(f, s[i].var, "        ");
+                fprintf(f, "        \"runs\" : %u,\n        \"values\" : [", s[i].n);
                 for (unsigned l = 0, k = 0; l < o->loops; l++)
                         if (s[i].runs[l].done)
                                 fprintf(f, "%s%f", k++ ? ", " : "", s[i].runs[l].value);
@@ -260,87 +253,6 @@ static void print_json(FILE *f, const struct bench_opts *o, const struct ios_dev
         fprintf(f, "}\n");
 }
 
-/*
- * The kernel's name of the scheduler that name selects on disk, decided as
- * bench_sched_switch() will decide it, by the library's plan for a one-name
- * preference (reads only): a name the queue offers, its legacy/blk-mq twin
- * (noop/none, deadline/mq-deadline, cfq/bfq), or a blk-mq scheduler built
- * as a module that is not listed yet but installed for the running kernel,
- * which loads it on the write.  NULL in *ret: the disk cannot run it.
- */
-static int sched_kernel_name(struct ios_device *disk, const char *name, char **ret)
-{
-        struct ios_setting set = { .key = (char *)"scheduler", .value = (char *)name, .source = (char *)"--compare" };
-        const struct ios_wanted w = { .s = &set, .n = 1 };
-        struct ios_plan pl;
-        int r;
-
-        *ret = NULL;
-        r = ios_plan_from_settings(disk, &w, &pl);
-        if (r < 0)
-                return r;
-        for (size_t i = 0; i < pl.n && r == 0; i++)
-                if (streq(pl.c[i].key, "scheduler") && pl.c[i].wanted &&
-                    (pl.c[i].state == IOS_CHANGE_OK || pl.c[i].state == IOS_CHANGE_DRIFT) &&
-                    !(*ret = strdup(pl.c[i].wanted)))
-                        r = -ENOMEM;
-        ios_plan_done(&pl);
-        return r;
-}
-
-/*
- * The schedulers to compare, in the kernel's spelling and without repeats:
- * the list given to --compare, or every one the disk offers.  A name the
- * disk cannot run is a usage error naming every such name and what is
- * available, before anything is saved, switched or measured.
- */
-static int compare_names(const struct bench_opts *o, struct ios_device *disk, char ***ret, struct bench_error *e)
-{
-        static const char * const modular[] = { "mq-deadline", "kyber", "bfq" };
-        _cleanup_(ios_strv_freep) char **names = NULL, **bad = NULL, **avail = NULL;
-        _cleanup_free_ char *bad_s = NULL, *avail_s = NULL;
-        int r;
-
-        for (char * const *p = o->compare_scheds ? o->compare_scheds : disk->sched_avail; p && *p; p++) {
-                _cleanup_free_ char *k = NULL;
-
-                r = sched_kernel_name(disk, *p, &k);
-                if (r < 0)
-                        return r;
-                if (!k)
-                        r = ios_strv_contains(bad, *p) ? 0 : ios_strv_pushf(&bad, "%s", *p);
-                else if (!ios_strv_contains(names, k))
-                        r = ios_strv_push(&names, TAKE_PTR(k));
-                if (r < 0)
-                        return r;
-        }
-        if (!bad) {
-                *ret = TAKE_PTR(names);
-                return 0;
-        }
-        /* what would have worked: the offered list and the modules the kernel would load */
-        for (char * const *p = disk->sched_avail; p && *p; p++)
-                if ((r = ios_strv_pushf(&avail, "%s", *p)) < 0)
-                        return r;
-        for (size_t i = 0; i < ELEMENTSOF(modular); i++) {
-                _cleanup_free_ char *k = NULL;
-
-                if (ios_strv_contains(disk->sched_avail, modular[i]))
-                        continue;
-                r = sched_kernel_name(disk, modular[i], &k);
-                if (r < 0)
-                        return r;
-                if (k && streq(k, modular[i]) && (r = ios_strv_pushf(&avail, "%s (module)", k)) < 0)
-                        return r;
-        }
-        bad_s = ios_strv_join(bad, ", ");
-        avail_s = ios_strv_join(avail, " ");
-        if (!bad_s || !avail_s)
-                return -ENOMEM;
-        return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "--compare: %s %s not available on %s (available: %s)",
-                               bad_s, bad[1] ? "are" : "is", disk->name, avail_s);
-}
-
 static void report_atexit(const struct bench_sched_state *s, int r, char **bad)
 {
         if (r < 0) {
@@ -358,12 +270,14 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
         const struct bench_progress_ops eta = { .update = bench_eta_update, .userdata = &line };
         struct bench_sched_state st;
         struct sched_summary *s = NULL;
-        struct verdict v;
-        char **names = NULL, **bad = NULL;
+        struct bench_variants vs = {};
+        struct bench_disk_lock lock = BENCH_DISK_LOCK_INIT;
+        struct bench_verdict v;
+        char **bad = NULL;
         _cleanup_free_ char *orig = NULL;
-        unsigned n, rot = 0;
+        unsigned n;
         int r = 0, rr;
-        bool restored;
+        bool restored, saved = false;
 
         if (!disk)
                 return bench_error_set(e, BENCH_ERR_USAGE, ENODEV,
@@ -371,32 +285,19 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
         if (!disk->sched_current)
                 return bench_error_set(e, BENCH_ERR_USAGE, ENOTSUP,
                                        "--compare: %s has no I/O scheduler to choose", disk->name);
-        if (o->objective == BENCH_OBJ_READ_P99 && !bench_rw_reads(o->rw))
-                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "--objective=read-p99 needs a workload that reads");
-        r = compare_names(o, disk, &names, e);
+        r = bench_variants_resolve(o, disk, &vs, e);
         if (r < 0)
-                goto out_names;
-        n = (unsigned)ios_strv_length(names);
-        if (n == 0) {
-                r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "--compare: no scheduler to compare on %s",
-                                    disk->name);
-                goto out_names;
-        }
+                return r;
+        n = vs.n;
         orig = strdup(disk->sched_current);
-        if (!orig) {
-                r = -ENOMEM;
-                goto out_names;
-        }
-        /* start with a real switch, so no scheduler keeps tunables set before we came */
-        if (n > 1 && streq(names[0], orig))
-                rot = 1;
         s = calloc(n, sizeof(*s));
-        if (!s) {
+        if (!orig || !s) {
                 r = -ENOMEM;
-                goto out_names;
+                goto out;
         }
         for (unsigned i = 0; i < n; i++) {
-                s[i].name = names[(i + rot) % n];
+                s[i].name = vs.v[i].label;
+                s[i].var = &vs.v[i];
                 s[i].runs = calloc(o->loops, sizeof(struct run));
                 if (!s[i].runs) {
                         r = -ENOMEM;
@@ -404,13 +305,29 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
                 }
         }
 
+        /* one comparison per disk at a time: a second one would save our switched state as its "original" */
+        r = bench_disk_lock_take(disk, &lock, e);
+        if (r < 0)
+                goto out;
         r = bench_sched_save(disk, &st);
         if (r < 0) {
                 r = bench_error_set(e, BENCH_ERR_SYSTEM, -r, "%s: cannot read the scheduler state: %s",
                                     disk->name, strerror(-r));
                 goto out;
         }
+        saved = true;
         bench_sched_arm(&st, report_atexit);
+        r = bench_variants_learn(&vs, disk, e);
+        if (r < 0) {
+                rr = bench_sched_restore(&st, &bad);
+                if (rr < 0) {
+                        _cleanup_free_ char *list = ios_strv_join(bad, "; ");
+                        e->msg[0] = '\0';
+                        r = bench_error_set(e, BENCH_ERR_SCHED, EIO, "%s: could not restore the scheduler state: %s",
+                                            disk->name, list ? list : "?");
+                }
+                goto out;
+        }
 
         for (unsigned l = 0; l < o->loops && r == 0; l++)
                 for (unsigned i = 0; i < n && r == 0; i++) {
@@ -428,7 +345,7 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
                                         break;
                                 }
                         }
-                        rr = bench_sched_switch(disk, s[i].name, extra, &why);
+                        rr = bench_variant_switch(&vs, i, disk, extra, &why);
                         if (rr < 0) {
                                 r = bench_error_set(e, BENCH_ERR_SCHED, -rr, "%s: cannot switch to %s: %s",
                                                     disk->name, s[i].name, why ? why : strerror(-rr));
@@ -448,7 +365,7 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
         rr = bench_sched_restore(&st, &bad);
         restored = rr == 0;
         for (unsigned i = 0; i < n; i++)
-                summarise(&s[i], o->loops, o->objective);
+                summarise(&s[i], o->loops, o);
         decide(s, n, o->loops, o->objective, &v);
         if (o->json)
                 print_json(out, o, disk, s, n, &v, restored, bad, orig);
@@ -461,16 +378,17 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
                                     disk->name, list ? list : "?");
         } else if (bench_stop_signal && r == 0)
                 r = bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted; %s restored to %s", disk->name, orig);
-        bench_sched_state_done(&st);
 out:
+        if (saved)
+                bench_sched_state_done(&st);
+        bench_disk_lock_release(&lock);
         for (unsigned i = 0; s && i < n; i++) {
                 for (unsigned l = 0; s[i].runs && l < o->loops; l++)
                         bench_result_done(&s[i].runs[l].res);
                 free(s[i].runs);
         }
         free(s);
-out_names:
-        ios_strv_free(names);
+        bench_variants_done(&vs);
         ios_strv_free(bad);
         return r;
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * iosched-bench: a disk's scheduler state saved, switched and restored
- * (sched-state.c), and the --compare run over it (compare.c, with the
- * --policy hook in policy.c).
+ * (sched-state.c), one such run per disk (lock.c), the variants compared
+ * (variant.c), the verdict (verdict.c), and the runs over them: --compare
+ * (compare.c, with the --policy hook in policy.c) and --observe
+ * (observe.c).
  */
 #ifndef IOS_BENCH_COMPARE_H
 #define IOS_BENCH_COMPARE_H
@@ -64,6 +66,78 @@ const char *bench_sched_state_get(const struct bench_sched_state *s, const char 
 typedef int (*bench_sched_tune_fn)(void *userdata, const struct ios_device *d, const struct ios_wanted **ret);
 
 /* ------------------------------------------------------------------ */
+/* lock.c: one scheduler-switching iosched-bench per disk              */
+/* ------------------------------------------------------------------ */
+
+struct bench_disk_lock {
+        int fd;
+};
+#define BENCH_DISK_LOCK_INIT { .fd = -1 }
+/* flock /run/iosched-bench/MAJ:MIN.lock; held: BENCH_ERR_REFUSED naming the holder's pid. */
+int bench_disk_lock_take(const struct ios_device *d, struct bench_disk_lock *l, struct bench_error *e);
+void bench_disk_lock_release(struct bench_disk_lock *l);
+
+/* ------------------------------------------------------------------ */
+/* variant.c: what --compare compares: a scheduler plus tunables       */
+/* ------------------------------------------------------------------ */
+
+struct bench_variant {
+        char *label;                    /* the kernel's scheduler name, then the tunables as written */
+        char *sched;                    /* the kernel's name */
+        struct ios_wanted set;          /* "queue/iosched/NAME" or "queue/NAME" = value */
+};
+
+struct bench_variants {
+        struct bench_variant *v;
+        unsigned n;
+        char **queue_keys;              /* queue/ files any variant sets */
+        char **start_sched;             /* bench_variants_learn(): per scheduler ... */
+        struct ios_wanted *start;       /* ... the state right after a fresh switch to it */
+        unsigned n_start;
+};
+
+/* The spelling of one variant, SCHED[:TUNABLE=VALUE...], against the table (no disk): for options.c.
+ * -EINVAL with the reason in msg. */
+int bench_variant_check(const char *spelling, char *msg, size_t len);
+/*
+ * The variants of o (every scheduler offered without a list) in the
+ * kernel's names, checked against disk without writing: the scheduler can
+ * run there, an iosched/ tunable is one of that scheduler's, a queue/ file
+ * exists.  Usage errors name the variant.
+ */
+int bench_variants_resolve(const struct bench_opts *o, struct ios_device *disk, struct bench_variants *ret,
+                           struct bench_error *e);
+/*
+ * Switch to each scheduler once, afresh (through another when the disk is
+ * on it), and record what it starts with; a tunable the scheduler has no
+ * file for on this kernel is a usage error.  Writes: call with the lock
+ * held and the state saved and armed.
+ */
+int bench_variants_learn(struct bench_variants *vs, struct ios_device *disk, struct bench_error *e);
+/* Put disk in variant i's whole state (extra: the --policy settings), through the library's plan. */
+int bench_variant_switch(const struct bench_variants *vs, unsigned i, struct ios_device *disk,
+                         const struct ios_wanted *extra, char **ret_msg);
+/* "scheduler" : ..., "tunables" : { "queue/iosched/NAME" : "value", ... }, each line after indent */
+void bench_variant_json(FILE *f, const struct bench_variant *v, const char *indent);
+void bench_variants_done(struct bench_variants *vs);
+
+/* ------------------------------------------------------------------ */
+/* verdict.c: the winner, its margin, the noise and the rank test      */
+/* ------------------------------------------------------------------ */
+
+struct bench_verdict {
+        int best, second;               /* indexes, -1 if none */
+        double margin, noise, p;        /* margin and noise in % */
+        bool significant;
+};
+/* Median, min, max and spread ((max - min) / median, in %) of v; v is not changed. */
+void bench_spread(const double *v, unsigned n, double *ret_med, double *ret_min, double *ret_max,
+                  double *ret_spread);
+/* values[i]: variant i's counts[i] values (per loop or round, in order). */
+void bench_verdict_decide(double * const *values, const unsigned *counts, unsigned n, bool lower_is_better,
+                          struct bench_verdict *v);
+
+/* ------------------------------------------------------------------ */
 /* compare.c                                                           */
 /* ------------------------------------------------------------------ */
 
@@ -77,6 +151,11 @@ struct bench_compare_hooks {
 int bench_policy_hooks(const char *file, struct ios_ctx *root, struct bench_compare_hooks *h,
                        struct bench_error *err);
 void bench_policy_hooks_done(struct bench_compare_hooks *h);
+
+/* observe.c: --observe; the option cross-checks for options.c */
+int bench_observe_check_opts(const struct bench_opts *o, struct bench_error *e);
+int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct bench_compare_hooks *hooks,
+                  FILE *out, struct bench_error *e);
 
 int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
                   const struct bench_compare_hooks *hooks, FILE *out, struct bench_error *e);

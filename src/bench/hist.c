@@ -113,13 +113,24 @@ double bench_lat_mean(const struct bench_lat *l)
 
 double bench_lat_stddev(const struct bench_lat *l)
 {
-        long double n = (long double)l->n, s = (long double)l->sum, v;
+        uint64_t q, r;
+        unsigned __int128 dev;
 
         if (l->n < 2)
                 return 0.0;
-        /* sumsq - sum^2/n in long double: the integer sums are exact */
-        v = ((long double)l->sumsq - s * s / n) / (n - 1);
-        return v > 0 ? sqrt((double)v) : 0.0;
+        /*
+         * sumsq - sum^2/n, exact in integers: with sum = q*n + r (0 <= r < n)
+         * it is sumsq - q^2*n - 2*q*r - r^2/n, and every term up to the last
+         * fits (q^2*n <= sumsq).  No long double: valgrind computes that in
+         * 64 bits, and the old formula lost the variance of large values there.
+         */
+        q = l->sum / l->n;
+        r = l->sum % l->n;
+        dev = l->sumsq - (unsigned __int128)q * q * l->n - (unsigned __int128)2 * q * r;
+        {
+                double v = ((double)dev - (double)r * (double)r / (double)l->n) / (double)(l->n - 1);
+                return v > 0 ? sqrt(v) : 0.0;
+        }
 }
 
 void bench_dir_stats_reset(struct bench_dir_stats *s)

@@ -3,8 +3,9 @@
  * main.c: iosched-bench's entry point.  Parses the options, installs the
  * signal handlers (they only set a flag: the workers stop at their next
  * reap and the main path restores what it changed), opens the target,
- * finds the disk behind it through the library, runs either one job
- * (--loops times) or the scheduler comparison, and prints the report.  The
+ * finds the disk behind it through the library, runs either the jobs
+ * (--loops times) or the scheduler comparison, and prints the report (to
+ * --output=FILE if given).  The
  * code that fails says what kind of failure it is (enum bench_error_class);
  * exit_status() below is the one place that turns that into the exit
  * status documented in iosched-bench(8).
@@ -78,37 +79,36 @@ static struct ios_device *find_disk(struct ios_ctx *root, const struct bench_tar
 }
 
 static int run_single(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
-                      struct bench_error *e)
+                      FILE *out, struct bench_error *e)
 {
         struct bench_eta_line line = { .f = stderr };
         const struct bench_progress_ops eta = { .update = bench_eta_update, .userdata = &line };
         double iops[1000];
         unsigned n = 0;
+        bool first = true;
         int r = 0;
 
         if (o->json && o->loops > 1) {
-                bench_report_json_begin(stdout, o);
-                printf("  \"jobs\" : [\n");
+                bench_report_json_begin(out, o);
+                fprintf(out, "  \"jobs\" : [\n");
         }
         for (unsigned l = 0; l < o->loops && r == 0 && !bench_stop_signal; l++) {
                 struct bench_result res;
-                char name[128], tag[64];
+                char suffix[32], tag[64];
 
                 snprintf(tag, sizeof(tag), "loop %u/%u", l + 1, o->loops);
                 line.tag = o->loops > 1 ? tag : NULL;
                 r = bench_run(o, tg, disk, bench_eta_wanted(o, line.f) ? &eta : NULL, &res, e);
                 if (r == 0 || res.runtime_ns) {
                         if (o->json && o->loops > 1) {
-                                snprintf(name, sizeof(name), "%s.%u", o->name, l + 1);
-                                printf("%s    {\n", l ? ",\n" : "");
-                                bench_report_json_job(stdout, o, &res, name, "      ");
-                                printf("    }");
+                                snprintf(suffix, sizeof(suffix), ".%u", l + 1);
+                                bench_report_json_units(out, o, &res, suffix, &first);
                         } else if (o->json)
-                                bench_report_json(stdout, o, tg, disk, &res);
+                                bench_report_json(out, o, tg, disk, &res);
                         else {
                                 if (o->loops > 1)
-                                        printf("loop %u/%u: ", l + 1, o->loops);
-                                bench_report_text(stdout, o, tg, disk, &res);
+                                        fprintf(out, "loop %u/%u: ", l + 1, o->loops);
+                                bench_report_text(out, o, tg, disk, &res);
                         }
                         if (n < ELEMENTSOF(iops))
                                 iops[n++] = bench_result_iops(&res, -1);
@@ -116,9 +116,9 @@ static int run_single(const struct bench_opts *o, struct bench_target *tg, struc
                 bench_result_done(&res);
         }
         if (o->json && o->loops > 1) {
-                printf("\n  ],\n");
-                bench_report_json_disk_util(stdout, NULL, NULL);
-                printf("}\n");
+                fprintf(out, "\n  ],\n");
+                bench_report_json_disk_util(out, NULL, NULL);
+                fprintf(out, "}\n");
         } else if (o->loops > 1 && n > 1) {
                 double mn = iops[0], mx = iops[0], med;
                 char a[32], b[32], c[32];
@@ -128,9 +128,9 @@ static int run_single(const struct bench_opts *o, struct bench_target *tg, struc
                         mx = iops[i] > mx ? iops[i] : mx;
                 }
                 med = bench_median(iops, n);
-                printf("IOPS over %u loops: median %s [%s - %s], spread %.1f%%\n", n,
-                       bench_fmt_num(a, sizeof(a), med), bench_fmt_num(b, sizeof(b), mn),
-                       bench_fmt_num(c, sizeof(c), mx), med > 0 ? (mx - mn) / med * 100 : 0);
+                fprintf(out, "IOPS over %u loops: median %s [%s - %s], spread %.1f%%\n", n,
+                        bench_fmt_num(a, sizeof(a), med), bench_fmt_num(b, sizeof(b), mn),
+                        bench_fmt_num(c, sizeof(c), mx), med > 0 ? (mx - mn) / med * 100 : 0);
         }
         if (r == 0 && bench_stop_signal)
                 r = bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted by signal %d", bench_stop_signal);
@@ -145,6 +145,7 @@ int main(int argc, char **argv)
         struct ios_ctx *root = NULL;
         struct ios_device *disk = NULL;
         struct bench_compare_hooks hooks = {};
+        FILE *out = stdout;
         int r, code = EXIT_OK;
 
         bench_opts_init(&o);
@@ -168,6 +169,15 @@ int main(int argc, char **argv)
                 bench_error_set(&e, BENCH_ERR_USAGE, -r, "--clocksource=cpu: no usable TSC on this machine");
                 goto fail;
         }
+        if (o.observe) {
+                /* the target only names the disk: never opened, no I/O */
+                if (o.policy && (r = bench_policy_hooks(o.policy_file, root, &hooks, &e)) < 0)
+                        goto fail;
+                r = bench_observe(&o, root, &hooks, stdout, &e);
+                if (r < 0)
+                        goto fail;
+                goto out;
+        }
         r = bench_target_open(&o, root, &tg, &e);
         if (r < 0)
                 goto fail;
@@ -177,10 +187,19 @@ int main(int argc, char **argv)
                         goto fail;
         }
         disk = find_disk(root, &tg);
+        if (o.output) {
+                /* --output=FILE: the report there, as fio; errors still on stderr */
+                out = fopen(o.output, "we");
+                if (!out) {
+                        r = bench_error_set(&e, BENCH_ERR_SYSTEM, errno, "cannot write %s: %s", o.output, strerror(errno));
+                        out = stdout;
+                        goto fail;
+                }
+        }
         if (o.compare)
-                r = bench_compare(&o, &tg, disk, &hooks, stdout, &e);
+                r = bench_compare(&o, &tg, disk, &hooks, out, &e);
         else
-                r = run_single(&o, &tg, disk, &e);
+                r = run_single(&o, &tg, disk, out, &e);
         if (r < 0)
                 goto fail;
         goto out;
@@ -189,6 +208,10 @@ fail:
                 bench_error_set(&e, BENCH_ERR_SYSTEM, -r, "%s", strerror(-r));
         code = exit_status(e.cls);
 out:
+        if (out != stdout && fclose(out) != 0 && code == EXIT_OK) {
+                bench_error_set(&e, BENCH_ERR_SYSTEM, EIO, "error writing %s", o.output);
+                code = exit_status(BENCH_ERR_SYSTEM);
+        }
         if (fflush(stdout) != 0 || ferror(stdout)) {
                 if (!e.msg[0])
                         bench_error_set(&e, BENCH_ERR_SYSTEM, EIO, "error writing output");

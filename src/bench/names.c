@@ -35,6 +35,7 @@ int bench_rw_from_string(const char *s)
 static const char * const obj_names[_BENCH_OBJ_MAX] = {
         [BENCH_OBJ_IOPS] = "iops", [BENCH_OBJ_BW] = "bw",
         [BENCH_OBJ_P99] = "p99", [BENCH_OBJ_READ_P99] = "read-p99",
+        [BENCH_OBJ_AWAIT] = "await", [BENCH_OBJ_READ_AWAIT] = "read-await",
 };
 
 const char *bench_objective_to_string(enum bench_objective o)

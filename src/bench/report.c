@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -145,50 +146,48 @@ static void batching(const uint64_t *calls, uint64_t ios, double *per_call)
         *per_call = n ? (double)ios / (double)n : 0;
 }
 
-void bench_report_text(FILE *f, const struct bench_opts *o, const struct bench_target *tg,
-                       const struct ios_device *disk, const struct bench_result *r)
+/* One reported unit: a job, or a group_reporting group merged (r->merged jobs). */
+static void unit_text(FILE *f, const struct bench_opts *o, const struct bench_result *r)
 {
-        char a[32], b[32], c[32];
+        char a[32], b[32];
         uint64_t ios = r->d[0].ios + r->d[1].ios;
         double rt = (double)r->runtime_ns / 1e9, sub, reap;
 
-        fprintf(f, "%s: %s rw=%s", o->name, tg->path, bench_rw_to_string(o->rw));
+        fprintf(f, "%s: %s rw=%s", o->name, r->path ? r->path : "null", bench_rw_to_string(o->rw));
         if (bench_rw_reads(o->rw) && bench_rw_writes(o->rw))
                 fprintf(f, " rwmixread=%u", o->rwmixread);
         if (o->bs[0] == o->bs[1] || !bench_rw_writes(o->rw) || !bench_rw_reads(o->rw))
                 fprintf(f, " bs=%s", bench_fmt_bytes(a, sizeof(a), o->bs[bench_rw_reads(o->rw) ? 0 : 1]));
         else
                 fprintf(f, " bs=%s,%s", bench_fmt_bytes(a, sizeof(a), o->bs[0]), bench_fmt_bytes(b, sizeof(b), o->bs[1]));
-        fprintf(f, " iodepth=%u numjobs=%u ioengine=%s direct=%d\n", r->depth, o->numjobs, o->engine->name, o->direct);
+        fprintf(f, " iodepth=%u numjobs=%u ioengine=%s direct=%d", r->depth, o->numjobs, o->engine->name, o->direct);
+        if (r->merged > 1)
+                fprintf(f, " (group %u: %u jobs reported together)", o->groupid, r->merged);
+        fputc('\n', f);
         fprintf(f, "  engine: %s; clock: %s", r->engine_note[0] ? r->engine_note : "-", bench_clock_name());
         if (o->ncpus) {
                 char cpus[256];
 
                 fprintf(f, "; cpus %s%s", bench_fmt_cpus(cpus, sizeof(cpus), &o->cpus), o->cpus_split ? " split" : "");
         }
-        if (disk)
-                fprintf(f, "; device %s (%s), scheduler %s", disk->name, ios_class_to_string(disk->cls),
-                        disk->sched_current ? disk->sched_current : "-");
-        fprintf(f, "\n  region: %s at offset %s; measured %.2fs", bench_fmt_bytes(a, sizeof(a), (double)tg->region_len),
-                bench_fmt_bytes(b, sizeof(b), (double)tg->region_start), rt);
+        if (o->prioclass > 0)
+                fprintf(f, "; ioprio %s/%d", o->prioclass == 1 ? "rt" : o->prioclass == 2 ? "be" : "idle", o->prio);
+        fprintf(f, "\n  region: %s at offset %s; measured %.2fs", bench_fmt_bytes(a, sizeof(a), (double)r->region_len),
+                bench_fmt_bytes(b, sizeof(b), (double)r->region_start), rt);
         if (o->ramp_ns)
                 fprintf(f, " after %.2fs ramp", (double)o->ramp_ns / 1e9);
+        if (o->startdelay_ns)
+                fprintf(f, ", started %.2fs late", (double)o->startdelay_ns / 1e9);
         fprintf(f, "%s\n", r->interrupted ? " (interrupted)" : "");
         for (int d = 0; d < BENCH_NDIR; d++)
                 dir_text(f, r, d);
         if (ios == 0)
                 fprintf(f, "  no I/O completed in the measured window\n");
-        if (rt > 0) {
+        if (rt > 0)
                 fprintf(f, "  cpu: usr=%.2f%%, sys=%.2f%%, ctx=%" PRIu64 ", majf=%" PRIu64 ", minf=%" PRIu64
-                        "; %s per I/O in our threads",
+                        "; %s per I/O in our threads\n",
                         (double)r->usr_ns / 1e7 / rt, (double)r->sys_ns / 1e7 / rt, r->ctx, r->majf, r->minf,
                         bench_fmt_ns(a, sizeof(a), bench_result_cpu_us_per_io(r, false) * 1e3));
-                if (r->machine_busy_pct > 0)
-                        fprintf(f, "; machine %.0f%% busy of %u%%, %s per I/O, steal %.1f%%", r->machine_busy_pct,
-                                r->ncpu * 100, bench_fmt_ns(c, sizeof(c), bench_result_cpu_us_per_io(r, true) * 1e3),
-                                r->machine_steal_pct);
-                fputc('\n', f);
-        }
         if ((o->engine->flags & BENCH_ENGINE_NOFILE) && ios && rt > 0)
                 fprintf(f, "  harness cost: %.1f ns per I/O per thread (runtime x jobs / I/Os, no I/O done)\n",
                         rt * 1e9 * o->numjobs / (double)ios);
@@ -196,7 +195,74 @@ void bench_report_text(FILE *f, const struct bench_opts *o, const struct bench_t
         batching(r->reap_calls, ios, &reap);
         if (ios)
                 fprintf(f, "  batching: %.1f I/Os per submit call, %.1f per reap call\n", sub, reap);
-        if (r->have_disk_stat && disk && r->elapsed_ns) {
+}
+
+int bench_report_units(const struct bench_opts *o, const struct bench_result *r, struct bench_result **ret,
+                       unsigned *ret_n)
+{
+        struct bench_result *u = calloc(r->njobs ? r->njobs : 1, sizeof(*u));
+        unsigned n = 0;
+        int k = 0;
+
+        if (!u)
+                return -ENOMEM;
+        for (unsigned j = 0; j < r->njobs && k == 0; j++) {
+                const struct bench_opts *jo = &o->jobs[j];
+                bool seen = false;
+
+                /* group_reporting: the group's jobs that ask for it, merged where the first one is */
+                if (jo->group_reporting)
+                        for (unsigned i = 0; i < j; i++)
+                                seen |= o->jobs[i].group_reporting && o->jobs[i].groupid == jo->groupid;
+                if (seen)
+                        continue;
+                for (unsigned i = j; i < r->njobs && k == 0; i++)
+                        if (i == j || (jo->group_reporting && o->jobs[i].group_reporting &&
+                                       o->jobs[i].groupid == jo->groupid))
+                                k = bench_result_merge(&u[n], &r->jobs[i]);
+                n++;
+        }
+        if (k < 0) {
+                for (unsigned i = 0; i < n; i++)
+                        bench_result_done(&u[i]);
+                free(u);
+                return k;
+        }
+        *ret = u;
+        *ret_n = n;
+        return 0;
+}
+
+void bench_report_text(FILE *f, const struct bench_opts *o, const struct bench_target *tg,
+                       const struct ios_device *disk, const struct bench_result *r)
+{
+        struct bench_result *u = NULL;
+        unsigned n = 0;
+        double rt = (double)r->runtime_ns / 1e9;
+        char c[32];
+
+        (void)tg;
+        if (bench_report_units(o, r, &u, &n) < 0) {
+                fprintf(f, "out of memory\n");
+                return;
+        }
+        for (unsigned i = 0; i < n; i++) {
+                unit_text(f, u[i].job ? u[i].job : o, &u[i]);
+                bench_result_done(&u[i]);
+        }
+        free(u);
+        if (disk || r->machine_busy_pct > 0) {
+                fprintf(f, "%s", n > 1 ? "all jobs:" : " ");
+                if (disk)
+                        fprintf(f, " device %s (%s), scheduler %s;", disk->name, ios_class_to_string(disk->cls),
+                                disk->sched_current ? disk->sched_current : "-");
+                if (r->machine_busy_pct > 0 && rt > 0)
+                        fprintf(f, " machine %.0f%% busy of %u%%, %s per I/O, steal %.1f%%", r->machine_busy_pct,
+                                r->ncpu * 100, bench_fmt_ns(c, sizeof(c), bench_result_cpu_us_per_io(r, true) * 1e3),
+                                r->machine_steal_pct);
+                fputc('\n', f);
+        }
+        if (r->have_disk_stat && disk && r->elapsed_ns && r->runtime_ns) {
                 double util = (double)(r->disk_stat_after[9] - r->disk_stat_before[9]) * 1e6 / (double)r->runtime_ns * 100;
                 fprintf(f, "  disk %s: ios=%" PRIu64 "/%" PRIu64 ", merge=%" PRIu64 "/%" PRIu64 ", util=%.1f%%\n", disk->name,
                         r->disk_stat_after[0] - r->disk_stat_before[0], r->disk_stat_after[4] - r->disk_stat_before[4],
@@ -316,7 +382,7 @@ void bench_report_json_job(FILE *f, const struct bench_opts *o, const struct ben
         snprintf(in, sizeof(in), "%s  ", ind);
         fprintf(f, "%s\"jobname\" : ", ind);
         bench_json_string(f, jobname);
-        fprintf(f, ",\n%s\"groupid\" : 0,\n", ind);
+        fprintf(f, ",\n%s\"groupid\" : %u,\n", ind, o->groupid);
         fprintf(f, "%s\"error\" : %d,\n", ind, r->error < 0 ? -r->error : r->error);
         fprintf(f, "%s\"eta\" : 0,\n", ind);
         fprintf(f, "%s\"elapsed\" : %" PRIu64 ",\n", ind, (uint64_t)((r->elapsed_ns + 500000000ull) / 1000000000ull));
@@ -391,14 +457,38 @@ void bench_report_json_begin(FILE *f, const struct bench_opts *o)
         fprintf(f, "  },\n");
 }
 
+void bench_report_json_units(FILE *f, const struct bench_opts *o, const struct bench_result *r, const char *suffix,
+                             bool *first)
+{
+        struct bench_result *u = NULL;
+        unsigned n = 0;
+
+        if (bench_report_units(o, r, &u, &n) < 0)
+                return;
+        for (unsigned i = 0; i < n; i++) {
+                const struct bench_opts *jo = u[i].job ? u[i].job : o;
+                char name[300];
+
+                snprintf(name, sizeof(name), "%s%s", jo->name, suffix ? suffix : "");
+                fprintf(f, "%s    {\n", *first ? "" : ",\n");
+                bench_report_json_job(f, jo, &u[i], name, "      ");
+                fprintf(f, "    }");
+                *first = false;
+                bench_result_done(&u[i]);
+        }
+        free(u);
+}
+
 void bench_report_json(FILE *f, const struct bench_opts *o, const struct bench_target *tg,
                        const struct ios_device *disk, const struct bench_result *r)
 {
+        bool first = true;
+
         (void)tg;
         bench_report_json_begin(f, o);
-        fprintf(f, "  \"jobs\" : [\n    {\n");
-        bench_report_json_job(f, o, r, o->name, "      ");
-        fprintf(f, "    }\n  ],\n");
+        fprintf(f, "  \"jobs\" : [\n");
+        bench_report_json_units(f, o, r, NULL, &first);
+        fprintf(f, "\n  ],\n");
         bench_report_json_disk_util(f, disk, r);
         fprintf(f, "}\n");
 }

@@ -33,33 +33,123 @@ static void sleep_until(uint64_t when_ns)
         nanosleep(&ts, NULL);           /* EINTR from our signal handler is fine */
 }
 
+/* One thread's measurements into a result (a job's, or the run's). */
+static void add_thread(struct bench_result *res, const struct bench_thread *t)
+{
+        uint64_t win = t->win_end > t->win_start ? bench_ticks_to_ns(t->win_end - t->win_start) : 0;
+
+        for (int d = 0; d < BENCH_NDIR; d++)
+                bench_dir_stats_merge(&res->d[d], &t->st[d]);
+        /* fio's group reporting: runtime is the longest job's */
+        if (win > res->runtime_ns)
+                res->runtime_ns = win;
+        res->usr_ns += t->usr_ns;
+        res->sys_ns += t->sys_ns;
+        res->ctx += t->ctx;
+        res->minf += t->minf;
+        res->majf += t->majf;
+        for (int b = 0; b < BENCH_DEPTH_BUCKETS; b++) {
+                res->submit_calls[b] += t->submit_calls[b];
+                res->reap_calls[b] += t->reap_calls[b];
+        }
+        if (t->error && !res->error)
+                res->error = t->error;
+        if (!res->engine_note[0])
+                memcpy(res->engine_note, t->engine_note, sizeof(res->engine_note));
+}
+
 static void merge(const struct bench_workers *w, struct bench_result *res)
 {
         for (int d = 0; d < BENCH_NDIR; d++)
                 bench_dir_stats_reset(&res->d[d]);
         for (unsigned i = 0; i < w->n; i++) {
-                struct bench_thread *t = &w->th[i];
-                uint64_t win = t->win_end > t->win_start ? bench_ticks_to_ns(t->win_end - t->win_start) : 0;
+                const struct bench_thread *t = &w->th[i];
+                struct bench_result *jr = &res->jobs[t->job];
+
+                if (i >= w->started)
+                        continue;
+                add_thread(res, t);
+                add_thread(jr, t);
+        }
+        for (unsigned j = 0; j < res->njobs; j++) {
+                struct bench_result *jr = &res->jobs[j];
+
+                jr->elapsed_ns = res->elapsed_ns;
+                jr->interrupted = res->interrupted;
+                jr->machine_busy_pct = res->machine_busy_pct;
+                jr->machine_steal_pct = res->machine_steal_pct;
+                jr->ncpu = res->ncpu;
+                jr->have_disk_stat = res->have_disk_stat;
+                memcpy(jr->disk_stat_before, res->disk_stat_before, sizeof(jr->disk_stat_before));
+                memcpy(jr->disk_stat_after, res->disk_stat_after, sizeof(jr->disk_stat_after));
+        }
+}
+
+/* from's per-interval samples added to to's: a copy into an empty result, else the
+ * sum where both have one (a group's or the run's bandwidth over time) */
+static int merge_samples(struct bench_result *to, const struct bench_result *from)
+{
+        unsigned cap = to->n_samples;
+
+        if (to->merged == 0) {
+                for (unsigned i = 0; i < from->n_samples; i++) {
+                        double iops[BENCH_NDIR], kib[BENCH_NDIR];
+
+                        for (int d = 0; d < BENCH_NDIR; d++) {
+                                iops[d] = from->iops_samples[d][i];
+                                kib[d] = from->bw_samples[d][i];
+                        }
+                        if (bench_result_add_sample(to, &cap, iops, kib) < 0)
+                                return -ENOMEM;
+                }
+        } else {
+                unsigned n = to->n_samples < from->n_samples ? to->n_samples : from->n_samples;
 
                 for (int d = 0; d < BENCH_NDIR; d++)
-                        bench_dir_stats_merge(&res->d[d], &t->st[d]);
-                /* fio's group reporting: runtime is the longest job's */
-                if (win > res->runtime_ns)
-                        res->runtime_ns = win;
-                res->usr_ns += t->usr_ns;
-                res->sys_ns += t->sys_ns;
-                res->ctx += t->ctx;
-                res->minf += t->minf;
-                res->majf += t->majf;
-                for (int b = 0; b < BENCH_DEPTH_BUCKETS; b++) {
-                        res->submit_calls[b] += t->submit_calls[b];
-                        res->reap_calls[b] += t->reap_calls[b];
-                }
-                if (t->error && !res->error)
-                        res->error = t->error;
-                if (!res->engine_note[0])
-                        memcpy(res->engine_note, t->engine_note, sizeof(res->engine_note));
+                        for (unsigned i = 0; i < n; i++) {
+                                to->iops_samples[d][i] += from->iops_samples[d][i];
+                                to->bw_samples[d][i] += from->bw_samples[d][i];
+                        }
+                to->n_samples = n;
         }
+        to->merged++;
+        return 0;
+}
+
+int bench_result_merge(struct bench_result *to, const struct bench_result *from)
+{
+        if (to->merged == 0) {
+                to->depth = from->depth;
+                to->ncpu = from->ncpu;
+                to->elapsed_ns = from->elapsed_ns;
+                to->interrupted = from->interrupted;
+                to->machine_busy_pct = from->machine_busy_pct;
+                to->machine_steal_pct = from->machine_steal_pct;
+                to->have_disk_stat = from->have_disk_stat;
+                memcpy(to->disk_stat_before, from->disk_stat_before, sizeof(to->disk_stat_before));
+                memcpy(to->disk_stat_after, from->disk_stat_after, sizeof(to->disk_stat_after));
+                memcpy(to->engine_note, from->engine_note, sizeof(to->engine_note));
+                to->job = from->job;
+                to->path = from->path;
+                to->region_start = from->region_start;
+                to->region_len = from->region_len;
+        }
+        for (int d = 0; d < BENCH_NDIR; d++)
+                bench_dir_stats_merge(&to->d[d], &from->d[d]);
+        if (from->runtime_ns > to->runtime_ns)
+                to->runtime_ns = from->runtime_ns;
+        to->usr_ns += from->usr_ns;
+        to->sys_ns += from->sys_ns;
+        to->ctx += from->ctx;
+        to->minf += from->minf;
+        to->majf += from->majf;
+        for (int b = 0; b < BENCH_DEPTH_BUCKETS; b++) {
+                to->submit_calls[b] += from->submit_calls[b];
+                to->reap_calls[b] += from->reap_calls[b];
+        }
+        if (!to->error)
+                to->error = from->error;
+        return merge_samples(to, from);
 }
 
 static void take_cpu(struct bench_cpu_snap *s, bool *have, struct ios_device *disk, uint64_t stat[11],
@@ -69,27 +159,103 @@ static void take_cpu(struct bench_cpu_snap *s, bool *have, struct ios_device *di
         *have_stat = bench_disk_stat_read(disk, stat);
 }
 
-static uint64_t min_u64(uint64_t a, uint64_t b)
+/* Per job: the sampling mark, and whether the job's threads are all in their window. */
+struct job_sampler {
+        struct bench_rate mark;
+        unsigned cap;
+        bool marked;
+};
+
+/* Every 500 ms: a sample for each job whose threads all measured since the last mark. */
+static void sample_jobs(struct bench_workers *w, struct bench_result *res, struct job_sampler *js, uint64_t now)
 {
-        return a < b ? a : b;
+        for (unsigned j = 0; j < res->njobs; j++) {
+                uint64_t ios[BENCH_NDIR], bytes[BENCH_NDIR];
+                double iops[BENCH_NDIR], bps[BENCH_NDIR], kib[BENCH_NDIR];
+                bool all = true;
+
+                for (unsigned i = 0; i < w->n; i++)
+                        if (w->th[i].job == j &&
+                            __atomic_load_n(&w->th[i].state, __ATOMIC_ACQUIRE) != BENCH_TH_MEASURING)
+                                all = false;
+                if (!all) {
+                        js[j].marked = false;
+                        continue;
+                }
+                bench_workers_counts(w, (int)j, ios, bytes);
+                if (!js[j].marked) {
+                        bench_rate_mark(&js[j].mark, now, ios, bytes);
+                        js[j].marked = true;
+                        continue;
+                }
+                bench_rate_take(&js[j].mark, now, ios, bytes, iops, bps);
+                for (int d = 0; d < BENCH_NDIR; d++)
+                        kib[d] = bps[d] / 1024.0;
+                if (bench_result_add_sample(&res->jobs[j], &js[j].cap, iops, kib) < 0)
+                        w->abort = 1;
+        }
+}
+
+/* The run's length if nothing stops it early: stonewalled phases one after another. */
+static double planned_s(const struct bench_opts *o)
+{
+        double total = 0, phase = 0;
+
+        for (unsigned j = 0; j < o->njobs; j++) {
+                const struct bench_opts *jo = &o->jobs[j];
+                double t = (double)(jo->startdelay_ns + jo->ramp_ns + jo->runtime_ns) / 1e9;
+
+                if (j > 0 && jo->stonewall) {
+                        total += phase;
+                        phase = 0;
+                }
+                phase = t > phase ? t : phase;
+        }
+        return total + phase;
+}
+
+static void stop_all(struct bench_workers *w, struct bench_result *res)
+{
+        if (!w->abort) {
+                w->abort = 1;
+                res->interrupted = true;
+                bench_workers_next_phase(w);    /* wake the threads still waiting for their turn */
+        }
 }
 
 int bench_run(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
               const struct bench_progress_ops *progress, struct bench_result *res, struct bench_error *e)
 {
         struct bench_workers w;
-        unsigned cap = 0;
         struct bench_cpu_snap cpu0 = { 0 }, cpu1 = { 0 };
         bool have_cpu0 = false, have_cpu1 = false, have_st0 = false, have_st1 = false;
-        uint64_t t0, ramp_end, end, next_sample, next_progress;
-        const double total_s = (double)(o->ramp_ns + o->runtime_ns) / 1e9;
+        uint64_t t0, next_sample, next_progress;
+        const double total_s = planned_s(o);
         uint64_t zero[BENCH_NDIR] = { 0 };
-        struct bench_rate sample_rate, progress_rate;
+        struct bench_rate progress_rate;
+        struct job_sampler *js = NULL;
         int r = 0;
 
         memset(res, 0, sizeof(*res));
         res->depth = o->iodepth;
         res->ncpu = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+        res->jobs = calloc(o->njobs, sizeof(*res->jobs));
+        js = calloc(o->njobs, sizeof(*js));
+        if (!res->jobs || !js) {
+                free(js);
+                return bench_error_set(e, BENCH_ERR_SYSTEM, ENOMEM, "out of memory");
+        }
+        res->njobs = o->njobs;
+        for (unsigned j = 0, th = 0; j < o->njobs; th += o->jobs[j].numjobs, j++) {
+                struct bench_result *jr = &res->jobs[j];
+
+                jr->job = &o->jobs[j];
+                jr->depth = o->jobs[j].iodepth;
+                jr->ncpu = res->ncpu;
+                jr->path = tg->files[th].tg->path;
+                jr->region_start = tg->files[th].region_start;
+                jr->region_len = tg->files[th].region_len;
+        }
 
         r = bench_workers_setup(&w, o, tg);
         if (r < 0) {
@@ -104,73 +270,65 @@ int bench_run(const struct bench_opts *o, struct bench_target *tg, struct ios_de
         }
         for (unsigned i = 0; i < w.started && r == 0; i++)
                 if (w.th[i].error) {
+                        const struct bench_thread *t = &w.th[i];
+
                         w.abort = 1;
-                        r = bench_error_set(e, BENCH_ERR_SYSTEM, -w.th[i].error, "%s: cannot set up %s: %s",
-                                            tg->path ? tg->path : "null", o->engine->name,
-                                            strerror(-w.th[i].error));
+                        r = bench_error_set(e, BENCH_ERR_SYSTEM, -t->error, "%s: job '%s': cannot %s: %s",
+                                            t->file->tg->path ? t->file->tg->path : "null", t->o->name,
+                                            t->setup_step ? t->setup_step : "set up the engine",
+                                            strerror(-t->error));
                 }
         t0 = bench_clock_gettime_ns();
-        ramp_end = t0 + o->ramp_ns;
-        end = o->runtime_ns ? ramp_end + o->runtime_ns : UINT64_MAX;
-        next_sample = ramp_end + 500000000ull;
+        next_sample = t0 + 500000000ull;
         next_progress = t0 + 1000000000ull;
-        bench_rate_mark(&sample_rate, ramp_end, zero, zero);
         bench_rate_mark(&progress_rate, t0, zero, zero);
-        if (o->ramp_ns == 0)
-                take_cpu(&cpu0, &have_cpu0, disk, res->disk_stat_before, &have_st0);
         bench_workers_go(&w);
 
-        for (unsigned i = 0; i < w.started; i++)
-                while (!__atomic_load_n(&w.th[i].done, __ATOMIC_ACQUIRE)) {
-                        uint64_t now = bench_clock_gettime_ns(), wake = UINT64_MAX;
-                        uint64_t ios[BENCH_NDIR], bytes[BENCH_NDIR];
-                        double iops[BENCH_NDIR], bps[BENCH_NDIR], kib[BENCH_NDIR];
+        for (;;) {
+                uint64_t now = bench_clock_gettime_ns();
+                uint64_t ios[BENCH_NDIR], bytes[BENCH_NDIR];
+                unsigned exited = 0, closed = 0, measuring = 0, phase_left = 0;
 
-                        if (bench_stop_signal) {
-                                w.abort = 1;
-                                res->interrupted = true;
-                        }
-                        if (!have_cpu0 && now >= ramp_end) {
-                                take_cpu(&cpu0, &have_cpu0, disk, res->disk_stat_before, &have_st0);
-                                bench_workers_counts(&w, ios, bytes);
-                                bench_rate_mark(&sample_rate, now, ios, bytes);
-                        }
-                        if (!have_cpu1 && now >= end)
-                                take_cpu(&cpu1, &have_cpu1, disk, res->disk_stat_after, &have_st1);
-                        if (now >= next_sample && next_sample <= end && have_cpu0) {
-                                bench_workers_counts(&w, ios, bytes);
-                                bench_rate_take(&sample_rate, now, ios, bytes, iops, bps);
-                                for (int d = 0; d < BENCH_NDIR; d++)
-                                        kib[d] = bps[d] / 1024.0;
-                                if (bench_result_add_sample(res, &cap, iops, kib) < 0)
-                                        w.abort = 1;
-                                next_sample += 500000000ull;
-                        }
-                        if (progress && now >= next_progress) {
-                                struct bench_progress p = {
-                                        .elapsed_s = (double)(now - t0) / 1e9, .total_s = total_s,
-                                        .ramp = now < ramp_end,
-                                };
+                for (unsigned i = 0; i < w.started; i++) {
+                        const struct bench_thread *t = &w.th[i];
+                        int st = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
 
-                                bench_workers_counts(&w, ios, bytes);
-                                bench_rate_take(&progress_rate, now, ios, bytes, p.iops, p.bw);
-                                progress->update(progress->userdata, &p);
-                                next_progress = now + 1000000000ull;
-                        }
-                        if (!have_cpu0)
-                                wake = min_u64(wake, ramp_end);
-                        if (!have_cpu1)
-                                wake = min_u64(wake, end);
-                        if (next_sample <= end)
-                                wake = min_u64(wake, next_sample);
-                        if (progress)
-                                wake = min_u64(wake, next_progress);
-                        /* past the end the workers only drain: look again soon */
-                        wake = min_u64(wake, now + (now >= end || w.abort ? 2000000ull : 100000000ull));
-                        sleep_until(wake);
+                        if (__atomic_load_n(&t->done, __ATOMIC_ACQUIRE))
+                                exited++;
+                        else if (t->phase <= w.phase)
+                                phase_left++;
+                        closed += st == BENCH_TH_CLOSED;
+                        measuring += st == BENCH_TH_MEASURING;
                 }
-        if (!have_cpu1)
-                take_cpu(&cpu1, &have_cpu1, disk, res->disk_stat_after, &have_st1);
+                if (bench_stop_signal)
+                        stop_all(&w, res);
+                /* the machine and the disk from the first measured I/O to the last */
+                if (!have_cpu0 && (measuring || closed == w.started))
+                        take_cpu(&cpu0, &have_cpu0, disk, res->disk_stat_before, &have_st0);
+                if (!have_cpu1 && closed == w.started)
+                        take_cpu(&cpu1, &have_cpu1, disk, res->disk_stat_after, &have_st1);
+                if (exited == w.started)
+                        break;
+                if (phase_left == 0 && !w.abort)
+                        bench_workers_next_phase(&w);   /* stonewall: the jobs before have finished */
+                if (now >= next_sample) {
+                        sample_jobs(&w, res, js, now);
+                        next_sample += 500000000ull;
+                }
+                if (progress && now >= next_progress) {
+                        struct bench_progress p = {
+                                .elapsed_s = (double)(now - t0) / 1e9, .total_s = total_s,
+                                .ramp = measuring == 0,
+                        };
+
+                        bench_workers_counts(&w, -1, ios, bytes);
+                        bench_rate_take(&progress_rate, now, ios, bytes, p.iops, p.bw);
+                        progress->update(progress->userdata, &p);
+                        next_progress = now + 1000000000ull;
+                }
+                sleep_until(now + (closed == w.started || w.abort ? 2000000ull :
+                                   next_sample < now + 100000000ull ? next_sample - now : 100000000ull));
+        }
         res->have_disk_stat = have_st0 && have_st1;
         if (progress) {
                 struct bench_progress p = {
@@ -184,21 +342,27 @@ int bench_run(const struct bench_opts *o, struct bench_target *tg, struct ios_de
         res->elapsed_ns = bench_clock_gettime_ns() - t0;
         if (bench_stop_signal)
                 res->interrupted = true;
-        merge(&w, res);
         if (have_cpu0 && have_cpu1)
                 bench_result_machine_cpu(res, &cpu0, &cpu1);
+        merge(&w, res);
+        /* the run's samples: the sum over the jobs */
+        for (unsigned j = 0; j < res->njobs; j++)
+                if (merge_samples(res, &res->jobs[j]) < 0)
+                        break;
         for (unsigned i = 0; i < w.started && r == 0; i++) {
                 struct bench_thread *t = &w.th[i];
 
                 if (t->error && t->error_is_io)
                         r = bench_error_set(e, BENCH_ERR_IO, -t->error, "%s: %s at offset %" PRIu64 ": %s",
-                                            tg->path, t->error_dir == BENCH_READ ? "read" : "write",
+                                            t->file->tg->path, t->error_dir == BENCH_READ ? "read" : "write",
                                             t->error_offset, strerror(-t->error));
                 else if (t->error)
                         r = bench_error_set(e, BENCH_ERR_IO, -t->error, "%s: %s engine failed: %s",
-                                            tg->path ? tg->path : "null", o->engine->name, strerror(-t->error));
+                                            t->file->tg->path ? t->file->tg->path : "null", t->o->engine->name,
+                                            strerror(-t->error));
         }
 out:
+        free(js);
         bench_workers_free(&w);
         return r;
 }

@@ -113,6 +113,11 @@ int bench_result_add_sample(struct bench_result *res, unsigned *cap, const doubl
 
 void bench_result_done(struct bench_result *res)
 {
+        for (unsigned j = 0; res->jobs && j < res->njobs; j++)
+                bench_result_done(&res->jobs[j]);
+        free(res->jobs);
+        res->jobs = NULL;
+        res->njobs = 0;
         for (int d = 0; d < BENCH_NDIR; d++) {
                 free(res->iops_samples[d]);
                 free(res->bw_samples[d]);

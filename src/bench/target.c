@@ -28,29 +28,37 @@
 #include "bench.h"
 #include "macro.h"
 
-/* The one file we may have to remove from atexit(). */
-static char *created_path;
+/* The files we created, to remove from atexit() if the run ends early. */
+static char **created_paths;
 
 void bench_target_atexit(void)
 {
-        if (created_path) {
-                (void)unlink(created_path);
-                free(created_path);
-                created_path = NULL;
-        }
+        for (char **p = created_paths; p && *p; p++)
+                (void)unlink(*p);
+        created_paths = ios_strv_free(created_paths);
 }
 
-void bench_target_close(struct bench_target *t)
+static void forget_created(const char *path)
+{
+        size_t n = 0;
+
+        for (char **p = created_paths; p && *p; p++)
+                if (streq(*p, path))
+                        free(*p);
+                else
+                        created_paths[n++] = *p;
+        if (created_paths)
+                created_paths[n] = NULL;
+}
+
+void bench_target_close_one(struct bench_target *t)
 {
         if (t->fd >= 0)
                 close(t->fd);
         t->fd = -1;
         if (t->created) {
                 (void)unlink(t->created);
-                if (created_path && streq(created_path, t->created)) {
-                        free(created_path);
-                        created_path = NULL;
-                }
+                forget_created(t->created);
                 free(t->created);
                 t->created = NULL;
         }
@@ -272,17 +280,15 @@ static int layout(int fd, uint64_t size)
         return fsync(fd) < 0 ? -errno : 0;
 }
 
-static int create_file(const struct bench_opts *o, const char *path, bool in_dir, struct bench_target *t,
+static int create_file(uint64_t size, const char *path, bool in_dir, struct bench_target *t,
                        struct bench_error *e)
 {
         _cleanup_close_ int fd = -1;
-        uint64_t size;
         int r;
 
-        if (!o->size.set || o->size.pct > 0 || (o->offset.set && o->offset.pct > 0))
+        if (size == 0)
                 return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                        "%s does not exist: give --size (in bytes) to create it", path);
-        size = o->offset.bytes + o->size.bytes;
         if (in_dir) {
                 char *p;
 
@@ -309,15 +315,17 @@ static int create_file(const struct bench_opts *o, const char *path, bool in_dir
                         return -ENOMEM;
                 }
         }
-        free(created_path);
-        created_path = strdup(t->created);
+        r = ios_strv_pushf(&created_paths, "%s", t->created);
+        if (r < 0)
+                return r;
         r = layout(fd, size);
         if (r < 0)
                 return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "cannot lay out %s: %s", t->created, strerror(-r));
         return 0;
 }
 
-static int resolve_region(const struct bench_opts *o, struct bench_target *t, struct bench_error *e)
+int bench_target_region(const struct bench_opts *o, const struct bench_target *t, uint64_t *ret_start,
+                        uint64_t *ret_len, struct bench_error *e)
 {
         uint32_t maxbs = 0;
         uint64_t off, len;
@@ -357,41 +365,40 @@ static int resolve_region(const struct bench_opts *o, struct bench_target *t, st
         if (len < maxbs)
                 return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                        "the region (%" PRIu64 " bytes) is smaller than --bs", len);
-        t->region_start = off;
-        t->region_len = len;
+        *ret_start = off;
+        *ret_len = len;
         return 0;
 }
 
-int bench_target_open(const struct bench_opts *o, struct ios_ctx *r, struct bench_target *t,
-                      struct bench_error *e)
+int bench_target_open_path(const struct bench_opts *o, const char *path, bool writes, uint64_t create_size,
+                           struct ios_ctx *r, struct bench_target *t, struct bench_error *e)
 {
-        const bool writes = bench_rw_writes(o->rw);
         struct stat st;
         int flags, k;
 
         memset(t, 0, sizeof(*t));
         t->fd = -1;
         t->lbs = 512;
+        t->writes = writes;
+        t->direct = o->direct;
         if (o->engine->flags & BENCH_ENGINE_NOFILE) {
                 /* nothing is opened: a region of --size (default 1 GiB) in thin air */
                 t->dev_size = o->size.set && o->size.pct == 0 ? o->offset.bytes + o->size.bytes : 1ull << 30;
-                t->path = strdup(o->filename ? o->filename : "null");
-                if (!t->path)
-                        return -ENOMEM;
-                return resolve_region(o, t, e);
+                t->path = strdup(path ? path : "null");
+                return t->path ? 0 : -ENOMEM;
         }
-        t->path = strdup(o->filename);
+        t->path = strdup(path);
         if (!t->path)
                 return -ENOMEM;
 
-        if (stat(o->filename, &st) < 0) {
+        if (stat(path, &st) < 0) {
                 if (errno != ENOENT)
-                        return bench_error_set(e, BENCH_ERR_USAGE, errno, "%s: %s", o->filename, strerror(errno));
-                k = create_file(o, o->filename, false, t, e);
+                        return bench_error_set(e, BENCH_ERR_USAGE, errno, "%s: %s", path, strerror(errno));
+                k = create_file(create_size, path, false, t, e);
                 if (k < 0)
                         return k;
         } else if (S_ISDIR(st.st_mode)) {
-                k = create_file(o, o->filename, true, t, e);
+                k = create_file(create_size, path, true, t, e);
                 if (k < 0)
                         return k;
         } else if (S_ISBLK(st.st_mode)) {
@@ -400,7 +407,7 @@ int bench_target_open(const struct bench_opts *o, struct ios_ctx *r, struct benc
                 t->minor = minor(st.st_rdev);
         } else if (!S_ISREG(st.st_mode))
                 return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s is not a block device, file or directory",
-                                       o->filename);
+                                       path);
 
         if (t->created) {
                 free(t->path);
@@ -410,9 +417,9 @@ int bench_target_open(const struct bench_opts *o, struct ios_ctx *r, struct benc
         } else if (writes && !o->allow_write)
                 return bench_error_set(e, BENCH_ERR_REFUSED, EPERM,
                                        "refusing to write to %s without --allow-write (its data would be overwritten)",
-                                       o->filename);
+                                       path);
         if (t->is_bdev && writes) {
-                k = check_bdev_write(o->filename, r, t->major, t->minor, e);
+                k = check_bdev_write(path, r, t->major, t->minor, e);
                 if (k < 0)
                         return k;
         }
@@ -462,5 +469,5 @@ int bench_target_open(const struct bench_opts *o, struct ios_ctx *r, struct benc
                 return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s is empty", t->path);
         if (!o->direct && t->is_bdev)
                 t->lbs = 1;
-        return resolve_region(o, t, e);
+        return 0;
 }

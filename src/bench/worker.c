@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * worker.c: the job threads of one run (one per --numjobs, each with its
- * own engine instance, slots and buffers) and the I/O loop they run.  The
+ * worker.c: the job threads of one run (--numjobs per job, each with its
+ * own engine instance, slots and buffers) and the I/O loop they run, with
+ * the job's pacing: rate/rate_iops, thinktime, startdelay, and stonewall's
+ * wait for the threads of the jobs before.  The
  * loop follows fio's timing points (start when an I/O is prepared, issue
  * when the submit call returns, one completion time per reap batch) but
  * batches: every free slot is refilled and submitted in one call, and every
@@ -17,7 +19,11 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "iogen.h"
 #include "worker.h"
 #include "macro.h"
 
@@ -27,50 +33,6 @@ struct worker_arg {
         struct bench_workers *w;
         struct bench_thread *t;
 };
-
-/* xorshift64*: a handful of cycles, plenty for picking blocks */
-static inline uint64_t rng_next(uint64_t *s)
-{
-        uint64_t x = *s;
-
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        *s = x;
-        return x * 0x2545F4914F6CDD1Dull;
-}
-
-struct gen {
-        uint64_t rng;
-        uint64_t start, end;            /* region */
-        uint64_t pos[BENCH_NDIR];       /* sequential position per direction */
-        uint64_t nblocks[BENCH_NDIR];
-        uint32_t bs[BENCH_NDIR];
-        bool random;
-        int fixed_dir;                  /* -1: mixed */
-        uint32_t mix;                   /* reads per 2^32 */
-};
-
-static inline unsigned gen_dir(struct gen *g)
-{
-        if (g->fixed_dir >= 0)
-                return (unsigned)g->fixed_dir;
-        return (uint32_t)(rng_next(&g->rng) >> 32) < g->mix ? BENCH_READ : BENCH_WRITE;
-}
-
-static inline uint64_t gen_offset(struct gen *g, unsigned dir)
-{
-        uint64_t off;
-
-        if (g->random) {
-                /* Lemire's multiply-shift: uniform without a division */
-                uint64_t b = (uint64_t)(((unsigned __int128)rng_next(&g->rng) * g->nblocks[dir]) >> 64);
-                return g->start + b * g->bs[dir];
-        }
-        off = g->pos[dir];
-        g->pos[dir] = off + 2ull * g->bs[dir] > g->end ? g->start : off + g->bs[dir];
-        return off;
-}
 
 static void rusage_thread(uint64_t *usr, uint64_t *sys, uint64_t *ctx, uint64_t *minf, uint64_t *majf)
 {
@@ -103,6 +65,7 @@ static inline void account(struct bench_thread *t, const struct bench_io *io, ui
 
 static void window_open(struct bench_thread *t, uint64_t now, uint64_t ru0[5])
 {
+        __atomic_store_n(&t->state, BENCH_TH_MEASURING, __ATOMIC_RELEASE);
         for (int d = 0; d < BENCH_NDIR; d++)
                 bench_dir_stats_reset(&t->st[d]);
         memset(t->submit_calls, 0, sizeof(t->submit_calls));
@@ -116,6 +79,7 @@ static void window_close(struct bench_thread *t, uint64_t now, const uint64_t ru
         uint64_t ru1[5];
 
         t->win_end = now;
+        __atomic_store_n(&t->state, BENCH_TH_CLOSED, __ATOMIC_RELEASE);
         rusage_thread(&ru1[0], &ru1[1], &ru1[2], &ru1[3], &ru1[4]);
         t->usr_ns = ru1[0] - ru0[0];
         t->sys_ns = ru1[1] - ru0[1];
@@ -124,25 +88,43 @@ static void window_close(struct bench_thread *t, uint64_t now, const uint64_t ru
         t->majf = ru1[4] - ru0[4];
 }
 
+/* Sleep up to ns, in slices that notice a stop; false if the run is being stopped. */
+static bool nap(struct bench_workers *w, uint64_t ns)
+{
+        while (ns && !bench_stop_signal && !w->abort) {
+                uint64_t step = ns < 50000000ull ? ns : 50000000ull;
+                struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)step };
+
+                nanosleep(&ts, NULL);
+                ns -= step;
+        }
+        return !bench_stop_signal && !w->abort;
+}
+
 static void io_loop(struct bench_workers *w, struct bench_thread *t, struct bench_io **freel,
                     struct bench_io **staged, struct bench_cqe *cq)
 {
-        const struct bench_opts *o = w->o;
+        const struct bench_opts *o = t->o;
         const struct bench_engine_ops *ops = o->engine;
         const bool sync = ops->flags & BENCH_ENGINE_SYNC;
         const unsigned depth = t->depth, batch = o->batch_submit;
         const unsigned cmin = o->batch_complete_min, cmax = o->batch_complete_max;
         const uint64_t poll_ticks = bench_ns_to_ticks(o->poll_wait_ns);
+        const uint64_t ramp_ticks = bench_ns_to_ticks(o->ramp_ns);
+        const uint64_t run_ticks = o->runtime_ns ? bench_ns_to_ticks(o->runtime_ns) : 0;
+        const unsigned think_every = o->thinktime_ns ? o->thinktime_blocks : 0;
         uint64_t limit = o->io_size.set ? o->io_size.bytes : UINT64_MAX, issued = 0;
         uint64_t tot_ios[BENCH_NDIR] = { 0 }, tot_bytes[BENCH_NDIR] = { 0 };
         uint64_t ru0[5] = { 0 }, now, ramp_end, end;
-        unsigned nfree = depth, nstaged = 0, inflight = 0;
-        bool measuring = false, closed = false, no_submit = false;
+        uint64_t interval[BENCH_NDIR] = { 0 }, next_ok[BENCH_NDIR];
+        unsigned nfree = depth, nstaged = 0, inflight = 0, since_think = 0;
+        bool measuring = false, closed = false, no_submit = false, thinking = false;
+        int pending_dir = -1;           /* drawn but held back by the rate */
         struct gen g = { 0 };
         int n;
 
-        g.start = t->tg->region_start;
-        g.end = t->tg->region_start + t->tg->region_len;
+        g.start = t->file->region_start;
+        g.end = t->file->region_start + t->file->region_len;
         g.random = bench_rw_random(o->rw);
         g.fixed_dir = !bench_rw_writes(o->rw) ? BENCH_READ : !bench_rw_reads(o->rw) ? BENCH_WRITE : -1;
         g.mix = (uint32_t)(((uint64_t)o->rwmixread << 32) / 100);
@@ -151,28 +133,56 @@ static void io_loop(struct bench_workers *w, struct bench_thread *t, struct benc
         for (int d = 0; d < BENCH_NDIR; d++) {
                 g.bs[d] = o->bs[d];
                 g.pos[d] = g.start;
-                g.nblocks[d] = t->tg->region_len / o->bs[d];
+                g.nblocks[d] = t->file->region_len / o->bs[d];
         }
-        g.rng = o->randrepeat ? 0x9E3779B97F4A7C15ull * (t->id + 1) : bench_clock_gettime_ns() ^ ((uint64_t)t->id << 48);
-        if (!g.rng)
-                g.rng = 1;
+        g.kind = o->rng;
+        gen_seed(&g, o->randrepeat ? 0x9E3779B97F4A7C15ull * (t->job_thread + 1) + t->job * 0x5851F42D4C957F2Dull
+                                   : bench_clock_gettime_ns() ^ ((uint64_t)t->id << 48));
         for (unsigned i = 0; i < depth; i++)
                 freel[i] = &t->ios[i];
 
         now = bench_tick();
-        ramp_end = now + w->ramp_ticks;
-        end = w->run_ticks ? ramp_end + w->run_ticks : UINT64_MAX;
-        if (w->ramp_ticks == 0) {
+        /* rate and rate_iops: the least time between two I/Os of a direction */
+        for (int d = 0; d < BENCH_NDIR; d++) {
+                uint64_t ns = 0;
+
+                if (o->rate_iops[d])
+                        ns = 1000000000ull / o->rate_iops[d];
+                if (o->rate_bps[d] && (uint64_t)((double)o->bs[d] * 1e9 / (double)o->rate_bps[d]) > ns)
+                        ns = (uint64_t)((double)o->bs[d] * 1e9 / (double)o->rate_bps[d]);
+                interval[d] = ns ? bench_ns_to_ticks(ns) : 0;
+                next_ok[d] = now;
+        }
+        ramp_end = now + ramp_ticks;
+        end = run_ticks ? ramp_end + run_ticks : UINT64_MAX;
+        __atomic_store_n(&t->state, BENCH_TH_RAMP, __ATOMIC_RELEASE);
+        if (ramp_ticks == 0) {
                 window_open(t, now, ru0);
                 measuring = true;
         }
 
         for (;;) {
                 if (!no_submit) {
-                        while (nfree && nstaged < batch) {
-                                struct bench_io *io = freel[--nfree];
-                                unsigned dir = gen_dir(&g);
+                        while (nfree && nstaged < batch && !thinking) {
+                                struct bench_io *io;
+                                unsigned dir = pending_dir >= 0 ? (unsigned)pending_dir : gen_dir(&g);
 
+                                if (interval[dir]) {
+                                        uint64_t t_now = bench_tick();
+
+                                        if ((int64_t)(t_now - next_ok[dir]) < 0) {
+                                                pending_dir = (int)dir;
+                                                break;
+                                        }
+                                        /*
+                                         * Keep the schedule from the start, as fio does: a
+                                         * thread that fell behind (it was reaping) catches up,
+                                         * at most a queue's depth at a time.
+                                         */
+                                        next_ok[dir] += interval[dir];
+                                }
+                                pending_dir = -1;
+                                io = freel[--nfree];
                                 io->dir = (uint8_t)dir;
                                 io->len = g.bs[dir];
                                 io->offset = gen_offset(&g, dir);
@@ -189,6 +199,10 @@ static void io_loop(struct bench_workers *w, struct bench_thread *t, struct benc
                                 if (issued >= limit) {
                                         no_submit = true;
                                         break;
+                                }
+                                if (think_every && ++since_think >= think_every) {
+                                        since_think = 0;
+                                        thinking = true;        /* after these complete */
                                 }
                         }
                 }
@@ -213,15 +227,39 @@ static void io_loop(struct bench_workers *w, struct bench_thread *t, struct benc
                                 nstaged -= (unsigned)n;
                                 inflight += (unsigned)n;
                                 /* fill the queue to its depth before waiting */
-                                if (n > 0 && nfree && !no_submit)
+                                if (n > 0 && nfree && !no_submit && !thinking && pending_dir < 0)
                                         continue;
                         }
                 }
-                if (inflight == 0) {
+                if (inflight == 0 && nstaged == 0) {
+                        uint64_t wait = 0;
+
                         if (no_submit || closed)
                                 break;
+                        /* idle: thinktime once everything completed, or until the rate allows the next */
+                        now = bench_tick();
+                        if (thinking)
+                                wait = o->thinktime_ns;
+                        else if (pending_dir >= 0 && (int64_t)(next_ok[pending_dir] - now) > 0)
+                                wait = bench_ticks_to_ns(next_ok[pending_dir] - now);
+                        if (measuring && run_ticks && wait && now + bench_ns_to_ticks(wait) > end)
+                                wait = (int64_t)(end - now) > 0 ? bench_ticks_to_ns(end - now) : 0;
+                        thinking = false;
+                        if (!nap(w, wait) || (measuring && now + bench_ns_to_ticks(wait) >= end)) {
+                                if (measuring && !closed) {
+                                        window_close(t, bench_tick(), ru0);
+                                        closed = true;
+                                }
+                                break;
+                        }
+                        if (!measuring && bench_tick() >= ramp_end) {
+                                window_open(t, bench_tick(), ru0);
+                                measuring = true;
+                        }
                         continue;
                 }
+                if (inflight == 0)
+                        continue;
 
                 n = 0;
                 if (poll_ticks && cmin && !no_submit) {
@@ -293,26 +331,50 @@ static void io_loop(struct bench_workers *w, struct bench_thread *t, struct benc
                 window_close(t, bench_tick(), ru0);
 }
 
+/* ioprio_set(2) of the calling thread: the I/O it submits carries this priority */
+static int set_ioprio(const struct bench_opts *o)
+{
+        if (o->prioclass < 0)
+                return 0;
+        /* IOPRIO_WHO_PROCESS with who 0: the calling thread; class << 13 | level */
+        if (syscall(SYS_ioprio_set, 1, 0, (o->prioclass << 13) | o->prio) < 0)
+                return -errno;
+        return 0;
+}
+
+/* Wait until the threads of the jobs before a stonewall are done, then the job's startdelay. */
+static bool wait_turn(struct bench_workers *w, const struct bench_thread *t)
+{
+        pthread_mutex_lock(&w->lock);
+        while (w->phase < t->phase && !w->abort && !bench_stop_signal)
+                pthread_cond_wait(&w->cond, &w->lock);
+        pthread_mutex_unlock(&w->lock);
+        return nap(w, t->o->startdelay_ns);
+}
+
 static void *worker(void *arg)
 {
         struct worker_arg *wa = arg;
         struct bench_workers *w = wa->w;
         struct bench_thread *t = wa->t;
+        const struct bench_opts *o = t->o;
         struct bench_io **freel = calloc(t->depth, sizeof(*freel));
         struct bench_io **staged = calloc(t->depth, sizeof(*staged));
         struct bench_cqe *cq = calloc(t->depth, sizeof(*cq));
         int r;
 
         r = !freel || !staged || !cq ? -ENOMEM : 0;
-        if (r == 0 && w->o->ncpus) {
+        if (r == 0 && o->ncpus) {
                 /* before init, so the ring or context is set up on the CPU it will be used on */
                 cpu_set_t set;
 
-                bench_job_cpus(w->o, t->id, &set);
+                bench_job_cpus(o, t->id, &set);
                 r = -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
         }
         if (r == 0)
-                r = w->o->engine->init(t);
+                r = o->engine->init(t);
+        if (r == 0 && (r = set_ioprio(o)) < 0)
+                t->setup_step = "set the I/O priority (ioprio_set)";
         if (r < 0)
                 t->error = r;
         pthread_mutex_lock(&w->lock);
@@ -321,55 +383,64 @@ static void *worker(void *arg)
         while (!w->go)
                 pthread_cond_wait(&w->cond, &w->lock);
         pthread_mutex_unlock(&w->lock);
-        if (!w->abort && !t->error)
+        if (!w->abort && !t->error && wait_turn(w, t))
                 io_loop(w, t, freel, staged, cq);
-        w->o->engine->cleanup(t);
+        o->engine->cleanup(t);
         free(freel);
         free(staged);
         free(cq);
+        __atomic_store_n(&t->state, BENCH_TH_CLOSED, __ATOMIC_RELEASE);
         __atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
         return NULL;
 }
 
 int bench_workers_setup(struct bench_workers *w, const struct bench_opts *o, const struct bench_target *tg)
 {
-        uint32_t maxbs = o->bs[0] > o->bs[1] ? o->bs[0] : o->bs[1];
+        unsigned phase = 0, i = 0;
 
-        *w = (struct bench_workers) { .o = o, .n = o->numjobs };
-        w->ramp_ticks = bench_ns_to_ticks(o->ramp_ns);
-        w->run_ticks = o->runtime_ns ? bench_ns_to_ticks(o->runtime_ns) : 0;
+        *w = (struct bench_workers) { .o = o, .n = o->nthreads };
         pthread_mutex_init(&w->lock, NULL);
         pthread_cond_init(&w->cond, NULL);
         w->th = calloc(w->n, sizeof(*w->th));
         w->tid = calloc(w->n, sizeof(*w->tid));
         w->args = calloc(w->n, sizeof(struct worker_arg));
-        if (!w->th || !w->tid || !w->args)
+        if (!w->th || !w->tid || !w->args || tg->n_files < w->n)
                 return -ENOMEM;
-        for (unsigned i = 0; i < w->n; i++) {
-                struct bench_thread *t = &w->th[i];
-                uint64_t seed = 0x1234567ull + i;
+        for (unsigned j = 0; j < o->njobs; j++) {
+                const struct bench_opts *jo = &o->jobs[j];
+                uint32_t maxbs = jo->bs[0] > jo->bs[1] ? jo->bs[0] : jo->bs[1];
 
-                t->id = i;
-                t->o = o;
-                t->tg = tg;
-                t->fd = tg->fd;
-                t->depth = o->iodepth;
-                t->buf_len = (size_t)t->depth * maxbs;
-                t->buf = mmap(NULL, t->buf_len, PROT_READ | PROT_WRITE,
-                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-                if (t->buf == MAP_FAILED) {
-                        t->buf = NULL;
-                        return -ENOMEM;
-                }
-                /* written data is random, so no layer below can compress or dedup it */
-                for (uint64_t *p = t->buf, *e = (uint64_t *)((char *)t->buf + t->buf_len); p < e; p++)
-                        *p = rng_next(&seed);
-                t->ios = calloc(t->depth, sizeof(*t->ios));
-                if (!t->ios)
-                        return -ENOMEM;
-                for (unsigned k = 0; k < t->depth; k++) {
-                        t->ios[k].index = (uint16_t)k;
-                        t->ios[k].buf = (char *)t->buf + (size_t)k * maxbs;
+                if (j > 0 && jo->stonewall)
+                        phase++;
+                for (unsigned k = 0; k < jo->numjobs; k++, i++) {
+                        struct bench_thread *t = &w->th[i];
+                        uint64_t seed = 0x1234567ull + i;
+
+                        t->id = i;
+                        t->job = j;
+                        t->job_thread = k;
+                        t->phase = phase;
+                        t->o = jo;
+                        t->file = &tg->files[i];
+                        t->fd = tg->files[i].fd;
+                        t->depth = jo->iodepth;
+                        t->buf_len = (size_t)t->depth * maxbs;
+                        t->buf = mmap(NULL, t->buf_len, PROT_READ | PROT_WRITE,
+                                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+                        if (t->buf == MAP_FAILED) {
+                                t->buf = NULL;
+                                return -ENOMEM;
+                        }
+                        /* written data is random, so no layer below can compress or dedup it */
+                        for (uint64_t *p = t->buf, *e = (uint64_t *)((char *)t->buf + t->buf_len); p < e; p++)
+                                *p = xorshift_next(&seed);
+                        t->ios = calloc(t->depth, sizeof(*t->ios));
+                        if (!t->ios)
+                                return -ENOMEM;
+                        for (unsigned q = 0; q < t->depth; q++) {
+                                t->ios[q].index = (uint16_t)q;
+                                t->ios[q].buf = (char *)t->buf + (size_t)q * maxbs;
+                        }
                 }
         }
         return 0;
@@ -414,11 +485,21 @@ void bench_workers_join(struct bench_workers *w)
                 pthread_join(w->tid[i], NULL);
 }
 
-void bench_workers_counts(const struct bench_workers *w, uint64_t ios[BENCH_NDIR], uint64_t bytes[BENCH_NDIR])
+void bench_workers_next_phase(struct bench_workers *w)
+{
+        pthread_mutex_lock(&w->lock);
+        w->phase++;
+        pthread_cond_broadcast(&w->cond);
+        pthread_mutex_unlock(&w->lock);
+}
+
+void bench_workers_counts(const struct bench_workers *w, int j, uint64_t ios[BENCH_NDIR], uint64_t bytes[BENCH_NDIR])
 {
         for (int d = 0; d < BENCH_NDIR; d++) {
                 ios[d] = bytes[d] = 0;
                 for (unsigned i = 0; i < w->n; i++) {
+                        if (j >= 0 && w->th[i].job != (unsigned)j)
+                                continue;
                         ios[d] += __atomic_load_n(&w->th[i].pub_ios[d], __ATOMIC_RELAXED);
                         bytes[d] += __atomic_load_n(&w->th[i].pub_bytes[d], __ATOMIC_RELAXED);
                 }

@@ -31,10 +31,12 @@ struct bench_cqe {
 
 struct bench_thread {
         /* set up by worker.c before init() */
-        unsigned id;
-        const struct bench_opts *o;
-        const struct bench_target *tg;
-        int fd;                         /* target fd, shared by the threads; -1 for null */
+        unsigned id;                    /* in the run */
+        unsigned job, job_thread;       /* its job (index in the global options' jobs[]) and number in it */
+        unsigned phase;                 /* stonewalls before its job: it waits for the threads before */
+        const struct bench_opts *o;     /* its job's options */
+        const struct bench_file *file;
+        int fd;                         /* target fd, maybe shared with other threads; -1 for null */
         unsigned depth;
         struct bench_io *ios;           /* depth slots */
         void *buf;                      /* depth * max(bs) bytes, page aligned */
@@ -52,19 +54,23 @@ struct bench_thread {
         uint64_t error_offset;
         uint8_t error_dir;
 
+        const char *setup_step;         /* what failed before the loop: NULL (the engine) or a step */
+
         /* published for the progress line, written once per reap batch */
         uint64_t pub_ios[BENCH_NDIR] __attribute__((aligned(64)));
         uint64_t pub_bytes[BENCH_NDIR];
+        int state;                      /* enum bench_thread_state */
         int done;
 };
+enum bench_thread_state { BENCH_TH_WAITING, BENCH_TH_RAMP, BENCH_TH_MEASURING, BENCH_TH_CLOSED };
 
 /* The job threads of one run (worker.c), driven by run.c. */
 struct bench_workers {
-        const struct bench_opts *o;
+        const struct bench_opts *o;     /* the global options, with jobs[] */
         struct bench_thread *th;        /* n of them */
         unsigned n, started;
-        uint64_t ramp_ticks, run_ticks; /* run_ticks 0: no time limit */
         volatile int abort;             /* set by the main thread: stop now */
+        unsigned phase;                 /* threads of this phase and before may run (stonewall) */
         /* worker.c's: the threads and the start gate */
         pthread_t *tid;
         void *args;
@@ -73,7 +79,7 @@ struct bench_workers {
         unsigned nready;
         bool go;
 };
-/* Slots and buffers of o->numjobs threads on tg; nothing started.  Free w even on failure. */
+/* Slots and buffers of every job's threads (o->nthreads) on tg's files; nothing started.  Free w even on failure. */
 int bench_workers_setup(struct bench_workers *w, const struct bench_opts *o, const struct bench_target *tg);
 /* Start the threads (they do not take signals) and wait until each has set
  * up its engine (t->error set if it could not); w->started of them run. */
@@ -81,8 +87,10 @@ void bench_workers_start(struct bench_workers *w);
 /* Open the gate: every started thread begins its loop now. */
 void bench_workers_go(struct bench_workers *w);
 void bench_workers_join(struct bench_workers *w);
+/* Let the threads of the next phase start (the main thread, when the ones before are done). */
+void bench_workers_next_phase(struct bench_workers *w);
 void bench_workers_free(struct bench_workers *w);
-/* The I/Os and bytes the threads published so far, summed. */
-void bench_workers_counts(const struct bench_workers *w, uint64_t ios[BENCH_NDIR], uint64_t bytes[BENCH_NDIR]);
+/* The I/Os and bytes the threads (of job j; -1: all) published so far, summed. */
+void bench_workers_counts(const struct bench_workers *w, int j, uint64_t ios[BENCH_NDIR], uint64_t bytes[BENCH_NDIR]);
 
 #endif

@@ -116,11 +116,13 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
                                 const struct ios_change *c = &plan.c[i];
 
                                 /* a value we had set, changed by somebody else */
-                                if (c->state == IOS_CHANGE_DRIFT && c->current)
+                                if (c->state == IOS_CHANGE_DRIFT && c->current) {
                                         iosd_log(LOG_NOTICE, "%s: %s was changed behind our back: "
                                                  "found '%s', policy wants '%s' (%s); restoring",
                                                  dev->name, c->key, c->current, iosd_str(c->wanted),
                                                  iosd_str(c->source));
+                                        iosd_fight_note(d, devnum, dev->name, c);      /* fight.c */
+                                }
                         }
                 (void)ios_plan_apply(&plan);
                 for (size_t i = 0; i < plan.n; i++) {

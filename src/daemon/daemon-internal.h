@@ -63,6 +63,9 @@ void iosd_drain_timer(int fd);
 void iosd_apply_devnum(struct daemon *d, dev_t devnum, enum reason why);
 void iosd_apply_all(struct daemon *d, enum reason why);
 
+/* fight.c: a value restored twice within minutes is said once, with the other writers */
+void iosd_fight_note(const struct daemon *d, dev_t dev, const char *name, const struct ios_change *c);
+
 /* retry.c */
 bool iosd_is_gone(int e);
 void iosd_retry_schedule(struct daemon *d, dev_t dev, const char *name, const char *what, int e);

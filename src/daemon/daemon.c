@@ -21,8 +21,10 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/sysmacros.h>
 #include <sys/timerfd.h>
+#include <sys/un.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
@@ -204,20 +206,62 @@ static void reload(struct daemon *d, const char *why)
 /* event sources                                                       */
 /* ------------------------------------------------------------------ */
 
+#define UDEVD_CONTROL "/run/udev/control"
+
+/*
+ * Whether udevd runs: its control socket accepts a connection.  The file
+ * alone proves nothing: udevd leaves it behind when it is stopped or
+ * killed, and connect() then fails with ECONNREFUSED.  Nothing is sent (udevd
+ * drops the empty connection).  Returns 1 when it runs, 0 when there is no
+ * socket (a system without udev), -1 when there is one nobody answers on;
+ * *why says what was found.
+ */
+static int udevd_running(const char **why)
+{
+        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        int fd, r;
+
+        memcpy(sa.sun_path, UDEVD_CONTROL, sizeof(UDEVD_CONTROL));
+        fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        if (fd < 0) {
+                *why = strerror(errno);
+                return -1;
+        }
+        r = connect(fd, (struct sockaddr *)&sa, sizeof(sa));
+        /* EAGAIN: a full backlog, someone listens; EPROTOTYPE: a socket of another type is bound there */
+        if (r == 0 || errno == EAGAIN || errno == EINPROGRESS || errno == EPROTOTYPE) {
+                close(fd);
+                return 1;
+        }
+        r = errno == ENOENT ? 0 : -1;
+        *why = errno == ENOENT ? "it does not exist" :
+               errno == ECONNREFUSED ? "nobody listens on it (a stale socket: udevd stopped)" : strerror(errno);
+        close(fd);
+        return r;
+}
+
 static int open_monitor(struct daemon *d)
 {
         enum iosd_monitor m = d->o->monitor;
+        const char *why = NULL;
         int e;
 
-        if (m == IOSD_MONITOR_AUTO) {
-                if (!ios_ctx_is_host(d->ctx))
-                        m = IOSD_MONITOR_NONE;  /* a captured tree has no uevents */
-                else
-                        /* udevd's socket: its processed events (with the udev database
-                         * filled in) are the ones to follow; without udevd nobody
-                         * relays them, so listen to the kernel itself */
-                        m = access("/run/udev/control", F_OK) == 0 ? IOSD_MONITOR_UDEV
-                                                                    : IOSD_MONITOR_KERNEL;
+        if (m == IOSD_MONITOR_AUTO && !ios_ctx_is_host(d->ctx))
+                m = IOSD_MONITOR_NONE;  /* a captured tree has no uevents */
+        /* udevd's processed events (with the udev database filled in) are the
+         * ones to follow; without udevd nobody relays them: listen to the kernel */
+        if (m == IOSD_MONITOR_AUTO || m == IOSD_MONITOR_UDEV) {
+                int u = udevd_running(&why);
+
+                if (u <= 0 && m == IOSD_MONITOR_UDEV)
+                        iosd_log(LOG_WARNING, "--monitor udev: udevd is not running (%s: %s), so no udev "
+                                 "event would ever come; listening to kernel uevents instead", UDEVD_CONTROL, why);
+                else if (u < 0)
+                        iosd_log(LOG_WARNING, "udevd is not running (%s: %s): listening to kernel uevents",
+                                 UDEVD_CONTROL, why);
+                else if (u == 0)
+                        iosd_log(LOG_INFO, "no udevd (%s: %s): listening to kernel uevents", UDEVD_CONTROL, why);
+                m = u > 0 ? IOSD_MONITOR_UDEV : IOSD_MONITOR_KERNEL;
         }
         if (m == IOSD_MONITOR_NONE) {
                 d->monitor_name = "none";

@@ -38,7 +38,8 @@ static int add_change(struct ios_plan *pl, const char *key, const char *cur, con
                 .source = source ? strdup(source) : NULL,
                 .state = st,
         };
-        return nc->key ? 0 : -ENOMEM;
+        /* a copy that failed would read as "unknown": no memory is an error */
+        return nc->key && (!cur || nc->current) && (!want || nc->wanted) && (!source || nc->source) ? 0 : -ENOMEM;
 }
 
 static void change_msg(struct ios_change *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

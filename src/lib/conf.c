@@ -146,6 +146,7 @@ static char *strip(char *s)
 static int split_words(const char *s, char ***ret)
 {
         char **l = calloc(1, sizeof(char *));
+        size_t len = 0, cap = 0;
         int e;
 
         if (!l)
@@ -171,7 +172,7 @@ static int split_words(const char *s, char ***ret)
                         n = strcspn(s, " \t");
                         s += n;
                 }
-                e = ios_strv_push(&l, strndup(start, n));
+                e = ios_strv_push_fast(&l, &len, &cap, strndup(start, n));
                 if (e < 0) {
                         ios_strv_free(l);
                         return e;
@@ -413,6 +414,9 @@ int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, s
 
         if (!copy)
                 return -ENOMEM;
+        if (strlen(copy) > IOS_POLICY_FILE_MAX)
+                return ios_error_set(err, name, 0, -EFBIG, "policy file larger than %u KiB",
+                                     IOS_POLICY_FILE_MAX / 1024);
         for (char *l = copy, *nl; l; l = nl) {
                 char *eq, *key, *val;
 
@@ -420,6 +424,11 @@ int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, s
                 if (nl)
                         *nl++ = '\0';
                 line++;
+                if ((size_t)((nl ? nl - 1 : l + strlen(l)) - l) > IOS_POLICY_LINE_MAX) {
+                        e = ios_error_set(err, name, line, -EFBIG, "line longer than %u KiB",
+                                          IOS_POLICY_LINE_MAX / 1024);
+                        goto out;
+                }
                 l = strip(l);
                 if (!*l || *l == '#' || *l == ';')
                         continue;

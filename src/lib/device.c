@@ -53,8 +53,12 @@ static int device_probe(struct ios_device *d, struct ios_ctrl_cache *cache)
 {
         int e;
 
-        if (!d->hidden)
-                (void)ios_props_load(d->ctx, d->major, d->minor, &d->props);
+        if (!d->hidden) {
+                /* no udev entry is normal; our own lack of memory or descriptors is not */
+                e = ios_props_load(d->ctx, d->major, d->minor, &d->props);
+                if (e == -ENOMEM || e == -EMFILE || e == -ENFILE)
+                        return e;
+        }
         e = ios_probe_queue(d);
         if (e >= 0)
                 e = ios_probe_bus(d, cache);
@@ -99,12 +103,18 @@ int ios_device_open(struct ios_ctx *r, const char *path, bool maybe_part,
         if (e < 0 && e != -ENOENT)
                 goto fail;      /* EMFILE, ENOMEM, EIO: an error, not a vanished disk */
         if (e < 0 || sscanf(dev, "%u:%u", &d->major, &d->minor) != 2) {
-                int hidden = 0;
+                int hidden = 0, h;
 
                 /* NVMe multipath path devices are hidden disks: no dev_t, no
-                 * node, no udev entry, but the queue and scheduler are theirs */
-                if (ios_sysfs_read_int(d->fd, "hidden", &hidden) < 0 || hidden != 1 ||
-                    !ios_sysfs_exists(d->fd, "queue")) {
+                 * node, no udev entry, but the queue and scheduler are theirs;
+                 * a flag that cannot be read (EIO, EMFILE, ENOMEM) is an error,
+                 * not a sign that this is no disk (which would drop it silently) */
+                h = ios_sysfs_read_int(d->fd, "hidden", &hidden);
+                if (h < 0 && h != -ENOENT && h != -EINVAL && h != -ERANGE) {
+                        e = h;
+                        goto fail;
+                }
+                if (h < 0 || hidden != 1 || !ios_sysfs_exists(d->fd, "queue")) {
                         e = -ENODEV;    /* not a block device directory */
                         goto fail;
                 }

@@ -28,21 +28,153 @@
 
 
 
-/* Read one policy file, refusing what a non-root user could have written. */
+/*
+ * Who could change a policy file: its owner, and whoever may write to a
+ * directory on its path (they can rename or replace the entry below).  So
+ * the file and every directory from / down to it are opened one component
+ * at a time with O_NOFOLLOW, each checked on its open descriptor (fstat):
+ * owned by root (unless IOS_POLICY_ANY_OWNER), not writable by group or
+ * others.  A sticky directory such as /tmp may be writable by all: there
+ * only an entry's owner may rename or remove it, so the entry below must
+ * be root's.  A symbolic link anywhere on the path is refused, except a
+ * policy file that is a link to /dev/null (it masks).  The file is read from
+ * the descriptor that was checked, so it cannot be swapped in between.
+ */
+/* Why a directory (st) lets others change the entry (child) below it, or NULL. */
+static const char *dir_unsafe(const struct stat *st, const struct stat *child, unsigned flags)
+{
+        if (st->st_uid != 0 && !(flags & IOS_POLICY_ANY_OWNER))
+                return "is not owned by root";
+        if (!(st->st_mode & (S_IWGRP | S_IWOTH)))
+                return NULL;
+        if (!(st->st_mode & S_ISVTX))
+                return "is writable by group or others";
+        if (child->st_uid != 0 && !(flags & IOS_POLICY_ANY_OWNER))
+                return "is writable by others (sticky) and the entry below is not root's";
+        return NULL;
+}
+
+/*
+ * Open path (a file with final O_RDONLY, a directory with O_RDONLY|O_DIRECTORY)
+ * through checked directories; what = "policy file" or "policy directory".
+ * Returns the fd, or -errno with err set (-ENOENT unset: absent); *masked
+ * when the file is a link to /dev/null (then -ENOENT too).
+ */
+static int open_policy_path(const char *path, int final, unsigned flags, const char *what,
+                            struct ios_error *err, bool *masked)
+{
+        _cleanup_free_ char *abs = NULL;
+        _cleanup_close_ int cur = -1;
+        struct stat cst;
+        char *p, *next;
+
+        if (path[0] == '/')
+                abs = strdup(path);
+        else {
+                _cleanup_free_ char *cwd = getcwd(NULL, 0);
+
+                if (!cwd)
+                        return ios_error_set(err, path, 0, -errno, "cannot know the current directory: %s", strerror(errno));
+                if (asprintf(&abs, "%s/%s", cwd, path) < 0)
+                        abs = NULL;
+        }
+        if (!abs)
+                return -ENOMEM;
+        cur = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (cur < 0 || fstat(cur, &cst) < 0)
+                return ios_error_set(err, path, 0, -errno, "cannot open /: %s", strerror(errno));
+        if (cst.st_uid != 0 && !(flags & IOS_POLICY_ANY_OWNER))
+                return ios_error_set(err, path, 0, -EPERM, "refusing a %s: / is not owned by root", what);
+
+        for (p = abs + 1; *p == '/'; p++)
+                ;
+        for (; *p; p = next) {
+                char *slash = strchr(p, '/');
+                bool last;
+                struct stat st;
+                const char *why;
+                int fd;
+
+                next = p + strlen(p);
+                if (slash) {
+                        *slash = '\0';
+                        for (next = slash + 1; *next == '/'; next++)
+                                ;
+                }
+                last = !*next;
+                if (streq(p, ".")) {
+                        if (slash)
+                                *slash = '/';
+                        continue;
+                }
+                if (streq(p, ".."))
+                        return ios_error_set(err, path, 0, -EINVAL, "refusing a %s path with \"..\"", what);
+                fd = openat(cur, p, (last ? final | O_NONBLOCK | O_NOCTTY : O_PATH | O_DIRECTORY) |
+                            O_CLOEXEC | O_NOFOLLOW);
+                if (fd < 0) {
+                        int e = -errno;
+
+                        if (fstatat(cur, p, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+                                char target[16];
+                                ssize_t n = last && !(final & O_DIRECTORY) ?
+                                        readlinkat(cur, p, target, sizeof(target) - 1) : -1;
+
+                                if (n == 9 && memcmp(target, "/dev/null", 9) == 0 && !dir_unsafe(&cst, &st, flags)) {
+                                        *masked = true;
+                                        return -ENOENT;
+                                }
+                                /* abs ends at this component here */
+                                return ios_error_set(err, path, 0, -ELOOP, "refusing a %s: %s is a symbolic link%s",
+                                                     what, abs, last ? " (only a link to /dev/null masks a file)" : "");
+                        }
+                        if (e == -ENOENT || (e == -ENOTDIR && (final & O_DIRECTORY)))
+                                return -ENOENT;         /* absent: not an error here */
+                        return ios_error_set(err, path, 0, e, "cannot open: %s", strerror(-e));
+                }
+                if (fstat(fd, &st) < 0) {
+                        int e = -errno;
+                        close(fd);
+                        return ios_error_set(err, path, 0, e, "cannot stat: %s", strerror(-e));
+                }
+                why = dir_unsafe(&cst, &st, flags);
+                if (why) {
+                        close(fd);
+                        if (slash)
+                                *slash = '/';
+                        /* name the directory: abs up to p */
+                        return ios_error_set(err, path, 0, -EPERM, "refusing a %s: directory %.*s %s (mode %04o, uid %u)",
+                                             what, p == abs + 1 ? 1 : (int)(p - abs - 1), abs, why,
+                                             (unsigned)(cst.st_mode & 07777), (unsigned)cst.st_uid);
+                }
+                if (slash)
+                        *slash = '/';
+                close(cur);
+                cur = fd;
+                cst = st;
+        }
+        return TAKE_FD(cur);
+}
+
+/* Read one policy file from a checked descriptor, refusing what a non-root user could have written. */
 static int load_file(struct ios_policy *p, const char *path, unsigned flags, struct ios_error *err)
 {
         _cleanup_close_ int fd = -1;
         _cleanup_free_ char *buf = NULL;
         struct stat st;
         size_t len = 0;
+        bool masked = false;
 
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        fd = open_policy_path(path, O_RDONLY, flags, "policy file", err, &masked);
+        if (masked)
+                return 0;       /* masked with a link to /dev/null */
+        if (fd == -ENOENT)
+                return ios_error_set(err, path, 0, -ENOENT, "cannot open: %s", strerror(ENOENT));
         if (fd < 0)
-                return ios_error_set(err, path, 0, -errno, "cannot open: %s", strerror(errno));
+                return fd;
         if (fstat(fd, &st) < 0)
                 return ios_error_set(err, path, 0, -errno, "cannot stat: %s", strerror(errno));
         if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3))
-                return 0;       /* masked with a link to /dev/null */
+                return 0;       /* /dev/null itself */
         if (!S_ISREG(st.st_mode))
                 return ios_error_set(err, path, 0, -EINVAL, "not a regular file");
         if (st.st_mode & (S_IWGRP | S_IWOTH))
@@ -51,13 +183,15 @@ static int load_file(struct ios_policy *p, const char *path, unsigned flags, str
         if (st.st_uid != 0 && !(flags & IOS_POLICY_ANY_OWNER))
                 return ios_error_set(err, path, 0, -EPERM, "refusing a policy file not owned by root (uid %u)",
                             (unsigned)st.st_uid);
-        if (st.st_size > 1 << 20)
-                return ios_error_set(err, path, 0, -EFBIG, "policy file larger than 1 MiB");
-        buf = malloc((size_t)st.st_size + 1);
+        if (st.st_size > IOS_POLICY_FILE_MAX)
+                return ios_error_set(err, path, 0, -EFBIG, "policy file larger than %u KiB",
+                                     IOS_POLICY_FILE_MAX / 1024);
+        /* read to the end from this descriptor: a file that grew since fstat is still bounded */
+        buf = malloc(IOS_POLICY_FILE_MAX + 2);
         if (!buf)
                 return -ENOMEM;
-        while (len < (size_t)st.st_size) {
-                ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
+        for (;;) {
+                ssize_t n = read(fd, buf + len, IOS_POLICY_FILE_MAX + 1 - len);
                 if (n < 0 && errno == EINTR)
                         continue;
                 if (n < 0)
@@ -65,6 +199,9 @@ static int load_file(struct ios_policy *p, const char *path, unsigned flags, str
                 if (n == 0)
                         break;
                 len += (size_t)n;
+                if (len > IOS_POLICY_FILE_MAX)
+                        return ios_error_set(err, path, 0, -EFBIG, "policy file larger than %u KiB",
+                                             IOS_POLICY_FILE_MAX / 1024);
         }
         buf[len] = '\0';
         if (strlen(buf) != len)
@@ -130,12 +267,16 @@ static int collect(char * const *dirs, unsigned flags, struct ios_policy *p, cha
                 const char *dir = *dp;
                 _cleanup_close_ int fd = -1;
                 struct stat st;
+                bool masked = false;
 
-                fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                fd = open_policy_path(dir, O_RDONLY | O_DIRECTORY, flags, "policy directory", &err, &masked);
+                if (fd == -ENOENT)
+                        continue;
+                if (fd == -ENOMEM)
+                        return fd;
                 if (fd < 0) {
-                        if (errno == ENOENT || errno == ENOTDIR)
-                                continue;
-                        e = add_error(p, ios_error_set(&err, dir, 0, -errno, "cannot open: %s", strerror(errno)), &err);
+                        e = add_error(p, fd, &err);
+                        fd = -1;
                         if (e < 0)
                                 return e;
                         continue;
@@ -236,6 +377,12 @@ int ios_policy_search_paths(const char *conf_root, const char *file, char ***ret
 int ios_policy_load(const char *conf_root, const char *file, unsigned flags,
                     struct ios_policy **ret, struct ios_error *err)
 {
+        return ios_policy_load_dropins(conf_root, file, flags, NULL, 0, ret, err);
+}
+
+int ios_policy_load_dropins(const char *conf_root, const char *file, unsigned flags,
+                            const struct ios_dropin *ov, size_t nov, struct ios_policy **ret, struct ios_error *err)
+{
         _cleanup_(ios_strv_freep) char **files = NULL;
         struct ios_policy *p;
         int e;
@@ -263,6 +410,8 @@ int ios_policy_load(const char *conf_root, const char *file, unsigned flags,
                 }
                 if (e >= 0)
                         e = collect(dirs, flags, p, &dropins);
+                if (e >= 0 && nov && !file)     /* --drop-in NAME=FILE (policy-dropin.c) */
+                        e = ios_dropins_override(&dropins, ov, nov);
                 for (char **f = dropins; e >= 0 && f && *f; f++)
                         e = ios_strv_push(&files, strdup(*f));
         }

@@ -198,6 +198,19 @@ static const char builtin_policy[] =
         "[Match]\nClass=nvme ssd raid virtual\n[Set]\nScheduler=none noop\n"
         "[Match]\nClass=hdd\n[Set]\nScheduler=mq-deadline deadline\n";
 
+bool ios_policy_has_builtin(const struct ios_policy *p)
+{
+        for (size_t i = 0; i < p->nrules; i++)
+                if (startswith(p->rules[i].source, "built-in:"))
+                        return true;
+        return false;
+}
+
+const char *ios_policy_builtin_text(void)
+{
+        return builtin_policy;
+}
+
 int ios_policy_new_builtin(struct ios_policy **ret)
 {
         struct ios_policy *p = calloc(1, sizeof(*p));

@@ -17,14 +17,59 @@
 #include "macro.h"
 #include "device-internal.h"
 
+/*
+ * The identity strings below are optional: a missing or unreadable one is
+ * just unknown.  But a failure of our own process (no memory, no descriptor
+ * left) must fail the whole probe, never leave a disk silently without its
+ * model, driver or transport (a policy may match on them): such an error is
+ * kept here while probing and returned by ios_probe_bus().
+ */
+static _Thread_local int probe_err;
+
+static int keep(int e)
+{
+        if ((e == -ENOMEM || e == -EMFILE || e == -ENFILE) && !probe_err)
+                probe_err = e;
+        return e;
+}
+
+/* A copy, or NULL for NULL; a failed copy is kept as -ENOMEM. */
+static char *kept_dup(const char *s)
+{
+        char *c = s ? strdup(s) : NULL;
+
+        if (s && !c)
+                keep(-ENOMEM);
+        return c;
+}
+
+static char *kept_ndup(const char *s, size_t n)
+{
+        char *c = strndup(s, n);
+
+        if (!c)
+                keep(-ENOMEM);
+        return c;
+}
+
+static int keep_read_string(int dirfd, const char *attr, char **ret)
+{
+        return keep(ios_sysfs_read_string(dirfd, attr, ret));
+}
+
+static int keep_read_link_base(int dirfd, const char *attr, char **ret)
+{
+        return keep(ios_sysfs_read_link_base(dirfd, attr, ret));
+}
+
 /* Read attr of the directory at path (inside the root); -errno on failure. */
 static int read_at(struct ios_ctx *r, const char *dir, const char *attr, char **ret)
 {
         _cleanup_close_ int fd = ios_ctx_open(r, dir, O_PATH | O_DIRECTORY);
 
         if (fd < 0)
-                return fd;
-        return ios_sysfs_read_string(fd, attr, ret);
+                return keep(fd);
+        return keep(ios_sysfs_read_string(fd, attr, ret));
 }
 
 /* Trim trailing blanks (SCSI INQUIRY strings are space padded). */
@@ -78,7 +123,7 @@ static int dup_prefix(const char *path, const char *end, char **ret)
 
 static char *dup_or_null(const char *s)
 {
-        return s ? strdup(s) : NULL;
+        return kept_dup(s);
 }
 
 /* Read the controller's PCI id, class and driver, through the cache. */
@@ -94,17 +139,17 @@ static int probe_ctrl(struct ios_device *d, struct ios_ctrl_cache *c, char **ret
                 *ret_driver = dup_or_null(e->v[2]);
                 return 0;
         }
-        fd = ios_ctx_open(d->ctx, d->ctrl_path, O_PATH | O_DIRECTORY);
+        fd = keep(ios_ctx_open(d->ctx, d->ctrl_path, O_PATH | O_DIRECTORY));
         if (fd < 0)
                 return 0;
-        if (ios_sysfs_read_string(fd, "vendor", &vendor) >= 0 &&
-            ios_sysfs_read_string(fd, "device", &device) >= 0 &&
+        if (keep_read_string(fd, "vendor", &vendor) >= 0 &&
+            keep_read_string(fd, "device", &device) >= 0 &&
             asprintf(&d->pci_id, "%s:%s", startswith(vendor, "0x") ?: vendor,
                      startswith(device, "0x") ?: device) < 0)
                 return -ENOMEM;
-        if (ios_sysfs_read_string(fd, "class", &d->pci_class) >= 0 && startswith(d->pci_class, "0x"))
+        if (keep_read_string(fd, "class", &d->pci_class) >= 0 && startswith(d->pci_class, "0x"))
                 memmove(d->pci_class, d->pci_class + 2, strlen(d->pci_class) - 1);
-        (void)ios_sysfs_read_link_base(fd, "driver", ret_driver);
+        (void)keep_read_link_base(fd, "driver", ret_driver);
         if (c && (e = ios_cache_put(c->ctrl, &c->next_ctrl, d->ctrl_path))) {
                 e->v[0] = dup_or_null(d->pci_id);
                 e->v[1] = dup_or_null(d->pci_class);
@@ -126,11 +171,11 @@ static int read_inquiry(struct ios_device *d, const char *scsi_dir)
 
         if (asprintf(&path, "%s/inquiry", scsi_dir) < 0)
                 return -ENOMEM;
-        fd = ios_ctx_open(d->ctx, path, O_RDONLY);
+        fd = keep(ios_ctx_open(d->ctx, path, O_RDONLY));
         n = fd >= 0 ? read(fd, buf, sizeof(buf)) : -1;
         if (n >= 32) {
-                d->vendor = trim(strndup((char *)buf + 8, 8));
-                d->model = trim(strndup((char *)buf + 16, 16));
+                d->vendor = trim(kept_ndup((char *)buf + 8, 8));
+                d->model = trim(kept_ndup((char *)buf + 16, 16));
                 for (char *p = d->vendor; p && *p; p++)
                         if (*p < 0x20 || *p > 0x7e)
                                 *p = '?';
@@ -139,10 +184,10 @@ static int read_inquiry(struct ios_device *d, const char *scsi_dir)
                                 *p = '?';
                 return 0;
         }
-        fd = ios_ctx_open(d->ctx, scsi_dir, O_PATH | O_DIRECTORY);
+        fd = keep(ios_ctx_open(d->ctx, scsi_dir, O_PATH | O_DIRECTORY));
         if (fd >= 0) {
-                (void)ios_sysfs_read_string(fd, "vendor", &d->vendor);
-                (void)ios_sysfs_read_string(fd, "model", &d->model);
+                (void)keep_read_string(fd, "vendor", &d->vendor);
+                (void)keep_read_string(fd, "model", &d->model);
                 d->vendor = trim(d->vendor);
                 d->model = trim(d->model);
         }
@@ -254,15 +299,15 @@ static int probe_device_dir(struct ios_device *d, struct ios_ctrl_cache *cache)
 
                 if (asprintf(&dev, "%s/device", d->syspath) < 0)
                         return -ENOMEM;
-                fd = ios_ctx_open(d->ctx, dev, O_PATH | O_DIRECTORY);
+                fd = keep(ios_ctx_open(d->ctx, dev, O_PATH | O_DIRECTORY));
                 if (fd >= 0) {
-                        if (ios_sysfs_read_string(fd, mmc ? "name" : "model", &v[0]) >= 0)
+                        if (keep_read_string(fd, mmc ? "name" : "model", &v[0]) >= 0)
                                 v[0] = trim(v[0]);
-                        if (ios_sysfs_read_string(fd, "serial", &v[1]) >= 0)
+                        if (keep_read_string(fd, "serial", &v[1]) >= 0)
                                 v[1] = trim(v[1]);
                         if (nvme || mmc)
-                                (void)ios_sysfs_read_string(fd, nvme ? "transport" : "type", &v[2]);
-                        (void)ios_sysfs_read_link_base(fd, "driver", &v[3]);
+                                (void)keep_read_string(fd, nvme ? "transport" : "type", &v[2]);
+                        (void)keep_read_link_base(fd, "driver", &v[3]);
                 }
                 if (cache && (e = ios_cache_put(cache->devdir, &cache->next_devdir, parent))) {
                         e->flag = fd < 0;
@@ -284,10 +329,10 @@ static int probe_device_dir(struct ios_device *d, struct ios_ctrl_cache *cache)
                 d->driver = TAKE_PTR(v[3]);
         }
         if (!d->driver && strncmp(d->name, "nvme", 4) == 0)
-                d->driver = strdup("nvme");
+                d->driver = kept_dup("nvme");
         /* virtio-blk keeps its serial (-device virtio-blk,serial=) in the disk's own directory */
         if (!d->serial && d->driver && streq(d->driver, "virtio_blk") &&
-            ios_sysfs_read_string(d->fd, "serial", &d->serial) >= 0) {
+            keep_read_string(d->fd, "serial", &d->serial) >= 0) {
                 d->serial = trim(d->serial);
                 if (d->serial && !*d->serial)
                         d->serial = (free(d->serial), NULL);
@@ -347,7 +392,7 @@ static void probe_tran(struct ios_device *d, struct ios_ctrl_cache *cache)
         else if (strncmp(d->name, "mmcblk", 6) == 0)
                 t = "mmc";
         if (t)
-                d->tran = strdup(t);
+                d->tran = kept_dup(t);
 }
 
 static int probe_stacked(struct ios_device *d)
@@ -355,13 +400,13 @@ static int probe_stacked(struct ios_device *d)
         /* the kernel names them dm-N and mdN (or md_NAME) */
         if (!startswith(d->name, "dm-") && !startswith(d->name, "md"))
                 return 0;
-        if (ios_sysfs_read_string(d->fd, "dm/uuid", &d->subtype) >= 0) {
+        if (keep_read_string(d->fd, "dm/uuid", &d->subtype) >= 0) {
                 char *dash = strchr(d->subtype, '-');
                 if (dash)
                         *dash = '\0';
                 if (!*d->subtype)
                         d->subtype = (free(d->subtype), NULL);
-        } else if (ios_sysfs_read_string(d->fd, "md/level", &d->subtype) >= 0) {
+        } else if (keep_read_string(d->fd, "md/level", &d->subtype) >= 0) {
                 if (!*d->subtype)
                         d->subtype = (free(d->subtype), NULL);
         }
@@ -374,21 +419,22 @@ static void probe_identity(struct ios_device *d)
 
         /* udev has decoded and completed these (ata_id, scsi_id, usb_id) */
         if ((v = ios_props_get(&d->props, "ID_SERIAL_SHORT")) && !d->serial)
-                d->serial = strdup(v);
+                d->serial = kept_dup(v);
         if ((v = ios_props_get(&d->props, "ID_WWN")) && !d->wwn)
-                d->wwn = strdup(v);
+                d->wwn = kept_dup(v);
         if (!d->wwn && startswith(d->name, "nvme"))
-                (void)ios_sysfs_read_string(d->fd, "wwid", &d->wwn);
+                (void)keep_read_string(d->fd, "wwid", &d->wwn);
         if (!d->model && (v = ios_props_get(&d->props, "ID_MODEL")))
-                d->model = strdup(v);
+                d->model = kept_dup(v);
         if (!d->vendor && (v = ios_props_get(&d->props, "ID_VENDOR")))
-                d->vendor = strdup(v);
+                d->vendor = kept_dup(v);
 }
 
 int ios_probe_bus(struct ios_device *d, struct ios_ctrl_cache *cache)
 {
         int e;
 
+        probe_err = 0;
         e = probe_stacked(d);
         if (e >= 0)
                 e = probe_path(d, cache);
@@ -398,5 +444,5 @@ int ios_probe_bus(struct ios_device *d, struct ios_ctrl_cache *cache)
                 return e;
         probe_identity(d);
         probe_tran(d, cache);
-        return 0;
+        return probe_err;
 }

@@ -6,6 +6,7 @@
  * it offers and has.
  */
 #define _GNU_SOURCE
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,6 +15,17 @@
 #include "macro.h"
 #include "device-internal.h"
 
+/*
+ * A flag that is not there or not a number is unknown; any other failure
+ * (no descriptor left, no memory, an I/O error, the disk going away) is an
+ * error of the whole probe, never a silently unknown flag: a disk whose
+ * rotational flag could not be read must not be classified as if it had none.
+ */
+static bool unknown(int e)
+{
+        return e == -ENOENT || e == -EINVAL || e == -ERANGE;
+}
+
 int ios_probe_queue(struct ios_device *d)
 {
         _cleanup_free_ char *s = NULL;
@@ -21,17 +33,33 @@ int ios_probe_queue(struct ios_device *d)
         uint64_t v;
         int e, i;
 
-        d->rotational = ios_sysfs_read_int(d->fd, "queue/rotational", &i) >= 0 ? i : -1;
+        e = ios_sysfs_read_int(d->fd, "queue/rotational", &i);
+        if (e < 0 && !unknown(e))
+                return e;
+        d->rotational = e >= 0 ? i : -1;
         d->removable = -1;
         if (ios_ctx_get_probe(d->ctx) & IOS_PROBE_EXTRA) {
-                d->removable = ios_sysfs_read_int(d->fd, "removable", &i) >= 0 ? i : -1;
-                if (ios_sysfs_read_u64(d->fd, "size", &v) >= 0)
+                e = ios_sysfs_read_int(d->fd, "removable", &i);
+                if (e < 0 && !unknown(e))
+                        return e;
+                d->removable = e >= 0 ? i : -1;
+                e = ios_sysfs_read_u64(d->fd, "size", &v);
+                if (e < 0 && !unknown(e))
+                        return e;
+                if (e >= 0)
                         d->size = v * 512;
         }
-        if (startswith(d->name, "nvme"))        /* only NVMe path nodes hide */
-                d->hidden = ios_sysfs_read_int(d->fd, "hidden", &i) >= 0 && i == 1;
+        if (startswith(d->name, "nvme")) {      /* only NVMe path nodes hide */
+                e = ios_sysfs_read_int(d->fd, "hidden", &i);
+                if (e < 0 && !unknown(e))
+                        return e;
+                d->hidden = e >= 0 && i == 1;
+        }
         d->zoned = IOS_ZONED_NONE;
-        if (ios_sysfs_read_string(d->fd, "queue/zoned", &s) >= 0) {
+        e = ios_sysfs_read_string(d->fd, "queue/zoned", &s);
+        if (e < 0 && !unknown(e))
+                return e;
+        if (e >= 0) {
                 enum ios_zoned z = ios_zoned_from_string(s);
                 if (z >= 0)
                         d->zoned = z;
@@ -47,7 +75,7 @@ int ios_probe_queue(struct ios_device *d)
                 d->nr_hw_queues = n >= 0 ? (unsigned)n : 0;
         }
         e = ios_device_refresh_sched(d);
-        return e == -ENOMEM ? e : 0;   /* an unreadable list means no choice */
+        return e < 0 && !unknown(e) ? e : 0;   /* a list that does not parse means no choice */
 }
 
 int ios_device_refresh_sched(struct ios_device *d)

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Library-private parts of root.c, exposed for the unit tests. */
+/* Library-private parts of root.c and beneath.c (sysfs.c uses them; so do the unit tests). */
 #ifndef IOS_ROOT_INTERNAL_H
 #define IOS_ROOT_INTERNAL_H
+
+#include <stdbool.h>
 
 struct ios_ctx;
 /* The component walk that ios_ctx_realpath() falls back to without openat2. */
@@ -10,5 +12,32 @@ int ios_ctx_realpath_walk(struct ios_ctx *r, const char *path, char **ret);
 void ios_ctx_force_walk(struct ios_ctx *r);
 /* How many lookups in r openat2(RESOLVE_IN_ROOT) and the walk answered. */
 void ios_ctx_resolver_counts(const struct ios_ctx *r, unsigned *openat2, unsigned *walk);
+
+/* beneath.c:
+ *
+ * Open PATH (relative, without "..") beneath dirfd without following any
+ * symlink on the way or at the end: openat2(RESOLVE_BENEATH |
+ * RESOLVE_NO_SYMLINKS), else a walk with O_NOFOLLOW per component.  A data
+ * open (neither O_PATH nor O_DIRECTORY) gets a regular file only, opened
+ * O_NONBLOCK|O_NOCTTY: -ELOOP for a link, -EISDIR, -EBADFD for a FIFO,
+ * socket or device node (never opened: it is looked at with O_PATH first).
+ */
+int ios_open_beneath(int dirfd, const char *path, int flags);
+/* 0 for a regular file, else -ELOOP, -EISDIR or -EBADFD (or fstat's error). */
+int ios_fd_verify_regular(int fd);
+/* Tests: use the walk of ios_open_beneath() even where openat2 works. */
+void ios_beneath_force_walk(bool on);
+/* How many ios_open_beneath() lookups openat2 and the walk answered. */
+void ios_beneath_counts(unsigned *openat2, unsigned *walk);
+
+/* root.c: the openat2-or-walk choice, made once per process, for both resolvers. */
+struct open_how;
+/* openat2() again while it fails with EAGAIN (a rename or mount raced a ".."), bounded. */
+int ios_openat2_retry(int dirfd, const char *path, struct open_how *how);
+/* After a failed openat2(): true (and the walk from now on) for ENOSYS/EPERM. */
+bool ios_openat2_unusable(void);
+/* Whether the walk answers every lookup: openat2 answered ENOSYS/EPERM (old
+ * kernel, seccomp, valgrind 3.19) or IOSCHED_TEST_NO_OPENAT2=1 asks for it. */
+bool ios_openat2_missing(void);
 
 #endif

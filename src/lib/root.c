@@ -6,6 +6,8 @@
  * has it (5.6+), else a component walk that treats absolute symlink targets
  * and ".." at the top as the root itself, so a fake tree can never reach the
  * build machine's own /sys.  It also says which kernel the root runs.
+ * beneath.c opens attributes below a disk's directory with the same
+ * openat2-or-walk choice, made here once per process.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -196,7 +198,7 @@ static int fd_path(struct ios_ctx *r, int fd, const char *path, char **ret);
  */
 #define OPENAT2_TRIES 64
 
-static int openat2_retry(int dirfd, const char *path, struct open_how *how)
+int ios_openat2_retry(int dirfd, const char *path, struct open_how *how)
 {
         int fd;
 
@@ -209,22 +211,75 @@ static int openat2_retry(int dirfd, const char *path, struct open_how *how)
         }
 }
 
-static int open_in_root(struct ios_ctx *r, const char *path, int flags)
+/*
+ * Set once openat2() answered ENOSYS (kernel before 5.6, or valgrind 3.19,
+ * which does not know the system call) or EPERM (a seccomp filter): from
+ * then on both resolvers below use their component walk, which gives the
+ * same guarantee.  The unit tests force the walk as well, so both paths are
+ * checked on every machine.
+ */
+static bool openat2_missing;
+
+/*
+ * IOSCHED_TEST_NO_OPENAT2=1 makes the programs resolve as on a kernel
+ * without openat2, so the integration tests run the walk with the real
+ * binaries too.  The walk gives the same guarantees: nothing is weakened.
+ */
+static bool walk_forced_by_env(void)
+{
+        static int forced = -1;
+
+        if (forced < 0) {
+                const char *v = getenv("IOSCHED_TEST_NO_OPENAT2");
+                forced = v && streq(v, "1");
+        }
+        return forced;
+}
+
+bool ios_openat2_unusable(void)
+{
+        if (errno != ENOSYS && errno != EPERM)
+                return false;
+        openat2_missing = true;
+        return true;
+}
+
+/* The only kind of file an attribute, a udev database entry or a policy file may be. */
+int ios_fd_verify_regular(int fd)
+{
+        struct stat st;
+
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (S_ISREG(st.st_mode))
+                return 0;
+        if (S_ISLNK(st.st_mode))
+                return -ELOOP;
+        if (S_ISDIR(st.st_mode))
+                return -EISDIR;
+        return -EBADFD;         /* a FIFO, socket or device node */
+}
+
+/* A data open: never blocks on a FIFO, never takes a controlling terminal. */
+static bool is_data_open(int flags)
+{
+        return !(flags & (O_PATH | O_DIRECTORY));
+}
+
+static int open_in_root_once(struct ios_ctx *r, const char *path, int flags)
 {
         struct open_how how = {
                 .flags = (uint64_t)(flags | O_CLOEXEC),
                 .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
         };
-        static bool no_openat2;
         int fd;
 
-        if (!no_openat2 && !r->force_walk) {
-                fd = openat2_retry(r->fd, rel(path), &how);
-                if (fd >= 0 || (errno != ENOSYS && errno != EPERM)) {
+        if (!ios_openat2_missing() && !r->force_walk) {
+                fd = ios_openat2_retry(r->fd, rel(path), &how);
+                if (fd >= 0 || !ios_openat2_unusable()) {
                         r->n_openat2++;
                         return fd >= 0 ? fd : -errno;
                 }
-                no_openat2 = true;      /* old kernel, or a seccomp filter */
         }
         r->n_walk++;
         {
@@ -236,6 +291,43 @@ static int open_in_root(struct ios_ctx *r, const char *path, int flags)
                 return fd < 0 ? -errno : fd;
         }
 }
+
+/*
+ * Links inside the root are followed (sys/block/sdb, device); a file that
+ * is read or written must be a regular file: it is looked at through an
+ * O_PATH descriptor first (opening a device node can have effects of its
+ * own), then opened non-blocking and checked again on the descriptor that
+ * is used.
+ */
+static int open_in_root(struct ios_ctx *r, const char *path, int flags)
+{
+        int fd, e;
+
+        if (!is_data_open(flags))
+                return open_in_root_once(r, path, flags);
+        fd = open_in_root_once(r, path, O_PATH);
+        if (fd < 0)
+                return fd;
+        e = ios_fd_verify_regular(fd);
+        close(fd);
+        if (e < 0)
+                return e;
+        fd = open_in_root_once(r, path, flags | O_NONBLOCK | O_NOCTTY);
+        if (fd < 0)
+                return fd;
+        e = ios_fd_verify_regular(fd);
+        if (e < 0) {
+                close(fd);
+                return e;
+        }
+        return fd;
+}
+
+bool ios_openat2_missing(void)
+{
+        return openat2_missing || walk_forced_by_env();
+}
+
 
 void ios_ctx_force_walk(struct ios_ctx *r)
 {

@@ -46,6 +46,40 @@ int ios_strv_push(char ***l, char *s)
         return 0;
 }
 
+/*
+ * ios_strv_push() walks the vector to find its end: fine for a few entries,
+ * quadratic for a long list of words or a big udev database.  Here the
+ * caller keeps the length and the room, and the room doubles.
+ */
+int ios_strv_push_fast(char ***l, size_t *n, size_t *cap, char *s)
+{
+        if (!s)
+                return -ENOMEM;
+        if (*cap == 0) {
+                *n = ios_strv_length(*l);
+                *cap = *l ? *n + 1 : 0;         /* what the vector surely has */
+        }
+        if (*n + 2 > *cap) {
+                size_t nc = *cap < 8 ? 8 : *cap * 2;
+                char **nl;
+
+                if (nc < *cap || nc > SIZE_MAX / sizeof(char *)) {
+                        free(s);
+                        return -ENOMEM;
+                }
+                nl = realloc(*l, nc * sizeof(char *));
+                if (!nl) {
+                        free(s);
+                        return -ENOMEM;
+                }
+                *l = nl;
+                *cap = nc;
+        }
+        (*l)[(*n)++] = s;
+        (*l)[*n] = NULL;
+        return 0;
+}
+
 int ios_strv_pushf(char ***l, const char *fmt, ...)
 {
         va_list ap;
@@ -71,6 +105,7 @@ bool ios_strv_contains(char * const *l, const char *s)
 int ios_strv_split(const char *s, const char *sep, char ***ret)
 {
         char **l = NULL;
+        size_t len = 0, cap = 0;
         int r;
 
         l = calloc(1, sizeof(char *));
@@ -83,7 +118,7 @@ int ios_strv_split(const char *s, const char *sep, char ***ret)
                 n = strcspn(s, sep);
                 if (n == 0)
                         break;
-                r = ios_strv_push(&l, strndup(s, n));
+                r = ios_strv_push_fast(&l, &len, &cap, strndup(s, n));
                 if (r < 0) {
                         ios_strv_free(l);
                         return r;
@@ -113,22 +148,90 @@ char *ios_strv_join(char * const *l, const char *sep)
         return s;
 }
 
+/* Length of the well-formed UTF-8 sequence at s (RFC 3629), or 0. */
+static size_t utf8_seq(const unsigned char *s)
+{
+        unsigned char c = s[0], lo = 0x80, hi = 0xbf;
+
+        if (c < 0x80)
+                return 1;
+        if (c >= 0xc2 && c <= 0xdf)
+                return (s[1] & 0xc0) == 0x80 ? 2 : 0;
+        if (c >= 0xe0 && c <= 0xef) {
+                if (c == 0xe0)
+                        lo = 0xa0;              /* no overlong forms */
+                if (c == 0xed)
+                        hi = 0x9f;              /* no surrogates */
+                return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 ? 3 : 0;
+        }
+        if (c >= 0xf0 && c <= 0xf4) {
+                if (c == 0xf0)
+                        lo = 0x90;
+                if (c == 0xf4)
+                        hi = 0x8f;              /* nothing beyond U+10FFFF */
+                return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80 ? 4 : 0;
+        }
+        return 0;
+}
+
+#define UTF8_REPLACEMENT "\xef\xbf\xbd"   /* U+FFFD */
+
+char *ios_utf8_sanitize(const char *s)
+{
+        const unsigned char *p = (const unsigned char *)s;
+        size_t n = 0;
+        char *out, *o;
+
+        for (const unsigned char *q = p; *q;) {
+                size_t k = utf8_seq(q);
+
+                n += k ? k : 3;
+                q += k ? k : 1;
+        }
+        out = o = malloc(n + 1);
+        if (!out)
+                return NULL;
+        while (*p) {
+                size_t k = utf8_seq(p);
+
+                if (k) {
+                        memcpy(o, p, k);
+                        o += k;
+                        p += k;
+                } else {
+                        o = stpcpy(o, UTF8_REPLACEMENT);
+                        p++;
+                }
+        }
+        *o = '\0';
+        return out;
+}
+
 void ios_json_string(FILE *f, const char *s)
 {
+        const unsigned char *p = (const unsigned char *)s;
+
         if (!s) {
                 fputs("null", f);
                 return;
         }
         fputc('"', f);
-        for (; *s; s++) {
-                unsigned char c = (unsigned char)*s;
+        while (*p) {
+                unsigned char c = *p;
+                size_t k = utf8_seq(p);
 
+                if (!k) {
+                        fputs(UTF8_REPLACEMENT, f);
+                        p++;
+                        continue;
+                }
                 if (c == '"' || c == '\\')
                         fprintf(f, "\\%c", c);
-                else if (c < 0x20)
+                else if (c < 0x20 || c == 0x7f)
                         fprintf(f, "\\u%04x", c);
                 else
-                        fputc(c, f);
+                        fwrite(p, 1, k, f);
+                p += k;
         }
         fputc('"', f);
 }

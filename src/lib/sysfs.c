@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * sysfs.c: typed reads and writes of attributes relative to a directory fd
- * that root.c opened inside the root.  Attribute names never contain ".."
- * and never cross a symlink (the caller opens "device" etc. through root.c),
- * so a plain openat() cannot leave the root.  ios_sysfs_list() is the one
- * directory listing of the library (and of the tools).
+ * that root.c opened inside the root.  Every attribute is opened beneath
+ * that directory without following any link (ios_open_beneath(): a "queue"
+ * or "queue/iosched" link in a --sysroot tree ends the lookup with ELOOP;
+ * the caller opens "device" etc. through root.c), must be a regular file
+ * (a FIFO, socket or device node is refused before it is opened, -EBADFD),
+ * is opened O_NONBLOCK and read up to IOS_SYSFS_ATTR_MAX bytes: a longer
+ * one is an error (-EFBIG), never a truncated value.  ios_sysfs_list() is
+ * the one directory listing of the library (and of the tools).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -16,6 +20,13 @@
 
 #include "iosched.h"
 #include "macro.h"
+#include "root-internal.h"
+
+/*
+ * The largest attribute the kernel hands out: sysfs show() fills one page,
+ * and 64 KiB is the largest page size Linux has.
+ */
+#define IOS_SYSFS_ATTR_MAX (64u * 1024u)
 
 static int check_attr(const char *attr)
 {
@@ -27,18 +38,22 @@ static int check_attr(const char *attr)
 int ios_sysfs_read_string(int dirfd, const char *attr, char **ret)
 {
         _cleanup_close_ int fd = -1;
-        char buf[4096];
+        _cleanup_free_ char *buf = NULL;
         size_t len = 0;
         int e;
 
         e = check_attr(attr);
         if (e < 0)
                 return e;
-        fd = openat(dirfd, attr, O_RDONLY | O_CLOEXEC);
+        fd = ios_open_beneath(dirfd, attr, O_RDONLY);
         if (fd < 0)
-                return -errno;
+                return fd;
+        /* one byte more than the cap tells a value at the cap from a longer one */
+        buf = malloc(IOS_SYSFS_ATTR_MAX + 2);
+        if (!buf)
+                return -ENOMEM;
         for (;;) {
-                size_t want = sizeof(buf) - 1 - len;
+                size_t want = IOS_SYSFS_ATTR_MAX + 1 - len;
                 ssize_t n = read(fd, buf + len, want);
 
                 if (n < 0) {
@@ -47,14 +62,16 @@ int ios_sysfs_read_string(int dirfd, const char *attr, char **ret)
                         return -errno;
                 }
                 len += (size_t)n;
+                if (len > IOS_SYSFS_ATTR_MAX)
+                        return -EFBIG;
                 /* sysfs hands out a whole attribute in one read(): no second call */
-                if (n == 0 || (size_t)n < want || len == sizeof(buf) - 1)
+                if (n == 0 || (size_t)n < want)
                         break;
         }
         while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
                 len--;
         buf[len] = '\0';
-        *ret = strdup(buf);
+        *ret = strndup(buf, len);
         return *ret ? 0 : -ENOMEM;
 }
 
@@ -107,9 +124,9 @@ int ios_sysfs_write_string(int dirfd, const char *attr, const char *value)
         if (e < 0)
                 return e;
         /* O_TRUNC is a no-op on sysfs and makes fake trees behave. */
-        fd = openat(dirfd, attr, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
+        fd = ios_open_beneath(dirfd, attr, O_WRONLY | O_TRUNC);
         if (fd < 0)
-                return -errno;
+                return fd;
         n = write(fd, value, len);
         if (n < 0)
                 return -errno;
@@ -122,24 +139,42 @@ int ios_sysfs_write_string(int dirfd, const char *attr, const char *value)
 
 bool ios_sysfs_exists(int dirfd, const char *attr)
 {
-        struct stat st;
+        int fd;
 
         if (check_attr(attr) < 0)
                 return false;
-        return fstatat(dirfd, attr, &st, 0) == 0;
+        fd = ios_open_beneath(dirfd, attr, O_PATH);
+        if (fd < 0)
+                return false;
+        close(fd);
+        return true;
 }
 
+/* The last component of a link's target ("driver" -> "ahci"); only ATTR itself may be a link. */
 int ios_sysfs_read_link_base(int dirfd, const char *attr, char **ret)
 {
+        _cleanup_close_ int parent = -1;
         char buf[PATH_MAX];
-        const char *b;
+        const char *b, *base;
         ssize_t n;
         int e;
 
         e = check_attr(attr);
         if (e < 0)
                 return e;
-        n = readlinkat(dirfd, attr, buf, sizeof(buf) - 1);
+        base = strrchr(attr, '/');
+        if (base) {
+                _cleanup_free_ char *dir = strndup(attr, (size_t)(base - attr));
+
+                if (!dir)
+                        return -ENOMEM;
+                parent = ios_open_beneath(dirfd, dir, O_PATH | O_DIRECTORY);
+                if (parent < 0)
+                        return parent;
+                base++;
+        } else
+                base = attr;
+        n = readlinkat(parent >= 0 ? parent : dirfd, base, buf, sizeof(buf) - 1);
         if (n < 0)
                 return -errno;
         buf[n] = '\0';
@@ -164,9 +199,9 @@ int ios_sysfs_list(int dirfd, const char *sub, char ***ret_names)
         e = check_attr(sub);
         if (e < 0)
                 return e;
-        fd = openat(dirfd, sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        fd = ios_open_beneath(dirfd, sub, O_RDONLY | O_DIRECTORY);
         if (fd < 0)
-                return -errno;
+                return fd;
         d = fdopendir(fd);
         if (!d) {
                 e = -errno;

@@ -18,6 +18,7 @@ int ios_props_load(struct ios_ctx *r, unsigned major, unsigned minor, struct ios
         _cleanup_free_ char *buf = NULL;
         char path[64], *line, *save = NULL;
         char **kv = NULL;
+        size_t n = 0, cap = 0;
         int e;
 
         p->kv = NULL;
@@ -29,7 +30,7 @@ int ios_props_load(struct ios_ctx *r, unsigned major, unsigned minor, struct ios
                 const char *v = startswith(line, "E:");
                 if (!v || !strchr(v, '='))
                         continue;
-                e = ios_strv_push(&kv, strdup(v));
+                e = ios_strv_push_fast(&kv, &n, &cap, strdup(v));
                 if (e < 0) {
                         ios_strv_free(kv);
                         return e;

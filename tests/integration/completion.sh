@@ -73,7 +73,8 @@ out=$(bash --norc --noprofile -c '
         "iosched-apply --format=pro" prometheus \; \
         "iosched-apply -o NAME,CL" NAME,CLASS \; \
         "iosched-apply -o +ev" +EVIDENCE \; \
-        "iosched-apply " list explain validate \; \
+        "iosched-apply " list explain status facts cat-config validate \; \
+        "iosched-apply status -o NAME,WA" NAME,WANTED \; \
         "iosched-apply -o NAME li" list \; \
         "iosched-apply --dry" --dry-run \; \
         "iosched-apply validate loop0 -- --ioeng" --ioengine= \; \
@@ -84,7 +85,11 @@ out=$(bash --norc --noprofile -c '
         "iosched-bench --direct=" 0 1 \; \
         "iosched-bench --objective=" iops bw p99 read-p99 \; \
         "iosched-bench --compare=none,mq" none,mq-deadline \; \
-        "iosched-bench --allow" --allow-write \; 2>&1)
+        "iosched-bench --allow" --allow-write \; \
+        "iosched-bench --workload=" mixed-latency oltp seq-stream sd-card \; \
+        "iosched-bench --name=reader --objective=" reader: p99 \; \
+        "iosched-bench --stone" --stonewall \; \
+        "iosched-bench --random_generator=" tausworthe tausworthe64 \; 2>&1)
 rc=$?
 printf '%s\n' "$out"
 [ $rc = 0 ] || fail=1

@@ -43,7 +43,7 @@ echo "hotplug: $L got its policy $ms ms after losetup (monitor $monitor)"
 # read them all and handle the disk in a few batches
 want=$(t_sched "$L")
 rss0=$(awk '/^VmRSS/ { print $2 }' "/proc/$D_PID/status")
-batches0=$(grep -c "batch: " "$D_LOG")
+lines0=$(wc -l < "$D_LOG")
 echo none > "/sys/block/$L/queue/scheduler"
 kill -STOP "$D_PID"
 i=0
@@ -54,7 +54,13 @@ done
 kill -CONT "$D_PID"
 d_wait 5000 d_sched_is "$L" "$want" || t_fail "$L: policy not re-applied after the storm"
 sleep 0.5
-batches=$(( $(grep -c "batch: " "$D_LOG") - batches0 ))
+# the passes that handled this device: batches with one of its uevents since
+# the previous batch (other programs' loop devices on a shared machine have
+# batches of their own in the same seconds, the more the slower the daemon
+# runs, e.g. under valgrind: they are not this storm's)
+batches=$(awk -v l0="$lines0" -v dev="$L" 'NR > l0 {
+        if (index($0, "uevent ") && index($0, " " dev " (")) mine = 1
+        if (index($0, "batch: ")) { if (mine) n++; mine = 0 } } END { print n + 0 }' "$D_LOG")
 events=$(sed -n 's/.*; \([0-9]*\) uevent(s) since start/\1/p' "$D_LOG" | tail -n 1)
 rss1=$(awk '/^VmRSS/ { print $2 }' "/proc/$D_PID/status")
 echo "storm: 3000 uevents written, $events received in all, handled in $batches batch(es); RSS $rss0 -> $rss1 kB"
@@ -62,6 +68,8 @@ echo "storm: 3000 uevents written, $events received in all, handled in $batches 
 # (under AddressSanitizer freed memory sits in its quarantine: no bound there)
 if ldd "$top/$BUILDDIR/ioschedd" 2>/dev/null | grep -q libasan; then
         echo "ASan build: RSS bound not checked"
+elif [ -n "${IOS_VALGRIND:-}" ]; then
+        echo "under valgrind the RSS is valgrind's (shadow memory, translations): bound not checked"
 else
         [ $((rss1 - rss0)) -lt 4096 ] || t_fail "RSS grew by $((rss1 - rss0)) kB in the storm"
 fi

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "../../src/bench/bench.h"
+#include "../../src/bench/jobs.h"
 
 /*
  * sched_getaffinity() for the CPU-list code under test: the kernel's answer
@@ -304,14 +305,14 @@ static void expect_error(const char *want, ...)
 {
         struct bench_opts o;
         struct bench_error e;
-        char *argv[16];
+        char *argv[32];
         int argc = 0, r;
         va_list ap;
         FILE *out = fopen("/dev/null", "we");
 
         argv[argc++] = (char *)"iosched-bench";
         va_start(ap, want);
-        for (char *a; (a = va_arg(ap, char *)) && argc < 15;)
+        for (char *a; (a = va_arg(ap, char *)) && argc < 31;)
                 argv[argc++] = a;
         va_end(ap);
         argv[argc] = NULL;
@@ -354,15 +355,50 @@ static void test_errors(void **state)
         expect_error("invalid --compare", "--filename=x", "--compare=bad/name", NULL);
         expect_error("invalid --compare 'kyber,BFQ'", "--filename=x", "--compare=kyber,BFQ", NULL);
         expect_error("invalid --compare", "--filename=x", "--compare=a-name-too-long-16", NULL);
-        /* fio starts another job at every --name: one job per invocation here */
-        expect_error("a second --name ('b' after 'a') would start a second job: iosched-bench runs one job "
-                     "per invocation, several concurrent jobs are not supported yet",
-                     "--filename=x", "--name=a", "--rw=randread", "--name", "b", NULL);
-        expect_error("a second --name ('a' after 'a')", "--filename=x", "--name=a", "--name=a", NULL);
         expect_error("unknown option --frobnicate", "--filename=x", "--frobnicate", NULL);
         expect_error("unknown option -z", "--filename=x", "-z", NULL);
         expect_error("option --bs needs a value", "--filename=x", "--bs", NULL);
-        expect_error("unexpected argument 'extra'", "--filename=x", "extra", NULL);
+        /* a word that is no option is a job file */
+        expect_error("extra: cannot read the job file: No such file or directory", "--filename=x", "extra", NULL);
+        /* fio options we do not have are named, never ignored */
+        expect_error("fio option --verify is not implemented by iosched-bench", "--filename=x", "--verify=md5", NULL);
+        expect_error("fio option --fsync is not implemented", "--filename=x", "-fsync=1", NULL);
+        /* every new option's bad value */
+        expect_error("invalid --rate 'fast'", "--filename=x", "--rate=fast", NULL);
+        expect_error("invalid --rate '1m,2m,3m'", "--filename=x", "--rate=1m,2m,3m", NULL);
+        expect_error("invalid --rate ','", "--filename=x", "--rate=,", NULL);
+        expect_error("invalid --rate_iops '1.5'", "--filename=x", "--rate_iops=1.5", NULL);
+        expect_error("invalid --rate_iops '-1'", "--filename=x", "--rate_iops=-1", NULL);
+        expect_error("invalid --thinktime 'soon'", "--filename=x", "--thinktime=soon", NULL);
+        expect_error("invalid --thinktime_blocks '0'", "--filename=x", "--thinktime_blocks=0", NULL);
+        expect_error("invalid --startdelay '1-3'", "--filename=x", "--startdelay=1-3", NULL);
+        expect_error("invalid --new_group 'maybe'", "--filename=x", "--new_group=maybe", NULL);
+        expect_error("invalid --stonewall '2'", "--filename=x", "--stonewall=2", NULL);
+        expect_error("invalid --prio '8'", "--filename=x", "--prio=8", NULL);
+        expect_error("invalid --ioprio 'high'", "--filename=x", "--ioprio=high", NULL);
+        expect_error("invalid --prioclass '0'", "--filename=x", "--prioclass=0", NULL);
+        expect_error("invalid --prioclass '4'", "--filename=x", "--prioclass=4", NULL);
+        expect_error("invalid --buffered 'yes please'", "--filename=x", "--buffered=yes please", NULL);
+        expect_error("invalid --random_generator 'lfsr' (expected tausworthe or tausworthe64; lfsr is not implemented)",
+                     "--filename=x", "--random_generator=lfsr", NULL);
+        expect_error("invalid --blocksize '1000'", "--filename=x", "--blocksize=1000", NULL);
+        expect_error("invalid --directory 'a:b' (several files", "--directory=a:b", NULL);
+        expect_error("invalid --filename 'a:b'", "--filename=a:b", NULL);
+        expect_error("--directory needs --size", "--directory=/tmp", NULL);
+        expect_error("invalid --output ''", "--filename=x", "--output=", NULL);
+        expect_error("invalid --workload 'dbms'", "--filename=x", "--workload=dbms", NULL);
+        expect_error("--workload=mixed-latency writes: add --allow-write", "--filename=x", "--workload=mixed-latency", NULL);
+        expect_error("invalid --name ''", "--filename=x", "--name=", NULL);
+        expect_error("job 'b': missing --filename", "--name=a", "--filename=x", "--name=b", NULL);
+        /* --objective=JOB:METRIC names a job that exists, once, and can measure it */
+        expect_error("--objective=c:p99: no job named 'c' (jobs: a, b)", "--filename=x", "--objective=c:p99",
+                     "--name=a", "--name=b", NULL);
+        expect_error("--objective=a:p99: more than one job is named 'a'", "--filename=x", "--objective=a:p99",
+                     "--name=a", "--name=a", NULL);
+        expect_error("--objective=w:read-p99 needs a job that reads", "--filename=x", "--objective=w:read-p99",
+                     "--name=r", "--name=w", "--rw=write", NULL);
+        expect_error("invalid --objective ':p99'", "--filename=x", "--objective=:p99", NULL);
+        expect_error("invalid --objective 'reader:p42'", "--filename=x", "--objective=reader:p42", NULL);
         expect_error("--compare needs a real engine", "--ioengine=null", "--compare", NULL);
         expect_error("invalid --cpus_allowed '0-'", "--filename=x", "--cpus_allowed=0-", NULL);
         expect_error("invalid --cpus_allowed '3-1'", "--filename=x", "--cpus_allowed=3-1", NULL);
@@ -371,6 +407,171 @@ static void test_errors(void **state)
         expect_error("invalid --cpus_allowed_policy 'half'", "--filename=x", "--cpus_allowed_policy=half", NULL);
         expect_error("larger than the maximum", "--filename=x", "--iodepth=4",
                      "--iodepth_batch_complete_min=8", NULL);
+}
+
+/* fio's rule: --name starts a job, options before the first are every job's defaults. */
+static void test_jobs(void **state)
+{
+        struct bench_opts o;
+        struct bench_error e;
+
+        (void)state;
+        assert_int_equal(parse(&o, &e, "--filename=/dev/loop7", "--runtime=5s", "--bs=8k", "--objective=reader:p99",
+                               "--name=reader", "--rw=randread", "--prio=2",
+                               "--name", "writer", "--rw=write", "--bs=128k", "--iodepth=32", "--rate=10m,",
+                               "--rate_iops=,500", "--thinktime=200", "--thinktime_blocks=4", "--startdelay=1",
+                               "--stonewall", "--group_reporting", "--prioclass", "3", "--compare", NULL), 0);
+        assert_int_equal(o.njobs, 2);
+        assert_int_equal(o.nthreads, 2);
+        assert_string_equal(o.jobs[0].name, "reader");
+        assert_string_equal(o.jobs[0].filename, "/dev/loop7");
+        assert_int_equal(o.jobs[0].rw, BENCH_RW_RANDREAD);
+        assert_int_equal(o.jobs[0].bs[0], 8192);                /* the global default */
+        assert_int_equal(o.jobs[0].runtime_ns, 5000000000ull);
+        assert_int_equal(o.jobs[0].prioclass, 2);               /* ionice's best-effort */
+        assert_int_equal(o.jobs[0].prio, 2);
+        assert_int_equal(o.jobs[0].groupid, 0);
+        assert_int_equal(o.jobs[0].ramp_ns, 1000000000ull);     /* --compare, given after the jobs */
+        assert_string_equal(o.jobs[1].name, "writer");
+        assert_int_equal(o.jobs[1].rw, BENCH_RW_WRITE);
+        assert_int_equal(o.jobs[1].bs[BENCH_WRITE], 131072);
+        assert_int_equal(o.jobs[1].iodepth, 32);
+        assert_int_equal(o.jobs[1].rate_bps[BENCH_READ], 10ull << 20);
+        assert_int_equal(o.jobs[1].rate_bps[BENCH_WRITE], 0);
+        assert_int_equal(o.jobs[1].rate_iops[BENCH_READ], 0);
+        assert_int_equal(o.jobs[1].rate_iops[BENCH_WRITE], 500);
+        assert_int_equal(o.jobs[1].thinktime_ns, 200000ull);   /* fio: a bare thinktime is in us */
+        assert_int_equal(o.jobs[1].thinktime_blocks, 4);
+        assert_int_equal(o.jobs[1].startdelay_ns, 1000000000ull);      /* ... a bare startdelay in s */
+        assert_true(o.jobs[1].stonewall && o.jobs[1].group_reporting);
+        assert_int_equal(o.jobs[1].groupid, 1);                 /* a stonewall starts a group */
+        assert_int_equal(o.jobs[1].first_thread, 1);
+        assert_int_equal(o.jobs[1].prioclass, 3);
+        assert_int_equal(o.jobs[1].prio, 0);
+        assert_int_equal(o.objective, BENCH_OBJ_P99);
+        assert_int_equal(o.objective_jobidx, 0);
+        assert_string_equal(o.objective_label, "reader:p99");
+        assert_string_equal(o.name, "reader");                  /* the global view is job 0's */
+        bench_opts_done(&o);
+
+        /* single dash as fio takes it, numjobs, aliases and harmless options */
+        assert_int_equal(parse(&o, &e, "-filename=/dev/loop7", "-rw=randwrite", "-bs=4k", "-numjobs=3",
+                               "-blocksize=16k", "-buffered=1", "-random_generator=tausworthe64", "-thread",
+                               "-group_reporting", "-name=w", "-name=x", "-new_group", "-readwrite=randread",
+                               "-io_limit=1m", "-rate_iops=100", NULL), 0);
+        assert_int_equal(o.njobs, 2);
+        assert_int_equal(o.nthreads, 6);
+        assert_int_equal(o.jobs[0].bs[0], 16384);
+        assert_false(o.jobs[0].direct);
+        assert_int_equal(o.jobs[0].rng, BENCH_RNG_TAUS258);
+        assert_true(o.jobs[0].group_reporting);
+        assert_int_equal(o.jobs[1].groupid, 1);                 /* new_group */
+        assert_int_equal(o.jobs[1].rw, BENCH_RW_RANDREAD);
+        assert_int_equal(o.jobs[1].io_size.bytes, 1ull << 20);
+        assert_int_equal(o.jobs[1].runtime_ns, 0);              /* io_size without runtime */
+        assert_int_equal(o.jobs[1].rate_iops[BENCH_READ], 100);
+        assert_int_equal(o.jobs[1].rate_iops[BENCH_WRITE], 100);
+        bench_opts_done(&o);
+
+        /* one job of the global options when none is named */
+        assert_int_equal(parse(&o, &e, "--filename=x", "--output=/tmp/out", "--workload=seq-stream", NULL), 0);
+        assert_int_equal(o.njobs, 1);
+        assert_string_equal(o.jobs[0].name, "stream");
+        assert_int_equal(o.jobs[0].bs[0], 1 << 20);
+        assert_string_equal(o.output, "/tmp/out");
+        bench_opts_done(&o);
+        assert_int_equal(parse(&o, &e, "--filename=x", "--allow-write", "--workload=mixed-latency", NULL), 0);
+        assert_int_equal(o.njobs, 2);
+        assert_int_equal(o.jobs[1].iodepth, 32);
+        bench_opts_done(&o);
+}
+
+/* fio's job file format: [global], sections, comments, ${VAR}, errors at file:line */
+static void test_jobfile(void **state)
+{
+        struct bench_opts o;
+        struct bench_error e;
+        const char *text =
+                "; a comment\n"
+                "# another\n"
+                "[global]\n"
+                "ioengine=libaio\n"
+                "  bs = 8k  \n"
+                "\n"
+                "[reader]\n"
+                "rw=randread\n"
+                "[writer]\n"
+                "rw=write\n"
+                "filename=${IOSCHED_TEST_DEV}\n"
+                "stonewall\n";
+
+        (void)state;
+        setenv("IOSCHED_TEST_DEV", "/dev/loop9", 1);
+        bench_opts_init(&o);
+        o.filename = strdup("/dev/loop7");
+        memset(&e, 0, sizeof(e));
+        assert_int_equal(bench_jobfile_parse_text(&o, text, "t.fio", &e), 0);
+        assert_int_equal(o.njobs, 2);
+        assert_string_equal(o.jobs[0].name, "reader");
+        assert_ptr_equal(o.jobs[0].engine, &bench_engine_libaio);
+        assert_int_equal(o.jobs[0].bs[0], 8192);
+        assert_string_equal(o.jobs[0].filename, "/dev/loop7");
+        assert_string_equal(o.jobs[1].filename, "/dev/loop9");
+        assert_true(o.jobs[1].stonewall);
+        bench_opts_done(&o);
+
+        static const struct { const char *text, *want; } bad[] = {
+                { "[a]\nrw=read\nverify=md5\n", "t.fio:3: fio option verify is not implemented by iosched-bench" },
+                { "[a]\nfrobnicate=1\n", "t.fio:2: unknown option 'frobnicate'" },
+                { "[a]\nbs=huge\n", "t.fio:2: invalid bs 'huge'" },
+                { "rw=read\n[a]\n", "t.fio:1: option 'rw' outside a section" },
+                { "[a\n", "t.fio:1: invalid section '[a'" },
+                { "[ ]\n", "t.fio:1: a section needs a name" },
+                { "[global]\nrw=read\n", "t.fio: no job section" },
+                { "[a]\nfilename=${IOSCHED_TEST_UNSET}\n", "t.fio:2: option 'filename': environment variable IOSCHED_TEST_UNSET is not set" },
+                { "[a]\nrate_iops=x\n", "t.fio:2: invalid rate_iops 'x'" },
+                { "[a]\nthinktime\n", "t.fio:2: option thinktime needs a value" },
+        };
+        unsetenv("IOSCHED_TEST_UNSET");
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+                bench_opts_init(&o);
+                memset(&e, 0, sizeof(e));
+                assert_true(bench_jobfile_parse_text(&o, bad[i].text, "t.fio", &e) < 0);
+                if (!strstr(e.msg, bad[i].want))
+                        fail_msg("job file %zu: got '%s', want '%s'", i, e.msg, bad[i].want);
+                assert_int_equal(e.cls, BENCH_ERR_USAGE);
+                bench_opts_done(&o);
+        }
+        /* every preset parses, and iosched-bench(8) shows its text verbatim */
+        {
+                char path[4096];
+                const char *top = getenv("IOS_TOP");
+                FILE *f;
+                static char man[200000];
+                size_t n;
+
+                snprintf(path, sizeof(path), "%s/man/iosched-bench.8", top ? top : ".");
+                f = fopen(path, "re");
+                assert_non_null(f);
+                n = fread(man, 1, sizeof(man) - 1, f);
+                fclose(f);
+                man[n] = '\0';
+                for (unsigned i = 0; bench_workload_name(i); i++) {
+                        char item[64];
+
+                        snprintf(item, sizeof(item), ".It Cm %s\n", bench_workload_name(i));
+                        assert_non_null(strstr(man, item));
+                        if (!strstr(strstr(man, item), bench_workload_text(bench_workload_name(i))))
+                                fail_msg("the text of --workload=%s is not in iosched-bench(8) as it is", bench_workload_name(i));
+                }
+        }
+        for (unsigned i = 0; bench_workload_name(i); i++) {
+                bench_opts_init(&o);
+                memset(&e, 0, sizeof(e));
+                assert_int_equal(bench_jobfile_parse_text(&o, bench_workload_text(bench_workload_name(i)), "preset", &e), 0);
+                assert_true(o.njobs >= 1);
+                bench_opts_done(&o);
+        }
 }
 
 /* CPU lists: parsed against the CPUs this process may use, printed back as fio does. */
@@ -558,6 +759,8 @@ int main(void)
                 cmocka_unit_test(test_formats),
                 cmocka_unit_test(test_full_line),
                 cmocka_unit_test(test_errors),
+                cmocka_unit_test(test_jobs),
+                cmocka_unit_test(test_jobfile),
                 cmocka_unit_test(test_cpus),
                 cmocka_unit_test(test_cpus_unreadable),
                 cmocka_unit_test(test_mountinfo),

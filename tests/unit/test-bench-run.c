@@ -139,8 +139,16 @@ static void null_run_init(struct null_run *nr, const char *runtime)
         assert_int_equal(bench_opts_parse(4, argv, &nr->o, out, &nr->e), 0);
         fclose(out);
         assert_int_equal(bench_clock_init(BENCH_CLOCK_GETTIME, NULL), 0);
-        nr->tg = (struct bench_target) { .path = (char *)"null", .fd = -1, .lbs = 512,
-                                         .dev_size = 1ull << 30, .region_len = 1ull << 30 };
+        /* the null engine's target: a region in thin air, opened as a run opens it */
+        assert_int_equal(bench_target_open(&nr->o, NULL, &nr->tg, &nr->e), 0);
+        assert_int_equal(nr->tg.region_len, 1ull << 30);
+}
+
+static void null_run_done(struct null_run *nr)
+{
+        bench_result_done(&nr->res);
+        bench_target_close(&nr->tg);
+        bench_opts_done(&nr->o);
 }
 
 static void test_progress_callback(void **state)
@@ -165,21 +173,18 @@ static void test_progress_callback(void **state)
         assert_true(seen.last_elapsed >= 1.0 && seen.last_elapsed < 2.2);
         assert_false(seen.ramp_seen);
         assert_true(seen.read_iops > 0);
-        bench_result_done(&nr.res);
-        bench_opts_done(&nr.o);
+        null_run_done(&nr);
 
         /* no callback: a run of its own, nothing printed either */
         null_run_init(&nr, "1100ms");
         nr.progress = NULL;
         assert_int_equal(captured(STDERR_FILENO, err, sizeof(err), do_run, &nr, &r), 0);
         assert_int_equal(r, 0);
-        bench_result_done(&nr.res);
-        bench_opts_done(&nr.o);
+        null_run_done(&nr);
         null_run_init(&nr, "100ms");
         assert_int_equal(captured(STDOUT_FILENO, out, sizeof(out), do_run, &nr, &r), 0);
         assert_int_equal(r, 0);
-        bench_result_done(&nr.res);
-        bench_opts_done(&nr.o);
+        null_run_done(&nr);
 }
 
 int main(void)

@@ -1,0 +1,161 @@
+# -*- coding: utf-8 -*-
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Shared by the iosched.iosched modules: find and run iosched-apply with -J
+# (the machine contract, schema 1, in iosched-apply(8)), render a policy
+# drop-in, and turn the tool's per-setting report into an Ansible diff.
+
+from __future__ import absolute_import, division, print_function
+__metaclass__ = type
+
+import json
+import os
+import re
+
+SCHEMA = 1
+NAME_RE = re.compile(r'^[A-Za-z0-9][A-Za-z0-9_.@+-]*$')
+KEY_RE = re.compile(r'^[A-Za-z0-9_./-]+$')
+SBIN_DIRS = ['/usr/sbin', '/sbin', '/usr/local/sbin']
+
+
+def find_tool(module):
+    """The iosched-apply to run: the option if given, else the one in PATH or an sbin."""
+    path = module.params.get('iosched_apply')
+    if path:
+        if not os.access(path, os.X_OK):
+            module.fail_json(msg='iosched_apply: %s is not an executable' % path)
+        return path
+    return module.get_bin_path('iosched-apply', required=True, opt_dirs=SBIN_DIRS)
+
+
+def common_args(module):
+    root = module.params.get('config_root') or '/'
+    return [] if os.path.normpath(root) == '/' else ['--config-root', root]
+
+
+def run_json(module, tool, args, devices):
+    """Run `tool args... -- devices...`; return (rc, the JSON object, stderr).
+    Fails the task when stdout is not one JSON object of schema 1."""
+    cmd = [tool] + args + list(devices or [])
+    rc, out, err = module.run_command(cmd)
+    try:
+        data = json.loads(out)
+    except ValueError:
+        module.fail_json(msg='%s did not print JSON (exit %d): %s' % (' '.join(cmd), rc, (err or out).strip()),
+                         rc=rc, stdout=out, stderr=err, cmd=cmd)
+    if not isinstance(data, dict) or data.get('schema') != SCHEMA:
+        module.fail_json(msg='%s: unexpected JSON schema %r (this module speaks schema %d)'
+                         % (tool, data.get('schema') if isinstance(data, dict) else None, SCHEMA),
+                         rc=rc, stdout=out, stderr=err, cmd=cmd)
+    return rc, data, err
+
+
+def error_lines(data, replace=None):
+    """The tool's errors as 'file:line: message' lines (file and line when it gave them).
+    replace maps a path the tool named (a candidate file) to the name to show."""
+    lines = []
+    seen = set()
+    # errors[] has every error; policy_errors[] repeats the policy's: keep one per file:line
+    places = set((e.get('file'), e.get('line')) for e in data.get('errors') or []
+                 if isinstance(e, dict) and e.get('file'))
+    extra = [e for e in data.get('policy_errors') or []
+             if not (isinstance(e, dict) and (e.get('file'), e.get('line')) in places)]
+    for e in list(data.get('errors') or []) + extra:
+        if not isinstance(e, dict):
+            e = {'message': str(e)}
+        f = e.get('file')
+        if f and replace and f in replace:
+            f = replace[f]
+        where = ''
+        if f:
+            where = f + (':%d' % e['line'] if e.get('line') else '') + ': '
+        elif e.get('device'):
+            where = e['device'] + ': '
+        msg = e.get('message') or ''
+        if replace:
+            for old, new in replace.items():
+                msg = msg.replace(old, new)
+        line = where + msg
+        if line not in seen:
+            seen.add(line)
+            lines.append(line)
+    return lines
+
+
+def errors_about(data, paths, basename):
+    """True if an error of the tool names one of paths, or a file called basename."""
+    for e in list(data.get('errors') or []) + list(data.get('policy_errors') or []):
+        f = e.get('file') if isinstance(e, dict) else None
+        if f and (f in paths or os.path.basename(f) == basename):
+            return True
+    return False
+
+
+def _value(v):
+    if isinstance(v, bool):
+        return '1' if v else '0'
+    if isinstance(v, (list, tuple)):
+        return ' '.join('"%s"' % x if (' ' in str(x) or '\t' in str(x)) else _value(x) for x in v)
+    return str(v)
+
+
+def render_dropin(module, who, match, settings):
+    """The drop-in text of the contract: a comment, [Match], [Set], keys in the order given."""
+    out = ['# Managed by %s; local changes are overwritten.' % who]
+    for section, d in (('Match', match or {}), ('Set', settings or {})):
+        if section == 'Match' and not d:
+            continue
+        out.append('[%s]' % section)
+        for k, v in d.items():
+            k = str(k)
+            v = _value(v)
+            if not KEY_RE.match(k):
+                module.fail_json(msg='%s: key %r: only letters, digits, _ . / - are allowed' % (section.lower(), k))
+            if '\n' in v or '\r' in v:
+                module.fail_json(msg='%s: %s: a value cannot contain a line break' % (section.lower(), k))
+            out.append('%s=%s' % (k, v))
+    return '\n'.join(out) + '\n'
+
+
+def _after(s, mode):
+    """What the setting is after the run (apply) or would be (dry-run/check)."""
+    st = s.get('state')
+    if mode == 'apply':
+        if s.get('after') is not None:
+            return s['after']
+        return s.get('before')
+    if st in ('drift', 'would-set'):
+        return s.get('wanted')
+    return s.get('before')
+
+
+def device_changes(data, replace=None):
+    """Per disk, the settings that change (or would): [{name, class, settings:[{key,before,after,state,source}]}].
+    replace maps a candidate file's path in a source to the name to show."""
+    mode = data.get('mode')
+    res = []
+    for d in data.get('devices') or []:
+        ch = []
+        for s in d.get('settings') or []:
+            before, after = s.get('before'), _after(s, mode)
+            if before != after:
+                src = s.get('source')
+                for old, new in (replace or {}).items():
+                    if src and src.startswith(old + ':'):
+                        src = new + src[len(old):]
+                ch.append({'key': s.get('key'), 'before': before, 'after': after,
+                           'state': s.get('state'), 'source': src})
+        if ch:
+            res.append({'name': d.get('name'), 'class': d.get('class'), 'settings': ch})
+    return res
+
+
+def device_diff(data):
+    """Ansible diff entries, one per disk that changes: its settings before and after."""
+    diffs = []
+    for d in device_changes(data):
+        before = ''.join('%s=%s\n' % (s['key'], '' if s['before'] is None else s['before']) for s in d['settings'])
+        after = ''.join('%s=%s\n' % (s['key'], '' if s['after'] is None else s['after']) for s in d['settings'])
+        diffs.append({'before_header': '%s (%s) before' % (d['name'], d['class']),
+                      'after_header': '%s (%s) after' % (d['name'], d['class']),
+                      'before': before, 'after': after})
+    return diffs

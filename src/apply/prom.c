@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * prom.c: --format prometheus, a node_exporter textfile.  Health and time
+ * come first and are printed on every run, also when the policy is broken
+ * or nothing could be checked (apply_prom_failure), so that an alert
+ * fires instead of the file going stale: iosched_policy_ok,
+ * iosched_policy_errors, iosched_exit_code and
+ * iosched_last_run_timestamp_seconds; then per disk compliance, drifting
+ * and failed settings, other writers and the class/scheduler info.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "iosched.h"
+#include "macro.h"
+#include "apply.h"
+
+static bool printed;
+
+bool apply_prom_printed(void)
+{
+        return printed;
+}
+
+static void label(FILE *f, const char *s)
+{
+        fputc('"', f);
+        for (; s && *s; s++) {
+                if (*s == '"' || *s == '\\')
+                        fputc('\\', f);
+                if (*s == '\n') {
+                        fputs("\\n", f);
+                        continue;
+                }
+                fputc(*s, f);
+        }
+        fputc('"', f);
+}
+
+static void metric(FILE *f, const char *name, const char *help)
+{
+        fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
+}
+
+/* policy_ok: 1, 0, or -1 when the run ended before the policy was read (not printed then). */
+static void health(FILE *f, int policy_ok, size_t policy_errors, int exit)
+{
+        struct timespec ts;
+
+        printed = true;
+        if (policy_ok >= 0) {
+                metric(f, "iosched_policy_ok", "1 if every policy file was read, 0 if one was skipped (iosched-apply cat-config shows which).");
+                fprintf(f, "iosched_policy_ok %d\n", policy_ok);
+                if (policy_errors != (size_t)-1) {
+                        metric(f, "iosched_policy_errors", "Policy files and directories skipped whole.");
+                        fprintf(f, "iosched_policy_errors %zu\n", policy_errors);
+                }
+        }
+        metric(f, "iosched_exit_code", "Exit status of the check that wrote this file (0 compliant, 1 drift, 2 error).");
+        fprintf(f, "iosched_exit_code %d\n", exit);
+        (void)clock_gettime(CLOCK_REALTIME, &ts);
+        metric(f, "iosched_last_run_timestamp_seconds", "Unix time of the check that wrote this file.");
+        fprintf(f, "iosched_last_run_timestamp_seconds %lld\n", (long long)ts.tv_sec);
+}
+
+void apply_prom_failure(FILE *f, int exit, int policy_ok)
+{
+        health(f, policy_ok, (size_t)-1, exit);
+}
+
+void apply_prom_run(FILE *f, const struct apply_run_opts *o, const struct ios_policy *p, struct ios_plan *pls,
+                    size_t n, int exit)
+{
+        size_t nerr = 0;
+
+        (void)ios_policy_errors(p, &nerr);
+        health(f, nerr == 0, nerr, exit);
+        metric(f, "iosched_device_compliant", "1 if the disk has every setting of its policy, else 0.");
+        for (size_t i = 0; i < n; i++) {
+                fputs("iosched_device_compliant{device=", f);
+                label(f, pls[i].dev->name);
+                fputs(",class=", f);
+                label(f, ios_class_to_string(pls[i].dev->cls));
+                fprintf(f, "} %d\n", apply_plan_compliant(&pls[i]));
+        }
+        metric(f, "iosched_device_drift_settings", "Number of settings that differ from the policy.");
+        for (size_t i = 0; i < n; i++) {
+                fputs("iosched_device_drift_settings{device=", f);
+                label(f, pls[i].dev->name);
+                fprintf(f, "} %zu\n", ios_plan_count(&pls[i], IOS_CHANGE_DRIFT));
+        }
+        metric(f, "iosched_device_failed_settings",
+               "Settings that cannot be set or were not kept (not offered, refused, unreadable disk).");
+        for (size_t i = 0; i < n; i++) {
+                fputs("iosched_device_failed_settings{device=", f);
+                label(f, pls[i].dev->name);
+                fprintf(f, "} %zu\n", ios_plan_count(&pls[i], IOS_CHANGE_FAILED) + (pls[i].error && !pls[i].n));
+        }
+        metric(f, "iosched_device_conflicting_writers",
+               "Other writers (TuneD, udev rules, elevator=) of what the policy sets for the disk.");
+        for (size_t i = 0; i < n; i++) {
+                fputs("iosched_device_conflicting_writers{device=", f);
+                label(f, pls[i].dev->name);
+                fprintf(f, "} %zu\n", apply_conflicts_count(o, &pls[i]));
+        }
+        metric(f, "iosched_device_info", "Class and active I/O scheduler of each disk.");
+        for (size_t i = 0; i < n; i++) {
+                fputs("iosched_device_info{device=", f);
+                label(f, pls[i].dev->name);
+                fputs(",class=", f);
+                label(f, ios_class_to_string(pls[i].dev->cls));
+                fputs(",scheduler=", f);
+                label(f, pls[i].dev->sched_current ? pls[i].dev->sched_current : "");
+                fputs("} 1\n", f);
+        }
+}

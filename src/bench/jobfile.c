@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * jobfile.c: fio's job file format.  "[global]" sections set defaults for
+ * the job sections after them (on top of the command line's global
+ * options), every other "[name]" section is a job named after it, lines are
+ * "option=value" or a boolean "option" alone, lines starting with ';' or '#'
+ * are comments, and ${VAR} is replaced by the environment variable as fio
+ * does.  The options are the job options of jobopts.c; anything else is an
+ * error naming FILE:LINE and the option.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobs.h"
+#include "macro.h"
+
+static char *trim(char *s)
+{
+        char *end;
+
+        while (isspace((unsigned char)*s))
+                s++;
+        end = s + strlen(s);
+        while (end > s && isspace((unsigned char)end[-1]))
+                *--end = '\0';
+        return s;
+}
+
+/* ${VAR} from the environment; an unset variable is an error (*ret_var names it). */
+static int expand_env(const char *s, char **ret, char **ret_var)
+{
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&buf, &len);
+
+        if (!m)
+                return -ENOMEM;
+        while (*s) {
+                const char *close;
+
+                if (s[0] == '$' && s[1] == '{' && (close = strchr(s + 2, '}'))) {
+                        _cleanup_free_ char *var = strndup(s + 2, (size_t)(close - s - 2));
+                        const char *val = var ? getenv(var) : NULL;
+
+                        if (!var || !val) {
+                                int err = var ? -ENOENT : -ENOMEM;
+
+                                fclose(m);
+                                free(buf);
+                                *ret_var = TAKE_PTR(var);
+                                return err;
+                        }
+                        fputs(val, m);
+                        s = close + 1;
+                } else
+                        fputc(*s++, m);
+        }
+        if (fclose(m) != 0) {
+                free(buf);
+                return -ENOMEM;
+        }
+        *ret = buf;
+        return 0;
+}
+
+int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char *path, struct bench_error *e)
+{
+        _cleanup_free_ char *copy = strdup(text);
+        struct bench_opts fglobal, *cur = NULL;
+        bool in_global = false;
+        unsigned lineno = 0, njobs_before = g->njobs;
+        char *save = NULL, *line;
+        int r = 0;
+
+        if (!copy)
+                return -ENOMEM;
+        r = bench_opts_copy_job(&fglobal, g);
+        if (r < 0) {
+                bench_opts_done_job(&fglobal);
+                return r;
+        }
+        /* strtok_r would skip empty lines and lose the count: split by hand */
+        for (line = copy; line && r == 0; line = save) {
+                char where[4200], *nl = strchr(line, '\n'), *s, *eq, *key, *val = NULL;
+                _cleanup_free_ char *expanded = NULL, *var = NULL;
+
+                save = nl ? nl + 1 : NULL;
+                if (nl)
+                        *nl = '\0';
+                lineno++;
+                s = trim(line);
+                if (!*s || *s == ';' || *s == '#')
+                        continue;
+                snprintf(where, sizeof(where), "%s:%u", path, lineno);
+                if (*s == '[') {
+                        char *close = strchr(s, ']');
+
+                        if (!close || close[1] || close == s + 1) {
+                                r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: invalid section '%s' (expected [name])",
+                                                    where, s);
+                                break;
+                        }
+                        *close = '\0';
+                        s = trim(s + 1);
+                        if (!*s) {
+                                r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: a section needs a name", where);
+                                break;
+                        }
+                        in_global = streq(s, "global");
+                        cur = NULL;
+                        if (!in_global)
+                                r = bench_jobs_add(g, &fglobal, s, &cur);
+                        continue;
+                }
+                eq = strchr(s, '=');
+                if (eq) {
+                        *eq = '\0';
+                        val = trim(eq + 1);
+                }
+                key = trim(s);
+                if (!in_global && !cur) {
+                        r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
+                                            "%s: option '%s' outside a section (start with [global] or [jobname])",
+                                            where, key);
+                        break;
+                }
+                if (val) {
+                        r = expand_env(val, &expanded, &var);
+                        if (r == -ENOENT) {
+                                r = bench_error_set(e, BENCH_ERR_USAGE, ENOENT,
+                                                    "%s: option '%s': environment variable %s is not set", where, key, var);
+                                break;
+                        }
+                        if (r < 0)
+                                break;
+                        val = expanded;
+                }
+                if (streq(key, "name")) {
+                        if (in_global || !val || !*val) {
+                                r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
+                                                    "%s: 'name' belongs in a job section and needs a value", where);
+                                break;
+                        }
+                        free(cur->name);
+                        cur->name = strdup(val);
+                        r = cur->name ? 0 : -ENOMEM;
+                        continue;
+                }
+                r = bench_jobopt_set(in_global ? &fglobal : cur, key, val, where, e);
+                if (r == -ENOENT)
+                        r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
+                                            "%s: unknown option '%s' (not an option iosched-bench supports in job files)",
+                                            where, key);
+        }
+        bench_opts_done_job(&fglobal);
+        if (r == 0 && g->njobs == njobs_before)
+                r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: no job section (a [name] other than [global])", path);
+        return r;
+}
+
+int bench_jobfile_parse(struct bench_opts *g, const char *path, struct bench_error *e)
+{
+        _cleanup_free_ char *text = NULL;
+        size_t len = 0;
+        bool in = streq(path, "-");     /* fio's "-": the job file on standard input */
+        FILE *f = in ? stdin : fopen(path, "re");
+        int r;
+
+        if (!f)
+                return bench_error_set(e, BENCH_ERR_USAGE, errno, "%s: cannot read the job file: %s", path, strerror(errno));
+        {
+                FILE *m = open_memstream(&text, &len);
+                char chunk[4096];
+                size_t n;
+
+                if (!m) {
+                        if (!in)
+                                fclose(f);
+                        return -ENOMEM;
+                }
+                while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+                        fwrite(chunk, 1, n, m);
+                r = ferror(f) ? -EIO : 0;
+                fclose(m);
+        }
+        if (!in)
+                fclose(f);
+        if (r < 0 || !text)
+                return bench_error_set(e, BENCH_ERR_USAGE, EIO, "%s: cannot read the job file", path);
+        if (memchr(text, '\0', len))
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: not a job file (binary data)", path);
+        return bench_jobfile_parse_text(g, text, path, e);
+}

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * jobs.c: the run's jobs.  fio's rule: every --name (and every section of a
+ * job file, and every job of a --workload preset) starts a job that copies
+ * the global options; the options after it are its own.  After parsing,
+ * bench_jobs_finish() reads the job files and the preset (on the final
+ * global options, so their place on the command line does not matter),
+ * makes one job of the global options when none was named, settles the
+ * defaults that depend on other options per job, numbers the reporting
+ * groups (new_group, stonewall) and the threads, and checks what spans
+ * jobs: the objective's job, writes of a preset.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobs.h"
+#include "macro.h"
+
+int bench_jobs_add(struct bench_opts *g, const struct bench_opts *base, const char *name, struct bench_opts **ret)
+{
+        struct bench_opts *jobs, *j;
+        int r;
+
+        if (!name || !*name)
+                return bench_error_set(NULL, BENCH_ERR_USAGE, EINVAL, "empty job name");
+        if (g->njobs >= 4096)
+                return -E2BIG;
+        jobs = realloc(g->jobs, (g->njobs + 1) * sizeof(*jobs));
+        if (!jobs)
+                return -ENOMEM;
+        g->jobs = jobs;
+        j = &jobs[g->njobs];
+        r = bench_opts_copy_job(j, base);
+        if (r == 0 && !(j->name = strdup(name)))
+                r = -ENOMEM;
+        g->njobs++;             /* even on failure: bench_opts_done() frees what was copied */
+        if (r < 0)
+                return r;
+        *ret = j;
+        return 0;
+}
+
+/* The defaults of one job that depend on its other options, and its checks. */
+static int finish_job(const struct bench_opts *g, struct bench_opts *o, const char *job, struct bench_error *e)
+{
+        char who[300] = "";
+        int r;
+
+        if (job)
+                snprintf(who, sizeof(who), "job '%s': ", job);
+        if (!o->filename && !o->directory && !(o->engine->flags & BENCH_ENGINE_NOFILE))
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
+                                       "%smissing --filename (a block device, a file or a directory)", who);
+        if (g->compare && (o->engine->flags & BENCH_ENGINE_NOFILE))
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s--compare needs a real engine, not %s",
+                                       who, o->engine->name);
+        if (o->directory && !o->filename && !o->size.set)
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
+                                       "%s--directory needs --size for the files it creates", who);
+        if (o->io_size.set && !o->runtime_set)
+                o->runtime_ns = 0;      /* stop on the amount of I/O only, as fio */
+        if (!o->ramp_set && g->compare)
+                o->ramp_ns = 1000000000ull;     /* settle after each scheduler switch */
+        if (o->engine->flags & BENCH_ENGINE_SYNC)
+                o->iodepth = 1;
+        if (o->cpus_split && o->ncpus == 0) {
+                /* split with no list: over every CPU we may use, as fio */
+                r = bench_usable_cpus(&o->cpus, e);
+                if (r < 0)
+                        return r;
+                o->ncpus = (unsigned)CPU_COUNT(&o->cpus);
+        }
+        /*
+         * Submit at most depth/8 (1 to 16) per call by default.  Measured on
+         * the reference VM (docs/bench.md): at depth 32 batches of 2-4 beat
+         * both 1 (fio's default) and 8, on the loop device as on virtio, where
+         * a batch held behind one plug leaves the disk waiting; at depth 128
+         * anything from 4 to 32 is alike.
+         */
+        if (o->batch_submit == 0)
+                o->batch_submit = o->iodepth / 8 < 1 ? 1 : o->iodepth / 8 > 16 ? 16 : o->iodepth / 8;
+        if (o->batch_submit > o->iodepth)
+                o->batch_submit = o->iodepth;
+        if (o->batch_complete_max == 0 || o->batch_complete_max > o->iodepth)
+                o->batch_complete_max = o->iodepth;
+        if (o->batch_complete_min > o->batch_complete_max)
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
+                                       "%s--iodepth_batch_complete_min=%u is larger than the maximum %u", who,
+                                       o->batch_complete_min, o->batch_complete_max);
+        /* ionice's defaults: best-effort, level 4 */
+        if (o->prio >= 0 && o->prioclass < 0)
+                o->prioclass = 2;
+        if (o->prioclass >= 0 && o->prio < 0)
+                o->prio = o->prioclass == 3 ? 0 : 4;
+        return 0;
+}
+
+/* The global options' view of the run: job 0's options (what one-job runs and --compare print). */
+static int sync_from_first(struct bench_opts *g)
+{
+        const struct bench_opts *j = &g->jobs[0];
+
+        free(g->filename);
+        free(g->name);
+        free(g->directory);
+        g->filename = j->filename ? strdup(j->filename) : NULL;
+        g->directory = j->directory ? strdup(j->directory) : NULL;
+        g->name = strdup(j->name);
+        if ((j->filename && !g->filename) || (j->directory && !g->directory) || !g->name)
+                return -ENOMEM;
+        g->engine = j->engine;
+        g->rw = j->rw;
+        g->rwmixread = j->rwmixread;
+        memcpy(g->bs, j->bs, sizeof(g->bs));
+        g->iodepth = j->iodepth;
+        g->numjobs = j->numjobs;
+        g->batch_submit = j->batch_submit;
+        g->batch_complete_min = j->batch_complete_min;
+        g->batch_complete_max = j->batch_complete_max;
+        g->runtime_ns = j->runtime_ns;
+        g->ramp_ns = j->ramp_ns;
+        g->runtime_set = j->runtime_set;
+        g->ramp_set = j->ramp_set;
+        g->poll_wait_ns = j->poll_wait_ns;
+        g->cpus = j->cpus;
+        g->ncpus = j->ncpus;
+        g->cpus_split = j->cpus_split;
+        g->size = j->size;
+        g->offset = j->offset;
+        g->io_size = j->io_size;
+        g->direct = j->direct;
+        g->fixedbufs = j->fixedbufs;
+        g->registerfiles = j->registerfiles;
+        g->randrepeat = j->randrepeat;
+        memcpy(g->percentiles, j->percentiles, sizeof(g->percentiles));
+        g->n_percentiles = j->n_percentiles;
+        return 0;
+}
+
+static int find_objective_job(struct bench_opts *g, struct bench_error *e)
+{
+        const char *metric = bench_objective_to_string(g->objective);
+        bool reads = false;
+
+        g->objective_jobidx = -1;
+        if (g->objective_job) {
+                for (unsigned i = 0; i < g->njobs; i++)
+                        if (streq(g->jobs[i].name, g->objective_job)) {
+                                if (g->objective_jobidx >= 0)
+                                        return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
+                                                               "--objective=%s:%s: more than one job is named '%s'",
+                                                               g->objective_job, metric, g->objective_job);
+                                g->objective_jobidx = (int)i;
+                        }
+                if (g->objective_jobidx < 0) {
+                        _cleanup_free_ char *names = NULL;
+                        size_t len = 0;
+                        FILE *m = open_memstream(&names, &len);
+
+                        if (!m)
+                                return -ENOMEM;
+                        for (unsigned i = 0; i < g->njobs; i++)
+                                fprintf(m, "%s%s", i ? ", " : "", g->jobs[i].name);
+                        fclose(m);
+                        return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "--objective=%s:%s: no job named '%s' (jobs: %s)",
+                                               g->objective_job, metric, g->objective_job, names ? names : "");
+                }
+                reads = bench_rw_reads(g->jobs[g->objective_jobidx].rw);
+                snprintf(g->objective_label, sizeof(g->objective_label), "%s:%s", g->objective_job, metric);
+        } else {
+                for (unsigned i = 0; i < g->njobs; i++)
+                        reads |= bench_rw_reads(g->jobs[i].rw);
+                snprintf(g->objective_label, sizeof(g->objective_label), "%s", metric);
+        }
+        if (g->objective == BENCH_OBJ_READ_P99 && !reads)
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "--objective=%s needs a %s that reads",
+                                       g->objective_label, g->objective_job ? "job" : "workload");
+        return 0;
+}
+
+int bench_jobs_finish(struct bench_opts *g, struct bench_error *e)
+{
+        unsigned gid = 0, thread = 0;
+        bool preset_writes = false;
+        int r;
+
+        for (char **f = g->jobfiles; f && *f; f++) {
+                r = bench_jobfile_parse(g, *f, e);
+                if (r < 0)
+                        return r;
+        }
+        if (g->workload) {
+                unsigned before = g->njobs;
+                char where[96];
+
+                snprintf(where, sizeof(where), "--workload=%s", g->workload);
+                r = bench_jobfile_parse_text(g, bench_workload_text(g->workload), where, e);
+                if (r < 0)
+                        return r;
+                for (unsigned i = before; i < g->njobs; i++)
+                        preset_writes |= bench_rw_writes(g->jobs[i].rw);
+                if (preset_writes && !g->allow_write)
+                        return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
+                                               "--workload=%s writes: add --allow-write (it overwrites the data on the target)",
+                                               g->workload);
+        }
+        if (g->njobs == 0) {
+                struct bench_opts *j;
+
+                r = bench_jobs_add(g, g, g->name ? g->name : "iosched-bench", &j);
+                if (r < 0)
+                        return r;
+        }
+        for (unsigned i = 0; i < g->njobs; i++) {
+                struct bench_opts *j = &g->jobs[i];
+
+                j->allow_write = g->allow_write;
+                r = finish_job(g, j, g->njobs > 1 ? j->name : NULL, e);
+                if (r < 0)
+                        return r;
+                if (i > 0 && (j->stonewall || j->new_group))
+                        gid++;          /* fio: a stonewall starts a new group too */
+                j->groupid = gid;
+                j->first_thread = thread;
+                thread += j->numjobs;
+        }
+        g->nthreads = thread;
+        if (g->loops == 0)
+                g->loops = g->compare ? 3 : 1;
+        r = find_objective_job(g, e);
+        if (r < 0)
+                return r;
+        return sync_from_first(g);
+}
+
+const struct bench_result *bench_objective_result(const struct bench_opts *g, const struct bench_result *r)
+{
+        if (g->objective_jobidx >= 0 && r->jobs && (unsigned)g->objective_jobidx < r->njobs)
+                return &r->jobs[g->objective_jobidx];
+        return r;
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * lock.c: one iosched-bench at a time may switch a disk's scheduler.  A
+ * second --compare (or --observe) on the same disk would save the first
+ * one's switched state as "the original" and restore that at its end; so
+ * before the state is saved, each takes flock(LOCK_EX|LOCK_NB) on
+ * /run/iosched-bench/MAJ:MIN.lock and writes its pid there, and one that
+ * finds the lock held is refused with that pid.  The kernel drops the lock
+ * when the process ends, however it ends; the file stays (harmless).
+ *
+ * Not /run/lock: it is world-writable, so any user could plant the file or
+ * hold the lock.  Not the device node itself: udev's convention is that
+ * LOCK_EX on a whole-disk node makes udevd skip or postpone that disk's
+ * events, and an --observe on a busy server runs for minutes; nor should a
+ * benchmark fight mkfs or systemd-repart, which take that lock for their
+ * own reasons.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "compare.h"
+#include "macro.h"
+
+#define LOCK_DIR "/run/iosched-bench"
+
+int bench_disk_lock_take(const struct ios_device *d, struct bench_disk_lock *l, struct bench_error *e)
+{
+        char path[128], buf[32];
+        struct stat st;
+        int fd, r;
+
+        snprintf(path, sizeof(path), LOCK_DIR "/%u:%u.lock", d->major, d->minor);
+        if (mkdir(LOCK_DIR, 0755) < 0 && errno != EEXIST)
+                return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "%s: cannot create " LOCK_DIR ": %s",
+                                       d->name, strerror(errno));
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
+        if (fd < 0)
+                return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "%s: cannot open %s: %s", d->name, path,
+                                       strerror(errno));
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+                close(fd);
+                return bench_error_set(e, BENCH_ERR_SYSTEM, EPERM, "%s: %s is not a regular file of ours",
+                                       d->name, path);
+        }
+        if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+                long pid = 0;
+                ssize_t n;
+
+                r = errno;
+                if (r != EWOULDBLOCK) {
+                        close(fd);
+                        return bench_error_set(e, BENCH_ERR_SYSTEM, r, "%s: cannot lock %s: %s", d->name, path,
+                                               strerror(r));
+                }
+                /* the holder writes its pid right after it locks: give it a moment */
+                for (int i = 0; i < 20 && pid <= 0; i++) {
+                        n = pread(fd, buf, sizeof(buf) - 1, 0);
+                        buf[n > 0 ? n : 0] = '\0';
+                        pid = strtol(buf, NULL, 10);
+                        if (pid <= 0)
+                                usleep(5000);
+                }
+                close(fd);
+                if (pid > 0)
+                        return bench_error_set(e, BENCH_ERR_REFUSED, EBUSY,
+                                               "%s: another iosched-bench (pid %ld) is comparing schedulers on this disk",
+                                               d->name, pid);
+                return bench_error_set(e, BENCH_ERR_REFUSED, EBUSY,
+                                       "%s: another iosched-bench is comparing schedulers on this disk (%s is locked)",
+                                       d->name, path);
+        }
+        r = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+        if (ftruncate(fd, 0) < 0 || pwrite(fd, buf, (size_t)r, 0) != r) {
+                r = errno ? errno : EIO;
+                close(fd);
+                return bench_error_set(e, BENCH_ERR_SYSTEM, r, "%s: cannot write %s: %s", d->name, path, strerror(r));
+        }
+        l->fd = fd;
+        return 0;
+}
+
+void bench_disk_lock_release(struct bench_disk_lock *l)
+{
+        if (l->fd >= 0)
+                close(l->fd);   /* drops the lock; the file stays, so no one can lock an unlinked one */
+        l->fd = -1;
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * fight.c: a value the drift check puts back again and again means that
+ * something else keeps writing it.  The second time the same disk and key
+ * is restored within IOSD_FIGHT_WINDOW_MS, say so once (the attribute,
+ * both values and the other writers the library can see: the active TuneD
+ * profile, udev rules) instead of fighting silently.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+
+#include "daemon-internal.h"
+#include "macro.h"
+
+#define IOSD_FIGHT_WINDOW_MS (10 * 60 * 1000ULL)
+
+static struct fight {
+        dev_t dev;
+        char *key;
+        uint64_t last_ms;
+        bool warned;
+} *fights;
+static size_t nfights;
+
+static uint64_t now_ms(void)
+{
+        struct timespec ts;
+
+        (void)clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void warn(const struct daemon *d, const char *name, const struct ios_change *c)
+{
+        /* the plan's "scheduler" is the writers' queue/scheduler */
+        const char *attr = streq(c->key, "scheduler") ? "queue/scheduler" : c->key;
+        struct ios_writers ws = {};
+        char *list = NULL;
+        size_t len = 0;
+        FILE *f;
+
+        f = open_memstream(&list, &len);
+        if (f && ios_writers_scan(d->o->config_root, &ws) >= 0)
+                for (size_t i = 0; i < ws.n; i++) {
+                        char line[1024];
+
+                        if (!ios_writer_applies(&ws.w[i], name, attr))
+                                continue;
+                        fprintf(f, "%s%s", ftell(f) ? "; " : "", ios_writer_line(&ws.w[i], line, sizeof(line)));
+                }
+        if (f)
+                fclose(f);
+        iosd_log(LOG_WARNING, "%s: %s keeps being changed by something else (found '%s', policy wants '%s'); "
+                 "other writers: %s; restoring it each drift check, said once",
+                 name, attr, iosd_str(c->current), iosd_str(c->wanted),
+                 list && *list ? list : "none visible (TuneD, udev rules): look for a service or script");
+        free(list);
+        ios_writers_done(&ws);
+}
+
+void iosd_fight_note(const struct daemon *d, dev_t dev, const char *name, const struct ios_change *c)
+{
+        uint64_t now = now_ms();
+        struct fight *n;
+
+        for (size_t i = 0; i < nfights; i++) {
+                struct fight *f = &fights[i];
+
+                if (f->dev != dev || !streq(f->key, c->key))
+                        continue;
+                if (!f->warned && now - f->last_ms <= IOSD_FIGHT_WINDOW_MS) {
+                        warn(d, name, c);
+                        f->warned = true;
+                }
+                f->last_ms = now;
+                return;
+        }
+        n = realloc(fights, (nfights + 1) * sizeof(*n));
+        if (!n)
+                return;         /* out of memory: the restore is still logged */
+        fights = n;
+        fights[nfights] = (struct fight){ .dev = dev, .key = strdup(c->key), .last_ms = now };
+        if (fights[nfights].key)
+                nfights++;
+}

@@ -1,0 +1,192 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Description: the Ansible collection iosched.iosched, built and installed with
+# ansible-galaxy into a temporary directory, then real ansible-playbook runs on
+# localhost (connection local) against two loop devices the test creates, with
+# a policy root in a temporary directory (the host's /etc is never read or
+# written) and `devices:` naming only the test's disks:
+#   check mode predicts (changed=1) and changes nothing (sysfs, no file);
+#   the first run writes the drop-in (exact content, 0644) and changes sysfs
+#   (scheduler and queue/read_ahead_kb read back); the second run changed=0;
+#   a bad value fails with the tool's file:line and changes nothing;
+#   the facts module returns the loop disks with class and scheduler;
+#   state=absent removes the drop-in (check mode first: predicted, not done).
+. "$(dirname "$0")/lib.sh"
+c_require
+c_need ansible-playbook ansible
+c_need ansible-galaxy ansible
+
+c_loop l1 32
+c_loop l2 32
+grep -q mq-deadline "/sys/block/$l1/queue/scheduler" || c_skip "no mq-deadline on this kernel"
+
+root=$C_TMP/root
+mkdir -p "$root/etc/iosched.d"
+conf=$root/etc/iosched.d/60-test.conf
+# ansible wants a UTF-8 locale (C.UTF-8 is always there on Debian)
+export LC_ALL=C.UTF-8 LANG=C.UTF-8
+export ANSIBLE_HOME="$C_TMP/ansible-home" ANSIBLE_LOCAL_TEMP="$C_TMP/ansible-local" \
+        ANSIBLE_REMOTE_TEMP="$C_TMP/ansible-remote" ANSIBLE_COLLECTIONS_PATH="$C_TMP/collections" \
+        ANSIBLE_NOCOLOR=1 ANSIBLE_FORCE_COLOR=0 ANSIBLE_RETRY_FILES_ENABLED=0 \
+        ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3 ANSIBLE_CONFIG="$C_TMP/ansible.cfg" \
+        ANSIBLE_STDOUT_CALLBACK=default ANSIBLE_LOAD_CALLBACK_PLUGINS=0
+
+: > "$C_TMP/ansible.cfg"
+
+# build and install the collection
+ansible-galaxy collection build "$top/contrib/ansible" --output-path "$C_TMP" >"$C_TMP/build.log" 2>&1 ||
+        { cat "$C_TMP/build.log"; c_fail "ansible-galaxy collection build"; }
+ansible-galaxy collection install -p "$C_TMP/collections" "$C_TMP"/iosched-iosched-*.tar.gz >"$C_TMP/install.log" 2>&1 ||
+        { cat "$C_TMP/install.log"; c_fail "ansible-galaxy collection install"; }
+ansible-doc iosched.iosched.policy 2>&1 | grep -q 'config_root' || c_fail "ansible-doc iosched.iosched.policy does not render"
+ansible-doc iosched.iosched.facts 2>&1 | grep -q 'pci_id' || c_fail "ansible-doc iosched.iosched.facts does not render"
+echo "collection built and installed: $(c_time)s"
+
+# the drop-in text: lists are alternatives (an element with a blank quoted),
+# booleans 1/0, keys in the order given; a bad key or a line break is refused
+/usr/bin/python3 - "$C_TMP/collections" <<'EOF' || c_fail "render_dropin"
+import sys
+sys.path.insert(0, sys.argv[1])
+from ansible_collections.iosched.iosched.plugins.module_utils.iosched import render_dropin
+class M:
+    def fail_json(self, **kw):
+        raise SystemExit(kw["msg"])
+t = render_dropin(M(), "X", {"Model": ["PERC H700", "H710"], "Rotational": True},
+                  {"Scheduler": ["bfq", "mq-deadline"], "queue/read_ahead_kb": 512})
+assert t == ('# Managed by X; local changes are overwritten.\n[Match]\nModel="PERC H700" H710\nRotational=1\n'
+             '[Set]\nScheduler=bfq mq-deadline\nqueue/read_ahead_kb=512\n'), t
+assert "[Match]" not in render_dropin(M(), "X", {}, {"Scheduler": "none"})
+for bad in ({"Sched uler": "x"}, {"Scheduler": "a\nb"}, {"x]\n[Set": 1}):
+    try:
+        render_dropin(M(), "X", {}, bad)
+    except SystemExit:
+        continue
+    raise AssertionError("accepted %r" % bad)
+EOF
+
+# the role parses (running it installs the package: not on a test machine)
+cat > "$C_TMP/role.yml" <<'EOF'
+- hosts: localhost
+  connection: local
+  roles:
+    - role: iosched.iosched.iosched
+      vars:
+        iosched_daemon_enabled: true
+        iosched_policies:
+          - {name: 60-perc, match: {Class: raid}, set: {Scheduler: none}}
+EOF
+ansible-playbook -i localhost, --syntax-check "$C_TMP/role.yml" >"$C_TMP/role.out" 2>&1 ||
+        { cat "$C_TMP/role.out"; c_fail "the role does not parse"; }
+ansible-playbook -i localhost, --list-tasks "$C_TMP/role.yml" 2>&1 | grep -q "iosched : Install iosched" ||
+        c_fail "the role's tasks: $(ansible-playbook -i localhost, --list-tasks "$C_TMP/role.yml" 2>&1)"
+
+cat > "$C_TMP/policy.yml" <<'EOF'
+- hosts: localhost
+  connection: local
+  gather_facts: false
+  tasks:
+    - name: the test policy
+      iosched.iosched.policy:
+        name: 60-test
+        match: {Name: "{{ loops }}"}
+        set: "{{ pset | default(omit) }}"
+        state: "{{ pstate | default('present') }}"
+        devices: "{{ loops }}"
+        config_root: "{{ root }}"
+        iosched_apply: "{{ tool }}"
+EOF
+cat > "$C_TMP/facts.yml" <<'EOF'
+- hosts: localhost
+  connection: local
+  gather_facts: false
+  tasks:
+    - iosched.iosched.facts:
+        devices: "{{ loops }}"
+        config_root: "{{ root }}"
+        iosched_apply: "{{ tool }}"
+    - ansible.builtin.assert:
+        that:
+          - ansible_facts.iosched.schema == 1
+          - ansible_facts.iosched.disks | map(attribute='name') | sort == loops | sort
+          - ansible_facts.iosched.disks | map(attribute='class') | unique == ['loop']
+          - ansible_facts.iosched.disks | map(attribute='scheduler') | unique == ['mq-deadline']
+          - ansible_facts.iosched.disks | map(attribute='wanted_scheduler') | unique == ['mq-deadline']
+          - ansible_facts.iosched.disks | rejectattr('compliant') | list | length == 0
+          - ansible_facts.iosched.compliant
+          - ansible_facts.iosched.policy_ok
+        fail_msg: "{{ ansible_facts.iosched | to_json }}"
+EOF
+good='{"pset": {"Scheduler": "mq-deadline", "queue/read_ahead_kb": 512}}'
+vars="{\"loops\": [\"$l1\", \"$l2\"], \"root\": \"$root\", \"tool\": \"$TOOL\"}"
+
+# play NAME EXPECT_RC ARGS...: ansible-playbook, output in $C_TMP/NAME.out
+play() {
+        n=$1 want=$2; shift 2
+        ansible-playbook -i localhost, -e "$vars" "$@" >"$C_TMP/$n.out" 2>&1
+        rc=$?
+        [ "$rc" = "$want" ] || { cat "$C_TMP/$n.out"; c_fail "$n: ansible-playbook exit $rc, want $want"; }
+        echo "$n: exit $rc ($(c_time)s)"
+}
+recap() { grep -q "^localhost *: ok=[0-9]* *changed=$2 " "$C_TMP/$1.out" || { cat "$C_TMP/$1.out"; c_fail "$1: not changed=$2"; }; }
+
+start=$(c_state "$l1" "$l2")
+
+# check mode: predicts the change, makes none
+play check 0 "$C_TMP/policy.yml" -e "$good" --check --diff
+recap check 1
+[ ! -e "$conf" ] || c_fail "check mode wrote $conf"
+[ "$(c_state "$l1" "$l2")" = "$start" ] || c_fail "check mode changed sysfs: $(c_state "$l1" "$l2")"
+grep -q "^+Scheduler=mq-deadline" "$C_TMP/check.out" || { cat "$C_TMP/check.out"; c_fail "check mode: no file diff"; }
+grep -q "^+scheduler=mq-deadline" "$C_TMP/check.out" || { cat "$C_TMP/check.out"; c_fail "check mode: no per-disk diff"; }
+grep -q "$l1 (loop) after" "$C_TMP/check.out" || c_fail "check mode: no diff for $l1"
+ls -A "$root/etc/iosched.d" | grep -q . && c_fail "check mode left a file: $(ls -A "$root/etc/iosched.d")"
+
+# first run: the file and the kernel values
+play first 0 "$C_TMP/policy.yml" -e "$good" --diff
+recap first 1
+for l in "$l1" "$l2"; do
+        [ "$(c_sched "$l")" = mq-deadline ] || c_fail "$l: scheduler $(c_sched "$l") after the first run"
+        [ "$(c_ra "$l")" = 512 ] || c_fail "$l: read_ahead_kb $(c_ra "$l") after the first run"
+done
+printf '# Managed by Ansible iosched.iosched.policy; local changes are overwritten.\n[Match]\nName=%s %s\n[Set]\nScheduler=mq-deadline\nqueue/read_ahead_kb=512\n' \
+        "$l1" "$l2" > "$C_TMP/want.conf"
+cmp "$C_TMP/want.conf" "$conf" || { diff -u "$C_TMP/want.conf" "$conf"; c_fail "drop-in content"; }
+[ "$(stat -c '%a %u %g' "$conf")" = "644 0 0" ] || c_fail "drop-in mode/owner $(stat -c '%a %u %g' "$conf")"
+[ "$(ls -A "$root/etc/iosched.d")" = 60-test.conf ] || c_fail "leftover files: $(ls -A "$root/etc/iosched.d")"
+"$TOOL" --check --config-root "$root" "$l1" "$l2" >/dev/null || c_fail "iosched-apply --check after the first run"
+after=$(c_state "$l1" "$l2")
+
+# second run: nothing to do
+play second 0 "$C_TMP/policy.yml" -e "$good" --diff
+recap second 0
+# check mode on a compliant host predicts nothing
+play check2 0 "$C_TMP/policy.yml" -e "$good" --check
+recap check2 0
+
+# a bad value: the task fails with file:line, the old file and sysfs stay
+cp "$conf" "$C_TMP/before.conf"
+play bad 2 "$C_TMP/policy.yml" -e '{"pset": {"Scheduler": "none", "queue/read_ahead_kb": "lots"}}'
+grep -q "60-test.conf:6:" "$C_TMP/bad.out" || { cat "$C_TMP/bad.out"; c_fail "bad value: no file:line in the failure"; }
+cmp -s "$C_TMP/before.conf" "$conf" || c_fail "bad value replaced the drop-in"
+[ "$(c_state "$l1" "$l2")" = "$after" ] || c_fail "bad value changed sysfs: $(c_state "$l1" "$l2")"
+[ "$(ls -A "$root/etc/iosched.d")" = 60-test.conf ] || c_fail "bad value left files: $(ls -A "$root/etc/iosched.d")"
+
+# facts
+play facts 0 "$C_TMP/facts.yml"
+
+# a drift is put back by the next run (file unchanged, changed=1 from iosched-apply)
+echo none > "/sys/block/$l2/queue/scheduler"
+play drift 0 "$C_TMP/policy.yml" -e "$good"
+recap drift 1
+[ "$(c_sched "$l2")" = mq-deadline ] || c_fail "$l2: drift not put back"
+
+# absent: check mode predicts the removal, the real run removes it
+play absent-check 0 "$C_TMP/policy.yml" -e '{"pstate": "absent"}' --check
+recap absent-check 1
+[ -e "$conf" ] || c_fail "check mode removed the drop-in"
+play absent 0 "$C_TMP/policy.yml" -e '{"pstate": "absent"}'
+recap absent 1
+[ ! -e "$conf" ] || c_fail "state=absent left $conf"
+play absent2 0 "$C_TMP/policy.yml" -e '{"pstate": "absent"}'
+recap absent2 0
+echo "PASS ($(c_time)s)"

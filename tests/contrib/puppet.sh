@@ -1,0 +1,114 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Description: the Puppet module contrib/puppet/iosched with Debian's puppet
+# apply (--detailed-exitcodes: 2 = changes, 0 = none, 4/6 = failures) on two
+# loop devices the test creates, the policy root in a temporary directory
+# (the host's /etc is never read or written) and `devices` naming only the
+# test's disks: the first run writes the drop-in and changes sysfs (read
+# back), the second is a no-op, a bad value fails validate_cmd with the
+# tool's file:line and changes nothing, ensure => absent removes the file;
+# the fact `iosched` (facter, and $facts in puppet apply) has the loop disks.
+. "$(dirname "$0")/lib.sh"
+c_require
+c_need puppet puppet
+c_need facter facter
+
+c_loop l1 32
+c_loop l2 32
+grep -q mq-deadline "/sys/block/$l1/queue/scheduler" || c_skip "no mq-deadline on this kernel"
+
+root=$C_TMP/root
+mkdir -p "$root/etc/iosched.d"
+conf=$root/etc/iosched.d/60-test.conf
+pd=$C_TMP/puppet
+mkdir -p "$pd"
+export IOSCHED_APPLY="$TOOL"
+
+# papply NAME EXPECT_RC MANIFEST: puppet apply on the module, Puppet's state kept in $pd
+papply() {
+        n=$1 want=$2 m=$3
+        puppet apply --detailed-exitcodes --color=false --modulepath "$top/contrib/puppet" \
+                --confdir "$pd/conf" --vardir "$pd/var" --codedir "$pd/code" --logdir "$pd/log" \
+                --rundir "$pd/run" --publicdir "$pd/public" "$m" >"$C_TMP/$n.out" 2>&1
+        rc=$?
+        [ "$rc" = "$want" ] || { cat "$C_TMP/$n.out"; c_fail "$n: puppet apply exit $rc, want $want"; }
+        echo "$n: exit $rc ($(c_time)s)"
+}
+# manifest FILE ENSURE SET: one iosched::rule for the test's devices
+manifest() {
+        cat > "$1" <<EOF
+iosched::rule { '60-test':
+  ensure        => '$2',
+  match         => { 'Name' => ['$l1', '$l2'] },
+  set           => $3,
+  devices       => ['$l1', '$l2'],
+  config_root   => '$root',
+  iosched_apply => '$TOOL',
+}
+EOF
+}
+manifest "$C_TMP/good.pp" present "{ 'Scheduler' => 'mq-deadline', 'queue/read_ahead_kb' => 512 }"
+manifest "$C_TMP/bad.pp" present "{ 'Scheduler' => 'none', 'queue/read_ahead_kb' => 'lots' }"
+manifest "$C_TMP/absent.pp" absent "{}"
+
+# the drop-in text: an array is alternatives (an element with a blank quoted), booleans 1/0
+puppet epp render --modulepath "$top/contrib/puppet" --confdir "$pd/conf" --vardir "$pd/var" \
+        --codedir "$pd/code" --logdir "$pd/log" --rundir "$pd/run" --publicdir "$pd/public" \
+        --values "{match => {'Model' => ['PERC H700', 'H710'], 'Rotational' => true}, set => {'Scheduler' => ['bfq', 'mq-deadline']}}" \
+        iosched/dropin.epp >"$C_TMP/render.out" 2>"$C_TMP/render.err" || { cat "$C_TMP/render.err"; c_fail "puppet epp render"; }
+printf '# Managed by Puppet iosched::rule; local changes are overwritten.\n[Match]\nModel="PERC H700" H710\nRotational=1\n[Set]\nScheduler=bfq mq-deadline\n' > "$C_TMP/render.want"
+cmp -s "$C_TMP/render.want" "$C_TMP/render.out" || { diff -u "$C_TMP/render.want" "$C_TMP/render.out"; c_fail "drop-in rendering"; }
+
+start=$(c_state "$l1" "$l2")
+
+# first run: changes (file written, exec refreshed, sysfs changed)
+papply first 2 "$C_TMP/good.pp"
+for l in "$l1" "$l2"; do
+        [ "$(c_sched "$l")" = mq-deadline ] || c_fail "$l: scheduler $(c_sched "$l") after the first run (was $start)"
+        [ "$(c_ra "$l")" = 512 ] || c_fail "$l: read_ahead_kb $(c_ra "$l") after the first run"
+done
+printf '# Managed by Puppet iosched::rule; local changes are overwritten.\n[Match]\nName=%s %s\n[Set]\nScheduler=mq-deadline\nqueue/read_ahead_kb=512\n' \
+        "$l1" "$l2" > "$C_TMP/want.conf"
+cmp "$C_TMP/want.conf" "$conf" || { diff -u "$C_TMP/want.conf" "$conf"; c_fail "drop-in content"; }
+[ "$(stat -c '%a %u %g' "$conf")" = "644 0 0" ] || c_fail "drop-in mode/owner $(stat -c '%a %u %g' "$conf")"
+grep -q "Exec\[iosched-apply 60-test\]: Triggered 'refresh'" "$C_TMP/first.out" || { cat "$C_TMP/first.out"; c_fail "the exec was not refreshed"; }
+"$TOOL" --check --config-root "$root" "$l1" "$l2" >/dev/null || c_fail "iosched-apply --check after the first run"
+after=$(c_state "$l1" "$l2")
+
+# second run: no-op
+papply second 0 "$C_TMP/good.pp"
+
+# a bad value: validate_cmd refuses it with file:line; file and sysfs unchanged
+cp "$conf" "$C_TMP/before.conf"
+papply bad 4 "$C_TMP/bad.pp"
+grep -q "60-test.conf.*:6:.*lots" "$C_TMP/bad.out" || grep -q ':6: .*lots' "$C_TMP/bad.out" ||
+        { cat "$C_TMP/bad.out"; c_fail "bad value: no file:line in the failure"; }
+cmp -s "$C_TMP/before.conf" "$conf" || c_fail "bad value replaced the drop-in"
+[ "$(c_state "$l1" "$l2")" = "$after" ] || c_fail "bad value changed sysfs: $(c_state "$l1" "$l2")"
+[ "$(ls -A "$root/etc/iosched.d")" = 60-test.conf ] || c_fail "leftover files: $(ls -A "$root/etc/iosched.d")"
+
+# the fact, with facter and inside puppet apply (the module's lib/facter)
+FACTERLIB="$top/contrib/puppet/iosched/lib/facter" facter --json iosched >"$C_TMP/facter.json" 2>"$C_TMP/facter.err" ||
+        { cat "$C_TMP/facter.err"; c_fail "facter iosched"; }
+/usr/bin/python3 - "$C_TMP/facter.json" "$l1" "$l2" <<'EOF' || c_fail "facter iosched: $(cat "$C_TMP/facter.json")"
+import json, sys
+f = json.load(open(sys.argv[1]))["iosched"]
+assert f["schema"] == 1, f
+disks = {d["name"]: d for d in f["disks"]}
+for l in sys.argv[2:]:
+    assert disks[l]["class"] == "loop", disks[l]
+    assert disks[l]["scheduler"] == "mq-deadline", disks[l]
+EOF
+echo "facter: ok ($(c_time)s)"
+cat > "$C_TMP/fact.pp" <<EOF
+\$d = \$facts['iosched']['disks'].filter |\$x| { \$x['name'] == '$l1' }
+notice("iosched fact: \${d[0]['name']} class=\${d[0]['class']} scheduler=\${d[0]['scheduler']}")
+EOF
+papply fact 0 "$C_TMP/fact.pp"
+grep -q "iosched fact: $l1 class=loop scheduler=mq-deadline" "$C_TMP/fact.out" || { cat "$C_TMP/fact.out"; c_fail "fact in puppet apply"; }
+
+# absent: the file goes, the exec runs (what remains of the policy is applied), then a no-op
+papply absent 2 "$C_TMP/absent.pp"
+[ ! -e "$conf" ] || c_fail "ensure => absent left $conf"
+papply absent2 0 "$C_TMP/absent.pp"
+echo "PASS ($(c_time)s)"

@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * fault.c: an LD_PRELOAD shim that fails the N-th call of one kind, once.
+ *
+ *   IOS_FAULT=KIND:N[:ERRNO]   KIND: alloc (malloc, calloc, realloc, strdup,
+ *                              strndup together), malloc, calloc, realloc,
+ *                              strdup, open (open, openat, their 64
+ *                              variants, and openat2 through syscall()),
+ *                              read, write, close
+ *   IOS_FAULT_HIT=FILE         created when the fault is injected, so that a
+ *                              driver knows when N has passed the last call
+ *   IOS_FAULT_COUNT=FILE       at exit, the number of calls of KIND written
+ *                              there (IOS_FAULT=KIND:0 counts without failing)
+ *
+ * A failed allocation returns NULL with ENOMEM; open returns -1 with EMFILE,
+ * read, write and close -1 with EIO (close still closes: the kernel does), or
+ * with ERRNO when given (a number or EACCES, ENOSPC, EROFS, ENOENT, ENODEV,
+ * EINTR, EAGAIN).  Calls are counted from the start of the process, glibc's
+ * own included.  Loaded before an ASan runtime
+ * (ASAN_OPTIONS=verify_asan_link_order=0), the real calls are ASan's, so its
+ * leak checker still sees every allocation.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+enum kind { K_NONE, K_ALLOC, K_MALLOC, K_CALLOC, K_REALLOC, K_STRDUP, K_OPEN, K_READ, K_WRITE, K_CLOSE };
+
+static enum kind want = K_NONE;
+static unsigned long target, count;
+static int fail_errno;
+static bool inited, parsed, hit;
+static const char *hit_file;
+
+/* calloc for dlsym before the real one is known, never freed */
+static char boot[8192];
+static size_t boot_used;
+
+static void *(*real_malloc)(size_t);
+static void *(*real_calloc)(size_t, size_t);
+static void *(*real_realloc)(void *, size_t);
+static void (*real_free)(void *);
+static char *(*real_strdup)(const char *);
+static char *(*real_strndup)(const char *, size_t);
+static int (*real_open)(const char *, int, ...);
+static int (*real_open64)(const char *, int, ...);
+static int (*real_openat)(int, const char *, int, ...);
+static int (*real_openat64)(int, const char *, int, ...);
+static ssize_t (*real_read)(int, void *, size_t);
+static ssize_t (*real_write)(int, const void *, size_t);
+static int (*real_close)(int);
+static long (*real_syscall)(long, ...);
+
+static int errno_of(const char *s, int dflt)
+{
+        static const struct { const char *n; int e; } names[] = {
+                { "EACCES", EACCES }, { "ENOSPC", ENOSPC }, { "EROFS", EROFS }, { "ENOENT", ENOENT },
+                { "ENODEV", ENODEV }, { "EINTR", EINTR }, { "EAGAIN", EAGAIN }, { "EIO", EIO },
+                { "ENOMEM", ENOMEM }, { "EMFILE", EMFILE }, { "EPERM", EPERM }, { "EINVAL", EINVAL },
+        };
+        if (!s || !*s)
+                return dflt;
+        for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+                if (!strcmp(s, names[i].n))
+                        return names[i].e;
+        return atoi(s) > 0 ? atoi(s) : dflt;
+}
+
+static void init(void)
+{
+        if (inited)
+                return;
+        inited = true;
+        real_calloc = dlsym(RTLD_NEXT, "calloc");
+        real_malloc = dlsym(RTLD_NEXT, "malloc");
+        real_realloc = dlsym(RTLD_NEXT, "realloc");
+        real_free = dlsym(RTLD_NEXT, "free");
+        real_strdup = dlsym(RTLD_NEXT, "strdup");
+        real_strndup = dlsym(RTLD_NEXT, "strndup");
+        real_open = dlsym(RTLD_NEXT, "open");
+        real_open64 = dlsym(RTLD_NEXT, "open64");
+        real_openat = dlsym(RTLD_NEXT, "openat");
+        real_openat64 = dlsym(RTLD_NEXT, "openat64");
+        real_read = dlsym(RTLD_NEXT, "read");
+        real_write = dlsym(RTLD_NEXT, "write");
+        real_close = dlsym(RTLD_NEXT, "close");
+        real_syscall = dlsym(RTLD_NEXT, "syscall");
+}
+
+/* The spec, once the environment is there (an ASan runtime calls us before). */
+static void parse_spec(void)
+{
+        static const struct { const char *n; enum kind k; int e; } kinds[] = {
+                { "alloc", K_ALLOC, ENOMEM }, { "malloc", K_MALLOC, ENOMEM }, { "calloc", K_CALLOC, ENOMEM },
+                { "realloc", K_REALLOC, ENOMEM }, { "strdup", K_STRDUP, ENOMEM }, { "open", K_OPEN, EMFILE },
+                { "read", K_READ, EIO }, { "write", K_WRITE, EIO }, { "close", K_CLOSE, EIO },
+        };
+        extern char **environ;
+        const char *spec;
+
+        if (parsed || !environ)
+                return;
+        parsed = true;
+        spec = getenv("IOS_FAULT");
+        hit_file = getenv("IOS_FAULT_HIT");
+        if (!spec)
+                return;
+        for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+                size_t l = strlen(kinds[i].n);
+                if (!strncmp(spec, kinds[i].n, l) && spec[l] == ':') {
+                        char *end;
+                        want = kinds[i].k;
+                        target = strtoul(spec + l + 1, &end, 10);
+                        fail_errno = errno_of(*end == ':' ? end + 1 : NULL, kinds[i].e);
+                }
+        }
+}
+
+__attribute__((destructor)) static void write_count(void)
+{
+        const char *f = getenv("IOS_FAULT_COUNT");
+        char buf[32];
+        int n = 0;
+        long fd;
+
+        if (!f || want == K_NONE)
+                return;
+        for (unsigned long c = count; ; c /= 10) {
+                buf[sizeof(buf) - 2 - n++] = (char)('0' + c % 10);
+                if (c < 10)
+                        break;
+        }
+        buf[sizeof(buf) - 1] = '\n';
+        fd = syscall(SYS_openat, AT_FDCWD, f, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd >= 0) {
+                syscall(SYS_write, fd, buf + sizeof(buf) - 1 - n, (size_t)n + 1);
+                syscall(SYS_close, fd);
+        }
+}
+
+/* Whether this call of kind k is the one to fail. */
+static bool fail(enum kind k)
+{
+        bool alloc = k == K_MALLOC || k == K_CALLOC || k == K_REALLOC || k == K_STRDUP;
+
+        if (!inited)
+                init();
+        if (!parsed)
+                parse_spec();
+        if (hit || want == K_NONE || !(want == k || (want == K_ALLOC && alloc)))
+                return false;
+        if (++count != target || target == 0)
+                return false;
+        hit = true;
+        if (hit_file) {
+                long fd = syscall(SYS_openat, AT_FDCWD, hit_file, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+                if (fd >= 0)
+                        syscall(SYS_close, fd);
+        }
+        return true;
+}
+
+void *malloc(size_t n)
+{
+        if (fail(K_MALLOC)) {
+                errno = ENOMEM;
+                return NULL;
+        }
+        return real_malloc(n);
+}
+
+void *calloc(size_t n, size_t m)
+{
+        if (!real_calloc) {
+                /* dlsym's own calloc, before we know the real one */
+                size_t want_b = (n * m + 15) & ~(size_t)15;
+                if (inited && !real_calloc && boot_used + want_b <= sizeof(boot)) {
+                        void *p = boot + boot_used;
+                        boot_used += want_b;
+                        return p;
+                }
+                init();
+                if (!real_calloc)
+                        return NULL;
+        }
+        if (fail(K_CALLOC)) {
+                errno = ENOMEM;
+                return NULL;
+        }
+        return real_calloc(n, m);
+}
+
+void *realloc(void *p, size_t n)
+{
+        if (fail(K_REALLOC)) {
+                errno = ENOMEM;
+                return NULL;
+        }
+        return real_realloc(p, n);
+}
+
+void free(void *p)
+{
+        if ((char *)p >= boot && (char *)p < boot + sizeof(boot))
+                return;
+        if (!inited)
+                init();
+        real_free(p);
+}
+
+char *strdup(const char *s)
+{
+        if (fail(K_STRDUP)) {
+                errno = ENOMEM;
+                return NULL;
+        }
+        return real_strdup(s);
+}
+
+char *strndup(const char *s, size_t n)
+{
+        if (fail(K_STRDUP)) {
+                errno = ENOMEM;
+                return NULL;
+        }
+        return real_strndup(s, n);
+}
+
+#define OPEN_MODE(flags, mode) do {                                     \
+                va_list ap;                                             \
+                va_start(ap, flags);                                    \
+                if ((flags) & (O_CREAT | O_TMPFILE))                    \
+                        mode = va_arg(ap, int);                         \
+                va_end(ap);                                             \
+        } while (0)
+
+int open(const char *path, int flags, ...)
+{
+        int mode = 0;
+
+        OPEN_MODE(flags, mode);
+        if (fail(K_OPEN)) {
+                errno = fail_errno;
+                return -1;
+        }
+        return real_open(path, flags, mode);
+}
+
+int open64(const char *path, int flags, ...)
+{
+        int mode = 0;
+
+        OPEN_MODE(flags, mode);
+        if (fail(K_OPEN)) {
+                errno = fail_errno;
+                return -1;
+        }
+        return real_open64(path, flags, mode);
+}
+
+int openat(int dfd, const char *path, int flags, ...)
+{
+        int mode = 0;
+
+        OPEN_MODE(flags, mode);
+        if (fail(K_OPEN)) {
+                errno = fail_errno;
+                return -1;
+        }
+        return real_openat(dfd, path, flags, mode);
+}
+
+int openat64(int dfd, const char *path, int flags, ...)
+{
+        int mode = 0;
+
+        OPEN_MODE(flags, mode);
+        if (fail(K_OPEN)) {
+                errno = fail_errno;
+                return -1;
+        }
+        return real_openat64(dfd, path, flags, mode);
+}
+
+ssize_t read(int fd, void *buf, size_t n)
+{
+        if (fail(K_READ)) {
+                errno = fail_errno;
+                return -1;
+        }
+        return real_read(fd, buf, n);
+}
+
+ssize_t write(int fd, const void *buf, size_t n)
+{
+        if (fail(K_WRITE)) {
+                errno = fail_errno;
+                return -1;
+        }
+        return real_write(fd, buf, n);
+}
+
+int close(int fd)
+{
+        if (fail(K_CLOSE)) {
+                real_close(fd);
+                errno = fail_errno;
+                return -1;
+        }
+        return real_close(fd);
+}
+
+/* openat2 has no glibc wrapper: the library calls syscall(SYS_openat2, ...) */
+long syscall(long nr, ...)
+{
+        va_list ap;
+        long a[6];
+
+        va_start(ap, nr);
+        for (int i = 0; i < 6; i++)
+                a[i] = va_arg(ap, long);
+        va_end(ap);
+#ifdef SYS_openat2
+        if (nr == SYS_openat2 && fail(K_OPEN)) {
+                errno = fail_errno;
+                return -1;
+        }
+#endif
+        if (!inited)
+                init();
+        return real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
