@@ -111,6 +111,11 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
                         c->state = IOS_CHANGE_SKIPPED;
         }
         if (ios_plan_count(&plan, IOS_CHANGE_DRIFT) > 0) {
+                uint64_t seq = 0;
+
+                /* which disk is under this number now (fight.c); 0 before 5.15 */
+                if (why == R_DRIFT && ios_sysfs_read_u64(dev->fd, "diskseq", &seq) < 0)
+                        seq = 0;
                 if (why == R_DRIFT)
                         for (size_t i = 0; i < plan.n; i++) {
                                 const struct ios_change *c = &plan.c[i];
@@ -121,7 +126,7 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
                                                  "found '%s', policy wants '%s' (%s); restoring",
                                                  dev->name, c->key, c->current, iosd_str(c->wanted),
                                                  iosd_str(c->source));
-                                        iosd_fight_note(d, devnum, dev->name, c);      /* fight.c */
+                                        iosd_fight_note(d, devnum, seq, dev->name, c); /* fight.c */
                                 }
                         }
                 (void)ios_plan_apply(&plan);

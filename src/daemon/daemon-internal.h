@@ -64,7 +64,8 @@ void iosd_apply_devnum(struct daemon *d, dev_t devnum, enum reason why);
 void iosd_apply_all(struct daemon *d, enum reason why);
 
 /* fight.c: a value restored twice within minutes is said once, with the other writers */
-void iosd_fight_note(const struct daemon *d, dev_t dev, const char *name, const struct ios_change *c);
+void iosd_fight_note(const struct daemon *d, dev_t dev, uint64_t seq, const char *name,
+                     const struct ios_change *c);
 
 /* retry.c */
 bool iosd_is_gone(int e);
