@@ -7,7 +7,9 @@
  * profile, udev rules) instead of fighting silently.  A disk removed and
  * added again under the same number (loop devices, a SCSI rescan) starts
  * with the kernel's defaults: a new disk sequence number (diskseq, 5.15+)
- * starts the count again, it is no fight.
+ * starts the count again, it is no fight.  Once the kernel has shown a
+ * diskseq, a disk whose diskseq cannot be read is being removed (its sysfs
+ * directory is emptied): no fight either.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -69,9 +71,14 @@ static void warn(const struct daemon *d, const char *name, const struct ios_chan
 void iosd_fight_note(const struct daemon *d, dev_t dev, uint64_t seq, const char *name,
                      const struct ios_change *c)
 {
+        static bool have_seq;
         uint64_t now = now_ms();
         struct fight *n;
 
+        if (seq)
+                have_seq = true;
+        else if (have_seq)
+                return;         /* the disk is going away */
         for (size_t i = 0; i < nfights; i++) {
                 struct fight *f = &fights[i];
 

@@ -214,6 +214,10 @@ HUP_PID=$!
 		fi
 		n=$((n + 1))
 		echo $n >"$W/edits"
+		# the daemon's RSS along the run (read without a fork)
+		while read -r k v _; do
+			[ "$k" = VmRSS: ] && echo "$(($(now_ms) - start)) $v" >>"$W/rss.log" && break
+		done </proc/"$PID"/status
 		tick 2
 	done
 ) &
@@ -320,6 +324,10 @@ others=$(wc -l <"$W/j.other")
 hups=$(cat "$W/hups" 2>/dev/null) edits=$(cat "$W/edits" 2>/dev/null)
 sed 's/^/edit storm: /' "$W/edits.log" | while read -r l; do say "$l"; done
 say "scsi_debug: ${scsi_line:-none}"
+# RSS at about 0/25/50/75/100% of the storm time, then at the end
+say "rss along the run (kB, 0/25/50/75/100% of the time): $(awk -v end=$rss1 '{ t[NR] = $1; r[NR] = $2 }
+	END { for (q = 0; q <= 4; q++) { i = int((NR - 1) * q / 4) + 1; printf "%s%s", (q ? " " : ""), (NR ? r[i] : "-") }
+	      printf ", %s at the end", end }' "$W/rss.log" 2>/dev/null)"
 while read -r l; do say "other journal line: $l"; done < <(head -n 10 "$W/j.other")
 say "loop generator: $(gen_value rounds) rounds of $ndev devices in $gen_ms ms, $(gen_value verified) hot-adds checked (slowest $(gen_value verify_max_ms) ms), $(gen_value lost) numbers lost"
 printf 'soak: events=%s add_remove=%s rss_kb=%s->%s fds=%s->%s timers=%s->%s log_lines=%s kernel=%s loop_add_remove=%s changes=%s sighup=%s edits=%s reloads=%s policy_errors=%s changes_hotplug=%s changes_reload=%s drift_lines=%s note_lines=%s overruns=%s other_lines=%s suppressed=%s seconds=%s\n' \
