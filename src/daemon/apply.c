@@ -88,10 +88,17 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
         bool quiet = why == R_DRIFT && iosd_devset_contains(&d->quiet, devnum);
         int fail_prio = quiet ? LOG_DEBUG : LOG_WARNING;
         struct ios_plan plan;
+        uint64_t seq = 0;
+        bool behind;
         size_t nfail;
         bool gone;
         int e;
 
+        /* which disk this is (seen.c); 0 before 5.15 or when it is going away */
+        if (ios_sysfs_read_u64(dev->fd, "diskseq", &seq) < 0)
+                seq = 0;
+        /* drift on a disk planned before, not a new one under the same number */
+        behind = why == R_DRIFT && iosd_seen_is(d, devnum, seq);
         e = ios_plan_build(d->policy, dev, &plan);
         if (e < 0) {
                 if (e == -ENOENT || e == -ENODEV)
@@ -110,13 +117,9 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
                 if (ios_strv_contains(d->refused, k))
                         c->state = IOS_CHANGE_SKIPPED;
         }
+        iosd_seen_set(d, devnum, seq);
         if (ios_plan_count(&plan, IOS_CHANGE_DRIFT) > 0) {
-                uint64_t seq = 0;
-
-                /* which disk is under this number now (fight.c); 0 before 5.15 */
-                if (why == R_DRIFT && ios_sysfs_read_u64(dev->fd, "diskseq", &seq) < 0)
-                        seq = 0;
-                if (why == R_DRIFT)
+                if (behind)
                         for (size_t i = 0; i < plan.n; i++) {
                                 const struct ios_change *c = &plan.c[i];
 
@@ -138,7 +141,7 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
                                 continue;
                         d->n_changes++;
                         d->n_drift += why == R_DRIFT;
-                        if (why == R_DRIFT && c->current)
+                        if (behind && c->current)
                                 continue;       /* said above, with what was found */
                         iosd_log(LOG_INFO, "%s: %s [%s]", dev->name, ios_change_line(c, line, sizeof(line)),
                                  iosd_reason_names[why]);

@@ -6,20 +6,20 @@
 # auto = udev) runs alone (payload.sh moved the iosched udev rule away) while
 #   - soak-loops.sh creates, attaches, detaches and removes SOAK_DEVICES loop
 #     devices round after round until SOAK_EVENTS add+remove events were made,
-#     checking every other round that each device got the policy's scheduler;
+#     checking every 4th round that each device got the policy's scheduler;
 #   - SOAK_SCSI scsi_debug disks are deleted and rescanned over and over
 #     (/sys/.../delete, host scan), each rescan checked for the policy too;
 #   - another loop sends SIGHUP to the daemon, a third edits a policy drop-in
 #     (read_ahead_kb 256/384 in turn), with one broken edit once a third of the
-#     events are done, fixed after two thirds.
+#     events or of SOAK_SECONDS is done, fixed after two thirds.
 # Events are counted as udev delivers them to the daemon (udevadm monitor
-# --udev, block/disk).  After a warm-up, a quarter into the storms (VmRSS
-# only: the heap reaches its working size there) and at the end: the daemon's VmRSS,
-# descriptor and timerfd counts; journal lines of this daemon run (with what
-# journald suppressed); NRestarts and MainPID.  Passes when every device
-# attached at the end is on its policy (iosched-apply --check), every checked
-# hot-add got its scheduler, the figures are flat, the journal has lines only
-# for changes, reloads and policy errors, and the daemon never restarted.
+# --udev, block/disk).  After a warm-up and at the end: the daemon's VmRSS
+# (also every edit along the run), descriptor and timerfd counts; journal
+# lines of this daemon run (with what journald suppressed); NRestarts and
+# MainPID.  Passes when every device attached at the end is on its policy
+# (iosched-apply --check), every checked hot-add got its scheduler, the
+# figures are flat, the journal has lines only of the kinds listed in the
+# checks below, each within its bound, and the daemon never restarted.
 #
 # Prints on fd 3 "  soak| ..." details and one line
 #   soak: events=N add_remove=N rss_kb=A->Q->B fds=A->B timers=A->B log_lines=N ...
@@ -329,9 +329,8 @@ say "scsi_debug: ${scsi_line:-none}"
 say "rss along the run (kB, 0/25/50/75/100% of the time): $(awk -v end=$rss1 '{ t[NR] = $1; r[NR] = $2 }
 	END { for (q = 0; q <= 4; q++) { i = int((NR - 1) * q / 4) + 1; printf "%s%s", (q ? " " : ""), (NR ? r[i] : "-") }
 	      printf ", %s at the end", end }' "$W/rss.log" 2>/dev/null)"
-say "rss in the first quarter (kB, every edit): $(awk -v q=$((gen_ms / 4)) '$1 < q { printf "%s ", $2 }' "$W/rss.log" 2>/dev/null)"
-# a quarter into the storms: the heap has its working size under the full
-# load (the warm-up alone does not get there); from there on it must be flat
+say "rss changes (ms into the storms: kB): $(awk 'NR == 1 || $2 != last { printf "%s: %s, ", $1, $2 } { last = $2 }' "$W/rss.log" 2>/dev/null)"
+# a quarter into the storms, for the soak: line
 rssq=$(awk -v q=$((gen_ms / 4)) '$1 >= q { print $2; exit }' "$W/rss.log" 2>/dev/null)
 rssq=${rssq:-$rss0}
 while read -r l; do say "other journal line: $l"; done < <(head -n 10 "$W/j.other")
@@ -365,6 +364,8 @@ ndisks=$((ndev + SOAK_SCSI))
 [ "$drift" -le "$ev_add" ] || fail "$drift drift lines for $ev_add disks added"
 [ "$fds1" = "$fds0" ] || fail "descriptors $fds0 -> $fds1: $(ls -l /proc/"$PID"/fd | tail -n +2 | awk '{ print $NF }' | sort | uniq -c | tr '\n' ' ') (syscall $(cut -d' ' -f1 /proc/"$PID"/syscall))"
 [ "$timers1" = "$timers0" ] || fail "timerfds $timers0 -> $timers1"
-[ $((rss1 - rssq)) -le 512 ] || fail "RSS grew by $((rss1 - rssq)) kB after the first quarter ($rssq -> $rss1 kB)"
-[ $((rss1 - rss0)) -le 2048 ] || fail "RSS grew by $((rss1 - rss0)) kB after the warm-up ($rss0 -> $rss1 kB)"
+# one step of about 600 kB somewhere in the first half under the full load,
+# flat before and after it (docs/reliability-soak.md); a leak per event would
+# go on growing
+[ $((rss1 - rss0)) -le 1024 ] || fail "RSS grew by $((rss1 - rss0)) kB after the warm-up ($rss0 -> $rssq -> $rss1 kB)"
 [ $fails = 0 ]
