@@ -313,6 +313,9 @@ suppressed=$(journalctl -b -u systemd-journald.service -o cat --no-pager 2>/dev/
 re_change=': (scheduler|queue/[a-z_/]+): .* -> .* \[(uevent|rescan|reload|drift)\]$'
 changes=$(grep -cE "$re_change" "$W/j.soak")
 hp_changes=$(grep -cE ': (scheduler|queue/[a-z_/]+): .* -> .* \[uevent\]$' "$W/j.soak")
+# a new disk that a drift check (or the re-check after an overrun) found first
+new_changes=$(grep -cE ': (scheduler|queue/[a-z_/]+): .* -> .* \[(drift|rescan)\]$' "$W/j.soak")
+rl_changes=$((changes - hp_changes - new_changes))
 reloads=$(grep -c 'reloading the policy (' "$W/j.soak")
 perrors=$(grep -c 'policy error: ' "$W/j.soak")
 drift=$(grep -c 'was changed behind our back' "$W/j.soak")
@@ -335,10 +338,10 @@ rssq=$(awk -v q=$((gen_ms / 4)) '$1 >= q { print $2; exit }' "$W/rss.log" 2>/dev
 rssq=${rssq:-$rss0}
 while read -r l; do say "other journal line: $l"; done < <(head -n 10 "$W/j.other")
 say "loop generator: $(gen_value rounds) rounds of $ndev devices in $gen_ms ms, $(gen_value verified) hot-adds checked (slowest $(gen_value verify_max_ms) ms), $(gen_value lost) numbers lost"
-printf 'soak: events=%s add_remove=%s rss_kb=%s->%s->%s fds=%s->%s timers=%s->%s log_lines=%s kernel=%s loop_add_remove=%s changes=%s sighup=%s edits=%s reloads=%s policy_errors=%s changes_hotplug=%s changes_reload=%s drift_lines=%s note_lines=%s overruns=%s other_lines=%s suppressed=%s seconds=%s\n' \
+printf 'soak: events=%s add_remove=%s rss_kb=%s->%s->%s fds=%s->%s timers=%s->%s log_lines=%s kernel=%s loop_add_remove=%s change_events=%s sighup=%s edits=%s reloads=%s policy_errors=%s changes_hotplug=%s changes_reload=%s changes_new=%s drift_lines=%s note_lines=%s overruns=%s other_lines=%s suppressed=%s seconds=%s\n' \
 	$((ev_ar + ev_ch)) "$ev_ar" "$rss0" "$rssq" "$rss1" "$fds0" "$fds1" "$timers0" "$timers1" "$lines" "$(uname -r)" \
 	$((adds + removes)) "$ev_ch" "${hups:-0}" "${edits:-0}" "$reloads" "$perrors" "$hp_changes" \
-	$((changes - hp_changes)) "$drift" "$notes" "$overruns" "$others" "$suppressed" $((all_ms / 1000)) >&3
+	"$rl_changes" "$new_changes" "$drift" "$notes" "$overruns" "$others" "$suppressed" $((all_ms / 1000)) >&3
 
 if [ "$ev_ar" -lt "$SOAK_EVENTS" ]; then
 	# the time cap (SOAK_SECONDS) ended the run first: said, and a floor
@@ -360,7 +363,8 @@ fi
 # read-ahead), never one per event; on reloads at most one per device of ours
 ndisks=$((ndev + SOAK_SCSI))
 [ "$hp_changes" -le $((2 * (ev_add + ndisks))) ] || fail "$hp_changes change lines on hotplug for $ev_add disks added"
-[ $((changes - hp_changes)) -le $((ndisks * (reloads + 2))) ] || fail "$((changes - hp_changes)) change lines for $reloads reloads"
+[ "$rl_changes" -le $((ndisks * (reloads + 2))) ] || fail "$rl_changes change lines for $reloads reloads"
+[ "$new_changes" -le $((2 * (ev_add + ndisks))) ] || fail "$new_changes change lines by drift checks for $ev_add disks added"
 [ "$drift" -le "$ev_add" ] || fail "$drift drift lines for $ev_add disks added"
 [ "$fds1" = "$fds0" ] || fail "descriptors $fds0 -> $fds1: $(ls -l /proc/"$PID"/fd | tail -n +2 | awk '{ print $NF }' | sort | uniq -c | tr '\n' ' ') (syscall $(cut -d' ' -f1 /proc/"$PID"/syscall))"
 [ "$timers1" = "$timers0" ] || fail "timerfds $timers0 -> $timers1"
