@@ -97,8 +97,11 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
         /* which disk this is (seen.c); 0 before 5.15 or when it is going away */
         if (ios_sysfs_read_u64(dev->fd, "diskseq", &seq) < 0)
                 seq = 0;
-        /* drift on a disk planned before, not a new one under the same number */
-        behind = why == R_DRIFT && iosd_seen_is(d, devnum, seq);
+        else if (seq)
+                d->have_seq = true;
+        /* drift on a disk planned before, not a new one under the same number
+         * nor one being removed (no diskseq to read on a kernel that has them) */
+        behind = why == R_DRIFT && !(seq == 0 && d->have_seq) && iosd_seen_is(d, devnum, seq);
         e = ios_plan_build(d->policy, dev, &plan);
         if (e < 0) {
                 if (e == -ENOENT || e == -ENODEV)
@@ -117,7 +120,6 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
                 if (ios_strv_contains(d->refused, k))
                         c->state = IOS_CHANGE_SKIPPED;
         }
-        iosd_seen_set(d, devnum, seq);
         if (ios_plan_count(&plan, IOS_CHANGE_DRIFT) > 0) {
                 if (behind)
                         for (size_t i = 0; i < plan.n; i++) {
@@ -150,6 +152,12 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
         /* the disk went away while it was planned or written (its remove
          * uevent follows): what failed is no failure of the policy */
         gone = ios_plan_count(&plan, IOS_CHANGE_FAILED) > 0 && disk_gone(dev);
+        /* planned: only a disk whose every write went in, the value found
+         * next time is then a change behind our back (seen.c) */
+        if (ios_plan_count(&plan, IOS_CHANGE_FAILED) == 0 && (seq || !d->have_seq))
+                iosd_seen_set(d, devnum, seq);
+        else
+                iosd_seen_forget(d, devnum, 0);
         /* a refused value is said once per device and policy load, whatever the reason to apply */
         for (size_t i = 0; !gone && i < plan.n; i++) {
                 struct ios_change *c = &plan.c[i];

@@ -55,6 +55,7 @@ struct daemon {
         int retry_fd;                   /* one-shot timerfd, open only while retry is not empty */
         struct iosd_seen *seen;         /* disks planned before, sorted by number */
         size_t n_seen, cap_seen;
+        bool have_seq;                  /* the kernel has shown a diskseq */
         char **refused;                 /* "maj:min key=wanted" the kernel did not keep, this policy load */
         uint64_t n_changes, n_drift, n_failed, n_events;
         char policy_error[sizeof(((struct ios_error *)0)->file) + sizeof(((struct ios_error *)0)->msg) + 48];
