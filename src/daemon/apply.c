@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/timerfd.h>
 #include <syslog.h>
@@ -34,8 +35,21 @@ static bool change_gone(const struct ios_change *c)
                (c->error == -ENODEV || c->error == -ENOENT || c->error == -ENXIO);
 }
 
+/*
+ * Whether the disk was removed: its sysfs directory, still open, has lost
+ * its entries (the queue goes first).  A write the kernel took but a read
+ * back without the value ("kept (none)") is then the disk dying, not a
+ * refusal.
+ */
+static bool disk_gone(const struct ios_device *dev)
+{
+        struct stat st;
+
+        return fstatat(dev->fd, "queue", &st, 0) < 0 && (errno == ENOENT || errno == ENODEV);
+}
+
 /* Returns the number of failures that were not the disk going away. */
-static size_t log_failures(struct daemon *d, const struct ios_plan *plan, int prio)
+static size_t log_failures(struct daemon *d, const struct ios_plan *plan, int prio, bool gone)
 {
         size_t n = 0;
 
@@ -44,7 +58,7 @@ static size_t log_failures(struct daemon *d, const struct ios_plan *plan, int pr
 
                 if (c->state != IOS_CHANGE_FAILED)
                         continue;
-                if (change_gone(c)) {
+                if (gone || change_gone(c)) {
                         iosd_log(LOG_DEBUG, "%s: %s (%s); the disk is going away", plan->dev->name,
                                  c->msg ? c->msg : c->key, iosd_str(c->source));
                         continue;
@@ -74,9 +88,20 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
         bool quiet = why == R_DRIFT && iosd_devset_contains(&d->quiet, devnum);
         int fail_prio = quiet ? LOG_DEBUG : LOG_WARNING;
         struct ios_plan plan;
+        uint64_t seq = 0;
+        bool behind;
         size_t nfail;
+        bool gone;
         int e;
 
+        /* which disk this is (seen.c); 0 before 5.15 or when it is going away */
+        if (ios_sysfs_read_u64(dev->fd, "diskseq", &seq) < 0)
+                seq = 0;
+        else if (seq)
+                d->have_seq = true;
+        /* drift on a disk planned before, not a new one under the same number
+         * nor one being removed (no diskseq to read on a kernel that has them) */
+        behind = why == R_DRIFT && !(seq == 0 && d->have_seq) && iosd_seen_is(d, devnum, seq);
         e = ios_plan_build(d->policy, dev, &plan);
         if (e < 0) {
                 if (e == -ENOENT || e == -ENODEV)
@@ -96,7 +121,7 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
                         c->state = IOS_CHANGE_SKIPPED;
         }
         if (ios_plan_count(&plan, IOS_CHANGE_DRIFT) > 0) {
-                if (why == R_DRIFT)
+                if (behind)
                         for (size_t i = 0; i < plan.n; i++) {
                                 const struct ios_change *c = &plan.c[i];
 
@@ -106,7 +131,7 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
                                                  "found '%s', policy wants '%s' (%s); restoring",
                                                  dev->name, c->key, c->current, iosd_str(c->wanted),
                                                  iosd_str(c->source));
-                                        iosd_fight_note(d, devnum, dev->name, c);      /* fight.c */
+                                        iosd_fight_note(d, devnum, seq, dev->name, c); /* fight.c */
                                 }
                         }
                 (void)ios_plan_apply(&plan);
@@ -118,14 +143,23 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
                                 continue;
                         d->n_changes++;
                         d->n_drift += why == R_DRIFT;
-                        if (why == R_DRIFT && c->current)
+                        if (behind && c->current)
                                 continue;       /* said above, with what was found */
                         iosd_log(LOG_INFO, "%s: %s [%s]", dev->name, ios_change_line(c, line, sizeof(line)),
                                  iosd_reason_names[why]);
                 }
         }
+        /* the disk went away while it was planned or written (its remove
+         * uevent follows): what failed is no failure of the policy */
+        gone = ios_plan_count(&plan, IOS_CHANGE_FAILED) > 0 && disk_gone(dev);
+        /* planned: only a disk whose every write went in, the value found
+         * next time is then a change behind our back (seen.c) */
+        if (ios_plan_count(&plan, IOS_CHANGE_FAILED) == 0 && (seq || !d->have_seq))
+                iosd_seen_set(d, devnum, seq);
+        else
+                iosd_seen_forget(d, devnum, 0);
         /* a refused value is said once per device and policy load, whatever the reason to apply */
-        for (size_t i = 0; i < plan.n; i++) {
+        for (size_t i = 0; !gone && i < plan.n; i++) {
                 struct ios_change *c = &plan.c[i];
                 _cleanup_free_ char *k = NULL;
 
@@ -142,7 +176,7 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
                 }
         }
         /* failures of planning (scheduler not offered) and of writing, once */
-        nfail = log_failures(d, &plan, fail_prio);
+        nfail = log_failures(d, &plan, fail_prio, gone);
         for (char **n = plan.notes; n && *n; n++)
                 iosd_log(why == R_DRIFT ? LOG_DEBUG : LOG_INFO, "%s: note: %s", dev->name, *n);
         /* a failure that repeats is reported once by the drift checks, until

@@ -29,6 +29,12 @@ struct retry {
         uint64_t due_ms;        /* CLOCK_MONOTONIC */
 };
 
+/* A disk the daemon has planned: its number and diskseq (seen.c). */
+struct iosd_seen {
+        dev_t dev;
+        uint64_t seq;
+};
+
 enum reason { R_START, R_EVENT, R_RESCAN, R_RELOAD, R_DRIFT };
 extern const char * const iosd_reason_names[];
 
@@ -47,6 +53,9 @@ struct daemon {
         struct retry *retry;            /* transient failures to try again, unsorted */
         size_t n_retry, cap_retry;
         int retry_fd;                   /* one-shot timerfd, open only while retry is not empty */
+        struct iosd_seen *seen;         /* disks planned before, sorted by number */
+        size_t n_seen, cap_seen;
+        bool have_seq;                  /* the kernel has shown a diskseq */
         char **refused;                 /* "maj:min key=wanted" the kernel did not keep, this policy load */
         uint64_t n_changes, n_drift, n_failed, n_events;
         char policy_error[sizeof(((struct ios_error *)0)->file) + sizeof(((struct ios_error *)0)->msg) + 48];
@@ -64,7 +73,13 @@ void iosd_apply_devnum(struct daemon *d, dev_t devnum, enum reason why);
 void iosd_apply_all(struct daemon *d, enum reason why);
 
 /* fight.c: a value restored twice within minutes is said once, with the other writers */
-void iosd_fight_note(const struct daemon *d, dev_t dev, const char *name, const struct ios_change *c);
+void iosd_fight_note(const struct daemon *d, dev_t dev, uint64_t seq, const char *name,
+                     const struct ios_change *c);
+
+/* seen.c: the diskseq each device number had when it was last planned */
+bool iosd_seen_is(const struct daemon *d, dev_t dev, uint64_t seq);
+void iosd_seen_set(struct daemon *d, dev_t dev, uint64_t seq);
+void iosd_seen_forget(struct daemon *d, dev_t dev, uint64_t seq);
 
 /* retry.c */
 bool iosd_is_gone(int e);

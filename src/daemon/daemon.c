@@ -309,6 +309,9 @@ static void on_monitor(struct daemon *d)
                 if (major(devnum) == 0)
                         ;
                 else if (action && streq(action, "remove")) {
+                        const char *seq = udev_device_get_property_value(ud, "DISKSEQ");
+
+                        iosd_seen_forget(d, devnum, seq ? strtoull(seq, NULL, 10) : 0);
                         (void)iosd_devset_remove(&d->pending, devnum);
                         (void)iosd_devset_remove(&d->quiet, devnum);
                         iosd_retry_forget(d, devnum);
@@ -505,6 +508,7 @@ out:
                 if (*fd >= 0)
                         close(*fd);
         free(d.retry);
+        free(d.seen);
         iosd_devset_done(&d.pending);
         iosd_devset_done(&d.quiet);
         ios_strv_free(d.refused);

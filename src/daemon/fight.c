@@ -4,7 +4,12 @@
  * something else keeps writing it.  The second time the same disk and key
  * is restored within IOSD_FIGHT_WINDOW_MS, say so once (the attribute,
  * both values and the other writers the library can see: the active TuneD
- * profile, udev rules) instead of fighting silently.
+ * profile, udev rules) instead of fighting silently.  A disk removed and
+ * added again under the same number (loop devices, a SCSI rescan) starts
+ * with the kernel's defaults: a new disk sequence number (diskseq, 5.15+)
+ * starts the count again, it is no fight.  Once the kernel has shown a
+ * diskseq, a disk whose diskseq cannot be read is being removed (its sysfs
+ * directory is emptied): no fight either.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -20,6 +25,7 @@
 
 static struct fight {
         dev_t dev;
+        uint64_t seq;           /* diskseq, 0 when the kernel has none */
         char *key;
         uint64_t last_ms;
         bool warned;
@@ -62,17 +68,26 @@ static void warn(const struct daemon *d, const char *name, const struct ios_chan
         ios_writers_done(&ws);
 }
 
-void iosd_fight_note(const struct daemon *d, dev_t dev, const char *name, const struct ios_change *c)
+void iosd_fight_note(const struct daemon *d, dev_t dev, uint64_t seq, const char *name,
+                     const struct ios_change *c)
 {
+        static bool have_seq;
         uint64_t now = now_ms();
         struct fight *n;
 
+        if (seq)
+                have_seq = true;
+        else if (have_seq)
+                return;         /* the disk is going away */
         for (size_t i = 0; i < nfights; i++) {
                 struct fight *f = &fights[i];
 
                 if (f->dev != dev || !streq(f->key, c->key))
                         continue;
-                if (!f->warned && now - f->last_ms <= IOSD_FIGHT_WINDOW_MS) {
+                if (f->seq != seq) {            /* another disk under this number */
+                        f->seq = seq;
+                        f->warned = false;
+                } else if (!f->warned && now - f->last_ms <= IOSD_FIGHT_WINDOW_MS) {
                         warn(d, name, c);
                         f->warned = true;
                 }
@@ -83,7 +98,7 @@ void iosd_fight_note(const struct daemon *d, dev_t dev, const char *name, const 
         if (!n)
                 return;         /* out of memory: the restore is still logged */
         fights = n;
-        fights[nfights] = (struct fight){ .dev = dev, .key = strdup(c->key), .last_ms = now };
+        fights[nfights] = (struct fight){ .dev = dev, .seq = seq, .key = strdup(c->key), .last_ms = now };
         if (fights[nfights].key)
                 nfights++;
 }

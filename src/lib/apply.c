@@ -337,6 +337,10 @@ static int write_scheduler(struct ios_plan *pl, struct ios_change *c)
                 return e;
         }
         e = ios_device_refresh_sched(d);
+        /* the write went in, so queue/scheduler existed: gone now (an empty
+         * list) is the queue unregistered, the disk being removed */
+        if (e == 0 && !d->sched_current && d->sched_avail && !d->sched_avail[0])
+                e = -ENOENT;
         /* read back: the scheduler the queue has now is the result */
         free(c->after);
         c->after = d->sched_current ? strdup(d->sched_current) : NULL;

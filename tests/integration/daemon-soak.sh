@@ -217,7 +217,7 @@ grep -vE ': (scheduler|queue/[a-z_/]+): .* -> .* \[(uevent|rescan|reload)\]$' "$
         grep -vE 'reloading the policy \(|new policy: |policy error: |keeping the previous policy' >"$T_TMP/other.log"
 others=$(wc -l <"$T_TMP/other.log")
 # a disk removed while it was being applied is no failure to warn about
-gone=$(grep -cE 'vanished|No such device' "$T_TMP/soak.log")
+gone=$(grep -cE 'vanished|No such device|kernel kept' "$T_TMP/soak.log")
 hup=$(cat "$hups") edit_n=$(cut -d' ' -f1 "$edits")
 echo "soak: events=$((adds + removes + $(gen_value attaches) + $(gen_value detaches))) add_remove=$((adds + removes)) rounds=$(gen_value rounds) devices=$NDEV verified_hotplug=$verified (slowest $(gen_value verify_max_ms) ms) sighup=$hup edits=$edit_n reloads=$reloads policy_errors=$perrors rss_kb=$rss0->$rss1 fds=$fds0->$fds1 timers=$timers0->$timers1 log_lines=$lines (changes on hotplug $hp_changes, on reload $((changes - hp_changes)), other $others) duration_ms=$ms"
 sed -n 's/^/edit storm: /p' "$edits.log"
@@ -227,7 +227,7 @@ awk -v ev="$EVENTS" '{ q = int(4 * $1 / ev); if (q > 4) q = 4; if (!(q in r)) r[
      END { printf "RSS along the run (kB, first sample at 0/25/50/75/100%% of the events):"
            for (q = 0; q <= 4; q++) printf " %s", (q in r) ? r[q] : "-"; printf "; highest %s\n", max }' "$T_TMP/rss.log"
 
-[ "$gone" = 0 ] || { grep -E 'vanished|No such device' "$T_TMP/soak.log" | head -n 5; t_fail "$gone warnings about disks that went away"; }
+[ "$gone" = 0 ] || { grep -E 'vanished|No such device|kernel kept' "$T_TMP/soak.log" | head -n 5; t_fail "$gone warnings about disks that went away"; }
 [ "$others" -le 10 ] || { head -n 20 "$T_TMP/other.log"; t_fail "$others log lines that are neither changes nor reloads"; }
 # changes: on hotplug at most the scheduler and read-ahead of each device
 # added (none for an attach or detach), on reloads the read-ahead of each

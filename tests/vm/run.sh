@@ -16,11 +16,17 @@
 # Environment:
 #   VM_KERNEL=bookworm|bookworm-backports|bullseye  guest kernel (mk-image.sh)
 #   VM_CHECK_<NAME>=auto|1|0   LIST EXPLAIN COLDPLUG CHECK HOTPLUG_UDEV
-#                              HOTPLUG_DAEMON DRIFT REPLAY (see guest/payload.sh);
-#                              VM_STRICT=1 sets them all to 1
+#                              HOTPLUG_DAEMON DRIFT REPLAY SOAK (see guest/payload.sh);
+#                              VM_STRICT=1 sets them all to 1 but SOAK, which is
+#                              off unless VM_CHECK_SOAK is given (it adds ~4 min)
 #   VM_HOTPLUG=1|0             hot-add disks (default 1)
 #   VM_REPLAY_ROUNDS=N         coldplug replays per variant (default 5)
-#   VM_TIMEOUT=seconds         whole-guest limit (default 540)
+#   VM_SOAK_EVENTS=N           daemon soak: add+remove events wanted (10000), capped
+#   VM_SOAK_SECONDS=N          at N seconds of event generation (180), failing below
+#   VM_SOAK_MIN_EVENTS=N       N events (500); VM_SOAK_DEVICES loop devices (16),
+#                              VM_SOAK_SCSI scsi_debug disks (4)
+#   VM_TIMEOUT=seconds         whole-guest limit (default 540, plus
+#                              VM_SOAK_SECONDS + 240 with the soak)
 #   VM_WORKDIR=dir             work directory (default /var/tmp/iosched-vm-run)
 #   VM_CACHE=dir               image cache (default /var/cache/iosched-vm)
 set -u
@@ -31,7 +37,12 @@ vm_need_tools
 
 T_START=$(date +%s)
 WORK=${VM_WORKDIR:-/var/tmp/iosched-vm-run}
-VM_TIMEOUT=${VM_TIMEOUT:-540}
+VM_CHECK_SOAK=${VM_CHECK_SOAK:-0} # opt-in, whatever VM_STRICT says
+VM_SOAK_SECONDS=${VM_SOAK_SECONDS:-180}
+case $VM_CHECK_SOAK in
+0 | off | no) VM_TIMEOUT=${VM_TIMEOUT:-540} ;;
+*) VM_TIMEOUT=${VM_TIMEOUT:-$((540 + VM_SOAK_SECONDS + 240))} ;;
+esac
 vm_setup "$WORK"
 
 vm_log "building iosched and the guest image (kernel flavour ${VM_KERNEL:-bookworm})"
@@ -89,7 +100,7 @@ vm_add -device virtio-scsi-pci,id=hpscsi,num_queues=1
 # ---------------------------------------------------------------- config
 {
 	echo "# written by tests/vm/run.sh"
-	for c in LIST EXPLAIN COLDPLUG CHECK HOTPLUG_UDEV HOTPLUG_DAEMON DRIFT REPLAY; do
+	for c in LIST EXPLAIN COLDPLUG CHECK HOTPLUG_UDEV HOTPLUG_DAEMON DRIFT REPLAY SOAK; do
 		v=VM_CHECK_$c
 		val=${!v:-auto}
 		[ "${VM_STRICT:-0}" = 1 ] && [ -z "${!v:-}" ] && val=1
@@ -98,6 +109,11 @@ vm_add -device virtio-scsi-pci,id=hpscsi,num_queues=1
 	echo "HOTPLUG=${VM_HOTPLUG:-1}"
 	echo "REPLAY_ROUNDS=${VM_REPLAY_ROUNDS:-5}"
 	echo "DRIFT_INTERVAL=${VM_DRIFT_INTERVAL:-1s}"
+	echo "SOAK_EVENTS=${VM_SOAK_EVENTS:-10000}"
+	echo "SOAK_DEVICES=${VM_SOAK_DEVICES:-16}"
+	echo "SOAK_SCSI=${VM_SOAK_SCSI:-4}"
+	echo "SOAK_SECONDS=$VM_SOAK_SECONDS"
+	echo "SOAK_MIN_EVENTS=${VM_SOAK_MIN_EVENTS:-500}"
 } >"$WORK/share/config.sh"
 
 hotplug_add() { # ID SERIAL
@@ -167,6 +183,10 @@ pass=$(grep -a -c '^CHECK .* PASS' "$WORK/results.log")
 fail=$(grep -a -c '^CHECK .* FAIL' "$WORK/results.log")
 skip=$(grep -a -c '^CHECK .* SKIP' "$WORK/results.log")
 vm_log "timings: image ${VM_IMAGE_SECONDS}s, boot to payload ${T_BOOT}s, guest total $(vm_elapsed)s, run total ${T_TOTAL}s (kernel $VM_KVER)"
+# the daemon soak's figures, one line (guest/soak.sh)
+if grep -a '^soak: ' "$WORK/results.log" | tr -d '\r' >"$WORK/soak.txt" && [ -s "$WORK/soak.txt" ]; then
+	vm_log "daemon soak ($VM_KVER): $(cat "$WORK/soak.txt")"
+fi
 vm_log "logs: $WORK/{results,console,qemu}.log, guest journal $WORK/share/journal.txt"
 echo "vm: $pass passed, $fail failed, $skip skipped"
 case $res in

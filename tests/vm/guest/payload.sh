@@ -22,6 +22,9 @@
 #   HOTPLUG_DAEMON  same with the rule removed, by ioschedd alone
 #   DRIFT     scheduler changed by hand is put back by ioschedd (DriftInterval)
 #   REPLAY    timed coldplug replay: iosched rule vs a plain ATTR{} rule
+#   SOAK      ioschedd alone under SOAK_EVENTS add+remove events (loop devices,
+#             scsi_debug delete/rescan), SIGHUP and policy-edit storms, a broken
+#             edit (guest/soak.sh; prints the "soak: ..." figures line)
 #
 # Results go to fd 3 (the results serial port) as lines:
 #   DISK ..., CHECK <name> PASS|FAIL|SKIP <detail>, TIMING <name> <value>,
@@ -32,8 +35,9 @@ export LC_ALL=C
 set -u
 
 CHECK_LIST=auto CHECK_EXPLAIN=auto CHECK_COLDPLUG=auto CHECK_CHECK=auto
-CHECK_HOTPLUG_UDEV=auto CHECK_HOTPLUG_DAEMON=auto CHECK_DRIFT=auto CHECK_REPLAY=auto
+CHECK_HOTPLUG_UDEV=auto CHECK_HOTPLUG_DAEMON=auto CHECK_DRIFT=auto CHECK_REPLAY=auto CHECK_SOAK=auto
 HOTPLUG=0 REPLAY_ROUNDS=3 DRIFT_INTERVAL=1s
+SOAK_EVENTS=10000 SOAK_DEVICES=16 SOAK_SCSI=4 SOAK_SECONDS=180 SOAK_MIN_EVENTS=500
 SHARE=/mnt/host
 [ -r "$SHARE/config.sh" ] && . "$SHARE/config.sh"
 
@@ -531,6 +535,23 @@ if want REPLAY "$have_rule" "udev rule"; then
 	else
 		result REPLAY PASS "iosched $med_iosched ms vs plain ATTR{} $med_plain ms vs no rule $med_none ms"
 	fi
+fi
+
+# --- SOAK ------------------------------------------------------------------
+if want SOAK "$have_daemon" "ioschedd + ioschedd.service"; then
+	disable_iosched_rules
+	t0=$(now_us)
+	SOAK_EVENTS=$SOAK_EVENTS SOAK_DEVICES=$SOAK_DEVICES SOAK_SCSI=$SOAK_SCSI SOAK_SECONDS=$SOAK_SECONDS SOAK_MIN_EVENTS=$SOAK_MIN_EVENTS \
+		"$(dirname "$0")/soak.sh" 3>&3
+	rc=$?
+	secs=$((($(now_us) - t0) / 1000000))
+	say "TIMING soak-seconds $secs"
+	if [ $rc = 0 ]; then
+		result SOAK PASS "add/remove events with SIGHUP and edit storms in ${secs}s: flat, compliant (figures on the soak: line)"
+	else
+		result SOAK FAIL "see the soak| lines"
+	fi
+	restore_iosched_rules
 fi
 
 if [ "${CHECK_CHECK:-auto}" != 0 ] && [ $have_check = 1 ]; then

@@ -18,7 +18,7 @@
 #       every round, always in the first and the last one), hold for
 #       0..HOLD_MS ms (every VERIFY_EVERY-th round: until every device shows the
 #       scheduler WANT, at most $SOAK_VERIFY_TIMEOUT s, default 10), detach,
-#       remove (retried while udev's blkid holds it, up to 10 s) and re-create
+#       remove (retried while udev holds it open, as long) and re-create
 #       all.  Ends
 #       with every device attached.  Writes "key=value" lines to STATE after
 #       every round (adds removes attaches detaches rounds verified missed
@@ -174,7 +174,8 @@ while (1) {
         $st{detaches}++;
     }
     # remove all, the busy ones (udev's worker holds each device open while it
-    # handles an event) tried again while the others go on, for up to 10 s
+    # handles an event) tried again while the others go on, for up to
+    # SOAK_VERIFY_TIMEOUT s
     my %busy = map { $_ => 1 } @names;
     my $t0 = time();
     while (%busy) {
@@ -183,7 +184,7 @@ while (1) {
             if (defined ioctl($c, $CTL_REMOVE, $n + 0)) {
                 delete $busy{$name};
                 $st{removes}++;
-            } elsif (!$!{EBUSY} || time() - $t0 > 10) {
+            } elsif (!$!{EBUSY} || time() - $t0 > $verify_s) {
                 die "soak-loops: LOOP_CTL_REMOVE $name: $!\n";
             }
         }
