@@ -51,10 +51,15 @@ same "idle observe"
 # 2. against fio: the counters grow by fio's I/O only
 s0=$(cat /sys/block/$l/stat)
 fio --name=load --filename=/dev/$l --rw=randrw --rwmixread=70 --bs=4k --iodepth=8 --ioengine=libaio \
-        --direct=1 --time_based --runtime=4 --output-format=json --output="$B_TMP/fio.json" >/dev/null 2>&1 &
+        --direct=1 --time_based --runtime=8 --output-format=json --output="$B_TMP/fio.json" >/dev/null 2>&1 &
 fpid=$!
 B_PIDS="$B_PIDS $fpid"
-sleep 0.5
+# observe once fio's I/O reaches the disk (fio starts slowly on a loaded machine)
+r0=$(field 1)
+for i in $(seq 1 100); do
+        [ "$(field 1)" -gt "$r0" ] && break
+        sleep 0.1
+done
 $BENCH --filename=/dev/$l --observe --compare='mq-deadline,mq-deadline:fifo_batch=1,none' --runtime=300ms \
         --ramp_time=100ms --loops=2 --objective=await -J >"$B_TMP/out.json" 2>"$B_TMP/err" ||
         b_fail "observe under fio: $(cat "$B_TMP/err")"
