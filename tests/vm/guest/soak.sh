@@ -220,7 +220,7 @@ HUP_PID=$!
 		while read -r k v _; do
 			case $k in VmRSS:) rss=$v ;; RssAnon:) anon=$v && break ;; esac
 		done </proc/"$PID"/status
-		echo "$(($(now_ms) - start)) $rss $anon" >>"$W/rss.log"
+		[ -n "$rss" ] && [ -n "$anon" ] && echo "$(($(now_ms) - start)) $rss $anon" >>"$W/rss.log"
 		tick 2
 	done
 ) &
