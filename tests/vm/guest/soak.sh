@@ -140,15 +140,23 @@ at_rest() {
 	return 1
 }
 figures() { # -> "rss fds timers anon", read while the daemon waits for events
-	local f= i
+	# a drift pass (every 2 s) can start and end between two looks at the
+	# syscall: of 5 readings at rest, the lowest descriptor and timer counts
+	local f= i n=0 fds= timers= c t
 	for i in $(seq 1 600); do
 		if at_rest; then
-			f="$(awk '/^VmRSS/ { print $2 }' "/proc/$PID/status") $(ls "/proc/$PID/fd" | wc -l) $(count_timers) $(awk '/^RssAnon/ { print $2 }' "/proc/$PID/status")"
-			at_rest && break
+			c=$(ls "/proc/$PID/fd" | wc -l) t=$(count_timers)
+			if at_rest; then
+				{ [ -z "$fds" ] || [ "$c" -lt "$fds" ]; } && fds=$c
+				{ [ -z "$timers" ] || [ "$t" -lt "$timers" ]; } && timers=$t
+				n=$((n + 1))
+				[ $n -ge 5 ] && break
+			fi
 		fi
 		tick 0.05
 	done
-	echo "${f:-0 0 0 0}"
+	f="$(awk '/^VmRSS/ { print $2 }' "/proc/$PID/status") ${fds:-0} ${timers:-0} $(awk '/^RssAnon/ { print $2 }' "/proc/$PID/status")"
+	echo "$f"
 }
 settle() { # udev's queue empty and the daemon's journal still for a second
 	local prev=-1 cur i
