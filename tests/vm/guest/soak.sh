@@ -22,7 +22,7 @@
 # checks below, each within its bound, and the daemon never restarted.
 #
 # Prints on fd 3 "  soak| ..." details and one line
-#   soak: events=N add_remove=N rss_kb=A->Q->B fds=A->B timers=A->B log_lines=N ...
+#   soak: events=N add_remove=N rss_kb=A->Q->B anon_kb=A->B fds=A->B timers=A->B log_lines=N ...
 # (collected by tests/vm/run.sh); exit 0 pass, 1 fail (reasons on "  soak| FAIL:").
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export LC_ALL=C
@@ -139,16 +139,24 @@ at_rest() {
 	case $s in 232 | 281 | 441) return 0 ;; esac
 	return 1
 }
-figures() { # -> "rss fds timers", read while the daemon waits for events
-	local f= i
+figures() { # -> "rss fds timers anon", read while the daemon waits for events
+	# a drift pass (every 2 s) can start and end between two looks at the
+	# syscall: of 5 readings at rest, the lowest descriptor and timer counts
+	local f= i n=0 fds= timers= c t
 	for i in $(seq 1 600); do
 		if at_rest; then
-			f="$(awk '/^VmRSS/ { print $2 }' "/proc/$PID/status") $(ls "/proc/$PID/fd" | wc -l) $(count_timers)"
-			at_rest && break
+			c=$(ls "/proc/$PID/fd" | wc -l) t=$(count_timers)
+			if at_rest; then
+				{ [ -z "$fds" ] || [ "$c" -lt "$fds" ]; } && fds=$c
+				{ [ -z "$timers" ] || [ "$t" -lt "$timers" ]; } && timers=$t
+				n=$((n + 1))
+				[ $n -ge 5 ] && break
+			fi
 		fi
 		tick 0.05
 	done
-	echo "${f:-0 0 0}"
+	f="$(awk '/^VmRSS/ { print $2 }' "/proc/$PID/status") ${fds:-0} ${timers:-0} $(awk '/^RssAnon/ { print $2 }' "/proc/$PID/status")"
+	echo "$f"
 }
 settle() { # udev's queue empty and the daemon's journal still for a second
 	local prev=-1 cur i
@@ -174,11 +182,11 @@ edit_ok 384
 settle
 [ "$(cat /sys/block/"$first"/queue/read_ahead_kb)" = 384 ] || fail "warm-up: the policy edit was not applied"
 set -- $(figures)
-rss0=$1 fds0=$2 timers0=$3
+rss0=$1 fds0=$2 timers0=$3 anon0=$4
 jlines "$W/j0"
 lines0=$(wc -l <"$W/j0")
 mon0=$(wc -l <"$W/monitor.log")
-say "after warm-up: rss ${rss0} kB, $fds0 fds, $timers0 timerfds, $lines0 journal lines"
+say "after warm-up: rss ${rss0} kB (anon ${anon0:-?} kB), $fds0 fds, $timers0 timerfds, $lines0 journal lines"
 
 # ------------------------------------------------------------------ storms
 rm -f "$STOP" "$STATE"
@@ -216,9 +224,11 @@ HUP_PID=$!
 		n=$((n + 1))
 		echo $n >"$W/edits"
 		# the daemon's RSS along the run (read without a fork)
+		rss= anon=
 		while read -r k v _; do
-			[ "$k" = VmRSS: ] && echo "$(($(now_ms) - start)) $v" >>"$W/rss.log" && break
+			case $k in VmRSS:) rss=$v ;; RssAnon:) anon=$v && break ;; esac
 		done </proc/"$PID"/status
+		[ -n "$rss" ] && [ -n "$anon" ] && echo "$(($(now_ms) - start)) $rss $anon" >>"$W/rss.log"
 		tick 2
 	done
 ) &
@@ -277,7 +287,7 @@ NR=$(systemctl show -p NRestarts --value ioschedd.service)
 [ "$PID1" = "$PID" ] && [ "$INV1" = "$INV" ] && [ "${NR:-0}" = 0 ] && systemctl is-active -q ioschedd.service ||
 	fail "the daemon restarted or stopped: MainPID $PID -> $PID1, NRestarts=$NR, $(systemctl is-active ioschedd.service)"
 set -- $(figures)
-rss1=$1 fds1=$2 timers1=$3
+rss1=$1 fds1=$2 timers1=$3 anon1=$4
 
 SCSI_NAMES=
 [ "$SOAK_SCSI" -gt 0 ] && SCSI_NAMES=$(scsi_disks)
@@ -332,14 +342,14 @@ say "scsi_debug: ${scsi_line:-none}"
 say "rss along the run (kB, 0/25/50/75/100% of the time): $(awk -v end=$rss1 '{ t[NR] = $1; r[NR] = $2 }
 	END { for (q = 0; q <= 4; q++) { i = int((NR - 1) * q / 4) + 1; printf "%s%s", (q ? " " : ""), (NR ? r[i] : "-") }
 	      printf ", %s at the end", end }' "$W/rss.log" 2>/dev/null)"
-say "rss changes (ms into the storms: kB): $(awk 'NR == 1 || $2 != last { printf "%s: %s, ", $1, $2 } { last = $2 }' "$W/rss.log" 2>/dev/null)"
+say "rss changes (ms into the storms: VmRSS/RssAnon kB): $(awk 'NR == 1 || $2 != last || $3 != la { printf "%s: %s/%s, ", $1, $2, $3 } { last = $2; la = $3 }' "$W/rss.log" 2>/dev/null)"
 # a quarter into the storms, for the soak: line
 rssq=$(awk -v q=$((gen_ms / 4)) '$1 >= q { print $2; exit }' "$W/rss.log" 2>/dev/null)
 rssq=${rssq:-$rss0}
 while read -r l; do say "other journal line: $l"; done < <(head -n 10 "$W/j.other")
 say "loop generator: $(gen_value rounds) rounds of $ndev devices in $gen_ms ms, $(gen_value verified) hot-adds checked (slowest $(gen_value verify_max_ms) ms), $(gen_value lost) numbers lost"
-printf 'soak: events=%s add_remove=%s rss_kb=%s->%s->%s fds=%s->%s timers=%s->%s log_lines=%s kernel=%s loop_add_remove=%s change_events=%s sighup=%s edits=%s reloads=%s policy_errors=%s changes_hotplug=%s changes_reload=%s changes_new=%s drift_lines=%s note_lines=%s overruns=%s other_lines=%s suppressed=%s seconds=%s\n' \
-	$((ev_ar + ev_ch)) "$ev_ar" "$rss0" "$rssq" "$rss1" "$fds0" "$fds1" "$timers0" "$timers1" "$lines" "$(uname -r)" \
+printf 'soak: events=%s add_remove=%s rss_kb=%s->%s->%s anon_kb=%s->%s fds=%s->%s timers=%s->%s log_lines=%s kernel=%s loop_add_remove=%s change_events=%s sighup=%s edits=%s reloads=%s policy_errors=%s changes_hotplug=%s changes_reload=%s changes_new=%s drift_lines=%s note_lines=%s overruns=%s other_lines=%s suppressed=%s seconds=%s\n' \
+	$((ev_ar + ev_ch)) "$ev_ar" "$rss0" "$rssq" "$rss1" "$anon0" "$anon1" "$fds0" "$fds1" "$timers0" "$timers1" "$lines" "$(uname -r)" \
 	$((adds + removes)) "$ev_ch" "${hups:-0}" "${edits:-0}" "$reloads" "$perrors" "$hp_changes" \
 	"$rl_changes" "$new_changes" "$drift" "$notes" "$overruns" "$others" "$suppressed" $((all_ms / 1000)) >&3
 
