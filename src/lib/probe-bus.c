@@ -184,6 +184,9 @@ static int read_inquiry(struct ios_device *d, const char *scsi_dir)
                                 *p = '?';
                 return 0;
         }
+        /* a short or failed read (the disk going away): the attributes instead */
+        if (fd >= 0)
+                close(fd);
         fd = keep(ios_ctx_open(d->ctx, scsi_dir, O_PATH | O_DIRECTORY));
         if (fd >= 0) {
                 (void)keep_read_string(fd, "vendor", &d->vendor);
