@@ -175,8 +175,6 @@ static void json_plan(FILE *f, const struct apply_run_opts *o, const struct ios_
 static void json_run(FILE *f, const struct apply_run_opts *o, const struct ios_policy *p, struct ios_plan *pls,
                      size_t n, int exit)
 {
-        size_t nerr = 0;
-        const struct ios_error *pe = ios_policy_errors(p, &nerr);
         bool changed = false, compliant = apply_errors_count() == 0;
 
         for (size_t i = 0; i < n; i++) {
@@ -187,15 +185,9 @@ static void json_run(FILE *f, const struct apply_run_opts *o, const struct ios_p
         fprintf(f, ", \"mode\": \"%s\",\n \"changed\": %s, \"compliant\": %s, \"exit\": %d,\n \"errors\": ",
                 apply_mode_names[o->mode], changed ? "true" : "false", compliant ? "true" : "false", exit);
         apply_errors_json(f);
-        fputs(",\n \"policy_errors\": [", f);
-        for (size_t i = 0; i < nerr; i++) {
-                fprintf(f, "%s{\"file\": ", i ? ", " : "");
-                ios_json_string(f, pe[i].file);
-                fprintf(f, ", \"line\": %u, \"message\": ", pe[i].line);
-                ios_json_string(f, pe[i].msg);
-                fputc('}', f);
-        }
-        fputs("], \"warnings\": ", f);
+        fputs(",\n \"policy_errors\": ", f);
+        apply_json_policy_errors(f, p);
+        fputs(", \"warnings\": ", f);
         apply_json_strv(f, ios_policy_warnings(p));
         fputs(",\n \"devices\": [", f);
         for (size_t i = 0; i < n; i++)
