@@ -71,6 +71,13 @@ int ios_raise_nofile(void);
 /* ios_ctx_open() that also returns the canonical path of what it opened. */
 int ios_ctx_open_canon(struct ios_ctx *r, const char *path, int flags, char **ret_canon);
 
+/*
+ * strerror() of a negative errno, except -EBADFD, which the library returns
+ * for a FIFO, socket or device node where a regular file must be (an
+ * attribute, a udev database entry, a policy file): said as such.
+ */
+const char *ios_strerror(int e);
+
 /* Read a whole (small) file inside the root; NUL-terminated, not stripped. */
 int ios_ctx_read_file(struct ios_ctx *r, const char *path, char **ret, size_t *ret_len);
 
@@ -101,6 +108,19 @@ int ios_sysfs_read_link_base(int dirfd, const char *attr, char **ret);
  * no directory or a symlink (sub's last component is never followed).
  */
 int ios_sysfs_list(int dirfd, const char *sub, char ***ret_names);
+
+/* ------------------------------------------------------------------ */
+/* benchlock.c: iosched-bench's lock on a disk, which ioschedd yields to */
+/* ------------------------------------------------------------------ */
+
+#define IOS_BENCH_LOCK_DIR "/run/iosched-bench"
+/* "/run/iosched-bench/MAJ:MIN.lock"; -ENAMETOOLONG if size is too small. */
+int ios_bench_lock_path(unsigned major, unsigned minor, char *buf, size_t size);
+/*
+ * 1 while an iosched-bench holds the disk's lock (its pid in *ret_pid, 0 if
+ * unknown), 0 when none does, or a negative errno.  Under r's root.
+ */
+int ios_bench_lock_holder(struct ios_ctx *r, unsigned major, unsigned minor, long *ret_pid);
 
 /* ------------------------------------------------------------------ */
 /* strv.c: NULL-terminated string vectors, and JSON strings            */
@@ -266,6 +286,8 @@ struct ios_device *ios_device_free(struct ios_device *d);
 
 /* Every whole disk in sys/block, in natural name order. */
 int ios_device_enumerate(struct ios_ctx *r, struct ios_device ***ret, size_t *ret_n);
+/* The disk whose lookup made the last ios_device_enumerate() fail ("sda"), or NULL. */
+const char *ios_ctx_failed_disk(const struct ios_ctx *r);
 void ios_device_list_free(struct ios_device **l, size_t n);
 
 /* probe-queue.c: re-read the scheduler fields (after a write). */

@@ -140,8 +140,11 @@ static int load_devices_err(struct ios_ctx *r, char **names, int nnames,
                 if (e < 0) {
                         if (ret_err)
                                 *ret_err = e;
-                        return err(APPLY_EXIT_ERROR, "cannot enumerate %s/sys/block: %s",
-                                   ios_ctx_prefix(r), strerror(-e));
+                        const char *disk = ios_ctx_failed_disk(r);
+
+                        return err(APPLY_EXIT_ERROR, "cannot enumerate %s/sys/block: %s%s%s",
+                                   ios_ctx_prefix(r), disk ? disk : "", disk ? ": " : "",
+                                   ios_strerror(e));
                 }
                 return 0;
         }
@@ -162,7 +165,7 @@ static int load_devices_err(struct ios_ctx *r, char **names, int nnames,
                 if (e == -ENODEV || e == -ENOENT)
                         rc = err_dev(APPLY_EXIT_ERROR, names[i], "not a block device");
                 else
-                        rc = err_dev(APPLY_EXIT_ERROR, names[i], "%s", strerror(-e));
+                        rc = err_dev(APPLY_EXIT_ERROR, names[i], "%s", ios_strerror(e));
         }
         *ret = l;
         *ret_n = n;

@@ -4,9 +4,12 @@
  * second --compare (or --observe) on the same disk would save the first
  * one's switched state as "the original" and restore that at its end; so
  * before the state is saved, each takes flock(LOCK_EX|LOCK_NB) on
- * /run/iosched-bench/MAJ:MIN.lock and writes its pid there, and one that
- * finds the lock held is refused with that pid.  The kernel drops the lock
- * when the process ends, however it ends; the file stays (harmless).
+ * /run/iosched-bench/MAJ:MIN.lock (the path is the library's,
+ * src/lib/benchlock.c) and writes its pid there, and one that finds the lock
+ * held is refused with that pid.  The kernel drops the lock when the process
+ * ends, however it ends; the file stays (harmless).  ioschedd asks whether
+ * the lock is held by taking it shared for an instant, so a lock found held
+ * is tried again for a while before a refusal.
  *
  * Not /run/lock: it is world-writable, so any user could plant the file or
  * hold the lock.  Not the device node itself: udev's convention is that
@@ -28,17 +31,15 @@
 #include "compare.h"
 #include "macro.h"
 
-#define LOCK_DIR "/run/iosched-bench"
-
 int bench_disk_lock_take(const struct ios_device *d, struct bench_disk_lock *l, struct bench_error *e)
 {
         char path[128], buf[32];
         struct stat st;
-        int fd, r;
+        int fd, r, tries = 0;
 
-        snprintf(path, sizeof(path), LOCK_DIR "/%u:%u.lock", d->major, d->minor);
-        if (mkdir(LOCK_DIR, 0755) < 0 && errno != EEXIST)
-                return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "%s: cannot create " LOCK_DIR ": %s",
+        (void)ios_bench_lock_path(d->major, d->minor, path, sizeof(path));
+        if (mkdir(IOS_BENCH_LOCK_DIR, 0755) < 0 && errno != EEXIST)
+                return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "%s: cannot create " IOS_BENCH_LOCK_DIR ": %s",
                                        d->name, strerror(errno));
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
         if (fd < 0)
@@ -49,7 +50,7 @@ int bench_disk_lock_take(const struct ios_device *d, struct bench_disk_lock *l, 
                 return bench_error_set(e, BENCH_ERR_SYSTEM, EPERM, "%s: %s is not a regular file of ours",
                                        d->name, path);
         }
-        if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+        while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
                 long pid = 0;
                 ssize_t n;
 
@@ -59,7 +60,13 @@ int bench_disk_lock_take(const struct ios_device *d, struct bench_disk_lock *l, 
                         return bench_error_set(e, BENCH_ERR_SYSTEM, r, "%s: cannot lock %s: %s", d->name, path,
                                                strerror(r));
                 }
-                /* the holder writes its pid right after it locks: give it a moment */
+                /* held shared: ioschedd asking (benchlock.c), for an instant */
+                if (++tries < 100 && flock(fd, LOCK_SH | LOCK_NB) == 0) {
+                        (void)flock(fd, LOCK_UN);
+                        usleep(1000);
+                        continue;
+                }
+                /* held by another iosched-bench: it writes its pid right after it locks */
                 for (int i = 0; i < 20 && pid <= 0; i++) {
                         n = pread(fd, buf, sizeof(buf) - 1, 0);
                         buf[n > 0 ? n : 0] = '\0';

@@ -85,8 +85,8 @@ static char *refused_key(dev_t devnum, const struct ios_change *c)
 static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
 {
         dev_t devnum = makedev(dev->major, dev->minor);
-        bool quiet = why == R_DRIFT && iosd_devset_contains(&d->quiet, devnum);
-        int fail_prio = quiet ? LOG_DEBUG : LOG_WARNING;
+        bool quiet;
+        int fail_prio;
         struct ios_plan plan;
         uint64_t seq = 0;
         bool behind;
@@ -94,6 +94,18 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
         bool gone;
         int e;
 
+        /* an iosched-bench switching its scheduler has it until it ends (yield.c) */
+        switch (iosd_yield_check(d, dev)) {
+        case IOSD_HELD:
+                return 0;
+        case IOSD_ENDED:
+                why = R_BENCH;
+                break;
+        case IOSD_FREE:
+                break;
+        }
+        quiet = why == R_DRIFT && iosd_devset_contains(&d->quiet, devnum);
+        fail_prio = quiet ? LOG_DEBUG : LOG_WARNING;
         /* which disk this is (seen.c); 0 before 5.15 or when it is going away */
         if (ios_sysfs_read_u64(dev->fd, "diskseq", &seq) < 0)
                 seq = 0;
@@ -221,8 +233,11 @@ void iosd_apply_all(struct daemon *d, enum reason why)
 
         e = ios_device_enumerate(d->ctx, &devs, &n);
         if (e < 0) {
-                iosd_log(LOG_ERR, "cannot enumerate disks in %s/sys/block: %s",
-                         ios_ctx_prefix(d->ctx), strerror(-e));
+                const char *disk = ios_ctx_failed_disk(d->ctx);
+
+                iosd_log(LOG_ERR, "cannot enumerate disks in %s/sys/block: %s%s%s", ios_ctx_prefix(d->ctx),
+                         disk ? disk : "", disk ? ": " : "",
+                         ios_strerror(e));
                 return;
         }
         iosd_log(LOG_DEBUG, "%s: checking %zu disk(s)", iosd_reason_names[why], n);

@@ -19,8 +19,9 @@
 #define RETRY_FIRST_MS  10      /* first retry of a transient failure; doubles each time */
 #define RETRY_TRIES     10      /* attempts in all, the event's own included: retries over ~5 s */
 #define RETRY_MAX       DEVSET_MAX
+#define YIELD_MAX       DEVSET_MAX     /* disks left to a running iosched-bench */
 
-enum { TAG_SIGNAL = 1, TAG_MONITOR, TAG_WATCH, TAG_DEBOUNCE, TAG_DRIFT, TAG_RETRY };
+enum { TAG_SIGNAL = 1, TAG_MONITOR, TAG_WATCH, TAG_DEBOUNCE, TAG_DRIFT, TAG_RETRY, TAG_YIELD };
 
 /* A device whose event failed for a reason other than "it is gone". */
 struct retry {
@@ -29,13 +30,19 @@ struct retry {
         uint64_t due_ms;        /* CLOCK_MONOTONIC */
 };
 
+/* A disk left alone while iosched-bench holds its lock (yield.c). */
+struct iosd_yield {
+        dev_t dev;
+        char name[32];
+};
+
 /* A disk the daemon has planned: its number and diskseq (seen.c). */
 struct iosd_seen {
         dev_t dev;
         uint64_t seq;
 };
 
-enum reason { R_START, R_EVENT, R_RESCAN, R_RELOAD, R_DRIFT };
+enum reason { R_START, R_EVENT, R_RESCAN, R_RELOAD, R_DRIFT, R_BENCH };
 extern const char * const iosd_reason_names[];
 
 struct daemon {
@@ -53,6 +60,9 @@ struct daemon {
         struct retry *retry;            /* transient failures to try again, unsorted */
         size_t n_retry, cap_retry;
         int retry_fd;                   /* one-shot timerfd, open only while retry is not empty */
+        struct iosd_yield *yield;       /* disks a benchmark holds, unsorted */
+        size_t n_yield, cap_yield;
+        int yield_fd;                   /* periodic timerfd, open only while yield is not empty */
         struct iosd_seen *seen;         /* disks planned before, sorted by number */
         size_t n_seen, cap_seen;
         bool have_seq;                  /* the kernel has shown a diskseq */
@@ -75,6 +85,12 @@ void iosd_apply_all(struct daemon *d, enum reason why);
 /* fight.c: a value restored twice within minutes is said once, with the other writers */
 void iosd_fight_note(const struct daemon *d, dev_t dev, uint64_t seq, const char *name,
                      const struct ios_change *c);
+
+/* yield.c: disks left alone while iosched-bench switches their scheduler */
+enum iosd_yield_state { IOSD_FREE, IOSD_HELD, IOSD_ENDED };
+enum iosd_yield_state iosd_yield_check(struct daemon *d, const struct ios_device *dev);
+void iosd_yield_poll(struct daemon *d);
+void iosd_yield_forget(struct daemon *d, dev_t dev);
 
 /* seen.c: the diskseq each device number had when it was last planned */
 bool iosd_seen_is(const struct daemon *d, dev_t dev, uint64_t seq);

@@ -37,7 +37,7 @@
 
 const char * const iosd_reason_names[] = {
         [R_START] = "start", [R_EVENT] = "uevent", [R_RESCAN] = "rescan",
-        [R_RELOAD] = "reload", [R_DRIFT] = "drift",
+        [R_RELOAD] = "reload", [R_DRIFT] = "drift", [R_BENCH] = "bench-ended",
 };
 
 int iosd_epoll_add(struct daemon *d, int fd, uint32_t tag)
@@ -315,6 +315,7 @@ static void on_monitor(struct daemon *d)
                         (void)iosd_devset_remove(&d->pending, devnum);
                         (void)iosd_devset_remove(&d->quiet, devnum);
                         iosd_retry_forget(d, devnum);
+                        iosd_yield_forget(d, devnum);
                 } else if (!action || streq(action, "add") || streq(action, "change") ||
                            streq(action, "move") || streq(action, "online")) {
                         (void)iosd_devset_remove(&d->quiet, devnum);
@@ -401,6 +402,9 @@ static int loop(struct daemon *d)
                         case TAG_RETRY:
                                 iosd_retry_run(d);
                                 break;
+                        case TAG_YIELD:
+                                iosd_yield_poll(d);
+                                break;
                         }
                 }
                 /* the monitor was drained above: one pass per device, however
@@ -445,6 +449,7 @@ enum iosd_end iosd_run(const struct iosd_options *o)
 {
         struct daemon d = {
                 .o = o, .epfd = -1, .sigfd = -1, .debounce_fd = -1, .drift_fd = -1, .retry_fd = -1,
+                .yield_fd = -1,
                 .monitor_name = "none",
         };
         enum iosd_end rc = IOSD_FAILED;
@@ -504,10 +509,11 @@ out:
         if (d.udev)
                 udev_unref(d.udev);
         iosd_watch_free(d.watch);
-        for (int *fd = (int[]){ d.retry_fd, d.drift_fd, d.debounce_fd, d.sigfd, d.epfd, -2 }; *fd != -2; fd++)
+        for (int *fd = (int[]){ d.yield_fd, d.retry_fd, d.drift_fd, d.debounce_fd, d.sigfd, d.epfd, -2 }; *fd != -2; fd++)
                 if (*fd >= 0)
                         close(*fd);
         free(d.retry);
+        free(d.yield);
         free(d.seen);
         iosd_devset_done(&d.pending);
         iosd_devset_done(&d.quiet);

@@ -265,7 +265,7 @@ int ios_plan_from_settings(struct ios_device *d, const struct ios_wanted *w_in, 
                                 if (e < 0)
                                         goto fail;
                                 pl.c[pl.n - 1].error = r;
-                                change_msg(&pl.c[pl.n - 1], "cannot read %s: %s", s->key, strerror(-r));
+                                change_msg(&pl.c[pl.n - 1], "cannot read %s: %s", s->key, ios_strerror(r));
                                 continue;
                         }
                         e = add_change(&pl, s->key, cur, s->value, s->source,
@@ -294,7 +294,7 @@ static const char *why(int e)
         case EPERM:
                 return "permission denied (not root, or /sys read-only)";
         default:
-                return strerror(-e);
+                return ios_strerror(e);
         }
 }
 

@@ -14,6 +14,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "device-internal.h"
+#include "root-internal.h"
 
 static int cmp_dev(const void *a, const void *b)
 {
@@ -130,6 +131,7 @@ int ios_device_enumerate(struct ios_ctx *r, struct ios_device ***ret, size_t *re
         size_t n = 0, nlinks = 0;
         int fd, e;
 
+        ios_ctx_set_failed_disk(r, NULL);
         e = read_devlinks(r, &links, &nlinks);
         if (e < 0)
                 return e;
@@ -169,8 +171,10 @@ int ios_device_enumerate(struct ios_ctx *r, struct ios_device ***ret, size_t *re
                         e = 0;          /* vanished while we looked */
                         continue;
                 }
-                if (e < 0)
+                if (e < 0) {
+                        ios_ctx_set_failed_disk(r, *nm);
                         break;
+                }
                 l[n++] = d;
         }
 out:

@@ -52,4 +52,7 @@ bool ios_openat2_unusable(void);
  * kernel, seccomp, valgrind 3.19) or IOSCHED_TEST_NO_OPENAT2=1 asks for it. */
 bool ios_openat2_missing(void);
 
+/* enumerate.c: the disk whose lookup made ios_device_enumerate() fail (NULL: none). */
+void ios_ctx_set_failed_disk(struct ios_ctx *r, const char *name);
+
 #endif

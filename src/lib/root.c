@@ -33,7 +33,18 @@ struct ios_ctx {
         unsigned probe;
         bool force_walk;        /* tests: resolve with the walk even where openat2 works */
         unsigned n_openat2, n_walk;     /* lookups each resolver answered */
+        char failed_disk[64];           /* the disk that made the last enumeration fail */
 };
+
+void ios_ctx_set_failed_disk(struct ios_ctx *r, const char *name)
+{
+        snprintf(r->failed_disk, sizeof(r->failed_disk), "%s", name ? name : "");
+}
+
+const char *ios_ctx_failed_disk(const struct ios_ctx *r)
+{
+        return r->failed_disk[0] ? r->failed_disk : NULL;
+}
 
 void ios_ctx_set_probe(struct ios_ctx *r, unsigned flags)
 {
@@ -258,6 +269,13 @@ int ios_fd_verify_regular(int fd)
         if (S_ISDIR(st.st_mode))
                 return -EISDIR;
         return -EBADFD;         /* a FIFO, socket or device node */
+}
+
+const char *ios_strerror(int e)
+{
+        if (e == -EBADFD)
+                return "not a regular file (a FIFO, socket or device node)";
+        return strerror(e < 0 ? -e : e);
 }
 
 /* A data open: never blocks on a FIFO, never takes a controlling terminal. */

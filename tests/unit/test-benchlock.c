@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Description: the library's question "is an iosched-bench on this disk?"
+ * (benchlock.c) on a fake root: no file, a free lock, a lock held
+ * exclusively (with and without a pid written), a lock held shared, a file
+ * of another user, a directory or a symlink where the file should be, and
+ * the path it asks.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "iosched.h"
+#include "helpers.h"
+
+struct fx {
+        char *root;
+        struct ios_ctx *ctx;
+        char lock[4096];
+};
+
+static int setup(void **state)
+{
+        char tmpl[] = "/tmp/iosched-test-XXXXXX";
+        struct fx *f = calloc(1, sizeof(*f));
+
+        if (!f || !mkdtemp(tmpl))
+                return -1;
+        f->root = strdup(tmpl);
+        snprintf(f->lock, sizeof(f->lock), "%s/run/iosched-bench/7:3.lock", f->root);
+        if (t_write_file(f->lock, "") < 0 || ios_ctx_new(f->root, &f->ctx) < 0)
+                return -1;
+        *state = f;
+        return 0;
+}
+
+static int teardown(void **state)
+{
+        struct fx *f = *state;
+
+        ios_ctx_free(f->ctx);
+        t_rmtree(f->root);
+        free(f);
+        return 0;
+}
+
+static int holder(struct fx *f, long *pid)
+{
+        *pid = -1;
+        return ios_bench_lock_holder(f->ctx, 7, 3, pid);
+}
+
+static void test_path(void **state)
+{
+        char buf[64];
+
+        (void)state;
+        assert_int_equal(ios_bench_lock_path(259, 1, buf, sizeof(buf)), 0);
+        assert_string_equal(buf, "/run/iosched-bench/259:1.lock");
+        assert_int_equal(ios_bench_lock_path(259, 1, buf, 10), -ENAMETOOLONG);
+}
+
+static void test_absent_and_free(void **state)
+{
+        struct fx *f = *state;
+        long pid;
+
+        assert_int_equal(ios_bench_lock_holder(f->ctx, 8, 0, &pid), 0);         /* no file */
+        assert_int_equal(pid, 0);
+        if (geteuid() != 0)
+                skip();         /* only root's lock files count */
+        assert_int_equal(holder(f, &pid), 0);                                  /* free */
+        assert_int_equal(pid, 0);
+}
+
+static void test_held(void **state)
+{
+        struct fx *f = *state;
+        long pid;
+        int fd;
+
+        if (geteuid() != 0)
+                skip();
+        fd = open(f->lock, O_RDWR | O_CLOEXEC);
+        assert_true(fd >= 0);
+        assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+        /* held, the pid not written yet */
+        assert_int_equal(holder(f, &pid), 1);
+        assert_int_equal(pid, 0);
+        assert_int_equal(pwrite(fd, "4242\n", 5, 0), 5);
+        assert_int_equal(holder(f, &pid), 1);
+        assert_int_equal(pid, 4242);
+        /* asking did not take the lock from its holder, nor keep one */
+        assert_int_equal(holder(f, &pid), 1);
+        close(fd);
+        assert_int_equal(holder(f, &pid), 0);
+        /* a shared hold (another asker) is no benchmark */
+        fd = open(f->lock, O_RDONLY | O_CLOEXEC);
+        assert_true(fd >= 0);
+        assert_int_equal(flock(fd, LOCK_SH | LOCK_NB), 0);
+        assert_int_equal(holder(f, &pid), 0);
+        close(fd);
+}
+
+static void test_not_ours(void **state)
+{
+        struct fx *f = *state;
+        char dir[4096];
+        long pid;
+        int fd;
+
+        if (geteuid() != 0)
+                skip();
+        /* held, but another user's file: a user cannot plant one in root's 0755 directory, ignore it */
+        fd = open(f->lock, O_RDWR | O_CLOEXEC);
+        assert_true(fd >= 0);
+        assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+        assert_int_equal(fchown(fd, 1000, 1000), 0);
+        assert_int_equal(holder(f, &pid), 0);
+        close(fd);
+        /* a directory or a symlink in its place */
+        assert_int_equal(unlink(f->lock), 0);
+        assert_int_equal(mkdir(f->lock, 0755), 0);
+        assert_int_equal(holder(f, &pid), 0);
+        assert_int_equal(rmdir(f->lock), 0);
+        snprintf(dir, sizeof(dir), "%s/run/iosched-bench/8:0.lock", f->root);
+        assert_int_equal(t_write_file(dir, "1\n"), 0);
+        assert_int_equal(symlink("8:0.lock", f->lock), 0);
+        fd = open(dir, O_RDWR | O_CLOEXEC);
+        assert_true(fd >= 0);
+        assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+        assert_int_equal(holder(f, &pid), 0);
+        close(fd);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_path),
+                cmocka_unit_test_setup_teardown(test_absent_and_free, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_held, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_not_ours, setup, teardown),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
