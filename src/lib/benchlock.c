@@ -18,12 +18,14 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "iosched.h"
 #include "macro.h"
+#include "root-internal.h"
 
 int ios_bench_lock_path(unsigned major, unsigned minor, char *buf, size_t size)
 {
@@ -34,7 +36,7 @@ int ios_bench_lock_path(unsigned major, unsigned minor, char *buf, size_t size)
 
 int ios_bench_lock_holder(struct ios_ctx *r, unsigned major, unsigned minor, long *ret_pid)
 {
-        _cleanup_close_ int fd = -EBADF;
+        _cleanup_close_ int dfd = -EBADF, fd = -EBADF;
         char path[64], buf[24];
         struct stat st;
         ssize_t n;
@@ -44,9 +46,15 @@ int ios_bench_lock_holder(struct ios_ctx *r, unsigned major, unsigned minor, lon
         e = ios_bench_lock_path(major, minor, path, sizeof(path));
         if (e < 0)
                 return e;
-        fd = ios_ctx_open(r, path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
-        if (fd == -ENOENT || fd == -ENOTDIR)
-                return 0;               /* no benchmark ever ran on it */
+        dfd = ios_ctx_open(r, IOS_BENCH_LOCK_DIR, O_PATH | O_DIRECTORY);
+        if (dfd == -ENOENT || dfd == -ENOTDIR)
+                return 0;               /* no benchmark ever ran here */
+        if (dfd < 0)
+                return dfd;
+        /* the file itself: no link followed, a regular file only (beneath.c) */
+        fd = ios_open_beneath(dfd, strrchr(path, '/') + 1, O_RDONLY);
+        if (fd == -ENOENT)
+                return 0;               /* none on this disk */
         if (fd == -ELOOP || fd == -EISDIR || fd == -EBADFD)
                 return 0;               /* a link, directory, FIFO...: iosched-bench locks none of them */
         if (fd < 0)
