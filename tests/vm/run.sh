@@ -17,8 +17,8 @@
 #   VM_KERNEL=bookworm|bookworm-backports|bullseye  guest kernel (mk-image.sh)
 #   VM_CHECK_<NAME>=auto|1|0   LIST EXPLAIN COLDPLUG CHECK HOTPLUG_UDEV
 #                              HOTPLUG_DAEMON DRIFT REPLAY SOAK (see guest/payload.sh);
-#                              VM_STRICT=1 sets them all to 1 but SOAK, which is
-#                              off unless VM_CHECK_SOAK is given (it adds ~4 min)
+#                              VM_STRICT=1 sets them all to 1; SOAK is on (1)
+#                              unless VM_CHECK_SOAK=0 (it adds ~4 min)
 #   VM_HOTPLUG=1|0             hot-add disks (default 1)
 #   VM_REPLAY_ROUNDS=N         coldplug replays per variant (default 5)
 #   VM_SOAK_EVENTS=N           daemon soak: add+remove events wanted (10000), capped
@@ -37,7 +37,7 @@ vm_need_tools
 
 T_START=$(date +%s)
 WORK=${VM_WORKDIR:-/var/tmp/iosched-vm-run}
-VM_CHECK_SOAK=${VM_CHECK_SOAK:-0} # opt-in, whatever VM_STRICT says
+VM_CHECK_SOAK=${VM_CHECK_SOAK:-1} # on unless VM_CHECK_SOAK=0
 VM_SOAK_SECONDS=${VM_SOAK_SECONDS:-180}
 case $VM_CHECK_SOAK in
 0 | off | no) VM_TIMEOUT=${VM_TIMEOUT:-540} ;;
