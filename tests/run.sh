@@ -57,7 +57,7 @@ run_one() {
 
 vg=""
 if [ "${VALGRIND:-0}" = 1 ]; then
-        vg="valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
+        vg="valgrind --quiet --fair-sched=yes --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
         export IOS_VALGRIND="$vg"
 fi
 

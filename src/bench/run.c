@@ -159,6 +159,21 @@ static void take_cpu(struct bench_cpu_snap *s, bool *have, struct ios_device *di
         *have_stat = bench_disk_stat_read(disk, stat);
 }
 
+/* The counters before the first measured I/O, read by the thread about to issue it (worker.c). */
+struct first_take {
+        struct bench_cpu_snap *cpu;
+        bool *have_cpu, *have_stat;
+        struct ios_device *disk;
+        uint64_t *stat;
+};
+
+static void take_first(void *arg)
+{
+        struct first_take *f = arg;
+
+        take_cpu(f->cpu, f->have_cpu, f->disk, f->stat, f->have_stat);
+}
+
 /* Per job: the sampling mark, and whether the job's threads are all in their window. */
 struct job_sampler {
         struct bench_rate mark;
@@ -234,6 +249,10 @@ int bench_run(const struct bench_opts *o, struct bench_target *tg, struct ios_de
         uint64_t zero[BENCH_NDIR] = { 0 };
         struct bench_rate progress_rate;
         struct job_sampler *js = NULL;
+        struct first_take first = {
+                .cpu = &cpu0, .have_cpu = &have_cpu0, .have_stat = &have_st0, .disk = disk,
+                .stat = res->disk_stat_before,
+        };
         int r = 0;
 
         memset(res, 0, sizeof(*res));
@@ -263,6 +282,8 @@ int bench_run(const struct bench_opts *o, struct bench_target *tg, struct ios_de
                 r = -ENOMEM;
                 goto out;
         }
+        w.first.take = take_first;
+        w.first.arg = &first;
         bench_workers_start(&w);
         if (w.started < w.n) {
                 w.abort = 1;
@@ -302,11 +323,13 @@ int bench_run(const struct bench_opts *o, struct bench_target *tg, struct ios_de
                 }
                 if (bench_stop_signal)
                         stop_all(&w, res);
-                /* the machine and the disk from the first measured I/O to the last */
-                if (!have_cpu0 && (measuring || closed == w.started))
-                        take_cpu(&cpu0, &have_cpu0, disk, res->disk_stat_before, &have_st0);
-                if (!have_cpu1 && closed == w.started)
+                /* the machine and the disk from the first measured I/O (read by
+                 * the thread that issues it, worker.c) to the last */
+                if (!have_cpu1 && closed == w.started) {
+                        if (__atomic_load_n(&w.first.state, __ATOMIC_ACQUIRE) != 2)
+                                take_cpu(&cpu0, &have_cpu0, disk, res->disk_stat_before, &have_st0);
                         take_cpu(&cpu1, &have_cpu1, disk, res->disk_stat_after, &have_st1);
+                }
                 if (exited == w.started)
                         break;
                 if (phase_left == 0 && !w.abort)

@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,8 +64,24 @@ static inline void account(struct bench_thread *t, const struct bench_io *io, ui
         s->clat_hist[bench_hist_index(clat)]++;
 }
 
+static void first_window(struct bench_first_window *f)
+{
+        int none = 0;
+
+        if (!f->take)
+                return;
+        if (__atomic_compare_exchange_n(&f->state, &none, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+                f->take(f->arg);
+                __atomic_store_n(&f->state, 2, __ATOMIC_RELEASE);
+                return;
+        }
+        while (__atomic_load_n(&f->state, __ATOMIC_ACQUIRE) != 2)
+                sched_yield();
+}
+
 static void window_open(struct bench_thread *t, uint64_t now, uint64_t ru0[5])
 {
+        first_window(t->first);
         __atomic_store_n(&t->state, BENCH_TH_MEASURING, __ATOMIC_RELEASE);
         for (int d = 0; d < BENCH_NDIR; d++)
                 bench_dir_stats_reset(&t->st[d]);
@@ -417,6 +434,7 @@ int bench_workers_setup(struct bench_workers *w, const struct bench_opts *o, con
                         uint64_t seed = 0x1234567ull + i;
 
                         t->id = i;
+                        t->first = &w->first;
                         t->job = j;
                         t->job_thread = k;
                         t->phase = phase;

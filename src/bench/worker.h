@@ -29,8 +29,20 @@ struct bench_cqe {
         int res;                        /* bytes done or -errno */
 };
 
+/*
+ * The run's first measured I/O: run.c reads the machine's and the disk's
+ * counters (take) in the thread that opens the first window, before its
+ * first I/O; a thread opening its window meanwhile waits for the reading.
+ */
+struct bench_first_window {
+        void (*take)(void *arg);
+        void *arg;
+        int state;                      /* 0 not yet, 1 being read, 2 read */
+};
+
 struct bench_thread {
         /* set up by worker.c before init() */
+        struct bench_first_window *first;       /* the run's, shared */
         unsigned id;                    /* in the run */
         unsigned job, job_thread;       /* its job (index in the global options' jobs[]) and number in it */
         unsigned phase;                 /* stonewalls before its job: it waits for the threads before */
@@ -78,6 +90,7 @@ struct bench_workers {
         pthread_cond_t cond;
         unsigned nready;
         bool go;
+        struct bench_first_window first;        /* run.c sets take and arg before the start */
 };
 /* Slots and buffers of every job's threads (o->nthreads) on tg's files; nothing started.  Free w even on failure. */
 int bench_workers_setup(struct bench_workers *w, const struct bench_opts *o, const struct bench_target *tg);

@@ -33,6 +33,10 @@ check '.jobs[0]."job options".iodepth == "1" and .jobs[1]."job options".iodepth 
         "$B_TMP/two.json" "job options per job"
 # at once: the whole run took about one runtime, not two
 check '.jobs[0].elapsed <= 2 and .disk_util[0].read_ios > 0 and .disk_util[0].write_ios > 0' "$B_TMP/two.json" "concurrent"
+# the disk's counters cover the run from its first I/O: every read of the
+# reader (nobody else reads this loop device) is in them, merged or not
+check '.disk_util[0].read_ios + .disk_util[0].read_merges == .jobs[0].read.total_ios' "$B_TMP/two.json" \
+        "disk reads $(jq '.disk_util[0].read_ios + .disk_util[0].read_merges' "$B_TMP/two.json") for the reader's"
 $BENCH --filename=$dev --allow-write --runtime=300ms --name=reader --rw=randread --name=writer --rw=write \
         >"$B_TMP/two.txt" 2>&1 || b_fail "text: $(cat "$B_TMP/two.txt")"
 grep -q "^reader: $dev rw=randread" "$B_TMP/two.txt" && grep -q "^writer: $dev rw=write" "$B_TMP/two.txt" ||
