@@ -154,8 +154,10 @@ for mode in rename rewrite; do
         echo "ok: policy changed by $mode during 40 runs: each run one whole version ($twos saw a partial file: exit 2)"
 done
 
-# ioschedd 1: no descriptor for the event loop
-want 1 prlimit --nofile=6:6 $DAEMON --no-builtin --config "$pol" --monitor none --sysroot "$T_TMP/many"
-echo "ok: ioschedd exit 1 when its event loop cannot be set up"
+# ioschedd 1: no descriptor for the event loop (valgrind itself needs more than 6)
+if [ -z "${IOS_VALGRIND:-}" ]; then
+        want 1 prlimit --nofile=6:6 $DAEMON --no-builtin --config "$pol" --monitor none --sysroot "$T_TMP/many"
+        echo "ok: ioschedd exit 1 when its event loop cannot be set up"
+fi
 d_check_host_untouched 2>/dev/null || true
 echo "ok"
