@@ -497,6 +497,14 @@ static int run(int argc, char **argv)
                                        udev_dev, strerror(-e));
                         goto out;
                 }
+                /* a benchmark switches this disk and restores it itself; the
+                 * rule's apply in between would change what it measures */
+                long bench_pid;
+                if (ios_bench_lock_holder(root, devs[0]->major, devs[0]->minor, &bench_pid) > 0) {
+                        apply_log(LOG_INFO, "%s: left alone: iosched-bench (pid %ld) is comparing schedulers on it",
+                                  udev_dev, bench_pid);
+                        goto out;
+                }
         } else {
                 if (!ro.json && !ro.prometheus)
                         apply_warn_elevator(prog, root, conf_root);

@@ -325,6 +325,7 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
                 for (unsigned i = 0; i < n && r == 0; i++) {
                         const struct ios_wanted *extra = NULL;
                         _cleanup_free_ char *why = NULL;
+                        _cleanup_(ios_strv_freep) char **before = NULL, **after = NULL;
                         char tag[96];
 
                         if (bench_stop_signal)
@@ -345,9 +346,29 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
                         }
                         snprintf(tag, sizeof(tag), "%s %u/%u", s[i].name, l + 1, o->loops);
                         line.tag = tag;
+                        rr = bench_variant_shown(&vs, i, disk, &before);
+                        if (rr < 0) {
+                                r = bench_error_set(e, BENCH_ERR_SYSTEM, -rr, "%s: %s", disk->name, strerror(-rr));
+                                break;
+                        }
                         rr = bench_run(o, tg, disk, bench_eta_wanted(o, line.f) ? &eta : NULL, &s[i].runs[l].res, e);
                         if (rr < 0) {
                                 r = rr;
+                                break;
+                        }
+                        /* a run some other writer switched under us measured something else */
+                        rr = bench_variant_shown(&vs, i, disk, &after);
+                        if (rr >= 0)
+                                rr = bench_variant_moved(before, after, &why);
+                        if (rr < 0) {
+                                r = bench_error_set(e, BENCH_ERR_SYSTEM, -rr, "%s: %s", disk->name, strerror(-rr));
+                                break;
+                        }
+                        if (rr > 0) {
+                                r = bench_error_set(e, BENCH_ERR_SCHED, ESTALE,
+                                                    "%s: %s during the %s run: another program changed it "
+                                                    "(a udev rule, ioschedd, TuneD?); no result is given for it",
+                                                    disk->name, why, tag);
                                 break;
                         }
                         s[i].runs[l].done = !s[i].runs[l].res.interrupted;

@@ -126,6 +126,13 @@ int bench_variants_learn(struct bench_variants *vs, struct ios_device *disk, str
 /* Put disk in variant i's whole state (extra: the --policy settings), through the library's plan. */
 int bench_variant_switch(const struct bench_variants *vs, unsigned i, struct ios_device *disk,
                          const struct ios_wanted *extra, char **ret_msg);
+/*
+ * What variant i's run stands on, as the kernel shows it: "queue/scheduler=NAME"
+ * and a "FILE=value" line for each of the variant's own files, in that order.
+ */
+int bench_variant_shown(const struct bench_variants *vs, unsigned i, struct ios_device *disk, char ***ret);
+/* 1 and "FILE went from "a" to "b", ..." in *ret_msg when two such lists differ, else 0. */
+int bench_variant_moved(char * const *before, char * const *after, char **ret_msg);
 /* "scheduler" : ..., "tunables" : { "queue/iosched/NAME" : "value", ... }, each line after indent */
 void bench_variant_json(FILE *f, const struct bench_variant *v, const char *indent);
 void bench_variants_done(struct bench_variants *vs);

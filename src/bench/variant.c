@@ -14,6 +14,7 @@
  * start value), so no variant inherits a tunable from the one before it.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -408,4 +409,62 @@ int bench_variant_switch(const struct bench_variants *vs, unsigned i, struct ios
                 *ret_msg = NULL;
         ios_wanted_done(&w);
         return r;
+}
+
+/* One "FILE=value" line of what the kernel shows; "(unreadable: why)" when it will not say. */
+static int shown(struct ios_device *d, const char *key, char ***l)
+{
+        _cleanup_free_ char *text = NULL, *now = NULL;
+        char **avail = NULL;
+        int r;
+
+        r = ios_sysfs_read_string(d->fd, key, &text);
+        if (r == 0 && streq(key, "queue/scheduler")) {
+                r = ios_sched_parse(text, &now, &avail);
+                ios_strv_free(avail);
+        }
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return ios_strv_pushf(l, "%s=(unreadable: %s)", key, strerror(-r));
+        return ios_strv_pushf(l, "%s=%s", key, now ? now : text);
+}
+
+int bench_variant_shown(const struct bench_variants *vs, unsigned i, struct ios_device *d, char ***ret)
+{
+        const struct bench_variant *v = &vs->v[i];
+        char **l = NULL;
+        int r = shown(d, "queue/scheduler", &l);
+
+        for (size_t k = 0; k < v->set.n && r >= 0; k++)
+                r = shown(d, v->set.s[k].key, &l);
+        if (r < 0) {
+                ios_strv_free(l);
+                return r;
+        }
+        *ret = l;
+        return 0;
+}
+
+int bench_variant_moved(char * const *before, char * const *after, char **ret_msg)
+{
+        char **l = NULL;
+
+        *ret_msg = NULL;
+        for (size_t k = 0; before[k] && after[k]; k++) {
+                const char *eq = strchr(before[k], '=');
+                int len = (int)(eq - before[k]);
+
+                if (!streq(before[k], after[k]) &&
+                    ios_strv_pushf(&l, "%.*s went from \"%s\" to \"%s\"", len, before[k], eq + 1,
+                                   after[k] + len + 1) < 0) {
+                        ios_strv_free(l);
+                        return -ENOMEM;
+                }
+        }
+        if (!l)
+                return 0;
+        *ret_msg = ios_strv_join(l, ", ");
+        ios_strv_free(l);
+        return *ret_msg ? 1 : -ENOMEM;
 }
