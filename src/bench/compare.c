@@ -325,8 +325,8 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
                 for (unsigned i = 0; i < n && r == 0; i++) {
                         const struct ios_wanted *extra = NULL;
                         _cleanup_free_ char *why = NULL;
-                        _cleanup_(ios_strv_freep) char **before = NULL, **after = NULL;
-                        char tag[96];
+                        _cleanup_(ios_strv_freep) char **before = NULL;
+                        char tag[96], what[112];
 
                         if (bench_stop_signal)
                                 break;
@@ -357,20 +357,10 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
                                 break;
                         }
                         /* a run some other writer switched under us measured something else */
-                        rr = bench_variant_shown(&vs, i, disk, &after);
-                        if (rr >= 0)
-                                rr = bench_variant_moved(before, after, &why);
-                        if (rr < 0) {
-                                r = bench_error_set(e, BENCH_ERR_SYSTEM, -rr, "%s: %s", disk->name, strerror(-rr));
+                        snprintf(what, sizeof(what), "%s run", tag);
+                        r = bench_variant_kept(&vs, i, disk, before, what, e);
+                        if (r < 0)
                                 break;
-                        }
-                        if (rr > 0) {
-                                r = bench_error_set(e, BENCH_ERR_SCHED, ESTALE,
-                                                    "%s: %s during the %s run: another program changed it "
-                                                    "(a udev rule, ioschedd, TuneD?); no result is given for it",
-                                                    disk->name, why, tag);
-                                break;
-                        }
                         s[i].runs[l].done = !s[i].runs[l].res.interrupted;
                 }
 

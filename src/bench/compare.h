@@ -131,8 +131,13 @@ int bench_variant_switch(const struct bench_variants *vs, unsigned i, struct ios
  * and a "FILE=value" line for each of the variant's own files, in that order.
  */
 int bench_variant_shown(const struct bench_variants *vs, unsigned i, struct ios_device *disk, char ***ret);
-/* 1 and "FILE went from "a" to "b", ..." in *ret_msg when two such lists differ, else 0. */
-int bench_variant_moved(char * const *before, char * const *after, char **ret_msg);
+/*
+ * After a run of variant i that started on before (bench_variant_shown): 0, or
+ * (BENCH_ERR_SCHED) "DISK: FILE went from "a" to "b" during the WHAT: another
+ * program changed it ...": what was measured was not variant i.
+ */
+int bench_variant_kept(const struct bench_variants *vs, unsigned i, struct ios_device *disk, char * const *before,
+                       const char *what, struct bench_error *e);
 /* "scheduler" : ..., "tunables" : { "queue/iosched/NAME" : "value", ... }, each line after indent */
 void bench_variant_json(FILE *f, const struct bench_variant *v, const char *indent);
 void bench_variants_done(struct bench_variants *vs);

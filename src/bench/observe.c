@@ -458,6 +458,8 @@ int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct
                 for (unsigned i = 0; i < vs.n && r == 0 && !bench_stop_signal; i++) {
                         const struct ios_wanted *extra = NULL;
                         _cleanup_free_ char *why = NULL;
+                        _cleanup_(ios_strv_freep) char **before = NULL;
+                        char what[112];
                         uint64_t a[11], b[11], t0, t1;
                         double inflight = 0;
                         unsigned ninflight = 0;
@@ -471,6 +473,11 @@ int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct
                         if (rr < 0) {
                                 r = bench_error_set(e, BENCH_ERR_SCHED, -rr, "%s: cannot switch to %s: %s", d->name,
                                                     s[i].name, why ? why : strerror(-rr));
+                                break;
+                        }
+                        rr = bench_variant_shown(&vs, i, d, &before);
+                        if (rr < 0) {
+                                r = bench_error_set(e, BENCH_ERR_SYSTEM, -rr, "%s: %s", d->name, strerror(-rr));
                                 break;
                         }
                         if (!wait_until(d, bench_clock_gettime_ns() + o->ramp_ns, NULL, NULL))
@@ -487,6 +494,10 @@ int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct
                                 r = bench_error_set(e, BENCH_ERR_SYSTEM, EIO, "%s: cannot read its stat", d->name);
                                 break;
                         }
+                        snprintf(what, sizeof(what), "%s round %u/%u", s[i].name, l + 1, o->loops);
+                        r = bench_variant_kept(&vs, i, d, before, what, e);
+                        if (r < 0)
+                                break;
                         window_from(&s[i].w[l], a, b, (double)(t1 - t0) / 1e9,
                                     ninflight ? inflight / ninflight : (double)b[8]);
                         if (progress) {

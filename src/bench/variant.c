@@ -446,7 +446,7 @@ int bench_variant_shown(const struct bench_variants *vs, unsigned i, struct ios_
         return 0;
 }
 
-int bench_variant_moved(char * const *before, char * const *after, char **ret_msg)
+static int moved(char * const *before, char * const *after, char **ret_msg)
 {
         char **l = NULL;
 
@@ -467,4 +467,23 @@ int bench_variant_moved(char * const *before, char * const *after, char **ret_ms
         *ret_msg = ios_strv_join(l, ", ");
         ios_strv_free(l);
         return *ret_msg ? 1 : -ENOMEM;
+}
+
+int bench_variant_kept(const struct bench_variants *vs, unsigned i, struct ios_device *d, char * const *before,
+                       const char *what, struct bench_error *e)
+{
+        _cleanup_(ios_strv_freep) char **after = NULL;
+        _cleanup_free_ char *why = NULL;
+        int r = bench_variant_shown(vs, i, d, &after);
+
+        if (r >= 0)
+                r = moved(before, after, &why);
+        if (r < 0)
+                return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "%s: %s", d->name, strerror(-r));
+        if (r > 0)
+                return bench_error_set(e, BENCH_ERR_SCHED, ESTALE,
+                                       "%s: %s during the %s: another program changed it "
+                                       "(a udev rule, ioschedd, TuneD?); no result is given for it",
+                                       d->name, why, what);
+        return 0;
 }

@@ -9,6 +9,7 @@
 #    scheduler in the middle of the run: the benchmark reads the scheduler
 #    back after each run, gives no result for that run, says what moved in
 #    one line, exits 1 and still restores the state it found.
+# 3. The same for a round of --observe.
 # Exit 0 pass, 77 skip, 1 fail.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
@@ -29,7 +30,8 @@ chmod 0644 "$P"
 start_bench() {
         echo mq-deadline >$q/scheduler
         b_queue_state $l >"$B_TMP/before"
-        $BENCH --filename=/dev/$l --rw=randread --runtime=3s --ramp_time=0 --loops=1 --compare=none \
+        # shellcheck disable=SC2086
+        $BENCH --filename=/dev/$l ${1:---rw=randread} --runtime=3s --ramp_time=0 --loops=1 --compare=none \
                 >"$B_TMP/out" 2>"$B_TMP/err" &
         BPID=$!
         B_PIDS="$B_PIDS $BPID"
@@ -81,4 +83,17 @@ grep -Eq '^ *none +0 +\(no complete run\)$' "$B_TMP/out" || b_fail "a result for
 b_queue_state $l >"$B_TMP/after"
 diff "$B_TMP/before" "$B_TMP/after" >"$B_TMP/diff" || b_fail "state differs after the run: $(cat "$B_TMP/diff")"
 echo "ok: the benchmark refused the run another program switched, and restored the disk"
+
+# 3. the same for --observe: the round gives no figures
+start_bench --observe
+$APPLY --config "$P" --no-builtin $l >"$B_TMP/apply.out" 2>&1 ||
+        b_fail "iosched-apply by hand: $(cat "$B_TMP/apply.out")"
+wait $BPID
+rc=$?
+[ $rc = 1 ] || b_fail "--observe: exit $rc, want 1 ($(cat "$B_TMP/err"))"
+want="iosched-bench: $l: queue/scheduler went from \"none\" to \"mq-deadline\" during the none round 1/1: another program changed it (a udev rule, ioschedd, TuneD?); no result is given for it"
+[ "$(cat "$B_TMP/err")" = "$want" ] || b_fail "--observe said: $(cat "$B_TMP/err")"
+b_queue_state $l >"$B_TMP/after"
+diff "$B_TMP/before" "$B_TMP/after" >"$B_TMP/diff" || b_fail "state differs after --observe: $(cat "$B_TMP/diff")"
+echo "ok: --observe too"
 echo PASS
