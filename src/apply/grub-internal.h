@@ -12,6 +12,16 @@
 /* The variables grub-mkconfig puts on the command line, in its order. */
 static const char * const cmdline_vars[] = { "GRUB_CMDLINE_LINUX", "GRUB_CMDLINE_LINUX_DEFAULT" };
 
+/*
+ * What is read of GRUB's files, as for policy files (iosched.conf(5)): a
+ * file up to 1 MiB, and a value up to 64 KiB once expanded (the kernel
+ * takes 2 KiB of command line on x86, 4 KiB on arm64); what a value would
+ * grow beyond is cut off, with a note.  Both keep reading linear in the
+ * files' size: a self-doubling A="$A$A" cannot grow without bound.
+ */
+#define GRUB_FILE_MAX (1024 * 1024)
+#define GRUB_VALUE_MAX (64 * 1024)
+
 /* A shell value; at[i] is where s[i] was written: file (index in elv.files) and line. */
 struct val {
         char *s;
@@ -20,21 +30,25 @@ struct val {
                 unsigned line;
         } *at;
         size_t n, cap;
+        bool cut;                       /* it reached GRUB_VALUE_MAX: the rest was dropped */
 };
 
 struct var {
         char *name, *set;               /* set: "file:line" of the last assignment */
         struct val v;
+        bool cut;                       /* some value of it was cut (said once) */
 };
 
 struct tok {
         char *value, *where;            /* where: "file:line", or /proc/cmdline */
         const char *var;                /* GRUB_CMDLINE_LINUX[_DEFAULT]; NULL in /proc/cmdline */
+        struct pos at;                  /* where, as numbers (not for /proc/cmdline) */
 };
 
 struct toks {
         struct tok *t;
         size_t n;
+        size_t *seen, seen_cap;         /* lit only: a hash set of 1 + index in t, by at and value */
 };
 
 struct elv {

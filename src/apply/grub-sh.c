@@ -19,23 +19,42 @@
 #include "apply.h"
 #include "grub-internal.h"
 
-static int val_push(struct val *v, char c, struct pos at)
+/* Append n characters written at at[0..n); what goes beyond GRUB_VALUE_MAX is dropped and marked. */
+static int val_append(struct val *v, const char *s, const struct pos *at, size_t n)
 {
-        if (v->n + 2 > v->cap) {
-                size_t cap = v->cap ? 2 * v->cap : 64;
-                char *s = realloc(v->s, cap);
-                struct pos *a = s ? realloc(v->at, cap * sizeof(*a)) : NULL;
+        if (n > GRUB_VALUE_MAX - v->n) {
+                n = GRUB_VALUE_MAX - v->n;
+                v->cut = true;
+        }
+        if (!n)
+                return 0;
+        if (v->n + n + 1 > v->cap) {
+                size_t cap = v->cap ? v->cap : 64;
+                char *ns;
+                struct pos *a;
 
-                v->s = s ? s : v->s;
+                while (cap < v->n + n + 1)
+                        cap *= 2;
+                ns = realloc(v->s, cap);
+                if (!ns)
+                        return -ENOMEM;
+                v->s = ns;
+                a = realloc(v->at, cap * sizeof(*a));
                 if (!a)
                         return -ENOMEM;
                 v->at = a;
                 v->cap = cap;
         }
-        v->at[v->n] = at;
-        v->s[v->n++] = c;
+        memcpy(v->s + v->n, s, n);
+        memcpy(v->at + v->n, at, n * sizeof(*at));
+        v->n += n;
         v->s[v->n] = '\0';
         return 0;
+}
+
+static int val_push(struct val *v, char c, struct pos at)
+{
+        return val_append(v, &c, &at, 1);
 }
 
 static bool is_sep(char c)
@@ -70,29 +89,80 @@ char *apply_find_elevator(const char *text)
         return ll ? strndup(text + lv, ll) : NULL;
 }
 
+static size_t tok_hash(struct pos at, const char *s, size_t l)
+{
+        size_t h = 14695981039346656037ULL ^ (size_t)at.file;
+
+        h = (h ^ at.line) * 1099511628211ULL;
+        for (size_t i = 0; i < l; i++)
+                h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+        return h;
+}
+
+/* The slot of lit's set where the token (at, s[0..l)) is, or the empty one where it goes. */
+static size_t *seen_slot(const struct toks *t, struct pos at, const char *s, size_t l)
+{
+        size_t mask = t->seen_cap - 1, i = tok_hash(at, s, l) & mask;
+
+        for (;; i = (i + 1) & mask) {
+                const struct tok *k = t->seen[i] ? &t->t[t->seen[i] - 1] : NULL;
+
+                if (!k || (k->at.file == at.file && k->at.line == at.line && !strncmp(k->value, s, l) &&
+                           !k->value[l]))
+                        return &t->seen[i];
+        }
+}
+
+/* Room in lit's set for one more (load at most one half). */
+static int seen_grow(struct toks *t)
+{
+        struct toks nt = *t;
+
+        if (2 * (t->n + 1) <= t->seen_cap)
+                return 0;
+        nt.seen_cap = t->seen_cap ? 2 * t->seen_cap : 64;
+        nt.seen = calloc(nt.seen_cap, sizeof(*nt.seen));
+        if (!nt.seen)
+                return -ENOMEM;
+        for (size_t i = 0; i < t->n; i++)
+                *seen_slot(&nt, t->t[i].at, t->t[i].value, strlen(t->t[i].value)) = i + 1;
+        free(t->seen);
+        t->seen = nt.seen;
+        t->seen_cap = nt.seen_cap;
+        return 0;
+}
+
 /* Append each elevator= of s to t, named by at (NULL: /proc/cmdline); to lit only once each. */
 int grub_toks_scan(struct elv *e, struct toks *t, const char *s, size_t n, const struct pos *at, const char *var)
 {
+        bool lit = t == &e->lit && at;
         size_t i = 0, v, l;
 
         while (next_elevator(s, n, &i, &v, &l)) {
-                struct tok nt = { strndup(s + v, l), NULL, var }, *nts = NULL;
-                bool dup = false;
+                struct tok nt = { NULL, NULL, var, at ? at[v] : (struct pos){ -1, 0 } }, *nts;
+                size_t *slot = NULL;
 
-                if (at ? asprintf(&nt.where, "%s:%u", e->files[at[v].file], at[v].line) < 0 :
+                if (lit) {
+                        if (seen_grow(t) < 0)
+                                return -ENOMEM;
+                        slot = seen_slot(t, nt.at, s + v, l);
+                        if (*slot)
+                                continue;       /* this one, from this line, is known */
+                }
+                nt.value = strndup(s + v, l);
+                if (at ? asprintf(&nt.where, "%s:%u", e->files[nt.at.file], nt.at.line) < 0 :
                          !(nt.where = strdup(CMDLINE)))
                         nt.where = NULL;
-                for (size_t k = 0; t == &e->lit && nt.where && nt.value && k < t->n; k++)
-                        dup = dup || (streq(t->t[k].where, nt.where) && streq(t->t[k].value, nt.value));
-                if (!dup && nt.where && nt.value && (nts = realloc(t->t, (t->n + 1) * sizeof(*nts)))) {
-                        t->t = nts;
-                        t->t[t->n++] = nt;
-                        continue;
-                }
-                free(nt.value);
-                free(nt.where);
-                if (!dup)
+                nts = nt.where && nt.value ? realloc(t->t, (t->n + 1) * sizeof(*nts)) : NULL;
+                if (!nts) {
+                        free(nt.value);
+                        free(nt.where);
                         return -ENOMEM;
+                }
+                t->t = nts;
+                t->t[t->n++] = nt;
+                if (slot)
+                        *slot = t->n;
         }
         return 0;
 }
@@ -113,6 +183,7 @@ void grub_elv_done(struct elv *e)
                         free(ts[k]->t[i].where);
                 }
                 free(ts[k]->t);
+                free(ts[k]->seen);
         }
         free(e->vars);
         ios_strv_free(e->files);
@@ -181,8 +252,8 @@ static int expand(struct parser *ps, struct val *out, struct pos here)
         } else if (l) {
                 v = grub_var_find(ps->e, p + brace, l);
                 ps->p = p + l + 2 * brace;
-                for (size_t i = 0; v && i < v->v.n && e >= 0; i++)
-                        e = val_push(out, v->v.s[i], v->v.at[i]);
+                if (v)
+                        e = val_append(out, v->v.s, v->v.at, v->v.n);
         } else if (*p && strchr("0123456789@*#?$!-", *p))
                 ps->p = p + 1;
         else {
@@ -264,6 +335,9 @@ static int assign(struct parser *ps, char *name, struct val *v, unsigned line, u
         else if (!depth && tracked && ps->unsupported)
                 e = ios_strv_pushf(&ps->e->notes, "%s:%u: %s uses $(...), `...` or ${...} with an operator, which "
                                    "iosched does not evaluate: read as empty", file, line, name);
+        if (!depth && e >= 0 && v->cut && !(var && var->cut))
+                e = ios_strv_pushf(&ps->e->notes, "%s:%u: %s is longer than %d bytes once expanded: the rest is "
+                                   "not read (said once)", file, line, name, GRUB_VALUE_MAX);
         if (!depth && e >= 0 && !var) {
                 struct var *nv = realloc(ps->e->vars, (ps->e->nvars + 1) * sizeof(*nv));
 
@@ -277,6 +351,7 @@ static int assign(struct parser *ps, char *name, struct val *v, unsigned line, u
         if (!depth && e >= 0) {
                 free(var->v.s);
                 free(var->v.at);
+                var->cut = var->cut || v->cut;
                 var->v = *v;
                 *v = (struct val){};
                 free(var->set);

@@ -9,10 +9,14 @@
  * file and line it was written on, so each elevator= has its file:line.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "iosched.h"
 #include "macro.h"
@@ -34,22 +38,42 @@ static const enum ios_class import_classes[] = {
 
 /* ---- reading it all ---- */
 
+/* A whole GRUB file: a regular file (a FIFO would block) of at most GRUB_FILE_MAX bytes. */
 static int read_all(const char *path, char **ret)
 {
-        FILE *f = fopen(path, "re");
-        size_t cap = 0;
-        int e;
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+        _cleanup_free_ char *buf = NULL;
+        struct stat st;
+        size_t n = 0;
 
-        if (!f)
-                return -errno;
         *ret = NULL;
-        e = getdelim(ret, &cap, '\0', f) < 0 ? ferror(f) ? -(errno ? errno : EIO) : 1 : 0;
-        fclose(f);
-        if (e) {                        /* an error, or an empty file */
-                free(*ret);
-                *ret = e < 0 ? NULL : strdup("");
+        if (fd < 0)
+                return -errno;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (S_ISDIR(st.st_mode))
+                return -EISDIR;
+        if (!S_ISREG(st.st_mode))
+                return -EBADFD;
+        buf = malloc(GRUB_FILE_MAX + 2);
+        if (!buf)
+                return -ENOMEM;
+        for (;;) {
+                ssize_t k = read(fd, buf + n, GRUB_FILE_MAX + 1 - n);
+
+                if (k < 0 && errno == EINTR)
+                        continue;
+                if (k < 0)
+                        return -errno;
+                if (k == 0)
+                        break;
+                n += (size_t)k;
+                if (n > GRUB_FILE_MAX)
+                        return -EFBIG;
         }
-        return *ret ? 0 : e < 0 ? e : -ENOMEM;
+        buf[n] = '\0';         /* a NUL inside ends the text, as sh's reading would */
+        *ret = TAKE_PTR(buf);
+        return 0;
 }
 
 /* /etc/default/grub, then the glob /etc/default/grub.d/ *.cfg (sorted; we never set a locale: C order). */
@@ -131,10 +155,13 @@ static int elv_load(struct elv *e, struct ios_ctx *r, const char *conf_root)
                 struct parser ps;
 
                 k = read_all(*p, &text);
-                if (k < 0) {
-                        k = k == -ENOENT ? 0 : ios_strv_pushf(&e->notes, "%s: cannot read: %s", *p, strerror(-k));
+                if (k == -EFBIG)
+                        k = ios_strv_pushf(&e->notes, "%s: larger than 1 MiB (%d bytes): not read", *p,
+                                           GRUB_FILE_MAX);
+                else if (k < 0)
+                        k = k == -ENOENT ? 0 : ios_strv_pushf(&e->notes, "%s: cannot read: %s", *p, ios_strerror(k));
+                if (!text)
                         continue;
-                }
                 k = ios_strv_push(&e->files, strdup(*p));
                 ps = (struct parser){ e, (int)ios_strv_length(e->files) - 1, text, 1, false };
                 k = k < 0 ? k : grub_sh_parse(&ps);

@@ -6,7 +6,8 @@
  * values) with a later one replacing an earlier one; GRUB_CMDLINE_LINUX
  * before GRUB_CMDLINE_LINUX_DEFAULT and the last elevator= winning; every
  * conflict reported with both values and file:line; what needs a shell
- * (if, $(...)) named and not evaluated.  All on fake trees under /tmp.
+ * (if, $(...)) named and not evaluated; values cut at 64 KiB, files over
+ * 1 MiB and FIFOs not read.  All on fake trees under /tmp.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "iosched.h"
@@ -262,6 +264,63 @@ static void test_not_evaluated(void **state)
         assert_string_equal(t->value, "none");
 }
 
+/* Reading stays linear in the files' size: values are cut at 64 KiB, files above 1 MiB and FIFOs not read. */
+static void test_limits(void **state)
+{
+        struct t *t = *state;
+        size_t big = 2 * 1024 * 1024, len = 0;
+        char *text = malloc(big + 1);
+
+        assert_non_null(text);
+        /* 40 self-doublings: 2^40 copies of 14 bytes without the cut */
+        len = (size_t)sprintf(text, "GRUB_CMDLINE_LINUX=\"elevator=noop\"\n");
+        for (int i = 0; i < 40; i++)
+                len += (size_t)sprintf(text + len, "GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX $GRUB_CMDLINE_LINUX\"\n");
+        put(t, "/etc/default/grub", text);
+        assert_int_equal(run(t), 1);
+        assert_string_equal(t->value, "noop");
+        assert_int_equal(ios_strv_length(t->notes), 1);
+        /* line 14 is the first past 65536 bytes: 14 * 2^13 - 1 */
+        assert_note(t, at(t, "/etc/default/grub:14: GRUB_CMDLINE_LINUX is longer than 65536 bytes"), "said once",
+                    NULL);
+
+        /* 2,000 self-appends, each line's elevator= recorded once, then all dropped */
+        len = 0;
+        for (int i = 0; i < 2000; i++)
+                len += (size_t)sprintf(text + len, "GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX elevator=noop\"\n");
+        sprintf(text + len, "GRUB_CMDLINE_LINUX=quiet\n");
+        put(t, "/etc/default/grub", text);
+        assert_int_equal(run(t), 0);
+        assert_int_equal(ios_strv_length(t->notes), 2000);
+        assert_note(t, at(t, "/etc/default/grub:1999 is dropped"), NULL, NULL);
+
+        /* a file over 1 MiB is not read; one of exactly 1 MiB is */
+        memset(text, '#', big);
+        text[1024 * 1024] = '\0';
+        text[1024 * 1024 - 1] = '\n';
+        memcpy(text, "GRUB_CMDLINE_LINUX=elevator=bfq\n", 32);
+        put(t, "/etc/default/grub", text);
+        text[1024 * 1024 - 1] = '#';
+        text[1024 * 1024] = '\n';
+        text[1024 * 1024 + 1] = '\0';
+        memcpy(text, "GRUB_CMDLINE_LINUX=elevator=cfq\n", 32);
+        put(t, "/etc/default/grub.d/20-big.cfg", text);
+        assert_int_equal(run(t), 1);
+        assert_string_equal(t->value, "bfq");
+        assert_int_equal(ios_strv_length(t->notes), 1);
+        assert_note(t, at(t, "/etc/default/grub.d/20-big.cfg: larger than 1 MiB (1048576 bytes): not read"), NULL,
+                    NULL);
+
+        /* a FIFO would block the read for ever: named, not read */
+        assert_int_equal(unlink(at(t, "/etc/default/grub.d/20-big.cfg")), 0);
+        assert_int_equal(mkfifo(at(t, "/etc/default/grub.d/30-fifo.cfg"), 0644), 0);
+        assert_int_equal(run(t), 1);
+        assert_string_equal(t->value, "bfq");
+        assert_int_equal(ios_strv_length(t->notes), 1);
+        assert_note(t, at(t, "/etc/default/grub.d/30-fifo.cfg: cannot read: not a regular file"), NULL, NULL);
+        free(text);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -273,6 +332,7 @@ int main(void)
                 cmocka_unit_test_setup_teardown(test_self_append, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_cmdline, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_not_evaluated, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_limits, setup, teardown),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
