@@ -16,11 +16,14 @@ static const char * const cmdline_vars[] = { "GRUB_CMDLINE_LINUX", "GRUB_CMDLINE
  * What is read of GRUB's files, as for policy files (iosched.conf(5)): a
  * file up to 1 MiB, and a value up to 64 KiB once expanded (the kernel
  * takes 2 KiB of command line on x86, 4 KiB on arm64); what a value would
- * grow beyond is cut off, with a note.  Both keep reading linear in the
- * files' size: a self-doubling A="$A$A" cannot grow without bound.
+ * grow beyond is cut off, with a note.  A self-doubling A="$A$A" cannot
+ * grow without bound.
  */
 #define GRUB_FILE_MAX (1024 * 1024)
 #define GRUB_VALUE_MAX (64 * 1024)
+/* ... and all the expansions of $VAR together up to 16 MiB: A=$A on every
+ * line of a file copies a value per line, so the cut alone is not enough */
+#define GRUB_EXPAND_MAX (16 * 1024 * 1024)
 
 /* A shell value; at[i] is where s[i] was written: file (index in elv.files) and line. */
 struct val {
@@ -59,6 +62,8 @@ struct elv {
         struct toks eff;                /* of the command line GRUB builds */
         struct toks lit;                /* every one assigned to GRUB_CMDLINE_LINUX* */
         char **notes;                   /* conflicts, and what was not evaluated */
+        size_t expanded;                /* bytes copied by $VAR expansions so far */
+        bool spent;                     /* ... past GRUB_EXPAND_MAX: nothing more is read */
         const struct tok *chosen;       /* GRUB's last, else /proc/cmdline's last */
 };
 

@@ -252,8 +252,12 @@ static int expand(struct parser *ps, struct val *out, struct pos here)
         } else if (l) {
                 v = grub_var_find(ps->e, p + brace, l);
                 ps->p = p + l + 2 * brace;
-                if (v)
+                if (v && v->v.n > GRUB_EXPAND_MAX - ps->e->expanded)
+                        e = -E2BIG;             /* the budget of all expansions is spent */
+                else if (v) {
+                        ps->e->expanded += v->v.n;
                         e = val_append(out, v->v.s, v->v.at, v->v.n);
+                }
         } else if (*p && strchr("0123456789@*#?$!-", *p))
                 ps->p = p + 1;
         else {
@@ -416,6 +420,13 @@ int grub_sh_parse(struct parser *ps)
                         ps->unsupported = false;
                         line = ps->line;
                         e = parse_word(ps, &v);
+                        if (e == -E2BIG) {
+                                ps->e->spent = true;
+                                e = ios_strv_pushf(&ps->e->notes, "%s:%u: the expansions of GRUB's variables come to "
+                                                   "more than %d bytes in all: this and what follows is not read",
+                                                   ps->e->files[ps->file], line, GRUB_EXPAND_MAX);
+                                e = e < 0 ? e : -E2BIG;
+                        }
                         e = e < 0 ? e : assign(ps, TAKE_PTR(name), &v, line, depth);
                         free(name);
                         free(v.s);
@@ -426,5 +437,5 @@ int grub_sh_parse(struct parser *ps)
                 if (e >= 0 && *ps->p && !strchr("\n;#", *ps->p))
                         e = skip_statement(ps, ps->line, "in a command iosched does not run");
         }
-        return e;
+        return e == -E2BIG ? 0 : e;
 }

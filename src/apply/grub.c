@@ -150,7 +150,7 @@ static int elv_load(struct elv *e, struct ios_ctx *r, const char *conf_root)
                 k = grub_toks_scan(e, &e->run, cmdline, strlen(cmdline), NULL, NULL);
         if (k >= 0)
                 k = grub_paths(root, &paths);
-        for (char **p = paths; k >= 0 && p && *p; p++) {
+        for (char **p = paths; k >= 0 && !e->spent && p && *p; p++) {
                 _cleanup_free_ char *text = NULL;
                 struct parser ps;
 

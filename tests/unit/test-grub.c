@@ -6,8 +6,9 @@
  * values) with a later one replacing an earlier one; GRUB_CMDLINE_LINUX
  * before GRUB_CMDLINE_LINUX_DEFAULT and the last elevator= winning; every
  * conflict reported with both values and file:line; what needs a shell
- * (if, $(...)) named and not evaluated; values cut at 64 KiB, files over
- * 1 MiB and FIFOs not read.  All on fake trees under /tmp.
+ * (if, $(...)) named and not evaluated; values cut at 64 KiB, expansions
+ * stopped at 16 MiB in all, files over 1 MiB and FIFOs not read.  All on
+ * fake trees under /tmp.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -264,7 +265,7 @@ static void test_not_evaluated(void **state)
         assert_string_equal(t->value, "none");
 }
 
-/* Reading stays linear in the files' size: values are cut at 64 KiB, files above 1 MiB and FIFOs not read. */
+/* Reading is bounded: values cut at 64 KiB, expansions at 16 MiB in all, files over 1 MiB and FIFOs not read. */
 static void test_limits(void **state)
 {
         struct t *t = *state;
@@ -284,15 +285,27 @@ static void test_limits(void **state)
         assert_note(t, at(t, "/etc/default/grub:14: GRUB_CMDLINE_LINUX is longer than 65536 bytes"), "said once",
                     NULL);
 
-        /* 2,000 self-appends, each line's elevator= recorded once, then all dropped */
+        /* then copied whole on every line: all expansions together stop at 16 MiB */
+        for (int i = 0; i < 300; i++)
+                len += (size_t)sprintf(text + len, "GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX\"\n");
+        sprintf(text + len, "GRUB_CMDLINE_LINUX_DEFAULT=elevator=bfq\n");
+        put(t, "/etc/default/grub", text);
+        put(t, "/etc/default/grub.d/10-x.cfg", "GRUB_CMDLINE_LINUX=elevator=kyber\n");
+        assert_int_equal(run(t), 1);
+        assert_string_equal(t->value, "noop");
+        assert_int_equal(ios_strv_length(t->notes), 2);
+        assert_note(t, "come to more than 16777216 bytes in all: this and what follows is not read", NULL, NULL);
+        assert_int_equal(unlink(at(t, "/etc/default/grub.d/10-x.cfg")), 0);
+
+        /* 1,000 self-appends, each line's elevator= recorded once, then all dropped */
         len = 0;
-        for (int i = 0; i < 2000; i++)
+        for (int i = 0; i < 1000; i++)
                 len += (size_t)sprintf(text + len, "GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX elevator=noop\"\n");
         sprintf(text + len, "GRUB_CMDLINE_LINUX=quiet\n");
         put(t, "/etc/default/grub", text);
         assert_int_equal(run(t), 0);
-        assert_int_equal(ios_strv_length(t->notes), 2000);
-        assert_note(t, at(t, "/etc/default/grub:1999 is dropped"), NULL, NULL);
+        assert_int_equal(ios_strv_length(t->notes), 1000);
+        assert_note(t, at(t, "/etc/default/grub:999 is dropped"), NULL, NULL);
 
         /* a file over 1 MiB is not read; one of exactly 1 MiB is */
         memset(text, '#', big);
