@@ -21,9 +21,9 @@ static const char * const cmdline_vars[] = { "GRUB_CMDLINE_LINUX", "GRUB_CMDLINE
  */
 #define GRUB_FILE_MAX (1024 * 1024)
 #define GRUB_VALUE_MAX (64 * 1024)
-/* ... and all the expansions of $VAR together up to 16 MiB: A=$A on every
+/* ... and all the expansions of $VAR together up to 1 MiB: A=$A on every
  * line of a file copies a value per line, so the cut alone is not enough */
-#define GRUB_EXPAND_MAX (16 * 1024 * 1024)
+#define GRUB_EXPAND_MAX (1024 * 1024)
 
 /* A shell value; at[i] is where s[i] was written: file (index in elv.files) and line. */
 struct val {
