@@ -46,6 +46,7 @@ struct tok {
         char *value, *where;            /* where: "file:line", or /proc/cmdline */
         const char *var;                /* GRUB_CMDLINE_LINUX[_DEFAULT]; NULL in /proc/cmdline */
         struct pos at;                  /* where, as numbers (not for /proc/cmdline) */
+        size_t eff_first;               /* lit only: 1 + the index of its first copy in eff, or 0 */
 };
 
 struct toks {
@@ -77,6 +78,8 @@ struct parser {
 
 /* Add the elevator= of s[0..n) to t; at (may be NULL) says where each byte came from. */
 int grub_toks_scan(struct elv *e, struct toks *t, const char *s, size_t n, const struct pos *at, const char *var);
+/* lit's record of the token value written at at, or NULL. */
+struct tok *grub_lit_find(const struct elv *e, struct pos at, const char *value);
 /* The variable name[0..len), or NULL. */
 struct var *grub_var_find(const struct elv *e, const char *name, size_t len);
 /* Evaluate one file's assignments (ps->e, ps->file, ps->p, ps->line set). */

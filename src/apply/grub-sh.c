@@ -113,6 +113,13 @@ static size_t *seen_slot(const struct toks *t, struct pos at, const char *s, siz
         }
 }
 
+struct tok *grub_lit_find(const struct elv *e, struct pos at, const char *value)
+{
+        size_t *slot = e->lit.seen_cap ? seen_slot(&e->lit, at, value, strlen(value)) : NULL;
+
+        return slot && *slot ? &e->lit.t[*slot - 1] : NULL;
+}
+
 /* Room in lit's set for one more (load at most one half). */
 static int seen_grow(struct toks *t)
 {
@@ -139,7 +146,7 @@ int grub_toks_scan(struct elv *e, struct toks *t, const char *s, size_t n, const
         size_t i = 0, v, l;
 
         while (next_elevator(s, n, &i, &v, &l)) {
-                struct tok nt = { NULL, NULL, var, at ? at[v] : (struct pos){ -1, 0 } }, *nts;
+                struct tok nt = { NULL, NULL, var, at ? at[v] : (struct pos){ -1, 0 }, 0 }, *nts;
                 size_t *slot = NULL;
 
                 if (lit) {

@@ -105,23 +105,38 @@ static int elv_conflicts(struct elv *e)
         int r = 0;
 
         for (size_t i = 0; rl && i + 1 < e->run.n && r >= 0; i++)
-                if (!streq(e->run.t[i].value, rl->value))
-                        r = ios_strv_pushf(&e->notes, "elevator=%s and, after it, elevator=%s in " CMDLINE
-                                           ": the kernel took the last, %s", e->run.t[i].value, rl->value, rl->value);
-        for (size_t i = 0; gl && i + 1 < e->eff.n && r >= 0; i++)
-                if (!streq(e->eff.t[i].value, gl->value))
+                if (!streq(e->run.t[i].value, rl->value)) {
+                        bool said = false;
+
+                        for (size_t j = 0; j < i && !said; j++)
+                                said = streq(e->run.t[j].value, e->run.t[i].value);
+                        if (!said)
+                                r = ios_strv_pushf(&e->notes, "elevator=%s and, after it, elevator=%s in " CMDLINE
+                                                   ": the kernel took the last, %s", e->run.t[i].value, rl->value,
+                                                   rl->value);
+                }
+        /* each token on GRUB's command line is one written in a file (lit):
+         * marked there with its first copy, so copies (A="$A $A") are said once */
+        for (size_t k = 0; k < e->eff.n; k++) {
+                struct tok *lt = grub_lit_find(e, e->eff.t[k].at, e->eff.t[k].value);
+
+                if (lt && !lt->eff_first)
+                        lt->eff_first = k + 1;
+        }
+        for (size_t i = 0; gl && i + 1 < e->eff.n && r >= 0; i++) {
+                const struct tok *lt = grub_lit_find(e, e->eff.t[i].at, e->eff.t[i].value);
+
+                if (!streq(e->eff.t[i].value, gl->value) && (!lt || lt->eff_first == i + 1))
                         r = ios_strv_pushf(&e->notes, "elevator=%s at %s (%s) and elevator=%s at %s (%s) are both "
                                            "on the command line GRUB builds: the kernel takes the last, %s",
                                            e->eff.t[i].value, e->eff.t[i].where, e->eff.t[i].var,
                                            gl->value, gl->where, gl->var, gl->value);
+        }
         for (size_t i = 0; i < e->lit.n && r >= 0; i++) {
                 const struct tok *t = &e->lit.t[i];
                 const struct var *v = grub_var_find(e, t->var, strlen(t->var));
-                bool live = false;
 
-                for (size_t k = 0; k < e->eff.n; k++)
-                        live = live || (streq(t->where, e->eff.t[k].where) && streq(t->value, e->eff.t[k].value));
-                if (live || (gl && streq(t->value, gl->value)))
+                if (t->eff_first || (gl && streq(t->value, gl->value)))
                         continue;
                 if (gl)
                         r = ios_strv_pushf(&e->notes, "elevator=%s at %s is replaced: %s is assigned again at %s, "

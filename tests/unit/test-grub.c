@@ -265,7 +265,8 @@ static void test_not_evaluated(void **state)
         assert_string_equal(t->value, "none");
 }
 
-/* Reading is bounded: values cut at 64 KiB, expansions at 1 MiB in all, files over 1 MiB and FIFOs not read. */
+/* Reading is bounded: values cut at 64 KiB, expansions at 1 MiB in all, files over 1 MiB and FIFOs not read;
+ * a conflict is said once, not once per copy. */
 static void test_limits(void **state)
 {
         struct t *t = *state;
@@ -290,6 +291,22 @@ static void test_limits(void **state)
                     NULL);
         assert_note(t, "come to more than 1048576 bytes in all: this and what follows is not read", NULL, NULL);
         assert_int_equal(unlink(at(t, "/etc/default/grub.d/10-x.cfg")), 0);
+
+        /* a conflict is said once, however many copies of it the line made */
+        len = (size_t)sprintf(text, "GRUB_CMDLINE_LINUX=\"elevator=noop elevator=deadline\"\n");
+        for (int i = 0; i < 10; i++)
+                len += (size_t)sprintf(text + len, "GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX $GRUB_CMDLINE_LINUX\"\n");
+        put(t, "/etc/default/grub", text);
+        put(t, "/proc/cmdline", "elevator=noop elevator=deadline elevator=noop elevator=deadline elevator=bfq\n");
+        assert_int_equal(run(t), 1);
+        assert_string_equal(t->value, "deadline");
+        assert_int_equal(ios_strv_length(t->notes), 4);
+        assert_note(t, "elevator=noop at ", at(t, "/etc/default/grub:1 (GRUB_CMDLINE_LINUX) and elevator=deadline"),
+                    "both on the command line");
+        assert_note(t, "elevator=noop and, after it, elevator=bfq in /proc/cmdline", NULL, NULL);
+        assert_note(t, "elevator=deadline and, after it, elevator=bfq in /proc/cmdline", NULL, NULL);
+        assert_note(t, "elevator=bfq in /proc/cmdline (this boot) and elevator=deadline", NULL, NULL);
+        put(t, "/proc/cmdline", "ro\n");
 
         /* 300 self-appends, each line's elevator= recorded once, then all dropped */
         len = 0;
