@@ -51,14 +51,15 @@ struct tok {
 
 struct toks {
         struct tok *t;
-        size_t n;
+        size_t n, cap;
         size_t *seen, seen_cap;         /* lit only: a hash set of 1 + index in t, by at and value */
 };
 
 struct elv {
         char **files;                   /* the GRUB files read (conf root included), in order */
         struct var *vars;
-        size_t nvars;
+        size_t nvars, cap_vars;
+        size_t *var_idx, var_idx_cap;   /* a hash set of 1 + index in vars, by name */
         struct toks run;                /* elevator= of /proc/cmdline */
         struct toks eff;                /* of the command line GRUB builds */
         struct toks lit;                /* every one assigned to GRUB_CMDLINE_LINUX* */

@@ -160,13 +160,20 @@ int grub_toks_scan(struct elv *e, struct toks *t, const char *s, size_t n, const
                 if (at ? asprintf(&nt.where, "%s:%u", e->files[nt.at.file], nt.at.line) < 0 :
                          !(nt.where = strdup(CMDLINE)))
                         nt.where = NULL;
-                nts = nt.where && nt.value ? realloc(t->t, (t->n + 1) * sizeof(*nts)) : NULL;
-                if (!nts) {
+                if (nt.where && nt.value && t->n == t->cap) {
+                        size_t cap = t->cap ? 2 * t->cap : 16;
+
+                        nts = reallocarray(t->t, cap, sizeof(*nts));
+                        if (nts) {
+                                t->t = nts;
+                                t->cap = cap;
+                        }
+                }
+                if (!nt.where || !nt.value || t->n == t->cap) {
                         free(nt.value);
                         free(nt.where);
                         return -ENOMEM;
                 }
-                t->t = nts;
                 t->t[t->n++] = nt;
                 if (slot)
                         *slot = t->n;
@@ -193,17 +200,61 @@ void grub_elv_done(struct elv *e)
                 free(ts[k]->seen);
         }
         free(e->vars);
+        free(e->var_idx);
         ios_strv_free(e->files);
         ios_strv_free(e->notes);
         *e = (struct elv){};
 }
 
+/* The slot of the variables' set where name[0..len) is, or the empty one where it goes. */
+static size_t *var_slot(const struct elv *e, const char *name, size_t len)
+{
+        size_t mask = e->var_idx_cap - 1, i = tok_hash((struct pos){ 0, 0 }, name, len) & mask;
+
+        for (;; i = (i + 1) & mask) {
+                const char *k = e->var_idx[i] ? e->vars[e->var_idx[i] - 1].name : NULL;
+
+                if (!k || (!strncmp(k, name, len) && !k[len]))
+                        return &e->var_idx[i];
+        }
+}
+
 struct var *grub_var_find(const struct elv *e, const char *name, size_t len)
 {
-        for (size_t i = 0; i < e->nvars; i++)
-                if (strlen(e->vars[i].name) == len && !strncmp(e->vars[i].name, name, len))
-                        return &e->vars[i];
-        return NULL;
+        size_t *slot = e->var_idx_cap ? var_slot(e, name, len) : NULL;
+
+        return slot && *slot ? &e->vars[*slot - 1] : NULL;
+}
+
+/* A new variable named name (taken), its value empty: the array and the set grow by doubling. */
+static struct var *var_add(struct elv *e, char *name)
+{
+        if (e->nvars == e->cap_vars) {
+                size_t cap = e->cap_vars ? 2 * e->cap_vars : 16;
+                struct var *nv = reallocarray(e->vars, cap, sizeof(*nv));
+
+                if (!nv)
+                        return NULL;
+                e->vars = nv;
+                e->cap_vars = cap;
+        }
+        if (2 * (e->nvars + 1) > e->var_idx_cap) {
+                size_t cap = e->var_idx_cap ? 2 * e->var_idx_cap : 32, *old = e->var_idx, old_cap = e->var_idx_cap;
+
+                e->var_idx = calloc(cap, sizeof(*e->var_idx));
+                if (!e->var_idx) {
+                        e->var_idx = old;
+                        return NULL;
+                }
+                e->var_idx_cap = cap;
+                for (size_t i = 0; i < old_cap; i++)
+                        if (old[i])
+                                *var_slot(e, e->vars[old[i] - 1].name, strlen(e->vars[old[i] - 1].name)) = old[i];
+                free(old);
+        }
+        e->vars[e->nvars] = (struct var){ .name = name };
+        *var_slot(e, name, strlen(name)) = ++e->nvars;
+        return &e->vars[e->nvars - 1];
 }
 
 /* ---- a small sh reader: assignments, quotes, escapes, $VAR ---- */
@@ -350,14 +401,11 @@ static int assign(struct parser *ps, char *name, struct val *v, unsigned line, u
                 e = ios_strv_pushf(&ps->e->notes, "%s:%u: %s is longer than %d bytes once expanded: the rest is "
                                    "not read (said once)", file, line, name, GRUB_VALUE_MAX);
         if (!depth && e >= 0 && !var) {
-                struct var *nv = realloc(ps->e->vars, (ps->e->nvars + 1) * sizeof(*nv));
-
-                e = nv ? 0 : -ENOMEM;
-                if (nv) {
-                        ps->e->vars = nv;
-                        var = &nv[ps->e->nvars++];
-                        *var = (struct var){ .name = TAKE_PTR(name) };
-                }
+                var = var_add(ps->e, name);
+                if (var)
+                        name = NULL;    /* the variable's now */
+                else
+                        e = -ENOMEM;
         }
         if (!depth && e >= 0) {
                 free(var->v.s);

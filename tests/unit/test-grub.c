@@ -292,6 +292,16 @@ static void test_limits(void **state)
         assert_note(t, "come to more than 1048576 bytes in all: this and what follows is not read", NULL, NULL);
         assert_int_equal(unlink(at(t, "/etc/default/grub.d/10-x.cfg")), 0);
 
+        /* 20,000 variables, each found again by name (a hash set, not a scan per lookup) */
+        len = 0;
+        for (int i = 0; i < 20000; i++)
+                len += (size_t)sprintf(text + len, "V%d=%s\n", i, i == 0 ? "dead" : i == 19999 ? "line" : "x");
+        sprintf(text + len, "GRUB_CMDLINE_LINUX=\"quiet elevator=${V0}$V19999\"\n");
+        put(t, "/etc/default/grub", text);
+        assert_int_equal(run(t), 1);
+        assert_string_equal(t->value, "deadline");
+        assert_int_equal(ios_strv_length(t->notes), 0);
+
         /* a conflict is said once, however many copies of it the line made */
         len = (size_t)sprintf(text, "GRUB_CMDLINE_LINUX=\"elevator=noop elevator=deadline\"\n");
         for (int i = 0; i < 10; i++)
