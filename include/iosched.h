@@ -81,6 +81,12 @@ const char *ios_strerror(int e);
 /* Read a whole (small) file inside the root; NUL-terminated, not stripped. */
 int ios_ctx_read_file(struct ios_ctx *r, const char *path, char **ret, size_t *ret_len);
 
+/* readfile.c: a whole configuration file, NUL-terminated; -EFBIG past max bytes. */
+int ios_read_fd_max(int fd, size_t max, char **ret, size_t *ret_len);
+/* The same for a path (host paths, links followed): opened without blocking, a
+ * regular file only (-EISDIR, -EBADFD for a FIFO, socket or device node). */
+int ios_read_regular_file(const char *path, size_t max, char **ret, size_t *ret_len);
+
 /*
  * The root's kernel release ("6.1.0-18-amd64" gives 6, 1): a captured
  * tree's proc/sys/kernel/osrelease, else the running kernel's for the host;

@@ -10,13 +10,10 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "iosched.h"
 #include "macro.h"
@@ -37,44 +34,6 @@ static const enum ios_class import_classes[] = {
 };
 
 /* ---- reading it all ---- */
-
-/* A whole GRUB file: a regular file (a FIFO would block) of at most GRUB_FILE_MAX bytes. */
-static int read_all(const char *path, char **ret)
-{
-        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-        _cleanup_free_ char *buf = NULL;
-        struct stat st;
-        size_t n = 0;
-
-        *ret = NULL;
-        if (fd < 0)
-                return -errno;
-        if (fstat(fd, &st) < 0)
-                return -errno;
-        if (S_ISDIR(st.st_mode))
-                return -EISDIR;
-        if (!S_ISREG(st.st_mode))
-                return -EBADFD;
-        buf = malloc(GRUB_FILE_MAX + 2);
-        if (!buf)
-                return -ENOMEM;
-        for (;;) {
-                ssize_t k = read(fd, buf + n, GRUB_FILE_MAX + 1 - n);
-
-                if (k < 0 && errno == EINTR)
-                        continue;
-                if (k < 0)
-                        return -errno;
-                if (k == 0)
-                        break;
-                n += (size_t)k;
-                if (n > GRUB_FILE_MAX)
-                        return -EFBIG;
-        }
-        buf[n] = '\0';         /* a NUL inside ends the text, as sh's reading would */
-        *ret = TAKE_PTR(buf);
-        return 0;
-}
 
 /* /etc/default/grub, then the glob /etc/default/grub.d/ *.cfg (sorted; we never set a locale: C order). */
 static int grub_paths(const char *root, char ***ret)
@@ -169,7 +128,7 @@ static int elv_load(struct elv *e, struct ios_ctx *r, const char *conf_root)
                 _cleanup_free_ char *text = NULL;
                 struct parser ps;
 
-                k = read_all(*p, &text);
+                k = ios_read_regular_file(*p, GRUB_FILE_MAX, &text, NULL);
                 if (k == -EFBIG)
                         k = ios_strv_pushf(&e->notes, "%s: larger than 1 MiB (%d bytes): not read", *p,
                                            GRUB_FILE_MAX);
@@ -231,7 +190,7 @@ static char *installed_file(const char *conf_root)
         for (char * const *f = ios_policy_files(p); f && *f && !found; f++) {
                 _cleanup_free_ char *text = NULL;
 
-                if (read_all(*f, &text) >= 0 && strstr(text, MARKER))
+                if (ios_read_regular_file(*f, IOS_POLICY_FILE_MAX, &text, NULL) >= 0 && strstr(text, MARKER))
                         found = strdup(*f);
         }
         ios_policy_free(p);

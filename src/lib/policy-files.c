@@ -163,6 +163,7 @@ static int load_file(struct ios_policy *p, const char *path, unsigned flags, str
         struct stat st;
         size_t len = 0;
         bool masked = false;
+        int e;
 
         fd = open_policy_path(path, O_RDONLY, flags, "policy file", err, &masked);
         if (masked)
@@ -187,23 +188,14 @@ static int load_file(struct ios_policy *p, const char *path, unsigned flags, str
                 return ios_error_set(err, path, 0, -EFBIG, "policy file larger than %u KiB",
                                      IOS_POLICY_FILE_MAX / 1024);
         /* read to the end from this descriptor: a file that grew since fstat is still bounded */
-        buf = malloc(IOS_POLICY_FILE_MAX + 2);
-        if (!buf)
-                return -ENOMEM;
-        for (;;) {
-                ssize_t n = read(fd, buf + len, IOS_POLICY_FILE_MAX + 1 - len);
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n < 0)
-                        return ios_error_set(err, path, 0, -errno, "cannot read: %s", strerror(errno));
-                if (n == 0)
-                        break;
-                len += (size_t)n;
-                if (len > IOS_POLICY_FILE_MAX)
-                        return ios_error_set(err, path, 0, -EFBIG, "policy file larger than %u KiB",
-                                             IOS_POLICY_FILE_MAX / 1024);
-        }
-        buf[len] = '\0';
+        e = ios_read_fd_max(fd, IOS_POLICY_FILE_MAX, &buf, &len);
+        if (e == -EFBIG)
+                return ios_error_set(err, path, 0, -EFBIG, "policy file larger than %u KiB",
+                                     IOS_POLICY_FILE_MAX / 1024);
+        if (e == -ENOMEM)
+                return e;
+        if (e < 0)
+                return ios_error_set(err, path, 0, e, "cannot read: %s", strerror(-e));
         if (strlen(buf) != len)
                 return ios_error_set(err, path, 0, -EINVAL, "policy file contains a NUL byte");
         return ios_policy_parse(p, path, buf, err);

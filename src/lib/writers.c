@@ -22,38 +22,10 @@
 #define MAX_FILE (1 << 20)
 #define MAX_INCLUDE_DEPTH 8
 
+/* A rule or profile file: never blocks, a regular file of at most MAX_FILE bytes (readfile.c). */
 static int read_text(const char *path, char **ret)
 {
-        _cleanup_close_ int fd = -1;
-        _cleanup_free_ char *buf = NULL;
-        struct stat st;
-        size_t len = 0;
-
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        if (fd < 0)
-                return -errno;
-        if (fstat(fd, &st) < 0)
-                return -errno;
-        if (!S_ISREG(st.st_mode))
-                return -EINVAL;
-        if (st.st_size > MAX_FILE)
-                return -EFBIG;
-        buf = malloc((size_t)st.st_size + 1);
-        if (!buf)
-                return -ENOMEM;
-        while (len < (size_t)st.st_size) {
-                ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n < 0)
-                        return -errno;
-                if (n == 0)
-                        break;
-                len += (size_t)n;
-        }
-        buf[len] = '\0';
-        *ret = TAKE_PTR(buf);
-        return 0;
+        return ios_read_regular_file(path, MAX_FILE, ret, NULL);
 }
 
 static int add(struct ios_writers *ws, const char *kind, const char *name, const char *devglob, const char *key,

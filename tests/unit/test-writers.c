@@ -3,7 +3,7 @@
  * Description: the library pieces of issue 12: other writers of queue
  * attributes (writers.c: TuneD profiles with include= and devices=, udev
  * rules with continuation lines, KERNEL==, masking and iosched's own rule
- * left out) and --drop-in NAME=FILE (policy-dropin.c: parsing, replace,
+ * left out, a FIFO in their place never opened) and --drop-in NAME=FILE (policy-dropin.c: parsing, replace,
  * add in name order, /dev/null removes, the last of a name counts).
  */
 #define _GNU_SOURCE
@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "iosched.h"
@@ -138,6 +139,22 @@ static void test_udev(void **state)
         assert_true(ios_writer_applies(w, "nvme0n1", NULL));
         /* sorted by file name: 10-b first */
         assert_ptr_equal(w, &ws.w[0]);
+        ios_writers_done(&ws);
+
+        /* a FIFO among the rules is not opened for reading (that open would block
+         * every status, explain and --check for ever); the other files still count */
+        {
+                char p[4096];
+
+                snprintf(p, sizeof(p), "%s/etc/udev/rules.d/50-fifo.rules", r);
+                assert_int_equal(mkfifo(p, 0644), 0);
+                put(r, "/etc/tuned/README", "");
+                snprintf(p, sizeof(p), "%s/etc/tuned/active_profile", r);
+                assert_int_equal(mkfifo(p, 0644), 0);
+        }
+        ws = (struct ios_writers){};
+        assert_int_equal(ios_writers_scan(r, &ws), 0);
+        assert_int_equal(ws.n, 3);
         ios_writers_done(&ws);
 }
 
