@@ -89,14 +89,19 @@ char *apply_find_elevator(const char *text)
         return ll ? strndup(text + lv, ll) : NULL;
 }
 
+/* FNV-1a of s[0..l), from h (the two hash sets below: tokens by where and value, variables by name) */
+static size_t fnv1a(size_t h, const void *s, size_t l)
+{
+        for (size_t i = 0; i < l; i++)
+                h = (h ^ ((const unsigned char *)s)[i]) * 1099511628211ULL;
+        return h;
+}
+
+#define FNV_BASIS ((size_t)14695981039346656037ULL)
+
 static size_t tok_hash(struct pos at, const char *s, size_t l)
 {
-        size_t h = 14695981039346656037ULL ^ (size_t)at.file;
-
-        h = (h ^ at.line) * 1099511628211ULL;
-        for (size_t i = 0; i < l; i++)
-                h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-        return h;
+        return fnv1a(fnv1a(FNV_BASIS, &at, sizeof(at)), s, l);
 }
 
 /* The slot of lit's set where the token (at, s[0..l)) is, or the empty one where it goes. */
@@ -209,7 +214,7 @@ void grub_elv_done(struct elv *e)
 /* The slot of the variables' set where name[0..len) is, or the empty one where it goes. */
 static size_t *var_slot(const struct elv *e, const char *name, size_t len)
 {
-        size_t mask = e->var_idx_cap - 1, i = tok_hash((struct pos){ 0, 0 }, name, len) & mask;
+        size_t mask = e->var_idx_cap - 1, i = fnv1a(FNV_BASIS, name, len) & mask;
 
         for (;; i = (i + 1) & mask) {
                 const char *k = e->var_idx[i] ? e->vars[e->var_idx[i] - 1].name : NULL;

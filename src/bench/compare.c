@@ -346,11 +346,9 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
                         }
                         snprintf(tag, sizeof(tag), "%s %u/%u", s[i].name, l + 1, o->loops);
                         line.tag = tag;
-                        rr = bench_variant_shown(&vs, i, disk, &before);
-                        if (rr < 0) {
-                                r = bench_error_set(e, BENCH_ERR_SYSTEM, -rr, "%s: %s", disk->name, strerror(-rr));
+                        r = bench_variant_shown(&vs, i, disk, &before, e);
+                        if (r < 0)
                                 break;
-                        }
                         rr = bench_run(o, tg, disk, bench_eta_wanted(o, line.f) ? &eta : NULL, &s[i].runs[l].res, e);
                         if (rr < 0) {
                                 r = rr;

@@ -129,8 +129,10 @@ int bench_variant_switch(const struct bench_variants *vs, unsigned i, struct ios
 /*
  * What variant i's run stands on, as the kernel shows it: "queue/scheduler=NAME"
  * and a "FILE=value" line for each of the variant's own files, in that order.
+ * Errors set e (BENCH_ERR_SYSTEM).
  */
-int bench_variant_shown(const struct bench_variants *vs, unsigned i, struct ios_device *disk, char ***ret);
+int bench_variant_shown(const struct bench_variants *vs, unsigned i, struct ios_device *disk, char ***ret,
+                        struct bench_error *e);
 /*
  * After a run of variant i that started on before (bench_variant_shown): 0, or
  * (BENCH_ERR_SCHED) "DISK: FILE went from "a" to "b" during the WHAT: another

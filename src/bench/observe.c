@@ -475,11 +475,9 @@ int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct
                                                     s[i].name, why ? why : strerror(-rr));
                                 break;
                         }
-                        rr = bench_variant_shown(&vs, i, d, &before);
-                        if (rr < 0) {
-                                r = bench_error_set(e, BENCH_ERR_SYSTEM, -rr, "%s: %s", d->name, strerror(-rr));
+                        r = bench_variant_shown(&vs, i, d, &before, e);
+                        if (r < 0)
                                 break;
-                        }
                         if (!wait_until(d, bench_clock_gettime_ns() + o->ramp_ns, NULL, NULL))
                                 break;
                         t0 = bench_clock_gettime_ns();

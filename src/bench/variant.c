@@ -430,7 +430,8 @@ static int shown(struct ios_device *d, const char *key, char ***l)
         return ios_strv_pushf(l, "%s=%s", key, now ? now : text);
 }
 
-int bench_variant_shown(const struct bench_variants *vs, unsigned i, struct ios_device *d, char ***ret)
+int bench_variant_shown(const struct bench_variants *vs, unsigned i, struct ios_device *d, char ***ret,
+                        struct bench_error *e)
 {
         const struct bench_variant *v = &vs->v[i];
         char **l = NULL;
@@ -440,7 +441,7 @@ int bench_variant_shown(const struct bench_variants *vs, unsigned i, struct ios_
                 r = shown(d, v->set.s[k].key, &l);
         if (r < 0) {
                 ios_strv_free(l);
-                return r;
+                return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "%s: %s", d->name, strerror(-r));
         }
         *ret = l;
         return 0;
@@ -474,10 +475,11 @@ int bench_variant_kept(const struct bench_variants *vs, unsigned i, struct ios_d
 {
         _cleanup_(ios_strv_freep) char **after = NULL;
         _cleanup_free_ char *why = NULL;
-        int r = bench_variant_shown(vs, i, d, &after);
+        int r = bench_variant_shown(vs, i, d, &after, e);
 
-        if (r >= 0)
-                r = moved(before, after, &why);
+        if (r < 0)
+                return r;
+        r = moved(before, after, &why);
         if (r < 0)
                 return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "%s: %s", d->name, strerror(-r));
         if (r > 0)

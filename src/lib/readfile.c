@@ -18,14 +18,26 @@
 
 int ios_read_fd_max(int fd, size_t max, char **ret, size_t *ret_len)
 {
-        _cleanup_free_ char *buf = malloc(max + 2);
-        size_t len = 0;
+        _cleanup_free_ char *buf = NULL;
+        struct stat st;
+        size_t len = 0, cap;
 
-        if (!buf)
-                return -ENOMEM;
+        /* room for the size fstat gives and one byte more (to see the end
+         * in one read), doubled if the file is longer (proc files say 0) */
+        cap = fstat(fd, &st) == 0 && st.st_size > 0 && (uint64_t)st.st_size < max ? (size_t)st.st_size + 2 : 4096;
         for (;;) {
-                ssize_t n = read(fd, buf + len, max + 1 - len);
+                ssize_t n;
 
+                if (len + 1 >= cap || !buf) {
+                        size_t want = !buf ? cap : cap > max / 2 ? max + 2 : 2 * cap;
+                        char *nb = realloc(buf, want);
+
+                        if (!nb)
+                                return -ENOMEM;
+                        buf = nb;
+                        cap = want;
+                }
+                n = read(fd, buf + len, cap - 1 - len);
                 if (n < 0 && errno == EINTR)
                         continue;
                 if (n < 0)
