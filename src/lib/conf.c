@@ -509,21 +509,27 @@ int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, s
         }
         /* commit */
         {
-                struct rule *nr = realloc(p->rules, (p->nrules + tmp.nrules + 1) * sizeof(*nr));
-                if (!nr) {
-                        e = -ENOMEM;
-                        goto out;
+                if (p->nrules + tmp.nrules + 1 > p->caprules) {
+                        size_t nc = (p->nrules + tmp.nrules + 1) * 2;
+                        struct rule *nr = nc > SIZE_MAX / sizeof(*nr) ? NULL : realloc(p->rules, nc * sizeof(*nr));
+
+                        if (!nr) {
+                                e = -ENOMEM;
+                                goto out;
+                        }
+                        p->rules = nr;
+                        p->caprules = nc;
                 }
-                p->rules = nr;
                 if (tmp.nrules)
-                        memcpy(p->rules + p->nrules, tmp.rules, tmp.nrules * sizeof(*nr));
+                        memcpy(p->rules + p->nrules, tmp.rules, tmp.nrules * sizeof(*p->rules));
                 p->nrules += tmp.nrules;
                 free(tmp.rules);
                 tmp.rules = NULL;
                 tmp.nrules = 0;
                 p->needs_extra |= tmp.needs_extra;
                 for (size_t i = 0; tmp.warnings && tmp.warnings[i]; i++)
-                        if (ios_strv_push(&p->warnings, TAKE_PTR(tmp.warnings[i])) < 0) {
+                        if (ios_strv_push_fast(&p->warnings, &p->nwarnings, &p->capwarnings,
+                                               TAKE_PTR(tmp.warnings[i])) < 0) {
                                 ios_strv_free(tmp.warnings + i + 1);
                                 tmp.warnings = NULL;    /* the array itself: freed below */
                                 e = -ENOMEM;

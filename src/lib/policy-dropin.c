@@ -85,9 +85,11 @@ int ios_dropins_override(char ***paths, const struct ios_dropin *ov, size_t nov)
         out = calloc(n + 1, sizeof(char *));
         if (!out)
                 return -ENOMEM;
-        for (size_t i = 0; e >= 0 && i < n; i++)
-                if (v[i].path)
-                        e = ios_strv_push(&out, strdup(v[i].path));
+        for (size_t i = 0, k = 0; e >= 0 && i < n; i++)
+                if (v[i].path) {
+                        out[k] = strdup(v[i].path);
+                        e = out[k++] ? 0 : -ENOMEM;
+                }
         if (e < 0) {
                 ios_strv_free(out);
                 return e;

@@ -238,23 +238,37 @@ char * const *ios_policy_warnings(const struct ios_policy *p)
         return p->warnings;
 }
 
-static int cmp_str(const void *a, const void *b)
+/* A drop-in found: its name, full path, and the rank of its directory (later masks earlier). */
+struct found {
+        const char *name;       /* inside path */
+        char *path;
+        size_t dir;
+};
+
+static int cmp_found(const void *a, const void *b)
 {
-        return strcmp(*(char * const *)a, *(char * const *)b);
+        const struct found *x = a, *y = b;
+        int c = strcmp(x->name, y->name);
+
+        return c ? c : x->dir < y->dir ? -1 : x->dir > y->dir;
 }
 
 /*
  * Collect *.conf from the drop-in directories; a later directory's file
  * replaces an earlier one of the same name.  Returns full paths sorted by
- * file name.
+ * file name.  One sort over everything found, then one pass keeping the
+ * last directory's file of each name: O(n log n) for n drop-ins (tens of
+ * thousands are read on every udev event).
  */
 static int collect(char * const *dirs, unsigned flags, struct ios_policy *p, char ***ret)
 {
         struct ios_error err;
-        _cleanup_(ios_strv_freep) char **names = NULL, **paths = NULL;
-        int e;
+        _cleanup_free_ struct found *v = NULL;
+        size_t nv = 0, cap = 0, rank = 0;
+        char **out = NULL;
+        int e = 0;
 
-        for (char * const *dp = dirs; dp && *dp; dp++) {
+        for (char * const *dp = dirs; dp && *dp; dp++, rank++) {
                 _cleanup_(ios_strv_freep) char **list = NULL;
                 const char *dir = *dp;
                 _cleanup_close_ int fd = -1;
@@ -264,13 +278,15 @@ static int collect(char * const *dirs, unsigned flags, struct ios_policy *p, cha
                 fd = open_policy_path(dir, O_RDONLY | O_DIRECTORY, flags, "policy directory", &err, &masked);
                 if (fd == -ENOENT)
                         continue;
-                if (fd == -ENOMEM)
-                        return fd;
+                if (fd == -ENOMEM) {
+                        e = fd;
+                        goto fail;
+                }
                 if (fd < 0) {
                         e = add_error(p, fd, &err);
                         fd = -1;
                         if (e < 0)
-                                return e;
+                                goto fail;
                         continue;
                 }
                 /* whoever may add or replace files here writes the policy */
@@ -280,61 +296,59 @@ static int collect(char * const *dirs, unsigned flags, struct ios_policy *p, cha
                                               "writable by others or not owned by root: its files are skipped"),
                                       &err);
                         if (e < 0)
-                                return e;
+                                goto fail;
                         continue;
                 }
                 e = ios_sysfs_list(fd, ".", &list);
                 if (e < 0) {
                         e = add_error(p, ios_error_set(&err, dir, 0, e, "cannot read: %s", strerror(-e)), &err);
                         if (e < 0)
-                                return e;
+                                goto fail;
                         continue;
                 }
                 for (char **nm = list; *nm; nm++) {
                         char *full;
-                        size_t k;
 
                         if (fnmatch(IOS_POLICY_DROPIN_GLOB, *nm, FNM_PERIOD) != 0)
                                 continue;
-                        if (asprintf(&full, "%s/%s", dir, *nm) < 0)
-                                return -ENOMEM;
-                        for (k = 0; names && names[k]; k++)
-                                if (streq(names[k], *nm))
-                                        break;
-                        if (names && names[k]) {
-                                free(paths[k]);         /* masked by this later directory */
-                                paths[k] = full;
-                                continue;
+                        if (nv == cap) {
+                                size_t nc = cap ? cap * 2 : 64;
+                                struct found *n = nc > SIZE_MAX / sizeof(*n) ? NULL : realloc(v, nc * sizeof(*n));
+
+                                if (!n) {
+                                        e = -ENOMEM;
+                                        goto fail;
+                                }
+                                v = n;
+                                cap = nc;
                         }
-                        e = ios_strv_push(&names, strdup(*nm));
-                        if (e >= 0)
-                                e = ios_strv_push(&paths, full);
-                        else
-                                free(full);
-                        if (e < 0)
-                                return e;
+                        if (asprintf(&full, "%s/%s", dir, *nm) < 0) {
+                                e = -ENOMEM;
+                                goto fail;
+                        }
+                        v[nv++] = (struct found){ full + strlen(dir) + 1, full, rank };
                 }
         }
-        /* sort by file name, carrying the paths along */
-        {
-                size_t n = ios_strv_length(names);
-                char **pairs = calloc(n + 1, sizeof(char *));
-                if (!pairs)
-                        return -ENOMEM;
-                for (size_t i = 0; i < n; i++) {
-                        if (asprintf(&pairs[i], "%s%c%s", names[i], '\x01', paths[i]) < 0) {
-                                ios_strv_free(pairs);
-                                return -ENOMEM;
-                        }
-                }
-                qsort(pairs, n, sizeof(char *), cmp_str);
-                for (size_t i = 0; i < n; i++) {
-                        char *sep = strchr(pairs[i], '\x01');
-                        memmove(pairs[i], sep + 1, strlen(sep + 1) + 1);
-                }
-                *ret = pairs;
+        if (nv)
+                qsort(v, nv, sizeof(*v), cmp_found);
+        out = calloc(nv + 1, sizeof(char *));
+        if (!out) {
+                e = -ENOMEM;
+                goto fail;
         }
+        for (size_t i = 0, k = 0; i < nv; i++) {
+                if (i + 1 < nv && streq(v[i].name, v[i + 1].name)) {
+                        free(v[i].path);        /* masked by a later directory's file */
+                        continue;
+                }
+                out[k++] = v[i].path;
+        }
+        *ret = out;
         return 0;
+fail:
+        for (size_t i = 0; i < nv; i++)
+                free(v[i].path);
+        return e;
 }
 
 /* The one list of where policy files are: ios_policy_load() and ioschedd's watch read it. */
@@ -376,6 +390,7 @@ int ios_policy_load_dropins(const char *conf_root, const char *file, unsigned fl
                             const struct ios_dropin *ov, size_t nov, struct ios_policy **ret, struct ios_error *err)
 {
         _cleanup_(ios_strv_freep) char **files = NULL;
+        size_t nfiles = 0, capfiles = 0, nread = 0, capread = 0;
         struct ios_policy *p;
         int e;
 
@@ -398,14 +413,14 @@ int ios_policy_load_dropins(const char *conf_root, const char *file, unsigned fl
                         struct stat st;
 
                         if (file || stat(*f, &st) == 0)
-                                e = ios_strv_push(&files, strdup(*f));
+                                e = ios_strv_push_fast(&files, &nfiles, &capfiles, strdup(*f));
                 }
                 if (e >= 0)
                         e = collect(dirs, flags, p, &dropins);
                 if (e >= 0 && nov && !file)     /* --drop-in NAME=FILE (policy-dropin.c) */
                         e = ios_dropins_override(&dropins, ov, nov);
                 for (char **f = dropins; e >= 0 && f && *f; f++)
-                        e = ios_strv_push(&files, strdup(*f));
+                        e = ios_strv_push_fast(&files, &nfiles, &capfiles, strdup(*f));
         }
         /* a file that cannot be used is skipped whole; the others still count */
         for (char **f = files; e >= 0 && f && *f; f++) {
@@ -413,7 +428,7 @@ int ios_policy_load_dropins(const char *conf_root, const char *file, unsigned fl
 
                 e = load_file(p, *f, flags, &fe);
                 if (e >= 0)
-                        e = ios_strv_push(&p->files, strdup(*f));
+                        e = ios_strv_push_fast(&p->files, &nread, &capread, strdup(*f));
                 else
                         e = add_error(p, e, &fe);
         }

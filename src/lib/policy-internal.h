@@ -29,9 +29,10 @@ struct rule {
 
 struct ios_policy {
         struct rule *rules;
-        size_t nrules;
+        size_t nrules, caprules;        /* caprules: room in rules (amortized growth) */
         char **files;
         char **warnings;        /* "file:line: message", in reading order */
+        size_t nwarnings, capwarnings;  /* for ios_strv_push_fast() */
         struct ios_error *errors;       /* files and directories skipped whole */
         size_t nerrors;
         uint64_t drift_ms;

@@ -167,6 +167,7 @@ int ios_policy_unmatched(const struct ios_policy *p, struct ios_device * const *
                          char ***ret)
 {
         char **l = NULL;
+        size_t nl = 0, cap = 0;
         int e;
 
         for (size_t i = 0; i < p->nrules; i++) {
@@ -179,7 +180,7 @@ int ios_policy_unmatched(const struct ios_policy *p, struct ios_device * const *
                         any = rule_matches(r, devs[k]);
                 if (any)
                         continue;
-                e = ios_strv_push(&l, strdup(r->source));
+                e = ios_strv_push_fast(&l, &nl, &cap, strdup(r->source));
                 if (e < 0) {
                         ios_strv_free(l);
                         return e;
