@@ -339,11 +339,24 @@ struct ios_setting {
         char *source;           /* "file:line" or "built-in" */
 };
 
+/*
+ * A setting held: left as the disk has it because a policy file that names
+ * it for this disk has an error (its rule, and every earlier one, do not
+ * count for that setting; a later file's rule still does).
+ */
+struct ios_held {
+        char *key;              /* "scheduler", "queue/read_ahead_kb"; "*": every setting */
+        char *source;           /* "file:line" of the error */
+        size_t error;           /* its index in ios_policy_errors() */
+};
+
 /* The merged settings for one disk (every matching rule, later overriding earlier). */
 struct ios_wanted {
         struct ios_setting *s;
         size_t n;
         char **notes;           /* e.g. the zoned safety rule overriding a rule */
+        struct ios_held *held;  /* what a broken file holds on this disk */
+        size_t nheld;
 };
 int ios_policy_resolve(const struct ios_policy *p, const struct ios_device *d, struct ios_wanted *ret);
 void ios_wanted_done(struct ios_wanted *w);
@@ -358,6 +371,13 @@ struct ios_error {
         unsigned line;
         char msg[512];
         int code;               /* -errno, in ios_policy_errors() */
+        /*
+         * In ios_policy_errors(): what the file (or directory) would match
+         * cannot be known (unreadable, refused, a [Match] with an error):
+         * while it stands no disk is changed at all.  Else its rules hold,
+         * on the disks they match, the settings they name (struct ios_held).
+         */
+        bool holds_all;
 };
 
 /*
@@ -383,10 +403,12 @@ int ios_parse_interval_ms(const char *s, uint64_t *ret);
  * masks a same-named earlier one).  conf_root prefixes those paths (NULL =
  * "/").  With file set, only built-in defaults plus that file are read.
  * Files writable by group or others, or not owned by root (unless
- * IOS_POLICY_ANY_OWNER), are refused.  A file that cannot be read, is
- * refused or does not parse is skipped whole, and so is every file of a
- * refused directory: the rest is the policy.  Returns 0 with the skipped
- * files in ios_policy_errors() (the first also in err), or -ENOMEM.
+ * IOS_POLICY_ANY_OWNER), are refused.  A file that does not parse gives no
+ * rule, but holds (struct ios_held) on the disks its [Match] selects every
+ * setting it names; a file that cannot be read or is refused, a refused
+ * directory, or a [Match] with an error holds everything (holds_all).
+ * Returns 0 with those files in ios_policy_errors() (the first also in
+ * err), or -ENOMEM.
  */
 enum {
         IOS_POLICY_ANY_OWNER = 1 << 0,  /* tests: accept files not owned by root */
@@ -463,6 +485,8 @@ struct ios_plan {
         int error;              /* first -errno of a failed write, or of planning */
         char *error_msg;
         char **sched_prefs;     /* the policy's scheduler preference list */
+        struct ios_held *held;  /* from the ios_wanted: settings a broken file holds */
+        size_t nheld;
 };
 
 /*

@@ -130,6 +130,14 @@ int apply_import_grub(FILE *out, struct ios_ctx *r, const char *conf_root, char 
 int apply_validate(const char *prog, const struct ios_policy *p, struct ios_device *d,
                  const char *config, char **bench_args, int nbench_args);
 
+/*
+ * held.c: one line per policy file with an error (stderr, or the journal
+ * with o->udev, and -J "errors"): file:line, the error, and the disks of
+ * pls it holds (pls NULL: not known).  Once per run; later calls do nothing.
+ */
+void apply_policy_errors_report(const struct apply_run_opts *o, const struct ios_policy *p,
+                                const struct ios_plan *pls, size_t n);
+
 /* run.c: no error, nothing drifting, failed or not applied. */
 bool apply_plan_compliant(const struct ios_plan *pl);
 

@@ -179,18 +179,18 @@ static int load_devices(struct ios_ctx *r, char **names, int nnames,
 }
 
 /*
- * Load the policy.  A file that cannot be used is skipped whole and named
- * here (and in the journal on the udev path); the rest of the policy still
- * applies, and the run's exit status is then at least APPLY_EXIT_ERROR,
+ * Load the policy.  A file that cannot be used gives no rule but holds what
+ * it names on its disks (held.c says so, with the disks once they are
+ * known: defer); the run's exit status is then at least APPLY_EXIT_ERROR,
  * returned in *ret_rc.  Returns non-zero only when there is no policy.
  */
-static int load_policy(const char *conf_root, const char *config, bool no_builtin, bool quiet, bool to_syslog,
-                       const struct ios_dropin *dropins, size_t ndropins, struct ios_policy **ret, int *ret_rc)
+static int load_policy(const struct apply_run_opts *ro, const char *conf_root, const char *config, bool no_builtin,
+                       bool defer, const struct ios_dropin *dropins, size_t ndropins, struct ios_policy **ret,
+                       int *ret_rc)
 {
         struct ios_error pe = {};
         unsigned flags = (getenv("IOSCHED_TEST_ANY_OWNER") ? IOS_POLICY_ANY_OWNER : 0) |
                          (no_builtin ? IOS_POLICY_NO_BUILTIN : 0);
-        const struct ios_error *errs;
         size_t nerr = 0;
         int e;
 
@@ -198,21 +198,10 @@ static int load_policy(const char *conf_root, const char *config, bool no_builti
         e = ios_policy_load_dropins(conf_root, config, flags, dropins, ndropins, ret, &pe);
         if (e < 0)
                 return err(APPLY_EXIT_ERROR, "cannot load policy: %s", strerror(-e));
-        errs = ios_policy_errors(*ret, &nerr);
-        for (size_t i = 0; i < nerr; i++) {
-                char where[300];
-
-                ios_error_where(&errs[i], where, sizeof(where));
-                apply_error_add(errs[i].file, errs[i].line, NULL, APPLY_EXIT_ERROR,
-                                "%s (skipped; the rest of the policy applies)", errs[i].msg);
-                /* udev: the journal gets it once; stderr of a RUN program is not read */
-                if (to_syslog)
-                        apply_log(LOG_ERR, "%s: %s (skipped; the rest of the policy applies)", where, errs[i].msg);
-                else
-                        fprintf(stderr, "%s: %s: %s (skipped; the rest of the policy applies)\n", prog, where,
-                                errs[i].msg);
-        }
-        for (char * const *w = ios_policy_warnings(*ret); !quiet && !to_syslog && w && *w; w++)
+        (void)ios_policy_errors(*ret, &nerr);
+        if (!defer)
+                apply_policy_errors_report(ro, *ret, NULL, 0);
+        for (char * const *w = ios_policy_warnings(*ret); !ro->quiet && !ro->udev && w && *w; w++)
                 fprintf(stderr, "%s: warning: %s\n", prog, *w);
         if (nerr)
                 *ret_rc = APPLY_EXIT_ERROR;
@@ -411,8 +400,8 @@ static int run(int argc, char **argv)
                 apply_log_open(prog);
                 ro.udev = ro.quiet = true;
         }
-        rc = load_policy(conf_root, config, no_builtin, ro.quiet, udev_dev != NULL, dropins, ndropins, &policy,
-                         &policy_rc);
+        ro.exit_of = exit_code;
+        rc = load_policy(&ro, conf_root, config, no_builtin, !cmd, dropins, ndropins, &policy, &policy_rc);
         prom_policy_ok = rc ? 0 : !policy_rc;
         if (rc) {
                 if (udev_dev)
@@ -526,8 +515,10 @@ static int run(int argc, char **argv)
         rc = exit_code(apply_outcome_worse(apply_run(&ro, policy, devs, ndevs),
                                            policy_rc || devices_rc ? APPLY_FAILED : APPLY_OK));
 out:
-        if (policy_rc)          /* explain and validate too: a skipped file is worst */
+        if (policy_rc)          /* explain and validate too: a broken file is worst */
                 rc = APPLY_EXIT_ERROR;
+        if (policy)             /* a run that ended before its disks were planned */
+                apply_policy_errors_report(&ro, policy, NULL, 0);
         ios_device_list_free(devs, ndevs);
         apply_conflicts_free();
         for (size_t i = 0; i < ndropins; i++)

@@ -258,6 +258,8 @@ enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_po
                         }
                 }
         }
+        /* a broken file: file:line and the disks it holds */
+        apply_policy_errors_report(o, p, pls, n);
         /* a rule that matches no disk is a rule that does nothing: say so when asked */
         if (o->all_disks && !o->udev && !o->quiet && (o->verbose || o->mode != APPLY_MODE_APPLY)) {
                 _cleanup_(ios_strv_freep) char **unmatched = NULL;

@@ -217,6 +217,23 @@ int ios_plan_from_settings(struct ios_device *d, const struct ios_wanted *w_in, 
                 e = ios_strv_push(&pl.notes, strdup(*n));
         if (e < 0)
                 goto fail;
+        if (w->nheld) {
+                pl.held = calloc(w->nheld, sizeof(*pl.held));
+                if (!pl.held) {
+                        e = -ENOMEM;
+                        goto fail;
+                }
+                for (; pl.nheld < w->nheld; pl.nheld++) {
+                        const struct ios_held *h = &w->held[pl.nheld];
+
+                        pl.held[pl.nheld] = (struct ios_held){ strdup(h->key), strdup(h->source), h->error };
+                        if (!pl.held[pl.nheld].key || !pl.held[pl.nheld].source) {
+                                pl.nheld++;
+                                e = -ENOMEM;
+                                goto fail;
+                        }
+                }
+        }
 
         e = plan_scheduler(&pl, find(w, "scheduler"), &after);
         if (e < 0)
@@ -524,6 +541,11 @@ void ios_plan_done(struct ios_plan *pl)
                 free(pl->c[i].msg);
         }
         free(pl->c);
+        for (size_t i = 0; i < pl->nheld; i++) {
+                free(pl->held[i].key);
+                free(pl->held[i].source);
+        }
+        free(pl->held);
         ios_strv_free(pl->notes);
         ios_strv_free(pl->sched_prefs);
         free(pl->error_msg);

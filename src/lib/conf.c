@@ -130,6 +130,25 @@ int ios_parse_interval_ms(const char *s, uint64_t *ret)
         return 0;
 }
 
+/*
+ * "Scheduler=none # why": a "#" or ";" that starts the value or follows a
+ * blank, outside double quotes, starts a comment to the end of the line.
+ */
+void ios_conf_cut_comment(char *val)
+{
+        bool quoted = false;
+
+        for (char *c = val; *c; c++) {
+                if (*c == '"')
+                        quoted = !quoted;
+                else if (!quoted && (*c == '#' || *c == ';') && (c == val || c[-1] == ' ' || c[-1] == '\t')) {
+                        *c = '\0';
+                        ios_strip(val);
+                        return;
+                }
+        }
+}
+
 /* Split on blanks; "double quotes" keep blanks inside one value (Model="PERC H700"). */
 static int split_words(const char *s, char ***ret)
 {
@@ -170,8 +189,8 @@ static int split_words(const char *s, char ***ret)
         return 0;
 }
 
-static int add_cond(struct rule *r, const char *file, unsigned line, const char *key, char *val,
-                    struct ios_policy *p, struct ios_error *err)
+int ios_conf_add_cond(struct rule *r, const char *file, unsigned line, const char *key, char *val,
+                      struct ios_policy *p, struct ios_error *err)
 {
         struct cond c = { .max = UINT64_MAX };
         struct cond *nc;
@@ -465,12 +484,13 @@ int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, s
                 *eq = '\0';
                 key = ios_strip(l);
                 val = ios_strip(eq + 1);
+                ios_conf_cut_comment(val);
                 switch (sect) {
                 case S_NONE:
                         e = ios_error_set(err, name, line, -EINVAL, "\"%s=\" outside of a section", key);
                         goto out;
                 case S_MATCH:
-                        e = add_cond(&cur, name, line, key, val, &tmp, err);
+                        e = ios_conf_add_cond(&cur, name, line, key, val, &tmp, err);
                         break;
                 case S_SET:
                         e = add_setting(&cur, name, line, key, val, &tmp, err);

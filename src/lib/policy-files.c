@@ -7,8 +7,8 @@
  * file masks an earlier one of the same name; a link to /dev/null masks
  * without replacing).  A file writable by group or others or not owned by
  * root is refused, and so is every file of such a directory.  A file that
- * cannot be read, is refused or does not parse is skipped whole and
- * recorded (ios_policy_errors); the rest is the policy.
+ * cannot be read, is refused or does not parse gives no rule and is
+ * recorded (ios_policy_errors); what it names is held (policy-hold.c).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -155,8 +155,13 @@ static int open_policy_path(const char *path, int final, unsigned flags, const c
         return TAKE_FD(cur);
 }
 
-/* Read one policy file from a checked descriptor, refusing what a non-root user could have written. */
-static int load_file(struct ios_policy *p, const char *path, unsigned flags, struct ios_error *err)
+/*
+ * Read one policy file from a checked descriptor, refusing what a non-root
+ * user could have written.  *ret_text gets the text when it was read (for
+ * what a file that does not parse holds), else stays NULL.
+ */
+static int load_file(struct ios_policy *p, const char *path, unsigned flags, struct ios_error *err,
+                     char **ret_text)
 {
         _cleanup_close_ int fd = -1;
         _cleanup_free_ char *buf = NULL;
@@ -198,11 +203,18 @@ static int load_file(struct ios_policy *p, const char *path, unsigned flags, str
                 return ios_error_set(err, path, 0, e, "cannot read: %s", strerror(-e));
         if (strlen(buf) != len)
                 return ios_error_set(err, path, 0, -EINVAL, "policy file contains a NUL byte");
-        return ios_policy_parse(p, path, buf, err);
+        e = ios_policy_parse(p, path, buf, err);
+        if (e < 0 && e != -ENOMEM)
+                *ret_text = TAKE_PTR(buf);
+        return e;
 }
 
-/* Remember a file (or directory) that was skipped whole; ENOMEM is not such an error. */
-static int add_error(struct ios_policy *p, int code, const struct ios_error *err)
+/*
+ * Remember a file (or directory) that gives no rule, and what it holds
+ * (policy-hold.c): from its text when it was read, else everything.
+ * ENOMEM is not such an error.
+ */
+static int add_error(struct ios_policy *p, int code, const struct ios_error *err, const char *text)
 {
         struct ios_error *n;
 
@@ -214,8 +226,9 @@ static int add_error(struct ios_policy *p, int code, const struct ios_error *err
         p->errors = n;
         p->errors[p->nerrors] = *err;
         p->errors[p->nerrors].code = code;
+        p->errors[p->nerrors].holds_all = false;
         p->nerrors++;
-        return 0;
+        return ios_policy_hold(p, err->file, text, p->nerrors - 1);
 }
 
 const char *ios_error_where(const struct ios_error *e, char *buf, size_t n)
@@ -283,7 +296,7 @@ static int collect(char * const *dirs, unsigned flags, struct ios_policy *p, cha
                         goto fail;
                 }
                 if (fd < 0) {
-                        e = add_error(p, fd, &err);
+                        e = add_error(p, fd, &err, NULL);
                         fd = -1;
                         if (e < 0)
                                 goto fail;
@@ -294,14 +307,14 @@ static int collect(char * const *dirs, unsigned flags, struct ios_policy *p, cha
                     (st.st_uid != 0 && !(flags & IOS_POLICY_ANY_OWNER))) {
                         e = add_error(p, ios_error_set(&err, dir, 0, -EPERM, "refusing a policy directory "
                                               "writable by others or not owned by root: its files are skipped"),
-                                      &err);
+                                      &err, NULL);
                         if (e < 0)
                                 goto fail;
                         continue;
                 }
                 e = ios_sysfs_list(fd, ".", &list);
                 if (e < 0) {
-                        e = add_error(p, ios_error_set(&err, dir, 0, e, "cannot read: %s", strerror(-e)), &err);
+                        e = add_error(p, ios_error_set(&err, dir, 0, e, "cannot read: %s", strerror(-e)), &err, NULL);
                         if (e < 0)
                                 goto fail;
                         continue;
@@ -422,15 +435,16 @@ int ios_policy_load_dropins(const char *conf_root, const char *file, unsigned fl
                 for (char **f = dropins; e >= 0 && f && *f; f++)
                         e = ios_strv_push_fast(&files, &nfiles, &capfiles, strdup(*f));
         }
-        /* a file that cannot be used is skipped whole; the others still count */
+        /* a file that cannot be used gives no rule but holds what it names; the others still count */
         for (char **f = files; e >= 0 && f && *f; f++) {
                 struct ios_error fe = {};
+                _cleanup_free_ char *text = NULL;
 
-                e = load_file(p, *f, flags, &fe);
+                e = load_file(p, *f, flags, &fe, &text);
                 if (e >= 0)
                         e = ios_strv_push_fast(&p->files, &nread, &capread, strdup(*f));
                 else
-                        e = add_error(p, e, &fe);
+                        e = add_error(p, e, &fe, text);
         }
         if (e < 0) {
                 ios_policy_free(p);

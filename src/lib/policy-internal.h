@@ -25,6 +25,10 @@ struct rule {
         size_t nconds;
         struct ios_setting *set;
         size_t nset;
+        /* a rule of a file with an error: holds its set[].key (values unused) on what it matches */
+        bool hold;
+        bool hold_every_key;    /* it names a setting that cannot be told: hold them all */
+        size_t error;           /* index in the policy's errors */
 };
 
 struct ios_policy {
@@ -37,6 +41,8 @@ struct ios_policy {
         size_t nerrors;
         uint64_t drift_ms;
         bool needs_extra;
+        bool hold_everything;   /* an error's holds_all: no disk is changed */
+        size_t hold_error;      /* the first such error */
 };
 
 const char *ios_match_key_name(enum match_key k);
@@ -44,5 +50,15 @@ const char *ios_match_key_name(enum match_key k);
 int ios_error_set(struct ios_error *err, const char *file, unsigned line, int code, const char *fmt, ...)
         __attribute__((format(printf, 5, 6)));
 void ios_rule_done(struct rule *r);
+/* conf.c: one [Match] line into r (p->needs_extra set as needed); 0 or -errno with err set. */
+int ios_conf_add_cond(struct rule *r, const char *file, unsigned line, const char *key, char *val,
+                      struct ios_policy *p, struct ios_error *err);
+/* conf.c: cut a comment ("#" or ";" after a blank) off a value, and the blanks before it. */
+void ios_conf_cut_comment(char *val);
+/*
+ * policy-hold.c: what the file name (text NULL: unreadable) that gave
+ * p->errors[error] holds; appends hold rules to p, or sets holds_all.
+ */
+int ios_policy_hold(struct ios_policy *p, const char *name, const char *text, size_t error);
 
 #endif

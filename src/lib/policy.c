@@ -101,8 +101,52 @@ static int set_wanted(struct ios_wanted *w, const char *key, const char *value, 
         return 0;
 }
 
+static void drop_wanted(struct ios_wanted *w, const char *key)
+{
+        for (size_t i = 0; i < w->n; i++)
+                if (!key || streq(w->s[i].key, key)) {
+                        free(w->s[i].key);
+                        free(w->s[i].value);
+                        free(w->s[i].source);
+                        w->s[i--] = w->s[--w->n];
+                }
+}
+
+static void drop_held(struct ios_wanted *w, const char *key)
+{
+        for (size_t i = 0; i < w->nheld; i++)
+                if (streq(w->held[i].key, key)) {
+                        free(w->held[i].key);
+                        free(w->held[i].source);
+                        w->held[i--] = w->held[--w->nheld];
+                }
+}
+
+/* key (NULL: every one, "*") is held on this disk by error i: what earlier rules set does not count */
+static int hold(const struct ios_policy *p, struct ios_wanted *w, const char *key, size_t i)
+{
+        struct ios_held *nh;
+        char where[300];
+
+        drop_wanted(w, key);
+        drop_held(w, key ? key : "*");
+        nh = realloc(w->held, (w->nheld + 1) * sizeof(*nh));
+        if (!nh)
+                return -ENOMEM;
+        w->held = nh;
+        w->held[w->nheld] = (struct ios_held){ strdup(key ? key : "*"),
+                                               strdup(ios_error_where(&p->errors[i], where, sizeof(where))), i };
+        w->nheld++;
+        return w->held[w->nheld - 1].key && w->held[w->nheld - 1].source ? 0 : -ENOMEM;
+}
+
 void ios_wanted_done(struct ios_wanted *w)
 {
+        for (size_t i = 0; i < w->nheld; i++) {
+                free(w->held[i].key);
+                free(w->held[i].source);
+        }
+        free(w->held);
         for (size_t i = 0; i < w->n; i++) {
                 free(w->s[i].key);
                 free(w->s[i].value);
@@ -118,13 +162,34 @@ int ios_policy_resolve(const struct ios_policy *p, const struct ios_device *d, s
         struct ios_wanted w = {};
         int e = 0;
 
+        /* a file whose [Match] cannot be read: no disk is changed */
+        if (p->hold_everything) {
+                e = hold(p, &w, NULL, p->hold_error);
+                if (e < 0) {
+                        ios_wanted_done(&w);
+                        return e;
+                }
+                *ret = w;
+                return 0;
+        }
         for (size_t i = 0; i < p->nrules && e >= 0; i++) {
                 const struct rule *r = &p->rules[i];
 
                 if (!rule_matches(r, d))
                         continue;
-                for (size_t k = 0; k < r->nset && e >= 0; k++)
+                if (r->hold) {
+                        /* a broken file: what it names stays as the disk has it */
+                        if (r->hold_every_key)
+                                e = hold(p, &w, NULL, r->error);
+                        for (size_t k = 0; k < r->nset && e >= 0 && !r->hold_every_key; k++)
+                                e = hold(p, &w, r->set[k].key, r->error);
+                        continue;
+                }
+                /* a later file's rule still wins over a broken one, as it would over a fixed one */
+                for (size_t k = 0; k < r->nset && e >= 0; k++) {
+                        drop_held(&w, r->set[k].key);
                         e = set_wanted(&w, r->set[k].key, r->set[k].value, r->set[k].source);
+                }
         }
 
         if (e >= 0 && d->zoned == IOS_ZONED_HOST_MANAGED) {
@@ -174,7 +239,7 @@ int ios_policy_unmatched(const struct ios_policy *p, struct ios_device * const *
                 const struct rule *r = &p->rules[i];
                 bool any = false;
 
-                if (startswith(r->source, "built-in:"))
+                if (r->hold || startswith(r->source, "built-in:"))
                         continue;
                 for (size_t k = 0; k < n && !any; k++)
                         any = rule_matches(r, devs[k]);
@@ -202,7 +267,7 @@ static const char builtin_policy[] =
 bool ios_policy_has_builtin(const struct ios_policy *p)
 {
         for (size_t i = 0; i < p->nrules; i++)
-                if (startswith(p->rules[i].source, "built-in:"))
+                if (!p->rules[i].hold && startswith(p->rules[i].source, "built-in:"))
                         return true;
         return false;
 }

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * held.c: the one line each broken policy file earns.  A file with an error
+ * gives no rule; the disks its [Match] selects keep what it names (the
+ * library's struct ios_held), and if what it matches cannot be read, no
+ * disk is changed at all.  The line names file:line, the error and the
+ * disks held, on stderr (the journal on the udev path) and in -J "errors".
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "iosched.h"
+#include "macro.h"
+#include "apply.h"
+
+static bool reported;
+
+/* "; held: sdb sdc keep their scheduler, queue/read_ahead_kb", from the plans, for error i */
+static char *held_text(const struct ios_error *e, size_t i, const struct ios_plan *pls, size_t n)
+{
+        _cleanup_(ios_strv_freep) char **disks = NULL, **keys = NULL;
+        _cleanup_free_ char *dl = NULL, *kl = NULL;
+        bool every = false;
+        char *s = NULL;
+
+        if (e->holds_all)
+                return strdup("; no disk is changed while it stands (what it matches cannot be read)");
+        if (!pls)
+                return strdup("; the disks it matches keep the settings it names");
+        for (size_t d = 0; d < n; d++)
+                for (size_t h = 0; h < pls[d].nheld; h++) {
+                        const struct ios_held *hd = &pls[d].held[h];
+
+                        if (hd->error != i)
+                                continue;
+                        if (!ios_strv_contains(disks, pls[d].dev->name) &&
+                            ios_strv_push(&disks, strdup(pls[d].dev->name)) < 0)
+                                return NULL;
+                        if (streq(hd->key, "*"))
+                                every = true;
+                        else if (!ios_strv_contains(keys, hd->key) && ios_strv_push(&keys, strdup(hd->key)) < 0)
+                                return NULL;
+                }
+        if (!disks)
+                return strdup("; it matches none of these disks: nothing held");
+        dl = ios_strv_join(disks, " ");
+        kl = every ? strdup("every setting") : ios_strv_join(keys, ", ");
+        if (!dl || !kl || asprintf(&s, "; held: %s %s%s %s", dl, disks[1] ? "keep" : "keeps",
+                                   every ? "" : disks[1] ? " their" : " its", kl) < 0)
+                return NULL;
+        return s;
+}
+
+void apply_policy_errors_report(const struct apply_run_opts *o, const struct ios_policy *p,
+                                const struct ios_plan *pls, size_t n)
+{
+        const struct ios_error *errs;
+        size_t nerr = 0;
+
+        if (reported)
+                return;
+        reported = true;
+        errs = ios_policy_errors(p, &nerr);
+        for (size_t i = 0; i < nerr; i++) {
+                _cleanup_free_ char *held = held_text(&errs[i], i, pls, n);
+                const char *h = held ? held : "";
+                char where[300];
+
+                ios_error_where(&errs[i], where, sizeof(where));
+                apply_error_add(errs[i].file, errs[i].line, NULL, o->exit_of ? o->exit_of(APPLY_FAILED) : 2, "%s%s", errs[i].msg, h);
+                /* udev: the journal gets it once; stderr of a RUN program is not read */
+                if (o->udev)
+                        apply_log(LOG_ERR, "%s: %s%s", where, errs[i].msg, h);
+                else
+                        fprintf(stderr, "%s: %s: %s%s\n", o->prog, where, errs[i].msg, h);
+        }
+}
