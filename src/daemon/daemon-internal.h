@@ -68,7 +68,7 @@ struct daemon {
         bool have_seq;                  /* the kernel has shown a diskseq */
         char **refused;                 /* "maj:min key=wanted" the kernel did not keep, this policy load */
         uint64_t n_changes, n_drift, n_failed, n_events;
-        char policy_error[sizeof(((struct ios_error *)0)->file) + sizeof(((struct ios_error *)0)->msg) + 48];
+        char policy_error[sizeof(((struct ios_error *)0)->file) + sizeof(((struct ios_error *)0)->msg) + 160];
         bool quit;
 };
 

@@ -77,9 +77,11 @@ void iosd_notify_status(struct daemon *d)
 /* ------------------------------------------------------------------ */
 
 /*
- * Load the policy.  A file that cannot be used is skipped whole and logged
- * with file:line (LOG_ERR, and in the unit's STATUS=); the rest applies,
- * as on the udev path, so the two never disagree.
+ * Load the policy.  A file with an error is logged with file:line (LOG_ERR,
+ * and in the unit's STATUS=); it gives no rule, and the disks it matches
+ * keep what it names (no disk changes when what it matches cannot be read),
+ * as on the udev path.  On a reload, reload() keeps the policy in force
+ * instead.  Returns the number of files with an error, or -errno.
  */
 static int load_policy(struct daemon *d, struct ios_policy **ret)
 {
@@ -99,15 +101,16 @@ static int load_policy(struct daemon *d, struct ios_policy **ret)
                 char where[300];
 
                 ios_error_where(&errs[i], where, sizeof(where));
-                iosd_log(LOG_ERR, "policy error: %s: %s; skipping this file, the rest of the policy applies",
-                         where, errs[i].msg);
+                iosd_log(LOG_ERR, "policy error: %s: %s; %s", where, errs[i].msg,
+                         errs[i].holds_all ? "no disk is changed while it stands (what it matches cannot be read)" :
+                                             "the disks it matches keep the settings it names");
                 if (i == 0)
                         snprintf(d->policy_error, sizeof(d->policy_error), "policy error: %s: %s%s", where,
                                  errs[i].msg, nerr > 1 ? " (and more)" : "");
         }
         for (char * const *w = ios_policy_warnings(*ret); w && *w; w++)
                 iosd_log(LOG_WARNING, "policy: %s", *w);
-        return 0;
+        return (int)nerr;
 }
 
 static void describe_policy(struct daemon *d, const char *what)
@@ -177,6 +180,7 @@ static void reload(struct daemon *d, const char *why)
 {
         struct ios_policy *p = NULL;
         struct timespec ts;
+        int e;
 
         clock_gettime(CLOCK_MONOTONIC, &ts);
         (void)sd_notifyf(0, "RELOADING=1\nMONOTONIC_USEC=%llu\nSTATUS=Reloading the policy (%s)",
@@ -184,7 +188,21 @@ static void reload(struct daemon *d, const char *why)
                          why);
         iosd_log(LOG_INFO, "reloading the policy (%s)", why);
         rebuild_watch(d);       /* before reading, so an edit during the load is seen */
-        if (load_policy(d, &p) < 0)
+        e = load_policy(d, &p);
+        if (e > 0 && d->policy) {
+                /* an edit with an error changes nothing: the fixed file is read when it is saved */
+                size_t nerr = 0;
+                const struct ios_error *errs = ios_policy_errors(p, &nerr);
+                char where[sizeof(errs->file) + 16];
+
+                ios_error_where(&errs[0], where, sizeof(where));
+                snprintf(d->policy_error, sizeof(d->policy_error),
+                         "policy error: %s: %s%s; keeping the policy in force until it is fixed", where,
+                         errs[0].msg, nerr > 1 ? " (and more)" : "");
+                iosd_log(LOG_ERR, "the new policy has %zu file(s) with an error: keeping the policy in force "
+                         "(nothing of the edit is applied) until it is fixed", nerr);
+                p = ios_policy_free(p);
+        } else if (e < 0)
                 iosd_log(LOG_WARNING, "keeping the previous policy");
         else {
                 ios_policy_free(d->policy);
