@@ -156,6 +156,18 @@ void ios_json_string(FILE *f, const char *s);
 char *ios_utf8_sanitize(const char *s);
 
 /* ------------------------------------------------------------------ */
+/* suggest.c: "did you mean": a slip of the hand, by edit distance      */
+/* ------------------------------------------------------------------ */
+
+#define UINT_MAX_DISTANCE 0xffffffffu
+/* Edit distance without case (insert, delete, substitute, swap neighbours); huge past 64 bytes. */
+unsigned ios_edit_distance(const char *a, const char *b);
+/* Whether word is within a slip of known: distance 1 up to 4 letters, 2 up to 10, else 3. */
+bool ios_near_miss(const char *word, const char *known);
+/* The nearest of known[0..n) that word is a near miss of, or NULL. */
+const char *ios_suggest(const char *word, const char * const *known, size_t n);
+
+/* ------------------------------------------------------------------ */
 /* scheduler.c: queue/scheduler parsing and legacy/blk-mq name mapping */
 /* ------------------------------------------------------------------ */
 
@@ -188,6 +200,12 @@ const char *ios_sched_module(const char *name);
 bool ios_sched_name_known(const char *name);
 /* Could be a scheduler's name in the kernel (out-of-tree ones included). */
 bool ios_sched_name_valid(const char *name);
+/* The known scheduler name (table above) that name is a misspelling of, or NULL. */
+const char *ios_sched_name_suggest(const char *name);
+/* The known names, blank-separated ("none mq-deadline ..."), for messages. */
+const char *ios_sched_names_text(void);
+/* A key a policy may set ("Scheduler", "queue/...") that key is a misspelling of, in buf; or NULL. */
+const char *ios_tunable_suggest(const char *key, char *buf, size_t n);
 /* Whether the table knows sched's queue/iosched/ files ("none" has none). */
 bool ios_sched_tunables_known(const char *sched);
 /* Whether scheduler sched has the queue/iosched/ file tunable. */

@@ -245,6 +245,15 @@ enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_po
                                                                         apply_outcome_of_errno(pls[i].c[k].error)) : 2,
                                                 "%s: %s", pls[i].c[k].key, pls[i].c[k].msg ? pls[i].c[k].msg : "failed");
 
+                /* a disk named that no rule is about: said, not left to silence */
+                bool unmatched = !o->all_disks && !o->udev && !pls[i].error && pls[i].n == 0 && pls[i].nheld == 0;
+
+                if (unmatched && !o->quiet && !o->json && !o->prometheus)
+                        fprintf(stderr, "%s: %s: no rule matches (class %s)\n", o->prog, devs[i]->name,
+                                ios_class_to_string(devs[i]->cls));
+                if (unmatched && o->json)
+                        (void)ios_strv_pushf(&pls[i].notes, "no rule matches (class %s)",
+                                             ios_class_to_string(devs[i]->cls));
                 if (o->udev)
                         log_plan_syslog(&pls[i]);
                 else if (!o->json && !o->prometheus) {

@@ -72,123 +72,6 @@ static int warn(struct ios_policy *p, const char *file, unsigned line, const cha
         return ios_strv_pushf(&p->warnings, "%s:%u: %s", file, line, m);
 }
 
-/* "4k", "100G", "2T" (binary units) -> bytes */
-static int parse_size(const char *s, uint64_t *ret)
-{
-        unsigned long long v;
-        char *end;
-        int shift = 0;
-
-        if (!isdigit((unsigned char)*s))
-                return -EINVAL;
-        errno = 0;
-        v = strtoull(s, &end, 10);
-        if (errno)
-                return -EINVAL;
-        switch (toupper((unsigned char)*end)) {
-        case '\0': break;
-        case 'K': shift = 10; break;
-        case 'M': shift = 20; break;
-        case 'G': shift = 30; break;
-        case 'T': shift = 40; break;
-        case 'P': shift = 50; break;
-        default: return -EINVAL;
-        }
-        if (*end && end[1] && !(toupper((unsigned char)end[1]) == 'B' && !end[2]) &&
-            !(end[1] == 'i' && toupper((unsigned char)end[2]) == 'B' && !end[3]))
-                return -EINVAL;
-        if (shift && v > (UINT64_MAX >> shift))
-                return -ERANGE;
-        *ret = (uint64_t)v << shift;
-        return 0;
-}
-
-/* "500ms", "30s", "2min", "0", "off" -> milliseconds */
-int ios_parse_interval_ms(const char *s, uint64_t *ret)
-{
-        unsigned long long v;
-        char *end;
-
-        if (streq(s, "off") || streq(s, "no")) {
-                *ret = 0;
-                return 0;
-        }
-        if (!isdigit((unsigned char)*s))
-                return -EINVAL;
-        errno = 0;
-        v = strtoull(s, &end, 10);
-        if (errno || v > 86400000ULL)
-                return -EINVAL;
-        if (streq(end, "ms"))
-                *ret = v;
-        else if (!*end || streq(end, "s"))
-                *ret = v * 1000;
-        else if (streq(end, "min") || streq(end, "m"))
-                *ret = v * 60000;
-        else
-                return -EINVAL;
-        return 0;
-}
-
-/*
- * "Scheduler=none # why": a "#" or ";" that starts the value or follows a
- * blank, outside double quotes, starts a comment to the end of the line.
- */
-void ios_conf_cut_comment(char *val)
-{
-        bool quoted = false;
-
-        for (char *c = val; *c; c++) {
-                if (*c == '"')
-                        quoted = !quoted;
-                else if (!quoted && (*c == '#' || *c == ';') && (c == val || c[-1] == ' ' || c[-1] == '\t')) {
-                        *c = '\0';
-                        ios_strip(val);
-                        return;
-                }
-        }
-}
-
-/* Split on blanks; "double quotes" keep blanks inside one value (Model="PERC H700"). */
-static int split_words(const char *s, char ***ret)
-{
-        char **l = calloc(1, sizeof(char *));
-        size_t len = 0, cap = 0;
-        int e;
-
-        if (!l)
-                return -ENOMEM;
-        while (*s) {
-                const char *start;
-                size_t n;
-
-                s += strspn(s, " \t");
-                if (!*s)
-                        break;
-                if (*s == '"') {
-                        const char *end = strchr(s + 1, '"');
-                        if (!end) {
-                                ios_strv_free(l);
-                                return -EINVAL;
-                        }
-                        start = s + 1;
-                        n = (size_t)(end - start);
-                        s = end + 1;
-                } else {
-                        start = s;
-                        n = strcspn(s, " \t");
-                        s += n;
-                }
-                e = ios_strv_push_fast(&l, &len, &cap, strndup(start, n));
-                if (e < 0) {
-                        ios_strv_free(l);
-                        return e;
-                }
-        }
-        *ret = l;
-        return 0;
-}
-
 int ios_conf_add_cond(struct rule *r, const char *file, unsigned line, const char *key, char *val,
                       struct ios_policy *p, struct ios_error *err)
 {
@@ -199,8 +82,12 @@ int ios_conf_add_cond(struct rule *r, const char *file, unsigned line, const cha
         for (k = 0; k < _MK_MAX; k++)
                 if (streq(key, match_names[k]))
                         break;
-        if (k == _MK_MAX)
-                return ios_error_set(err, file, line, -EINVAL, "unknown key \"%s\" in [Match]", key);
+        if (k == _MK_MAX) {
+                const char *near = ios_suggest(key, match_names, _MK_MAX);
+
+                return ios_error_set(err, file, line, -EINVAL, "unknown key \"%s\" in [Match]%s%s%s", key,
+                                     near ? ": did you mean \"" : "", near ? near : "", near ? "\"?" : "");
+        }
         c.key = (enum match_key)k;
         if (*val == '!') {
                 c.negate = true;
@@ -209,6 +96,17 @@ int ios_conf_add_cond(struct rule *r, const char *file, unsigned line, const cha
         if (!*val)
                 return ios_error_set(err, file, line, -EINVAL, "%s= needs a value", key);
 
+        if (c.key == MK_NAME && strchr(val, '/')) {
+                /* a kernel name never has a "/": a path would match nothing, silently */
+                const char *base = startswith(val, "/dev/");
+
+                if (base && *base && !strchr(base, '/'))
+                        return ios_error_set(err, file, line, -EINVAL,
+                                             "Name= takes a kernel name, not a path: did you mean \"Name=%s\"?", base);
+                return ios_error_set(err, file, line, -EINVAL,
+                                     "Name= takes a kernel name such as sda, not a path (\"%s\"); "
+                                     "for a /dev/disk/by-* link match on Serial=, WWN= or Property=", val);
+        }
         if (c.key == MK_PROPERTY) {
                 char *eq = strchr(val, '=');
                 if (!eq || eq == val)
@@ -228,7 +126,7 @@ int ios_conf_add_cond(struct rule *r, const char *file, unsigned line, const cha
                 if (hi && !hi_copy)
                         return -ENOMEM;
                 hi = hi_copy ? ios_strip(hi_copy) : NULL;
-                if ((*lo && parse_size(ios_strip(lo), &c.min) < 0) || (hi && *hi && parse_size(hi, &c.max) < 0) ||
+                if ((*lo && ios_conf_parse_size(ios_strip(lo), &c.min) < 0) || (hi && *hi && ios_conf_parse_size(hi, &c.max) < 0) ||
                     (!dash && !*lo))
                         return ios_error_set(err, file, line, -EINVAL,
                                     "Size= wants MIN-MAX with K/M/G/T units (either side may be empty), got \"%s\"", val);
@@ -238,7 +136,7 @@ int ios_conf_add_cond(struct rule *r, const char *file, unsigned line, const cha
                         return ios_error_set(err, file, line, -EINVAL, "Size= range is empty: \"%s\"", val);
                 p->needs_extra = true;
         } else {
-                e = split_words(val, &c.values);
+                e = ios_conf_split_words(val, &c.values);
                 if (e < 0) {
                         free(c.prop);
                         return e == -EINVAL ? ios_error_set(err, file, line, e, "unterminated quote in %s=", key) : e;
@@ -298,9 +196,13 @@ static int add_setting(struct rule *r, const char *file, unsigned line, const ch
                                         return -ENOMEM;
                                 continue;
                         }
+                        if (ios_sched_name_suggest(*s))
+                                return ios_error_set(err, file, line, -EINVAL,
+                                            "unknown scheduler \"%s\": did you mean \"%s\"? (known: %s)", *s,
+                                            ios_sched_name_suggest(*s), ios_sched_names_text());
                         if (!ios_sched_name_valid(*s))
                                 return ios_error_set(err, file, line, -EINVAL,
-                                            "invalid scheduler name \"%s\" (known: none mq-deadline kyber bfq, legacy noop deadline cfq)", *s);
+                                            "invalid scheduler name \"%s\" (known: %s)", *s, ios_sched_names_text());
                         /* out-of-tree schedulers: used where the kernel offers them */
                         if (warn(p, file, line, "Scheduler=%s: not a scheduler iosched knows; "
                                  "used only on disks whose kernel offers it", *s) < 0)
@@ -309,14 +211,24 @@ static int add_setting(struct rule *r, const char *file, unsigned line, const ch
                 k = strdup("scheduler");
         } else if (startswith(key, "queue/")) {
                 e = ios_tunable_check(key, val, msg, sizeof(msg));
-                if (e == -ENOENT)
-                        return ios_error_set(err, file, line, -EINVAL, "unknown %s tunable \"%s\"",
-                                    startswith(key, "queue/iosched/") ? "scheduler" : "queue", key);
+                if (e == -ENOENT) {
+                        char nb[96];
+                        const char *near = ios_tunable_suggest(key, nb, sizeof(nb));
+
+                        return ios_error_set(err, file, line, -EINVAL, "unknown %s tunable \"%s\"%s%s%s",
+                                    startswith(key, "queue/iosched/") ? "scheduler" : "queue", key,
+                                    near ? ": did you mean \"" : "", near ? near : "", near ? "\"?" : "");
+                }
                 if (e < 0)
                         return ios_error_set(err, file, line, -EINVAL, "%s", msg);
                 k = strdup(key);
-        } else
-                return ios_error_set(err, file, line, -EINVAL, "unknown key \"%s\" in [Set]", key);
+        } else {
+                char nb[96];
+                const char *near = ios_tunable_suggest(key, nb, sizeof(nb));
+
+                return ios_error_set(err, file, line, -EINVAL, "unknown key \"%s\" in [Set]%s%s%s", key,
+                                     near ? ": did you mean \"" : "", near ? near : "", near ? "\"?" : "");
+        }
         if (!k || asprintf(&source, "%s:%u", file, line) < 0)
                 return -ENOMEM;
 
@@ -464,7 +376,15 @@ int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, s
                                 sect = S_DAEMON;
                                 continue;
                         } else {
-                                e = ios_error_set(err, name, line, -EINVAL, "unknown section [%s] (known: Match, Set, Daemon)", l);
+                                static const char * const sections[] = { "Match", "Set", "Daemon" };
+                                const char *near = ios_suggest(l, sections, ELEMENTSOF(sections));
+
+                                if (near)
+                                        e = ios_error_set(err, name, line, -EINVAL,
+                                                          "unknown section [%s]: did you mean [%s]?", l, near);
+                                else
+                                        e = ios_error_set(err, name, line, -EINVAL,
+                                                          "unknown section [%s] (known: Match, Set, Daemon)", l);
                                 goto out;
                         }
                         if (!in_rule) {
@@ -497,7 +417,9 @@ int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, s
                         break;
                 case S_DAEMON:
                         if (!streq(key, "DriftInterval")) {
-                                e = ios_error_set(err, name, line, -EINVAL, "unknown key \"%s\" in [Daemon]", key);
+                                e = ios_error_set(err, name, line, -EINVAL, "unknown key \"%s\" in [Daemon]%s", key,
+                                                  ios_near_miss(key, "DriftInterval") ?
+                                                  ": did you mean \"DriftInterval\"?" : "");
                                 goto out;
                         }
                         if (ios_parse_interval_ms(val, &tmp.drift_ms) < 0) {

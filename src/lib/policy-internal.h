@@ -53,8 +53,12 @@ void ios_rule_done(struct rule *r);
 /* conf.c: one [Match] line into r (p->needs_extra set as needed); 0 or -errno with err set. */
 int ios_conf_add_cond(struct rule *r, const char *file, unsigned line, const char *key, char *val,
                       struct ios_policy *p, struct ios_error *err);
-/* conf.c: cut a comment ("#" or ";" after a blank) off a value, and the blanks before it. */
+/* conf-values.c: cut a comment ("#" or ";" after a blank) off a value, and the blanks before it. */
 void ios_conf_cut_comment(char *val);
+/* conf-values.c: "4k", "100G" (binary units) -> bytes; -EINVAL, -ERANGE. */
+int ios_conf_parse_size(const char *s, uint64_t *ret);
+/* conf-values.c: split on blanks, "double quotes" keep blanks in one word; -EINVAL: unterminated quote. */
+int ios_conf_split_words(const char *s, char ***ret);
 /*
  * policy-hold.c: what the file name (text NULL: unreadable) that gave
  * p->errors[error] holds; appends hold rules to p, or sets holds_all.

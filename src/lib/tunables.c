@@ -33,6 +33,24 @@ bool ios_sched_name_known(const char *name)
         return false;
 }
 
+const char *ios_sched_name_suggest(const char *name)
+{
+        return ios_suggest(name, sched_names, ELEMENTSOF(sched_names));
+}
+
+const char *ios_sched_names_text(void)
+{
+        static char buf[128];
+
+        if (!buf[0])
+                for (size_t i = 0; i < ELEMENTSOF(sched_names); i++) {
+                        size_t l = strlen(buf);
+
+                        snprintf(buf + l, sizeof(buf) - l, "%s%s", i ? " " : "", sched_names[i]);
+                }
+        return buf;
+}
+
 /* A name the kernel could offer: what elevator_find() compares, at most ELEVATOR_NAME_MAX. */
 bool ios_sched_name_valid(const char *name)
 {
@@ -170,6 +188,37 @@ static const struct tunable *lookup(const char *key)
 bool ios_tunable_known(const char *key)
 {
         return lookup(key) != NULL;
+}
+
+const char *ios_tunable_suggest(const char *key, char *buf, size_t n)
+{
+        static const struct {
+                const char *prefix;
+                const struct tunable *tab;
+                size_t n;
+        } tabs[] = {
+                { "queue/", queue_attrs, ELEMENTSOF(queue_attrs) },
+                { "queue/iosched/", iosched_attrs, ELEMENTSOF(iosched_attrs) },
+        };
+        unsigned best = UINT_MAX_DISTANCE;
+        char cand[96];
+
+        if (ios_near_miss(key, "Scheduler")) {
+                best = ios_edit_distance(key, "Scheduler");
+                snprintf(buf, n, "Scheduler");
+        }
+        for (size_t t = 0; t < ELEMENTSOF(tabs); t++)
+                for (size_t i = 0; i < tabs[t].n; i++) {
+                        unsigned d;
+
+                        snprintf(cand, sizeof(cand), "%s%s", tabs[t].prefix, tabs[t].tab[i].name);
+                        d = ios_edit_distance(key, cand);
+                        if (d < best && ios_near_miss(key, cand)) {
+                                best = d;
+                                snprintf(buf, n, "%s", cand);
+                        }
+                }
+        return best == UINT_MAX_DISTANCE ? NULL : buf;
 }
 
 int ios_tunable_check(const char *key, const char *value, char *msg, size_t msglen)

@@ -211,13 +211,14 @@ static void test_bad_corpus(void **state)
         f = fopen(list, "re");
         assert_non_null(f);
         while (fgets(line, sizeof(line), f)) {
-                char file[256], path[4096], *colon;
+                char file[256], path[4096], want_msg[256] = "", *colon;
                 unsigned want_line;
                 struct ios_policy *p = NULL;
                 struct ios_error err = {};
                 const char *text;
 
-                if (sscanf(line, "%255s", file) != 1)
+                /* "FILE:LINE [text the message must hold]" */
+                if (sscanf(line, "%255s %255[^\n]", file, want_msg) < 1)
                         continue;
                 colon = strrchr(file, ':');
                 assert_non_null(colon);
@@ -232,6 +233,8 @@ static void test_bad_corpus(void **state)
                 if (err.line != want_line || strcmp(err.file, file) != 0)
                         fail_msg("%s: error at %s:%u (%s), want line %u", file, err.file, err.line, err.msg, want_line);
                 assert_true(strlen(err.msg) > 10);
+                if (want_msg[0] && !strstr(err.msg, want_msg))
+                        fail_msg("%s: \"%s\" does not say \"%s\"", file, err.msg, want_msg);
                 /* nothing half-applied: the built-in rules only */
                 {
                         struct ios_ctx *r;
