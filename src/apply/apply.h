@@ -138,6 +138,22 @@ int apply_validate(const char *prog, const struct ios_policy *p, struct ios_devi
 void apply_policy_errors_report(const struct apply_run_opts *o, const struct ios_policy *p,
                                 const struct ios_plan *pls, size_t n);
 
+/*
+ * textsafe.c: text that cannot drive a terminal: control characters (but
+ * newline and tab) and UTF-8 C1 controls written as \xNN.
+ */
+void apply_write_safe(FILE *out, const char *s, size_t len);
+/* A malloc'd escaped copy of s (NULL for NULL or ENOMEM). */
+char *apply_escape(const char *s);
+/* Print into t->f, then apply_text_end() writes it escaped to out. */
+struct apply_text {
+        FILE *f;
+        char *buf;
+        size_t len;
+};
+int apply_text_begin(struct apply_text *t);
+int apply_text_end(struct apply_text *t, FILE *out);
+
 /* run.c: no error, nothing drifting, failed or not applied. */
 bool apply_plan_compliant(const struct ios_plan *pl);
 

@@ -70,7 +70,7 @@ static int print_file(FILE *out, const char *path)
         return 0;
 }
 
-int apply_cat_config(FILE *out, const struct ios_policy *p)
+static int cat_config(FILE *out, const struct ios_policy *p)
 {
         const struct ios_error *errs;
         size_t nerr = 0;
@@ -98,4 +98,18 @@ int apply_cat_config(FILE *out, const struct ios_policy *p)
                 fprintf(out, "\n# %s: skipped: %s\n", ios_error_where(&errs[i], where, sizeof(where)), errs[i].msg);
         }
         return 0;
+}
+
+/* The files' text as it is, escaped: a control character in a policy file cannot drive the terminal. */
+int apply_cat_config(FILE *out, const struct ios_policy *p)
+{
+        struct apply_text t;
+        int e = apply_text_begin(&t);
+
+        if (e < 0)
+                return e;
+        e = cat_config(t.f, p);
+        if (apply_text_end(&t, out) < 0 && e >= 0)
+                e = -ENOMEM;
+        return e;
 }

@@ -105,22 +105,34 @@ int apply_explain(const struct apply_run_opts *o, const struct ios_policy *p, st
                 for (size_t i = 0; i < n; i++)
                         json_device(stdout, o, &pls[i], i == 0);
                 printf("%s]}\n", n ? "\n  " : "");
-        } else
+        } else {
+                /* model, serial, evidence: the disk's own strings, escaped (textsafe.c) */
+                struct apply_text t;
+
+                if (apply_text_begin(&t) < 0) {
+                        for (size_t i = 0; i < n; i++)
+                                ios_plan_done(&pls[i]);
+                        free(pls);
+                        return -ENOMEM;
+                }
                 for (size_t i = 0; i < n; i++) {
                         _cleanup_(ios_strv_freep) char **w = NULL;
 
                         if (i)
-                                putchar('\n');
-                        apply_list_explain(stdout, devs[i]);
+                                fputc('\n', t.f);
+                        apply_list_explain(t.f, devs[i]);
                         if (pls[i].error)
                                 continue;
-                        apply_explain_plan(stdout, &pls[i]);
+                        apply_explain_plan(t.f, &pls[i]);
                         w = apply_conflicts_lines(o, &pls[i]);
                         if (w)
-                                fputs("  other writers:\n", stdout);
+                                fputs("  other writers:\n", t.f);
                         for (char **l = w; l && *l; l++)
-                                printf("    - %s\n", *l);
+                                fprintf(t.f, "    - %s\n", *l);
                 }
+                if (apply_text_end(&t, stdout) < 0)
+                        exit = exit ? exit : 2;
+        }
         for (size_t i = 0; i < n; i++)
                 ios_plan_done(&pls[i]);
         free(pls);

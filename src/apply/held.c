@@ -68,12 +68,23 @@ void apply_policy_errors_report(const struct apply_run_opts *o, const struct ios
                 const char *h = held ? held : "";
                 char where[300];
 
+                _cleanup_free_ char *safe = NULL;
+
                 ios_error_where(&errs[i], where, sizeof(where));
-                apply_error_add(errs[i].file, errs[i].line, NULL, o->exit_of ? o->exit_of(APPLY_FAILED) : 2, "%s%s", errs[i].msg, h);
-                /* udev: the journal gets it once; stderr of a RUN program is not read */
-                if (o->udev)
-                        apply_log(LOG_ERR, "%s: %s%s", where, errs[i].msg, h);
-                else
-                        fprintf(stderr, "%s: %s: %s%s\n", o->prog, where, errs[i].msg, h);
+                apply_error_add(errs[i].file, errs[i].line, NULL, o->exit_of ? o->exit_of(APPLY_FAILED) : 2, "%s%s",
+                                errs[i].msg, h);
+                /* the message quotes the file (and names it): escaped for the terminal and the journal */
+                if (asprintf(&safe, "%s: %s%s", where, errs[i].msg, h) < 0)
+                        safe = NULL;
+                {
+                        _cleanup_free_ char *esc = apply_escape(safe);
+                        const char *line = esc ? esc : "policy file error (out of memory)";
+
+                        /* udev: the journal gets it once; stderr of a RUN program is not read */
+                        if (o->udev)
+                                apply_log(LOG_ERR, "%s", line);
+                        else
+                                fprintf(stderr, "%s: %s\n", o->prog, line);
+                }
         }
 }

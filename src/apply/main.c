@@ -201,8 +201,11 @@ static int load_policy(const struct apply_run_opts *ro, const char *conf_root, c
         (void)ios_policy_errors(*ret, &nerr);
         if (!defer)
                 apply_policy_errors_report(ro, *ret, NULL, 0);
-        for (char * const *w = ios_policy_warnings(*ret); !ro->quiet && !ro->udev && w && *w; w++)
-                fprintf(stderr, "%s: warning: %s\n", prog, *w);
+        for (char * const *w = ios_policy_warnings(*ret); !ro->quiet && !ro->udev && w && *w; w++) {
+                _cleanup_free_ char *esc = apply_escape(*w);
+
+                fprintf(stderr, "%s: warning: %s\n", prog, esc ? esc : *w);
+        }
         if (nerr)
                 *ret_rc = APPLY_EXIT_ERROR;
         return 0;
@@ -343,6 +346,16 @@ static int run(int argc, char **argv)
         json_cmd = cmd;
         if (!cmd && json_mode < 0)
                 json_mode = APPLY_MODE_APPLY;
+        /* an output format a verb does not have is a usage error, never silently text */
+        if (import_grub) {
+                json_cmd = "import-grub";
+                json_mode = -1;
+        }
+        if (ro.prometheus && (cmd || import_grub))
+                FAIL(APPLY_EXIT_ERROR, "%s has no prometheus output (--format prometheus is for the apply, "
+                     "--dry-run and --check modes)", import_grub ? "--import-grub" : cmd);
+        if (ro.json && (import_grub || (cmd && (streq(cmd, "cat-config") || streq(cmd, "validate")))))
+                FAIL(APPLY_EXIT_ERROR, "%s has no JSON output", import_grub ? "--import-grub" : cmd);
         if (udev_dev && (cmd || mode_set || optind < argc || ro.json || ro.prometheus))
                 FAIL(APPLY_EXIT_ERROR, "--udev takes one device and no other mode");
         if (cmd && mode_set)

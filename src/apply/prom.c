@@ -24,10 +24,14 @@ bool apply_prom_printed(void)
         return printed;
 }
 
-static void label(FILE *f, const char *s)
+/* A label value: valid UTF-8 (a stray byte becomes U+FFFD, as in the JSON), \" \\ \n escaped. */
+static void label(FILE *f, const char *raw)
 {
+        _cleanup_free_ char *clean = raw ? ios_utf8_sanitize(raw) : NULL;
+        const char *s = clean ? clean : "";
+
         fputc('"', f);
-        for (; s && *s; s++) {
+        for (; *s; s++) {
                 if (*s == '"' || *s == '\\')
                         fputc('\\', f);
                 if (*s == '\n') {

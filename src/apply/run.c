@@ -293,7 +293,7 @@ enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_po
 void apply_explain_plan(FILE *out, const struct ios_plan *pl)
 {
         fputs("  policy:\n", out);
-        if (pl->n == 0)
+        if (pl->n == 0 && pl->nheld == 0)
                 fputs("    (no rule sets anything: left as the kernel chose)\n", out);
         for (size_t i = 0; i < pl->n; i++) {
                 const struct ios_change *c = &pl->c[i];
@@ -303,6 +303,9 @@ void apply_explain_plan(FILE *out, const struct ios_plan *pl)
                 if (c->msg)
                         fprintf(out, "      %s\n", c->msg);
         }
+        for (size_t i = 0; i < pl->nheld; i++)
+                fprintf(out, "    %s: held (%s has an error): left as it is\n",
+                        streq(pl->held[i].key, "*") ? "every setting" : pl->held[i].key, pl->held[i].source);
         for (char **n = pl->notes; n && *n; n++)
                 fprintf(out, "    note: %s\n", *n);
 }
