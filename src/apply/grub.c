@@ -27,7 +27,7 @@
 
 
 
-/* The classes of --import-grub's file: all but stacked and RAM devices. */
+/* The classes the built-in note names, and --import-grub's (NVMe left out there: elevator= never reached it). */
 static const enum ios_class import_classes[] = {
         IOS_CLASS_HDD, IOS_CLASS_SSD, IOS_CLASS_NVME, IOS_CLASS_RAID,
         IOS_CLASS_VIRTUAL, IOS_CLASS_MMC, IOS_CLASS_USB, IOS_CLASS_OTHER,
@@ -264,6 +264,8 @@ void apply_warn_elevator(const char *prog, struct ios_ctx *r, const char *conf_r
         grub_elv_done(&e);
 }
 
+static int print_import_rules(FILE *out, const char *v, const char *mq);
+
 int apply_import_grub(FILE *out, struct ios_ctx *r, const char *conf_root, char **ret_msg, char ***ret_notes)
 {
         _cleanup_free_ char *v = NULL, *w = NULL;
@@ -283,19 +285,99 @@ int apply_import_grub(FILE *out, struct ios_ctx *r, const char *conf_root, char 
                 "# /etc/iosched.d/50-elevator.conf: " MARKER "\n"
                 "# from elevator=%s in %s.\n"
                 "# The kernel ignores elevator= on blk-mq queues; this applies it per disk\n"
-                "# instead, under both names so one file works on legacy and blk-mq kernels.\n"
-                "# Note that it reaches further than elevator= ever did: on legacy kernels\n"
-                "# NVMe and virtio-blk were already blk-mq and ignored it, here they are\n"
-                "# matched too (narrow Class= if that is not what you meant).  Stacked and\n"
-                "# RAM devices (dm, md, loop, zram, nbd) are left alone, as the built-in\n"
-                "# policy does.\n", v, w);
+                "# instead, under both names so one file works on legacy and blk-mq kernels,\n"
+                "# for the classes elevator= reached (single-queue disks) and only where the\n"
+                "# built-in policy sets nothing: where it does, its choice stays and the old\n"
+                "# one is below as a commented rule, to uncomment if you want to keep it.\n"
+                "# NVMe never had a scheduler elevator= could set (bio-based, then blk-mq):\n"
+                "# it is not imported.  loop and nbd are neither stacked nor RAM disks:\n"
+                "# loop had no scheduler of its own either (bio-based, then blk-mq), while\n"
+                "# nbd was a single-queue disk on older kernels and took elevator=.  Both\n"
+                "# are blk-mq now; neither this file nor the built-in policy sets them\n"
+                "# (add a rule with Class=loop or Class=nbd to).  dm, md and zram are\n"
+                "# left alone, as the built-in policy does.\n", v, w);
         for (char **n = *ret_notes; n && *n; n++)
                 fprintf(out, "# warning: %s\n", *n);
         fputs("# Remove elevator= from the kernel command line once this is installed:\n"
               "# on Debian from /etc/default/grub and grub.d/*.cfg, then run update-grub;\n"
-              "# with grubby run " GRUBBY ".\n[Match]\nClass=", out);
-        for (size_t i = 0; i < ELEMENTSOF(import_classes); i++)
-                fprintf(out, "%s%s", i ? " " : "", ios_class_to_string(import_classes[i]));
-        fprintf(out, "\n[Set]\nScheduler=%s%s%s\n", v, mq ? " " : "", mq ? mq : "");
+              "# with grubby run " GRUBBY ".\n", out);
+        return print_import_rules(out, v, mq);
+}
+
+/* The built-in policy's first choice for class c (malloc'd), or NULL when it sets none. */
+static char *builtin_first(const struct ios_policy *p, enum ios_class c)
+{
+        struct ios_device d = { .name = (char *)"-", .cls = c, .rotational = -1 };
+        struct ios_wanted w = {};
+        char *first = NULL;
+
+        if (ios_policy_resolve(p, &d, &w) < 0)
+                return NULL;
+        for (size_t k = 0; k < w.n; k++)
+                if (streq(w.s[k].key, "scheduler") && !first)
+                        first = strndup(w.s[k].value, strcspn(w.s[k].value, " "));
+        ios_wanted_done(&w);
+        return first;
+}
+
+/*
+ * Per class elevator= reached: the same as the built-in choice (a comment),
+ * another than the built-in one (a commented rule, with the reason), or
+ * nothing built in (the one rule that is written).
+ */
+static int print_import_rules(FILE *out, const char *v, const char *mq)
+{
+        enum { N = ELEMENTSOF(import_classes) };
+        struct ios_policy *p = NULL;
+        char *b[N] = {};
+        bool done[N] = {}, any_active = false;
+        const char *sp = mq ? " " : "", *m = mq ? mq : "";
+
+        if (ios_policy_new_builtin(&p) < 0)
+                return -ENOMEM;
+        for (size_t i = 0; i < N; i++) {
+                b[i] = builtin_first(p, import_classes[i]);
+                done[i] = import_classes[i] == IOS_CLASS_NVME;  /* never reached by elevator= */
+        }
+        ios_policy_free(p);
+        /* classes with the same built-in choice go together, in the table's order */
+        for (size_t i = 0; i < N; i++) {
+                bool same;
+
+                if (done[i] || !b[i])
+                        continue;
+                same = streq(b[i], v) || (mq && streq(b[i], mq));
+                fputs("# ", out);
+                for (size_t k = i, first = 1; k < N; k++)
+                        if (!done[k] && b[k] && streq(b[k], b[i])) {
+                                fprintf(out, "%s%s", first ? "" : ", ", ios_class_to_string(import_classes[k]));
+                                first = 0;
+                        }
+                if (same)
+                        fprintf(out, ": the built-in policy already gives %s, the same as elevator=%s\n", b[i], v);
+                else
+                        fprintf(out, ": built-in %s; uncomment to keep %s\n#[Match]\n#Class=", b[i], v);
+                for (size_t k = i, first = 1; k < N; k++)
+                        if (!done[k] && b[k] && streq(b[k], b[i])) {
+                                if (!same)
+                                        fprintf(out, "%s%s", first ? "" : " ", ios_class_to_string(import_classes[k]));
+                                first = 0;
+                                if (k > i)
+                                        done[k] = true;
+                        }
+                if (!same)
+                        fprintf(out, "\n#[Set]\n#Scheduler=%s%s%s\n", v, sp, m);
+                done[i] = true;
+        }
+        /* what the built-in policy leaves to the kernel: the one rule written */
+        for (size_t i = 0; i < N; i++)
+                if (!done[i]) {
+                        fprintf(out, "%s%s", any_active ? " " : "[Match]\nClass=", ios_class_to_string(import_classes[i]));
+                        any_active = true;
+                }
+        if (any_active)
+                fprintf(out, "\n[Set]\nScheduler=%s%s%s\n", v, sp, m);
+        for (size_t i = 0; i < N; i++)
+                free(b[i]);
         return 0;
 }
