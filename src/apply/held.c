@@ -18,8 +18,9 @@
 static bool reported;
 
 /* "; held: sdb sdc keep their scheduler, queue/read_ahead_kb", from the plans, for error i */
-static char *held_text(const struct ios_error *e, size_t i, const struct ios_plan *pls, size_t n)
+static char *held_text(const struct ios_error *errs, size_t nerr, size_t i, const struct ios_plan *pls, size_t n)
 {
+        const struct ios_error *e = &errs[i];
         _cleanup_(ios_strv_freep) char **disks = NULL, **keys = NULL;
         _cleanup_free_ char *dl = NULL, *kl = NULL;
         bool every = false;
@@ -27,6 +28,15 @@ static char *held_text(const struct ios_error *e, size_t i, const struct ios_pla
 
         if (e->holds_all)
                 return strdup("; no disk is changed while it stands (what it matches cannot be read)");
+        for (size_t k = 0; k < nerr; k++)
+                if (errs[k].holds_all) {
+                        char where[300];
+
+                        if (asprintf(&s, "; no disk is changed while %s stands", ios_error_where(&errs[k], where,
+                                                                                               sizeof(where))) < 0)
+                                return NULL;
+                        return s;
+                }
         if (!pls)
                 return strdup("; the disks it matches keep the settings it names");
         for (size_t d = 0; d < n; d++)
@@ -64,7 +74,7 @@ void apply_policy_errors_report(const struct apply_run_opts *o, const struct ios
         reported = true;
         errs = ios_policy_errors(p, &nerr);
         for (size_t i = 0; i < nerr; i++) {
-                _cleanup_free_ char *held = held_text(&errs[i], i, pls, n);
+                _cleanup_free_ char *held = held_text(errs, nerr, i, pls, n);
                 const char *h = held ? held : "";
                 char where[300];
 

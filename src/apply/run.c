@@ -5,6 +5,7 @@
  * came to is an outcome class; main.c maps it to the exit status.
  */
 #define _GNU_SOURCE
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <syslog.h>
@@ -54,13 +55,28 @@ static const char *word(const char *v, char *buf, size_t n)
         return buf;
 }
 
+/* One line of text output, control characters escaped (textsafe.c): values and sources come from sysfs and file names. */
+static void say(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(FILE *f, const char *fmt, ...)
+{
+        _cleanup_free_ char *line = NULL;
+        va_list ap;
+        int n;
+
+        va_start(ap, fmt);
+        n = vasprintf(&line, fmt, ap);
+        va_end(ap);
+        if (n >= 0)
+                apply_write_safe(f, line, (size_t)n);
+}
+
 static void print_plan_lines(const struct apply_run_opts *o, const struct ios_plan *pl)
 {
         const char *dev = pl->dev->name;
         char cq[128], wq[128], line[1024];
 
         for (char **n = pl->notes; !o->quiet && n && *n; n++)
-                fprintf(stderr, "%s: %s: note: %s\n", o->prog, dev, *n);
+                say(stderr, "%s: %s: note: %s\n", o->prog, dev, *n);
         for (size_t i = 0; i < pl->n; i++) {
                 const struct ios_change *c = &pl->c[i];
 
@@ -68,31 +84,31 @@ static void print_plan_lines(const struct apply_run_opts *o, const struct ios_pl
                 case IOS_CHANGE_DRIFT:
                         /* only --check and --dry-run leave a change in DRIFT */
                         if (o->mode == APPLY_MODE_CHECK)
-                                printf("%s %s %s %s\n", dev, c->key, word(c->current, cq, sizeof(cq)),
+                                say(stdout, "%s %s %s %s\n", dev, c->key, word(c->current, cq, sizeof(cq)),
                                        word(c->wanted, wq, sizeof(wq)));
                         else
-                                printf("%s: would set %s\n", dev, ios_change_line(c, line, sizeof(line)));
+                                say(stdout, "%s: would set %s\n", dev, ios_change_line(c, line, sizeof(line)));
                         break;
                 case IOS_CHANGE_APPLIED:
                         if (!o->quiet)
-                                printf("%s: %s\n", dev, ios_change_line(c, line, sizeof(line)));
+                                say(stdout, "%s: %s\n", dev, ios_change_line(c, line, sizeof(line)));
                         break;
                 case IOS_CHANGE_FAILED:
-                        fprintf(stderr, "%s: %s: %s (%s)\n", o->prog, dev, c->msg ? c->msg : "failed",
+                        say(stderr, "%s: %s: %s (%s)\n", o->prog, dev, c->msg ? c->msg : "failed",
                                 c->source ? c->source : "-");
                         break;
                 case IOS_CHANGE_NOT_APPLIED:
                         if (!o->quiet)
-                                fprintf(stderr, "%s: %s: %s: %s\n", o->prog, dev, c->key,
+                                say(stderr, "%s: %s: %s: %s\n", o->prog, dev, c->key,
                                         c->msg ? c->msg : "not applied");
                         break;
                 case IOS_CHANGE_SKIPPED:
                         if (o->verbose)
-                                fprintf(stderr, "%s: %s: %s: %s\n", o->prog, dev, c->key, c->msg ? c->msg : "skipped");
+                                say(stderr, "%s: %s: %s: %s\n", o->prog, dev, c->key, c->msg ? c->msg : "skipped");
                         break;
                 case IOS_CHANGE_OK:
                         if (o->verbose)
-                                printf("%s: %s = %s (%s)\n", dev, c->key, c->wanted, c->source);
+                                say(stdout, "%s: %s = %s (%s)\n", dev, c->key, c->wanted, c->source);
                         break;
                 }
         }
