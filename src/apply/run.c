@@ -270,6 +270,11 @@ enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_po
                 if (unmatched && o->json)
                         (void)ios_strv_pushf(&pls[i].notes, "no rule matches (class %s)",
                                              ios_class_to_string(devs[i]->cls));
+                /* -J: what a broken file holds on this disk (text says it in one line per file) */
+                for (size_t h = 0; o->json && h < pls[i].nheld; h++)
+                        (void)ios_strv_pushf(&pls[i].notes, "%s held: %s has an error",
+                                             streq(pls[i].held[h].key, "*") ? "every setting" : pls[i].held[h].key,
+                                             pls[i].held[h].source);
                 if (o->udev)
                         log_plan_syslog(&pls[i]);
                 else if (!o->json && !o->prometheus) {

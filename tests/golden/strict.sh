@@ -39,6 +39,12 @@ for case in 'Scheduler=mq-dealine|unknown scheduler \"mq-dealine\": did you mean
         [ $rc = 2 ] || t_fail "$line: --check exit $rc, want 2"
         echo "$out" | grep -qF "$t/cand.conf:4: " || t_fail "$line: no file:line: $out"
 done
+# the broken candidate moves no disk: sdb keeps its scheduler, said in the JSON too
+pol "Scheduler=mq-dealine"
+out=$(ap --dry-run -J --drop-in "60-perc.conf=$t/cand.conf" 2>/dev/null)
+echo "$out" | grep -qF "\"notes\": [\"scheduler held: $t/cand.conf:4 has an error\"]" || t_fail "held note: $out"
+echo "$out" | grep -qF '"settings": []' || t_fail "a held disk has settings: $out"
+echo "$out" | grep -qF "; held: sdb keeps its scheduler" || t_fail "held in errors: $out"
 printf '[Match]\nClass=raid\n[Sett]\nScheduler=none\n' > "$t/cand.conf"
 out=$(ap --check --drop-in "60-perc.conf=$t/cand.conf" 2>&1)
 echo "$out" | grep -qF "cand.conf:3: unknown section [Sett]: did you mean [Set]?" || t_fail "section: $out"
