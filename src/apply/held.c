@@ -23,6 +23,7 @@ static char *held_text(const struct ios_error *errs, size_t nerr, size_t i, cons
         const struct ios_error *e = &errs[i];
         _cleanup_(ios_strv_freep) char **disks = NULL, **keys = NULL;
         _cleanup_free_ char *dl = NULL, *kl = NULL;
+        size_t ndisks = 0, capdisks = 0;
         bool every = false;
         char *s = NULL;
 
@@ -39,20 +40,23 @@ static char *held_text(const struct ios_error *errs, size_t nerr, size_t i, cons
                 }
         if (!pls)
                 return strdup("; the disks it matches keep the settings it names");
-        for (size_t d = 0; d < n; d++)
+        for (size_t d = 0; d < n; d++) {
+                bool named = false;     /* each plan is one disk: named once */
+
                 for (size_t h = 0; h < pls[d].nheld; h++) {
                         const struct ios_held *hd = &pls[d].held[h];
 
                         if (hd->error != i)
                                 continue;
-                        if (!ios_strv_contains(disks, pls[d].dev->name) &&
-                            ios_strv_push(&disks, strdup(pls[d].dev->name)) < 0)
+                        if (!named && ios_strv_push_fast(&disks, &ndisks, &capdisks, strdup(pls[d].dev->name)) < 0)
                                 return NULL;
+                        named = true;
                         if (streq(hd->key, "*"))
                                 every = true;
                         else if (!ios_strv_contains(keys, hd->key) && ios_strv_push(&keys, strdup(hd->key)) < 0)
                                 return NULL;
                 }
+        }
         if (!disks)
                 return strdup("; it matches none of these disks: nothing held");
         dl = ios_strv_join(disks, " ");
