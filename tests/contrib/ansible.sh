@@ -77,9 +77,12 @@ assert t == ('# Managed by X; local changes are overwritten.\n[Match]\nModel="PE
 assert "[Match]" not in render_dropin(M(), "X", {}, {"Scheduler": "none"})
 # a value with a blank is one pattern (quoted); ! negates the condition; Property=KEY=GLOB
 t = render_dropin(M(), "X", {"Model": "PERC H700", "Vendor": ["!DELL", "HP Q"],
-                             "Property": ["ID_X=a b", "ID_X=c"], "Size": "1G-2T"}, {"Scheduler": "none"})
-assert t.split("\n")[2:6] == ['Model="PERC H700"', 'Vendor=!DELL "HP Q"', 'Property=ID_X="a b" c', "Size=1G-2T"], t
+                             "Property": ["ID_X=a b", "ID_X=c"], "Size": "1G-2T", "Serial": ["#1", "a#b"]},
+                  {"Scheduler": "none"})
+assert t.split("\n")[2:7] == ['Model="PERC H700"', 'Vendor=!DELL "HP Q"', 'Property=ID_X="a b" c', "Size=1G-2T",
+                              'Serial="#1" a#b'], t
 for bad in ({"Sched uler": "x"}, {"Scheduler": "a\nb"}, {"x]\n[Set": 1}, {"Scheduler\n": "none"},
+            {"Scheduler": "none #x"}, {"Scheduler": ["none", ";x"]},
             {"Scheduler": "none\r"}, {"Scheduler": "no\x00ne"}, {"Scheduler": ["none", "a\n[Match]"]}):
     try:
         render_dropin(M(), "X", {}, bad)

@@ -70,10 +70,17 @@ manifest "$C_TMP/dashdev.pp" present "{ 'Scheduler' => 'mq-deadline', 'queue/rea
 # the drop-in text: an array is alternatives (an element with a blank quoted), booleans 1/0
 puppet epp render --modulepath "$top/contrib/puppet" --confdir "$pd/conf" --vardir "$pd/var" \
         --codedir "$pd/code" --logdir "$pd/log" --rundir "$pd/run" --publicdir "$pd/public" \
-        --values "{match => {'Model' => ['PERC H700', 'H710'], 'Vendor' => 'DELL EMC', 'Property' => '!ID_X=a b', 'Rotational' => true}, set => {'Scheduler' => ['bfq', 'mq-deadline']}}" \
+        --values "{match => {'Model' => ['PERC H700', 'H710'], 'Vendor' => 'DELL EMC', 'Property' => '!ID_X=a b', 'Serial' => ['#1', 'a#b'], 'Rotational' => true}, set => {'Scheduler' => ['bfq', 'mq-deadline']}}" \
         iosched/dropin.epp >"$C_TMP/render.out" 2>"$C_TMP/render.err" || { cat "$C_TMP/render.err"; c_fail "puppet epp render"; }
-printf '# Managed by Puppet iosched::rule; local changes are overwritten.\n[Match]\nModel="PERC H700" H710\nVendor="DELL EMC"\nProperty=!ID_X="a b"\nRotational=1\n[Set]\nScheduler=bfq mq-deadline\n' > "$C_TMP/render.want"
+printf '# Managed by Puppet iosched::rule; local changes are overwritten.\n[Match]\nModel="PERC H700" H710\nVendor="DELL EMC"\nProperty=!ID_X="a b"\nSerial="#1" a#b\nRotational=1\n[Set]\nScheduler=bfq mq-deadline\n' > "$C_TMP/render.want"
 cmp -s "$C_TMP/render.want" "$C_TMP/render.out" || { diff -u "$C_TMP/render.want" "$C_TMP/render.out"; c_fail "drop-in rendering"; }
+# a [Set] value a comment would cut short, or with a line break, is refused
+for v in "'none #x'" "\"none\\n[Match]\"" "['none', ';x']"; do
+        puppet epp render --modulepath "$top/contrib/puppet" --confdir "$pd/conf" --vardir "$pd/var" \
+                --codedir "$pd/code" --logdir "$pd/log" --rundir "$pd/run" --publicdir "$pd/public" \
+                --values "{match => {}, set => {'Scheduler' => $v}}" iosched/dropin.epp >"$C_TMP/render.out" 2>&1 &&
+                c_fail "rendered the [Set] value $v: $(cat "$C_TMP/render.out")"
+done
 
 start=$(c_state "$l1" "$l2")
 

@@ -17,6 +17,8 @@ NAME_RE = re.compile(r'[A-Za-z0-9][A-Za-z0-9_.@+-]*')
 KEY_RE = re.compile(r'[A-Za-z0-9_./-]+')
 # a line break would start a new line ([Match] ...) of the drop-in; NUL ends a C string
 BAD_CHARS = re.compile(r'[\r\n\x00]')
+# a # or ; at the start of a value or after a blank starts a comment (iosched.conf(5))
+COMMENT = re.compile(r'(^|[ \t])[#;]')
 SBIN_DIRS = ['/usr/sbin', '/sbin', '/usr/local/sbin']
 
 
@@ -114,7 +116,7 @@ def _word(section, key, v):
     if '"' in v:
         raise ValueError('%s: %s: a value cannot contain a double quote (iosched.conf(5) has no escapes): %r'
                          % (section, key, v))
-    return '"%s"' % v if (not v or ' ' in v or '\t' in v) else v
+    return '"%s"' % v if (not v or ' ' in v or '\t' in v or v[0] in '#;') else v
 
 
 def _match_value(key, v):
@@ -124,7 +126,7 @@ def _match_value(key, v):
     if not items:
         raise ValueError('match: %s: an empty list matches nothing' % key)
     if key == 'Size':
-        return ' '.join(_text('match', key, x) for x in items)
+        return _unquoted('match', key, items)
     neg = ''
     if isinstance(items[0], str) and items[0].startswith('!'):
         neg, items[0] = '!', items[0][1:].lstrip()
@@ -146,10 +148,18 @@ def _match_value(key, v):
     return neg + prop + ' '.join(_word('match', key, x) for x in items)
 
 
+def _unquoted(section, key, items):
+    """Blank-separated words that cannot be quoted: a comment start (# or ; first or after
+    a blank) would cut the value short, so it is refused."""
+    v = ' '.join(_text(section, key, x) for x in items)
+    if COMMENT.search(v):
+        raise ValueError('%s: %s: %r would be cut at a comment (# or ; first or after a blank)' % (section, key, v))
+    return v
+
+
 def _set_value(key, v):
     """A [Set] value: a list is blank-separated (Scheduler= preferences)."""
-    items = list(v) if isinstance(v, (list, tuple)) else [v]
-    return ' '.join(_text('set', key, x) for x in items)
+    return _unquoted('set', key, list(v) if isinstance(v, (list, tuple)) else [v])
 
 
 def render_dropin(module, who, match, settings):

@@ -50,7 +50,8 @@ options:
   match:
     description:
       - "The C([Match]) keys, in the order given, e.g. C({Class: raid}) or C({Model: PERC H700}) (written C(Model=\"PERC H700\"))."
-      - A value is one pattern, quoted when it has a blank; a list value is blank-separated alternatives,
+      - A value is one pattern, quoted when it has a blank or begins with C(#) or C(;) (a comment there);
+        a list value is blank-separated alternatives,
         each one pattern. A leading C(!) negates the condition. C(Property) values are C(KEY=GLOB) (one KEY).
         Booleans are written as C(1)/C(0). CR, LF, NUL and double quotes are refused.
       - Empty or omitted means the rule matches every disk.
@@ -60,7 +61,8 @@ options:
     description:
       - "The C([Set]) keys, in the order given, e.g. C({Scheduler: none, queue/read_ahead_kb: 512})."
       - Values are written as strings; a list value is written blank-separated (scheduler preferences).
-        CR, LF and NUL are refused.
+        CR, LF and NUL are refused, and so is a value that a comment would cut short (C(#) or C(;) first
+        or after a blank; [Set] values are not quoted).
       - Required with C(state=present).
     type: dict
   state:

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# @summary One [Set] value of a policy drop-in as iosched.conf(5) writes it.
+# @summary One value of a policy drop-in as iosched.conf(5) writes it.
 # An array is blank-separated (Scheduler= preferences), a boolean is 1 or 0,
 # anything else its string. CR, LF and NUL are refused: a line break would
 # add lines ([Match] ...) to the drop-in.
