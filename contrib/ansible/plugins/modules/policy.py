@@ -366,8 +366,9 @@ def main():
             if file_changed:
                 diffs.append({'before_header': path, 'after_header': path + ' (removed)',
                               'before': text(old), 'after': ''})
-            # without /etc's file, a vendor file of the same name takes effect
-            stand_in = vendor_file(root, tool, fname) or '/dev/null'
+            # without /etc's file, a vendor file of the same name takes effect (unless
+            # /run/iosched.d masks the name with a link to /dev/null)
+            stand_in = (not run_file and vendor_file(root, tool, fname)) or '/dev/null'
         result['file_changed'] = file_changed
         dropin = ['--drop-in', '%s=%s' % (fname, stand_in)] if file_changed else []
         names = {cand: path} if cand else {}
