@@ -12,8 +12,13 @@ import os
 import re
 
 SCHEMA = 1
-NAME_RE = re.compile(r'^[A-Za-z0-9][A-Za-z0-9_.@+-]*$')
-KEY_RE = re.compile(r'^[A-Za-z0-9_./-]+$')
+# full-matched (re.fullmatch): '$' would let a trailing newline through
+NAME_RE = re.compile(r'[A-Za-z0-9][A-Za-z0-9_.@+-]*')
+KEY_RE = re.compile(r'[A-Za-z0-9_./-]+')
+# a line break would start a new line ([Match] ...) of the drop-in; NUL ends a C string
+BAD_CHARS = re.compile(r'[\r\n\x00]')
+# a # or ; at the start of a value or after a blank starts a comment (iosched.conf(5))
+COMMENT = re.compile(r'(^|[ \t])[#;]')
 SBIN_DIRS = ['/usr/sbin', '/sbin', '/usr/local/sbin']
 
 
@@ -32,9 +37,20 @@ def common_args(module):
     return [] if os.path.normpath(root) == '/' else ['--config-root', root]
 
 
+def check_devices(module, devices):
+    """Kernel names or paths, never read as an option: not empty, no leading -, no CR, LF or NUL.
+    (They cannot follow "--": iosched-apply 0.1 takes what follows "--" as iosched-bench's
+    options of `validate` and ignores it elsewhere, which would mean every disk.)"""
+    for d in devices or []:
+        if not d or d.startswith('-') or BAD_CHARS.search(d):
+            module.fail_json(msg='devices: %r: a kernel name or path is expected (not empty, no leading -, '
+                             'no CR, LF or NUL)' % d)
+
+
 def run_json(module, tool, args, devices):
-    """Run `tool args... -- devices...`; return (rc, the JSON object, stderr).
-    Fails the task when stdout is not one JSON object of schema 1."""
+    """Run `tool args... devices...` (devices checked by check_devices); return (rc, the JSON
+    object, stderr). Fails the task when stdout is not one JSON object of schema 1."""
+    check_devices(module, devices)
     cmd = [tool] + args + list(devices or [])
     rc, out, err = module.run_command(cmd)
     try:
@@ -81,21 +97,69 @@ def error_lines(data, replace=None):
     return lines
 
 
-def errors_about(data, paths, basename):
-    """True if an error of the tool names one of paths, or a file called basename."""
-    for e in list(data.get('errors') or []) + list(data.get('policy_errors') or []):
-        f = e.get('file') if isinstance(e, dict) else None
-        if f and (f in paths or os.path.basename(f) == basename):
-            return True
-    return False
-
-
-def _value(v):
+def _text(section, key, v):
+    """One scalar as the drop-in writes it; refuses CR, LF and NUL."""
     if isinstance(v, bool):
         return '1' if v else '0'
-    if isinstance(v, (list, tuple)):
-        return ' '.join('"%s"' % x if (' ' in str(x) or '\t' in str(x)) else _value(x) for x in v)
-    return str(v)
+    if v is None:
+        return ''
+    v = str(v)
+    if BAD_CHARS.search(v):
+        raise ValueError('%s: %s: a value cannot contain CR, LF or NUL: %r' % (section, key, v))
+    return v
+
+
+def _word(section, key, v):
+    """One [Match] alternative: quoted when it has a blank, so that it stays one pattern
+    (iosched.conf(5): Model="PERC H700"); there are no escapes, so no double quote inside."""
+    v = _text(section, key, v)
+    if '"' in v:
+        raise ValueError('%s: %s: a value cannot contain a double quote (iosched.conf(5) has no escapes): %r'
+                         % (section, key, v))
+    return '"%s"' % v if (not v or ' ' in v or '\t' in v or v[0] in '#;') else v
+
+
+def _match_value(key, v):
+    """A [Match] value: alternatives separated by blanks, each one pattern.
+    A leading ! negates the whole condition; Size= is a range, Property= KEY=GLOB..."""
+    items = list(v) if isinstance(v, (list, tuple)) else [v]
+    if not items:
+        raise ValueError('match: %s: an empty list matches nothing' % key)
+    if key == 'Size':
+        return _unquoted('match', key, items)
+    neg = ''
+    if isinstance(items[0], str) and items[0].startswith('!'):
+        neg, items[0] = '!', items[0][1:].lstrip()
+    prop = ''
+    if key == 'Property':
+        # Property=KEY=GLOB...: one udev property, its glob alternatives after the =
+        keys = set()
+        globs = []
+        for x in items:
+            x = _text('match', key, x)
+            k, eq, g = x.partition('=')
+            if not eq or not k:
+                raise ValueError('match: Property: %r: KEY=GLOB is expected' % x)
+            keys.add(k)
+            globs.append(g)
+        if len(keys) != 1:
+            raise ValueError('match: Property: one property per condition, got %s' % ', '.join(sorted(keys)))
+        prop, items = keys.pop() + '=', globs
+    return neg + prop + ' '.join(_word('match', key, x) for x in items)
+
+
+def _unquoted(section, key, items):
+    """Blank-separated words that cannot be quoted: a comment start (# or ; first or after
+    a blank) would cut the value short, so it is refused."""
+    v = ' '.join(_text(section, key, x) for x in items)
+    if COMMENT.search(v):
+        raise ValueError('%s: %s: %r would be cut at a comment (# or ; first or after a blank)' % (section, key, v))
+    return v
+
+
+def _set_value(key, v):
+    """A [Set] value: a list is blank-separated (Scheduler= preferences)."""
+    return _unquoted('set', key, list(v) if isinstance(v, (list, tuple)) else [v])
 
 
 def render_dropin(module, who, match, settings):
@@ -107,11 +171,12 @@ def render_dropin(module, who, match, settings):
         out.append('[%s]' % section)
         for k, v in d.items():
             k = str(k)
-            v = _value(v)
-            if not KEY_RE.match(k):
+            if not KEY_RE.fullmatch(k):
                 module.fail_json(msg='%s: key %r: only letters, digits, _ . / - are allowed' % (section.lower(), k))
-            if '\n' in v or '\r' in v:
-                module.fail_json(msg='%s: %s: a value cannot contain a line break' % (section.lower(), k))
+            try:
+                v = _match_value(k, v) if section == 'Match' else _set_value(k, v)
+            except ValueError as e:
+                module.fail_json(msg=str(e))
             out.append('%s=%s' % (k, v))
     return '\n'.join(out) + '\n'
 

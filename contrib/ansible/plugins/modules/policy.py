@@ -13,9 +13,16 @@ version_added: "0.1.0"
 description:
   - Writes one policy drop-in C(<config_root>/etc/iosched.d/<name>.conf) for iosched (see iosched.conf(5))
     with a C([Match]) section from C(match) and a C([Set]) section from C(set), or removes it.
-  - The new file is validated by C(iosched-apply --dry-run -J --drop-in <name>.conf=<candidate>) before it
-    replaces the old one; a file the tool refuses (an unknown key, class or scheduler, a value out of range)
-    fails the task with the tool's message (C(file:line) first) and leaves the old file in place.
+  - One validation, the same in check mode and in the real run, before anything is written or removed.
+    The dry-run C(iosched-apply --dry-run -J --drop-in <name>.conf=<candidate> -- <devices>) must exit 0. Whatever the tool
+    refuses (an unknown key or section, a scheduler name close to a known one, a value out of range, a setting
+    that would fail on a disk it matches, an error in another policy file) fails the task with the tool's
+    message (C(file:line) first) and leaves the old file in place. The module has no list of keys or values of
+    its own; it refuses only what cannot be written as one line (CR, LF, NUL; a double quote in a C(match) value).
+  - A same-named file in C(/run/iosched.d) (a runtime drop-in, read after C(/etc/iosched.d)) would mask the file
+    this module writes; the task fails naming it, in check mode and in the real run, and nothing is written.
+    With C(state=absent), a same-named vendor file (C(/usr/lib/iosched)) takes effect once the file is removed,
+    and the prediction says so.
   - The file is written atomically (a temporary file in the same directory, renamed over the old one),
     mode 0644, owned by root.
   - With C(apply=true) the policy is then applied with C(iosched-apply -J) to C(devices) (all disks if
@@ -23,7 +30,10 @@ description:
   - The task is changed when the file changed or iosched-apply reported that it changed a value;
     a second run with the same options is not changed.
   - Check mode predicts both without writing anything. The candidate file is passed to
-    C(iosched-apply --dry-run --drop-in), and C(/dev/null) stands for a removed drop-in.
+    C(iosched-apply --dry-run --drop-in), and C(/dev/null) (or the vendor file it uncovers) stands for a
+    removed drop-in.
+  - When the file changed, the initramfs is refreshed (C(update-initramfs -u), else C(dracut -f)), as the
+    package's trigger does, so that early boot applies the same policy (see C(initramfs)).
   - With C(--diff) the task shows the file's diff and, per disk, each setting before and after.
 author:
   - iosched developers
@@ -39,9 +49,11 @@ options:
     required: true
   match:
     description:
-      - "The C([Match]) keys, in the order given, e.g. C({Class: raid}) or C({Model: [PERC H700]}) (written C(Model=\"PERC H700\"))."
-      - A list value is written as blank-separated alternatives (an element with a blank is quoted).
-        Booleans are written as C(1)/C(0).
+      - "The C([Match]) keys, in the order given, e.g. C({Class: raid}) or C({Model: PERC H700}) (written C(Model=\"PERC H700\"))."
+      - A value is one pattern, quoted when it has a blank or begins with C(#) or C(;) (a comment there);
+        a list value is blank-separated alternatives,
+        each one pattern. A leading C(!) negates the condition. C(Property) values are C(KEY=GLOB) (one KEY).
+        Booleans are written as C(1)/C(0). CR, LF, NUL and double quotes are refused.
       - Empty or omitted means the rule matches every disk.
     type: dict
     default: {}
@@ -49,6 +61,8 @@ options:
     description:
       - "The C([Set]) keys, in the order given, e.g. C({Scheduler: none, queue/read_ahead_kb: 512})."
       - Values are written as strings; a list value is written blank-separated (scheduler preferences).
+        CR, LF and NUL are refused, and so is a value that a comment would cut short (C(#) or C(;) first
+        or after a blank; [Set] values are not quoted).
       - Required with C(state=present).
     type: dict
   state:
@@ -67,7 +81,8 @@ options:
   devices:
     description:
       - Limit the apply (and the dry-run that predicts and validates) to these disks, by kernel name
-        (C(sdb), C(nvme0n1)) or path. Default is every disk of the host.
+        (C(sdb), C(nvme0n1)) or path. Default is every disk of the host. A name that begins with C(-)
+        (it would be read as an option), is empty or has CR, LF or NUL fails the task.
     type: list
     elements: str
     default: []
@@ -83,6 +98,22 @@ options:
       - Path of the iosched-apply program. Default is the one found in C(PATH), C(/usr/sbin),
         C(/sbin) or C(/usr/local/sbin).
     type: path
+  initramfs:
+    description:
+      - Refresh the initramfs when the drop-in was written or removed, so that the copy of the policy the
+        initramfs hook put there (used before the root file system is mounted) is not stale.
+      - The command is C(initramfs_command), else C(update-initramfs -u) (initramfs-tools; Debian's trigger),
+        else C(dracut -f); nothing when neither is installed. With a C(config_root) other than C(/) only an
+        explicit C(initramfs_command) runs (the initramfs holds the host's C(/etc)).
+      - With many drop-ins in one play, set C(false) here and refresh once at the end.
+    type: bool
+    default: true
+  initramfs_command:
+    description:
+      - The command (program and arguments) that refreshes the initramfs, instead of the one found.
+    type: list
+    elements: str
+    default: []
 notes:
   - Runs as root (the file is root-owned and sysfs is written).
   - Supports check mode and diff mode.
@@ -96,7 +127,7 @@ EXAMPLES = r'''
     name: 60-perc
     match:
       Class: raid
-      Model: ['PERC H700']   # a list element with a blank is written quoted
+      Model: PERC H700       # one pattern: written Model="PERC H700"
     set:
       Scheduler: none
       queue/read_ahead_kb: 512
@@ -147,6 +178,19 @@ devices:
   elements: dict
   sample: [{"name": "sdb", "class": "raid", "settings": [{"key": "scheduler", "before": "mq-deadline",
             "after": "none", "state": "applied", "source": "/etc/iosched.d/60-perc.conf:5"}]}]
+initramfs_refreshed:
+  description: Whether the initramfs was (or in check mode would be) refreshed.
+  returned: always
+  type: bool
+initramfs_command:
+  description: The command that refreshed (or would refresh) the initramfs.
+  returned: when the initramfs was or would be refreshed
+  type: list
+  elements: str
+mask:
+  description: The file in /run/iosched.d that masks the drop-in (the task failed).
+  returned: on that failure
+  type: str
 report:
   description: The JSON object iosched-apply printed for the last run (dry-run or apply), schema 1.
   returned: when iosched-apply ran
@@ -163,25 +207,31 @@ import tempfile
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.iosched.iosched.plugins.module_utils.iosched import (
-    NAME_RE, common_args, device_changes, device_diff, error_lines, errors_about, find_tool,
-    render_dropin, run_json)
+    BAD_CHARS, NAME_RE, SBIN_DIRS, check_devices, common_args, device_changes, device_diff, error_lines,
+    find_tool, render_dropin, run_json)
 
 WHO = 'Ansible iosched.iosched.policy'
 
 
 def read_file(path):
+    """The file's bytes, or None when it is absent (any encoding: a drop-in need not be UTF-8)."""
     try:
-        with open(path) as f:
+        with open(path, 'rb') as f:
             return f.read()
     except (IOError, OSError):
         return None
+
+
+def text(b):
+    """Bytes shown in a diff: undecodable bytes become U+FFFD, never an exception."""
+    return b.decode('utf-8', 'replace') if b is not None else ''
 
 
 def write_candidate(module, directory, base, content):
     """A root-owned 0644 file with content in directory; returns its path."""
     fd, tmp = tempfile.mkstemp(prefix='.%s.' % base, suffix='.tmp', dir=directory)
     try:
-        with os.fdopen(fd, 'w') as f:
+        with os.fdopen(fd, 'wb') as f:
             f.write(content)
             f.flush()
             os.fchmod(f.fileno(), 0o644)
@@ -202,6 +252,52 @@ def fsync_dir(path):
         os.close(fd)
 
 
+def under(root, path):
+    return os.path.join(root, path.lstrip('/'))
+
+
+def runtime_file(root, fname):
+    """The same-named file of /run/iosched.d, read after /etc/iosched.d (iosched.conf(5)):
+    it masks the file this module writes. None when there is none."""
+    p = under(root, '/run/iosched.d/' + fname)
+    return p if os.path.lexists(p) else None
+
+
+def is_mask(path):
+    return os.path.islink(path) and os.readlink(path) == '/dev/null'
+
+
+def vendor_file(root, tool, fname):
+    """The same-named vendor file that takes effect once /etc's is removed, or None.
+    The vendor directory is $(PREFIX)/lib/iosched of the install (as the initramfs hook
+    finds it), /usr/lib/iosched (distribution packages) or /usr/local/lib/iosched."""
+    prefix = tool[:-len('/sbin/iosched-apply')] if tool.endswith('/sbin/iosched-apply') else '/usr'
+    for d in (prefix + '/lib/iosched', '/usr/lib/iosched', '/usr/local/lib/iosched'):
+        p = under(root, d + '/' + fname)
+        if os.path.lexists(p):
+            return p
+    return None
+
+
+def initramfs_command(module):
+    """The command that refreshes the initramfs, as the package's trigger does, or None.
+    initramfs_command if given; else update-initramfs -u (initramfs-tools, and Debian's dracut),
+    else dracut -f. With a config_root other than / only an explicit command runs: the
+    initramfs holds the host's /etc, not a test root's."""
+    p = module.params
+    if not p['initramfs']:
+        return None
+    if p['initramfs_command']:
+        return list(p['initramfs_command'])
+    if os.path.normpath(p['config_root']) != '/':
+        return None
+    for prog, arg in (('update-initramfs', '-u'), ('dracut', '-f')):
+        path = module.get_bin_path(prog, opt_dirs=SBIN_DIRS)
+        if path:
+            return [path, arg]
+    return None
+
+
 def main():
     module = AnsibleModule(
         argument_spec=dict(
@@ -213,81 +309,103 @@ def main():
             devices=dict(type='list', elements='str', default=[]),
             config_root=dict(type='path', default='/'),
             iosched_apply=dict(type='path'),
+            initramfs=dict(type='bool', default=True),
+            initramfs_command=dict(type='list', elements='str', default=[]),
         ),
         required_if=[('state', 'present', ('set',))],
         supports_check_mode=True,
     )
     p = module.params
     base = p['name'][:-5] if p['name'].endswith('.conf') else p['name']
-    if not NAME_RE.match(base):
+    if BAD_CHARS.search(p['name']) or not NAME_RE.fullmatch(base):
         module.fail_json(msg='name %r: a file name (letters, digits, _ . @ + -) is expected' % p['name'])
     fname = base + '.conf'
-    directory = os.path.join(p['config_root'], 'etc', 'iosched.d')
+    root = p['config_root']
+    directory = under(root, '/etc/iosched.d')
     path = os.path.join(directory, fname)
     tool = find_tool(module)
     args = common_args(module)
     devices = p['devices']
+    check_devices(module, devices)
 
     old = read_file(path)
-    result = dict(changed=False, path=path, file_changed=False, devices=[])
+    result = dict(changed=False, path=path, file_changed=False, devices=[], initramfs_refreshed=False)
     diffs = []
     cand = None
     try:
+        # what takes effect must be what this task manages: a same-named file in
+        # /run/iosched.d masks /etc/iosched.d's (a link to /dev/null there masks it too)
+        run_file = runtime_file(root, fname)
         if p['state'] == 'present':
+            if run_file:
+                module.fail_json(msg='%s masks %s (a file in /run/iosched.d overrides the one of the same name '
+                                 'in /etc/iosched.d): remove it first; nothing was written' % (run_file, path),
+                                 path=path, mask=run_file)
             content = render_dropin(module, WHO, p['match'], p['set'])
+            data = content.encode('utf-8')
             result['content'] = content
-            file_changed = old != content
+            file_changed = old != data
             if file_changed:
                 diffs.append({'before_header': path, 'after_header': path,
-                              'before': old or '', 'after': content})
+                              'before': text(old), 'after': content})
                 # the candidate: next to the target (renamed into place), or a private
                 # temporary directory in check mode (nothing under config_root is touched)
                 if module.check_mode:
-                    cand = write_candidate(module, module.tmpdir, base, content)
+                    cand = write_candidate(module, module.tmpdir, base, data)
                 else:
                     if not os.path.isdir(directory):
                         os.makedirs(directory, 0o755)
-                    cand = write_candidate(module, directory, base, content)
-                rc, data, err = run_json(module, tool, ['--dry-run', '-J'] + args +
-                                         ['--drop-in', '%s=%s' % (fname, cand)], devices)
-                bad = errors_about(data, (cand, path), fname)
-                if bad or (module.check_mode and rc != 0):
-                    # the candidate's name in the tool's messages is the file the user knows
-                    names = dict((e.get('file'), path) for e in (data.get('errors') or []) + (data.get('policy_errors') or [])
-                                 if isinstance(e, dict) and e.get('file') and
-                                 (e['file'] == cand or os.path.basename(e['file']) == fname))
-                    names[cand] = path
-                    msg = error_lines(data, names)
-                    module.fail_json(msg='iosched-apply refused the new %s (the old one is left in place): %s'
-                                     % (path, '; '.join(msg) if msg else 'exit %d' % rc),
-                                     errors=msg, report=data, rc=rc, path=path)
-                if module.check_mode:
-                    result['report'] = data
-            dropin = ['--drop-in', '%s=%s' % (fname, cand)] if (module.check_mode and cand) else []
+                    cand = write_candidate(module, directory, base, data)
+            stand_in = cand
         else:
+            if run_file and not is_mask(run_file):
+                module.fail_json(msg='%s holds the drop-in %s and overrides /etc/iosched.d: removing %s would '
+                                 'leave it in force; remove it first; nothing was removed' % (run_file, fname, path),
+                                 path=path, mask=run_file)
             file_changed = old is not None
             if file_changed:
                 diffs.append({'before_header': path, 'after_header': path + ' (removed)',
-                              'before': old, 'after': ''})
-            dropin = ['--drop-in', '%s=/dev/null' % fname]
-
+                              'before': text(old), 'after': ''})
+            # without /etc's file, a vendor file of the same name takes effect (unless
+            # /run/iosched.d masks the name with a link to /dev/null)
+            stand_in = (not run_file and vendor_file(root, tool, fname)) or '/dev/null'
         result['file_changed'] = file_changed
+        dropin = ['--drop-in', '%s=%s' % (fname, stand_in)] if file_changed else []
+        names = {cand: path} if cand else {}
 
+        # one validation, the same in check mode and in the real run, before anything is
+        # written: the tool's dry-run with the new file in place must succeed (exit 0)
+        report = None
+        if file_changed:
+            rc, report, err = run_json(module, tool, ['--dry-run', '-J'] + args + dropin, devices)
+            if rc != 0 or report.get('exit', 0) != 0:
+                for e in (report.get('errors') or []) + (report.get('policy_errors') or []):
+                    if isinstance(e, dict) and e.get('file') and os.path.basename(e['file']) == fname:
+                        names.setdefault(e['file'], path)
+                msg = error_lines(report, names)
+                module.fail_json(msg='iosched-apply --dry-run with the new %s fails (nothing was %s): %s'
+                                 % (path, 'written' if p['state'] == 'present' else 'removed',
+                                    '; '.join(msg) if msg else 'exit %d' % rc),
+                                 errors=msg, report=report, rc=rc, path=path)
+
+        refresh = initramfs_command(module) if file_changed else None
         if module.check_mode:
-            if p['apply'] and not (p['state'] == 'present' and file_changed and 'report' in result):
-                rc, data, err = run_json(module, tool, ['--dry-run', '-J'] + args + dropin, devices)
+            if p['apply'] and report is None:
+                rc, report, err = run_json(module, tool, ['--dry-run', '-J'] + args, devices)
                 if rc != 0:
-                    msg = error_lines(data)
+                    msg = error_lines(report)
                     module.fail_json(msg='; '.join(msg) or 'iosched-apply --dry-run: exit %d' % rc,
-                                     errors=msg, report=data, rc=rc, path=path)
-                result['report'] = data
-            data = result.get('report')
-            if p['apply'] and data:
-                result['devices'] = device_changes(data, {cand: path} if cand else None)
-                diffs.extend(device_diff(data))
-                result['changed'] = file_changed or bool(data.get('changed'))
-            else:
-                result['changed'] = file_changed
+                                     errors=msg, report=report, rc=rc, path=path)
+            result['changed'] = file_changed
+            if report is not None:
+                result['report'] = report
+            if p['apply'] and report:
+                result['devices'] = device_changes(report, names)
+                diffs.extend(device_diff(report))
+                result['changed'] = file_changed or bool(report.get('changed'))
+            if refresh:
+                result['initramfs_refreshed'] = True
+                result['initramfs_command'] = refresh
         else:
             if p['state'] == 'present' and file_changed:
                 os.rename(cand, path)
@@ -297,6 +415,14 @@ def main():
                 os.unlink(path)
                 fsync_dir(directory)
             result['changed'] = file_changed
+            if refresh:
+                # the early-boot copy of the policy (initramfs/hooks/iosched, dracut/90iosched)
+                rc, out, err = module.run_command(refresh)
+                result['initramfs_command'] = refresh
+                if rc != 0:
+                    module.fail_json(msg='the policy file changed but %s failed (exit %d): %s'
+                                     % (' '.join(refresh), rc, (err or out).strip()), rc=rc, **result)
+                result['initramfs_refreshed'] = True
             if p['apply']:
                 rc, data, err = run_json(module, tool, ['-J'] + args, devices)
                 result['report'] = data
@@ -310,6 +436,8 @@ def main():
         if 'report' in result:
             w = result['report'].get('warnings') or []
             for line in w:
+                for old_name, new_name in names.items():
+                    line = line.replace(old_name, new_name)
                 module.warn('iosched-apply: %s' % line)
         if module._diff:
             result['diff'] = diffs
