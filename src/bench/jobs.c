@@ -82,18 +82,18 @@ static int finish_job(const struct bench_opts *g, struct bench_opts *o, const ch
 
         if (job)
                 snprintf(who, sizeof(who), "job '%s': ", job);
-        if (!o->filename && !o->size.set && !o->filesize.set && !(o->engine->flags & BENCH_ENGINE_NOFILE))
-                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
-                                       "%smissing --filename (a block device, a file or a directory), or --size "
-                                       "for the files %s/%s.N.0 it would create", who, o->directory ? o->directory : ".",
-                                       o->name);
         if (g->compare && (o->engine->flags & BENCH_ENGINE_NOFILE))
                 return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s--compare needs a real engine, not %s",
                                        who, o->engine->name);
         if (o->directory && !o->filename && !o->size.set && !o->filesize.set)
                 return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                        "%s--directory needs --size for the files it creates", who);
-        if (!o->filename && o->size.set && o->size.pct > 0 && !o->filesize.set)
+        if (!o->filename && !o->size.set && !o->filesize.set && !(o->engine->flags & BENCH_ENGINE_NOFILE))
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
+                                       "%smissing --filename (a block device, a file or a directory), or --size "
+                                       "for the files %s/%s.N.0 it would create", who, o->directory ? o->directory : ".",
+                                       o->name);
+        if (!o->filename && o->size.set && o->size.pct > 0 && !o->filesize.set && !(o->engine->flags & BENCH_ENGINE_NOFILE))
                 return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                        "%s--size=%g%% needs a file to be a part of: the files it creates need a size",
                                        who, o->size.pct);
