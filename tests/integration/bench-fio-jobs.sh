@@ -99,7 +99,8 @@ check '.jobs[0].write.io_bytes == 16777216' "$B_TMP/fsync.json" "buffered writes
 # end_fsync: the job thread calls fsync(2) on the device once it is done, and only with end_fsync
 if command -v strace >/dev/null; then
         for want in 1 0; do
-                strace -f -e trace=fsync -o "$B_TMP/strace" $BENCH_BIN --name=blog --filename=$dev --allow-write --rw=write \
+                # (LeakSanitizer cannot run under ptrace)
+                ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -e trace=fsync -o "$B_TMP/strace" $BENCH_BIN --name=blog --filename=$dev --allow-write --rw=write \
                         --bs=64k --direct=0 --end_fsync=$want --size=4m --io_size=4m >/dev/null 2>"$B_TMP/err" ||
                         b_fail "end_fsync=$want under strace: $(cat "$B_TMP/err")"
                 n=$(grep -c '^[0-9]* *fsync(' "$B_TMP/strace")
