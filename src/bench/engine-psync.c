@@ -8,6 +8,8 @@
  * only the harness's own time between preparing and issuing.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -16,12 +18,42 @@
 
 struct psync_priv {
         struct bench_io *staged, *done;
+        int own_fd;                     /* sync: a file position of its own, or -1 */
 };
 
 static int psync_init(struct bench_thread *t)
 {
-        t->priv = calloc(1, sizeof(struct psync_priv));
-        return t->priv ? 0 : -ENOMEM;
+        struct psync_priv *p = calloc(1, sizeof(struct psync_priv));
+
+        t->priv = p;
+        if (!p)
+                return -ENOMEM;
+        p->own_fd = -1;
+        return 0;
+}
+
+/*
+ * sync seeks: threads that share the target's descriptor would share its
+ * file position, so each opens the file again (a descriptor of its own,
+ * same access mode and O_DIRECT; no O_EXCL, the target's open holds that).
+ */
+static int sync_init(struct bench_thread *t)
+{
+        struct psync_priv *p;
+        char path[64];
+        int r = psync_init(t), fl;
+
+        if (r < 0 || t->fd < 0)
+                return r;
+        p = t->priv;
+        fl = fcntl(t->fd, F_GETFL);
+        if (fl < 0)
+                return -errno;
+        snprintf(path, sizeof(path), "/proc/self/fd/%d", t->fd);
+        p->own_fd = open(path, (fl & (O_ACCMODE | O_DIRECT)) | O_CLOEXEC);
+        if (p->own_fd < 0)
+                return -errno;
+        return 0;
 }
 
 static int psync_queue(struct bench_thread *t, struct bench_io *io)
@@ -64,7 +96,7 @@ static int submit_kind(struct bench_thread *t, enum sync_kind k)
         if (!io)
                 return 0;
         do
-                n = do_io(t->fd, io, k);
+                n = do_io(p->own_fd >= 0 ? p->own_fd : t->fd, io, k);
         while (n < 0 && errno == EINTR);
         io->res = n < 0 ? -errno : (int)n;
         p->staged = NULL;
@@ -102,6 +134,10 @@ static int psync_reap(struct bench_thread *t, unsigned min, unsigned max, struct
 
 static void psync_cleanup(struct bench_thread *t)
 {
+        struct psync_priv *p = t->priv;
+
+        if (p && p->own_fd >= 0)
+                close(p->own_fd);
         free(t->priv);
         t->priv = NULL;
 }
@@ -119,7 +155,7 @@ const struct bench_engine_ops bench_engine_psync = {
 const struct bench_engine_ops bench_engine_sync = {
         .name = "sync",
         .flags = BENCH_ENGINE_SYNC,
-        .init = psync_init,
+        .init = sync_init,
         .queue = psync_queue,
         .submit = sync_submit,
         .reap = psync_reap,

@@ -106,6 +106,14 @@ if command -v strace >/dev/null; then
                 n=$(grep -c '^[0-9]* *fsync(' "$B_TMP/strace")
                 [ "$n" = $want ] || b_fail "end_fsync=$want: $n fsync calls: $(cat "$B_TMP/strace")"
         done
+        # ioengine=sync seeks: two threads on one device each seek their own descriptor
+        ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -e trace=lseek -o "$B_TMP/strace" $BENCH_BIN \
+                --name=s --filename=$dev --ioengine=sync --numjobs=2 --rw=read --runtime=200ms >/dev/null 2>"$B_TMP/err" ||
+                b_fail "sync, numjobs=2: $(cat "$B_TMP/err")"
+        fds=$(sed -n 's/^\([0-9]*\) *lseek(\([0-9]*\),.*/\1 \2/p' "$B_TMP/strace" | sort -u | wc -l)
+        tids=$(sed -n 's/^\([0-9]*\) *lseek(.*/\1/p' "$B_TMP/strace" | sort -u | wc -l)
+        [ "$tids" = 2 ] && [ "$fds" = 2 ] && [ "$(sed -n 's/^[0-9]* *lseek(\([0-9]*\),.*/\1/p' "$B_TMP/strace" | sort -u | wc -l)" = 2 ] ||
+                b_fail "sync threads sharing a file position: $tids threads, $fds thread/fd pairs"
 fi
 
 # 5. what the native engine lacks: all of it, FILE:LINE each, one line, exit 2
