@@ -82,6 +82,12 @@ int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char 
                 if (nl)
                         *nl = '\0';
                 lineno++;
+                /* fio: a ';' or '#' after a blank ends the line ("size=100k ; the rest") */
+                for (char *c = line; *c; c++)
+                        if ((*c == ';' || *c == '#') && c > line && (c[-1] == ' ' || c[-1] == '\t')) {
+                                *c = '\0';
+                                break;
+                        }
                 s = ios_strip(line);
                 if (!*s || *s == ';' || *s == '#')
                         continue;

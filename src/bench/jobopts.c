@@ -42,9 +42,11 @@ static const struct jobopt {
         { "iodepth", J_IODEPTH, BENCH_JOBOPT_VALUE },
         { "numjobs", J_NUMJOBS, BENCH_JOBOPT_VALUE },
         { "runtime", J_RUNTIME, BENCH_JOBOPT_VALUE },
+        { "timeout", J_RUNTIME, BENCH_JOBOPT_VALUE },
         { "ramp_time", J_RAMP, BENCH_JOBOPT_VALUE },
         { "size", J_SIZE, BENCH_JOBOPT_VALUE },
         { "offset", J_OFFSET, BENCH_JOBOPT_VALUE },
+        { "fileoffset", J_OFFSET, BENCH_JOBOPT_VALUE },
         { "io_size", J_IO_SIZE, BENCH_JOBOPT_VALUE },
         { "io_limit", J_IO_SIZE, BENCH_JOBOPT_VALUE },
         { "direct", J_DIRECT, BENCH_JOBOPT_BOOL },
@@ -55,6 +57,7 @@ static const struct jobopt {
         { "threads", J_HARMLESS, BENCH_JOBOPT_BOOL },
         { "description", J_HARMLESS, BENCH_JOBOPT_VALUE },
         { "randrepeat", J_RANDREPEAT, BENCH_JOBOPT_BOOL },
+        { "allrandrepeat", J_RANDREPEAT, BENCH_JOBOPT_BOOL },
         { "group_reporting", J_GROUP_REPORTING, BENCH_JOBOPT_BOOL },
         { "fixedbufs", J_FIXEDBUFS, BENCH_JOBOPT_BOOL },
         { "registerfiles", J_REGISTERFILES, BENCH_JOBOPT_BOOL },
@@ -91,6 +94,7 @@ static const struct jobopt {
         { "disable_clat", J_IGNORED, BENCH_JOBOPT_BOOL },
         { "disable_slat", J_IGNORED, BENCH_JOBOPT_BOOL },
         { "disable_bw_measurement", J_IGNORED, BENCH_JOBOPT_BOOL },
+        { "disable_bw", J_IGNORED, BENCH_JOBOPT_BOOL },
         { "clat_percentiles", J_IGNORED, BENCH_JOBOPT_BOOL },
         { "lat_percentiles", J_IGNORED, BENCH_JOBOPT_BOOL },
         { "slat_percentiles", J_IGNORED, BENCH_JOBOPT_BOOL },
@@ -98,8 +102,10 @@ static const struct jobopt {
         { "log_avg_msec", J_IGNORED, BENCH_JOBOPT_VALUE },
         { "log_hist_msec", J_IGNORED, BENCH_JOBOPT_VALUE },
         { "log_max_value", J_IGNORED, BENCH_JOBOPT_BOOL },
+        { "log_window_value", J_IGNORED, BENCH_JOBOPT_BOOL },
         { "log_offset", J_IGNORED, BENCH_JOBOPT_BOOL },
         { "log_unix_epoch", J_IGNORED, BENCH_JOBOPT_BOOL },
+        { "log_alternate_epoch", J_IGNORED, BENCH_JOBOPT_BOOL },
         { "bwavgtime", J_IGNORED, BENCH_JOBOPT_VALUE },
         { "iopsavgtime", J_IGNORED, BENCH_JOBOPT_VALUE },
         { "significant_figures", J_IGNORED, BENCH_JOBOPT_VALUE },
@@ -112,13 +118,6 @@ static const struct jobopt {
         { "warnings-fatal", J_IGNORED, BENCH_JOBOPT_BOOL },
 };
 
-/* fio's engines: another than ours is one fio runs (unsupported), not a typo */
-static const char * const fio_engines[] = {
-        "cpuio", "mmap", "vsync", "pvsync2", "net", "netsplice", "ftruncate", "filecreate", "filestat",
-        "filedelete", "exec", "posixaio", "falloc", "e4defrag", "splice", "gfapi", "gfapi_async", "mtd",
-        "sg", "io_uring_cmd", "nbd", "rdma", "rados", "rbd", "pmemblk", "dev-dax", "libpmem", "http",
-        "windowsaio", "solarisaio", "xnvme", "libcufile", "nfs", "dfs", "libblkio", "spdk",
-};
 
 const char *bench_jobopt_name(unsigned i, enum bench_jobopt_arg *ret_arg)
 {
@@ -162,7 +161,7 @@ static int parse_pair(const char *s, int (*one)(const char *, uint64_t *), uint6
         part[0] = copy;
         part[1] = comma ? comma : copy;
         if (comma && strchr(comma, ','))
-                return -EINVAL;         /* a third (trim) value: no trims here */
+                return -EOPNOTSUPP;     /* a third (trim) value: fio's */
         if (!*part[0] && !*part[1])
                 return -EINVAL;
         for (int i = 0; i < 2; i++)
@@ -245,6 +244,9 @@ int bench_jobopt_set(struct bench_opts *o, const char *name, const char *value, 
 
         if (!j)
                 return bench_fio_option_arg(name) ? -EOPNOTSUPP : -ENOENT;
+        /* fio's keywords in values ("bs=$pagesize", "size=$mb_memory/2"): fio's to work out */
+        if (strstr(v, "$pagesize") || strstr(v, "$mb_memory") || strstr(v, "$ncpus"))
+                return -EOPNOTSUPP;
         if (j->id == J_IGNORED)
                 return 1;
         if (j->arg == BENCH_JOBOPT_BOOL) {
@@ -265,16 +267,11 @@ int bench_jobopt_set(struct bench_opts *o, const char *name, const char *value, 
                         return -EOPNOTSUPP;     /* several files: fio's, not ours */
                 return set_string(j->id == J_FILENAME ? &o->filename : &o->directory, v);
         case J_IOENGINE:
-                if (bench_engine_find(v)) {
-                        o->engine = bench_engine_find(v);
-                        return 0;
-                }
-                for (size_t i = 0; i < ELEMENTSOF(fio_engines); i++)
-                        if (streq(v, fio_engines[i]))
-                                return -EOPNOTSUPP;
-                if (startswith(v, "external:"))
-                        return -EOPNOTSUPP;
-                return BAD("(expected io_uring, libaio, psync, pvsync, sync or null)%s", "");
+                if (!*v)
+                        return BAD("(expected io_uring, libaio, psync, pvsync, sync or null)%s", "");
+                o->engine = bench_engine_find(v) ?: o->engine;
+                /* any other is fio's to load (or to refuse): posixaio, mmap, external:... */
+                return bench_engine_find(v) ? 0 : -EOPNOTSUPP;
         case J_RW:
                 r = bench_rw_from_string(v);
                 if (r < 0) {
@@ -296,12 +293,15 @@ int bench_jobopt_set(struct bench_opts *o, const char *name, const char *value, 
                 o->rwmixread = j->id == J_RWMIXREAD ? u : 100 - u;
                 return 0;
         case J_BS:
-                if (parse_pair(v, bench_parse_size, pair) < 0 || !pair[0] || !pair[1] ||
+                r = parse_pair(v, bench_parse_size, pair);
+                if (r == -EOPNOTSUPP || r == -ENOMEM)
+                        return r;
+                if (r < 0 || !pair[0] || !pair[1] ||
                     strchr(v, ',') == v || v[strlen(v) - 1] == ',')
                         return BAD("(expected a size such as 4k or 4k,64k)%s", "");
                 for (int d = 0; d < BENCH_NDIR; d++)
                         if (pair[d] < 512 || pair[d] > 64ull << 20 || pair[d] % 512)
-                                return BAD("(a multiple of 512 from 512 to 64m)%s", "");
+                                return -EOPNOTSUPP;     /* a size, but not one of ours (512 to 64m by 512): fio's */
                 o->bs[BENCH_READ] = (uint32_t)pair[BENCH_READ];
                 o->bs[BENCH_WRITE] = (uint32_t)pair[BENCH_WRITE];
                 return 0;
@@ -332,6 +332,12 @@ int bench_jobopt_set(struct bench_opts *o, const char *name, const char *value, 
         case J_IO_SIZE: {
                 struct bench_size *sz = j->id == J_SIZE ? &o->size : j->id == J_OFFSET ? &o->offset : &o->io_size;
 
+                if (*v && (v[strlen(v) - 1] == 'z' || v[strlen(v) - 1] == 'Z'))
+                        return -EOPNOTSUPP;     /* fio's zone units (zonemode=) */
+
+                if ((j->id == J_IO_SIZE ? bench_parse_size(v, &x) < 0 : bench_parse_size_pct(v, sz) < 0) &&
+                    strpbrk(v, "*/+()$"))
+                        return -EOPNOTSUPP;     /* fio's arithmetic ("5*1024*$mb_memory") */
                 if (j->id == J_IO_SIZE ? bench_parse_size(v, &x) < 0 : bench_parse_size_pct(v, sz) < 0)
                         return BAD("(expected a size such as 1g%s)", j->id == J_IO_SIZE ? "" : " or a percentage such as 50%");
                 if (j->id == J_IO_SIZE)
@@ -400,8 +406,11 @@ int bench_jobopt_set(struct bench_opts *o, const char *name, const char *value, 
                 return 0;
         case J_RATE:
         case J_RATE_IOPS:
-                if (parse_pair(v, j->id == J_RATE ? bench_parse_size : parse_count64,
-                               j->id == J_RATE ? o->rate_bps : o->rate_iops) < 0)
+                r = parse_pair(v, j->id == J_RATE ? bench_parse_size : parse_count64,
+                               j->id == J_RATE ? o->rate_bps : o->rate_iops);
+                if (r == -EOPNOTSUPP || r == -ENOMEM)
+                        return r;
+                if (r < 0)
                         return BAD("(expected %s, or read,write: such as %s)",
                                    j->id == J_RATE ? "bytes per second" : "I/Os per second",
                                    j->id == J_RATE ? "10m, 10m,2m or ,2m" : "500, 500,100 or ,100");

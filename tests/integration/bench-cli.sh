@@ -26,13 +26,13 @@ expect() {
 
 expect 2 "invalid --rw 'sideways'" --filename=/dev/null --rw=sideways
 expect 2 "invalid --bs 'big'" --filename=/dev/null --bs big
-expect 2 "invalid --bs '1000'" --filename=/dev/null --bs=1000
+expect 2 "the native engine does not implement: --bs=1000" --filename=/dev/null --bs=1000
 expect 2 "missing --filename" --rw=randread
 expect 2 "unknown option --frobnicate" --filename=/dev/null --frobnicate
 expect 2 "option --iodepth needs a value" --filename=/dev/null --iodepth
 expect 2 "invalid --runtime '5parsecs'" --filename=/dev/null --runtime=5parsecs
 expect 2 "the native engine does not implement: --ioengine=posixaio" --filename=/dev/null --ioengine=posixaio
-expect 2 "invalid --ioengine 'posixio'" --filename=/dev/null --ioengine=posixio
+expect 2 "invalid --ioengine ''" --filename=/dev/null --ioengine=
 expect 2 "does not exist: give --size" --filename="$B_TMP/nonexistent/deeper"
 expect 2 "is not a block device, file or directory" --filename=/dev/null
 # fio starts a job per --name; the options after it are the job's

@@ -139,7 +139,8 @@ static void test_admin_styles(void **state)
                       "random_generator=lfsr\n"
                       "\n"
                       "[reader]\n"
-                      "description=the reader\n"
+                      "description=the reader ; fio ends a line at a blank and ';'\n"
+                      "size=64m # or '#'\n"
                       "rw=randread\n"
                       "bssplit=4k/60:16k/:64k/\n"
                       "random_distribution=zipf:1.2\n"
@@ -161,6 +162,7 @@ static void test_admin_styles(void **state)
         assert_ptr_equal(o.jobs[1].engine, &bench_engine_pvsync);
         assert_int_equal(o.jobs[0].iodepth, 1);
         assert_int_equal(o.jobs[0].rng, BENCH_RNG_LFSR);
+        assert_true(o.jobs[0].size.set && o.jobs[0].size.bytes == 64ull << 20);
         assert_int_equal(o.jobs[0].n_bssplit[BENCH_READ], 3);
         assert_int_equal(o.jobs[0].bssplit[BENCH_READ][0].perc, 60);
         assert_int_equal(o.jobs[0].bssplit[BENCH_READ][1].perc, 20);     /* the rest, shared */
@@ -234,6 +236,23 @@ static void test_values(void **state)
                 { "--refill_buffers", 0 },
                 { "--description=words", 0 },
                 { "--write_lat_log=lat", -EOPNOTSUPP },         /* asks for log files: fio's */
+                /* what fio's own examples use */
+                { "--timeout=2", 0 },                           /* fio's alias of runtime */
+                { "--fileoffset=4k", 0 },
+                { "--allrandrepeat=1", 0 },
+                { "--disable_bw=1", 0 },
+                { "--offset=0%", 0 },
+                { "--size=0%", -EINVAL },
+                { "--bs=64", -EOPNOTSUPP },                     /* a size fio does, not ours */
+                { "--bs=512,512,16384", -EOPNOTSUPP },          /* trims */
+                { "--rate=300,300,300", -EOPNOTSUPP },
+                { "--size=8z", -EOPNOTSUPP },                   /* zones */
+                { "--size=5*1024*1024", -EOPNOTSUPP },          /* fio's arithmetic */
+                { "--bs=$pagesize", -EOPNOTSUPP },
+                { "--ioengine=cpp_null", -EOPNOTSUPP },         /* any engine not ours is fio's */
+                { "--cpuload=10", -EOPNOTSUPP },                /* an engine's option */
+                { "--ratemin=1m", -EOPNOTSUPP },                /* an alias */
+                { "--sg_write_mode=verify", -EOPNOTSUPP },
         };
         struct bench_opts o;
         struct bench_error e;
