@@ -71,7 +71,8 @@ int bench_jobs_add(struct bench_opts *g, const struct bench_opts *base, const ch
  * verify, job.fio:7: zonemode=zbd, --flow" (shortened with "..." when it does
  * not fit e->msg; the strv always has all of them).  g->unsupported stays set
  * for the caller (the auto backend falls back to fio and prints what native
- * lacks) and is freed by bench_opts_done().  A real error (a bad value of a
+ * lacks) and is freed by bench_opts_done(); the jobs are then parsed but not
+ * finished (no per-job defaults, groups or objective settled).  A real error (a bad value of a
  * supported option, a syntax error, an option fio does not know either) is
  * -EINVAL with FILE:LINE as before, and wins over the unsupported ones.
  * Options that only change fio's own reporting or timing are accepted;
