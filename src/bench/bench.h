@@ -128,10 +128,13 @@ const char *bench_fmt_ns(char *buf, size_t len, double ns);
 
 enum bench_eta { BENCH_ETA_AUTO, BENCH_ETA_ALWAYS, BENCH_ETA_NEVER };
 /* random_generator=: ours (xorshift64*, the default), or fio's tausworthe / tausworthe64 */
-enum bench_rng { BENCH_RNG_XORSHIFT, BENCH_RNG_TAUS88, BENCH_RNG_TAUS258 };
+enum bench_rng { BENCH_RNG_XORSHIFT, BENCH_RNG_TAUS88, BENCH_RNG_TAUS258, BENCH_RNG_LFSR };
+/* random_distribution=: uniform, or fio's zipf:theta, pareto:h, normal:dev% */
+enum bench_dist { BENCH_DIST_RANDOM, BENCH_DIST_ZIPF, BENCH_DIST_PARETO, BENCH_DIST_NORMAL };
 enum bench_clocksource { BENCH_CLOCK_AUTO, BENCH_CLOCK_CPU, BENCH_CLOCK_GETTIME };
 
 #define BENCH_MAX_PERCENTILES 20
+#define BENCH_MAX_BSSPLIT 16
 
 struct bench_engine_ops;
 
@@ -180,6 +183,14 @@ struct bench_opts {
         bool new_group, stonewall, group_reporting;
         int prioclass, prio;            /* ioprio_set() of each thread; -1: not set */
         enum bench_rng rng;             /* random_generator= */
+        struct bench_bssplit { uint32_t bs, perc; } bssplit[BENCH_NDIR][BENCH_MAX_BSSPLIT];
+        unsigned n_bssplit[BENCH_NDIR]; /* bssplit=: 0, or sizes and percents (bs[] is the largest) */
+        enum bench_dist dist;           /* random_distribution= */
+        double dist_param;              /* zipf theta, pareto h, normal dev % */
+        struct bench_size filesize;     /* filesize=: the files we create (default: size) */
+        bool end_fsync;                 /* end_fsync=: fsync(2) a file written, after the window */
+        bool invalidate;                /* invalidate=: drop the target's page cache first (default 1) */
+        bool refill_buffers;            /* refill_buffers: new random data in every write */
         unsigned groupid;               /* jobs.c: fio's group number */
         unsigned first_thread;          /* jobs.c: index of the job's first thread in the run */
 
@@ -191,6 +202,9 @@ struct bench_opts {
         int objective_jobidx;           /* its index in jobs[], -1: the whole run */
         char objective_label[80];       /* "p99" or "reader:p99", for the reports */
         struct bench_opts *jobs;        /* jobs.c: every job, resolved; njobs >= 1 */
+        char **unsupported;             /* jobs.h: fio options the native engine lacks, "FILE:LINE: OPT[=V]" */
+        char **ignored;                 /* jobs.h: fio's reporting/timing options accepted, same form */
+        bool readonly;                  /* --readonly: refuse any job that writes */
         unsigned njobs, nthreads;       /* jobs, and threads of all jobs */
 };
 
@@ -354,6 +368,8 @@ extern const struct bench_engine_ops bench_engine_io_uring;
 extern const struct bench_engine_ops bench_engine_libaio;
 extern const struct bench_engine_ops bench_engine_psync;
 extern const struct bench_engine_ops bench_engine_null;
+extern const struct bench_engine_ops bench_engine_sync;     /* engine-psync.c: lseek + read/write */
+extern const struct bench_engine_ops bench_engine_pvsync;   /* engine-psync.c: preadv/pwritev */
 /* engine.c: by its --ioengine name, or NULL */
 const struct bench_engine_ops *bench_engine_find(const char *name);
 

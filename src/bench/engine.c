@@ -13,6 +13,7 @@ const struct bench_engine_ops *bench_engine_find(const char *name)
 {
         static const struct bench_engine_ops * const engines[] = {
                 &bench_engine_io_uring, &bench_engine_libaio, &bench_engine_psync, &bench_engine_null,
+                &bench_engine_sync, &bench_engine_pvsync,
         };
 
         for (size_t i = 0; name && i < ELEMENTSOF(engines); i++)

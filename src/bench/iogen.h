@@ -2,10 +2,12 @@
 /*
  * iogen.h: where and which way a job thread's next I/O goes, for worker.c's
  * loop: the direction (fixed, or drawn per --rwmixread) and the offset
- * (sequential per direction, or uniform over the region's blocks).  The
- * random numbers come from xorshift64* (ours, a handful of cycles) or, with
- * random_generator=, fio's Tausworthe generators (L'Ecuyer's taus88 and
- * taus258).
+ * (sequential per direction, or random over the region's blocks: uniform,
+ * or fio's random_distribution= zipf/pareto/normal) and the length
+ * (bs, or drawn from bssplit=).  The random numbers come from xorshift64*
+ * (ours, a handful of cycles) or, with random_generator=, fio's Tausworthe
+ * generators (L'Ecuyer's taus88 and taus258); random_generator=lfsr walks
+ * every block exactly once per pass, as fio's does (iogen.c).
  */
 #ifndef IOS_BENCH_IOGEN_H
 #define IOS_BENCH_IOGEN_H
@@ -18,12 +20,32 @@ struct gen {
         enum bench_rng kind;
         uint64_t start, end;            /* region */
         uint64_t pos[BENCH_NDIR];       /* sequential position per direction */
-        uint64_t nblocks[BENCH_NDIR];
-        uint32_t bs[BENCH_NDIR];
+        uint64_t nblocks[BENCH_NDIR];   /* random offsets: region / align */
+        uint32_t bs[BENCH_NDIR];        /* the I/O size without bssplit */
+        uint32_t align[BENCH_NDIR];     /* random offsets are multiples of it (bssplit: the smallest) */
         bool random;
         int fixed_dir;                  /* -1: mixed */
         uint32_t mix;                   /* reads per 2^32 */
+        /* bssplit: sizes and cumulative shares per 2^32 */
+        unsigned nsplit[BENCH_NDIR];
+        uint32_t split_bs[BENCH_NDIR][BENCH_MAX_BSSPLIT];
+        uint64_t split_cum[BENCH_NDIR][BENCH_MAX_BSSPLIT];
+        /* lfsr, and the scatter of the distributions: a bijection of [0, 2^bits) */
+        unsigned bits[BENCH_NDIR];
+        uint64_t mask[BENCH_NDIR], ctr[BENCH_NDIR], key;
+        /* random_distribution */
+        enum bench_dist dist;
+        double theta, zetan[BENCH_NDIR], zeta2, alpha, eta[BENCH_NDIR], pareto_pow, sigma_frac;
 };
+
+/* iogen.c: set g up for thread t's job and region (zipf's sum over the
+ * blocks included, so this runs before the measured window). */
+struct bench_thread;
+void gen_init(struct gen *g, const struct bench_opts *o, uint64_t region_start, uint64_t region_len, uint64_t seed);
+/* iogen.c: block index in [0, n) of direction dir under a skewed distribution */
+uint64_t gen_dist_block(struct gen *g, unsigned dir);
+/* iogen.c: the next block of the lfsr pass of direction dir */
+uint64_t gen_perm_next(struct gen *g, unsigned dir);
 
 static inline uint64_t xorshift_next(uint64_t *s)
 {
@@ -71,6 +93,7 @@ static inline uint64_t gen_rand(struct gen *g)
                 return r;
         }
         case BENCH_RNG_XORSHIFT:
+        case BENCH_RNG_LFSR:            /* its draws other than the offset: ours */
                 break;
         }
         return xorshift_next(&g->rng);
@@ -98,17 +121,40 @@ static inline unsigned gen_dir(struct gen *g)
         return (uint32_t)(gen_rand(g) >> 32) < g->mix ? BENCH_READ : BENCH_WRITE;
 }
 
-static inline uint64_t gen_offset(struct gen *g, unsigned dir)
+/* The length of the next I/O of direction dir: bs, or drawn from bssplit. */
+static inline uint32_t gen_len(struct gen *g, unsigned dir)
 {
-        uint64_t off;
+        uint64_t r;
+
+        if (!g->nsplit[dir])
+                return g->bs[dir];
+        r = gen_rand(g) >> 32;
+        for (unsigned i = 0; i + 1 < g->nsplit[dir]; i++)
+                if (r < g->split_cum[dir][i])
+                        return g->split_bs[dir][i];
+        return g->split_bs[dir][g->nsplit[dir] - 1];
+}
+
+static inline uint64_t gen_offset(struct gen *g, unsigned dir, uint32_t len)
+{
+        uint64_t off, b;
 
         if (g->random) {
-                /* Lemire's multiply-shift: uniform without a division */
-                uint64_t b = (uint64_t)(((unsigned __int128)gen_rand(g) * g->nblocks[dir]) >> 64);
-                return g->start + b * g->bs[dir];
+                if (g->kind == BENCH_RNG_LFSR)
+                        b = gen_perm_next(g, dir);
+                else if (g->dist != BENCH_DIST_RANDOM)
+                        b = gen_dist_block(g, dir);
+                else    /* Lemire's multiply-shift: uniform without a division */
+                        b = (uint64_t)(((unsigned __int128)gen_rand(g) * g->nblocks[dir]) >> 64);
+                off = g->start + b * g->align[dir];
+                if (off + len > g->end)         /* a larger bssplit size at the end */
+                        off = g->start + (g->end - len - g->start) / g->align[dir] * g->align[dir];
+                return off;
         }
+        if (g->pos[dir] + len > g->end)
+                g->pos[dir] = g->start;
         off = g->pos[dir];
-        g->pos[dir] = off + 2ull * g->bs[dir] > g->end ? g->start : off + g->bs[dir];
+        g->pos[dir] = off + len;
         return off;
 }
 

@@ -5,8 +5,11 @@
  * options), every other "[name]" section is a job named after it, lines are
  * "option=value" or a boolean "option" alone, lines starting with ';' or '#'
  * are comments, and ${VAR} is replaced by the environment variable as fio
- * does.  The options are the job options of jobopts.c; anything else is an
- * error naming FILE:LINE and the option.
+ * does.  The options are the job options of jobopts.c.  An fio option (or
+ * value) the native engine lacks is recorded in g->unsupported and parsing
+ * goes on (jobs.h); a name fio does not know either is an error naming
+ * FILE:LINE and the option.  name= in [global] is accepted and, as in fio,
+ * names no job (the section names it).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -79,6 +82,12 @@ int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char 
                 if (nl)
                         *nl = '\0';
                 lineno++;
+                /* fio: a ';' or '#' after a blank ends the line ("size=100k ; the rest") */
+                for (char *c = line; *c; c++)
+                        if ((*c == ';' || *c == '#') && c > line && (c[-1] == ' ' || c[-1] == '\t')) {
+                                *c = '\0';
+                                break;
+                        }
                 s = ios_strip(line);
                 if (!*s || *s == ';' || *s == '#')
                         continue;
@@ -127,11 +136,12 @@ int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char 
                         val = expanded;
                 }
                 if (streq(key, "name")) {
-                        if (in_global || !val || !*val) {
-                                r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
-                                                    "%s: 'name' belongs in a job section and needs a value", where);
+                        if (!val || !*val) {
+                                r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: 'name' needs a value", where);
                                 break;
                         }
+                        if (in_global)
+                                continue;       /* fio: the section's name still names each job */
                         free(cur->name);
                         cur->name = strdup(val);
                         r = cur->name ? 0 : -ENOMEM;
@@ -140,8 +150,10 @@ int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char 
                 r = bench_jobopt_set(in_global ? &fglobal : cur, key, val, where, e);
                 if (r == -ENOENT)
                         r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
-                                            "%s: unknown option '%s' (not an option iosched-bench supports in job files)",
+                                            "%s: unknown option '%s' (neither iosched-bench nor fio knows it)",
                                             where, key);
+                else
+                        r = bench_jobs_record(g, r, where, key, val);
         }
         bench_opts_done_job(&fglobal);
         if (r == 0 && g->njobs == njobs_before)

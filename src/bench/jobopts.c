@@ -21,7 +21,8 @@ enum id {
         J_HARMLESS, J_RANDREPEAT, J_GROUP_REPORTING, J_FIXEDBUFS, J_REGISTERFILES, J_BATCH_SUBMIT,
         J_BATCH_MIN, J_BATCH_MAX, J_PERCENTILES, J_POLL_WAIT, J_CPUS, J_CPUS_POLICY, J_RATE,
         J_RATE_IOPS, J_THINKTIME, J_THINKTIME_BLOCKS, J_STARTDELAY, J_NEW_GROUP, J_STONEWALL,
-        J_PRIO, J_PRIOCLASS, J_RNG,
+        J_PRIO, J_PRIOCLASS, J_RNG, J_FILESIZE, J_BSSPLIT, J_DIST, J_END_FSYNC, J_INVALIDATE,
+        J_REFILL, J_IGNORED,
 };
 
 static const struct jobopt {
@@ -41,9 +42,11 @@ static const struct jobopt {
         { "iodepth", J_IODEPTH, BENCH_JOBOPT_VALUE },
         { "numjobs", J_NUMJOBS, BENCH_JOBOPT_VALUE },
         { "runtime", J_RUNTIME, BENCH_JOBOPT_VALUE },
+        { "timeout", J_RUNTIME, BENCH_JOBOPT_VALUE },
         { "ramp_time", J_RAMP, BENCH_JOBOPT_VALUE },
         { "size", J_SIZE, BENCH_JOBOPT_VALUE },
         { "offset", J_OFFSET, BENCH_JOBOPT_VALUE },
+        { "fileoffset", J_OFFSET, BENCH_JOBOPT_VALUE },
         { "io_size", J_IO_SIZE, BENCH_JOBOPT_VALUE },
         { "io_limit", J_IO_SIZE, BENCH_JOBOPT_VALUE },
         { "direct", J_DIRECT, BENCH_JOBOPT_BOOL },
@@ -51,7 +54,10 @@ static const struct jobopt {
         { "time_based", J_HARMLESS, BENCH_JOBOPT_BOOL },
         { "norandommap", J_HARMLESS, BENCH_JOBOPT_BOOL },
         { "thread", J_HARMLESS, BENCH_JOBOPT_BOOL },
+        { "threads", J_HARMLESS, BENCH_JOBOPT_BOOL },
+        { "description", J_HARMLESS, BENCH_JOBOPT_VALUE },
         { "randrepeat", J_RANDREPEAT, BENCH_JOBOPT_BOOL },
+        { "allrandrepeat", J_RANDREPEAT, BENCH_JOBOPT_BOOL },
         { "group_reporting", J_GROUP_REPORTING, BENCH_JOBOPT_BOOL },
         { "fixedbufs", J_FIXEDBUFS, BENCH_JOBOPT_BOOL },
         { "registerfiles", J_REGISTERFILES, BENCH_JOBOPT_BOOL },
@@ -76,21 +82,42 @@ static const struct jobopt {
         { "ioprio", J_PRIO, BENCH_JOBOPT_VALUE },
         { "prioclass", J_PRIOCLASS, BENCH_JOBOPT_VALUE },
         { "random_generator", J_RNG, BENCH_JOBOPT_VALUE },
+        { "filesize", J_FILESIZE, BENCH_JOBOPT_VALUE },
+        { "bssplit", J_BSSPLIT, BENCH_JOBOPT_VALUE },
+        { "random_distribution", J_DIST, BENCH_JOBOPT_VALUE },
+        { "end_fsync", J_END_FSYNC, BENCH_JOBOPT_BOOL },
+        { "invalidate", J_INVALIDATE, BENCH_JOBOPT_BOOL },
+        { "refill_buffers", J_REFILL, BENCH_JOBOPT_BOOL },
+        /* fio's own reporting and timing: accepted, noted, no effect here */
+        { "gtod_reduce", J_IGNORED, BENCH_JOBOPT_BOOL },
+        { "disable_lat", J_IGNORED, BENCH_JOBOPT_BOOL },
+        { "disable_clat", J_IGNORED, BENCH_JOBOPT_BOOL },
+        { "disable_slat", J_IGNORED, BENCH_JOBOPT_BOOL },
+        { "disable_bw_measurement", J_IGNORED, BENCH_JOBOPT_BOOL },
+        { "disable_bw", J_IGNORED, BENCH_JOBOPT_BOOL },
+        { "clat_percentiles", J_IGNORED, BENCH_JOBOPT_BOOL },
+        { "lat_percentiles", J_IGNORED, BENCH_JOBOPT_BOOL },
+        { "slat_percentiles", J_IGNORED, BENCH_JOBOPT_BOOL },
+        { "per_job_logs", J_IGNORED, BENCH_JOBOPT_BOOL },
+        { "log_avg_msec", J_IGNORED, BENCH_JOBOPT_VALUE },
+        { "log_hist_msec", J_IGNORED, BENCH_JOBOPT_VALUE },
+        { "log_max_value", J_IGNORED, BENCH_JOBOPT_BOOL },
+        { "log_window_value", J_IGNORED, BENCH_JOBOPT_BOOL },
+        { "log_offset", J_IGNORED, BENCH_JOBOPT_BOOL },
+        { "log_unix_epoch", J_IGNORED, BENCH_JOBOPT_BOOL },
+        { "log_alternate_epoch", J_IGNORED, BENCH_JOBOPT_BOOL },
+        { "bwavgtime", J_IGNORED, BENCH_JOBOPT_VALUE },
+        { "iopsavgtime", J_IGNORED, BENCH_JOBOPT_VALUE },
+        { "significant_figures", J_IGNORED, BENCH_JOBOPT_VALUE },
+        { "kb_base", J_IGNORED, BENCH_JOBOPT_VALUE },
+        { "unit_base", J_IGNORED, BENCH_JOBOPT_VALUE },
+        { "clocksource", J_IGNORED, BENCH_JOBOPT_VALUE },
+        { "eta-newline", J_IGNORED, BENCH_JOBOPT_VALUE },
+        { "eta-interval", J_IGNORED, BENCH_JOBOPT_VALUE },
+        { "status-interval", J_IGNORED, BENCH_JOBOPT_VALUE },
+        { "warnings-fatal", J_IGNORED, BENCH_JOBOPT_BOOL },
 };
 
-/* fio options people put in job lines that iosched-bench does not implement */
-static const char * const not_implemented[] = {
-        "bsrange", "bssplit", "blocksize_range", "blockalign", "buffer_compress_percentage",
-        "clat_percentiles", "cmdprio", "cmdprio_class", "cmdprio_percentage", "create_on_open",
-        "disable_lat", "do_verify", "end_fsync", "exitall", "fallocate", "fdatasync",
-        "file_service_type", "filesize", "flow", "fsync", "fsync_on_close", "gtod_reduce",
-        "hipri", "invalidate", "iodepth_low", "ioscheduler", "kb_base", "lat_percentiles",
-        "lockmem", "log_avg_msec", "nice", "nrfiles", "openfiles", "overwrite", "percentage_random",
-        "pre_read", "random_distribution", "rate_min", "rate_iops_min", "rate_process",
-        "refill_buffers", "rw_sequencer", "scramble_buffers", "sqthread_poll", "sync",
-        "thinktime_spin", "unit_base", "unlink", "verify", "write_bw_log", "write_iops_log",
-        "write_lat_log", "zero_buffers", "zonemode", "zonesize",
-};
 
 const char *bench_jobopt_name(unsigned i, enum bench_jobopt_arg *ret_arg)
 {
@@ -134,7 +161,7 @@ static int parse_pair(const char *s, int (*one)(const char *, uint64_t *), uint6
         part[0] = copy;
         part[1] = comma ? comma : copy;
         if (comma && strchr(comma, ','))
-                return -EINVAL;         /* a third (trim) value: no trims here */
+                return -EOPNOTSUPP;     /* a third (trim) value: fio's */
         if (!*part[0] && !*part[1])
                 return -EINVAL;
         for (int i = 0; i < 2; i++)
@@ -215,14 +242,13 @@ int bench_jobopt_set(struct bench_opts *o, const char *name, const char *value, 
         bool b;
         int r;
 
-        if (!j) {
-                for (size_t i = 0; i < ELEMENTSOF(not_implemented); i++)
-                        if (streq(name, not_implemented[i]))
-                                return bench_error_set(e, BENCH_ERR_USAGE, ENOTSUP,
-                                                       "%s%sfio option %s%s is not implemented by iosched-bench",
-                                                       where ? where : "", where ? ": " : "", where ? "" : "--", name);
-                return -ENOENT;
-        }
+        if (!j)
+                return bench_fio_option_arg(name) ? -EOPNOTSUPP : -ENOENT;
+        /* fio's keywords in values ("bs=$pagesize", "size=$mb_memory/2"): fio's to work out */
+        if (strstr(v, "$pagesize") || strstr(v, "$mb_memory") || strstr(v, "$ncpus"))
+                return -EOPNOTSUPP;
+        if (j->id == J_IGNORED)
+                return 1;
         if (j->arg == BENCH_JOBOPT_BOOL) {
                 if (!value)
                         b = true;
@@ -238,17 +264,26 @@ int bench_jobopt_set(struct bench_opts *o, const char *name, const char *value, 
                 if (!*v)
                         return BAD("(expected a path)%s", "");
                 if (strchr(v, ':'))
-                        return BAD("(several files separated by ':' are not supported: one %s per job)", name);
+                        return -EOPNOTSUPP;     /* several files: fio's, not ours */
                 return set_string(j->id == J_FILENAME ? &o->filename : &o->directory, v);
         case J_IOENGINE:
-                o->engine = bench_engine_find(v);
-                if (!o->engine)
-                        return BAD("(expected io_uring, libaio, psync or null)%s", "");
-                return 0;
+                if (!*v)
+                        return BAD("(expected io_uring, libaio, psync, pvsync, sync or null)%s", "");
+                o->engine = bench_engine_find(v) ?: o->engine;
+                /* any other is fio's to load (or to refuse): posixaio, mmap, external:... */
+                return bench_engine_find(v) ? 0 : -EOPNOTSUPP;
         case J_RW:
                 r = bench_rw_from_string(v);
-                if (r < 0)
+                if (r < 0) {
+                        char base[32];
+
+                        snprintf(base, sizeof(base), "%.*s", (int)strcspn(v, ":"), v);
+                        /* trims, or fio's offset modifier (rw=randread:8): fio's, not ours */
+                        if (streq(base, "trim") || streq(base, "randtrim") || streq(base, "trimwrite") ||
+                            (strchr(v, ':') && bench_rw_from_string(base) >= 0))
+                                return -EOPNOTSUPP;
                         return BAD("(expected read, write, randread, randwrite, readwrite or randrw)%s", "");
+                }
                 o->rw = (enum bench_rw)r;
                 return 0;
         case J_RWMIXREAD:
@@ -258,12 +293,15 @@ int bench_jobopt_set(struct bench_opts *o, const char *name, const char *value, 
                 o->rwmixread = j->id == J_RWMIXREAD ? u : 100 - u;
                 return 0;
         case J_BS:
-                if (parse_pair(v, bench_parse_size, pair) < 0 || !pair[0] || !pair[1] ||
+                r = parse_pair(v, bench_parse_size, pair);
+                if (r == -EOPNOTSUPP || r == -ENOMEM)
+                        return r;
+                if (r < 0 || !pair[0] || !pair[1] ||
                     strchr(v, ',') == v || v[strlen(v) - 1] == ',')
                         return BAD("(expected a size such as 4k or 4k,64k)%s", "");
                 for (int d = 0; d < BENCH_NDIR; d++)
                         if (pair[d] < 512 || pair[d] > 64ull << 20 || pair[d] % 512)
-                                return BAD("(a multiple of 512 from 512 to 64m)%s", "");
+                                return -EOPNOTSUPP;     /* a size, but not one of ours (512 to 64m by 512): fio's */
                 o->bs[BENCH_READ] = (uint32_t)pair[BENCH_READ];
                 o->bs[BENCH_WRITE] = (uint32_t)pair[BENCH_WRITE];
                 return 0;
@@ -294,6 +332,12 @@ int bench_jobopt_set(struct bench_opts *o, const char *name, const char *value, 
         case J_IO_SIZE: {
                 struct bench_size *sz = j->id == J_SIZE ? &o->size : j->id == J_OFFSET ? &o->offset : &o->io_size;
 
+                if (*v && (v[strlen(v) - 1] == 'z' || v[strlen(v) - 1] == 'Z'))
+                        return -EOPNOTSUPP;     /* fio's zone units (zonemode=) */
+
+                if ((j->id == J_IO_SIZE ? bench_parse_size(v, &x) < 0 : bench_parse_size_pct(v, sz) < 0) &&
+                    strpbrk(v, "*/+()$"))
+                        return -EOPNOTSUPP;     /* fio's arithmetic ("5*1024*$mb_memory") */
                 if (j->id == J_IO_SIZE ? bench_parse_size(v, &x) < 0 : bench_parse_size_pct(v, sz) < 0)
                         return BAD("(expected a size such as 1g%s)", j->id == J_IO_SIZE ? "" : " or a percentage such as 50%");
                 if (j->id == J_IO_SIZE)
@@ -362,8 +406,11 @@ int bench_jobopt_set(struct bench_opts *o, const char *name, const char *value, 
                 return 0;
         case J_RATE:
         case J_RATE_IOPS:
-                if (parse_pair(v, j->id == J_RATE ? bench_parse_size : parse_count64,
-                               j->id == J_RATE ? o->rate_bps : o->rate_iops) < 0)
+                r = parse_pair(v, j->id == J_RATE ? bench_parse_size : parse_count64,
+                               j->id == J_RATE ? o->rate_bps : o->rate_iops);
+                if (r == -EOPNOTSUPP || r == -ENOMEM)
+                        return r;
+                if (r < 0)
                         return BAD("(expected %s, or read,write: such as %s)",
                                    j->id == J_RATE ? "bytes per second" : "I/Os per second",
                                    j->id == J_RATE ? "10m, 10m,2m or ,2m" : "500, 500,100 or ,100");
@@ -401,9 +448,37 @@ int bench_jobopt_set(struct bench_opts *o, const char *name, const char *value, 
                         o->rng = BENCH_RNG_TAUS88;
                 else if (streq(v, "tausworthe64"))
                         o->rng = BENCH_RNG_TAUS258;
+                else if (streq(v, "lfsr"))
+                        o->rng = BENCH_RNG_LFSR;
                 else
-                        return BAD("(expected tausworthe or tausworthe64; lfsr is not implemented)%s", "");
+                        return BAD("(expected tausworthe, tausworthe64 or lfsr)%s", "");
                 return 0;
+        case J_FILESIZE:
+                if (bench_parse_size(v, &x) < 0 || x == 0)
+                        return strchr(v, '-') ? -EOPNOTSUPP : BAD("(expected a size such as 64m)%s", "");
+                o->filesize = (struct bench_size) { .bytes = x, .set = true };
+                return 0;
+        case J_BSSPLIT:
+                r = bench_parse_bssplit(v, o);
+                if (r == -EINVAL)
+                        return BAD("(expected SIZE/PERCENT:SIZE/PERCENT..., optionally ,WRITES; percents up to 100)%s", "");
+                return r;
+        case J_DIST:
+                r = bench_parse_distribution(v, o);
+                if (r == -EINVAL)
+                        return BAD("(expected random, zipf:THETA (not 1), pareto:H (0<H<1) or normal:DEV%% (0-100))%s", "");
+                return r;
+        case J_END_FSYNC:
+                o->end_fsync = b;
+                return 0;
+        case J_INVALIDATE:
+                o->invalidate = b;
+                return 0;
+        case J_REFILL:
+                o->refill_buffers = b;
+                return 0;
+        case J_IGNORED:
+                return 1;
         }
         return -ENOENT;
 }
@@ -416,6 +491,7 @@ int bench_opts_copy_job(struct bench_opts *dst, const struct bench_opts *src)
         dst->jobfiles = dst->compare_scheds = NULL;
         dst->jobs = NULL;
         dst->njobs = 0;
+        dst->unsupported = dst->ignored = NULL;
         if ((src->filename && !(dst->filename = strdup(src->filename))) ||
             (src->directory && !(dst->directory = strdup(src->directory))))
                 return -ENOMEM;

@@ -41,6 +41,39 @@ int bench_jobs_add(struct bench_opts *g, const struct bench_opts *base, const ch
         return 0;
 }
 
+int bench_jobs_record(struct bench_opts *g, int r, const char *where, const char *name, const char *value)
+{
+        char ***list;
+
+        if (r != 1 && r != -EOPNOTSUPP)
+                return r;
+        list = r == 1 ? &g->ignored : &g->unsupported;
+        if (where)
+                r = value ? ios_strv_pushf(list, "%s: %s=%s", where, name, value) : ios_strv_pushf(list, "%s: %s", where, name);
+        else
+                r = value && *value ? ios_strv_pushf(list, "--%s=%s", name, value) : ios_strv_pushf(list, "--%s", name);
+        return r < 0 ? r : 0;
+}
+
+int bench_jobs_unsupported_error(const struct bench_opts *g, struct bench_error *e)
+{
+        char list[sizeof(e->msg)] = "";
+        size_t len = 0, room = sizeof(list) - 80;
+
+        if (!g->unsupported || !g->unsupported[0])
+                return 0;
+        for (char **u = g->unsupported; *u; u++) {
+                size_t l = strlen(*u) + (len ? 2 : 0);
+
+                if (len + l >= room) {
+                        snprintf(list + len, sizeof(list) - len, ", ... (%zu in all)", ios_strv_length(g->unsupported));
+                        break;
+                }
+                len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", len ? ", " : "", *u);
+        }
+        return bench_error_set(e, BENCH_ERR_USAGE, EOPNOTSUPP, "the native engine does not implement: %s", list);
+}
+
 /* The defaults of one job that depend on its other options, and its checks. */
 static int finish_job(const struct bench_opts *g, struct bench_opts *o, const char *job, struct bench_error *e)
 {
@@ -49,15 +82,21 @@ static int finish_job(const struct bench_opts *g, struct bench_opts *o, const ch
 
         if (job)
                 snprintf(who, sizeof(who), "job '%s': ", job);
-        if (!o->filename && !o->directory && !(o->engine->flags & BENCH_ENGINE_NOFILE))
-                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
-                                       "%smissing --filename (a block device, a file or a directory)", who);
         if (g->compare && (o->engine->flags & BENCH_ENGINE_NOFILE))
                 return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s--compare needs a real engine, not %s",
                                        who, o->engine->name);
-        if (o->directory && !o->filename && !o->size.set)
+        if (o->directory && !o->filename && !o->size.set && !o->filesize.set)
                 return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                        "%s--directory needs --size for the files it creates", who);
+        if (!o->filename && !o->size.set && !o->filesize.set && !(o->engine->flags & BENCH_ENGINE_NOFILE))
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
+                                       "%smissing --filename (a block device, a file or a directory), or --size "
+                                       "for the files %s/%s.N.0 it would create", who, o->directory ? o->directory : ".",
+                                       o->name);
+        if (!o->filename && o->size.set && o->size.pct > 0 && !o->filesize.set && !(o->engine->flags & BENCH_ENGINE_NOFILE))
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
+                                       "%s--size=%g%% needs a file to be a part of: the files it creates need a size",
+                                       who, o->size.pct);
         if (o->io_size.set && !o->runtime_set)
                 o->runtime_ns = 0;      /* stop on the amount of I/O only, as fio */
         if (!o->ramp_set && g->compare)
@@ -205,6 +244,10 @@ int bench_jobs_finish(struct bench_opts *g, struct bench_error *e)
                                                "--workload=%s writes: add --allow-write (it overwrites the data on the target)",
                                                g->workload);
         }
+        /* every job file read: now the options native lacks, all at once */
+        r = bench_jobs_unsupported_error(g, e);
+        if (r < 0)
+                return r;
         if (g->njobs == 0) {
                 struct bench_opts *j;
 
@@ -216,6 +259,9 @@ int bench_jobs_finish(struct bench_opts *g, struct bench_error *e)
                 struct bench_opts *j = &g->jobs[i];
 
                 j->allow_write = g->allow_write;
+                if (g->readonly && (bench_rw_writes(j->rw) || j->end_fsync))
+                        return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
+                                               "--readonly: job '%s' writes (rw=%s)", j->name, bench_rw_to_string(j->rw));
                 r = finish_job(g, j, g->njobs > 1 ? j->name : NULL, e);
                 if (r < 0)
                         return r;

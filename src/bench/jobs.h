@@ -22,14 +22,31 @@ const char *bench_jobopt_name(unsigned i, enum bench_jobopt_arg *ret_arg);
 /* 1 if name is a job option (or an alias), 0 if not. */
 int bench_jobopt_known(const char *name);
 /*
- * Set job option name to value (NULL: a boolean given alone) in o.  -ENOENT
- * with no message for a name that is no job option; other errors set e
- * ("invalid --NAME 'VALUE' (...)", or for fio options we do not implement,
- * a message naming them).  where (NULL on the command line) prefixes the
- * message with "FILE:LINE: " and spells the option without dashes.
+ * Set job option name to value (NULL: a boolean given alone) in o.
+ * Returns:
+ *   0            set;
+ *   1            accepted and ignored: an fio option that changes only fio's
+ *                own reporting or timing (gtod_reduce, per_job_logs ...);
+ *                the caller records it for the one-line note (g->ignored);
+ *   -EOPNOTSUPP  an fio option (or value: ioengine=posixaio, rw=trim,
+ *                random_distribution=zoned ...) that fio runs and the
+ *                native engine does not; no message, the caller records it
+ *                (bench_jobs_unsupported) and goes on parsing;
+ *   -ENOENT      with no message: a name neither we nor fio know;
+ *   -EINVAL      (e set) a bad value of an option we implement:
+ *                "invalid --NAME 'VALUE' (...)".
+ * where (NULL on the command line) prefixes the message with "FILE:LINE: "
+ * and spells the option without dashes.
  */
 int bench_jobopt_set(struct bench_opts *o, const char *name, const char *value, const char *where,
                      struct bench_error *e);
+/* jobopts-fio.c: 'b' if fio knows name as an option that may stand alone,
+ * 'v' if fio knows it and it takes a value, 0 if fio does not know it. */
+int bench_fio_option_arg(const char *name);
+/* jobopts-dist.c: bssplit= and random_distribution= into o (-EINVAL, or
+ * -EOPNOTSUPP for fio's forms we do not implement: trims, zoned, a center). */
+int bench_parse_bssplit(const char *s, struct bench_opts *o);
+int bench_parse_distribution(const char *s, struct bench_opts *o);
 /* A deep copy of src's job options into dst (the program's fields left empty). */
 int bench_opts_copy_job(struct bench_opts *dst, const struct bench_opts *src);
 /* Free the job options' strings. */
@@ -42,6 +59,32 @@ void bench_opts_done_job(struct bench_opts *o);
 /* A new job named name, a copy of base's job options (the global options g,
  * or a job file's [global]), appended to g->jobs; *ret is valid until the next add. */
 int bench_jobs_add(struct bench_opts *g, const struct bench_opts *base, const char *name, struct bench_opts **ret);
+/*
+ * THE UNSUPPORTED-OPTION CONTRACT (with the fio backend).  A job file or
+ * command line may use fio options or values the native engine does not
+ * implement.  Parsing does not stop at the first: each is appended to
+ * g->unsupported (a strv, in the order met) as "FILE:LINE: OPTION[=VALUE]"
+ * for a job file (or "--workload=NAME:LINE: ..." for a preset) and as
+ * "--OPTION[=VALUE]" for the command line, and parsing goes on.  At the end
+ * bench_jobs_finish() returns -EOPNOTSUPP (class BENCH_ERR_USAGE) with one
+ * message listing them all: "the native engine does not implement: job.fio:3:
+ * verify, job.fio:7: zonemode=zbd, --flow" (shortened with "..." when it does
+ * not fit e->msg; the strv always has all of them).  g->unsupported stays set
+ * for the caller (the auto backend falls back to fio and prints what native
+ * lacks) and is freed by bench_opts_done(); the jobs are then parsed but not
+ * finished (no per-job defaults, groups or objective settled).  A real error (a bad value of a
+ * supported option, a syntax error, an option fio does not know either) is
+ * -EINVAL with FILE:LINE as before, and wins over the unsupported ones.
+ * Options that only change fio's own reporting or timing are accepted;
+ * g->ignored lists them the same way ("FILE:LINE: gtod_reduce") for a
+ * one-line note.
+ */
+/* Record an option of bench_jobopt_set()'s result r (1: ignored, -EOPNOTSUPP:
+ * unsupported) in g; returns 0 for those, r otherwise. */
+int bench_jobs_record(struct bench_opts *g, int r, const char *where, const char *name, const char *value);
+/* "the native engine does not implement: a, b, c" into e, -EOPNOTSUPP; 0 when none. */
+int bench_jobs_unsupported_error(const struct bench_opts *g, struct bench_error *e);
+
 /*
  * After parsing: one job from the global options when no job was named,
  * the defaults that depend on other options, groups (new_group, stonewall),

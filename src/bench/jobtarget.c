@@ -7,7 +7,9 @@
  * wants another O_DIRECT than the target was opened with gets a second,
  * non-exclusive descriptor.  directory= without filename= gives every thread
  * its own file named as fio names it, DIR/JOBNAME.THREAD.0, created with
- * size= and removed afterwards like every file iosched-bench creates.  Each
+ * size= (or filesize=) and removed afterwards like every file iosched-bench
+ * creates; with neither filename= nor directory= the same names are made in
+ * the current directory, as fio does.  Each
  * thread gets its target, descriptor and region (struct bench_file).
  */
 #define _GNU_SOURCE
@@ -47,6 +49,8 @@ static int thread_path(const struct bench_opts *j, unsigned k, char **ret)
                 return asprintf(ret, "%s/%s.%u.0", j->directory, j->name, k) < 0 ? -ENOMEM : 0;
         else if (j->directory)
                 return asprintf(ret, "%s/%s", j->directory, j->filename) < 0 ? -ENOMEM : 0;
+        else if (!j->filename)          /* fio's default: JOBNAME.THREAD.0 in the current directory */
+                return asprintf(ret, "%s.%u.0", j->name, k) < 0 ? -ENOMEM : 0;
         else
                 *ret = strdup(j->filename);
         return *ret ? 0 : -ENOMEM;
@@ -60,7 +64,8 @@ static int plan(const struct bench_opts *g, struct want *w, struct need *nd, uns
 
         for (unsigned j = 0; j < g->njobs; j++) {
                 const struct bench_opts *o = &g->jobs[j];
-                uint64_t sz = o->size.set && o->size.pct == 0 ? o->offset.bytes + o->size.bytes : 0;
+                uint64_t sz = o->filesize.set ? o->filesize.bytes :
+                              o->size.set && o->size.pct == 0 ? o->offset.bytes + o->size.bytes : 0;
                 bool nofile = o->engine->flags & BENCH_ENGINE_NOFILE;
 
                 for (unsigned i = 0; i < o->numjobs; i++, n++) {

@@ -156,6 +156,13 @@ int main(int argc, char **argv)
         }
         if (r < 0)
                 goto fail;
+        if (o.ignored && o.ignored[0]) {
+                /* fio's reporting/timing options (jobs.h): one line, then on */
+                fprintf(stderr, "iosched-bench: note: ignored, they change only fio's own reporting or timing:");
+                for (char **i = o.ignored; *i; i++)
+                        fprintf(stderr, "%s %s", i == o.ignored ? "" : ",", *i);
+                fputc('\n', stderr);
+        }
         install_signals();
         atexit(bench_target_atexit);
 

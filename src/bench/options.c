@@ -35,6 +35,7 @@ void bench_opts_init(struct bench_opts *o)
         o->direct = true;
         o->fixedbufs = o->registerfiles = true;
         o->randrepeat = true;
+        o->invalidate = true;
         o->thinktime_blocks = 1;
         o->prioclass = o->prio = -1;
         o->loops = 0;                   /* 0: 1, or 3 with --compare */
@@ -54,6 +55,9 @@ void bench_opts_done(struct bench_opts *o)
         bench_opts_done_job(o);
         ios_strv_free(o->compare_scheds);
         ios_strv_free(o->jobfiles);
+        ios_strv_free(o->unsupported);
+        ios_strv_free(o->ignored);
+        o->unsupported = o->ignored = NULL;
         free(o->policy_file);
         free(o->output);
         free(o->workload);
@@ -68,7 +72,7 @@ void bench_opts_done(struct bench_opts *o)
  */
 enum {
         OPT_JOB = 256, OPT_NAME, OPT_OUTPUT_FORMAT, OPT_OUTPUT, OPT_LOOPS, OPT_COMPARE, OPT_OBJECTIVE,
-        OPT_ALLOW_WRITE, OPT_POLICY, OPT_ETA, OPT_CLOCKSOURCE, OPT_WORKLOAD, OPT_OBSERVE,
+        OPT_ALLOW_WRITE, OPT_POLICY, OPT_ETA, OPT_CLOCKSOURCE, OPT_WORKLOAD, OPT_OBSERVE, OPT_READONLY,
 };
 
 static const struct option prog_opts[] = {
@@ -85,6 +89,7 @@ static const struct option prog_opts[] = {
         { "clocksource", required_argument, NULL, OPT_CLOCKSOURCE },
         { "workload", required_argument, NULL, OPT_WORKLOAD },
         { "observe", no_argument, NULL, OPT_OBSERVE },
+        { "readonly", no_argument, NULL, OPT_READONLY },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
 };
@@ -109,7 +114,7 @@ static void help(FILE *f)
               "Job options (fio names and syntax; also in job files without the dashes):\n"
               "  --filename=PATH          block device, file, or directory (a file is made)\n"
               "  --directory=DIR          per-thread files DIR/NAME.N.0 of --size, removed after\n"
-              "  --ioengine=ENGINE        io_uring (default), libaio, psync, null\n"
+              "  --ioengine=ENGINE        io_uring (default), libaio, psync, sync, pvsync, null\n"
               "  --rw=RW                  read, write, randread, randwrite, readwrite, randrw\n"
               "  --rwmixread=PCT          reads in mixed workloads (default 50)\n"
               "  --bs=SIZE[,SIZE]         block size, or read,write sizes (default 4k)\n"
@@ -129,7 +134,11 @@ static void help(FILE *f)
               "  --prio=0-7, --prioclass=1-3   I/O priority of the job's threads (ioprio_set)\n"
               "  --new_group, --stonewall       start a reporting group; wait for the jobs before\n"
               "  --group_reporting        report a group's jobs merged\n"
-              "  --random_generator=tausworthe|tausworthe64   fio's generators (default ours)\n"
+              "  --random_generator=tausworthe|tausworthe64|lfsr   fio's generators (default ours)\n"
+              "  --random_distribution=random|zipf:T|pareto:H|normal:D   which blocks, as fio\n"
+              "  --bssplit=SIZE/PCT:...   block sizes and their shares, as fio\n"
+              "  --filesize=SIZE          size of the files made (default --size)\n"
+              "  --end_fsync, --invalidate=0|1, --refill_buffers, --description=TEXT   as fio\n"
               "  --iodepth_batch_submit=N, --iodepth_batch_complete_min=N,\n"
               "  --iodepth_batch_complete_max=N   batching (default: depth/8, 1, depth)\n"
               "  --fixedbufs=0|1, --registerfiles=0|1   io_uring registration (default 1)\n"
@@ -158,6 +167,7 @@ static void help(FILE *f)
               "\n"
               "Safety:\n"
               "  --allow-write            permit writes to a block device or existing file\n"
+              "  --readonly               refuse every job that writes (fio's --readonly)\n"
               "\n"
               "Exit status: 0 ok, 1 run failed, 2 usage error, 3 refused for safety.\n"
               "See iosched-bench(8).\n", f);
@@ -193,15 +203,38 @@ static struct option *build_table(void)
  * ("--direct 0"); parsing stops at the first non-option ("+" in optstring),
  * so getopt does not permute argv behind our back.
  */
-static int job_option(int argc, char **argv, const struct option *lo, struct bench_opts *cur,
-                      struct bench_error *e)
+static int job_option(int argc, char **argv, const struct option *lo, struct bench_opts *g,
+                      struct bench_opts *cur, struct bench_error *e)
 {
         const char *val = optarg;
         bool b;
 
         if (!val && lo->has_arg == optional_argument && optind < argc && bench_parse_bool(argv[optind], &b) == 0)
                 val = argv[optind++];
-        return bench_jobopt_set(cur, lo->name, val, NULL, e);
+        return bench_jobs_record(g, bench_jobopt_set(cur, lo->name, val, NULL, e), NULL, lo->name, val);
+}
+
+/* An option getopt does not know: one of fio's that native lacks (recorded,
+ * its value taken as fio would), or a real unknown option (-ENOENT). */
+static int fio_only_option(int argc, char **argv, const char *arg, struct bench_opts *g, struct bench_opts *cur,
+                           struct bench_error *e)
+{
+        const char *s = arg + strspn(arg, "-"), *eq = strchr(s, '=');
+        _cleanup_free_ char *opt = strndup(s, eq ? (size_t)(eq - s) : strlen(s));
+        const char *val = eq ? eq + 1 : NULL;
+        int kind, r;
+        bool b;
+
+        if (!opt)
+                return -ENOMEM;
+        kind = bench_fio_option_arg(opt);
+        if (!kind)
+                return -ENOENT;
+        if (!val && optind < argc &&
+            (kind == 'v' ? argv[optind][0] != '-' : bench_parse_bool(argv[optind], &b) == 0))
+                val = argv[optind++];
+        r = bench_jobopt_set(cur, opt, val, NULL, e);
+        return bench_jobs_record(g, r, NULL, opt, val);
 }
 
 /* --objective=[JOB:]METRIC */
@@ -261,7 +294,7 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                 name = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
                 switch (c) {
                 case OPT_JOB:
-                        r = job_option(argc, argv, &long_opts[idx], cur, e);
+                        r = job_option(argc, argv, &long_opts[idx], o, cur, e);
                         if (r < 0)
                                 return r;
                         break;
@@ -374,19 +407,20 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                         return 1;
                 case ':':
                         return BAD("option %s needs a value", name);
-                default: {
-                        /* a fio option we do not implement gets its own message */
-                        _cleanup_free_ char *opt = strndup(name + strspn(name, "-"), strcspn(name + strspn(name, "-"), "="));
-
-                        if (!opt)
-                                return -ENOMEM;
-                        r = bench_jobopt_set(cur, opt, "", NULL, e);
-                        if (r < 0 && r != -ENOENT)
-                                return r;
+                case OPT_READONLY:
+                        o->readonly = true;
+                        break;
+                default:
+                        /* one of fio's options the native engine lacks: recorded (jobs.h) */
+                        r = fio_only_option(argc, argv, name, o, cur, e);
+                        if (r != -ENOENT) {
+                                if (r < 0)
+                                        return r;
+                                break;
+                        }
                         if (optopt && optopt < 256 && isprint(optopt))
                                 return BAD("unknown option -%c (see --help)", optopt);
                         return BAD("unknown option %s (see --help)", name);
-                }
                 }
         }
         /* --observe runs no job: its own checks come before the jobs' */

@@ -94,8 +94,9 @@ int bench_parse_size_pct(const char *s, struct bench_size *ret)
                 if (!isdigit((unsigned char)s[0]))
                         return -EINVAL;
                 p = strtod(s, &e);
-                if (e != s + l - 1 || !(p > 0) || p > 100)
+                if (e != s + l - 1 || !(p >= 0) || p > 100)
                         return -EINVAL;
+                /* 0% is 0 bytes (an offset; a size of 0 is refused by its caller) */
                 *ret = (struct bench_size) { .pct = p, .set = true };
                 return 0;
         }

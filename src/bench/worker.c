@@ -13,6 +13,7 @@
  * watches them and merges what they measured.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -118,7 +119,7 @@ static bool nap(struct bench_workers *w, uint64_t ns)
         return !bench_stop_signal && !w->abort;
 }
 
-static void io_loop(struct bench_workers *w, struct bench_thread *t, struct bench_io **freel,
+static void io_loop(struct bench_workers *w, struct bench_thread *t, const struct gen *gp, struct bench_io **freel,
                     struct bench_io **staged, struct bench_cqe *cq)
 {
         const struct bench_opts *o = t->o;
@@ -137,24 +138,10 @@ static void io_loop(struct bench_workers *w, struct bench_thread *t, struct benc
         unsigned nfree = depth, nstaged = 0, inflight = 0, since_think = 0;
         bool measuring = false, closed = false, no_submit = false, thinking = false;
         int pending_dir = -1;           /* drawn but held back by the rate */
-        struct gen g = { 0 };
+        struct gen g = *gp;
+        uint64_t fill = 0x6A09E667F3BCC909ull ^ t->id;
         int n;
 
-        g.start = t->file->region_start;
-        g.end = t->file->region_start + t->file->region_len;
-        g.random = bench_rw_random(o->rw);
-        g.fixed_dir = !bench_rw_writes(o->rw) ? BENCH_READ : !bench_rw_reads(o->rw) ? BENCH_WRITE : -1;
-        g.mix = (uint32_t)(((uint64_t)o->rwmixread << 32) / 100);
-        if (o->rwmixread >= 100)
-                g.fixed_dir = BENCH_READ;
-        for (int d = 0; d < BENCH_NDIR; d++) {
-                g.bs[d] = o->bs[d];
-                g.pos[d] = g.start;
-                g.nblocks[d] = t->file->region_len / o->bs[d];
-        }
-        g.kind = o->rng;
-        gen_seed(&g, o->randrepeat ? 0x9E3779B97F4A7C15ull * (t->job_thread + 1) + t->job * 0x5851F42D4C957F2Dull
-                                   : bench_clock_gettime_ns() ^ ((uint64_t)t->id << 48));
         for (unsigned i = 0; i < depth; i++)
                 freel[i] = &t->ios[i];
 
@@ -201,8 +188,12 @@ static void io_loop(struct bench_workers *w, struct bench_thread *t, struct benc
                                 pending_dir = -1;
                                 io = freel[--nfree];
                                 io->dir = (uint8_t)dir;
-                                io->len = g.bs[dir];
-                                io->offset = gen_offset(&g, dir);
+                                io->len = gen_len(&g, dir);
+                                io->offset = gen_offset(&g, dir, io->len);
+                                if (o->refill_buffers && dir == BENCH_WRITE)
+                                        /* fio's refill_buffers: new random data in every write */
+                                        for (uint64_t *p = io->buf, *pe = (uint64_t *)((char *)io->buf + io->len); p < pe; p++)
+                                                *p = xorshift_next(&fill);
                                 io->start = bench_tick();
                                 n = ops->queue(t, io);
                                 if (n < 0) {
@@ -378,6 +369,7 @@ static void *worker(void *arg)
         struct bench_io **freel = calloc(t->depth, sizeof(*freel));
         struct bench_io **staged = calloc(t->depth, sizeof(*staged));
         struct bench_cqe *cq = calloc(t->depth, sizeof(*cq));
+        struct gen g;
         int r;
 
         r = !freel || !staged || !cq ? -ENOMEM : 0;
@@ -390,6 +382,14 @@ static void *worker(void *arg)
         }
         if (r == 0)
                 r = o->engine->init(t);
+        /* fio's invalidate (on by default): buffered I/O starts from an empty page cache */
+        if (r == 0 && o->invalidate && !o->direct && t->fd >= 0)
+                (void)posix_fadvise(t->fd, (off_t)t->file->region_start, (off_t)t->file->region_len,
+                                    POSIX_FADV_DONTNEED);
+        /* the offsets' generator (zipf sums over the blocks): before the gate, outside the window */
+        gen_init(&g, o, t->file->region_start, t->file->region_len,
+                 o->randrepeat ? 0x9E3779B97F4A7C15ull * (t->job_thread + 1) + t->job * 0x5851F42D4C957F2Dull
+                               : bench_clock_gettime_ns() ^ ((uint64_t)t->id << 48));
         if (r == 0 && (r = set_ioprio(o)) < 0)
                 t->setup_step = "set the I/O priority (ioprio_set)";
         if (r < 0)
@@ -401,8 +401,11 @@ static void *worker(void *arg)
                 pthread_cond_wait(&w->cond, &w->lock);
         pthread_mutex_unlock(&w->lock);
         if (!w->abort && !t->error && wait_turn(w, t))
-                io_loop(w, t, freel, staged, cq);
+                io_loop(w, t, &g, freel, staged, cq);
         o->engine->cleanup(t);
+        /* fio's end_fsync: after the measured window, what the job wrote reaches the disk */
+        if (o->end_fsync && bench_rw_writes(o->rw) && t->fd >= 0 && !t->error && fsync(t->fd) < 0)
+                t->error = -errno;
         free(freel);
         free(staged);
         free(cq);

@@ -89,7 +89,8 @@ static void test_sizes(void **state)
         assert_true(s.pct == 12.5);
         assert_int_equal(bench_parse_size_pct("1m", &s), 0);
         assert_true(s.set && s.pct == 0 && s.bytes == 1048576);
-        assert_true(bench_parse_size_pct("0%", &s) < 0);
+        assert_int_equal(bench_parse_size_pct("0%", &s), 0);   /* an offset of 0%; a size of 0 is refused */
+        assert_true(s.set && s.pct == 0 && s.bytes == 0);
         assert_true(bench_parse_size_pct("101%", &s) < 0);
         assert_true(bench_parse_size_pct("%", &s) < 0);
         assert_true(bench_parse_size_pct("x%", &s) < 0);
@@ -332,11 +333,15 @@ static void test_errors(void **state)
         (void)state;
         expect_error("invalid --rw 'sideways'", "--filename=x", "--rw=sideways", NULL);
         expect_error("invalid --bs 'huge'", "--filename=x", "--bs=huge", NULL);
-        expect_error("invalid --bs '1000'", "--filename=x", "--bs=1000", NULL);
-        expect_error("invalid --bs '128m'", "--filename=x", "--bs=128m", NULL);
+        /* sizes fio takes and the native engine does not (512 to 64m, by 512) */
+        expect_error("the native engine does not implement: --bs=1000", "--filename=x", "--bs=1000", NULL);
+        expect_error("the native engine does not implement: --bs=128m", "--filename=x", "--bs=128m", NULL);
+        expect_error("invalid --size '0%'", "--filename=x", "--size=0%", NULL);
         expect_error("invalid --bs '4k,'", "--filename=x", "--bs=4k,", NULL);
         expect_error("missing --filename", "--rw=read", NULL);
-        expect_error("invalid --ioengine 'spdk'", "--filename=x", "--ioengine=spdk", NULL);
+        expect_error("invalid --ioengine ''", "--filename=x", "--ioengine=", NULL);
+        expect_error("the native engine does not implement: --ioengine=spdy", "--filename=x", "--ioengine=spdy", NULL);
+        expect_error("the native engine does not implement: --ioengine=spdk", "--filename=x", "--ioengine=spdk", NULL);
         expect_error("invalid --iodepth '0'", "--filename=x", "--iodepth=0", NULL);
         expect_error("invalid --iodepth '5000'", "--filename=x", "--iodepth=5000", NULL);
         expect_error("invalid --numjobs 'two'", "--filename=x", "--numjobs=two", NULL);
@@ -360,12 +365,13 @@ static void test_errors(void **state)
         expect_error("option --bs needs a value", "--filename=x", "--bs", NULL);
         /* a word that is no option is a job file */
         expect_error("extra: cannot read the job file: No such file or directory", "--filename=x", "extra", NULL);
-        /* fio options we do not have are named, never ignored */
-        expect_error("fio option --verify is not implemented by iosched-bench", "--filename=x", "--verify=md5", NULL);
-        expect_error("fio option --fsync is not implemented", "--filename=x", "-fsync=1", NULL);
+        /* fio options we do not have are named, all at once, never ignored */
+        expect_error("the native engine does not implement: --verify=md5", "--filename=x", "--verify=md5", NULL);
+        expect_error("the native engine does not implement: --fsync=1, --flow=2", "--filename=x", "-fsync=1",
+                     "--flow", "2", NULL);
         /* every new option's bad value */
         expect_error("invalid --rate 'fast'", "--filename=x", "--rate=fast", NULL);
-        expect_error("invalid --rate '1m,2m,3m'", "--filename=x", "--rate=1m,2m,3m", NULL);
+        expect_error("does not implement: --rate=1m,2m,3m", "--filename=x", "--rate=1m,2m,3m", NULL);   /* trims */
         expect_error("invalid --rate ','", "--filename=x", "--rate=,", NULL);
         expect_error("invalid --rate_iops '1.5'", "--filename=x", "--rate_iops=1.5", NULL);
         expect_error("invalid --rate_iops '-1'", "--filename=x", "--rate_iops=-1", NULL);
@@ -379,11 +385,11 @@ static void test_errors(void **state)
         expect_error("invalid --prioclass '0'", "--filename=x", "--prioclass=0", NULL);
         expect_error("invalid --prioclass '4'", "--filename=x", "--prioclass=4", NULL);
         expect_error("invalid --buffered 'yes please'", "--filename=x", "--buffered=yes please", NULL);
-        expect_error("invalid --random_generator 'lfsr' (expected tausworthe or tausworthe64; lfsr is not implemented)",
-                     "--filename=x", "--random_generator=lfsr", NULL);
-        expect_error("invalid --blocksize '1000'", "--filename=x", "--blocksize=1000", NULL);
-        expect_error("invalid --directory 'a:b' (several files", "--directory=a:b", NULL);
-        expect_error("invalid --filename 'a:b'", "--filename=a:b", NULL);
+        expect_error("invalid --random_generator 'mt' (expected tausworthe, tausworthe64 or lfsr)",
+                     "--filename=x", "--random_generator=mt", NULL);
+        expect_error("invalid --blocksize 'big'", "--filename=x", "--blocksize=big", NULL);
+        expect_error("does not implement: --directory=a:b", "--directory=a:b", NULL);
+        expect_error("does not implement: --filename=a:b", "--filename=a:b", NULL);
         expect_error("--directory needs --size", "--directory=/tmp", NULL);
         expect_error("invalid --output ''", "--filename=x", "--output=", NULL);
         expect_error("invalid --workload 'dbms'", "--filename=x", "--workload=dbms", NULL);
@@ -521,8 +527,9 @@ static void test_jobfile(void **state)
         bench_opts_done(&o);
 
         static const struct { const char *text, *want; } bad[] = {
-                { "[a]\nrw=read\nverify=md5\n", "t.fio:3: fio option verify is not implemented by iosched-bench" },
                 { "[a]\nfrobnicate=1\n", "t.fio:2: unknown option 'frobnicate'" },
+                /* a real error wins over what native lacks */
+                { "[a]\nverify=md5\nbs=huge\n", "t.fio:3: invalid bs 'huge'" },
                 { "[a]\nbs=huge\n", "t.fio:2: invalid bs 'huge'" },
                 { "rw=read\n[a]\n", "t.fio:1: option 'rw' outside a section" },
                 { "[a\n", "t.fio:1: invalid section '[a'" },
@@ -730,7 +737,9 @@ static void test_names(void **state)
         assert_false(bench_rw_writes(BENCH_RW_RANDREAD));
         assert_ptr_equal(bench_engine_find("io_uring"), &bench_engine_io_uring);
         assert_ptr_equal(bench_engine_find("null"), &bench_engine_null);
-        assert_null(bench_engine_find("sync"));
+        assert_ptr_equal(bench_engine_find("sync"), &bench_engine_sync);
+        assert_ptr_equal(bench_engine_find("pvsync"), &bench_engine_pvsync);
+        assert_null(bench_engine_find("posixaio"));
         assert_string_equal(bench_objective_to_string(BENCH_OBJ_READ_P99), "read-p99");
         for (int i = 0; i < _BENCH_OBJ_MAX; i++)
                 assert_int_equal(bench_objective_from_string(bench_objective_to_string((enum bench_objective)i)), i);

@@ -1,0 +1,135 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Description: job files and command lines in the styles admins write them
+# (issue 22), run by the native engine on a loop device the test attaches:
+# a reader under a writer with name=/description= in [global], thread,
+# random_generator=lfsr, ioengine=sync and pvsync, fio's reporting options
+# (gtod_reduce, per_job_logs, eta-newline: one note line on stderr); a
+# cache tier job with bssplit= and random_distribution=zipf (I/O sizes mixed
+# in the JSON's bytes); a job with no filename= (fio's JOBNAME.N.0 in the
+# current directory, made with filesize= and removed afterwards); a blog
+# command line with --readonly, --invalidate, --refill_buffers and
+# --end_fsync (one fsync(2) by the job thread, seen with strace); and a
+# job file of fio options the native engine lacks: exit 2 with all of them,
+# FILE:LINE each, in one line.
+. "$(dirname "$0")/bench-lib.sh"
+b_require_root
+[ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
+command -v jq >/dev/null || b_skip "no jq"
+b_loop l 128
+dev=/dev/$l
+check() { jq -e "$1" "$2" >/dev/null || b_fail "$3: $(jq -c '[.jobs[] | {jobname, r: .read.total_ios, rb: .read.io_bytes, w: .write.total_ios, wb: .write.io_bytes}]' "$2" 2>&1 | head -c 800)"; }
+
+# 1. the kyber seed's style: a QD1 reader under a buffered-free writer
+cat >"$B_TMP/reader-under-writer.fio" <<'EOT'
+# reader under writer, as in the kyber write-starvation reports
+[global]
+name=rw-starve
+description=Latency of small random reads while a writer streams
+filename=${DEV}
+direct=1
+thread
+time_based
+runtime=1s
+random_generator=lfsr
+gtod_reduce=0
+per_job_logs=0
+group_reporting=0
+
+[reader]
+description=the victim
+ioengine=sync
+rw=randread
+bs=4k
+
+[writer]
+ioengine=pvsync
+rw=write
+bs=256k
+EOT
+DEV=$dev $BENCH --allow-write --eta-newline=1 -J "$B_TMP/reader-under-writer.fio" >"$B_TMP/ruw.json" 2>"$B_TMP/err" ||
+        b_fail "reader under writer: $(cat "$B_TMP/err")"
+check '(.jobs | length) == 2 and .jobs[0].jobname == "reader" and .jobs[1].jobname == "writer" and
+        .jobs[0].read.total_ios > 100 and .jobs[0].write.total_ios == 0 and .jobs[1].write.total_ios > 10 and
+        .jobs[0]."job options".ioengine == "sync" and .jobs[1]."job options".ioengine == "pvsync"' "$B_TMP/ruw.json" "reader under writer"
+[ "$(wc -l <"$B_TMP/err")" = 1 ] && grep -q "^iosched-bench: note: ignored, they change only fio's own reporting or timing: --eta-newline=1, .*reader-under-writer.fio:11: gtod_reduce=0, .*:12: per_job_logs=0$" "$B_TMP/err" ||
+        b_fail "note line: $(cat "$B_TMP/err")"
+
+# 2. a cache tier: mixed sizes, a hot set
+cat >"$B_TMP/cache.fio" <<EOT
+[global]
+filename=$dev
+runtime=1s
+ioengine=io_uring
+iodepth=8
+
+[hot-reads]
+rw=randread
+bssplit=4k/50:64k/50
+random_distribution=zipf:1.1
+EOT
+$BENCH -J "$B_TMP/cache.fio" >"$B_TMP/cache.json" 2>"$B_TMP/err" || b_fail "bssplit + zipf: $(cat "$B_TMP/err")"
+# half 4k, half 64k: 34k a read on average, far from either size alone
+check '.jobs[0].read.total_ios > 100 and (.jobs[0].read.io_bytes / .jobs[0].read.total_ios) > 20000 and
+        (.jobs[0].read.io_bytes / .jobs[0].read.total_ios) < 50000' "$B_TMP/cache.json" "bssplit sizes"
+
+# 3. no filename: fio's JOBNAME.N.0 in the current directory, removed afterwards
+mkdir "$B_TMP/cwd"
+(cd "$B_TMP/cwd" && printf '[global]\nfilesize=8m\nruntime=2s\n[scratch]\nrw=randwrite\nnumjobs=2\nend_fsync=1\n' |
+        $BENCH -J - >"$B_TMP/cwd.json" 2>"$B_TMP/cwd.err") &
+pid=$!
+B_PIDS="$B_PIDS $pid"
+sleep 1
+ls "$B_TMP/cwd" | sort | tr '\n' ' ' >"$B_TMP/files"
+wait $pid || b_fail "no filename: $(cat "$B_TMP/cwd.err")"
+[ "$(cat "$B_TMP/files")" = "scratch.0.0 scratch.1.0 " ] || b_fail "default files: $(cat "$B_TMP/files")"
+[ -z "$(ls -A "$B_TMP/cwd")" ] || b_fail "files left behind: $(ls -A "$B_TMP/cwd")"
+check '.jobs[0].write.total_ios > 0' "$B_TMP/cwd.json" "default files"
+
+# 4. a blog's command line
+$BENCH --name=blog --filename=$dev --readonly --invalidate=1 --direct=0 --rw=randread --bs=4k --runtime=500ms \
+        --gtod_reduce=1 -J >"$B_TMP/blog.json" 2>"$B_TMP/err" || b_fail "blog command line: $(cat "$B_TMP/err")"
+check '.jobs[0].read.total_ios > 0' "$B_TMP/blog.json" "--readonly --invalidate"
+$BENCH --name=blog --filename=$dev --readonly --rw=randwrite --runtime=500ms >/dev/null 2>"$B_TMP/err"; rc=$?
+[ $rc = 2 ] && grep -q "^iosched-bench: --readonly: job 'blog' writes (rw=randwrite)$" "$B_TMP/err" ||
+        b_fail "--readonly with writes: exit $rc $(cat "$B_TMP/err")"
+$BENCH --name=blog --filename=$dev --allow-write --rw=write --bs=64k --direct=0 --refill_buffers --end_fsync=1 \
+        --size=16m --io_size=16m -J >"$B_TMP/fsync.json" 2>"$B_TMP/err" || b_fail "end_fsync: $(cat "$B_TMP/err")"
+check '.jobs[0].write.io_bytes == 16777216' "$B_TMP/fsync.json" "buffered writes"
+# end_fsync: the job thread calls fsync(2) on the device once it is done, and only with end_fsync
+if command -v strace >/dev/null; then
+        for want in 1 0; do
+                # (LeakSanitizer cannot run under ptrace)
+                ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -e trace=fsync -o "$B_TMP/strace" $BENCH_BIN --name=blog --filename=$dev --allow-write --rw=write \
+                        --bs=64k --direct=0 --end_fsync=$want --size=4m --io_size=4m >/dev/null 2>"$B_TMP/err" ||
+                        b_fail "end_fsync=$want under strace: $(cat "$B_TMP/err")"
+                n=$(grep -c '^[0-9]* *fsync(' "$B_TMP/strace")
+                [ "$n" = $want ] || b_fail "end_fsync=$want: $n fsync calls: $(cat "$B_TMP/strace")"
+        done
+        # ioengine=sync seeks: two threads on one device each seek their own descriptor
+        ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -e trace=lseek -o "$B_TMP/strace" $BENCH_BIN \
+                --name=s --filename=$dev --ioengine=sync --numjobs=2 --rw=read --runtime=200ms >/dev/null 2>"$B_TMP/err" ||
+                b_fail "sync, numjobs=2: $(cat "$B_TMP/err")"
+        fds=$(sed -n 's/^\([0-9]*\) *lseek(\([0-9]*\),.*/\1 \2/p' "$B_TMP/strace" | sort -u | wc -l)
+        tids=$(sed -n 's/^\([0-9]*\) *lseek(.*/\1/p' "$B_TMP/strace" | sort -u | wc -l)
+        [ "$tids" = 2 ] && [ "$fds" = 2 ] && [ "$(sed -n 's/^[0-9]* *lseek(\([0-9]*\),.*/\1/p' "$B_TMP/strace" | sort -u | wc -l)" = 2 ] ||
+                b_fail "sync threads sharing a file position: $tids threads, $fds thread/fd pairs"
+fi
+
+# 5. what the native engine lacks: all of it, FILE:LINE each, one line, exit 2
+cat >"$B_TMP/lacks.fio" <<EOT
+[global]
+filename=$dev
+verify=crc32c
+[zoned]
+zonemode=zbd
+rw=randtrim
+[flow]
+flow=2
+write_lat_log=lat
+EOT
+$BENCH --allow-write --section=zoned "$B_TMP/lacks.fio" >/dev/null 2>"$B_TMP/err"; rc=$?
+f=$B_TMP/lacks.fio
+[ $rc = 2 ] && [ "$(cat "$B_TMP/err")" = "iosched-bench: the native engine does not implement: --section=zoned, $f:3: verify=crc32c, $f:5: zonemode=zbd, $f:6: rw=randtrim, $f:8: flow=2, $f:9: write_lat_log=lat" ] ||
+        b_fail "unsupported list: exit $rc: $(cat "$B_TMP/err")"
+echo "PASS"

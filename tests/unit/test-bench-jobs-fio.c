@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Description: fio job files and command lines as admins write them
+ * (issue 22): the unsupported-option contract (every fio option or value
+ * the native engine lacks collected with FILE:LINE in g->unsupported,
+ * -EOPNOTSUPP with all of them in one message; a real error is -EINVAL and
+ * wins), name=/description= in [global], thread(s), the sync and pvsync
+ * engines, random_generator=lfsr, bssplit=, random_distribution=, filesize=,
+ * fio's reporting options accepted into g->ignored, the default JOBNAME.N.0
+ * files, --readonly, and the table of fio's option names.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../../src/bench/bench.h"
+#include "../../src/bench/jobs.h"
+
+static char jobfile[64];
+
+static void write_jobfile(const char *text)
+{
+        int fd;
+
+        strcpy(jobfile, "/tmp/test-bench-jobs-fio.XXXXXX");
+        fd = mkstemp(jobfile);
+        assert_true(fd >= 0);
+        assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+        close(fd);
+}
+
+/* Parse argv (NULL-terminated, after the program name) into o. */
+static int parse(struct bench_opts *o, struct bench_error *e, ...)
+{
+        char *argv[32];
+        int argc = 0, r;
+        va_list ap;
+        FILE *out = fopen("/dev/null", "we");
+
+        argv[argc++] = (char *)"iosched-bench";
+        va_start(ap, e);
+        for (char *a; (a = va_arg(ap, char *)) && argc < 31;)
+                argv[argc++] = a;
+        va_end(ap);
+        argv[argc] = NULL;
+        bench_opts_init(o);
+        memset(e, 0, sizeof(*e));
+        r = bench_opts_parse(argc, argv, o, out, e);
+        fclose(out);
+        return r;
+}
+
+static void test_unsupported_all_at_once(void **state)
+{
+        struct bench_opts o;
+        struct bench_error e;
+        char want[5][256];
+
+        (void)state;
+        write_jobfile("; an admin's job file\n"
+                      "[global]\n"
+                      "verify=crc32c\n"
+                      "ioengine=libaio\n"
+                      "\n"
+                      "[writer]\n"
+                      "rw=randwrite\n"
+                      "zonemode=zbd\n"
+                      "ioengine=posixaio\n"
+                      "rw=randtrim\n");
+        assert_int_equal(parse(&o, &e, "--filename=/dev/null", "--flow=2", "--section", "writer", jobfile, NULL),
+                         -EOPNOTSUPP);
+        assert_int_equal(e.cls, BENCH_ERR_USAGE);
+        snprintf(want[0], sizeof(want[0]), "%s:3: verify=crc32c", jobfile);
+        snprintf(want[1], sizeof(want[1]), "%s:8: zonemode=zbd", jobfile);
+        snprintf(want[2], sizeof(want[2]), "%s:9: ioengine=posixaio", jobfile);
+        snprintf(want[3], sizeof(want[3]), "%s:10: rw=randtrim", jobfile);
+        /* the command line's first (job files are read at the end), then the file's in order */
+        assert_non_null(o.unsupported);
+        assert_int_equal(ios_strv_length(o.unsupported), 6);
+        assert_string_equal(o.unsupported[0], "--flow=2");
+        assert_string_equal(o.unsupported[1], "--section=writer");
+        for (int i = 0; i < 4; i++) {
+                assert_string_equal(o.unsupported[2 + i], want[i]);
+                assert_non_null(strstr(e.msg, want[i]));
+        }
+        assert_true(strncmp(e.msg, "the native engine does not implement: --flow=2, --section=writer, ", 66) == 0);
+        assert_null(strchr(e.msg, '\n'));
+        bench_opts_done(&o);
+        unlink(jobfile);
+
+        /* a real error (a bad value of an option we have) is -EINVAL with FILE:LINE, even after unsupported ones */
+        write_jobfile("[a]\nverify=md5\nbs=huge\nflow=1\n");
+        assert_int_equal(parse(&o, &e, "--filename=/dev/null", jobfile, NULL), -EINVAL);
+        assert_non_null(strstr(e.msg, ":3: invalid bs 'huge'"));
+        bench_opts_done(&o);
+        /* an option neither we nor fio know is -EINVAL too */
+        assert_int_equal(parse(&o, &e, "--filename=/dev/null", "--verifyy=md5", NULL), -EINVAL);
+        assert_non_null(strstr(e.msg, "unknown option --verifyy"));
+        bench_opts_done(&o);
+        unlink(jobfile);
+
+        /* a long list is cut in the message, whole in the strv */
+        {
+                char text[8192] = "[a]\n";
+
+                for (int i = 0; i < 60; i++)
+                        strcat(text, "verify=crc32c\n");
+                write_jobfile(text);
+                assert_int_equal(parse(&o, &e, "--filename=/dev/null", jobfile, NULL), -EOPNOTSUPP);
+                assert_int_equal(ios_strv_length(o.unsupported), 60);
+                assert_non_null(strstr(e.msg, "... (60 in all)"));
+                bench_opts_done(&o);
+                unlink(jobfile);
+        }
+}
+
+static void test_admin_styles(void **state)
+{
+        struct bench_opts o;
+        struct bench_error e;
+
+        (void)state;
+        /* fio's examples: name= and description= in [global], threads, reporting options */
+        write_jobfile("[global]\n"
+                      "name=fio-rand-read\n"
+                      "description=random reads; blog style\n"
+                      "thread\n"
+                      "threads=1\n"
+                      "gtod_reduce=1\n"
+                      "per_job_logs=0\n"
+                      "group_reporting\n"
+                      "ioengine=sync\n"
+                      "random_generator=lfsr\n"
+                      "\n"
+                      "[reader]\n"
+                      "description=the reader ; fio ends a line at a blank and ';'\n"
+                      "size=64m # or '#'\n"
+                      "rw=randread\n"
+                      "bssplit=4k/60:16k/:64k/\n"
+                      "random_distribution=zipf:1.2\n"
+                      "[writer]\n"
+                      "name=bulk-writer\n"
+                      "ioengine=pvsync\n"
+                      "rw=write\n"
+                      "filesize=64m\n"
+                      "end_fsync=1\n"
+                      "invalidate=0\n"
+                      "refill_buffers\n"
+                      "random_distribution=pareto:0.9\n");
+        assert_int_equal(parse(&o, &e, "--filename=/dev/null", "--eta-newline=1", "--allow-write", jobfile, NULL), 0);
+        assert_null(o.unsupported);
+        assert_int_equal(o.njobs, 2);
+        assert_string_equal(o.jobs[0].name, "reader");           /* fio: [global]'s name names no job */
+        assert_string_equal(o.jobs[1].name, "bulk-writer");
+        assert_ptr_equal(o.jobs[0].engine, &bench_engine_sync);
+        assert_ptr_equal(o.jobs[1].engine, &bench_engine_pvsync);
+        assert_int_equal(o.jobs[0].iodepth, 1);
+        assert_int_equal(o.jobs[0].rng, BENCH_RNG_LFSR);
+        assert_true(o.jobs[0].size.set && o.jobs[0].size.bytes == 64ull << 20);
+        assert_int_equal(o.jobs[0].n_bssplit[BENCH_READ], 3);
+        assert_int_equal(o.jobs[0].bssplit[BENCH_READ][0].perc, 60);
+        assert_int_equal(o.jobs[0].bssplit[BENCH_READ][1].perc, 20);     /* the rest, shared */
+        assert_int_equal(o.jobs[0].bssplit[BENCH_READ][2].perc, 20);
+        assert_int_equal(o.jobs[0].bssplit[BENCH_WRITE][2].bs, 65536);
+        assert_int_equal(o.jobs[0].bs[BENCH_READ], 65536);               /* the slots hold the largest */
+        assert_int_equal(o.jobs[0].dist, BENCH_DIST_ZIPF);
+        assert_true(o.jobs[0].dist_param == 1.2);
+        assert_int_equal(o.jobs[1].dist, BENCH_DIST_PARETO);
+        assert_true(o.jobs[1].filesize.set && o.jobs[1].filesize.bytes == 64ull << 20);
+        assert_true(o.jobs[1].end_fsync && !o.jobs[1].invalidate && o.jobs[1].refill_buffers);
+        assert_true(o.jobs[0].invalidate && !o.jobs[0].refill_buffers);
+        assert_true(o.jobs[0].group_reporting);
+        assert_int_equal(ios_strv_length(o.ignored), 3);
+        assert_string_equal(o.ignored[0], "--eta-newline=1");
+        assert_non_null(strstr(o.ignored[1], ":6: gtod_reduce=1"));
+        assert_non_null(strstr(o.ignored[2], ":7: per_job_logs=0"));
+        bench_opts_done(&o);
+        unlink(jobfile);
+
+        /* no filename: fio's JOBNAME.N.0 files, which need a size */
+        assert_int_equal(parse(&o, &e, "--name=j", "--size=1m", NULL), 0);
+        assert_null(o.jobs[0].filename);
+        bench_opts_done(&o);
+        assert_int_equal(parse(&o, &e, "--name=j", "--filesize=1m", NULL), 0);
+        bench_opts_done(&o);
+        assert_int_equal(parse(&o, &e, "--name=j", NULL), -EINVAL);
+        assert_non_null(strstr(e.msg, "missing --filename (a block device, a file or a directory), or --size for the files ./j.N.0"));
+        bench_opts_done(&o);
+
+        /* --readonly refuses a job that writes */
+        assert_int_equal(parse(&o, &e, "--readonly", "--filename=/dev/null", "--rw=randwrite", NULL), -EINVAL);
+        assert_non_null(strstr(e.msg, "--readonly: job 'iosched-bench' writes (rw=randwrite)"));
+        bench_opts_done(&o);
+        assert_int_equal(parse(&o, &e, "--readonly", "--filename=/dev/null", "--rw=randread", NULL), 0);
+        bench_opts_done(&o);
+}
+
+static void test_values(void **state)
+{
+        static const struct { const char *arg; int r; } cases[] = {
+                { "--bssplit=4k/50:64k/50", 0 },
+                { "--bssplit=4k/50:64k/50,8k/100", 0 },
+                { "--bssplit=4k", 0 },
+                { "--bssplit=4k/60:8k/60", -EINVAL },           /* over 100 */
+                { "--bssplit=1000/100", -EINVAL },
+                { "--bssplit=4k/x", -EINVAL },
+                { "--bssplit=4k/50,8k/50,16k/100", -EOPNOTSUPP },   /* trims */
+                { "--random_distribution=random", 0 },
+                { "--random_distribution=zipf:0.8", 0 },
+                { "--random_distribution=zipf:1", -EINVAL },
+                { "--random_distribution=zipf", -EINVAL },
+                { "--random_distribution=pareto:0.3", 0 },
+                { "--random_distribution=pareto:1", -EINVAL },
+                { "--random_distribution=normal:10", 0 },
+                { "--random_distribution=normal:101", -EINVAL },
+                { "--random_distribution=zipf:1.2:0.5", -EOPNOTSUPP },
+                { "--random_distribution=zoned:60/10:40/90", -EOPNOTSUPP },
+                { "--random_distribution=cubic:2", -EINVAL },
+                { "--random_generator=tausworthe64", 0 },
+                { "--random_generator=lfsr", 0 },
+                { "--ioengine=sync", 0 },
+                { "--ioengine=pvsync", 0 },
+                { "--ioengine=mmap", -EOPNOTSUPP },
+                { "--rw=randread:8", -EOPNOTSUPP },
+                { "--rw=trimwrite", -EOPNOTSUPP },
+                { "--filesize=1k-4k", -EOPNOTSUPP },
+                { "--filesize=0", -EINVAL },
+                { "--end_fsync=1", 0 },
+                { "--invalidate=0", 0 },
+                { "--refill_buffers", 0 },
+                { "--description=words", 0 },
+                { "--write_lat_log=lat", -EOPNOTSUPP },         /* asks for log files: fio's */
+                /* what fio's own examples use */
+                { "--timeout=2", 0 },                           /* fio's alias of runtime */
+                { "--fileoffset=4k", 0 },
+                { "--allrandrepeat=1", 0 },
+                { "--disable_bw=1", 0 },
+                { "--offset=0%", 0 },
+                { "--size=0%", -EINVAL },
+                { "--bs=64", -EOPNOTSUPP },                     /* a size fio does, not ours */
+                { "--bs=512,512,16384", -EOPNOTSUPP },          /* trims */
+                { "--rate=300,300,300", -EOPNOTSUPP },
+                { "--size=8z", -EOPNOTSUPP },                   /* zones */
+                { "--size=5*1024*1024", -EOPNOTSUPP },          /* fio's arithmetic */
+                { "--bs=$pagesize", -EOPNOTSUPP },
+                { "--ioengine=cpp_null", -EOPNOTSUPP },         /* any engine not ours is fio's */
+                { "--cpuload=10", -EOPNOTSUPP },                /* an engine's option */
+                { "--ratemin=1m", -EOPNOTSUPP },                /* an alias */
+                { "--sg_write_mode=verify", -EOPNOTSUPP },
+        };
+        struct bench_opts o;
+        struct bench_error e;
+
+        (void)state;
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                int r = parse(&o, &e, "--filename=/dev/null", cases[i].arg, NULL);
+
+                if (r != cases[i].r)
+                        fail_msg("%s: got %d '%s', want %d", cases[i].arg, r, e.msg, cases[i].r);
+                bench_opts_done(&o);
+        }
+}
+
+static void test_fio_names(void **state)
+{
+        (void)state;
+        /* the table is sorted (bsearch finds every one of these) and knows the arguments */
+        assert_int_equal(bench_fio_option_arg("verify"), 'v');
+        assert_int_equal(bench_fio_option_arg("zonemode"), 'v');
+        assert_int_equal(bench_fio_option_arg("allow_file_create"), 'b');
+        assert_int_equal(bench_fio_option_arg("zero_buffers"), 'b');
+        assert_int_equal(bench_fio_option_arg("eta-newline"), 'v');
+        assert_int_equal(bench_fio_option_arg("readonly"), 'b');
+        assert_int_equal(bench_fio_option_arg("sqthread_poll"), 'b');
+        assert_int_equal(bench_fio_option_arg("frobnicate"), 0);
+        assert_int_equal(bench_fio_option_arg(""), 0);
+        assert_int_equal(bench_fio_option_arg(NULL), 0);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_unsupported_all_at_once),
+                cmocka_unit_test(test_admin_styles),
+                cmocka_unit_test(test_values),
+                cmocka_unit_test(test_fio_names),
+        };
+
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
