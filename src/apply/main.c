@@ -179,6 +179,13 @@ static int load_devices(struct ios_ctx *r, char **names, int nnames,
 }
 
 /*
+ * The policy is read from a captured tree (--sysroot without --config-root):
+ * whoever captured it owns it, so the files' owner is not checked there (the
+ * permission checks still are).
+ */
+static bool policy_in_capture;
+
+/*
  * Load the policy.  A file that cannot be used is skipped whole and named
  * here (and in the journal on the udev path); the rest of the policy still
  * applies, and the run's exit status is then at least APPLY_EXIT_ERROR,
@@ -188,7 +195,7 @@ static int load_policy(const char *conf_root, const char *config, bool no_builti
                        const struct ios_dropin *dropins, size_t ndropins, struct ios_policy **ret, int *ret_rc)
 {
         struct ios_error pe = {};
-        unsigned flags = (getenv("IOSCHED_TEST_ANY_OWNER") ? IOS_POLICY_ANY_OWNER : 0) |
+        unsigned flags = (getenv("IOSCHED_TEST_ANY_OWNER") || policy_in_capture ? IOS_POLICY_ANY_OWNER : 0) |
                          (no_builtin ? IOS_POLICY_NO_BUILTIN : 0);
         const struct ios_error *errs;
         size_t nerr = 0;
@@ -366,8 +373,10 @@ static int run(int argc, char **argv)
                 FAIL(APPLY_EXIT_ERROR, "%s: %s", sysroot ? sysroot : "/", strerror(-e));
 
         /* /etc/default/grub lives with the policy, or in the captured tree */
-        if (!conf_root && sysroot)
+        if (!conf_root && sysroot) {
                 conf_root = sysroot;
+                policy_in_capture = true;
+        }
         if (import_grub) {
                 json_cmd = "import-grub";
                 json_mode = -1;
@@ -400,6 +409,10 @@ static int run(int argc, char **argv)
                 rc = load_devices(root, argv + optind, argc - optind, &devs, &ndevs);
                 if (rc && ndevs == 0)
                         goto out;
+                for (size_t i = 0; i < ndevs; i++)
+                        if (devs[i]->no_dev && !(lo.hide_empty && devs[i]->size == 0))
+                                fprintf(stderr, "%s: warning: %s: no dev file in sys/block/%s: listed without a "
+                                        "device number\n", prog, devs[i]->name, devs[i]->name);
                 e = apply_list_print(devs, ndevs, &lo);
                 if (e < 0)
                         rc = err(APPLY_EXIT_ERROR, "cannot print: %s", strerror(-e));
