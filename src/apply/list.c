@@ -68,7 +68,7 @@ static const struct colinfo {
         [COL_NAME] = { "NAME", 0.1, SCOLS_FL_NOEXTREMES, CT_STR, "kernel device name" },
         [COL_MAJMIN] = { "MAJ:MIN", 6, 0, CT_STR, "major:minor device number" },
         [COL_CLASS] = { "CLASS", 7, 0, CT_STR, "iosched device class" },
-        [COL_ROTA] = { "ROTA", 1, SCOLS_FL_RIGHT, CT_BOOL, "queue/rotational as the kernel reports it" },
+        [COL_ROTA] = { "ROTA", 1, SCOLS_FL_RIGHT, CT_BOOL, "queue/rotational (a multipath device: from its paths)" },
         [COL_SCHED] = { "SCHED", 0.1, 0, CT_STR, "active I/O scheduler" },
         [COL_AVAIL] = { "AVAILABLE", 0.2, 0, CT_WORDS, "schedulers the kernel offers" },
         [COL_TRAN] = { "TRAN", 0.1, 0, CT_STR, "transport (as lsblk)" },
