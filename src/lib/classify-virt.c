@@ -71,6 +71,17 @@ static const struct {
         { "*", "BHYVE SATA DISK*", "bhyve's emulated disk" },
 };
 
+/* Real controllers hypervisors emulate: named when the disk's model is a hypervisor's. */
+static const struct {
+        const char *driver, *what;
+} emulated_hbas[] = {
+        { "BusLogic", "BusLogic MultiMaster, as VMware emulates it" },
+        { "mptspi", "LSI53C1030 parallel SCSI, as VMware and QEMU emulate it" },
+        { "mptsas", "LSI SAS1068, as VMware emulates it" },
+        { "ata_piix", "Intel PIIX IDE, as QEMU, VirtualBox and Hyper-V emulate it" },
+        { "ahci", "AHCI, as QEMU and VirtualBox emulate it" },
+};
+
 /* The model as a hypervisor names it ('_' of udev's ID_MODEL as blanks), or NULL. */
 static const char *virt_model_what(const struct ios_device *d)
 {
@@ -184,8 +195,15 @@ int ios_classify_virt_model(struct ios_device *d, bool controller_shown)
         if (!what)
                 return 0;
         d->cls = IOS_CLASS_VIRTUAL;
-        if (!controller_shown && d->driver)
-                e = ev(d, "%s %s", d->hctl ? "host driver" : "driver", d->driver);
+        if (!controller_shown && d->driver) {
+                const char *hba = NULL;
+
+                for (size_t i = 0; i < ELEMENTSOF(emulated_hbas); i++)
+                        if (streq(d->driver, emulated_hbas[i].driver))
+                                hba = emulated_hbas[i].what;
+                e = ev(d, "%s %s%s%s%s", d->hctl ? "host driver" : "driver", d->driver, hba ? " (" : "",
+                       hba ? hba : "", hba ? ")" : "");
+        }
         if (e >= 0 && !controller_shown)
                 e = ev_pci(d);
         if (e >= 0)

@@ -282,6 +282,40 @@ static void test_raid_families(void **state)
         }
 }
 
+/* Emulated HBAs (BusLogic, mptspi under VMware): the model decides, a real one is passed through. */
+static void test_emulated_hbas(void **state)
+{
+        static const struct {
+                const char *driver, *vendor, *model;
+                enum ios_class cls;
+                const char *why;
+        } t[] = {
+                { "mptspi", "VMware,", "VMware Virtual S", IOS_CLASS_VIRTUAL,
+                  "host driver mptspi (LSI53C1030 parallel SCSI, as VMware and QEMU emulate it)" },
+                { "BusLogic", "VMware", "Virtual disk", IOS_CLASS_VIRTUAL, "(VMware's virtual disk)" },
+                { "mptsas", "VMware", "Virtual disk", IOS_CLASS_VIRTUAL, "host driver mptsas (LSI SAS1068" },
+                { "mptspi", "SEAGATE", "ST373455LC", IOS_CLASS_HDD, "rotational=1" },
+        };
+        struct tree *tr = *state;
+
+        for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+                struct ios_device *d;
+                char *dir = fresh(tr, "ahci-sata-ssd");
+
+                write_in(dir, AHCI_DEV "/block/sdd/queue/rotational", "1\n");
+                write_in(dir, AHCI_UDEV, "E:ID_BUS=scsi\n");
+                d = ahci_as(tr, t[i].driver, t[i].vendor, t[i].model);
+                if (d->cls != t[i].cls || !has_evidence(d, t[i].why)) {
+                        char *ev = ios_strv_join(d->evidence, " | ");
+                        print_error("%s %s/%s: class %s, evidence: %s\n", t[i].driver, t[i].vendor, t[i].model,
+                                    ios_class_to_string(d->cls), ev);
+                        free(ev);
+                }
+                assert_int_equal(d->cls, t[i].cls);
+                assert_true(has_evidence(d, t[i].why));
+        }
+}
+
 static void test_ata_rpm_outranks_flag(void **state)
 {
         struct tree *t = *state;
@@ -394,6 +428,7 @@ int main(void)
                 cmocka_unit_test_setup_teardown(test_lookup_by_devno, setup_plain, teardown),
                 cmocka_unit_test(test_unknown_device),
                 cmocka_unit_test_setup_teardown(test_raid_families, setup_plain, teardown),
+                cmocka_unit_test_setup_teardown(test_emulated_hbas, setup_plain, teardown),
                 cmocka_unit_test_setup_teardown(test_ata_rpm_outranks_flag, setup_ahci, teardown),
                 cmocka_unit_test_setup_teardown(test_usb_by_udev, setup_ahci, teardown),
                 cmocka_unit_test_setup_teardown(test_zoned_keeps_class, setup_nvme, teardown),
