@@ -249,11 +249,17 @@ enum ios_class {
         IOS_CLASS_ZRAM,
         IOS_CLASS_NBD,
         IOS_CLASS_OTHER,
+        IOS_CLASS_MULTIPATH,            /* request-based dm-multipath (dm/uuid "mpath-") */
+        IOS_CLASS_OPTICAL,              /* CD/DVD/BD drive: a removable-media drive, not a disk */
+        IOS_CLASS_FLOPPY,               /* floppy drive: a removable-media drive, not a disk */
+        IOS_CLASS_RAM,                  /* RAM-backed: brd ram*, pmem*, scsi_debug */
         _IOS_CLASS_MAX,
         _IOS_CLASS_INVALID = -EINVAL,
 };
 const char *ios_class_to_string(enum ios_class c);
 enum ios_class ios_class_from_string(const char *s);
+/* Optical and floppy: removable-media drives, counted apart from disks. */
+bool ios_class_is_media_drive(enum ios_class c);
 
 enum ios_zoned {
         IOS_ZONED_NONE,
@@ -282,6 +288,8 @@ struct ios_device {
         enum ios_zoned zoned;
         int removable;                  /* 0, 1, or -1 */
         bool hidden;                    /* NVMe multipath path node */
+        bool no_dev;                    /* no dev file in sys/block/<name>: no dev_t (listed, warned) */
+        int scsi_type;                  /* SCSI peripheral type (0 disk, 5 CD/DVD), -1 unknown */
         bool blk_mq;
         unsigned nr_hw_queues;
         uint64_t size;                  /* bytes */
@@ -296,6 +304,12 @@ struct ios_device {
         char *sched_current;            /* NULL: no scheduler choice */
         char **sched_avail;             /* offered by the kernel */
         char **evidence;                /* why cls was chosen, in order */
+        /* multipath.c: dm-multipath, both ways */
+        bool mpath_path;                /* a path of a dm-multipath device (its scheduler is bypassed) */
+        char *mpath_holder;             /* that device ("dm-2"), NULL when only udev says so */
+        char **mpath_paths;             /* a multipath device: its paths, "sdb" */
+        enum ios_class *mpath_path_cls; /* and their classes */
+        int mpath_kernel_rotational;    /* its own queue/rotational before the paths decided */
         struct ios_props props;         /* udev database */
 };
 

@@ -153,18 +153,26 @@ int apply_facts(FILE *f, const struct apply_run_opts *o, const struct ios_policy
         fprintf(f, ",\n \"compliant\": %s, \"drift\": %zu, \"exit\": %d, \"errors\": ", compliant ? "true" : "false",
                 drift, exit);
         apply_errors_json(f);
-        fputs(",\n \"disks\": [", f);
-        for (size_t i = 0; i < n; i++) {
-                fprintf(f, "%s\n    {", i ? "," : "");
-                apply_json_disk_facts(f, devs[i]);
-                fputs(",\n     \"wanted_scheduler\": ", f);
-                ios_json_string(f, apply_plan_wanted_scheduler(&pls[i]));
-                fprintf(f, ", \"compliant\": %s, \"drift\": %zu",
-                        apply_plan_compliant(&pls[i]) ? "true" : "false", ios_plan_count(&pls[i], IOS_CHANGE_DRIFT));
-                apply_conflicts_json(f, o, &pls[i]);
-                fputc('}', f);
+        /* optical and floppy drives are listed apart: removable-media drives, not disks */
+        for (int drives = 0; drives <= 1; drives++) {
+                size_t k = 0;
+
+                fputs(drives ? ",\n \"removable_media_drives\": [" : ",\n \"disks\": [", f);
+                for (size_t i = 0; i < n; i++) {
+                        if (ios_class_is_media_drive(devs[i]->cls) != (drives == 1))
+                                continue;
+                        fprintf(f, "%s\n    {", k++ ? "," : "");
+                        apply_json_disk_facts(f, devs[i]);
+                        fputs(",\n     \"wanted_scheduler\": ", f);
+                        ios_json_string(f, apply_plan_wanted_scheduler(&pls[i]));
+                        fprintf(f, ", \"compliant\": %s, \"drift\": %zu", apply_plan_compliant(&pls[i]) ? "true" : "false",
+                                ios_plan_count(&pls[i], IOS_CHANGE_DRIFT));
+                        apply_conflicts_json(f, o, &pls[i]);
+                        fputc('}', f);
+                }
+                fprintf(f, "%s]", k ? "\n  " : "");
         }
-        fprintf(f, "%s]}\n", n ? "\n  " : "");
+        fputs("}\n", f);
         for (size_t i = 0; i < n; i++)
                 ios_plan_done(&pls[i]);
         free(pls);

@@ -68,7 +68,7 @@ static const struct colinfo {
         [COL_NAME] = { "NAME", 0.1, SCOLS_FL_NOEXTREMES, CT_STR, "kernel device name" },
         [COL_MAJMIN] = { "MAJ:MIN", 6, 0, CT_STR, "major:minor device number" },
         [COL_CLASS] = { "CLASS", 7, 0, CT_STR, "iosched device class" },
-        [COL_ROTA] = { "ROTA", 1, SCOLS_FL_RIGHT, CT_BOOL, "queue/rotational as the kernel reports it" },
+        [COL_ROTA] = { "ROTA", 1, SCOLS_FL_RIGHT, CT_BOOL, "queue/rotational (a multipath device: from its paths)" },
         [COL_SCHED] = { "SCHED", 0.1, 0, CT_STR, "active I/O scheduler" },
         [COL_AVAIL] = { "AVAILABLE", 0.2, 0, CT_WORDS, "schedulers the kernel offers" },
         [COL_TRAN] = { "TRAN", 0.1, 0, CT_STR, "transport (as lsblk)" },
@@ -184,7 +184,10 @@ static char *cell(const struct ios_device *d, int col, const struct apply_list_o
 
         switch (col) {
         case COL_NAME: return strdup(d->name);
-        case COL_MAJMIN: return asprintf(&s, "%u:%u", d->major, d->minor) < 0 ? NULL : s;
+        case COL_MAJMIN:
+                if (d->no_dev)
+                        return NULL;    /* unknown: no dev file */
+                return asprintf(&s, "%u:%u", d->major, d->minor) < 0 ? NULL : s;
         case COL_CLASS: return strdup(ios_class_to_string(d->cls));
         case COL_ROTA: return d->rotational < 0 ? NULL : strdup(d->rotational ? "1" : "0");
         case COL_SCHED: return d->sched_current ? strdup(d->sched_current) : NULL;
@@ -323,7 +326,10 @@ int apply_list_explain(FILE *out, const struct ios_device *d)
         _cleanup_free_ char *avail = ios_strv_join(d->sched_avail, " ");
 
         fprintf(out, "%s: %s\n", d->name, ios_class_to_string(d->cls));
-        fprintf(out, "  device      %u:%u %s\n", d->major, d->minor, d->syspath);
+        if (d->no_dev)
+                fprintf(out, "  device      (no dev file) %s\n", d->syspath);
+        else
+                fprintf(out, "  device      %u:%u %s\n", d->major, d->minor, d->syspath);
         if (d->vendor || d->model)
                 fprintf(out, "  model       %s%s%s\n", d->vendor ? d->vendor : "",
                         d->vendor && d->model ? " " : "", d->model ? d->model : "");
@@ -347,6 +353,8 @@ int apply_list_explain(FILE *out, const struct ios_device *d)
                 fprintf(out, "  scsi        %s\n", d->hctl);
         if (d->blk_mq)
                 fprintf(out, "  hw queues   %u\n", d->nr_hw_queues);
+        else if (d->sched_current)     /* a scheduler but no mq/: before 5.0 */
+                fprintf(out, "  queue       legacy request queue (single-queue block layer)\n");
         else
                 fprintf(out, "  queue       bio-based\n");
         if (d->sched_current)

@@ -179,6 +179,13 @@ static int load_devices(struct ios_ctx *r, char **names, int nnames,
 }
 
 /*
+ * The policy is read from a captured tree (--sysroot without --config-root):
+ * whoever captured it owns it, so the files' owner is not checked there (the
+ * permission checks still are).
+ */
+static bool policy_in_capture;
+
+/*
  * Load the policy.  A file that cannot be used gives no rule but holds what
  * it names on its disks (held.c says so, with the disks once they are
  * known: defer); the run's exit status is then at least APPLY_EXIT_ERROR,
@@ -189,7 +196,7 @@ static int load_policy(const struct apply_run_opts *ro, const char *conf_root, c
                        int *ret_rc)
 {
         struct ios_error pe = {};
-        unsigned flags = (getenv("IOSCHED_TEST_ANY_OWNER") ? IOS_POLICY_ANY_OWNER : 0) |
+        unsigned flags = (getenv("IOSCHED_TEST_ANY_OWNER") || policy_in_capture ? IOS_POLICY_ANY_OWNER : 0) |
                          (no_builtin ? IOS_POLICY_NO_BUILTIN : 0);
         size_t nerr = 0;
         int e;
@@ -368,8 +375,10 @@ static int run(int argc, char **argv)
                 FAIL(APPLY_EXIT_ERROR, "%s: %s", sysroot ? sysroot : "/", strerror(-e));
 
         /* /etc/default/grub lives with the policy, or in the captured tree */
-        if (!conf_root && sysroot)
+        if (!conf_root && sysroot) {
                 conf_root = sysroot;
+                policy_in_capture = true;
+        }
         if (import_grub) {
                 json_cmd = "import-grub";
                 json_mode = -1;
@@ -402,6 +411,10 @@ static int run(int argc, char **argv)
                 rc = load_devices(root, argv + optind, argc - optind, &devs, &ndevs);
                 if (rc && ndevs == 0)
                         goto out;
+                for (size_t i = 0; i < ndevs; i++)
+                        if (devs[i]->no_dev && !(lo.hide_empty && devs[i]->size == 0))
+                                fprintf(stderr, "%s: warning: %s: no dev file in sys/block/%s: listed without a "
+                                        "device number\n", prog, devs[i]->name, devs[i]->name);
                 e = apply_list_print(devs, ndevs, &lo);
                 if (e < 0)
                         rc = err(APPLY_EXIT_ERROR, "cannot print: %s", strerror(-e));

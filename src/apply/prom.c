@@ -77,10 +77,17 @@ void apply_prom_failure(FILE *f, int exit, int policy_ok)
 void apply_prom_run(FILE *f, const struct apply_run_opts *o, const struct ios_policy *p, struct ios_plan *pls,
                     size_t n, int exit)
 {
-        size_t nerr = 0;
+        size_t nerr = 0, ndrives = 0;
 
         (void)ios_policy_errors(p, &nerr);
+
         health(f, nerr == 0, nerr, exit);
+        for (size_t i = 0; i < n; i++)
+                ndrives += ios_class_is_media_drive(pls[i].dev->cls);
+        metric(f, "iosched_disks", "Disks checked (removable-media drives not counted).");
+        fprintf(f, "iosched_disks %zu\n", n - ndrives);
+        metric(f, "iosched_removable_media_drives", "Optical and floppy drives checked: removable-media drives, not disks.");
+        fprintf(f, "iosched_removable_media_drives %zu\n", ndrives);
         metric(f, "iosched_device_compliant", "1 if the disk has every setting of its policy, else 0.");
         for (size_t i = 0; i < n; i++) {
                 fputs("iosched_device_compliant{device=", f);

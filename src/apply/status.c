@@ -99,6 +99,24 @@ static char *cell(const struct apply_run_opts *o, const struct ios_plan *pl, int
         return NULL;
 }
 
+static void json_status_disk(FILE *f, const struct apply_run_opts *o, struct ios_plan *pl, bool first)
+{
+        const struct ios_device *d = pl->dev;
+
+        fprintf(f, "%s\n    {\"name\": ", first ? "" : ",");
+        ios_json_string(f, d->name);
+        fputs(", \"class\": ", f);
+        ios_json_string(f, ios_class_to_string(d->cls));
+        fputs(", \"scheduler\": ", f);
+        ios_json_string(f, d->sched_current);
+        fputs(", \"wanted\": ", f);
+        ios_json_string(f, apply_plan_wanted_scheduler(pl));
+        fprintf(f, ", \"state\": \"%s\", \"drift\": %zu, \"compliant\": %s", state_of(pl),
+                ios_plan_count(pl, IOS_CHANGE_DRIFT), apply_plan_compliant(pl) ? "true" : "false");
+        apply_conflicts_json(f, o, pl);
+        fputc('}', f);
+}
+
 static void json_status(FILE *f, const struct apply_run_opts *o, const struct ios_policy *p, struct ios_plan *pls,
                         size_t n, size_t drift, bool compliant, int exit)
 {
@@ -111,24 +129,17 @@ static void json_status(FILE *f, const struct apply_run_opts *o, const struct io
         apply_errors_json(f);
         fputs(",\n \"policy_errors\": ", f);
         apply_json_policy_errors(f, p);
-        fputs(",\n \"disks\": [", f);
-        for (size_t i = 0; i < n; i++) {
-                const struct ios_device *d = pls[i].dev;
+        /* optical and floppy drives are listed apart: removable-media drives, not disks */
+        for (int drives = 0; drives <= 1; drives++) {
+                size_t k = 0;
 
-                fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-                ios_json_string(f, d->name);
-                fputs(", \"class\": ", f);
-                ios_json_string(f, ios_class_to_string(d->cls));
-                fputs(", \"scheduler\": ", f);
-                ios_json_string(f, d->sched_current);
-                fputs(", \"wanted\": ", f);
-                ios_json_string(f, apply_plan_wanted_scheduler(&pls[i]));
-                fprintf(f, ", \"state\": \"%s\", \"drift\": %zu, \"compliant\": %s", state_of(&pls[i]),
-                        ios_plan_count(&pls[i], IOS_CHANGE_DRIFT), apply_plan_compliant(&pls[i]) ? "true" : "false");
-                apply_conflicts_json(f, o, &pls[i]);
-                fputc('}', f);
+                fputs(drives ? ",\n \"removable_media_drives\": [" : ",\n \"disks\": [", f);
+                for (size_t i = 0; i < n; i++)
+                        if (ios_class_is_media_drive(pls[i].dev->cls) == (drives == 1))
+                                json_status_disk(f, o, &pls[i], k++ == 0);
+                fprintf(f, "%s]", k ? "\n  " : "");
         }
-        fprintf(f, "%s]}\n", n ? "\n  " : "");
+        fputs("}\n", f);
 }
 
 int apply_status(const struct apply_run_opts *o, const struct apply_list_opts *lo, const char *columns,
@@ -189,10 +200,18 @@ int apply_status(const struct apply_run_opts *o, const struct apply_list_opts *l
                         for (size_t c = 0; c < ncols; c++)
                                 cells[i * ncols + c] = cell(o, &pls[i], cols[c]);
                 e = apply_table_print(headers, right, ncols, cells, nrows, lo);
-                if (e >= 0 && !lo->raw && !lo->noheadings)
-                        printf("\n%zu disk%s, %zu setting%s drifting on %zu disk%s%s\n", nrows, nrows == 1 ? "" : "s",
+                if (e >= 0 && !lo->raw && !lo->noheadings) {
+                        size_t ndrives = 0;
+
+                        for (size_t i = 0; i < nrows; i++)
+                                ndrives += ios_class_is_media_drive(pls[i].dev->cls);
+                        printf("\n%zu disk%s", nrows - ndrives, nrows - ndrives == 1 ? "" : "s");
+                        if (ndrives)
+                                printf(", %zu removable-media drive%s", ndrives, ndrives == 1 ? "" : "s");
+                        printf(", %zu setting%s drifting on %zu disk%s%s\n",
                                drift, drift == 1 ? "" : "s", ndrift, ndrift == 1 ? "" : "s",
                                nerr ? "; the policy has skipped files" : "");
+                }
                 for (size_t i = 0; i < nrows * ncols; i++)
                         free(cells[i]);
                 free(cells);

@@ -4,9 +4,36 @@
  *
  * queue/rotational lies: RAID logical drives, virtio disks and many USB
  * bridges report 1 for flash.  So the order is: what the device *is*
- * (stacked/RAM kinds, NVMe, MMC, USB, paravirtual, RAID logical drive),
- * and only then spinning or not, where udev's ATA IDENTIFY rotation rate
- * outranks the kernel flag.
+ * (stacked kinds, RAM-backed ones, removable-media drives, USB, NVMe, MMC,
+ * paravirtual, RAID logical drive, a hypervisor's emulated disk), and only
+ * then spinning or not, where udev's ATA IDENTIFY rotation rate outranks
+ * the kernel flag.
+ *
+ * Judgment calls, and why:
+ * - optical and floppy drives are removable-media drives, not disks: the
+ *   medium changes under them, and the built-in policy leaves them alone
+ *   (a site rule may still name Class=optical).  They are recognised before
+ *   USB and virtual: a USB DVD writer and QEMU's "QEMU DVD-ROM" are optical.
+ * - ram: brd ram*, pmem*, scsi_debug are RAM-backed: calling them ssd said
+ *   something false.  They get "none" like flash where they have a queue.
+ * - virtual, strongest evidence first: a paravirtual driver (virtio_blk,
+ *   virtio_scsi, vmw_pvscsi, hv_storvsc, xen-blkfront, ibmvscsi), else the
+ *   paravirtual controller's PCI id, else a virtioN / vmbus / xen component
+ *   of the device path (a missing driver link loses no class); then, on any
+ *   controller (AHCI, ata_piix, BusLogic, mptspi under a hypervisor), the
+ *   INQUIRY/ATA model a hypervisor gives its emulated disks.  On a
+ *   paravirtual SCSI controller, INQUIRY strings that are no hypervisor's are
+ *   a disk passed through (scsi-block, RDM): it keeps its own class.  A RAID
+ *   logical drive is recognised before the model strings (QEMU's megasas
+ *   passes "QEMU HARDDISK" through to its logical drives).
+ * - multipath: a request-based dm-multipath device is its own class, so that
+ *   one Class=multipath names them all; its Rotational fact is derived from
+ *   its paths (1 only when every path is an hdd; RAID logical drives, flash
+ *   and virtual paths give 0), so that the built-in policy, and a site rule,
+ *   tell a spinning LUN (mq-deadline) from a flash one (none) with the usual
+ *   Rotational= key.  Its paths keep their own class, with one more piece of
+ *   evidence: the built-in rules leave them alone (policy.c), their
+ *   scheduler being bypassed.
  */
 #define _GNU_SOURCE
 #include <fnmatch.h>
@@ -17,6 +44,13 @@
 #include "iosched.h"
 #include "macro.h"
 #include "root-internal.h"
+#include "classify-internal.h"
+
+#define ev ios_cls_ev
+#define ev_pci ios_cls_ev_pci
+#define name_is ios_cls_name_is
+#define rotational_evidence ios_cls_rotational_evidence
+#define pci_name ios_cls_pci_name
 
 /* How a RAID driver exposes logical drives next to pass-through disks. */
 enum ld_rule {
@@ -90,21 +124,12 @@ static const struct {
         { "IBM", "ServeRAID*" },
 };
 
-/* Paravirtual controllers: the hypervisor decides what the disk is. */
-static const struct {
-        const char *driver, *what;
-} virt_drivers[] = {
-        { "virtio_blk", "virtio-blk" },
-        { "virtio_scsi", "virtio-scsi" },
-        { "vbd", "Xen blkfront" },
-        { "xen-blkfront", "Xen blkfront" },
-        { "vmw_pvscsi", "VMware PVSCSI" },
-        { "storvsc", "Hyper-V storvsc" },
-        { "hv_storvsc", "Hyper-V storvsc" },
-        { "ibmvscsi", "IBM PowerVM vSCSI" },
+/* Model globs of CD/DVD/BD drives (their SCSI type says it first). */
+static const char * const optical_models[] = {
+        "*DVD-ROM*", "*CD-ROM*", "*CDROM*", "*DVD*RW*", "*DVD*RAM*", "*BD-R*", "*BDROM*",
 };
 
-static const char *pci_name(const char *id)
+const char *ios_cls_pci_name(const char *id)
 {
         for (size_t i = 0; id && i < ELEMENTSOF(pci_names); i++)
                 if (streq(id, pci_names[i].id))
@@ -112,8 +137,7 @@ static const char *pci_name(const char *id)
         return NULL;
 }
 
-static int ev(struct ios_device *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int ev(struct ios_device *d, const char *fmt, ...)
+int ios_cls_ev(struct ios_device *d, const char *fmt, ...)
 {
         va_list ap;
         char *s;
@@ -127,7 +151,7 @@ static int ev(struct ios_device *d, const char *fmt, ...)
         return ios_strv_push(&d->evidence, s);
 }
 
-static int ev_pci(struct ios_device *d)
+int ios_cls_ev_pci(struct ios_device *d)
 {
         const char *n = pci_name(d->pci_id);
 
@@ -160,14 +184,14 @@ static bool match_raid_strings(const struct ios_device *d)
         return false;
 }
 
-static int name_is(const struct ios_device *d, const char *prefix)
+int ios_cls_name_is(const struct ios_device *d, const char *prefix)
 {
         const char *rest = startswith(d->name, prefix);
 
         return rest && (!*rest || (*rest >= '0' && *rest <= '9'));
 }
 
-static int rotational_evidence(struct ios_device *d, const char *why)
+int ios_cls_rotational_evidence(struct ios_device *d, const char *why)
 {
         if (d->rotational == 1)
                 return ev(d, "rotational=1 ignored: %s", why);
@@ -234,27 +258,129 @@ static int classify_raid(struct ios_device *d)
         return 0;
 }
 
-static int classify_virtual(struct ios_device *d)
+/* RAM-backed block devices: brd, persistent memory, scsi_debug. */
+static int classify_ram(struct ios_device *d)
 {
-        const char *what = NULL;
         int e;
 
-        for (size_t i = 0; d->driver && i < ELEMENTSOF(virt_drivers); i++)
-                if (streq(d->driver, virt_drivers[i].driver))
-                        what = virt_drivers[i].what;
-        if (!what && (name_is(d, "xvd") || strstr(d->syspath, "/vbd-")))
-                what = "Xen blkfront";
-        if (!what)
-                return 0;
-        d->cls = IOS_CLASS_VIRTUAL;
-        e = ev(d, "%s %s (%s)", d->hctl ? "host driver" : "driver", d->driver ? d->driver : "vbd", what);
+        if (name_is(d, "ram") && strstr(d->syspath, "/virtual/")) {
+                d->cls = IOS_CLASS_RAM;
+                e = ev(d, "brd RAM disk (%s under devices/virtual, no hardware below)", d->name);
+                return e < 0 ? e : 1;
+        }
+        if (startswith(d->name, "pmem") || (d->driver && streq(d->driver, "nd_pmem"))) {
+                d->cls = IOS_CLASS_RAM;
+                e = ev(d, "persistent memory namespace (%s%s)", d->driver ? "driver " : "name ",
+                       d->driver ? d->driver : d->name);
+                return e < 0 ? e : 1;
+        }
+        if ((d->driver && streq(d->driver, "scsi_debug")) ||
+            (d->vendor && d->model && streq(d->vendor, "Linux") && streq(d->model, "scsi_debug"))) {
+                d->cls = IOS_CLASS_RAM;
+                e = ev(d, "%s%s (scsi_debug: a RAM-backed SCSI test disk)",
+                       d->driver ? "host driver " : "SCSI model ", d->driver ? d->driver : d->model);
+                if (e >= 0 && d->hctl)
+                        e = ev(d, "SCSI %s%s%s", d->hctl, d->model ? ", model " : "", d->model ? d->model : "");
+                return e < 0 ? e : 1;
+        }
+        return 0;
+}
+
+/* Optical and floppy drives, by every piece of evidence that holds. */
+static int classify_media(struct ios_device *d)
+{
+        const char *cd = ios_props_get(&d->props, "ID_CDROM"), *type = ios_props_get(&d->props, "ID_TYPE");
+        const char *fl = ios_props_get(&d->props, "ID_DRIVE_FLOPPY");
+        bool optical = false, floppy = false;
+        int e = 0;
+
+        if (d->scsi_type == 5 || d->scsi_type == 7) {
+                optical = true;
+                e = ev(d, "SCSI device type %d (%s)", d->scsi_type,
+                       d->scsi_type == 5 ? "CD/DVD drive" : "optical memory device");
+        }
+        if (e >= 0 && cd && streq(cd, "1")) {
+                optical = true;
+                e = ev(d, "udev ID_CDROM=1");
+        }
+        if (e >= 0 && type && streq(type, "cd")) {
+                optical = true;
+                e = ev(d, "udev ID_TYPE=cd");
+        }
+        if (e >= 0 && name_is(d, "sr")) {
+                optical = true;
+                e = ev(d, "%s: the SCSI CD-ROM driver's name (sr)", d->name);
+        }
+        for (size_t i = 0; e >= 0 && d->model && i < ELEMENTSOF(optical_models); i++)
+                if (fnmatch(optical_models[i], d->model, 0) == 0) {
+                        optical = true;
+                        e = ios_cls_ev_model(d, "an optical drive");
+                        break;
+                }
+        if (e >= 0 && !optical) {
+                if (name_is(d, "fd")) {
+                        floppy = true;
+                        e = ev(d, "%s: the floppy driver's name (fd)", d->name);
+                }
+                if (e >= 0 && d->driver && streq(d->driver, "floppy")) {
+                        floppy = true;
+                        e = ev(d, "driver floppy");
+                }
+                if (e >= 0 && fl && streq(fl, "1")) {
+                        floppy = true;
+                        e = ev(d, "udev ID_DRIVE_FLOPPY=1");
+                }
+        }
+        if (e < 0)
+                return e;
+        if (!optical && !floppy)
+                return 0;               /* nothing was said */
+        d->cls = optical ? IOS_CLASS_OPTICAL : IOS_CLASS_FLOPPY;
+        if (d->driver && !floppy)
+                e = ev(d, "%s %s", d->hctl ? "host driver" : "driver", d->driver);
+        if (e >= 0 && d->removable >= 0)
+                e = ev(d, "removable=%d", d->removable);
         if (e >= 0)
-                e = ev_pci(d);
-        if (e >= 0 && d->vendor && d->model)
-                e = ev(d, "SCSI vendor \"%s\" model \"%s\"", d->vendor, d->model);
-        if (e >= 0)
-                e = rotational_evidence(d, "the hypervisor decides what backs a virtual disk");
+                e = ev(d, "a removable-media drive, not a disk: the built-in policy leaves it alone");
         return e < 0 ? e : 1;
+}
+
+/* A request-based dm-multipath device: what its paths are says what it is. */
+static int classify_multipath(struct ios_device *d)
+{
+        size_t n = ios_strv_length(d->mpath_paths);
+        bool spinning = n > 0, raid = false;
+        int e;
+
+        d->cls = IOS_CLASS_MULTIPATH;
+        e = ev(d, "device-mapper multipath (dm/uuid mpath-, request-based: blk-mq queue with a scheduler; "
+                  "I/O to its paths is inserted below their schedulers)");
+        for (size_t i = 0; e >= 0 && i < n; i++) {
+                e = ev(d, "path %s: %s", d->mpath_paths[i], ios_class_to_string(d->mpath_path_cls[i]));
+                spinning = spinning && d->mpath_path_cls[i] == IOS_CLASS_HDD;
+                raid = raid || d->mpath_path_cls[i] == IOS_CLASS_RAID;
+        }
+        if (e < 0)
+                return e;
+        if (!n)
+                return ev(d, "no path in slaves/: rotational as the kernel reports it");
+        d->rotational = spinning ? 1 : 0;
+        e = ev(d, "rotational=%d from its paths (%s)", d->rotational,
+               spinning ? "every path spins" : raid ? "RAID logical drives" : "not every path spins");
+        if (e >= 0 && d->mpath_kernel_rotational >= 0 && d->mpath_kernel_rotational != d->rotational)
+                e = ev(d, "queue/rotational=%d of the multipath device itself ignored", d->mpath_kernel_rotational);
+        return e;
+}
+
+static int ev_mpath_path(struct ios_device *d)
+{
+        if (!d->mpath_path)
+                return 0;
+        if (d->mpath_holder)
+                return ev(d, "path of dm-multipath device %s (holders/%s): its scheduler is bypassed, "
+                          "the built-in policy leaves it alone", d->mpath_holder, d->mpath_holder);
+        return ev(d, "udev DM_MULTIPATH_DEVICE_PATH=1, a path of a dm-multipath device: its scheduler is "
+                  "bypassed, the built-in policy leaves it alone");
 }
 
 static int classify_spin(struct ios_device *d, bool controller_shown)
@@ -294,13 +420,10 @@ static int classify_spin(struct ios_device *d, bool controller_shown)
         return ev(d, "no rotational flag");
 }
 
-int ios_device_classify(struct ios_device *d)
+static int classify_kind(struct ios_device *d)
 {
         const char *bus = ios_props_get(&d->props, "ID_BUS");
         int e;
-
-        d->evidence = ios_strv_free(d->evidence);
-        d->cls = IOS_CLASS_OTHER;
 
         /* stacked and RAM devices: named by their driver, no hardware below */
         /* a lookup that failed (EMFILE, ENOMEM) is an error, not "no dm/": it
@@ -309,7 +432,13 @@ int ios_device_classify(struct ios_device *d)
         if (e < 0)
                 return e;
         if (e > 0) {
+                bool mpath = d->subtype && streq(d->subtype, "mpath");
+
+                if (mpath && (d->blk_mq || d->sched_current))
+                        return classify_multipath(d);
                 d->cls = IOS_CLASS_DM;
+                if (mpath)
+                        return ev(d, "device-mapper multipath, bio-based (queue_mode bio): no scheduler");
                 return ev(d, "device-mapper (dm/ present%s%s)", d->subtype ? ", uuid prefix " : "",
                           d->subtype ? d->subtype : "");
         }
@@ -332,6 +461,11 @@ int ios_device_classify(struct ios_device *d)
                 d->cls = IOS_CLASS_NBD;
                 return ev(d, "network block device");
         }
+        e = classify_ram(d);
+        if (e == 0)
+                e = classify_media(d);
+        if (e != 0)
+                return e < 0 ? e : 0;
 
         if (strstr(d->syspath, "/usb") || (bus && streq(bus, "usb"))) {
                 d->cls = IOS_CLASS_USB;
@@ -367,14 +501,31 @@ int ios_device_classify(struct ios_device *d)
                 return e;
         }
 
-        e = classify_virtual(d);
+        e = ios_classify_virtual(d);
         if (e != 0)
                 return e < 0 ? e : 0;
         e = classify_raid(d);
+        if (e != 0)
+                return e < 0 ? e : 0;
+        e = ios_classify_virt_model(d, ios_strv_length(d->evidence) > 0);
         if (e != 0)
                 return e < 0 ? e : 0;
         e = classify_spin(d, ios_strv_length(d->evidence) > 0);
         if (e >= 0 && d->zoned != IOS_ZONED_NONE)
                 e = ev(d, "zoned %s", ios_zoned_to_string(d->zoned));
         return e;
+}
+
+int ios_device_classify(struct ios_device *d)
+{
+        int e;
+
+        d->evidence = ios_strv_free(d->evidence);
+        d->cls = IOS_CLASS_OTHER;
+        e = classify_kind(d);
+        if (e >= 0)
+                e = ev_mpath_path(d);
+        if (e >= 0 && d->no_dev)
+                e = ev(d, "no dev file in sys/block/%s: no device number, no udev entry", d->name);
+        return e < 0 ? e : 0;
 }

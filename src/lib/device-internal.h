@@ -37,6 +37,14 @@ int ios_probe_queue(struct ios_device *d);
 int ios_probe_bus(struct ios_device *d, struct ios_ctrl_cache *cache);
 
 /*
+ * multipath.c: a dm-multipath device's paths (opened and classified), or
+ * whether another disk is a path of one (holders/, udev); ios_mpath_done()
+ * frees what it filled.
+ */
+int ios_mpath_probe(struct ios_device *d);
+void ios_mpath_done(struct ios_device *d);
+
+/*
  * device.c: open the disk at path (a partition's path gives its disk when
  * maybe_part), or at a canonical path whose dev_t is known, and probe it.
  * -ENODEV when there is no such disk.  cache may be NULL.

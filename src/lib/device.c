@@ -37,6 +37,7 @@ struct ios_device *ios_device_free(struct ios_device *d)
         free(d->pci_class);
         free(d->sched_current);
         ios_strv_free(d->sched_avail);
+        ios_mpath_done(d);
         ios_strv_free(d->evidence);
         ios_props_done(&d->props);
         free(d);
@@ -54,7 +55,7 @@ static int device_probe(struct ios_device *d, struct ios_ctrl_cache *cache)
 {
         int e;
 
-        if (!d->hidden) {
+        if (!d->hidden && !d->no_dev) {
                 /* no udev entry is normal; our own lack of memory or descriptors is not */
                 e = ios_props_load(d->ctx, d->major, d->minor, &d->props);
                 if (e == -ENOMEM || e == -EMFILE || e == -ENFILE)
@@ -63,6 +64,8 @@ static int device_probe(struct ios_device *d, struct ios_ctrl_cache *cache)
         e = ios_probe_queue(d);
         if (e >= 0)
                 e = ios_probe_bus(d, cache);
+        if (e >= 0)
+                e = ios_mpath_probe(d);
         if (e < 0)
                 return e;
         return ios_device_classify(d);
@@ -118,17 +121,16 @@ int ios_device_open(struct ios_ctx *r, const char *path, bool maybe_part,
                         e = h;
                         goto fail;
                 }
-                if (h < 0 || hidden != 1) {
-                        e = -ENODEV;    /* not a block device directory */
-                        goto fail;
-                }
-                /* likewise a "queue" lookup that failed (EMFILE, ENOMEM) */
+                /* likewise a "queue" lookup that failed (EMFILE, ENOMEM); a
+                 * directory with a queue/ but no dev file (not hidden) is a
+                 * disk whose dev_t the tree does not say: kept, and said */
                 e = ios_sysfs_present(d->fd, "queue");
                 if (e <= 0) {
                         e = e < 0 ? e : -ENODEV;
                         goto fail;
                 }
-                d->hidden = true;
+                d->hidden = h >= 0 && hidden == 1;
+                d->no_dev = !d->hidden;
                 d->major = d->minor = 0;
         }
         slash = strrchr(canon, '/');

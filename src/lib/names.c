@@ -16,7 +16,9 @@ static const char * const class_names[_IOS_CLASS_MAX] = {
         [IOS_CLASS_USB] = "usb",         [IOS_CLASS_DM] = "dm",
         [IOS_CLASS_MD] = "md",           [IOS_CLASS_LOOP] = "loop",
         [IOS_CLASS_ZRAM] = "zram",       [IOS_CLASS_NBD] = "nbd",
-        [IOS_CLASS_OTHER] = "other",
+        [IOS_CLASS_OTHER] = "other",     [IOS_CLASS_MULTIPATH] = "multipath",
+        [IOS_CLASS_OPTICAL] = "optical", [IOS_CLASS_FLOPPY] = "floppy",
+        [IOS_CLASS_RAM] = "ram",
 };
 
 const char *ios_class_to_string(enum ios_class c)
@@ -30,6 +32,11 @@ enum ios_class ios_class_from_string(const char *s)
                 if (streq(s, class_names[i]))
                         return (enum ios_class)i;
         return _IOS_CLASS_INVALID;
+}
+
+bool ios_class_is_media_drive(enum ios_class c)
+{
+        return c == IOS_CLASS_OPTICAL || c == IOS_CLASS_FLOPPY;
 }
 
 static const char * const zoned_names[_IOS_ZONED_MAX] = {

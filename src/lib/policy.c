@@ -160,6 +160,7 @@ void ios_wanted_done(struct ios_wanted *w)
 int ios_policy_resolve(const struct ios_policy *p, const struct ios_device *d, struct ios_wanted *ret)
 {
         struct ios_wanted w = {};
+        bool skipped_builtin = false;
         int e = 0;
 
         /* a file whose [Match] cannot be read: no disk is changed */
@@ -177,6 +178,11 @@ int ios_policy_resolve(const struct ios_policy *p, const struct ios_device *d, s
 
                 if (!rule_matches(r, d))
                         continue;
+                /* dm-multipath inserts its I/O below a path's scheduler: not ours to set */
+                if (d->mpath_path && startswith(r->source, "built-in:")) {
+                        skipped_builtin = true;
+                        continue;
+                }
                 if (r->hold) {
                         /* a broken file: what it names stays as the disk has it */
                         if (r->hold_every_key)
@@ -192,6 +198,10 @@ int ios_policy_resolve(const struct ios_policy *p, const struct ios_device *d, s
                 }
         }
 
+        if (e >= 0 && skipped_builtin)
+                e = ios_strv_pushf(&w.notes, "path of dm-multipath device %s: its scheduler is bypassed, so the "
+                                   "built-in rules leave it alone (a site rule may still name it)",
+                                   d->mpath_holder ? d->mpath_holder : "(udev DM_MULTIPATH_DEVICE_PATH=1)");
         if (e >= 0 && d->zoned == IOS_ZONED_HOST_MANAGED) {
                 unsigned maj = 0, min = 0;
 
@@ -259,10 +269,20 @@ int ios_policy_unmatched(const struct ios_policy *p, struct ios_device * const *
 /* the policy object: built-in rules, lifecycle                        */
 /* ------------------------------------------------------------------ */
 
+/*
+ * Optical and floppy drives, stacked and RAM-only kinds get no built-in
+ * rule.  A multipath device's Rotational is 1 only when every path spins
+ * (classify.c), so the last rule gives a spinning LUN mq-deadline.  The
+ * paths of a multipath device are left out of every built-in rule
+ * (ios_policy_resolve).  The line numbers of the first rules are kept:
+ * sources "built-in:5" and "built-in:9" are in logs and golden files.
+ */
 static const char builtin_policy[] =
         "# built-in defaults\n"
-        "[Match]\nClass=nvme ssd raid virtual\n[Set]\nScheduler=none noop\n"
-        "[Match]\nClass=hdd\n[Set]\nScheduler=mq-deadline deadline\n";
+        "[Match]\nClass=nvme ssd raid virtual multipath ram\n[Set]\nScheduler=none noop\n"
+        "[Match]\nClass=hdd\n[Set]\nScheduler=mq-deadline deadline\n"
+        "# a multipath device whose paths all spin\n"
+        "[Match]\nClass=multipath\nRotational=1\n[Set]\nScheduler=mq-deadline deadline\n";
 
 bool ios_policy_has_builtin(const struct ios_policy *p)
 {

@@ -174,6 +174,8 @@ static int read_inquiry(struct ios_device *d, const char *scsi_dir)
         fd = keep(ios_ctx_open(d->ctx, path, O_RDONLY));
         n = fd >= 0 ? read(fd, buf, sizeof(buf)) : -1;
         if (n >= 32) {
+                /* byte 0: peripheral qualifier and device type (0 disk, 5 CD/DVD, 7 optical memory) */
+                d->scsi_type = buf[0] & 0x1f;
                 d->vendor = trim(kept_ndup((char *)buf + 8, 8));
                 d->model = trim(kept_ndup((char *)buf + 16, 16));
                 for (char *p = d->vendor; p && *p; p++)
@@ -189,6 +191,10 @@ static int read_inquiry(struct ios_device *d, const char *scsi_dir)
                 close(fd);
         fd = keep(ios_ctx_open(d->ctx, scsi_dir, O_PATH | O_DIRECTORY));
         if (fd >= 0) {
+                int t;
+
+                if (keep(ios_sysfs_read_int(fd, "type", &t)) >= 0)
+                        d->scsi_type = t;
                 (void)keep_read_string(fd, "vendor", &d->vendor);
                 (void)keep_read_string(fd, "model", &d->model);
                 d->vendor = trim(d->vendor);
@@ -326,8 +332,10 @@ static int probe_device_dir(struct ios_device *d, struct ios_ctrl_cache *cache)
                 d->serial = TAKE_PTR(v[1]);
         if (!d->subtype)
                 d->subtype = TAKE_PTR(v[2]);
-        /* virtio-blk: the driver of device/ (a virtioN) is virtio_blk; xen: vbd */
-        if (v[3] && (streq(v[3], "virtio_blk") || streq(v[3], "vbd") || streq(v[3], "xen-blkfront"))) {
+        /* virtio-blk: the driver of device/ (a virtioN) is virtio_blk; xen: vbd; the
+         * floppy controller (platform floppy.0) and persistent memory (nd_pmem) */
+        if (v[3] && (streq(v[3], "virtio_blk") || streq(v[3], "vbd") || streq(v[3], "xen-blkfront") ||
+                     streq(v[3], "floppy") || streq(v[3], "nd_pmem"))) {
                 free(d->driver);
                 d->driver = TAKE_PTR(v[3]);
         }
@@ -438,6 +446,7 @@ int ios_probe_bus(struct ios_device *d, struct ios_ctrl_cache *cache)
         int e;
 
         probe_err = 0;
+        d->scsi_type = -1;
         e = probe_stacked(d);
         if (e >= 0)
                 e = probe_path(d, cache);

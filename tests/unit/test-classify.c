@@ -114,7 +114,8 @@ static void write_in(const char *dir, const char *rel, const char *content)
 static void test_real_fixtures(void **state)
 {
         static const struct { const char *fx, *dev; enum ios_class cls; } t[] = {
-                { "ahci-sata-ssd", "sdd", IOS_CLASS_SSD },
+                /* QEMU's ide-hd keeps its model "QEMU HARDDISK": an emulated disk */
+                { "ahci-sata-ssd", "sdd", IOS_CLASS_VIRTUAL },
                 { "virtio-scsi-rot", "sda", IOS_CLASS_VIRTUAL },
                 { "virtio-scsi-ssd", "sdb", IOS_CLASS_VIRTUAL },
                 { "virtio-blk-root", "vda", IOS_CLASS_VIRTUAL },
@@ -242,13 +243,15 @@ static void test_raid_families(void **state)
                 const char *why;
         } t[] = {
                 /* pass-through disks keep rotational=1: hdd.  Channel 0 on megaraid_sas is a system PD unless the strings say LD */
-                { "megaraid_sas", NULL, NULL, IOS_CLASS_HDD, "pass-through disk" },
+                { "megaraid_sas", "SEAGATE", "ST4000NM0025", IOS_CLASS_HDD, "pass-through disk" },
                 { "megaraid_sas", "DELL", "PERC H700", IOS_CLASS_RAID, "host driver megaraid_sas" },
                 { "hpsa", "HP", "LOGICAL VOLUME", IOS_CLASS_RAID, "logical drive at SCSI 2:0:0:0" },
-                { "hpsa", NULL, "QEMU HARDDISK", IOS_CLASS_HDD, "pass-through disk" },
+                { "hpsa", NULL, "MB4000GCWDC", IOS_CLASS_HDD, "pass-through disk" },
+                /* QEMU's disk passed through a RAID HBA is still QEMU's */
+                { "hpsa", "ATA", "QEMU HARDDISK", IOS_CLASS_VIRTUAL, "QEMU's emulated ATA disk" },
                 { "smartpqi", "HPE", "LOGICAL VOLUME", IOS_CLASS_RAID, "SmartRAID" },
                 { "aacraid", "Adaptec", "RAID5", IOS_CLASS_RAID, "host driver aacraid" },
-                { "mpt3sas", "ATA", "QEMU HARDDISK", IOS_CLASS_HDD, "pass-through disk" },
+                { "mpt3sas", "ATA", "ST4000NM0035-1V4", IOS_CLASS_HDD, "pass-through disk" },
                 { "3w-9xxx", "AMCC", "9650SE-4LP DISK", IOS_CLASS_RAID, "3ware" },
                 { "arcmsr", "Areca", "ARC-1880-VOL#000", IOS_CLASS_RAID, "Areca" },
                 /* unknown driver, but an LD's INQUIRY strings */
@@ -279,10 +282,50 @@ static void test_raid_families(void **state)
         }
 }
 
+/* Emulated HBAs (BusLogic, mptspi under VMware): the model decides, a real one is passed through. */
+static void test_emulated_hbas(void **state)
+{
+        static const struct {
+                const char *driver, *vendor, *model;
+                enum ios_class cls;
+                const char *why;
+        } t[] = {
+                { "mptspi", "VMware,", "VMware Virtual S", IOS_CLASS_VIRTUAL,
+                  "host driver mptspi (LSI53C1030 parallel SCSI, as VMware and QEMU emulate it)" },
+                { "BusLogic", "VMware", "Virtual disk", IOS_CLASS_VIRTUAL, "(VMware's virtual disk)" },
+                { "mptsas", "VMware", "Virtual disk", IOS_CLASS_VIRTUAL, "host driver mptsas (LSI SAS1068" },
+                { "mptspi", "SEAGATE", "ST373455LC", IOS_CLASS_HDD, "rotational=1" },
+        };
+        struct tree *tr = *state;
+
+        for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+                struct ios_device *d;
+                char *dir = fresh(tr, "ahci-sata-ssd");
+
+                write_in(dir, AHCI_DEV "/block/sdd/queue/rotational", "1\n");
+                write_in(dir, AHCI_UDEV, "E:ID_BUS=scsi\n");
+                d = ahci_as(tr, t[i].driver, t[i].vendor, t[i].model);
+                if (d->cls != t[i].cls || !has_evidence(d, t[i].why)) {
+                        char *ev = ios_strv_join(d->evidence, " | ");
+                        print_error("%s %s/%s: class %s, evidence: %s\n", t[i].driver, t[i].vendor, t[i].model,
+                                    ios_class_to_string(d->cls), ev);
+                        free(ev);
+                }
+                assert_int_equal(d->cls, t[i].cls);
+                assert_true(has_evidence(d, t[i].why));
+        }
+}
+
 static void test_ata_rpm_outranks_flag(void **state)
 {
         struct tree *t = *state;
         struct ios_device *d;
+        char inq[4096];
+
+        /* a real drive's ATA model (QEMU's own is an emulated disk: virtual) */
+        snprintf(inq, sizeof(inq), "%s/" AHCI_DEV "/inquiry", t->dir);
+        assert_int_equal(unlink(inq), 0);
+        write_in(t->dir, AHCI_DEV "/model", "Samsung SSD 870 \n");
 
         /* a USB-SATA or RAID-passthrough HDD that claims rotational=0 */
         write_in(t->dir, AHCI_UDEV, "E:ID_BUS=ata\nE:ID_ATA_ROTATION_RATE_RPM=7200\n");
@@ -368,7 +411,10 @@ static void test_class_names(void **state)
         (void)state;
         for (int c = 0; c < _IOS_CLASS_MAX; c++)
                 assert_int_equal(ios_class_from_string(ios_class_to_string(c)), c);
-        assert_int_equal(ios_class_from_string("floppy"), _IOS_CLASS_INVALID);
+        assert_int_equal(ios_class_from_string("tape"), _IOS_CLASS_INVALID);
+        assert_true(ios_class_is_media_drive(IOS_CLASS_OPTICAL));
+        assert_true(ios_class_is_media_drive(IOS_CLASS_FLOPPY));
+        assert_false(ios_class_is_media_drive(IOS_CLASS_HDD));
         assert_int_equal(ios_zoned_from_string("host-aware"), IOS_ZONED_HOST_AWARE);
         assert_null(ios_class_to_string(_IOS_CLASS_MAX));
 }
@@ -382,6 +428,7 @@ int main(void)
                 cmocka_unit_test_setup_teardown(test_lookup_by_devno, setup_plain, teardown),
                 cmocka_unit_test(test_unknown_device),
                 cmocka_unit_test_setup_teardown(test_raid_families, setup_plain, teardown),
+                cmocka_unit_test_setup_teardown(test_emulated_hbas, setup_plain, teardown),
                 cmocka_unit_test_setup_teardown(test_ata_rpm_outranks_flag, setup_ahci, teardown),
                 cmocka_unit_test_setup_teardown(test_usb_by_udev, setup_ahci, teardown),
                 cmocka_unit_test_setup_teardown(test_zoned_keeps_class, setup_nvme, teardown),

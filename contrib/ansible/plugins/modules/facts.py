@@ -75,7 +75,8 @@ ansible_facts:
       description:
         - The object of C(iosched-apply facts -J), schema 1 (iosched-apply(8) documents every key).
         - Top level C(schema), C(tool), C(version), C(kernel), C(policy_ok), C(policy_errors),
-          C(compliant), C(drift) and C(disks).
+          C(compliant), C(drift), C(disks) and C(removable_media_drives) (optical and floppy drives,
+          the same keys, not in C(disks)).
         - Per disk C(name), C(maj_min), C(class), C(evidence), C(rotational), C(size_bytes), C(removable),
           C(model), C(vendor), C(tran), C(controller) (C(driver), C(pci_slot), C(pci_id), C(pci_subsystem),
           or null), C(scheduler), C(available), C(wanted_scheduler), C(compliant), C(drift).

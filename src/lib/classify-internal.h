@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Library-private parts of classification, shared by classify.c (the
+ * order, and every class but virtual) and classify-virt.c (virtual).
+ */
+#ifndef IOS_CLASSIFY_INTERNAL_H
+#define IOS_CLASSIFY_INTERNAL_H
+
+#include "iosched.h"
+
+/* One more line of evidence (printf format); 0 or -ENOMEM. */
+int ios_cls_ev(struct ios_device *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The controller's PCI id, with its name when the table knows it. */
+int ios_cls_ev_pci(struct ios_device *d);
+/* "SCSI vendor "V" model "M" (what)" or "ATA model "M" (what)" (what may be NULL). */
+int ios_cls_ev_model(struct ios_device *d, const char *what);
+/* What the rotational flag says, or why it is ignored. */
+int ios_cls_rotational_evidence(struct ios_device *d, const char *why);
+/* The kernel name is prefix followed by a digit or nothing ("sr0" is "sr"). */
+int ios_cls_name_is(const struct ios_device *d, const char *prefix);
+/* A controller PCI id's name ("1af4:1001" is "virtio-blk"), or NULL. */
+const char *ios_cls_pci_name(const char *id);
+
+/*
+ * classify-virt.c: 1 with the class set if a paravirtual driver, PCI id or
+ * device path says the disk is virtual; 0 if not (a disk passed through a
+ * paravirtual SCSI controller, with that said); -errno.
+ */
+int ios_classify_virtual(struct ios_device *d);
+/* 1 with the class set if the model is a hypervisor's emulated disk, else 0. */
+int ios_classify_virt_model(struct ios_device *d, bool controller_shown);
+
+#endif
