@@ -290,12 +290,16 @@ int apply_import_grub(FILE *out, struct ios_ctx *r, const char *conf_root, char 
                 "# built-in policy sets nothing: where it does, its choice stays and the old\n"
                 "# one is below as a commented rule, to uncomment if you want to keep it.\n"
                 "# NVMe never had a scheduler elevator= could set (bio-based, then blk-mq):\n"
-                "# it is not imported.  loop and nbd are neither stacked nor RAM disks:\n"
-                "# loop had no scheduler of its own either (bio-based, then blk-mq), while\n"
-                "# nbd was a single-queue disk on older kernels and took elevator=.  Both\n"
-                "# are blk-mq now; neither this file nor the built-in policy sets them\n"
-                "# (add a rule with Class=loop or Class=nbd to).  dm, md and zram are\n"
-                "# left alone, as the built-in policy does.\n", v, w);
+                "# it is not imported.  loop had no scheduler of its own either (bio-based,\n"
+                "# then blk-mq); nbd was a single-queue disk on older kernels and took\n"
+                "# elevator=.  Both are blk-mq now; neither this file nor the built-in\n"
+                "# policy sets them (add a rule with Class=loop or Class=nbd to set them).\n"
+                "# Request-based dm-multipath took elevator= too; the built-in policy\n"
+                "# sets it from its paths (none for flash, mq-deadline when they all spin):\n"
+                "# add a rule with Class=multipath to keep the old one there.\n"
+                "# Optical and floppy drives are removable media, not disks, and are\n"
+                "# left alone; so are bio-based dm, md, zram and RAM disks, as the\n"
+                "# built-in policy does.\n", v, w);
         for (char **n = *ret_notes; n && *n; n++)
                 fprintf(out, "# warning: %s\n", *n);
         fputs("# Remove elevator= from the kernel command line once this is installed:\n"
