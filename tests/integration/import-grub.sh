@@ -77,7 +77,10 @@ no_line "$out" "Class=hdd"
 no_line "$out" "nvme"
 # the truth about loop and nbd: neither stacked nor RAM disks
 no_line "$out" "Stacked and RAM devices (dm, md, loop"
-expect_line "$out" "loop and nbd are neither stacked nor RAM disks"
+expect_line "$out" "loop had no scheduler of its own either"
+expect_line "$out" "add a rule with Class=loop or Class=nbd to set them"
+expect_line "$out" "Optical and floppy drives are removable media, not disks"
+expect_line "$out" "add a rule with Class=multipath to keep the old one there"
 
 # the generated file is a valid policy
 cp "$out" "$T_TMP/50-elevator.conf" && chmod 0644 "$T_TMP/50-elevator.conf"
