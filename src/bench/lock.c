@@ -45,12 +45,16 @@ int bench_disk_lock_take(const struct ios_device *d, struct bench_disk_lock *l, 
                 return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "%s: cannot create " IOS_BENCH_LOCK_DIR ": %s",
                                        d->name, strerror(errno));
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600);
+        if (fd < 0 && (errno == ELOOP || errno == EISDIR))
+                return bench_error_set(e, BENCH_ERR_REFUSED, errno, "%s: %s is a %s: refused", d->name, path,
+                                       errno == ELOOP ? "symbolic link" : "directory");
         if (fd < 0)
                 return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "%s: cannot open %s: %s", d->name, path,
                                        strerror(errno));
         if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != 0 || st.st_nlink != 1) {
                 close(fd);
-                return bench_error_set(e, BENCH_ERR_SYSTEM, EPERM, "%s: %s is not a regular file of root's",
+                return bench_error_set(e, BENCH_ERR_REFUSED, EPERM,
+                                       "%s: %s is not a regular file of root's with one link: refused",
                                        d->name, path);
         }
         /* root's alone, whatever an older iosched-bench or anyone else left:
