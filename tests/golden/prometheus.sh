@@ -30,7 +30,7 @@ export IOSCHED_TEST_ANY_OWNER=1
 for m in 'iosched_policy_ok 1' 'iosched_policy_errors 0' 'iosched_exit_code 1' \
          'iosched_device_compliant{device="sdb",class="raid"} 0' 'iosched_device_drift_settings{device="sdb"} 1' \
          'iosched_device_failed_settings{device="sdb"} 0' 'iosched_device_conflicting_writers{device="sdb"} 0' \
-         'iosched_device_info{device="sdb",class="raid",scheduler="mq-deadline"} 1'; do
+         'iosched_device_info{device="sdb",class="raid",scheduler="mq-deadline",wanted="none"} 1'; do
         grep -qxF "$m" "$t/drift.prom" || t_fail "drift: no line $m"
 done
 now=$(date +%s)
