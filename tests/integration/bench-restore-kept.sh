@@ -21,6 +21,8 @@ P=$B_TMP/policy.conf
 
 # start a 3 s run on none; return once it holds the lock and runs on none
 start_bench() {
+        # mq-deadline afresh: its defaults, whatever a reused loop device had
+        echo none >$q/scheduler
         echo mq-deadline >$q/scheduler
         echo 512 >$q/read_ahead_kb
         b_queue_state $l >"$B_TMP/before"
