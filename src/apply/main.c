@@ -578,8 +578,8 @@ int main(int argc, char **argv)
                         rc = APPLY_EXIT_ERROR;
         }
         if (textfile) {
-                /* --help or --version printed no textfile: nothing replaces FILE */
-                if (apply_textfile_commit(&tf, apply_prom_printed(), &msg) < 0)
+                /* --help, --version or a -J error object is no textfile: nothing replaces FILE */
+                if (apply_textfile_commit(&tf, apply_prom_printed() && !apply_json_printed(), &msg) < 0)
                         rc = err(rc ? rc : APPLY_EXIT_ERROR, "%s", msg ? msg : "--textfile: out of memory");
                 apply_textfile_done(&tf);
         }

@@ -8,7 +8,8 @@
 # FILE's directory (strace, where present: two runs, two names, neither the
 # old recipe's fixed "FILE.tmp"), mode 0644 whatever the umask, nothing left
 # behind; a directory that is not root's or that others may write (also
-# sticky) is refused, exit 2, nothing written; --help still prints.  The
+# sticky) is refused, exit 2, nothing written; --help still prints, and so
+# does -J's error object, neither replacing FILE.  The
 # parts that need a root-owned directory skip as non-root.
 set -u
 top=${IOS_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -98,6 +99,10 @@ $bin --textfile "$f" --help >"$t/out" || t_fail "--help: exit $?"
 grep -q '^Usage:' "$t/out" || t_fail "--help printed no usage"
 grep -q -- '--textfile FILE' "$t/out" || t_fail "--help does not show --textfile"
 cmp -s "$f" "$t/keep" || t_fail "--help replaced the textfile"
+$bin --textfile "$f" -J --sysroot "$d" >"$t/out" 2>/dev/null
+[ $? = 2 ] || t_fail "--textfile with -J: want exit 2"
+grep -q '"exit": 2' "$t/out" || t_fail "--textfile with -J: no JSON error object on stdout"
+cmp -s "$f" "$t/keep" || t_fail "--textfile with -J replaced the textfile"
 [ "$(ls_tf)" = "iosched.prom " ] || t_fail "left behind: $(ls_tf)"
 
 # 5. the temporary file: a random name, O_EXCL, renamed over FILE (strace)
