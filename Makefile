@@ -142,6 +142,9 @@ GENERATED := $(BUILDDIR)/60-iosched.rules $(MAN_PAGES)
 ifneq ($(wildcard systemd/ioschedd.service),)
 GENERATED += $(BUILDDIR)/ioschedd.service
 endif
+ifneq ($(wildcard systemd/iosched-textfile.service),)
+GENERATED += $(BUILDDIR)/iosched-textfile.service
+endif
 COMPLETIONS := $(wildcard completion/iosched-apply completion/ioschedd completion/iosched-bench)
 
 all: $(PROGS) $(GENERATED)
@@ -171,6 +174,11 @@ $(BUILDDIR)/ioschedd.service: systemd/ioschedd.service $(BUILDDIR)/paths.stamp
 	@mkdir -p $(dir $@)
 	$(Q_GEN)sed 's|^ExecStart=ioschedd\b|ExecStart=$(SBINDIR)/ioschedd|' $< > $@
 	@grep -q '^ExecStart=$(SBINDIR)/ioschedd' $@ || { echo "$<: no ExecStart=ioschedd line to rewrite" >&2; exit 1; }
+
+$(BUILDDIR)/iosched-textfile.service: systemd/iosched-textfile.service $(BUILDDIR)/paths.stamp
+	@mkdir -p $(dir $@)
+	$(Q_GEN)sed 's|^ExecStart=iosched-apply\b|ExecStart=$(SBINDIR)/iosched-apply|' $< > $@
+	@grep -q '^ExecStart=$(SBINDIR)/iosched-apply ' $@ || { echo "$<: no ExecStart=iosched-apply line to rewrite" >&2; exit 1; }
 
 $(BUILDDIR)/man/%: man/% $(BUILDDIR)/paths.stamp
 	@mkdir -p $(dir $@)
@@ -256,6 +264,8 @@ install: all
 	$(if $(UDEVDIR),$(INSTALL) -m 0644 $(BUILDDIR)/60-iosched.rules $(DESTDIR)$(UDEVDIR)/rules.d/60-iosched.rules)
 	$(if $(and $(SYSTEMDUNITDIR),$(filter %/ioschedd.service,$(GENERATED))),$(INSTALL) -d $(DESTDIR)$(SYSTEMDUNITDIR))
 	$(if $(and $(SYSTEMDUNITDIR),$(filter %/ioschedd.service,$(GENERATED))),$(INSTALL) -m 0644 $(BUILDDIR)/ioschedd.service $(DESTDIR)$(SYSTEMDUNITDIR)/ioschedd.service)
+	$(if $(and $(SYSTEMDUNITDIR),$(filter %/iosched-textfile.service,$(GENERATED))),$(INSTALL) -d $(DESTDIR)$(SYSTEMDUNITDIR) && \
+		$(INSTALL) -m 0644 $(BUILDDIR)/iosched-textfile.service systemd/iosched-textfile.timer $(DESTDIR)$(SYSTEMDUNITDIR)/)
 	$(if $(INITRAMFSDIR),if [ -x initramfs/hooks/iosched ]; then \
 		$(INSTALL) -d $(DESTDIR)$(INITRAMFSDIR)/hooks && $(INSTALL) -m 0755 initramfs/hooks/iosched $(DESTDIR)$(INITRAMFSDIR)/hooks/iosched; fi)
 	$(if $(DRACUTDIR),if [ -d dracut/90iosched ]; then \
@@ -270,6 +280,7 @@ uninstall:
 	for m in $(MAN_SRCS); do rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; done
 	$(if $(UDEVDIR),rm -f $(DESTDIR)$(UDEVDIR)/rules.d/60-iosched.rules)
 	$(if $(SYSTEMDUNITDIR),rm -f $(DESTDIR)$(SYSTEMDUNITDIR)/ioschedd.service)
+	$(if $(SYSTEMDUNITDIR),rm -f $(DESTDIR)$(SYSTEMDUNITDIR)/iosched-textfile.service $(DESTDIR)$(SYSTEMDUNITDIR)/iosched-textfile.timer)
 	$(if $(INITRAMFSDIR),rm -f $(DESTDIR)$(INITRAMFSDIR)/hooks/iosched)
 	$(if $(DRACUTDIR),rm -rf $(DESTDIR)$(DRACUTDIR)/90iosched)
 	$(if $(BASHCOMPDIR),rm -f $(addprefix $(DESTDIR)$(BASHCOMPDIR)/,$(notdir $(COMPLETIONS))))

@@ -123,8 +123,10 @@ int ios_sysfs_list(int dirfd, const char *sub, char ***ret_names);
 /* "/run/iosched-bench/MAJ:MIN.lock"; -ENAMETOOLONG if size is too small. */
 int ios_bench_lock_path(unsigned major, unsigned minor, char *buf, size_t size);
 /*
- * 1 while an iosched-bench holds the disk's lock (its pid in *ret_pid, 0 if
- * unknown), 0 when none does, or a negative errno.  Under r's root.
+ * 1 while a live iosched-bench running as root holds the disk's lock (its
+ * pid in *ret_pid), 0 when none does, or a negative errno.  Only a
+ * root-owned 0600 regular file counts, and only if the flock holder
+ * (proc/locks; else the pid in the file) is such a process.  Under r's root.
  */
 int ios_bench_lock_holder(struct ios_ctx *r, unsigned major, unsigned minor, long *ret_pid);
 

@@ -91,6 +91,24 @@ bool apply_prom_requested(int argc, char **argv);
 /* A string vector as a JSON array of strings. */
 void apply_json_strv(FILE *f, char * const *l);
 
+/*
+ * textfile.c: --textfile FILE: standard output goes to a new file of a random
+ * name in FILE's directory (root's, writable by no one else, or refused),
+ * renamed over FILE by commit; keep false removes it instead (what it holds,
+ * --help for one, goes to the old standard output).
+ */
+struct apply_textfile {
+        int dirfd;
+        int out;                /* standard output as it was */
+        const char *path;       /* borrowed */
+        char *base, *tmp;
+        bool created;
+};
+const char *apply_textfile_requested(int argc, char **argv);  /* the last --textfile FILE, or NULL */
+int apply_textfile_open(const char *path, struct apply_textfile *t, char **ret_msg);
+int apply_textfile_commit(struct apply_textfile *t, bool keep, char **ret_msg);
+void apply_textfile_done(struct apply_textfile *t);
+
 /* udevlog.c: --udev's log: syslog, or the kernel log where there is no syslog socket. */
 void apply_log_open(const char *prog);
 void apply_log(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

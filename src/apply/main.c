@@ -63,6 +63,7 @@ static void usage(FILE *out)
                 "     --check            change nothing, report drift\n"
                 " -J, --json             use JSON output\n"
                 "     --format FMT       output format: text, json, prometheus\n"
+                "     --textfile FILE    --check in the Prometheus format, written atomically to FILE\n"
                 " -a, --all              list, status: also disks without a medium (size 0)\n"
                 " -b, --bytes            list: SIZE in bytes\n"
                 " -r, --raw              list: raw output\n"
@@ -221,6 +222,7 @@ static int load_policy(const struct apply_run_opts *ro, const char *conf_root, c
 enum {
         OPT_SYSROOT = CHAR_MAX + 1, OPT_DRY_RUN, OPT_CHECK, OPT_UDEV, OPT_FORMAT,
         OPT_CONFIG_ROOT, OPT_IMPORT_GRUB, OPT_NO_BUILTIN, OPT_DROP_IN,
+        OPT_TEXTFILE,
 };
 
 /* whether the policy was read whole, for the textfile of a run that ended early (-1: not read) */
@@ -252,6 +254,7 @@ static int run(int argc, char **argv)
                 { "import-grub", no_argument, NULL, OPT_IMPORT_GRUB },
                 { "no-builtin", no_argument, NULL, OPT_NO_BUILTIN },
                 { "drop-in", required_argument, NULL, OPT_DROP_IN },
+                { "textfile", required_argument, NULL, OPT_TEXTFILE },
                 { "quiet", no_argument, NULL, 'q' },
                 { "verbose", no_argument, NULL, 'v' },
                 { "help", no_argument, NULL, 'h' },
@@ -262,7 +265,7 @@ static int run(int argc, char **argv)
         struct apply_run_opts ro = { .prog = prog };
         const char *sysroot = NULL, *cols = NULL, *cmd = NULL, *config = NULL, *conf_root = NULL;
         const char *udev_dev = NULL;
-        bool import_grub = false, mode_set = false, no_builtin = false, show_all = false;
+        bool import_grub = false, mode_set = false, no_builtin = false, show_all = false, textfile = false;
         struct ios_ctx *root = NULL;
         struct ios_policy *policy = NULL;
         struct ios_device **devs = NULL;
@@ -312,6 +315,7 @@ static int run(int argc, char **argv)
                                 FAIL(APPLY_EXIT_ERROR, "unknown format \"%s\" (text, json, prometheus)", optarg);
                         break;
                 case OPT_IMPORT_GRUB: import_grub = true; break;
+                case OPT_TEXTFILE: textfile = ro.prometheus = true; break;  /* opened by main() */
                 case OPT_NO_BUILTIN: no_builtin = true; break;
                 case OPT_DROP_IN: {
                         struct ios_dropin *n = realloc(dropins, (ndropins + 1) * sizeof(*n));
@@ -367,6 +371,9 @@ static int run(int argc, char **argv)
                 FAIL(APPLY_EXIT_ERROR, "--udev takes one device and no other mode");
         if (cmd && mode_set)
                 FAIL(APPLY_EXIT_ERROR, "%s does not take --dry-run or --check", cmd);
+        if (textfile && (cmd || import_grub || (mode_set && ro.mode != APPLY_MODE_CHECK)))
+                FAIL(APPLY_EXIT_ERROR, "--textfile writes what --check finds: not with %s",
+                     cmd ? cmd : import_grub ? "--import-grub" : "--dry-run");
         if (ro.prometheus && !mode_set)
                 ro.mode = APPLY_MODE_CHECK;       /* a textfile collector must not change anything */
 
@@ -560,8 +567,19 @@ out:
 int main(int argc, char **argv)
 {
         bool json = apply_json_requested(argc, argv), prom = apply_prom_requested(argc, argv);
+        const char *textfile = apply_textfile_requested(argc, argv);
+        struct apply_textfile tf;
+        _cleanup_free_ char *msg = NULL;
         int rc;
 
+        /* --textfile: stdout is the new file from here on, whatever the exit status */
+        if (textfile && apply_textfile_open(textfile, &tf, &msg) < 0) {
+                rc = err(APPLY_EXIT_ERROR, "%s", msg ? msg : "--textfile: out of memory");
+                apply_textfile_done(&tf);
+                apply_errors_free();
+                return rc;
+        }
+        prom = prom || textfile;
         rc = run(argc, argv);
         /* -J: one JSON object on stdout, whatever happened */
         if (json && rc && !apply_json_printed()) {
@@ -575,6 +593,12 @@ int main(int argc, char **argv)
                 apply_prom_failure(stdout, rc, prom_policy_ok);
                 if (fflush(stdout) != 0 && !rc)
                         rc = APPLY_EXIT_ERROR;
+        }
+        if (textfile) {
+                /* --help, --version or a -J error object is no textfile: nothing replaces FILE */
+                if (apply_textfile_commit(&tf, apply_prom_printed() && !apply_json_printed(), &msg) < 0)
+                        rc = err(rc ? rc : APPLY_EXIT_ERROR, "%s", msg ? msg : "--textfile: out of memory");
+                apply_textfile_done(&tf);
         }
         apply_errors_free();
         return rc;

@@ -6,7 +6,8 @@
  * fires instead of the file going stale: iosched_policy_ok,
  * iosched_policy_errors, iosched_exit_code and
  * iosched_last_run_timestamp_seconds; then per disk compliance, drifting
- * and failed settings, other writers and the class/scheduler info.
+ * and failed settings, other writers and the class/scheduler/wanted info.
+ * --textfile (textfile.c) puts this in a file, atomically.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -69,6 +70,15 @@ static void health(FILE *f, int policy_ok, size_t policy_errors, int exit)
         fprintf(f, "iosched_last_run_timestamp_seconds %lld\n", (long long)ts.tv_sec);
 }
 
+/* The scheduler the plan chose, or the preference list it could not meet; "" when the policy sets none. */
+static const char *wanted_scheduler(const struct ios_plan *pl)
+{
+        for (size_t i = 0; i < pl->n; i++)
+                if (streq(pl->c[i].key, "scheduler") && pl->c[i].wanted)
+                        return pl->c[i].wanted;
+        return "";
+}
+
 void apply_prom_failure(FILE *f, int exit, int policy_ok)
 {
         health(f, policy_ok, (size_t)-1, exit);
@@ -116,7 +126,8 @@ void apply_prom_run(FILE *f, const struct apply_run_opts *o, const struct ios_po
                 label(f, pls[i].dev->name);
                 fprintf(f, "} %zu\n", apply_conflicts_count(o, &pls[i]));
         }
-        metric(f, "iosched_device_info", "Class and active I/O scheduler of each disk.");
+        metric(f, "iosched_device_info",
+               "Class, active I/O scheduler and the scheduler the policy wants (empty: none set) of each disk.");
         for (size_t i = 0; i < n; i++) {
                 fputs("iosched_device_info{device=", f);
                 label(f, pls[i].dev->name);
@@ -124,6 +135,8 @@ void apply_prom_run(FILE *f, const struct apply_run_opts *o, const struct ios_po
                 label(f, ios_class_to_string(pls[i].dev->cls));
                 fputs(",scheduler=", f);
                 label(f, pls[i].dev->sched_current ? pls[i].dev->sched_current : "");
+                fputs(",wanted=", f);
+                label(f, wanted_scheduler(&pls[i]));
                 fputs("} 1\n", f);
         }
 }

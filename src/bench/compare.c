@@ -312,6 +312,7 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
         r = bench_variants_learn(&vs, disk, e);
         if (r < 0) {
                 rr = bench_sched_restore(&st, &bad);
+                bench_sched_kept_print(&st, stderr);
                 if (rr < 0) {
                         _cleanup_free_ char *list = ios_strv_join(bad, "; ");
                         e->msg[0] = '\0';
@@ -364,6 +365,7 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
 
         /* the main path's restore; the atexit one only covers an early exit */
         rr = bench_sched_restore(&st, &bad);
+        bench_sched_kept_print(&st, stderr);
         restored = rr == 0;
         for (unsigned i = 0; i < n; i++)
                 summarise(&s[i], o->loops, o);

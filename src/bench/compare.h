@@ -21,6 +21,9 @@ struct bench_sched_state {
         struct ios_wanted saved;        /* ios_snapshot_take(): "scheduler" and attributes */
         size_t n_attrs;                 /* attributes in saved, the scheduler not counted */
         bool armed;                     /* restore pending (atexit) */
+        struct ios_wanted left;         /* the state as iosched-bench's last switch left it */
+        bool left_known;                /* false: that snapshot failed, restore puts everything back */
+        char **kept;                    /* restore: "FILE: another program set ..." lines, kept as found */
 };
 
 /*
@@ -40,17 +43,23 @@ void bench_sched_arm(struct bench_sched_state *s,
  * Switch d to sched and then write extra settings (a policy's tunables),
  * through the library's plan: its order, and every value read back.  On
  * failure *ret_msg (when not NULL) gets the library's one-line reason.
+ * While a state of d is armed, what the switch left is recorded in it.
  */
 int bench_sched_switch(struct ios_device *d, const char *sched, const struct ios_wanted *extra,
                        char **ret_msg);
 /*
  * Put the saved state back through the library's plan (scheduler,
  * nr_requests, other queue/ tunables, then iosched/), writing only what
- * differs, then read everything back.  Returns 0, or -EIO when some
- * attribute could not be restored; with ret_bad, a list of the attributes
- * that differ is returned for the message.  Disarms s.
+ * differs, then read everything back.  Only what iosched-bench changed goes
+ * back: a file another program set during the run (its value is neither
+ * the saved one nor the one iosched-bench's last switch left) keeps that
+ * value, listed in s->kept (bench_sched_kept_print()).  Returns 0, or -EIO
+ * when some attribute could not be restored; with ret_bad, a list of the
+ * attributes that differ is returned for the message.  Disarms s.
  */
 int bench_sched_restore(struct bench_sched_state *s, char ***ret_bad);
+/* One "iosched-bench: DISK: FILE: another program set ..." line per kept value (the atexit restore prints them). */
+void bench_sched_kept_print(const struct bench_sched_state *s, FILE *f);
 /* Re-read and compare without writing: 0 if identical, -EIO + list otherwise. */
 int bench_sched_verify(const struct bench_sched_state *s, char ***ret_bad);
 void bench_sched_state_done(struct bench_sched_state *s);

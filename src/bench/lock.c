@@ -7,7 +7,10 @@
  * /run/iosched-bench/MAJ:MIN.lock (the path is the library's,
  * src/lib/benchlock.c) and writes its pid there, and one that finds the lock
  * held is refused with that pid.  The kernel drops the lock when the process
- * ends, however it ends; the file stays (harmless).  ioschedd asks whether
+ * ends, however it ends; the file stays (harmless).  The file is root's and
+ * mode 0600, set on the open descriptor on every run (an older version left
+ * 0644 files, and flock needs only a read descriptor); a file that is not
+ * regular, not root's or has other links is refused.  ioschedd asks whether
  * the lock is held by taking it shared for an instant, so a lock found held
  * is tried again for a while before a refusal.
  *
@@ -41,14 +44,26 @@ int bench_disk_lock_take(const struct ios_device *d, struct bench_disk_lock *l, 
         if (mkdir(IOS_BENCH_LOCK_DIR, 0755) < 0 && errno != EEXIST)
                 return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "%s: cannot create " IOS_BENCH_LOCK_DIR ": %s",
                                        d->name, strerror(errno));
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600);
+        if (fd < 0 && (errno == ELOOP || errno == EISDIR))
+                return bench_error_set(e, BENCH_ERR_REFUSED, errno, "%s: %s is a %s: refused", d->name, path,
+                                       errno == ELOOP ? "symbolic link" : "directory");
         if (fd < 0)
                 return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "%s: cannot open %s: %s", d->name, path,
                                        strerror(errno));
-        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != 0 || st.st_nlink != 1) {
                 close(fd);
-                return bench_error_set(e, BENCH_ERR_SYSTEM, EPERM, "%s: %s is not a regular file of ours",
+                return bench_error_set(e, BENCH_ERR_REFUSED, EPERM,
+                                       "%s: %s is not a regular file of root's with one link: refused",
                                        d->name, path);
+        }
+        /* root's alone, whatever an older iosched-bench or anyone else left:
+         * benchlock.c counts no other lock */
+        if ((st.st_gid != 0 && fchown(fd, 0, 0) < 0) || ((st.st_mode & 07777) != 0600 && fchmod(fd, 0600) < 0)) {
+                r = errno;
+                close(fd);
+                return bench_error_set(e, BENCH_ERR_SYSTEM, r, "%s: cannot make %s root's only: %s", d->name, path,
+                                       strerror(r));
         }
         while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
                 long pid = 0;

@@ -509,6 +509,7 @@ int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct
 
         /* the main path's restore; the atexit one only covers an early exit */
         rr = bench_sched_restore(&st, &bad);
+        bench_sched_kept_print(&st, stderr);
         restored = rr == 0;
         if (r < 0) {
                 /* learning or a switch failed: nothing measured to show */

@@ -8,6 +8,13 @@
  * on the run having worked: the caller arms the snapshot, and an atexit()
  * handler restores it if the process exits before the main path did
  * (signals only set a flag; the main path restores).
+ *
+ * Restore puts back only what iosched-bench changed: every switch made while
+ * a state is armed records what it left (a snapshot after the write), and a
+ * file whose value at the end is neither the one found nor the one
+ * iosched-bench left was set by another program during the run (an
+ * iosched-apply, an admin): it keeps that value, and the restore says so.
+ * A scheduler another program switched to keeps its iosched/ tunables too.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -21,17 +28,51 @@
 void bench_sched_state_done(struct bench_sched_state *s)
 {
         ios_wanted_done(&s->saved);
+        ios_wanted_done(&s->left);
+        ios_strv_free(s->kept);
         memset(s, 0, sizeof(*s));
+}
+
+static const char *wanted_value(const struct ios_wanted *w, const char *key)
+{
+        for (size_t i = 0; i < w->n; i++)
+                if (streq(w->s[i].key, key))
+                        return w->s[i].value;
+        return NULL;
 }
 
 const char *bench_sched_state_get(const struct bench_sched_state *s, const char *attr)
 {
-        const char *key = streq(attr, "queue/scheduler") ? "scheduler" : attr;
+        return wanted_value(&s->saved, streq(attr, "queue/scheduler") ? "scheduler" : attr);
+}
 
-        for (size_t i = 0; i < s->saved.n; i++)
-                if (streq(s->saved.s[i].key, key))
-                        return s->saved.s[i].value;
-        return NULL;
+/* A borrowed setting appended to w (w's strings are not its own). */
+static int wanted_borrow(struct ios_wanted *w, const char *key, const char *value)
+{
+        struct ios_setting *n = realloc(w->s, (w->n + 1) * sizeof(*n));
+
+        if (!n)
+                return -ENOMEM;
+        w->s = n;
+        w->s[w->n++] = (struct ios_setting){ .key = (char *)key, .value = (char *)value, .source = (char *)"saved" };
+        return 0;
+}
+
+static int wanted_copy(const struct ios_wanted *from, struct ios_wanted *to)
+{
+        *to = (struct ios_wanted){ .s = calloc(from->n + 1, sizeof(*to->s)) };
+        if (!to->s)
+                return -ENOMEM;
+        for (size_t i = 0; i < from->n; i++) {
+                to->s[i] = (struct ios_setting){ .key = strdup(from->s[i].key), .value = strdup(from->s[i].value),
+                                                 .source = strdup(from->s[i].source) };
+                to->n++;
+                if (!to->s[i].key || !to->s[i].value || !to->s[i].source) {
+                        ios_wanted_done(to);
+                        return -ENOMEM;
+                }
+        }
+        return 0;
 }
 
 int bench_sched_save(struct ios_device *d, struct bench_sched_state *s)
@@ -43,6 +84,13 @@ int bench_sched_save(struct ios_device *d, struct bench_sched_state *s)
         r = ios_snapshot_take(d, &s->saved);
         if (r < 0)
                 return r;
+        /* nothing changed yet: what iosched-bench leaves is what it found */
+        r = wanted_copy(&s->saved, &s->left);
+        if (r < 0) {
+                ios_wanted_done(&s->saved);
+                return r;
+        }
+        s->left_known = true;
         s->n_attrs = s->saved.n - (bench_sched_state_get(s, "queue/scheduler") != NULL);
         return 0;
 }
@@ -76,6 +124,22 @@ static int plan_and_apply(struct ios_device *d, const struct ios_wanted *w, bool
         return r;
 }
 
+static struct bench_sched_state *armed;
+static void (*armed_report)(const struct bench_sched_state *s, int r, char **bad);
+
+/* After a write to d: what iosched-bench left, into the armed state of d. */
+static void record_left(struct ios_device *d)
+{
+        struct ios_wanted now = {};
+
+        if (!armed || armed->dev != d)
+                return;
+        ios_wanted_done(&armed->left);
+        /* unknown: the restore cannot tell its own values from others' and puts all back */
+        armed->left_known = ios_snapshot_take(d, &now) == 0;
+        armed->left = now;
+}
+
 int bench_sched_switch(struct ios_device *d, const char *sched, const struct ios_wanted *extra,
                        char **ret_msg)
 {
@@ -96,6 +160,7 @@ int bench_sched_switch(struct ios_device *d, const char *sched, const struct ios
                         w.s[w.n++] = extra->s[i];
         r = plan_and_apply(d, &w, true, ret_msg);
         free(w.s);              /* the strings are borrowed */
+        record_left(d);
         return r;
 }
 
@@ -106,26 +171,27 @@ static int add_bad(char ***bad, const char *attr, const char *want, const char *
         return ios_strv_pushf(bad, "%s: want \"%s\", is \"%s\"", attr, want, now ? now : "(unreadable)");
 }
 
-int bench_sched_verify(const struct bench_sched_state *s, char ***ret_bad)
+/* Re-read every setting of want on d: 0, or -EIO and the list of those that differ. */
+static int verify(struct ios_device *d, const struct ios_wanted *want, char ***ret_bad)
 {
         char **bad = NULL;
 
-        for (size_t i = 0; i < s->saved.n; i++) {
-                const struct ios_setting *a = &s->saved.s[i];
+        for (size_t i = 0; i < want->n; i++) {
+                const struct ios_setting *a = &want->s[i];
                 _cleanup_free_ char *now = NULL;
 
                 if (streq(a->key, "scheduler")) {
                         _cleanup_free_ char *text = NULL;
                         char **avail = NULL;
 
-                        if (ios_sysfs_read_string(s->dev->fd, "queue/scheduler", &text) == 0 &&
+                        if (ios_sysfs_read_string(d->fd, "queue/scheduler", &text) == 0 &&
                             ios_sched_parse(text, &now, &avail) == 0)
                                 ios_strv_free(avail);
                         if (!now || !streq(now, a->value))
                                 add_bad(&bad, "queue/scheduler", a->value, now);
                         continue;
                 }
-                if (ios_sysfs_read_string(s->dev->fd, a->key, &now) < 0 || !streq(now, a->value))
+                if (ios_sysfs_read_string(d->fd, a->key, &now) < 0 || !streq(now, a->value))
                         add_bad(&bad, a->key, a->value, now);
         }
         if (bad) {
@@ -138,19 +204,23 @@ int bench_sched_verify(const struct bench_sched_state *s, char ***ret_bad)
         return 0;
 }
 
-static struct bench_sched_state *armed;
-static void (*armed_report)(const struct bench_sched_state *s, int r, char **bad);
+int bench_sched_verify(const struct bench_sched_state *s, char ***ret_bad)
+{
+        return verify(s->dev, &s->saved, ret_bad);
+}
 
 static void restore_atexit(void)
 {
+        struct bench_sched_state *s = armed;
         char **bad = NULL;
         int r;
 
-        if (!armed || !armed->armed)
+        if (!s || !s->armed)
                 return;
-        r = bench_sched_restore(armed, &bad);
+        r = bench_sched_restore(s, &bad);
+        bench_sched_kept_print(s, stderr);
         if (armed_report)
-                armed_report(armed, r, bad);
+                armed_report(s, r, bad);
         ios_strv_free(bad);
 }
 
@@ -166,14 +236,81 @@ void bench_sched_arm(struct bench_sched_state *s,
         s->armed = true;
 }
 
+/*
+ * What the restore writes: for each saved setting, the value found, unless
+ * another program set the file during the run (its value now is neither the
+ * one found nor the one iosched-bench left): then the value now, noted in
+ * s->kept.  Values are borrowed from s->saved and now.
+ */
+static int restore_target(struct bench_sched_state *s, const struct ios_wanted *now, struct ios_wanted *t)
+{
+        const char *s0 = wanted_value(&s->saved, "scheduler"), *sl = wanted_value(&s->left, "scheduler");
+        const char *sc = wanted_value(now, "scheduler"), *fin = s0;
+        bool back = false;      /* iosched-bench switches the scheduler back: its iosched/ is new */
+        int r = 0;
+
+        if (s0 && (!sc || !streq(sc, s0))) {
+                if (!sc || (sl && streq(sc, sl)))
+                        back = true;
+                else {
+                        fin = sc;
+                        r = ios_strv_pushf(&s->kept, "queue/scheduler: another program set \"%s\" during the run; "
+                                           "kept, with its iosched/ tunables (it was \"%s\")", sc, s0);
+                }
+        }
+        if (r >= 0 && fin)
+                r = wanted_borrow(t, "scheduler", fin);
+        for (size_t i = 0; i < s->saved.n && r >= 0; i++) {
+                const char *key = s->saved.s[i].key, *was = s->saved.s[i].value, *cur, *ours;
+
+                if (streq(key, "scheduler"))
+                        continue;
+                if (startswith(key, "queue/iosched/") && fin != s0)
+                        continue;               /* another program's scheduler: its tunables are its own */
+                cur = wanted_value(now, key);
+                ours = wanted_value(&s->left, key);
+                if ((back && startswith(key, "queue/iosched/")) || !cur || streq(cur, was) || (ours && streq(cur, ours))) {
+                        r = wanted_borrow(t, key, was);
+                        continue;
+                }
+                r = wanted_borrow(t, key, cur);
+                if (r >= 0)
+                        r = ios_strv_pushf(&s->kept, "%s: another program set \"%s\" during the run; kept (it was \"%s\")",
+                                           key, cur, was);
+        }
+        return r;
+}
+
 int bench_sched_restore(struct bench_sched_state *s, char ***ret_bad)
 {
+        struct ios_wanted now = {}, target = {};
+        int r;
+
         s->armed = false;
         if (armed == s)
                 armed = NULL;
+        s->kept = ios_strv_free(s->kept);
+        if (!s->left_known || ios_snapshot_take(s->dev, &now) < 0 || restore_target(s, &now, &target) < 0) {
+                /* cannot tell: put everything back as found */
+                s->kept = ios_strv_free(s->kept);
+                free(target.s);
+                (void)plan_and_apply(s->dev, &s->saved, false, NULL);
+                (void)ios_device_refresh_sched(s->dev);
+                ios_wanted_done(&now);
+                return verify(s->dev, &s->saved, ret_bad);
+        }
         /* a write that failed but left the right value behind is not a
          * failure: what counts is what the kernel shows afterwards */
-        (void)plan_and_apply(s->dev, &s->saved, false, NULL);
+        (void)plan_and_apply(s->dev, &target, false, NULL);
         (void)ios_device_refresh_sched(s->dev);
-        return bench_sched_verify(s, ret_bad);
+        r = verify(s->dev, &target, ret_bad);
+        free(target.s);         /* borrowed strings */
+        ios_wanted_done(&now);
+        return r;
+}
+
+void bench_sched_kept_print(const struct bench_sched_state *s, FILE *f)
+{
+        for (char **k = s->kept; k && *k; k++)
+                fprintf(f, "iosched-bench: %s: %s\n", s->dev->name, *k);
 }

@@ -3,29 +3,44 @@
  * benchlock.c: the lock iosched-bench holds on a disk while it switches the
  * disk's scheduler (src/bench/lock.c takes it), and the question the other
  * writers ask before they touch that disk: is a benchmark on it?  ioschedd
- * yields to it (its drift check would otherwise put the policy's scheduler
- * back in the middle of a --compare, and the benchmark would compare a
- * scheduler with itself).
+ * and `iosched-apply --udev` yield to it (a drift check would otherwise put
+ * the policy's scheduler back in the middle of a --compare, and the
+ * benchmark would compare a scheduler with itself).
  *
  * The lock is flock(LOCK_EX) on run/iosched-bench/MAJ:MIN.lock, a root-owned
- * file holding the holder's pid.  Asking takes LOCK_SH|LOCK_NB for an
- * instant: the kernel's answer, whoever holds the lock and however its
- * holder ends; a benchmark that starts in that instant tries again
- * (lock.c), so the question never refuses a benchmark.
+ * 0600 file holding the holder's pid.  Asking takes LOCK_SH|LOCK_NB for an
+ * instant: the kernel's answer, however its holder ends; a benchmark that
+ * starts in that instant tries again (lock.c), so the question never refuses
+ * a benchmark.
+ *
+ * Yielding switches the policy off for a disk, so a held lock counts only
+ * when it cannot be anyone's but a root iosched-bench's: the file is
+ * root's, regular and mode 0600 (lock.c fixes that on every open), and the
+ * process holding the flock is alive, named iosched-bench and runs with
+ * effective uid 0.  The mode alone is not enough: a descriptor a user opened
+ * while an older iosched-bench left the file 0644 still locks it, and flock
+ * needs only a read descriptor.  The holder is the kernel's (proc/locks,
+ * matched by device and inode), not the pid in the file, which a dead
+ * benchmark leaves behind; the file's pid serves only where proc/locks
+ * cannot be read (a fake tree without it).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "iosched.h"
 #include "macro.h"
 #include "root-internal.h"
+
+#define BENCH_COMM "iosched-bench"
 
 int ios_bench_lock_path(unsigned major, unsigned minor, char *buf, size_t size)
 {
@@ -34,11 +49,86 @@ int ios_bench_lock_path(unsigned major, unsigned minor, char *buf, size_t size)
         return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
+static FILE *ctx_fopen(struct ios_ctx *r, const char *path)
+{
+        int fd = ios_ctx_open(r, path, O_RDONLY);
+        FILE *f;
+
+        if (fd < 0) {
+                errno = -fd;
+                return NULL;
+        }
+        f = fdopen(fd, "re");
+        if (!f)
+                close(fd);
+        return f;
+}
+
+/*
+ * The pid proc/locks shows holding a FLOCK WRITE lock on st's inode: > 0, 0
+ * when none is listed (released since, or a pid this namespace cannot see),
+ * -ENOENT when proc/locks cannot be opened.  A line looks like
+ * "1: FLOCK  ADVISORY  WRITE 1301 fe:00:10969101 0 EOF"; waiters carry "->".
+ */
+static long flock_holder(struct ios_ctx *r, const struct stat *st)
+{
+        _cleanup_free_ char *line = NULL;
+        size_t cap = 0;
+        long pid = 0;
+        FILE *f = ctx_fopen(r, "/proc/locks");
+
+        if (!f)
+                return -ENOENT;
+        while (pid == 0 && getline(&line, &cap, f) > 0) {
+                char type[16], mode[16], access[16];
+                unsigned maj, min;
+                uintmax_t ino;
+                long p;
+
+                if (strstr(line, "->") ||
+                    sscanf(line, "%*[^:]: %15s %15s %15s %ld %x:%x:%ju", type, mode, access, &p, &maj, &min, &ino) != 7)
+                        continue;
+                if (streq(type, "FLOCK") && streq(access, "WRITE") && maj == major(st->st_dev) &&
+                    min == minor(st->st_dev) && ino == (uintmax_t)st->st_ino)
+                        pid = p > 0 ? p : 0;
+        }
+        fclose(f);
+        return pid;
+}
+
+/* Whether pid is a live iosched-bench running as root (proc/PID/status: Name and Uid). */
+static bool is_root_bench(struct ios_ctx *r, long pid)
+{
+        _cleanup_free_ char *line = NULL;
+        char path[64];
+        size_t cap = 0;
+        bool named = false, root = false;
+        FILE *f;
+
+        snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+        f = ctx_fopen(r, path);
+        if (!f)
+                return false;
+        while (getline(&line, &cap, f) > 0) {
+                const char *v;
+                unsigned ruid, euid;
+
+                if ((v = startswith(line, "Name:")))
+                        named = strcspn(v + strspn(v, " \t"), "\n") == strlen(BENCH_COMM) &&
+                                !strncmp(v + strspn(v, " \t"), BENCH_COMM, strlen(BENCH_COMM));
+                else if ((v = startswith(line, "Uid:")))
+                        root = sscanf(v, "%u %u", &ruid, &euid) == 2 && euid == 0;
+        }
+        fclose(f);
+        return named && root;
+}
+
 int ios_bench_lock_holder(struct ios_ctx *r, unsigned major, unsigned minor, long *ret_pid)
 {
         _cleanup_close_ int dfd = -EBADF, fd = -EBADF;
         char path[64], buf[24];
         struct stat st;
+        long pid;
         ssize_t n;
         int e;
 
@@ -59,10 +149,10 @@ int ios_bench_lock_holder(struct ios_ctx *r, unsigned major, unsigned minor, lon
                 return 0;               /* a link, directory, FIFO...: iosched-bench locks none of them */
         if (fd < 0)
                 return fd;
-        /* only a lock root's iosched-bench made counts (the directory is root's, 0755) */
+        /* only a lock file as root's iosched-bench leaves it counts */
         if (fstat(fd, &st) < 0)
                 return -errno;
-        if (st.st_uid != 0)
+        if (st.st_uid != 0 || (st.st_mode & 07777) != 0600)
                 return 0;
         if (flock(fd, LOCK_SH | LOCK_NB) == 0) {
                 (void)flock(fd, LOCK_UN);
@@ -70,10 +160,14 @@ int ios_bench_lock_holder(struct ios_ctx *r, unsigned major, unsigned minor, lon
         }
         if (errno != EWOULDBLOCK)
                 return -errno;
-        n = pread(fd, buf, sizeof(buf) - 1, 0);
-        buf[n > 0 ? n : 0] = '\0';
-        *ret_pid = strtol(buf, NULL, 10);
-        if (*ret_pid < 0)
-                *ret_pid = 0;
+        pid = flock_holder(r, &st);
+        if (pid == -ENOENT) {
+                n = pread(fd, buf, sizeof(buf) - 1, 0);
+                buf[n > 0 ? n : 0] = '\0';
+                pid = strtol(buf, NULL, 10);
+        }
+        if (pid <= 0 || !is_root_bench(r, pid))
+                return 0;
+        *ret_pid = pid;
         return 1;
 }

@@ -30,7 +30,7 @@ export IOSCHED_TEST_ANY_OWNER=1
 for m in 'iosched_policy_ok 1' 'iosched_policy_errors 0' 'iosched_exit_code 1' \
          'iosched_device_compliant{device="sdb",class="raid"} 0' 'iosched_device_drift_settings{device="sdb"} 1' \
          'iosched_device_failed_settings{device="sdb"} 0' 'iosched_device_conflicting_writers{device="sdb"} 0' \
-         'iosched_device_info{device="sdb",class="raid",scheduler="mq-deadline"} 1'; do
+         'iosched_device_info{device="sdb",class="raid",scheduler="mq-deadline",wanted="none"} 1'; do
         grep -qxF "$m" "$t/drift.prom" || t_fail "drift: no line $m"
 done
 now=$(date +%s)
@@ -99,7 +99,7 @@ $(series "$t/broken.prom")
           - exp_labels: {severity: warning, instance: h}
             exp_annotations:
               summary: "iosched check on h ends in an error (exit 2)"
-              description: "iosched-apply --format prometheus exits 2: a broken policy, an unreadable disk or a refused write. See its errors with \`iosched-apply --check -J\`."
+              description: "iosched-apply --check --textfile exits 2: a broken policy, an unreadable disk or a refused write. See its errors with \`iosched-apply --check -J\`."
   - interval: 1m
     input_series:
 $(series "$t/drift.prom")
@@ -131,7 +131,7 @@ $(series "$t/drift.prom")
           - exp_labels: {severity: warning, instance: h}
             exp_annotations:
               summary: "iosched textfile on h is older than an hour"
-              description: "The timer or cron job running \`iosched-apply --format prometheus\` has stopped; its metrics are stale."
+              description: "The timer running \`iosched-apply --check --textfile\` (iosched-textfile.timer) has stopped; its metrics are stale."
 EOT
 (cd "$t" && promtool test rules test.yml) || { t_fail "promtool test rules"; cat "$t/test.yml"; }
 exit $fail

@@ -25,6 +25,9 @@ grep -q 'RUN+="/usr/sbin/iosched-apply --udev $kernel"' "$rule" || t_fail "rule 
 [ -x "$d/usr/share/initramfs-tools/hooks/iosched" ] || t_fail "no initramfs hook"
 unit=$(find "$d" -name ioschedd.service)
 grep -qx 'ExecStart=/usr/sbin/ioschedd' "$unit" || t_fail "the unit does not run the installed program: $(grep ExecStart "$unit")"
+tf=$(find "$d" -name iosched-textfile.service)
+grep -q '^ExecStart=/usr/sbin/iosched-apply --check --textfile ' "$tf" || t_fail "no textfile unit running the installed program"
+[ -n "$(find "$d" -name iosched-textfile.timer)" ] || t_fail "no textfile timer installed"
 for p in iosched-apply ioschedd iosched-bench; do
         [ -f "$d/usr/share/bash-completion/completions/$p" ] || t_fail "no bash completion for $p"
 done

@@ -108,6 +108,8 @@ has main '/usr/sbin/iosched-apply' 'iosched-apply'
 has main '/usr/sbin/ioschedd' 'ioschedd'
 has main '(/usr)?/lib/udev/rules\.d/60-iosched\.rules' 'udev rule'
 has main '(/usr)?/lib/systemd/system/ioschedd\.service' 'unit'
+has main '(/usr)?/lib/systemd/system/iosched-textfile\.service' 'textfile unit'
+has main '(/usr)?/lib/systemd/system/iosched-textfile\.timer' 'textfile timer'
 has main '/usr/share/initramfs-tools/hooks/iosched' 'initramfs-tools hook'
 has main '/usr/lib/dracut/modules\.d/90iosched/module-setup\.sh' 'dracut module'
 has main '/usr/lib/iosched/' 'vendor policy directory'
@@ -133,6 +135,11 @@ rule=$(find "$x" -name 60-iosched.rules)
 grep -qx 'RUN+="/usr/sbin/iosched-apply --udev $kernel"' "$rule" || t_fail "the rule does not run /usr/sbin/iosched-apply: $(grep RUN "$rule")"
 unit=$(find "$x" -name ioschedd.service)
 grep -qx 'ExecStart=/usr/sbin/ioschedd' "$unit" || t_fail "the unit does not start /usr/sbin/ioschedd: $(grep ExecStart "$unit")"
+tf=$(find "$x" -name iosched-textfile.service)
+grep -qx 'ExecStart=/usr/sbin/iosched-apply --check --textfile ${IOSCHED_TEXTFILE}' "$tf" ||
+        t_fail "the textfile unit does not run /usr/sbin/iosched-apply --check --textfile: $(grep ExecStart "$tf")"
+grep -q 'iosched-textfile.timer' "$x/DEBIAN/postinst" && grep -q 'deb-systemd-invoke start.*iosched-textfile' "$x/DEBIAN/postinst" &&
+        t_fail "the postinst starts iosched-textfile.timer"
 zcat "$x"/usr/share/man/man*/*.gz | grep -q /usr/local && t_fail "a manual page names /usr/local"
 zcat "$x/usr/share/man/man5/iosched.conf.5.gz" | grep -q '^\.I /usr/lib/iosched/\*\.conf' || t_fail "iosched.conf(5) does not name /usr/lib/iosched"
 strings "$x/usr/sbin/iosched-apply" | grep -qx /usr/lib/iosched || t_fail "iosched-apply's vendor dir is not /usr/lib/iosched"

@@ -120,6 +120,8 @@ has "$ml" /usr/sbin/iosched-apply
 has "$ml" /usr/sbin/ioschedd
 has "$ml" /usr/lib/udev/rules.d/60-iosched.rules
 has "$ml" /usr/lib/systemd/system/ioschedd.service
+has "$ml" /usr/lib/systemd/system/iosched-textfile.service
+has "$ml" /usr/lib/systemd/system/iosched-textfile.timer
 has "$ml" /usr/lib/systemd/system-preset/95-iosched.preset
 has "$ml" /usr/lib/dracut/modules.d/90iosched
 has "$ml" /usr/lib/dracut/modules.d/90iosched/module-setup.sh
@@ -154,6 +156,8 @@ grep -q '^ExecStart=/usr/sbin/ioschedd\( \|$\)' "$r/usr/lib/systemd/system/iosch
         t_fail "the unit does not start /usr/sbin/ioschedd: $(grep ExecStart "$r/usr/lib/systemd/system/ioschedd.service")"
 grep -qx 'disable ioschedd.service' "$r/usr/lib/systemd/system-preset/95-iosched.preset" ||
         t_fail "the preset does not disable ioschedd.service"
+grep -qx 'disable iosched-textfile.timer' "$r/usr/lib/systemd/system-preset/95-iosched.preset" ||
+        t_fail "the preset does not disable iosched-textfile.timer"
 grep -aqx '/usr/lib/iosched' "$r/usr/sbin/iosched-apply" 2>/dev/null ||
         strings "$r/usr/sbin/iosched-apply" 2>/dev/null | grep -qx /usr/lib/iosched ||
         t_fail "iosched-apply does not read the vendor policy from /usr/lib/iosched"

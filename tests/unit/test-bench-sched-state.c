@@ -5,7 +5,10 @@
  * tunables (and skips the scheduler file itself), restore writes back only
  * what changed (untouched files keep their mtime), reads everything back,
  * and reports an attribute it could not put back instead of claiming
- * success; the atexit hook fires only while a state is armed.  Kernel side
+ * success; the atexit hook fires only while a state is armed.  Only what
+ * iosched-bench's own switches changed goes back: a value another program
+ * set during the run (a read_ahead_kb, a scheduler) is kept and listed,
+ * and so is one set before any switch.  Kernel side
  * effects of a real switch (bracket rewrite, nr_requests reset) are checked
  * on a real loop device by tests/integration/bench-restore-signal.sh.
  */
@@ -118,6 +121,12 @@ static void test_save(void **state)
         bench_sched_state_done(&s);
 }
 
+static struct ios_setting reset_set[] = {
+        { (char *)"queue/nr_requests", (char *)"256", (char *)"test" },
+        { (char *)"queue/iosched/fifo_batch", (char *)"16", (char *)"test" },
+};
+static const struct ios_wanted reset = { .s = reset_set, .n = 2 };
+
 static void test_restore_only_changes(void **state)
 {
         struct fx *f = *state;
@@ -125,9 +134,11 @@ static void test_restore_only_changes(void **state)
         char **bad = NULL;
 
         assert_int_equal(bench_sched_save(f->dev, &s), 0);
+        bench_sched_arm(&s, NULL);
         /* what a switch away and back does: nr_requests reset, tunables reset */
-        t_write_file(path(f, "nr_requests"), "256\n");
-        t_write_file(path(f, "iosched/fifo_batch"), "16\n");
+        assert_int_equal(bench_sched_switch(f->dev, "none", NULL, NULL), 0);
+        assert_int_equal(bench_sched_switch(f->dev, "mq-deadline", &reset, NULL), 0);
+        assert_string_equal(t_read_file(path(f, "nr_requests")), "256");
         age(path(f, "read_ahead_kb"));
         age(path(f, "scheduler"));
         assert_int_equal(bench_sched_verify(&s, &bad), -EIO);
@@ -137,10 +148,10 @@ static void test_restore_only_changes(void **state)
         ios_strv_free(bad);
         bad = NULL;
 
-        bench_sched_arm(&s, NULL);
         assert_true(s.armed);
         assert_int_equal(bench_sched_restore(&s, &bad), 0);
         assert_null(bad);
+        assert_null(s.kept);
         assert_false(s.armed);
         assert_string_equal(t_read_file(path(f, "nr_requests")), "64");
         assert_string_equal(t_read_file(path(f, "iosched/fifo_batch")), "8");
@@ -152,15 +163,18 @@ static void test_restore_only_changes(void **state)
 
 static void test_restore_reports_failure(void **state)
 {
+        struct ios_setting set = { (char *)"queue/nr_requests", (char *)"1", (char *)"test" };
+        const struct ios_wanted one = { .s = &set, .n = 1 };
         struct fx *f = *state;
         struct bench_sched_state s;
         char **bad = NULL;
 
         assert_int_equal(bench_sched_save(f->dev, &s), 0);
+        bench_sched_arm(&s, NULL);
+        assert_int_equal(bench_sched_switch(f->dev, "mq-deadline", &one, NULL), 0);
         /* an attribute that cannot take its old value back any more */
         assert_int_equal(unlink(path(f, "read_ahead_kb")), 0);
         assert_int_equal(mkdir(path(f, "read_ahead_kb"), 0755), 0);
-        t_write_file(path(f, "nr_requests"), "1\n");
         assert_int_equal(bench_sched_restore(&s, &bad), -EIO);
         assert_int_equal(ios_strv_length(bad), 1);
         assert_non_null(strstr(bad[0], "queue/read_ahead_kb: want \"512\""));
@@ -197,6 +211,77 @@ static void test_switch(void **state)
         assert_string_equal(t_read_file(path(f, "iosched/fifo_batch")), "8");
 }
 
+static void test_restore_keeps_others(void **state)
+{
+        struct fx *f = *state;
+        struct ios_setting set[] = {
+                { (char *)"queue/read_ahead_kb", (char *)"256", (char *)"test" },
+                { (char *)"queue/nr_requests", (char *)"32", (char *)"test" },
+        };
+        const struct ios_wanted extra = { .s = set, .n = 2 };
+        struct bench_sched_state s;
+        char **bad = NULL;
+
+        assert_int_equal(bench_sched_save(f->dev, &s), 0);
+        bench_sched_arm(&s, NULL);
+        assert_int_equal(bench_sched_switch(f->dev, "none", &extra, NULL), 0);
+        /* during the run, an iosched-apply sets read_ahead_kb */
+        t_write_file(path(f, "read_ahead_kb"), "4096\n");
+        assert_int_equal(bench_sched_restore(&s, &bad), 0);
+        assert_null(bad);
+        /* what iosched-bench changed went back; the other program's value stayed, said once */
+        assert_string_equal(t_read_file(path(f, "scheduler")), "none [mq-deadline] ");
+        assert_string_equal(t_read_file(path(f, "nr_requests")), "64");
+        assert_string_equal(t_read_file(path(f, "read_ahead_kb")), "4096");
+        assert_int_equal(ios_strv_length(s.kept), 1);
+        assert_string_equal(s.kept[0], "queue/read_ahead_kb: another program set \"4096\" during the run; "
+                            "kept (it was \"512\")");
+        bench_sched_state_done(&s);
+}
+
+static void test_restore_keeps_other_scheduler(void **state)
+{
+        struct fx *f = *state;
+        struct bench_sched_state s;
+        char **bad = NULL;
+
+        assert_int_equal(bench_sched_save(f->dev, &s), 0);
+        bench_sched_arm(&s, NULL);
+        assert_int_equal(bench_sched_switch(f->dev, "none", NULL, NULL), 0);
+        t_write_file(path(f, "nr_requests"), "16\n");
+        t_write_file(path(f, "iosched/fifo_batch"), "2\n");
+        /* another program switches to kyber: its scheduler, with its tunables, stays */
+        t_write_file(path(f, "scheduler"), "none mq-deadline [kyber]\n");
+        assert_int_equal(bench_sched_restore(&s, &bad), 0);
+        assert_string_equal(t_read_file(path(f, "scheduler")), "none mq-deadline [kyber]");
+        assert_string_equal(t_read_file(path(f, "iosched/fifo_batch")), "2");
+        assert_string_equal(t_read_file(path(f, "nr_requests")), "16");
+        assert_int_equal(ios_strv_length(s.kept), 2);
+        assert_true(ios_strv_contains(s.kept, "queue/scheduler: another program set \"kyber\" during the run; "
+                                      "kept, with its iosched/ tunables (it was \"mq-deadline\")"));
+        assert_true(ios_strv_contains(s.kept, "queue/nr_requests: another program set \"16\" during the run; "
+                                      "kept (it was \"64\")"));
+        bench_sched_state_done(&s);
+}
+
+static void test_restore_before_any_switch(void **state)
+{
+        struct fx *f = *state;
+        struct bench_sched_state s;
+        char **bad = NULL;
+
+        /* nothing switched yet (learning failed early): a change is someone else's */
+        assert_int_equal(bench_sched_save(f->dev, &s), 0);
+        bench_sched_arm(&s, NULL);
+        t_write_file(path(f, "read_ahead_kb"), "1024\n");
+        age(path(f, "scheduler"));
+        assert_int_equal(bench_sched_restore(&s, &bad), 0);
+        assert_string_equal(t_read_file(path(f, "read_ahead_kb")), "1024");
+        assert_int_equal(mtime(path(f, "scheduler")), 1000000000);
+        assert_int_equal(ios_strv_length(s.kept), 1);
+        bench_sched_state_done(&s);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -204,6 +289,9 @@ int main(void)
                 cmocka_unit_test_setup_teardown(test_restore_only_changes, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_restore_reports_failure, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_switch, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_restore_keeps_others, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_restore_keeps_other_scheduler, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_restore_before_any_switch, setup, teardown),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

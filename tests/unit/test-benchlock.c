@@ -4,7 +4,11 @@
  * (benchlock.c) on a fake root: no file, a free lock, a lock held
  * exclusively (with and without a pid written), a lock held shared, a file
  * of another user, a directory or a symlink where the file should be, and
- * the path it asks.
+ * the path it asks.  A held lock counts only for a root-owned 0600 file
+ * whose holder (the fake proc/locks, else the pid in the file) is a live
+ * process named iosched-bench with effective uid 0 (the fake
+ * proc/PID/status): not a 0644 file, a dead pid, a user's process, another
+ * name, nor a file naming a benchmark that proc/locks says is not the holder.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -16,6 +20,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -37,7 +42,7 @@ static int setup(void **state)
                 return -1;
         f->root = strdup(tmpl);
         snprintf(f->lock, sizeof(f->lock), "%s/run/iosched-bench/7:3.lock", f->root);
-        if (t_write_file(f->lock, "") < 0 || ios_ctx_new(f->root, &f->ctx) < 0)
+        if (t_write_file(f->lock, "") < 0 || chmod(f->lock, 0600) < 0 || ios_ctx_new(f->root, &f->ctx) < 0)
                 return -1;
         *state = f;
         return 0;
@@ -51,6 +56,34 @@ static int teardown(void **state)
         t_rmtree(f->root);
         free(f);
         return 0;
+}
+
+/* A fake proc/PID/status: the process's name and its real and effective uid. */
+static void fake_proc(struct fx *f, long pid, const char *name, unsigned euid)
+{
+        char p[4200], text[256];
+
+        snprintf(p, sizeof(p), "%s/proc/%ld/status", f->root, pid);
+        snprintf(text, sizeof(text), "Name:\t%s\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t%ld\n"
+                 "Uid:\t%u\t%u\t%u\t%u\nGid:\t0\t0\t0\t0\n", name, pid, euid, euid, euid, euid);
+        assert_int_equal(t_write_file(p, text), 0);
+}
+
+/* A fake proc/locks naming pid as the holder of the lock file's flock (and another lock first). */
+static void fake_locks(struct fx *f, long pid)
+{
+        char p[4200], text[512];
+        struct stat st;
+
+        assert_int_equal(stat(f->lock, &st), 0);
+        snprintf(p, sizeof(p), "%s/proc/locks", f->root);
+        snprintf(text, sizeof(text),
+                 "1: POSIX  ADVISORY  WRITE 77 00:1a:99 0 EOF\n"
+                 "2: FLOCK  ADVISORY  WRITE %ld %02x:%02x:%lu 0 EOF\n"
+                 "2: -> FLOCK  ADVISORY  WRITE 4243 %02x:%02x:%lu 0 EOF\n",
+                 pid, major(st.st_dev), minor(st.st_dev), (unsigned long)st.st_ino,
+                 major(st.st_dev), minor(st.st_dev), (unsigned long)st.st_ino);
+        assert_int_equal(t_write_file(p, text), 0);
 }
 
 static int holder(struct fx *f, long *pid)
@@ -93,10 +126,14 @@ static void test_held(void **state)
         fd = open(f->lock, O_RDWR | O_CLOEXEC);
         assert_true(fd >= 0);
         assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
-        /* held, the pid not written yet */
-        assert_int_equal(holder(f, &pid), 1);
+        /* held, the pid not written yet (and no proc/locks): no benchmark known to hold it */
+        assert_int_equal(holder(f, &pid), 0);
         assert_int_equal(pid, 0);
         assert_int_equal(pwrite(fd, "4242\n", 5, 0), 5);
+        /* a dead pid: not a benchmark */
+        assert_int_equal(holder(f, &pid), 0);
+        assert_int_equal(pid, 0);
+        fake_proc(f, 4242, "iosched-bench", 0);
         assert_int_equal(holder(f, &pid), 1);
         assert_int_equal(pid, 4242);
         /* asking did not take the lock from its holder, nor keep one */
@@ -109,6 +146,48 @@ static void test_held(void **state)
         assert_int_equal(flock(fd, LOCK_SH | LOCK_NB), 0);
         assert_int_equal(holder(f, &pid), 0);
         close(fd);
+}
+
+static void test_not_a_bench(void **state)
+{
+        struct fx *f = *state;
+        long pid;
+        int fd;
+
+        if (geteuid() != 0)
+                skip();
+        fd = open(f->lock, O_RDWR | O_CLOEXEC);
+        assert_true(fd >= 0);
+        assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+        assert_int_equal(pwrite(fd, "4242\n", 5, 0), 5);
+        /* a user's process, or one of root's named otherwise */
+        fake_proc(f, 4242, "iosched-bench", 65534);
+        assert_int_equal(holder(f, &pid), 0);
+        fake_proc(f, 4242, "iosched-benchx", 0);
+        assert_int_equal(holder(f, &pid), 0);
+        fake_proc(f, 4242, "flock", 0);
+        assert_int_equal(holder(f, &pid), 0);
+        fake_proc(f, 4242, "iosched-bench", 0);
+        assert_int_equal(holder(f, &pid), 1);
+        /* the kernel says who holds the flock, not the file: a user's flock(1)
+         * on a descriptor opened while the file was readable */
+        fake_proc(f, 5000, "flock", 65534);
+        fake_locks(f, 5000);
+        assert_int_equal(holder(f, &pid), 0);
+        fake_locks(f, 4242);
+        assert_int_equal(holder(f, &pid), 1);
+        assert_int_equal(pid, 4242);
+        /* a file others may read or write does not count, held by a benchmark or not */
+        assert_int_equal(fchmod(fd, 0644), 0);
+        assert_int_equal(holder(f, &pid), 0);
+        assert_int_equal(pid, 0);
+        assert_int_equal(fchmod(fd, 0640), 0);
+        assert_int_equal(holder(f, &pid), 0);
+        assert_int_equal(fchmod(fd, 0600), 0);
+        assert_int_equal(holder(f, &pid), 1);
+        close(fd);
+        /* free again: the stale pid in the file and in an old proc/locks is nothing */
+        assert_int_equal(holder(f, &pid), 0);
 }
 
 static void test_not_ours(void **state)
@@ -148,6 +227,7 @@ int main(void)
                 cmocka_unit_test(test_path),
                 cmocka_unit_test_setup_teardown(test_absent_and_free, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_held, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_not_a_bench, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_not_ours, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
