@@ -56,10 +56,10 @@ static void health(FILE *f, int policy_ok, size_t policy_errors, int exit)
 
         printed = true;
         if (policy_ok >= 0) {
-                metric(f, "iosched_policy_ok", "1 if every policy file was read, 0 if one was skipped (iosched-apply cat-config shows which).");
+                metric(f, "iosched_policy_ok", "1 if every policy file was read, 0 if one is broken and holds its disks (iosched-apply cat-config shows which).");
                 fprintf(f, "iosched_policy_ok %d\n", policy_ok);
                 if (policy_errors != (size_t)-1) {
-                        metric(f, "iosched_policy_errors", "Policy files and directories skipped whole.");
+                        metric(f, "iosched_policy_errors", "Policy files and directories that could not be used (they give no rule and hold what they name).");
                         fprintf(f, "iosched_policy_errors %zu\n", policy_errors);
                 }
         }

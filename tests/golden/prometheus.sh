@@ -91,8 +91,8 @@ $(series "$t/broken.prom")
         exp_alerts:
           - exp_labels: {severity: warning, instance: h}
             exp_annotations:
-              summary: "iosched policy on h has skipped files"
-              description: "A policy file could not be used and is skipped; the rest of the policy applies. Run \`iosched-apply cat-config\` and \`iosched-apply --check\` on the host."
+              summary: "iosched policy on h has a broken file"
+              description: "A policy file could not be used: the disks it selects keep their values for what it names (no disk at all changes when its [Match] cannot be read). Run \`iosched-apply cat-config\` and \`iosched-apply --check\` on the host."
       - eval_time: 20m
         alertname: IoschedCheckFailing
         exp_alerts:
