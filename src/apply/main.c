@@ -276,7 +276,7 @@ static int run(int argc, char **argv)
         int c, e, rc = 0, nbench_args = 0, policy_rc = 0;
         int devices_rc = 0;     /* the worst exit code of disks named but not loaded */
 
-        /* validate: what follows "--" is iosched-bench's, not ours */
+        /* what follows "--": iosched-bench's options for validate, disk names for every other verb */
         for (int i = 1; i < argc; i++)
                 if (streq(argv[i], "--")) {
                         bench_args = argv + i + 1;
@@ -354,6 +354,14 @@ static int run(int argc, char **argv)
                               streq(argv[optind], "validate") || streq(argv[optind], "status") ||
                               streq(argv[optind], "facts") || streq(argv[optind], "cat-config")))
                 cmd = argv[optind++];
+        if (bench_args && !(cmd && streq(cmd, "validate"))) {
+                /* disk names after "--", even one that starts with '-': drop the "--" itself */
+                for (int k = 0; k < nbench_args; k++)
+                        argv[argc + k] = bench_args[k];
+                argc += nbench_args;
+                bench_args = NULL;
+                nbench_args = 0;
+        }
         json_cmd = cmd;
         if (!cmd && json_mode < 0)
                 json_mode = APPLY_MODE_APPLY;

@@ -79,4 +79,12 @@ out=$("$bin" --sysroot "$fx/loop" --config-root "$t/root" --dry-run -J loop0 2>&
 echo "$out" | grep -qF '"notes": ["no rule matches (class loop)"]' || t_fail "loop0 -J: $out"
 out=$("$bin" --sysroot "$fx/loop" --config-root "$t/root" --dry-run -q loop0 2>&1)
 [ -z "$out" ] || t_fail "-q: [$out]"
+
+# disk names follow "--" (as the provisioning modules pass them): only that disk, never every disk
+out=$("$bin" --sysroot "$fx/loop" --config-root "$t/root" --dry-run -- loop0 2>&1)
+echo "$out" | grep -qx "iosched-apply: loop0: no rule matches (class loop)" || t_fail "-- loop0: [$out]"
+out=$(ap --dry-run -J -- sdb 2>&1) || t_fail "-- sdb: exit $?"
+echo "$out" | grep -qF '"name": "sdb"' || t_fail "-- sdb -J: $out"
+out=$(ap --dry-run -- -x 2>&1); rc=$?
+[ $rc = 2 ] && echo "$out" | grep -qF -- "-x" || t_fail "-- -x (a disk name, not an option): exit $rc: $out"
 exit $fail
