@@ -38,9 +38,8 @@ def common_args(module):
 
 
 def check_devices(module, devices):
-    """Kernel names or paths, never read as an option: not empty, no leading -, no CR, LF or NUL.
-    (They cannot follow "--": iosched-apply 0.1 takes what follows "--" as iosched-bench's
-    options of `validate` and ignores it elsewhere, which would mean every disk.)"""
+    """Kernel names or paths: not empty, no leading -, no CR, LF or NUL. They are also passed
+    after "--" (run_json), so that even a name the check missed is never read as an option."""
     for d in devices or []:
         if not d or d.startswith('-') or BAD_CHARS.search(d):
             module.fail_json(msg='devices: %r: a kernel name or path is expected (not empty, no leading -, '
@@ -48,10 +47,10 @@ def check_devices(module, devices):
 
 
 def run_json(module, tool, args, devices):
-    """Run `tool args... devices...` (devices checked by check_devices); return (rc, the JSON
+    """Run `tool args... -- devices...` (devices checked by check_devices); return (rc, the JSON
     object, stderr). Fails the task when stdout is not one JSON object of schema 1."""
     check_devices(module, devices)
-    cmd = [tool] + args + list(devices or [])
+    cmd = [tool] + args + (['--'] + list(devices) if devices else [])
     rc, out, err = module.run_command(cmd)
     try:
         data = json.loads(out)

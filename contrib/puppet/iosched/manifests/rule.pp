@@ -83,7 +83,7 @@ define iosched::rule (
       mode         => '0644',
       content      => epp('iosched/dropin.epp', { 'match' => $match, 'set' => $set }),
       validate_cmd => shellquote([$iosched_apply, '--dry-run', '-J'] + $root_args
-                                 + ['--drop-in', "${name_conf}=%"] + $devices),
+                                 + ['--drop-in', "${name_conf}=%", '--'] + $devices),
     }
   } else {
     file { $path:
@@ -111,8 +111,8 @@ define iosched::rule (
   if $apply {
     # drift is corrected on every run, not only when the file changes
     exec { "iosched-apply ${title}":
-      command   => [$iosched_apply, '-J'] + $root_args + $devices,
-      unless    => [[$iosched_apply, '--check', '--quiet'] + $root_args + $devices],
+      command   => [$iosched_apply, '-J'] + $root_args + ['--'] + $devices,
+      unless    => [[$iosched_apply, '--check', '--quiet'] + $root_args + ['--'] + $devices],
       logoutput => 'on_failure',
       require   => File[$path],
     }
