@@ -78,6 +78,29 @@ int ios_ctx_open_canon(struct ios_ctx *r, const char *path, int flags, char **re
  */
 const char *ios_strerror(int e);
 
+/*
+ * What a negative errno from the library means for the disk it was about,
+ * decided here once for the CLI, the udev path and the daemon alike
+ * (errclass.c):
+ *   GONE      ENOENT ENODEV ENXIO: the disk went away (a remove event follows)
+ *   READONLY  EROFS EACCES EPERM: /sys cannot be written here; no write can work
+ *   REFUSED   EINVAL: the kernel refused the value
+ *   RETRY     EAGAIN EINTR EBUSY ENOMEM EMFILE ENFILE: transient, try again
+ *   FAILED    anything else (EIO, EBADFD, ...)
+ * 0 (and positive values) are IOS_ERRNO_OK.
+ */
+enum ios_errno_class {
+        IOS_ERRNO_OK,
+        IOS_ERRNO_GONE,
+        IOS_ERRNO_READONLY,
+        IOS_ERRNO_REFUSED,
+        IOS_ERRNO_RETRY,
+        IOS_ERRNO_FAILED,
+};
+enum ios_errno_class ios_errno_class(int e);
+/* The one phrase for a class ("device vanished", ...), or ios_strerror(e) for REFUSED, RETRY and FAILED. */
+const char *ios_errno_reason(int e);
+
 /* Read a whole (small) file inside the root; NUL-terminated, not stripped. */
 int ios_ctx_read_file(struct ios_ctx *r, const char *path, char **ret, size_t *ret_len);
 

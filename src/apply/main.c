@@ -123,7 +123,7 @@ static int err_dev(int code, const char *device, const char *fmt, ...)
  * read, is reported on one line and skipped: it does not stop the others.
  * The return value is then the exit code it earns (APPLY_EXIT_ERROR) for the
  * caller to merge into the run's, and *ret_err (if given) the first such
- * -errno.  Only -ENODEV/-ENOENT mean "not a block device"; anything else
+ * -errno.  Only ios_errno_class()'s GONE means "not a block device"; anything else
  * (EAGAIN from a lookup that kept racing renames, EACCES, ENOMEM) is named
  * as what it is.  Nonzero with *ret_n == 0: nothing to work on.
  */
@@ -163,7 +163,7 @@ static int load_devices_err(struct ios_ctx *r, char **names, int nnames,
                 }
                 if (ret_err && *ret_err == 0)
                         *ret_err = e;
-                if (e == -ENODEV || e == -ENOENT)
+                if (ios_errno_class(e) == IOS_ERRNO_GONE)
                         rc = err_dev(APPLY_EXIT_ERROR, names[i], "not a block device");
                 else
                         rc = err_dev(APPLY_EXIT_ERROR, names[i], "%s", ios_strerror(e));
@@ -519,7 +519,7 @@ static int run(int argc, char **argv)
                 if (rc) {
                         /* only a disk that is gone is "removed"; a transient or
                          * system error is a failure udev's caller must see */
-                        if (e == -ENODEV || e == -ENOENT) {
+                        if (ios_errno_class(e) == IOS_ERRNO_GONE) {
                                 apply_log(LOG_WARNING, "%s: not a block device (removed?)", udev_dev);
                                 rc = APPLY_EXIT_VANISHED;
                         } else

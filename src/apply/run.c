@@ -31,15 +31,11 @@ static const char *state_name(enum ios_change_state s)
 
 enum apply_outcome apply_outcome_of_errno(int e)
 {
-        switch (-e) {
-        case 0: return APPLY_OK;
-        case EINVAL: return APPLY_REFUSED;
-        case ENOENT:
-        case ENODEV:
-        case ENXIO: return APPLY_VANISHED;
-        case EROFS:
-        case EACCES:
-        case EPERM: return APPLY_READONLY;
+        switch (ios_errno_class(e)) {
+        case IOS_ERRNO_OK: return APPLY_OK;
+        case IOS_ERRNO_REFUSED: return APPLY_REFUSED;
+        case IOS_ERRNO_GONE: return APPLY_VANISHED;
+        case IOS_ERRNO_READONLY: return APPLY_READONLY;
         default: return APPLY_FAILED;
         }
 }

@@ -32,7 +32,7 @@
 static bool change_gone(const struct ios_change *c)
 {
         return c->state == IOS_CHANGE_FAILED &&
-               (c->error == -ENODEV || c->error == -ENOENT || c->error == -ENXIO);
+               ios_errno_class(c->error) == IOS_ERRNO_GONE;
 }
 
 /*
@@ -45,7 +45,7 @@ static bool disk_gone(const struct ios_device *dev)
 {
         struct stat st;
 
-        return fstatat(dev->fd, "queue", &st, 0) < 0 && (errno == ENOENT || errno == ENODEV);
+        return fstatat(dev->fd, "queue", &st, 0) < 0 && ios_errno_class(-errno) == IOS_ERRNO_GONE;
 }
 
 /* Returns the number of failures that were not the disk going away. */
@@ -116,7 +116,7 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
         behind = why == R_DRIFT && !(seq == 0 && d->have_seq) && iosd_seen_is(d, devnum, seq);
         e = ios_plan_build(d->policy, dev, &plan);
         if (e < 0) {
-                if (e == -ENOENT || e == -ENODEV)
+                if (ios_errno_class(e) == IOS_ERRNO_GONE)
                         iosd_log(LOG_DEBUG, "%s: vanished before it could be planned", dev->name);
                 else
                         iosd_log(fail_prio, "%s: cannot plan: %s", dev->name, strerror(-e));

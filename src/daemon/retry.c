@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * retry.c: transient failures, tried again.  Only ENODEV/ENOENT mean a disk
- * is gone; any other failure to look up or plan a disk (EAGAIN from a lookup
- * that kept racing renames, EMFILE, ENOMEM) keeps its event alive in a
- * small table, tried again from a one-shot timerfd that exists only while
- * the table is not empty.
+ * retry.c: transient failures, tried again.  Only ios_errno_class()'s GONE
+ * (ENODEV, ENOENT, ENXIO) means a disk is gone; any other failure to look
+ * up or plan a disk (EAGAIN from a lookup that kept racing renames, EMFILE,
+ * ENOMEM) keeps its event alive in a small table, tried again from a
+ * one-shot timerfd that exists only while the table is not empty.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,7 +23,8 @@
 
 
 /*
- * Only ENODEV/ENOENT mean that a device is gone.  Anything else (EAGAIN from
+ * Only what ios_errno_class() calls GONE (ENODEV, ENOENT, ENXIO) means that
+ * a device is gone.  Anything else (EAGAIN from
  * a lookup that kept racing renames, ENOMEM, EMFILE, EIO) is not a reason to
  * drop its event: the device goes into the retry table, tried again after
  * 10, 20, 40 ... ms by a one-shot timerfd, and after RETRY_TRIES attempts
@@ -31,7 +32,7 @@
  */
 bool iosd_is_gone(int e)
 {
-        return e == -ENODEV || e == -ENOENT;
+        return ios_errno_class(e) == IOS_ERRNO_GONE;
 }
 
 static uint64_t now_ms(void)

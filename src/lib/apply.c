@@ -300,19 +300,7 @@ fail:
 
 static const char *why(int e)
 {
-        switch (-e) {
-        case ENOENT:
-        case ENODEV:
-        case ENXIO:
-                return "device vanished";
-        case EROFS:
-                return "/sys is read-only (container?)";
-        case EACCES:
-        case EPERM:
-                return "permission denied (not root, or /sys read-only)";
-        default:
-                return ios_strerror(e);
-        }
+        return ios_errno_reason(e);
 }
 
 static int write_scheduler(struct ios_plan *pl, struct ios_change *c)
@@ -378,7 +366,9 @@ static int write_scheduler(struct ios_plan *pl, struct ios_change *c)
 /* Errors after which no further write to this disk can work. */
 static bool fatal(int e)
 {
-        return e == -ENOENT || e == -ENODEV || e == -ENXIO || e == -EROFS || e == -EACCES || e == -EPERM;
+        enum ios_errno_class k = ios_errno_class(e);
+
+        return k == IOS_ERRNO_GONE || k == IOS_ERRNO_READONLY;
 }
 
 /*
