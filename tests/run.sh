@@ -11,7 +11,8 @@
 # Machine-wide tests: an integration test that sources daemon-lib.sh (starts
 # ioschedd, which hears every uevent of the machine, or creates loop devices by
 # number through /dev/loop-control) or runs `udevadm control|trigger|test`
-# (rules in /run/udev, events on the live udevd) holds an exclusive flock on
+# (rules in /run/udev, events on the live udevd), or sets IOS_TEST_EXCLUSIVE=1
+# (it needs the machine's disks to hold still), holds an exclusive flock on
 # $IOS_TEST_LOCK while it runs, so no two of them run at once, whichever suite
 # or build directory they come from.  One that finds the lock held is put off
 # to the end of the run and the run goes on with the next test; the others
@@ -48,7 +49,7 @@ done
 exclusive() {
         [ -n "$IOS_TEST_LOCK" ] || return 1
         case $1 in tests/integration/*.sh) ;; *) return 1 ;; esac
-        grep -qE '^[^#]*(daemon-lib\.sh|udevadm +(control|trigger|test))' "$1"
+        grep -qE '^[^#]*(daemon-lib\.sh|udevadm +(control|trigger|test)|IOS_TEST_EXCLUSIVE=1)' "$1"
 }
 
 pass=0 fail=0 skip=0 failed="" deferred=""
