@@ -13,11 +13,15 @@
 # number through /dev/loop-control) or runs `udevadm control|trigger|test`
 # (rules in /run/udev, events on the live udevd), or sets IOS_TEST_EXCLUSIVE=1
 # (it needs the machine's disks to hold still), holds an exclusive flock on
-# $IOS_TEST_LOCK while it runs, so no two of them run at once, whichever suite
-# or build directory they come from.  One that finds the lock held is put off
-# to the end of the run and the run goes on with the next test; the others
-# (unit, golden, the rest of the loop-device tests, each on loop devices of
-# its own) run in parallel freely.
+# $IOS_TEST_LOCK while it runs.  A test that runs benchmarks on its loop
+# devices (sources bench-lib.sh, or runs `iosched-apply validate`) holds it
+# shared: a benchmark's lock on a disk makes a starting ioschedd arm a timer
+# for that disk, which daemon-idle.sh counts as a failure.  So no two
+# machine-wide tests run at once, nor one beside a benchmark, whichever suite
+# or build directory they come from.  A test that finds the lock held is put
+# off to the end of the run and the run goes on with the next test; the
+# others (unit, golden, the rest of the loop-device tests, each on loop
+# devices of its own) run in parallel freely.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -45,17 +49,21 @@ for t in tests/fixtures/*.tar.gz; do
         tar -xzf "$t" -C "$IOS_FIXTURES/$n" || { echo "cannot unpack $t"; exit 1; }
 done
 
-# exclusive FILE: the test acts on machine-wide state (see the top)
-exclusive() {
-        [ -n "$IOS_TEST_LOCK" ] || return 1
-        case $1 in tests/integration/*.sh) ;; *) return 1 ;; esac
-        grep -qE '^[^#]*(daemon-lib\.sh|udevadm +(control|trigger|test)|IOS_TEST_EXCLUSIVE=1)' "$1"
+# lock_mode FILE: x (exclusive), s (shared) or nothing (see the top)
+lock_mode() {
+        [ -n "$IOS_TEST_LOCK" ] || return 0
+        case $1 in tests/integration/*.sh) ;; *) return 0 ;; esac
+        if grep -qE '^[^#]*(daemon-lib\.sh|udevadm +(control|trigger|test)|IOS_TEST_EXCLUSIVE=1)' "$1"; then
+                echo x
+        elif grep -qE '^[^#]*(bench-lib\.sh|[$A-Z_{}]+ +validate )' "$1"; then
+                echo s
+        fi
 }
 
 pass=0 fail=0 skip=0 failed="" deferred=""
 LOCK_BUSY=200   # flock -n's status when the lock is held
-# run_one NAME LOCK CMD...: LOCK is "" (no lock), "try" (skip if held: return
-# $LOCK_BUSY) or "wait"
+# run_one NAME LOCK CMD...: LOCK is "" (no lock), "try-x", "try-s" (return
+# $LOCK_BUSY if the lock cannot be had now), "wait-x" or "wait-s"
 run_one() {
         name=$1; lock=$2; shift 2
         case "${TESTS:-}" in
@@ -69,11 +77,22 @@ run_one() {
         case $lock in
         "") timeout -k 10 "$TIMEOUT" "$@" >"$log" 2>&1 ;;
         # -o: the test's own children (a daemon) do not inherit the lock
-        try) flock -o -n -E $LOCK_BUSY "$IOS_TEST_LOCK" timeout -k 10 "$TIMEOUT" "$@" >"$log" 2>&1 ;;
-        wait) flock -o "$IOS_TEST_LOCK" timeout -k 10 "$TIMEOUT" "$@" >"$log" 2>&1 ;;
+        try-*) flock -o "-${lock#try-}" -n -E $LOCK_BUSY "$IOS_TEST_LOCK" \
+                        timeout -k 10 "$TIMEOUT" "$@" >"$log" 2>&1 ;;
+        # wait until the lock is free, then take it as above (the time
+        # printed is the test's own, not the wait)
+        wait-*) while :; do
+                        flock "-${lock#wait-}" "$IOS_TEST_LOCK" true
+                        start=$(date +%s.%N)
+                        flock -o "-${lock#wait-}" -n -E $LOCK_BUSY "$IOS_TEST_LOCK" \
+                                timeout -k 10 "$TIMEOUT" "$@" >"$log" 2>&1
+                        rc=$?
+                        [ $rc = $LOCK_BUSY ] || break
+                done
+                (exit $rc) ;;
         esac
         rc=$?
-        [ "$lock" = try ] && [ $rc = $LOCK_BUSY ] && return $LOCK_BUSY
+        case $lock in try-*) [ $rc = $LOCK_BUSY ] && return $LOCK_BUSY ;; esac
         secs=$(echo "$(date +%s.%N) - $start" | bc 2>/dev/null || echo "?")
         case $rc in
         0) pass=$((pass + 1))
@@ -102,15 +121,17 @@ for t in "$BUILDDIR"/tests/test-*; do
 done
 for t in tests/golden/*.sh tests/integration/*.sh; do
         [ -x "$t" ] || continue
-        if exclusive "$t"; then
-                run_one "${t#tests/}" try "$t" || [ $? != $LOCK_BUSY ] || deferred="$deferred $t"
+        m=$(lock_mode "$t")
+        if [ -n "$m" ]; then
+                run_one "${t#tests/}" "try-$m" "$t" || [ $? != $LOCK_BUSY ] || deferred="$deferred $m:$t"
         else
                 run_one "${t#tests/}" "" "$t"
         fi
 done
-# the machine-wide tests that found the lock held, now waiting for it
-for t in $deferred; do
-        run_one "${t#tests/}" wait "$t"
+# the tests that found the lock held, now waiting for it
+for d in $deferred; do
+        t=${d#*:}
+        run_one "${t#tests/}" "wait-${d%%:*}" "$t"
 done
 
 echo "== ${RUN_TAG}$pass passed, $fail failed, $skip skipped ($BUILDDIR)"
