@@ -7,8 +7,8 @@
 #                     (plain, and under ASan+UBSan in make check)
 #   make fuzz         builds the targets with libFuzzer, ASan and UBSan into
 #                     $(FUZZ_BUILDDIR) and runs each for FUZZ_SECONDS seconds
-#                     (make -j2 fuzz: two targets at a time)
-#                     (FUZZ_TARGETS="policy grub" for some only); new inputs
+#                     (FUZZ_TARGETS="policy grub" for some only; make -j2 fuzz
+#                     runs two targets at a time); new inputs
 #                     go to $(FUZZ_BUILDDIR)/corpus/NAME, findings to
 #                     $(FUZZ_BUILDDIR)/artifacts/, figures to .../logs/NAME.log
 #
