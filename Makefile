@@ -2,6 +2,7 @@
 # iosched: a plain Makefile in liburing's style.
 #   make                  build the tools
 #   make check            unit, golden and loop-device tests, then again under ASan+UBSan
+#                         (make -j2 check: both at once; check-plain, check-san: one)
 #   make check-fast       the same, plain build only
 #   make check-vm         boot real kernels under QEMU with real disks (tests/vm)
 #   make check-vm-pkg     the Debian package in a QEMU guest (tests/vm/pkg.sh)
@@ -61,7 +62,7 @@ CPPFLAGS ?=
 LDFLAGS ?=
 # the project's own checks treat warnings as errors; a packager's build does
 # not (WERROR=0 on the command line or in the environment undoes it)
-ifneq ($(filter check check-fast tests valgrind distcheck,$(MAKECMDGOALS)),)
+ifneq ($(filter check check-plain check-san check-fast tests valgrind distcheck,$(MAKECMDGOALS)),)
 WERROR  ?= 1
 endif
 WERROR  ?= 0
@@ -226,11 +227,18 @@ $(BUILDDIR)/tests/%: $(BUILDDIR)/tests/unit/%.o $(TEST_HELPER_OBJS) $(LIBAPPLY) 
 tests: all $(TEST_BINS)
 include tests/fuzz/fuzz.mk
 
-# The whole suite: plain build, then the same suite under ASan+UBSan.
-check: tests
-	BUILDDIR=$(BUILDDIR) tests/run.sh
+# The whole suite twice: the plain build and the same suite under ASan+UBSan.
+# The two halves are independent targets: `make -j2 check` runs them side by
+# side (tests/run.sh keeps the machine-wide tests, daemons and live udev, from
+# overlapping), plain `make check` one after the other as before.
+check: check-plain check-san
+
+check-plain: tests
+	BUILDDIR=$(BUILDDIR) RUN_TAG=plain tests/run.sh
+
+check-san:
 	$(MAKE) SANITIZE=1 tests
-	BUILDDIR=build-san ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run.sh
+	BUILDDIR=build-san RUN_TAG=asan ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run.sh
 
 check-fast: tests
 	BUILDDIR=$(BUILDDIR) tests/run.sh
@@ -316,7 +324,7 @@ deb:
 clean:
 	rm -rf build build-san
 
-.PHONY: all tests check check-fast check-vm check-vm-pkg check-contrib valgrind install uninstall dist distcheck deb clean
+.PHONY: all tests check check-plain check-san check-fast check-vm check-vm-pkg check-contrib valgrind install uninstall dist distcheck deb clean
 .DELETE_ON_ERROR:
 
 # the compiler's header dependencies for whichever build directory this is

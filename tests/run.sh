@@ -4,7 +4,24 @@
 # tests and loop-device integration tests (tests/integration/*.sh).
 # Every test is an executable with the 0 = pass, 77 = skip, else = fail contract.
 # Environment: BUILDDIR (default build), VALGRIND=1 runs binaries under valgrind,
-# TESTS="pattern ..." limits the run, TIMEOUT per test (default 300 s).
+# TESTS="pattern ..." limits the run, TIMEOUT per test (default 300 s),
+# RUN_TAG="name" prefixes every result line (make -j2 check runs two suites
+# side by side), IOS_TEST_LOCK the lock file of the machine-wide tests (below).
+#
+# Machine-wide tests: an integration test that sources daemon-lib.sh (starts
+# ioschedd, which hears every uevent of the machine, or creates loop devices by
+# number through /dev/loop-control) or runs `udevadm control|trigger|test`
+# (rules in /run/udev, events on the live udevd), or sets IOS_TEST_EXCLUSIVE=1
+# (it needs the machine's disks to hold still), holds an exclusive flock on
+# $IOS_TEST_LOCK while it runs.  A test that runs benchmarks on its loop
+# devices (sources bench-lib.sh, or runs `iosched-apply validate`) holds it
+# shared: a benchmark's lock on a disk makes a starting ioschedd arm a timer
+# for that disk, which daemon-idle.sh counts as a failure.  So no two
+# machine-wide tests run at once, nor one beside a benchmark, whichever suite
+# or build directory they come from.  A test that finds the lock held is put
+# off to the end of the run and the run goes on with the next test; the
+# others (unit, golden, the rest of the loop-device tests, each on loop
+# devices of its own) run in parallel freely.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -14,6 +31,12 @@ export IOS_TOP="$top"
 export IOS_FIXTURES="$top/$BUILDDIR/fixtures"
 export LC_ALL=C
 TIMEOUT=${TIMEOUT:-300}
+RUN_TAG=${RUN_TAG:+$RUN_TAG }
+if [ -z "${IOS_TEST_LOCK:-}" ]; then
+        IOS_TEST_LOCK=/run/iosched-tests.lock
+        [ -w /run ] || IOS_TEST_LOCK=${TMPDIR:-/tmp}/iosched-tests-$(id -u).lock
+fi
+command -v flock >/dev/null || IOS_TEST_LOCK=""
 
 # Fixtures are kept as tarballs (git and file copies keep their symlinks and
 # empty stub directories that way); unpack them fresh for every run.
@@ -26,9 +49,23 @@ for t in tests/fixtures/*.tar.gz; do
         tar -xzf "$t" -C "$IOS_FIXTURES/$n" || { echo "cannot unpack $t"; exit 1; }
 done
 
-pass=0 fail=0 skip=0 failed=""
+# lock_mode FILE: x (exclusive), s (shared) or nothing (see the top)
+lock_mode() {
+        [ -n "$IOS_TEST_LOCK" ] || return 0
+        case $1 in tests/integration/*.sh) ;; *) return 0 ;; esac
+        if grep -qE '^[^#]*(daemon-lib\.sh|udevadm +(control|trigger|test)|IOS_TEST_EXCLUSIVE=1)' "$1"; then
+                echo x
+        elif grep -qE '^[^#]*(bench-lib\.sh|[$A-Z_{}]+ +validate )' "$1"; then
+                echo s
+        fi
+}
+
+pass=0 fail=0 skip=0 failed="" deferred=""
+LOCK_BUSY=200   # flock -n's status when the lock is held
+# run_one NAME LOCK CMD...: LOCK is "" (no lock), "try-x", "try-s" (return
+# $LOCK_BUSY if the lock cannot be had now), "wait-x" or "wait-s"
 run_one() {
-        name=$1; shift
+        name=$1; lock=$2; shift 2
         case "${TESTS:-}" in
         "") ;;
         *) ok=0; for p in $TESTS; do case "$name" in *$p*) ok=1;; esac; done
@@ -37,21 +74,38 @@ run_one() {
         log="$top/$BUILDDIR/test-logs/$name.log"
         mkdir -p "$(dirname "$log")"
         start=$(date +%s.%N)
-        timeout -k 10 "$TIMEOUT" "$@" >"$log" 2>&1
+        case $lock in
+        "") timeout -k 10 "$TIMEOUT" "$@" >"$log" 2>&1 ;;
+        # -o: the test's own children (a daemon) do not inherit the lock
+        try-*) flock -o "-${lock#try-}" -n -E $LOCK_BUSY "$IOS_TEST_LOCK" \
+                        timeout -k 10 "$TIMEOUT" "$@" >"$log" 2>&1 ;;
+        # wait until the lock is free, then take it as above (the time
+        # printed is the test's own, not the wait)
+        wait-*) while :; do
+                        flock "-${lock#wait-}" "$IOS_TEST_LOCK" true
+                        start=$(date +%s.%N)
+                        flock -o "-${lock#wait-}" -n -E $LOCK_BUSY "$IOS_TEST_LOCK" \
+                                timeout -k 10 "$TIMEOUT" "$@" >"$log" 2>&1
+                        rc=$?
+                        [ $rc = $LOCK_BUSY ] || break
+                done
+                (exit $rc) ;;
+        esac
         rc=$?
+        case $lock in try-*) [ $rc = $LOCK_BUSY ] && return $LOCK_BUSY ;; esac
         secs=$(echo "$(date +%s.%N) - $start" | bc 2>/dev/null || echo "?")
         case $rc in
         0) pass=$((pass + 1))
            # a cmocka skip() is not a pass: name the cases it skipped
            skipped=$(sed -n 's/^\[  SKIPPED \] \([A-Za-z0-9_]*\)$/\1/p' "$log" | sort -u | tr '\n' ' ')
            if [ -n "$skipped" ]; then
-                   printf 'PASS  %-44s %6.2fs  (cases skipped: %s)\n' "$name" "$secs" "${skipped% }"
+                   printf '%sPASS  %-44s %6.2fs  (cases skipped: %s)\n' "$RUN_TAG" "$name" "$secs" "${skipped% }"
            else
-                   printf 'PASS  %-44s %6.2fs\n' "$name" "$secs"
+                   printf '%sPASS  %-44s %6.2fs\n' "$RUN_TAG" "$name" "$secs"
            fi ;;
-        77) skip=$((skip + 1)); printf 'SKIP  %-44s %s\n' "$name" "$(tail -n 1 "$log")" ;;
+        77) skip=$((skip + 1)); printf '%sSKIP  %-44s %s\n' "$RUN_TAG" "$name" "$(tail -n 1 "$log")" ;;
         *) fail=$((fail + 1)); failed="$failed $name"
-           printf 'FAIL  %-44s (exit %d)\n' "$name" "$rc"; sed 's/^/      | /' "$log" | tail -n 40 ;;
+           printf '%sFAIL  %-44s (exit %d)\n' "$RUN_TAG" "$name" "$rc"; sed "s/^/$RUN_TAG      | /" "$log" | tail -n 40 ;;
         esac
 }
 
@@ -63,13 +117,23 @@ fi
 
 for t in "$BUILDDIR"/tests/test-*; do
         [ -x "$t" ] || continue
-        run_one "unit/$(basename "$t")" $vg "$t"
+        run_one "unit/$(basename "$t")" "" $vg "$t"
 done
 for t in tests/golden/*.sh tests/integration/*.sh; do
         [ -x "$t" ] || continue
-        run_one "${t#tests/}" "$t"
+        m=$(lock_mode "$t")
+        if [ -n "$m" ]; then
+                run_one "${t#tests/}" "try-$m" "$t" || [ $? != $LOCK_BUSY ] || deferred="$deferred $m:$t"
+        else
+                run_one "${t#tests/}" "" "$t"
+        fi
+done
+# the tests that found the lock held, now waiting for it
+for d in $deferred; do
+        t=${d#*:}
+        run_one "${t#tests/}" "wait-${d%%:*}" "$t"
 done
 
-echo "== $pass passed, $fail failed, $skip skipped ($BUILDDIR)"
+echo "== ${RUN_TAG}$pass passed, $fail failed, $skip skipped ($BUILDDIR)"
 [ $fail = 0 ] || { echo "failed:$failed"; exit 1; }
 exit 0

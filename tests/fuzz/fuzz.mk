@@ -7,7 +7,8 @@
 #                     (plain, and under ASan+UBSan in make check)
 #   make fuzz         builds the targets with libFuzzer, ASan and UBSan into
 #                     $(FUZZ_BUILDDIR) and runs each for FUZZ_SECONDS seconds
-#                     (FUZZ_TARGETS="policy grub" for some only); new inputs
+#                     (FUZZ_TARGETS="policy grub" for some only; make -j2 fuzz
+#                     runs two targets at a time); new inputs
 #                     go to $(FUZZ_BUILDDIR)/corpus/NAME, findings to
 #                     $(FUZZ_BUILDDIR)/artifacts/, figures to .../logs/NAME.log
 #
@@ -47,11 +48,14 @@ fuzz-build: $(FUZZ_TARGETS:%=$(BUILDDIR)/fuzz/fuzz-%)
 fuzz:
 	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz: no clang (apt-get install clang-14)" >&2; exit 1; }
 	$(MAKE) BUILDDIR=$(FUZZ_BUILDDIR) SANITIZE=1 CC=$(FUZZ_CC) CFLAGS='-O1 -g -fsanitize=fuzzer-no-link' fuzz-build
-	@set -e; for t in $(FUZZ_TARGETS); do \
-		tests/fuzz/run-one.sh $(FUZZ_BUILDDIR) $$t $(FUZZ_SECONDS) $(FUZZ_FLAGS); \
-	done
+	$(MAKE) $(FUZZ_TARGETS:%=fuzz-run-%)
 
-.PHONY: fuzz fuzz-build
+# one campaign per target: each is one process on one core, so make -j2 fuzz
+# runs two at once, each for its full FUZZ_SECONDS
+$(FUZZ_TARGETS:%=fuzz-run-%): fuzz-run-%:
+	@tests/fuzz/run-one.sh $(FUZZ_BUILDDIR) $* $(FUZZ_SECONDS) $(FUZZ_FLAGS)
+
+.PHONY: fuzz fuzz-build $(FUZZ_TARGETS:%=fuzz-run-%)
 
 fuzz-clean:
 	rm -rf $(FUZZ_BUILDDIR)

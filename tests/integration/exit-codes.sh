@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Description: the exit statuses of iosched-apply(8) and ioschedd(8) that no
 # other test provokes, each from its real cause, on loop devices this test
-# creates (the others: see docs/reliability.md, "Exit codes"):
+# creates (the others: see docs/testing.md, "Exit codes"):
 #   iosched-apply 3  a scheduler the kernel does not offer (dry-run and apply)
 #   iosched-apply 4  a disk that disappears: removed before --udev runs; a
 #                    write that meets ENODEV (the fault shim, at the write

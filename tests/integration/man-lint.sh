@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Description: every manual page in man/ passes `mandoc -Tlint -W warning`
-# without a single message; every long option that `iosched-apply --help`
-# prints is documented in the OPTIONS of iosched-apply(8); every exit code
-# src/apply/main.c defines has its entry in that page's EXIT STATUS.
+# without a single message, starts with SYNOPSIS and has EXAMPLES; every
+# long option that `iosched-apply --help` prints is documented in the OPTIONS
+# of iosched-apply(8); every exit code src/apply/main.c defines has its entry
+# in that page's EXIT STATUS.
 # Exit 0 pass, 77 skip (no mandoc), 1 fail.
 set -u
 top=${IOS_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -30,6 +31,16 @@ for m in "$top"/man/*.[578]; do
         fi
 done
 [ $n -gt 0 ] || t_fail "no manual pages in $top/man"
+
+# 1b. every page starts with its SYNOPSIS (the first section after NAME) and
+# has EXAMPLES an admin can copy
+for m in "$top"/man/*.[578]; do
+        [ -e "$m" ] || continue
+        secs=$(sed -n 's/^\.S[Hh] *"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$m")
+        [ "$(printf '%s\n' "$secs" | sed -n 2p)" = SYNOPSIS ] ||
+                t_fail "${m#"$top"/}: the first section after NAME is not SYNOPSIS"
+        printf '%s\n' "$secs" | grep -qx EXAMPLES || t_fail "${m#"$top"/}: no EXAMPLES section"
+done
 
 [ -f "$page" ] || { t_fail "missing ${page#"$top"/}"; exit 1; }
 [ -x "$bin" ] || { t_fail "missing $bin (build it first)"; exit 1; }

@@ -379,7 +379,7 @@ ndisks=$((ndev + SOAK_SCSI))
 [ "$fds1" = "$fds0" ] || fail "descriptors $fds0 -> $fds1: $(ls -l /proc/"$PID"/fd | tail -n +2 | awk '{ print $NF }' | sort | uniq -c | tr '\n' ' ') (syscall $(cut -d' ' -f1 /proc/"$PID"/syscall))"
 [ "$timers1" = "$timers0" ] || fail "timerfds $timers0 -> $timers1"
 # one step of about 600 kB somewhere in the first half under the full load,
-# flat before and after it (docs/reliability-soak.md); a leak per event would
+# flat before and after it (docs/testing.md, "Daemon soak"); a leak per event would
 # go on growing
 [ $((rss1 - rss0)) -le 1024 ] || fail "RSS grew by $((rss1 - rss0)) kB after the warm-up ($rss0 -> $rssq -> $rss1 kB)"
 [ $fails = 0 ]
