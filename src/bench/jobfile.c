@@ -60,6 +60,7 @@ int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char 
         struct bench_opts fglobal, *cur = NULL;
         bool in_global = false;
         unsigned lineno = 0, njobs_before = g->njobs;
+        size_t unsupported_before = ios_strv_length(g->unsupported);
         char *save = NULL, *line;
         int r = 0;
 
@@ -127,6 +128,10 @@ int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char 
                         val = expanded;
                 }
                 if (streq(key, "name")) {
+                        if (in_global && val && *val) {
+                                r = bench_jobs_unsupported(g, where, key);
+                                continue;
+                        }
                         if (in_global || !val || !*val) {
                                 r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                                     "%s: 'name' belongs in a job section and needs a value", where);
@@ -138,12 +143,15 @@ int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char 
                         continue;
                 }
                 r = bench_jobopt_set(in_global ? &fglobal : cur, key, val, where, e);
-                if (r == -ENOENT)
-                        r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
-                                            "%s: unknown option '%s' (not an option iosched-bench supports in job files)",
-                                            where, key);
+                if (r == -ENOENT || r == -EOPNOTSUPP) {
+                        /* listed, all of them; the job can go to fio (fio.c) */
+                        *e = (struct bench_error){ 0 };
+                        r = bench_jobs_unsupported(g, where, key);
+                }
         }
         bench_opts_done_job(&fglobal);
+        if (r == 0 && ios_strv_length(g->unsupported) > unsupported_before)
+                r = -EOPNOTSUPP;
         if (r == 0 && g->njobs == njobs_before)
                 r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: no job section (a [name] other than [global])", path);
         return r;

@@ -54,6 +54,9 @@ void bench_opts_done(struct bench_opts *o)
         bench_opts_done_job(o);
         ios_strv_free(o->compare_scheds);
         ios_strv_free(o->jobfiles);
+        ios_strv_free(o->unsupported);
+        ios_strv_free(o->fio_args);
+        o->unsupported = o->fio_args = NULL;
         free(o->policy_file);
         free(o->output);
         free(o->workload);
@@ -68,7 +71,7 @@ void bench_opts_done(struct bench_opts *o)
  */
 enum {
         OPT_JOB = 256, OPT_NAME, OPT_OUTPUT_FORMAT, OPT_OUTPUT, OPT_LOOPS, OPT_COMPARE, OPT_OBJECTIVE,
-        OPT_ALLOW_WRITE, OPT_POLICY, OPT_ETA, OPT_CLOCKSOURCE, OPT_WORKLOAD, OPT_OBSERVE,
+        OPT_ALLOW_WRITE, OPT_POLICY, OPT_ETA, OPT_CLOCKSOURCE, OPT_WORKLOAD, OPT_OBSERVE, OPT_BACKEND,
 };
 
 static const struct option prog_opts[] = {
@@ -85,6 +88,7 @@ static const struct option prog_opts[] = {
         { "clocksource", required_argument, NULL, OPT_CLOCKSOURCE },
         { "workload", required_argument, NULL, OPT_WORKLOAD },
         { "observe", no_argument, NULL, OPT_OBSERVE },
+        { "backend", required_argument, NULL, OPT_BACKEND },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
 };
@@ -104,7 +108,8 @@ static void help(FILE *f)
               "Jobs (fio's rule: options before the first --name are defaults for every job):\n"
               "  --name=NAME              start a job; the options after it are the job's\n"
               "  JOBFILE                  an fio job file: [global] and one section per job\n"
-              "  --workload=NAME          a ready job file: mixed-latency, oltp, seq-stream, sd-card\n"
+              "  --workload=NAME          a ready job file: mixed-latency, mixed-read, oltp,\n"
+              "                           seq-stream, sd-card\n"
               "\n"
               "Job options (fio names and syntax; also in job files without the dashes):\n"
               "  --filename=PATH          block device, file, or directory (a file is made)\n"
@@ -144,6 +149,8 @@ static void help(FILE *f)
               "  --output=FILE            write the report to FILE instead of stdout\n"
               "  --eta=auto|always|never  progress line on stderr (auto: on a terminal)\n"
               "  --clocksource=cpu|clock_gettime    timestamp source (default: cpu if reliable)\n"
+              "  --backend=auto|native|fio          who runs the jobs: auto (default) runs fio\n"
+              "                           when the jobs use an option the native engine lacks\n"
               "\n"
               "Scheduler comparison:\n"
               "  --compare[=VARIANT,...]  run once per variant (default: every scheduler offered);\n"
@@ -233,6 +240,7 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
         opterr = 0;
         for (;;) {
                 const char *name;
+                int before = optind > 0 ? optind : 1;   /* the arguments this option takes: before..optind-1 */
 
                 /* never call getopt past the end: after a "--" it would turn
                  * back to the arguments behind it, again and again */
@@ -252,19 +260,33 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                                 continue;
                         }
                         do {
-                                r = ios_strv_pushf(&o->jobfiles, "%s", argv[optind++]);
+                                r = ios_strv_pushf(&o->jobfiles, "%s", argv[optind]);
+                                if (r >= 0)
+                                        r = ios_strv_pushf(&o->fio_args, "%s", argv[optind]);
+                                optind++;
                                 if (r < 0)
                                         return r;
                         } while (rest && optind < argc);
                         continue;
                 }
                 name = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+                if (c == OPT_JOB || c == OPT_NAME || c == '?') {
+                        /* fio gets the job as written (fio.c) */
+                        for (int k = before; k < optind && k < argc; k++)
+                                if ((r = ios_strv_pushf(&o->fio_args, "%s", argv[k])) < 0)
+                                        return r;
+                }
                 switch (c) {
-                case OPT_JOB:
+                case OPT_JOB: {
+                        int taken = optind;
+
                         r = job_option(argc, argv, &long_opts[idx], cur, e);
                         if (r < 0)
                                 return r;
+                        if (optind > taken && (r = ios_strv_pushf(&o->fio_args, "%s", argv[taken])) < 0)
+                                return r;       /* "--direct 0": the value job_option() took */
                         break;
+                }
                 case OPT_NAME:
                         /* fio: every --name starts another job, run at the same time as the others */
                         if (!*optarg)
@@ -356,7 +378,7 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                         break;
                 case OPT_WORKLOAD:
                         if (!bench_workload_text(optarg))
-                                return BAD("invalid --workload '%s' (expected mixed-latency, oltp, seq-stream or sd-card)",
+                                return BAD("invalid --workload '%s' (expected mixed-latency, mixed-read, oltp, seq-stream or sd-card)",
                                            optarg);
                         free(o->workload);
                         o->workload = strdup(optarg);
@@ -365,6 +387,16 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                         break;
                 case OPT_OBSERVE:
                         o->observe = true;
+                        break;
+                case OPT_BACKEND:
+                        if (streq(optarg, "auto"))
+                                o->backend = BENCH_BACKEND_AUTO;
+                        else if (streq(optarg, "native"))
+                                o->backend = BENCH_BACKEND_NATIVE;
+                        else if (streq(optarg, "fio"))
+                                o->backend = BENCH_BACKEND_FIO;
+                        else
+                                return BAD("invalid --backend '%s' (expected auto, native or fio)", optarg);
                         break;
                 case 'h':
                         help(out);
@@ -380,12 +412,13 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
 
                         if (!opt)
                                 return -ENOMEM;
-                        r = bench_jobopt_set(cur, opt, "", NULL, e);
-                        if (r < 0 && r != -ENOENT)
-                                return r;
                         if (optopt && optopt < 256 && isprint(optopt))
                                 return BAD("unknown option -%c (see --help)", optopt);
-                        return BAD("unknown option %s (see --help)", name);
+                        /* a fio option the native engine lacks: listed, and the job goes to fio */
+                        r = bench_jobs_unsupported(o, NULL, opt);
+                        if (r < 0)
+                                return r;
+                        break;
                 }
                 }
         }
@@ -393,5 +426,16 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
         r = bench_observe_check_opts(o, e);
         if (r < 0)
                 return r;
-        return bench_jobs_finish(o, e);
+        r = bench_compare_default_workload(o);
+        if (r < 0)
+                return r;
+        if (o->unsupported) {
+                /* the command line's own: the job files' are listed too where they can be read */
+                struct bench_error ignored = { 0 };
+
+                (void)bench_jobs_finish(o, &ignored);
+                return bench_jobs_unsupported_error(o, e);
+        }
+        r = bench_jobs_finish(o, e);
+        return r == -EOPNOTSUPP ? bench_jobs_unsupported_error(o, e) : r;
 }
