@@ -151,7 +151,7 @@ int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char 
         }
         bench_opts_done_job(&fglobal);
         if (r == 0 && ios_strv_length(g->unsupported) > unsupported_before)
-                r = -EOPNOTSUPP;
+                r = bench_jobs_unsupported_error(g, e);
         if (r == 0 && g->njobs == njobs_before)
                 r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: no job section (a [name] other than [global])", path);
         return r;

@@ -412,8 +412,14 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
 
                         if (!opt)
                                 return -ENOMEM;
-                        if (optopt && optopt < 256 && isprint(optopt))
-                                return BAD("unknown option -%c (see --help)", optopt);
+                        if ((optopt && optopt < 256 && isprint(optopt)) || strlen(opt) < 2)
+                                return BAD("unknown option %s (see --help)", name);
+                        /* ours, misspelt ("--observe=1"): a usage error as before */
+                        for (size_t i = 0; i < ELEMENTSOF(prog_opts); i++)
+                                if (streq(opt, prog_opts[i].name))
+                                        return BAD("unknown option %s (see --help)", name);
+                        if (bench_jobopt_known(opt))
+                                return BAD("unknown option %s (see --help)", name);
                         /* a fio option the native engine lacks: listed, and the job goes to fio */
                         r = bench_jobs_unsupported(o, NULL, opt);
                         if (r < 0)
