@@ -150,15 +150,15 @@ static int scan_job(const struct bench_fio *f, struct scan *s, struct bench_erro
         char ***cur = &s->global;
         int r;
 
+        /* fio reads every option before the job files, wherever they stand */
+        for (char **a = f->argv; a && *a; a++)
+                if (**a != '-' && (r = scan_file(s, *a, e)) < 0)
+                        return r;
         for (char **a = f->argv; a && *a; a++) {
                 const char *opt = *a + strspn(*a, "-");
 
-                if (**a != '-') {
-                        r = scan_file(s, *a, e);
-                        if (r < 0)
-                                return r;
+                if (**a != '-')
                         continue;
-                }
                 if (!strncmp(opt, "name=", 5)) {
                         r = add_job(s, opt + 5);
                         if (r < 0)
@@ -208,15 +208,17 @@ static bool job_writes(char * const *kv)
 
 /* One path a job touches: checked (and the first kept as tg) when it exists. */
 static int check_path(const struct bench_opts *g, const char *path, bool writes, struct ios_ctx *root,
-                      struct bench_target *tg, bool *have_tg, struct bench_error *e)
+                      struct bench_target *tg, bool *have_tg, char ***created, struct bench_error *e)
 {
         struct bench_opts chk = *g;
         struct bench_target t;
         struct stat st;
         int r;
 
-        if (stat(path, &st) < 0 || S_ISDIR(st.st_mode))
-                return 0;       /* fio lays it out: a new file overwrites nothing */
+        if (stat(path, &st) < 0)
+                return errno == ENOENT ? ios_strv_pushf(created, "%s", path) : 0;      /* fio lays it out, we remove it */
+        if (S_ISDIR(st.st_mode))
+                return 0;
         chk.engine = &bench_engine_psync;
         chk.direct = false;
         r = bench_target_open_path(&chk, path, writes, 0, root, &t, e);
@@ -235,7 +237,7 @@ static int check_path(const struct bench_opts *g, const char *path, bool writes,
 }
 
 static int check_targets(const struct bench_opts *g, struct scan *s, struct ios_ctx *root, bool *writes,
-                         struct bench_target *tg, struct bench_error *e)
+                         struct bench_target *tg, char ***created, struct bench_error *e)
 {
         bool have = false;
         int r;
@@ -255,7 +257,7 @@ static int check_targets(const struct bench_opts *g, struct scan *s, struct ios_
 
                         r = ios_strv_split(fn, ":", &parts);
                         for (char **p = parts; r >= 0 && p && *p; p++)
-                                r = check_path(g, *p, w, root, tg, &have, e);
+                                r = check_path(g, *p, w, root, tg, &have, created, e);
                         if (r < 0)
                                 return r;
                         continue;
@@ -272,7 +274,7 @@ static int check_targets(const struct bench_opts *g, struct scan *s, struct ios_
                                 if (asprintf(&p, "%.*s%s%s.%u.%u", dir ? (int)strcspn(dir, ":") : 0, dir ? dir : "",
                                              dir ? "/" : "", s->jobs[i].name, n, k) < 0)
                                         return -ENOMEM;
-                                r = check_path(g, p, w, root, tg, &have, e);
+                                r = check_path(g, p, w, root, tg, &have, created, e);
                                 if (r < 0)
                                         return r;
                         }
@@ -329,6 +331,70 @@ static char *fio_version(const char *exe)
         return strdup(buf[0] ? buf : "fio");
 }
 
+/* fio's own program options (fio --help) that may come with a job; those that would take the report
+ * away from us, or run nothing, are refused */
+static const char * const fio_prog_ok[] = { "eta-newline", "eta-interval", "status-interval", "readonly",
+                                            "section", "alloc-size", "warnings-fatal", "max-jobs", "debug",
+                                            "aux-path", "idle-prof", "trigger-file", "trigger-timeout", "trigger" };
+static const char * const fio_prog_refused[] = { "output", "minimal", "terse-version", "append-terse", "server",
+                                                 "client", "daemonize", "remote-config", "parse-only", "showcmd",
+                                                 "cmdhelp", "enghelp", "crctest", "cpuclock-test", "bandwidth-log",
+                                                 "latency-log", "merge-blktrace-only" };
+
+/* 1 if fio has job option name (fio --cmdhelp), 0 if not */
+static int fio_knows(const char *exe, const char *name)
+{
+        _cleanup_free_ char *cmd = NULL;
+        char buf[256];
+        int known = 0;
+        FILE *p;
+
+        if (!*name || name[strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")] ||
+            strchr(exe, '\''))
+                return 0;
+        if (asprintf(&cmd, "'%s' --cmdhelp=%s 2>&1", exe, name) < 0)
+                return -ENOMEM;
+        p = popen(cmd, "re");
+        if (!p)
+                return -errno;
+        while (fgets(buf, sizeof(buf), p))
+                if (strstr(buf, name) && !strstr(buf, "No such command"))
+                        known = 1;
+        pclose(p);
+        return known;
+}
+
+/* Every option the native engine lacks must be fio's: a typo is an unknown option, as before. */
+static int check_unsupported(const struct bench_opts *g, const char *exe, struct bench_error *e)
+{
+        for (char **u = g->unsupported; u && *u; u++) {
+                const char *colon = strrchr(*u, ' '), *name = colon ? colon + 1 : *u + 2;
+                bool prog = false;
+                int k;
+
+                for (size_t i = 0; !colon && i < ELEMENTSOF(fio_prog_refused); i++)
+                        if (streq(name, fio_prog_refused[i]))
+                                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
+                                                       "--%s: fio's report is iosched-bench's to read; not with iosched-bench",
+                                                       name);
+                for (size_t i = 0; !colon && i < ELEMENTSOF(fio_prog_ok); i++)
+                        prog |= streq(name, fio_prog_ok[i]);
+                if (prog)
+                        continue;
+                k = fio_knows(exe, name);
+                if (k < 0)
+                        return k;
+                if (k == 0 && colon)
+                        return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
+                                               "%.*s: unknown option '%s' (neither iosched-bench nor fio has it)",
+                                               (int)(colon - *u - 1), *u, name);
+                if (k == 0)
+                        return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
+                                               "unknown option --%s (see --help; fio has no such option either)", name);
+        }
+        return 0;
+}
+
 int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct bench_fio *f,
                       struct bench_target *tg, struct bench_error *e)
 {
@@ -350,13 +416,26 @@ int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct b
         f->version = fio_version(f->exe);
         if (!f->version)
                 return -ENOMEM;
-        /* our defaults first, so that the job's own settings win */
+        r = check_unsupported(g, f->exe, e);
+        if (r < 0)
+                return r;
+        for (char **a = g->fio_args; a && *a; a++)
+                named |= !strncmp(*a + strspn(*a, "-"), "name=", 5) || **a != '-';
+        /* ours first, so that the job's own settings win (a job file's, wherever it stands) */
         r = ios_strv_pushf(&f->argv, "%s", f->exe);
+        if (r >= 0)
+                r = ios_strv_pushf(&f->argv, "--output-format=json+");
+        if (r >= 0)
+                r = ios_strv_pushf(&f->argv, "--eta=never");
         if (r >= 0 && g->compare)
                 r = ios_strv_pushf(&f->argv, "--ramp_time=1");  /* settle after each switch, as ours */
+        if (r >= 0 && !named && !g->workload)
+                r = ios_strv_pushf(&f->argv, "--name=%s", g->name ? g->name : "iosched-bench");
         for (char **a = g->fio_args; r >= 0 && a && *a; a++) {
-                named |= !strncmp(*a + strspn(*a, "-"), "name=", 5) || **a != '-';
-                r = ios_strv_pushf(&f->argv, "%s", *a);
+                /* "--gtod_reduce" alone, as in a job file: fio's command line wants "=1" */
+                bool bare = **a == '-' && !strchr(*a, '=') && (!a[1] || a[1][0] == '-');
+
+                r = ios_strv_pushf(&f->argv, "%s%s", *a, bare ? "=1" : "");
         }
         if (r >= 0 && g->workload) {
                 const char *text = bench_workload_text(g->workload);
@@ -371,14 +450,7 @@ int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct b
                 close(fd);
                 if (r >= 0)
                         r = ios_strv_pushf(&f->argv, "%s", tmpl);
-                named = true;
         }
-        if (r >= 0 && !named)
-                r = ios_strv_pushf(&f->argv, "--name=%s", g->name ? g->name : "iosched-bench");
-        if (r >= 0)
-                r = ios_strv_pushf(&f->argv, "--output-format=json+");
-        if (r >= 0)
-                r = ios_strv_pushf(&f->argv, "--eta=never");
         if (r < 0)
                 return r;
 
@@ -387,16 +459,15 @@ int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct b
                 char **saved = f->argv;
                 _cleanup_(ios_strv_freep) char **job = NULL;
 
-                for (char **a = saved + 1; *a; a++)
-                        if (strncmp(*a, "--output-format=", 16) && strncmp(*a, "--eta=", 6) &&
-                            (r = ios_strv_pushf(&job, "%s", *a)) < 0)
+                for (char **a = saved + 3; *a; a++)    /* after fio, --output-format, --eta */
+                        if ((r = ios_strv_pushf(&job, "%s", *a)) < 0)
                                 return r;
                 f->argv = job;
                 r = scan_job(f, &s, e);
                 f->argv = saved;
         }
         if (r >= 0)
-                r = check_targets(g, &s, root, &f->writes, tg, e);
+                r = check_targets(g, &s, root, &f->writes, tg, &f->created, e);
         for (unsigned i = 0; i < s.n; i++) {
                 free(s.jobs[i].name);
                 ios_strv_free(s.jobs[i].kv);
@@ -521,6 +592,14 @@ void bench_fio_done(struct bench_fio *f)
 {
         if (f->preset)
                 unlink(f->preset);
+        /* the files fio laid out for the job, as our engine removes its own */
+        for (char **c = f->created; c && *c; c++) {
+                struct stat st;
+
+                if (lstat(*c, &st) == 0 && S_ISREG(st.st_mode))
+                        unlink(*c);
+        }
+        ios_strv_free(f->created);
         free(f->preset);
         free(f->exe);
         free(f->version);

@@ -45,6 +45,7 @@ struct bench_fio {
         char **argv;                    /* fio's command line */
         char *preset;                   /* a --workload preset written out for fio, removed at the end */
         bool writes;                    /* some job writes, trims or verifies */
+        char **created;                 /* files the job names that did not exist: removed at the end */
         /* fioresult.c: the jobs as fio reports them, for report.c and compare.c */
         struct bench_opts view;
         struct bench_fio_job *jobs;

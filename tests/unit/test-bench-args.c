@@ -363,7 +363,7 @@ static void test_errors(void **state)
         expect_error("extra: cannot read the job file: No such file or directory", "--filename=x", "extra", NULL);
         /* fio options we do not have are named, never ignored */
         expect_error("does not implement --verify", "--filename=x", "--verify=md5", NULL);
-        expect_error("fio option --fsync is not implemented", "--filename=x", "-fsync=1", NULL);
+        expect_error("does not implement --fsync", "--filename=x", "-fsync=1", NULL);
         /* every new option's bad value */
         expect_error("invalid --rate 'fast'", "--filename=x", "--rate=fast", NULL);
         expect_error("invalid --rate '1m,2m,3m'", "--filename=x", "--rate=1m,2m,3m", NULL);
