@@ -7,8 +7,8 @@
 # directory for a write workload is removed afterwards.  The progress line
 # (--eta=always) is rewritten in place once a second, names the loop it
 # belongs to, and is cleared at the end; off a terminal --eta=auto prints
-# none.  A fio option
-# that is not implemented is a usage error naming it.  As root, on a loop device the
+# none.  With --backend=native, a fio option that is not implemented is a
+# usage error naming it; an option neither tool has is an unknown option.  As root, on a loop device the
 # test attaches: --compare with a scheduler the device cannot run is a
 # usage error naming it and the available ones, before anything is
 # switched or measured, and legacy names run as their blk-mq twins.
@@ -36,7 +36,7 @@ expect 2 "does not exist: give --size" --filename="$B_TMP/nonexistent/deeper"
 expect 2 "is not a block device, file or directory" --filename=/dev/null
 # fio starts a job per --name; the options after it are the job's
 expect 2 "invalid --iodepth '0'" --ioengine=null --name=a --runtime=100ms --name=b --iodepth=0
-expect 2 "fio option --verify is not implemented" --ioengine=null --name=a --verify=crc32c
+expect 2 "does not implement --verify" --backend=native --ioengine=null --name=a --verify=crc32c
 expect 2 "invalid --compare 'BFQ'" --filename=/dev/null --compare=BFQ
 
 $BENCH --help >"$B_TMP/help" 2>&1 || b_fail "--help exit $?"
