@@ -432,8 +432,12 @@ int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct b
         if (r >= 0 && !named && !g->workload)
                 r = ios_strv_pushf(&f->argv, "--name=%s", g->name ? g->name : "iosched-bench");
         for (char **a = g->fio_args; r >= 0 && a && *a; a++) {
-                /* "--gtod_reduce" alone, as in a job file: fio's command line wants "=1" */
+                /* a job option alone ("--gtod_reduce"), as in a job file: fio's command line wants "=1"
+                 * (its own options, "--readonly", stay as they are) */
                 bool bare = **a == '-' && !strchr(*a, '=') && (!a[1] || a[1][0] == '-');
+
+                for (size_t i = 0; bare && i < ELEMENTSOF(fio_prog_ok); i++)
+                        bare = !streq(*a + strspn(*a, "-"), fio_prog_ok[i]);
 
                 r = ios_strv_pushf(&f->argv, "%s%s", *a, bare ? "=1" : "");
         }

@@ -143,7 +143,7 @@ int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char 
                         continue;
                 }
                 r = bench_jobopt_set(in_global ? &fglobal : cur, key, val, where, e);
-                if (r == -ENOENT || r == -EOPNOTSUPP) {
+                if (r == -ENOENT || r == -EOPNOTSUPP || (r < 0 && r != -ENOMEM && g->backend == BENCH_BACKEND_FIO)) {
                         /* listed, all of them; the job can go to fio (fio.c) */
                         *e = (struct bench_error){ 0 };
                         r = bench_jobs_unsupported(g, where, key);

@@ -236,6 +236,10 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
 
         if (!long_opts)
                 return -ENOMEM;
+        /* --backend=fio first: then fio, not we, judges the job options' values */
+        for (int i = 1; i < argc; i++)
+                if (!strcmp(argv[i] + strspn(argv[i], "-"), "backend=fio"))
+                        o->backend = BENCH_BACKEND_FIO;
         optind = 0;             /* a full reset: tests parse more than once */
         opterr = 0;
         for (;;) {
@@ -281,6 +285,11 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                         int taken = optind;
 
                         r = job_option(argc, argv, &long_opts[idx], cur, e);
+                        if (r < 0 && r != -ENOMEM && o->backend == BENCH_BACKEND_FIO) {
+                                /* fio reads the value, not us */
+                                *e = (struct bench_error){ 0 };
+                                r = bench_jobs_unsupported(o, NULL, long_opts[idx].name);
+                        }
                         if (r < 0)
                                 return r;
                         if (optind > taken && (r = ios_strv_pushf(&o->fio_args, "%s", argv[taken])) < 0)
