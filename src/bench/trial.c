@@ -93,11 +93,11 @@ int bench_trial_begin(const struct bench_opts *o, struct ios_device *d, struct b
         t->orig = strdup(d->sched_current);
         if (!t->orig)
                 return -ENOMEM;
-        bench_trial_warn_rounds(o, t->vs.n, stderr);
         r = bench_switch_begin(d, &t->lock, &t->st, report_atexit, e);
         if (r < 0)
                 return r;
         t->saved = true;
+        bench_trial_warn_rounds(o, t->vs.n, stderr);
         return bench_variants_learn(&t->vs, d, e);
 }
 
