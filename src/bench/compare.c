@@ -354,8 +354,14 @@ static int measure_run(void *userdata, unsigned i, unsigned l, const char *tag, 
                 r = bench_run(m->o, m->tg, m->disk, bench_eta_wanted(m->o, line.f) ? &eta : NULL, &run->res, e);
         if (r < 0)
                 return bench_stop_signal ? 1 : r;
-        run->done = !run->res.interrupted;
         return run->res.interrupted ? 1 : 0;
+}
+
+static void keep_run(void *userdata, unsigned i, unsigned l)
+{
+        struct measure *m = userdata;
+
+        m->s[i].runs[l].done = true;
 }
 
 int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
@@ -391,7 +397,7 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
         if (r == 0) {
                 struct measure m = { .o = o, .tg = tg, .disk = disk, .fio = fio, .s = s };
 
-                r = bench_trial_rounds(&t, o, hooks, "run", measure_run, &m, e);
+                r = bench_trial_rounds(&t, o, hooks, "run", measure_run, keep_run, &m, e);
         }
         if (!t.saved)
                 goto out;

@@ -181,13 +181,16 @@ struct bench_trial {
  */
 typedef int (*bench_trial_measure_fn)(void *userdata, unsigned variant, unsigned round, const char *tag,
                                       struct bench_error *e);
+/* The measurement stood on the variant's state throughout: count it. */
+typedef void (*bench_trial_keep_fn)(void *userdata, unsigned variant, unsigned round);
 /* Warn on f when o->loops rounds cannot reach the verdict's significance level. */
 void bench_trial_warn_rounds(const struct bench_opts *o, unsigned nvariants, FILE *f);
 /* Variants resolved, the warning, the lock, the state saved and armed, the variants learnt. */
 int bench_trial_begin(const struct bench_opts *o, struct ios_device *d, struct bench_trial *t, struct bench_error *e);
 /* The interleaved rounds; what ("run", "round") names a measurement in the messages. */
 int bench_trial_rounds(struct bench_trial *t, const struct bench_opts *o, const struct bench_compare_hooks *hooks,
-                       const char *what, bench_trial_measure_fn measure, void *userdata, struct bench_error *e);
+                       const char *what, bench_trial_measure_fn measure, bench_trial_keep_fn keep, void *userdata,
+                       struct bench_error *e);
 /* Restore the saved state; returns the error that matters (r, or the restore's, or the interruption). */
 int bench_trial_restore(struct bench_trial *t, int r, struct bench_error *e);
 void bench_trial_done(struct bench_trial *t);

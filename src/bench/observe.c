@@ -404,6 +404,7 @@ struct window_ctx {
         struct ios_device *d;
         struct vsum *s;
         bool progress;
+        struct window w;                /* the last window, kept once the state is known to have held */
 };
 
 static int measure_window(void *userdata, unsigned i, unsigned l, const char *tag, struct bench_error *e)
@@ -424,15 +425,23 @@ static int measure_window(void *userdata, unsigned i, unsigned l, const char *ta
         t1 = bench_clock_gettime_ns();
         if (!bench_disk_stat_read(d, b))
                 return bench_error_set(e, BENCH_ERR_SYSTEM, EIO, "%s: cannot read its stat", d->name);
-        window_from(&m->s[i].w[l], a, b, (double)(t1 - t0) / 1e9, ninflight ? inflight / ninflight : (double)b[8]);
+        window_from(&m->w, a, b, (double)(t1 - t0) / 1e9, ninflight ? inflight / ninflight : (double)b[8]);
         if (m->progress) {
                 char x[32], y[32];
 
                 fprintf(stderr, "observe %s: %s round: %s IOPS, await %s\n", d->name, tag,
-                        fmt_metric(M_IOPS, m->s[i].w[l].m[M_IOPS], x, sizeof(x)),
-                        fmt_metric(M_AWAIT, m->s[i].w[l].m[M_AWAIT], y, sizeof(y)));
+                        fmt_metric(M_IOPS, m->w.m[M_IOPS], x, sizeof(x)), fmt_metric(M_AWAIT, m->w.m[M_AWAIT], y, sizeof(y)));
         }
+        (void)i;
+        (void)l;
         return 0;
+}
+
+static void keep_window(void *userdata, unsigned i, unsigned l)
+{
+        struct window_ctx *m = userdata;
+
+        m->s[i].w[l] = m->w;
 }
 
 int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct bench_compare_hooks *hooks,
@@ -465,7 +474,7 @@ int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct
         if (r == 0) {
                 struct window_ctx m = { .o = o, .d = d, .s = s, .progress = bench_eta_wanted(o, stderr) };
 
-                r = bench_trial_rounds(&t, o, hooks, "round", measure_window, &m, e);
+                r = bench_trial_rounds(&t, o, hooks, "round", measure_window, keep_window, &m, e);
         }
         if (!t.saved)
                 goto out;

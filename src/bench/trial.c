@@ -102,7 +102,8 @@ int bench_trial_begin(const struct bench_opts *o, struct ios_device *d, struct b
 }
 
 int bench_trial_rounds(struct bench_trial *t, const struct bench_opts *o, const struct bench_compare_hooks *hooks,
-                       const char *what, bench_trial_measure_fn measure, void *userdata, struct bench_error *e)
+                       const char *what, bench_trial_measure_fn measure, bench_trial_keep_fn keep, void *userdata,
+                       struct bench_error *e)
 {
         struct ios_device *d = t->disk;
         int r = 0, rr;
@@ -138,8 +139,13 @@ int bench_trial_rounds(struct bench_trial *t, const struct bench_opts *o, const 
                         if (rr > 0)
                                 break;  /* stopped by a signal: nothing to check */
                         /* a run some other writer switched under us measured something else */
-                        snprintf(where, sizeof(where), "%s %s %u/%u", name, what, l + 1, o->loops);
+                        if (streq(what, "run"))
+                                snprintf(where, sizeof(where), "%s run", tag);  /* "bfq 2/3 run" */
+                        else
+                                snprintf(where, sizeof(where), "%s %s %u/%u", name, what, l + 1, o->loops);
                         r = bench_variant_kept(&t->vs, i, d, before, where, e);
+                        if (r == 0 && keep)
+                                keep(userdata, i, l);
                 }
         return r;
 }
