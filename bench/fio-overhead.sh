@@ -9,6 +9,10 @@
 #            the difference per pair (finding fio, fio --version and
 #            --cmdhelp per unsupported option, reading the job, the target
 #            checks, reading fio's JSON, the report);
+#   own:     the same two commands with a stand-in fio in PATH that writes
+#            fio's saved report at once (and answers --version and
+#            --cmdhelp): what iosched-bench itself adds per run, without
+#            fio's run and its noise;
 #   compare: `iosched-bench --compare=none,mq-deadline --loops=L` on the
 #            same job through fio and, with bssplit dropped, through the
 #            native engine: wall time per round minus the round's fio/job
@@ -81,6 +85,31 @@ for p in $(seq "$PAIRS"); do
                 run cmp-fio $c "$TMP/job.fio"
         fi
 done
+# iosched-bench's own part: a stand-in fio that prints a saved report at once
+mkdir "$TMP/bin"
+"$FIO" --output-format=json+ --eta=never "$TMP/job.fio" >"$TMP/saved.json"
+cat >"$TMP/bin/fio" <<EOF
+#!/bin/sh
+case "\$1" in
+--version) echo fio-3.33 ;;
+--cmdhelp=*) echo "\${1#--cmdhelp=}: stand-in" ;;
+*) cat "$TMP/saved.json" ;;
+esac
+EOF
+chmod +x "$TMP/bin/fio"
+for p in $(seq $((PAIRS * 3))); do
+        if [ $((p % 2)) = 1 ]; then
+                run stand "$TMP/bin/fio" --output-format=json+ "$TMP/job.fio"
+                PATH="$TMP/bin:$PATH" run own "$BENCH" --backend=fio "$TMP/job.fio"
+        else
+                PATH="$TMP/bin:$PATH" run own "$BENCH" --backend=fio "$TMP/job.fio"
+                run stand "$TMP/bin/fio" --output-format=json+ "$TMP/job.fio"
+        fi
+        echo $(( $(tail -1 "$TMP/own") - $(tail -1 "$TMP/stand") )) >>"$TMP/owndiff"
+done
+for c in "--version" "--cmdhelp=bssplit"; do
+        for p in $(seq "$PAIRS"); do run "probe$c" "$FIO" $c; done
+done
 # per round: wall / rounds - (ramp 1 s + runtime)
 rounds=$((2 * LOOPS))
 for b in fio native; do
@@ -99,6 +128,11 @@ print("| figure (ms) | median [min-max] | spread | per pair |\n|---|---|---|---|
 row("fio alone, wall", "fio")
 row("iosched-bench --backend=fio, wall", "ours")
 row("difference per pair (the backend's overhead per run)", "diff")
+row("stand-in fio alone, wall", "stand")
+row("iosched-bench --backend=fio on the stand-in, wall", "own")
+row("difference per pair (iosched-bench's own part per run)", "owndiff")
+row("fio --version (once per iosched-bench run)", "probe--version")
+row("fio --cmdhelp=bssplit (once per unsupported option per run)", "probe--cmdhelp=bssplit")
 row("--compare via fio: per round beyond ramp+runtime", "round-fio")
 row("--compare native: per round beyond ramp+runtime", "round-native")
 EOF

@@ -352,8 +352,12 @@ static int measure_run(void *userdata, unsigned i, unsigned l, const char *tag, 
                 r = bench_fio_run(m->fio, m->o, m->disk, &run->res, e);
         else
                 r = bench_run(m->o, m->tg, m->disk, bench_eta_wanted(m->o, line.f) ? &eta : NULL, &run->res, e);
+        if (r < 0 && bench_stop_signal) {
+                *e = (struct bench_error){ 0 };         /* the restore says what happened */
+                return 1;
+        }
         if (r < 0)
-                return bench_stop_signal ? 1 : r;
+                return r;
         return run->res.interrupted ? 1 : 0;
 }
 

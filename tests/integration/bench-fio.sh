@@ -25,7 +25,12 @@ command -v python3 >/dev/null || b_skip "no python3"
 mkdir "$B_TMP/bin"
 cat >"$B_TMP/bin/fio" <<EOF
 #!/bin/sh
-case "\$*" in *--output-format=json+*) echo "\$*" >>"$B_TMP/fio-runs" ;; esac
+case "\$*" in *--output-format=json+*)
+        echo "\$*" >>"$B_TMP/fio-runs"
+        "$FIO" "\$@" >"$B_TMP/fio-last.json"; rc=\$?
+        cat "$B_TMP/fio-last.json"
+        exit \$rc ;;
+esac
 exec "$FIO" "\$@"
 EOF
 chmod +x "$B_TMP/bin/fio"
@@ -74,6 +79,16 @@ EOF
 $BENCH -J "$B_TMP/admin.fio" >"$B_TMP/admin.json" 2>"$B_TMP/err" || b_fail "admin job file via fio: $(cat "$B_TMP/err")"
 py "$B_TMP/admin.json" 'd["backend"].startswith("fio-") and [j["jobname"] for j in d["jobs"]] == ["small", "stream"] and all(j["read"]["total_ios"] > 0 and j["write"]["total_ios"] == 0 for j in d["jobs"])' ||
         b_fail "admin job file: $(head -c 600 "$B_TMP/admin.json")"
+# the same numbers as fio's own report: I/Os, bytes, and the percentiles from json+'s bins
+python3 - "$B_TMP/admin.json" "$B_TMP/fio-last.json" <<'EOF' || b_fail "ours and fio's report differ"
+import json, sys
+ours, fio = (json.load(open(f)) for f in sys.argv[1:3])
+for a, b in zip(ours["jobs"], fio["jobs"]):
+    r, f = a["read"], b["read"]
+    assert r["total_ios"] == f["total_ios"] and r["io_bytes"] == f["io_bytes"], (r["total_ios"], f["total_ios"])
+    for p in ("50.000000", "99.000000"):
+        assert r["clat_ns"]["percentile"][p] == f["clat_ns"]["percentile"][p], (p, r["clat_ns"]["percentile"][p], f["clat_ns"]["percentile"][p])
+EOF
 # the fio run had our report options and the job file as written
 grep -q -- "--output-format=json+ --eta=never $B_TMP/admin.fio" "$B_TMP/fio-runs" || b_fail "fio's command line: $(cat "$B_TMP/fio-runs")"
 $BENCH "$B_TMP/admin.fio" >"$B_TMP/admin.txt" 2>&1 || b_fail "admin text: $(cat "$B_TMP/admin.txt")"
