@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * fio.h: fio as a workload backend.  A small JSON reader (fiojson.c); the
- * job as written, its targets and their safety checks, and fio run on it
- * in its own process group (fio.c); fio's --output-format=json+ read back
+ * job as written and fio run on it in its own process group (fio.c); what
+ * the job touches and its safety checks (fiojob.c); fio's --output-format=json+ read back
  * into a struct bench_result and a view of the jobs as fio ran them, so
  * that report.c and the comparison report fio's runs as they report ours
  * (fioresult.c).
@@ -64,6 +64,10 @@ char *bench_fio_find(void);
  */
 int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct bench_fio *f,
                       struct bench_target *tg, struct bench_error *e);
+/* fiojob.c: the job in args (fio's command line without our options) read for its files and writes,
+ * each existing one checked; tg: the target whose disk is compared; created: names fio will lay out */
+int bench_fio_job_check(const struct bench_opts *g, char * const *args, struct ios_ctx *root, bool *writes,
+                        struct bench_target *tg, char ***created, struct bench_error *e);
 /* One run of fio (the measurement of a plain run or a comparison's round). */
 int bench_fio_run(struct bench_fio *f, const struct bench_opts *g, struct ios_device *disk,
                   struct bench_result *res, struct bench_error *e);
