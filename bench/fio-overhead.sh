@@ -6,9 +6,9 @@
 # a pair flips every pair):
 #   plain:   `fio --output-format=json+ FILE` against
 #            `iosched-bench --backend=fio FILE`: the wall time of each, and
-#            the difference per pair (finding fio, fio --version and
-#            --cmdhelp per unsupported option, reading the job, the target
-#            checks, reading fio's JSON, the report);
+#            the difference per pair (finding fio, fio --cmdhelp per
+#            unsupported option, reading the job, the target checks,
+#            reading fio's JSON, the report);
 #   own:     the same two commands with a stand-in fio in PATH that writes
 #            fio's saved report at once (and answers --version and
 #            --cmdhelp): what iosched-bench itself adds per run, without
@@ -107,9 +107,7 @@ for p in $(seq $((PAIRS * 3))); do
         fi
         echo $(( $(tail -1 "$TMP/own") - $(tail -1 "$TMP/stand") )) >>"$TMP/owndiff"
 done
-for c in "--version" "--cmdhelp=bssplit"; do
-        for p in $(seq "$PAIRS"); do run "probe$c" "$FIO" $c; done
-done
+for p in $(seq "$PAIRS"); do run probe-cmdhelp "$FIO" --cmdhelp=bssplit; done
 # per round: wall / rounds - (ramp 1 s + runtime)
 rounds=$((2 * LOOPS))
 for b in fio native; do
@@ -131,8 +129,7 @@ row("difference per pair (the backend's overhead per run)", "diff")
 row("stand-in fio alone, wall", "stand")
 row("iosched-bench --backend=fio on the stand-in, wall", "own")
 row("difference per pair (iosched-bench's own part per run)", "owndiff")
-row("fio --version (once per iosched-bench run)", "probe--version")
-row("fio --cmdhelp=bssplit (once per unsupported option per run)", "probe--cmdhelp=bssplit")
+row("fio --cmdhelp=bssplit (once per unsupported option per run, included above)", "probe-cmdhelp")
 row("--compare via fio: per round beyond ramp+runtime", "round-fio")
 row("--compare native: per round beyond ramp+runtime", "round-native")
 EOF

@@ -41,7 +41,7 @@ struct bench_fio_job;
 
 struct bench_fio {
         char *exe;                      /* fio, found in PATH */
-        char *version;                  /* "fio-3.33" */
+        char version[48];               /* "fio-3.33", from fio's report */
         char **argv;                    /* fio's command line */
         char *preset;                   /* a --workload preset written out for fio, removed at the end */
         bool writes;                    /* some job writes, trims or verifies */

@@ -169,6 +169,8 @@ int bench_fio_result(struct bench_fio *f, const struct bench_opts *g, const stru
 
         if (!jobs || jobs->type != BENCH_FJ_ARR || jobs->n == 0)
                 return bench_error_set(e, BENCH_ERR_IO, EINVAL, "fio's report has no jobs");
+        if (bench_fj_str(bench_fj_get(doc, "fio version")))
+                snprintf(f->version, sizeof(f->version), "%s", bench_fj_str(bench_fj_get(doc, "fio version")));
         if (!f->have_view) {
                 r = build_view(f, g, doc, jobs, e);
                 if (r < 0)

@@ -5,7 +5,8 @@
 # name= and description=, several jobs, bssplit, gtod_reduce ...) run
 # through fio with --backend=auto, and the same jobs without those options
 # run natively and, with --backend=fio, through fio, each report saying
-# which backend ran; fio command lines from blogs (--gtod_reduce,
+# which backend ran, with fio's own I/O counts and percentiles; a --workload
+# preset runs through fio; fio command lines from blogs (--gtod_reduce,
 # --eta-newline=1, --readonly, --invalidate=1, --refill_buffers) and the
 # seed's reader-under-writer job file (random_generator=lfsr) run through
 # fio; a --compare of a job file with bssplit and verify runs through fio on
@@ -112,6 +113,14 @@ for f in native viafio; do
 done
 py "$B_TMP/native.json" 'd["backend"] == "native"' || b_fail "native backend not named"
 py "$B_TMP/viafio.json" 'd["backend"].startswith("fio-")' || b_fail "fio backend not named"
+
+# a --workload preset through fio: written to a file for fio, removed afterwards
+ls /tmp/iosched-bench-preset-* >"$B_TMP/presets-before" 2>/dev/null
+$BENCH -J --backend=fio --filename=$dev --workload=mixed-read --runtime=1 --time_based >"$B_TMP/preset.json" 2>"$B_TMP/err" ||
+        b_fail "preset via fio: $(cat "$B_TMP/err")"
+py "$B_TMP/preset.json" 'd["backend"].startswith("fio-") and [j["jobname"] for j in d["jobs"]] == ["reader", "streamer"] and all(j["read"]["total_ios"] > 0 for j in d["jobs"])' ||
+        b_fail "preset: $(head -c 600 "$B_TMP/preset.json")"
+ls /tmp/iosched-bench-preset-* 2>/dev/null | cmp -s - "$B_TMP/presets-before" || b_fail "the preset's file was left behind"
 
 # 3. blog command lines: fio's reporting and caching options -> fio
 n0=$(runs)

@@ -100,7 +100,7 @@ static void test_result(void **state)
         bench_opts_init(&g);
         g.objective_job = strdup("writer");
         assert_int_equal(bench_fj_parse(doc_text, strlen(doc_text), &doc), 0);
-        f.version = strdup("fio-3.33");
+        snprintf(f.version, sizeof(f.version), "fio");
         assert_int_equal(bench_fio_result(&f, &g, &doc, &res, &e), 0);
         /* the view: fio's jobs, "job options" over "global options" */
         assert_int_equal(f.view.njobs, 2);
@@ -138,6 +138,7 @@ static void test_result(void **state)
         v = bench_result_clat_pct(&res, -1, 50);
         assert_int_equal(v, 100864);
         assert_non_null(strstr(res.jobs[1].engine_note, "fio-3.33"));
+        assert_string_equal(f.version, "fio-3.33");    /* from the report's "fio version" */
         bench_result_done(&res);
         /* a later run with another number of jobs is an error, not a misreport */
         {
