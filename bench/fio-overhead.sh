@@ -129,7 +129,7 @@ row("difference per pair (the backend's overhead per run)", "diff")
 row("stand-in fio alone, wall", "stand")
 row("iosched-bench --backend=fio on the stand-in, wall", "own")
 row("difference per pair (iosched-bench's own part per run)", "owndiff")
-row("fio --cmdhelp=bssplit (once per unsupported option per run, included above)", "probe-cmdhelp")
+row("fio --cmdhelp=bssplit (real fio; once per unsupported option per run)", "probe-cmdhelp")
 row("--compare via fio: per round beyond ramp+runtime", "round-fio")
 row("--compare native: per round beyond ramp+runtime", "round-native")
 EOF
