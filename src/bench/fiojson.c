@@ -200,12 +200,11 @@ void bench_fj_free(struct bench_fj *v)
 {
         if (!v)
                 return;
-        for (unsigned i = 0; i < v->n; i++) {
+        for (unsigned i = 0; i < v->n; i++)
                 bench_fj_free(&v->kids[i]);
-                free(v->kids[i].key);
-        }
         free(v->kids);
         free(v->str);
+        free(v->key);
         *v = (struct bench_fj){ 0 };
 }
 
