@@ -166,7 +166,11 @@ static double pct_change(double a, double b)
         return b > 0 ? (a / b - 1) * 100 : 0;
 }
 
-/* What the other jobs paid for the objective's job winning: best against runner-up. */
+/*
+ * What the other jobs paid for the winner: each job's IOPS, bandwidth and
+ * p99 on the best variant against the runner-up (with --objective=JOB:,
+ * every job but that one; otherwise every job).
+ */
 static void paid(FILE *f, const struct bench_opts *o, const struct sched_summary *s, const struct bench_verdict *v)
 {
         const struct sched_summary *a, *b;
@@ -176,12 +180,13 @@ static void paid(FILE *f, const struct bench_opts *o, const struct sched_summary
                 return;
         a = &s[v->best];
         b = &s[v->second];
+        fprintf(f, "  %s, %s against %s:\n", o->objective_jobidx >= 0 ? "what the other jobs paid for it" :
+                "per job", a->name, b->name);
         for (unsigned j = 0; j < a->njobs; j++) {
                 if ((int)j == o->objective_jobidx)
                         continue;
-                fprintf(f, "  %s %s: job %s: IOPS %s against %s (%+.1f%%), BW %s against %s, P99 %s against %s (%+.1f%%)\n",
-                        o->objective_jobidx >= 0 ? "what it cost," : "on",
-                        a->name, o->jobs[j].name, bench_fmt_num(x[0], sizeof(x[0]), a->jobs[j].iops),
+                fprintf(f, "    %s: IOPS %s against %s (%+.1f%%), BW %s against %s, P99 %s against %s (%+.1f%%)\n",
+                        o->jobs[j].name, bench_fmt_num(x[0], sizeof(x[0]), a->jobs[j].iops),
                         bench_fmt_num(x[1], sizeof(x[1]), b->jobs[j].iops), pct_change(a->jobs[j].iops, b->jobs[j].iops),
                         bench_fmt_bytes(x[2], sizeof(x[2]), a->jobs[j].bw), bench_fmt_bytes(x[3], sizeof(x[3]), b->jobs[j].bw),
                         bench_fmt_ns(x[4], sizeof(x[4]), a->jobs[j].p99), bench_fmt_ns(x[5], sizeof(x[5]), b->jobs[j].p99),

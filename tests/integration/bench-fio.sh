@@ -196,7 +196,7 @@ for v in $v1 $v2; do
         sed -n "/^  $v /,/^  [a-z]/p" "$B_TMP/cmp.txt" | grep -q "job writer .*IOPS" || b_fail "no writer row for $v: $(cat "$B_TMP/cmp.txt")"
 done
 grep -q "^  backend: fio-" "$B_TMP/cmp.txt" && grep -q "objective reader:p99" "$B_TMP/cmp.txt" &&
-        grep -q "job writer: IOPS .* against" "$B_TMP/cmp.txt" && grep -q "restored $l" "$B_TMP/cmp.txt" ||
+        grep -q "what the other jobs paid for it, .* against " "$B_TMP/cmp.txt" && grep -q "^    writer: IOPS .* against" "$B_TMP/cmp.txt" && grep -q "restored $l" "$B_TMP/cmp.txt" ||
         b_fail "compare text: $(cat "$B_TMP/cmp.txt")"
 b_queue_state $l >"$B_TMP/after"
 cmp -s "$B_TMP/before" "$B_TMP/after" || b_fail "not restored: $(diff "$B_TMP/before" "$B_TMP/after")"
