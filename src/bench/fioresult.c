@@ -12,7 +12,6 @@
  * that report.c and compare.c need no fio-specific code.
  */
 #define _GNU_SOURCE
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +22,28 @@ struct bench_fio_job {
         struct bench_engine_ops eng;
         char engname[48];
 };
+
+/* A count from fio's report, clamped into [0, max]: the report is another program's text. */
+static uint64_t num(const struct bench_fj *v, uint64_t max)
+{
+        double d = bench_fj_num(v, 0);
+
+        if (!(d > 0))
+                return 0;       /* negative, zero or NaN */
+        if (d >= (double)max)
+                return max;
+        return (uint64_t)d;
+}
+
+/* A measure (a mean, a percentage), clamped into [0, max] the same way. */
+static double dnum(const struct bench_fj *v, double max)
+{
+        double d = bench_fj_num(v, 0);
+
+        return !(d > 0) ? 0 : d > max ? max : d;
+}
+
+#define U64_MAX_SAFE (1ull << 62)       /* sums of such values still fit */
 
 /* A job's option: its own, else the document's global one. */
 static const char *opt(const struct bench_fj *doc, const struct bench_fj *job, const char *key)
@@ -75,7 +96,7 @@ static void job_view(struct bench_opts *o, struct bench_fio_job *fj, const struc
         o->direct = (v = opt(doc, job, "direct")) && bench_parse_bool(v, &b) == 0 ? b : false;
         o->ramp_ns = (v = opt(doc, job, "ramp_time")) && bench_parse_time(v, &x) == 0 ? x : 0;
         o->runtime_ns = (v = opt(doc, job, "runtime")) && bench_parse_time(v, &x) == 0 ? x : 0;
-        o->groupid = (unsigned)bench_fj_num(bench_fj_get(job, "groupid"), 0);
+        o->groupid = (unsigned)num(bench_fj_get(job, "groupid"), 1u << 20);
         o->group_reporting = false;
         o->ncpus = 0;
         o->prioclass = -1;
@@ -84,17 +105,18 @@ static void job_view(struct bench_opts *o, struct bench_fio_job *fj, const struc
 
 static void lat_from(const struct bench_fj *l, struct bench_lat *out)
 {
-        double n = bench_fj_num(bench_fj_get(l, "N"), 0), mean = bench_fj_num(bench_fj_get(l, "mean"), 0);
-        double sd = bench_fj_num(bench_fj_get(l, "stddev"), 0);
+        uint64_t n = num(bench_fj_get(l, "N"), 1ull << 40), max = num(bench_fj_get(l, "max"), 1ull << 44);
+        double mean = dnum(bench_fj_get(l, "mean"), (double)max), sd = dnum(bench_fj_get(l, "stddev"), (double)max);
 
         bench_lat_reset(out);
         if (n < 1)
                 return;
-        out->n = (uint64_t)n;
-        out->min = (uint64_t)bench_fj_num(bench_fj_get(l, "min"), 0);
-        out->max = (uint64_t)bench_fj_num(bench_fj_get(l, "max"), 0);
-        out->sum = (uint64_t)llround(mean * n);
-        out->sumsq = (unsigned __int128)(sd * sd * (n - 1) + mean * mean * n);
+        out->n = n;
+        out->min = num(bench_fj_get(l, "min"), max);
+        out->max = max;
+        /* mean <= max < 2^44 and n < 2^40: the sums below fit */
+        out->sum = (uint64_t)(mean * (double)n);
+        out->sumsq = (unsigned __int128)(sd * sd * (double)(n - 1)) + (unsigned __int128)(mean * mean * (double)n);
 }
 
 static uint64_t dir_from(const struct bench_fj *d, struct bench_dir_stats *s)
@@ -104,16 +126,16 @@ static uint64_t dir_from(const struct bench_fj *d, struct bench_dir_stats *s)
         bench_dir_stats_reset(s);
         if (!d)
                 return 0;
-        s->ios = (uint64_t)bench_fj_num(bench_fj_get(d, "total_ios"), 0);
-        s->bytes = (uint64_t)bench_fj_num(bench_fj_get(d, "io_bytes"), 0);
-        s->short_ios = (uint64_t)bench_fj_num(bench_fj_get(d, "short_ios"), 0);
+        s->ios = num(bench_fj_get(d, "total_ios"), U64_MAX_SAFE);
+        s->bytes = num(bench_fj_get(d, "io_bytes"), U64_MAX_SAFE);
+        s->short_ios = num(bench_fj_get(d, "short_ios"), U64_MAX_SAFE);
         lat_from(bench_fj_get(d, "slat_ns"), &s->slat);
         lat_from(bench_fj_get(d, "clat_ns"), &s->clat);
         lat_from(bench_fj_get(d, "lat_ns"), &s->lat);
         for (unsigned i = 0; bins && bins->type == BENCH_FJ_OBJ && i < bins->n; i++)
                 s->clat_hist[bench_hist_index(strtoull(bins->kids[i].key, NULL, 10))] +=
-                        (uint64_t)bench_fj_num(&bins->kids[i], 0);
-        return (uint64_t)bench_fj_num(bench_fj_get(d, "runtime"), 0) * 1000000ull;
+                        num(&bins->kids[i], 1ull << 48);
+        return num(bench_fj_get(d, "runtime"), 1ull << 40) * 1000000ull;      /* ms: under 2^60 ns */
 }
 
 static int build_view(struct bench_fio *f, const struct bench_opts *g, const struct bench_fj *doc,
@@ -192,15 +214,16 @@ int bench_fio_result(struct bench_fio *f, const struct bench_opts *g, const stru
 
                         rt = x > rt ? x : rt;
                 }
-                jrt = bench_fj_num(bench_fj_get(j, "job_runtime"), 0) * 1e6;
+                jrt = (double)num(bench_fj_get(j, "job_runtime"), 1ull << 40) * 1e6;
                 jr->runtime_ns = rt ? rt : (uint64_t)jrt;
                 jr->elapsed_ns = res->elapsed_ns;
-                jr->usr_ns = (uint64_t)(bench_fj_num(bench_fj_get(j, "usr_cpu"), 0) / 100 * (double)jr->runtime_ns);
-                jr->sys_ns = (uint64_t)(bench_fj_num(bench_fj_get(j, "sys_cpu"), 0) / 100 * (double)jr->runtime_ns);
-                jr->ctx = (uint64_t)bench_fj_num(bench_fj_get(j, "ctx"), 0);
-                jr->majf = (uint64_t)bench_fj_num(bench_fj_get(j, "majf"), 0);
-                jr->minf = (uint64_t)bench_fj_num(bench_fj_get(j, "minf"), 0);
-                jr->error = (int)bench_fj_num(bench_fj_get(j, "error"), 0);
+                /* CPU % of the runtime, at most every CPU's */
+                jr->usr_ns = (uint64_t)(dnum(bench_fj_get(j, "usr_cpu"), 100000) / 100 * (double)jr->runtime_ns);
+                jr->sys_ns = (uint64_t)(dnum(bench_fj_get(j, "sys_cpu"), 100000) / 100 * (double)jr->runtime_ns);
+                jr->ctx = num(bench_fj_get(j, "ctx"), U64_MAX_SAFE);
+                jr->majf = num(bench_fj_get(j, "majf"), U64_MAX_SAFE);
+                jr->minf = num(bench_fj_get(j, "minf"), U64_MAX_SAFE);
+                jr->error = (int)num(bench_fj_get(j, "error"), 4095);
                 jr->machine_busy_pct = res->machine_busy_pct;
                 jr->machine_steal_pct = res->machine_steal_pct;
                 jr->ncpu = res->ncpu;
