@@ -201,13 +201,23 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct bench_t
         char b[8][32];
         bool reads = bench_rw_reads(o->rw), writes = bench_rw_writes(o->rw);
 
-        fprintf(f, "%s: compare on %s (%s, %s): rw=%s", o->name, disk->name, ios_class_to_string(disk->cls),
-                tg->path, bench_rw_to_string(o->rw));
-        if (reads && writes)
-                fprintf(f, " rwmixread=%u", o->rwmixread);
-        fprintf(f, " bs=%s iodepth=%u numjobs=%u ioengine=%s direct=%d\n",
-                bench_fmt_bytes(b[0], sizeof(b[0]), o->bs[reads ? 0 : 1]), o->iodepth, o->numjobs,
-                o->engine->name, o->direct);
+        /* the columns: what any job does; the header: the one job, or that there are several */
+        for (unsigned j = 0; j < o->njobs; j++) {
+                reads |= bench_rw_reads(o->jobs[j].rw);
+                writes |= bench_rw_writes(o->jobs[j].rw);
+        }
+        if (o->njobs > 1)
+                fprintf(f, "compare on %s (%s, %s): %u jobs, ioengine=%s direct=%d\n", disk->name,
+                        ios_class_to_string(disk->cls), tg->path, o->njobs, o->engine->name, o->direct);
+        else {
+                fprintf(f, "%s: compare on %s (%s, %s): rw=%s", o->name, disk->name, ios_class_to_string(disk->cls),
+                        tg->path, bench_rw_to_string(o->rw));
+                if (bench_rw_reads(o->rw) && bench_rw_writes(o->rw))
+                        fprintf(f, " rwmixread=%u", o->rwmixread);
+                fprintf(f, " bs=%s iodepth=%u numjobs=%u ioengine=%s direct=%d\n",
+                        bench_fmt_bytes(b[0], sizeof(b[0]), o->bs[bench_rw_reads(o->rw) ? 0 : 1]), o->iodepth,
+                        o->numjobs, o->engine->name, o->direct);
+        }
         if (o->njobs > 1) {
                 fprintf(f, "  jobs:");
                 for (unsigned j = 0; j < o->njobs; j++)
