@@ -232,16 +232,31 @@ static int check_targets(const struct bench_opts *g, struct scan *s, struct ios_
                          struct bench_target *tg, char ***created, struct bench_error *e)
 {
         bool have = false;
+        unsigned thread = 0;
         int r;
 
         *writes = false;
         for (unsigned i = 0; i < s->n; i++) {
                 char **kv = s->jobs[i].kv;
                 const char *fn = get(kv, "filename"), *dir = get(kv, "directory"), *eng = get(kv, "ioengine");
+                const char *verify = get(kv, "verify"), *save = get(kv, "verify_state_save");
                 bool w = job_writes(kv);
                 unsigned numjobs = 1, nrfiles = 1;
 
                 *writes |= w;
+                if (get(kv, "numjobs"))
+                        (void)bench_parse_uint(get(kv, "numjobs"), 1, 4096, &numjobs);
+                /* a verifying job's state, which fio saves here at its end: ours to remove if new */
+                for (unsigned n = 0; verify && !falsy(verify) && !(save && falsy(save)) && n < numjobs; n++) {
+                        struct stat st;
+                        _cleanup_free_ char *p = NULL;
+
+                        if (asprintf(&p, "local-%s-%u-verify.state", s->jobs[i].name, thread + n) < 0)
+                                return -ENOMEM;
+                        if (lstat(p, &st) < 0 && errno == ENOENT && ios_strv_pushf(created, "%s", p) < 0)
+                                return -ENOMEM;
+                }
+                thread += numjobs;
                 if (eng && streq(eng, "null"))
                         continue;
                 if (fn) {
@@ -255,8 +270,6 @@ static int check_targets(const struct bench_opts *g, struct scan *s, struct ios_
                         continue;
                 }
                 /* fio's own names: NAME.JOBNUM.FILENUM in directory= or here */
-                if (get(kv, "numjobs"))
-                        (void)bench_parse_uint(get(kv, "numjobs"), 1, 4096, &numjobs);
                 if (get(kv, "nrfiles"))
                         (void)bench_parse_uint(get(kv, "nrfiles"), 1, 4096, &nrfiles);
                 for (unsigned n = 0; n < numjobs; n++)

@@ -37,6 +37,7 @@ EOF
 chmod +x "$B_TMP/bin/fio"
 export PATH="$B_TMP/bin:$PATH"
 runs() { [ -f "$B_TMP/fio-runs" ] && wc -l <"$B_TMP/fio-runs" || echo 0; }
+cd "$B_TMP" || b_fail "cd"     # fio writes some files (verify state) in the current directory
 
 # py FILE EXPR: a Python expression over the JSON document d
 py() {
@@ -200,6 +201,8 @@ grep -q "^  backend: fio-" "$B_TMP/cmp.txt" && grep -q "objective reader:p99" "$
         b_fail "compare text: $(cat "$B_TMP/cmp.txt")"
 b_queue_state $l >"$B_TMP/after"
 cmp -s "$B_TMP/before" "$B_TMP/after" || b_fail "not restored: $(diff "$B_TMP/before" "$B_TMP/after")"
+# fio's verify state (saved in the current directory at the end) is removed as its data files are
+ls local-*-verify.state 2>/dev/null | grep -q . && b_fail "fio's verify state was left in $(pwd): $(ls local-*-verify.state)"
 $BENCH -J --compare=$v1,$v2 --loops=2 --objective=reader:p99 --allow-write "$B_TMP/verify.fio" >"$B_TMP/cmp.json" 2>"$B_TMP/err" ||
         b_fail "compare -J via fio: $(cat "$B_TMP/err")"
 py "$B_TMP/cmp.json" 'd["compare"]["backend"].startswith("fio-") and all([j["name"] for j in s["jobs"]] == ["reader", "writer"] and s["jobs"][1]["iops"] > 0 for s in d["compare"]["schedulers"]) and sorted(j["jobname"] for j in d["jobs"]) == sorted(f"{n}.{v}.{r}" for n in ("reader", "writer") for v in ("'$v1'", "'$v2'") for r in (1, 2)) and d["compare"]["restored"]' ||
