@@ -132,6 +132,8 @@ enum bench_rng { BENCH_RNG_XORSHIFT, BENCH_RNG_TAUS88, BENCH_RNG_TAUS258, BENCH_
 /* random_distribution=: uniform, or fio's zipf:theta, pareto:h, normal:dev% */
 enum bench_dist { BENCH_DIST_RANDOM, BENCH_DIST_ZIPF, BENCH_DIST_PARETO, BENCH_DIST_NORMAL };
 enum bench_clocksource { BENCH_CLOCK_AUTO, BENCH_CLOCK_CPU, BENCH_CLOCK_GETTIME };
+/* --backend=: who runs the workload (fio.c) */
+enum bench_backend { BENCH_BACKEND_AUTO, BENCH_BACKEND_NATIVE, BENCH_BACKEND_FIO };
 
 #define BENCH_MAX_PERCENTILES 20
 #define BENCH_MAX_BSSPLIT 16
@@ -206,6 +208,9 @@ struct bench_opts {
         char **ignored;                 /* jobs.h: fio's reporting/timing options accepted, same form */
         bool readonly;                  /* --readonly: refuse any job that writes */
         unsigned njobs, nthreads;       /* jobs, and threads of all jobs */
+        enum bench_backend backend;     /* --backend= */
+        char **fio_args;                /* options.c: the job's arguments as written (job options, --name,
+                                         * unknown options, job files), in order, for fio (fio.c) */
 };
 
 void bench_opts_init(struct bench_opts *o);
@@ -215,9 +220,15 @@ void bench_opts_done(struct bench_opts *o);
  * bench_opts_parse - parse argv into o.  Returns 0 to run, 1 when --help or
  * --version was printed to out (exit 0), or a negative errno with e set
  * (BENCH_ERR_USAGE, or BENCH_ERR_SYSTEM when the CPUs cannot be read).
+ * -EOPNOTSUPP (BENCH_ERR_USAGE): the job uses options the native engine does
+ * not implement, every one listed in o->unsupported (and in e); the
+ * program's own options are parsed all the same, for the fio backend.
  */
 int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                      struct bench_error *e);
+
+/* trial.c: a bare --compare (no job, no shape of one) gets a workload that separates schedulers */
+int bench_compare_default_workload(struct bench_opts *o);
 
 /* jobs.c: the result --objective=JOB:METRIC measures: that job's, or the whole run's */
 struct bench_result;
@@ -541,6 +552,8 @@ bool bench_eta_wanted(const struct bench_opts *o, FILE *f);
 /* ------------------------------------------------------------------ */
 
 struct bench_json;
+/* Who ran the workload: "native", or fio's version ("fio-3.33"); in every report (main.c sets it). */
+extern const char *bench_backend_name;
 /* Totals across directions. */
 double bench_result_iops(const struct bench_result *r, int dir);        /* dir -1: all */
 double bench_result_bw(const struct bench_result *r, int dir);          /* B/s */
