@@ -91,7 +91,7 @@ int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct b
 
                 if (g->unsupported)
                         return bench_error_set(e, BENCH_ERR_USAGE, ENOENT,
-                                               "the native engine does not implement %s, and fio is not installed "
+                                               "the native engine does not implement: %s, and fio is not installed "
                                                "(no fio in PATH) to run the job", list ? list : "some options");
                 return bench_error_set(e, BENCH_ERR_USAGE, ENOENT, "--backend=fio: fio is not installed (no fio in PATH)");
         }

@@ -187,13 +187,7 @@ int main(int argc, char **argv)
         }
         if (r < 0)
                 goto fail;
-        if (use_fio && o.unsupported && o.unsupported[0]) {
-                /* auto: say why fio runs the job (jobs.h) */
-                struct bench_error why = { 0 };
-
-                bench_jobs_unsupported_error(&o, &why);
-                fprintf(stderr, "iosched-bench: note: %s; fio runs the job\n", why.msg);
-        } else if (!use_fio && o.ignored && o.ignored[0]) {
+        if (!use_fio && o.ignored && o.ignored[0]) {
                 /* fio's reporting/timing options (jobs.h): one line, then on */
                 fprintf(stderr, "iosched-bench: note: ignored, they change only fio's own reporting or timing:");
                 for (char **i = o.ignored; *i; i++)
@@ -227,6 +221,13 @@ int main(int argc, char **argv)
                 r = bench_fio_prepare(&o, root, &fio, &tg, &e);
                 if (r < 0)
                         goto fail;
+                if (o.unsupported && o.unsupported[0]) {
+                        /* auto: say why fio runs the job (jobs.h) */
+                        struct bench_error why = { 0 };
+
+                        bench_jobs_unsupported_error(&o, &why);
+                        fprintf(stderr, "iosched-bench: note: %s; fio runs the job\n", why.msg);
+                }
                 bench_backend_name = fio.version;
         } else
                 r = bench_target_open(&o, root, &tg, &e);

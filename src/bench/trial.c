@@ -24,7 +24,8 @@
 
 /* job options that give a job its shape: any of them makes a --compare not bare */
 static const char * const shaping[] = { "rw", "readwrite", "bs", "blocksize", "iodepth", "ioengine", "numjobs",
-                                        "rwmixread", "rwmixwrite", "name", "rate", "rate_iops", "thinktime" };
+                                        "rwmixread", "rwmixwrite", "name", "rate", "rate_iops", "thinktime", "bssplit",
+                                        "random_distribution" };
 
 int bench_compare_default_workload(struct bench_opts *o)
 {

@@ -2,14 +2,16 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Description: fio as iosched-bench's workload backend, on loop devices the
 # test attaches.  Job files written as admins write them ([global] with
-# name= and description=, several jobs, bssplit, gtod_reduce ...) run
-# through fio with --backend=auto, and the same jobs without those options
-# run natively and, with --backend=fio, through fio, each report saying
-# which backend ran, with fio's own I/O counts and percentiles; a --workload
+# name= and description=, several jobs, bssplit, gtod_reduce ...) and an
+# option the native engine lacks (randseed, iodepth_low) run through fio with
+# --backend=auto, saying why; the same jobs without those two options run
+# natively and, with --backend=fio, through fio, each report saying which
+# backend ran, with fio's own I/O counts and percentiles; a --workload
 # preset runs through fio; fio command lines from blogs (--gtod_reduce,
-# --eta-newline=1, --readonly, --invalidate=1, --refill_buffers) and the
-# seed's reader-under-writer job file (random_generator=lfsr) run through
-# fio; a --compare of a job file with bssplit and verify runs through fio on
+# --eta-newline=1, --readonly, --invalidate=1, --refill_buffers) run
+# natively, and through fio with their bare booleans given "=1"; the seed's
+# reader-under-writer job file (random_generator=lfsr) runs natively and
+# through fio; a --compare of a job file with bssplit and verify runs through fio on
 # every variant and round with --allow-write, shows every job per variant
 # (text and -J: one entry per job per variant run) and restores the disk;
 # without --allow-write, on a mounted device, and for a typo fio does not
@@ -67,6 +69,7 @@ runtime=1
 group_reporting=0
 gtod_reduce=0
 bssplit=4k/70:64k/30
+randseed=1234
 
 [small]
 rw=randread
@@ -77,8 +80,12 @@ random_distribution=zipf:1.2
 rw=read
 bs=128k
 iodepth=8
+iodepth_low=4
 EOF
+lacks="$B_TMP/admin.fio:13: randseed=1234, $B_TMP/admin.fio:24: iodepth_low=4"
 $BENCH -J "$B_TMP/admin.fio" >"$B_TMP/admin.json" 2>"$B_TMP/err" || b_fail "admin job file via fio: $(cat "$B_TMP/err")"
+grep -q "^iosched-bench: note: the native engine does not implement: $lacks; fio runs the job$" "$B_TMP/err" ||
+        b_fail "auto does not say why fio runs: $(cat "$B_TMP/err")"
 py "$B_TMP/admin.json" 'd["backend"].startswith("fio-") and [j["jobname"] for j in d["jobs"]] == ["small", "stream"] and all(j["read"]["total_ios"] > 0 and j["write"]["total_ios"] == 0 for j in d["jobs"])' ||
         b_fail "admin job file: $(head -c 600 "$B_TMP/admin.json")"
 # the same numbers as fio's own report: I/Os, bytes, and the percentiles from json+'s bins
@@ -99,11 +106,11 @@ grep -q "^backend: fio-" "$B_TMP/admin.txt" && grep -q "^small: $dev rw=randread
 # --backend=native: every unsupported option listed at once, file:line each, exit 2
 $BENCH --backend=native "$B_TMP/admin.fio" >/dev/null 2>"$B_TMP/err"; rc=$?
 [ $rc = 2 ] || b_fail "native on the admin file: exit $rc"
-grep -q "does not implement $B_TMP/admin.fio:3: name, $B_TMP/admin.fio:4: description, $B_TMP/admin.fio:11: gtod_reduce, $B_TMP/admin.fio:12: bssplit, $B_TMP/admin.fio:17: random_distribution" "$B_TMP/err" ||
+grep -q "^iosched-bench: the native engine does not implement: $lacks$" "$B_TMP/err" ||
         b_fail "native list: $(cat "$B_TMP/err")"
 
 # 2. the same jobs in what the native engine has: native by default, fio when asked
-grep -v -e '^name=' -e '^description=' -e '^gtod_reduce' -e '^bssplit' -e '^random_distribution' "$B_TMP/admin.fio" >"$B_TMP/plain.fio"
+grep -v -e '^randseed=' -e '^iodepth_low=' "$B_TMP/admin.fio" >"$B_TMP/plain.fio"
 n0=$(runs)
 $BENCH -J "$B_TMP/plain.fio" >"$B_TMP/native.json" 2>"$B_TMP/err" || b_fail "plain natively: $(cat "$B_TMP/err")"
 [ "$(runs)" = "$n0" ] || b_fail "auto ran fio for a job the native engine has"
@@ -123,13 +130,18 @@ py "$B_TMP/preset.json" 'd["backend"].startswith("fio-") and [j["jobname"] for j
         b_fail "preset: $(head -c 600 "$B_TMP/preset.json")"
 ls /tmp/iosched-bench-preset-* 2>/dev/null | cmp -s - "$B_TMP/presets-before" || b_fail "the preset's file was left behind"
 
-# 3. blog command lines: fio's reporting and caching options -> fio
+# 3. blog command lines: fio's reporting and caching options, native (auto) and through fio
+blog="--name=blog --filename=$dev --rw=randread --bs=4k --iodepth=16 --ioengine=libaio --direct=1 --runtime=1
+        --time_based --gtod_reduce=1 --eta-newline=1 --readonly --invalidate=1 --refill_buffers"
 n0=$(runs)
-$BENCH -J --name=blog --filename=$dev --rw=randread --bs=4k --iodepth=16 --ioengine=libaio --direct=1 \
-        --runtime=1 --time_based --gtod_reduce=1 --eta-newline=1 --readonly --invalidate=1 --refill_buffers \
-        >"$B_TMP/blog.json" 2>"$B_TMP/err" || b_fail "blog line: $(cat "$B_TMP/err")"
-[ "$(runs)" = $((n0 + 1)) ] || b_fail "the blog line did not run through fio"
-py "$B_TMP/blog.json" 'd["jobs"][0]["jobname"] == "blog" and d["jobs"][0]["read"]["total_ios"] > 0' || b_fail "blog: $(head -c 400 "$B_TMP/blog.json")"
+$BENCH -J $blog >"$B_TMP/blog.json" 2>"$B_TMP/err" || b_fail "blog line: $(cat "$B_TMP/err")"
+[ "$(runs)" = "$n0" ] || b_fail "the blog line ran through fio, the native engine has all of it"
+py "$B_TMP/blog.json" 'd["backend"] == "native" and d["jobs"][0]["jobname"] == "blog" and d["jobs"][0]["read"]["total_ios"] > 0' ||
+        b_fail "blog: $(head -c 400 "$B_TMP/blog.json")"
+$BENCH -J --backend=fio $blog >"$B_TMP/blog.json" 2>"$B_TMP/err" || b_fail "blog line via fio: $(cat "$B_TMP/err")"
+[ "$(runs)" = $((n0 + 1)) ] || b_fail "the blog line did not run through fio with --backend=fio"
+py "$B_TMP/blog.json" 'd["backend"].startswith("fio-") and d["jobs"][0]["jobname"] == "blog" and d["jobs"][0]["read"]["total_ios"] > 0' ||
+        b_fail "blog via fio: $(head -c 400 "$B_TMP/blog.json")"
 grep -q -- "--readonly --invalidate=1 --refill_buffers=1" "$B_TMP/fio-runs" || b_fail "bare booleans: $(tail -1 "$B_TMP/fio-runs")"
 
 # 4. the seed's reader-under-writer job file, random_generator=lfsr included
@@ -155,9 +167,11 @@ iodepth=32
 EOF
 $BENCH --backend=fio "$B_TMP/seed.fio" >/dev/null 2>"$B_TMP/err"; rc=$?
 [ $rc = 3 ] && grep -q "refusing to write to $dev without --allow-write" "$B_TMP/err" || b_fail "seed without --allow-write: exit $rc $(cat "$B_TMP/err")"
-$BENCH -J --backend=fio --allow-write "$B_TMP/seed.fio" >"$B_TMP/seed.json" 2>"$B_TMP/err" || b_fail "seed via fio: $(cat "$B_TMP/err")"
-py "$B_TMP/seed.json" 'd["jobs"][0]["read"]["total_ios"] > 0 and d["jobs"][1]["write"]["total_ios"] > 0 and d["jobs"][0]["write"]["total_ios"] == 0' ||
-        b_fail "seed: $(head -c 600 "$B_TMP/seed.json")"
+for b in native fio; do
+        $BENCH -J --backend=$b --allow-write "$B_TMP/seed.fio" >"$B_TMP/seed.json" 2>"$B_TMP/err" || b_fail "seed via $b: $(cat "$B_TMP/err")"
+        py "$B_TMP/seed.json" 'd["backend"].startswith("'$b'") and d["jobs"][0]["read"]["total_ios"] > 0 and d["jobs"][1]["write"]["total_ios"] > 0 and d["jobs"][0]["write"]["total_ios"] == 0' ||
+                b_fail "seed via $b: $(head -c 600 "$B_TMP/seed.json")"
+done
 
 # 5. --compare of a job file with bssplit and verify, through fio, every variant and round
 avail=$(sed 's/[][]//g' $q/scheduler)
@@ -223,7 +237,7 @@ $BENCH --filename=$dev --frobnicate=1 >/dev/null 2>"$B_TMP/err"; rc=$?
 # 8. no fio in PATH: the error lists what the native engine lacks
 PATH=/usr/sbin:/sbin:/nonexistent $BENCH_BIN "$B_TMP/admin.fio" >/dev/null 2>"$B_TMP/err"; rc=$?
 [ $rc = 2 ] || b_fail "no fio: exit $rc"
-grep -q "does not implement .*admin.fio:12: bssplit.*and fio is not installed" "$B_TMP/err" || b_fail "no fio: $(cat "$B_TMP/err")"
+grep -q "does not implement: $lacks, and fio is not installed" "$B_TMP/err" || b_fail "no fio: $(cat "$B_TMP/err")"
 
 # 9. a mounted device: refused before fio starts
 if command -v mkfs.ext4 >/dev/null; then
@@ -233,7 +247,7 @@ if command -v mkfs.ext4 >/dev/null; then
         if mount "/dev/$m" "$B_TMP/mnt"; then
                 B_MOUNTS="$B_TMP/mnt $B_MOUNTS"
                 n0=$(runs)
-                $BENCH --allow-write --name=w --filename=/dev/$m --rw=write --bssplit=4k/50:64k/50 --runtime=1 \
+                $BENCH --allow-write --name=w --filename=/dev/$m --rw=write --randseed=3 --runtime=1 \
                         >/dev/null 2>"$B_TMP/err"; rc=$?
                 [ $rc = 3 ] && grep -q "/dev/$m: refusing to write: mounted on $B_TMP/mnt" "$B_TMP/err" ||
                         b_fail "mounted: exit $rc $(cat "$B_TMP/err")"
