@@ -210,7 +210,7 @@ struct bench_opts {
         unsigned njobs, nthreads;       /* jobs, and threads of all jobs */
         enum bench_backend backend;     /* --backend= */
         char **fio_args;                /* options.c: the job's arguments as written (job options, --name,
-                                         * unknown options, job files), in order, for fio (fio.c) */
+                                         * fio's options native lacks, --readonly, job files), in order, for fio (fio.c) */
 };
 
 void bench_opts_init(struct bench_opts *o);
