@@ -4,7 +4,13 @@
  * policy wants against the one the disk has, on the disk itself, with
  * iosched-bench --compare (which restores everything it changed).  The
  * benchmark is a separate program so that iosched-apply, which udev runs
- * once per disk, never loads liburing or libaio.
+ * once per disk, never loads liburing or libaio.  Unless the arguments
+ * after "--" give a job, the comparison is a bare --compare, so
+ * iosched-bench runs a workload that separates schedulers: a 4k random
+ * reader at depth 1 under a deep sequential reader (its mixed-read preset;
+ * mixed-latency, under a writer, with --allow-write), judged on the
+ * reader's p99.  Too few --loops for the verdict's test is a warning
+ * before the run.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -72,6 +78,9 @@ int apply_validate(const char *prog, const struct ios_policy *p, struct ios_devi
         }
         if (!compare || asprintf(&filename, "--filename=/dev/%s", d->name) < 0)
                 return -ENOMEM;
+        if (nbench_args == 0)
+                fprintf(stderr, "%s: %s: workload: a 4k random reader at depth 1 under a deep sequential reader, "
+                        "judged on the reader's p99 (iosched-bench's mixed-read preset)\n", prog, d->name);
         /* each scheduler runs with the policy's tunables for it */
         if (asprintf(&policy, "--policy=%s", config ? config : "") < 0)
                 return -ENOMEM;

@@ -132,6 +132,8 @@ enum bench_rng { BENCH_RNG_XORSHIFT, BENCH_RNG_TAUS88, BENCH_RNG_TAUS258, BENCH_
 /* random_distribution=: uniform, or fio's zipf:theta, pareto:h, normal:dev% */
 enum bench_dist { BENCH_DIST_RANDOM, BENCH_DIST_ZIPF, BENCH_DIST_PARETO, BENCH_DIST_NORMAL };
 enum bench_clocksource { BENCH_CLOCK_AUTO, BENCH_CLOCK_CPU, BENCH_CLOCK_GETTIME };
+/* --backend=: who runs the workload (fio.c) */
+enum bench_backend { BENCH_BACKEND_AUTO, BENCH_BACKEND_NATIVE, BENCH_BACKEND_FIO };
 
 #define BENCH_MAX_PERCENTILES 20
 #define BENCH_MAX_BSSPLIT 16
@@ -206,6 +208,9 @@ struct bench_opts {
         char **ignored;                 /* jobs.h: fio's reporting/timing options accepted, same form */
         bool readonly;                  /* --readonly: refuse any job that writes */
         unsigned njobs, nthreads;       /* jobs, and threads of all jobs */
+        enum bench_backend backend;     /* --backend= */
+        char **fio_args;                /* options.c: the job's arguments as written (job options, --name,
+                                         * fio's options native lacks, --readonly, job files), in order, for fio (fio.c) */
 };
 
 void bench_opts_init(struct bench_opts *o);
@@ -215,9 +220,15 @@ void bench_opts_done(struct bench_opts *o);
  * bench_opts_parse - parse argv into o.  Returns 0 to run, 1 when --help or
  * --version was printed to out (exit 0), or a negative errno with e set
  * (BENCH_ERR_USAGE, or BENCH_ERR_SYSTEM when the CPUs cannot be read).
+ * -EOPNOTSUPP (BENCH_ERR_USAGE): the job uses options the native engine does
+ * not implement, every one listed in o->unsupported (and in e); the
+ * program's own options are parsed all the same, for the fio backend.
  */
 int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                      struct bench_error *e);
+
+/* trial.c: a bare --compare (no job, no shape of one) gets a workload that separates schedulers */
+int bench_compare_default_workload(struct bench_opts *o);
 
 /* jobs.c: the result --objective=JOB:METRIC measures: that job's, or the whole run's */
 struct bench_result;
@@ -267,71 +278,8 @@ static inline uint64_t bench_ticks_to_ns(uint64_t d)
 }
 uint64_t bench_ns_to_ticks(uint64_t ns);
 
-/* ------------------------------------------------------------------ */
-/* hist.c: fio's latency histogram and running statistics              */
-/* ------------------------------------------------------------------ */
-
-/*
- * fio's layout (stat.h): values below 2^(BITS+1) ns get one bucket each;
- * above, each power of two is split into 2^BITS buckets, so a bucket's
- * midpoint is within 1/2^(BITS+1) (0.78 %) of any value in it.
- */
-#define BENCH_HIST_BITS 6
-#define BENCH_HIST_VAL (1u << BENCH_HIST_BITS)
-#define BENCH_HIST_GROUPS 29
-#define BENCH_HIST_NR (BENCH_HIST_GROUPS * BENCH_HIST_VAL)
-
-static inline unsigned bench_hist_index(uint64_t ns)
-{
-        unsigned msb, err_bits, idx;
-
-        if (ns < 2 * BENCH_HIST_VAL)
-                return (unsigned)ns;
-        msb = 63u - (unsigned)__builtin_clzll(ns);
-        err_bits = msb - BENCH_HIST_BITS;
-        idx = ((err_bits + 1) << BENCH_HIST_BITS) +
-              (unsigned)((ns >> err_bits) & (BENCH_HIST_VAL - 1));
-        return idx < BENCH_HIST_NR - 1 ? idx : BENCH_HIST_NR - 1;
-}
-/* The value a bucket reports: its midpoint (fio's plat_idx_to_val). */
-uint64_t bench_hist_value(unsigned idx);
-/* Lowest value that falls in bucket idx, and the bucket's width. */
-uint64_t bench_hist_low(unsigned idx);
-uint64_t bench_hist_width(unsigned idx);
-
-/* min/max/mean/stddev without storing samples: exact integer sums. */
-struct bench_lat {
-        uint64_t n, min, max, sum;
-        unsigned __int128 sumsq;
-};
-
-static inline void bench_lat_add(struct bench_lat *l, uint64_t v)
-{
-        l->n++;
-        l->sum += v;
-        l->sumsq += (unsigned __int128)v * v;
-        if (v < l->min)
-                l->min = v;
-        if (v > l->max)
-                l->max = v;
-}
-void bench_lat_reset(struct bench_lat *l);
-void bench_lat_merge(struct bench_lat *to, const struct bench_lat *from);
-double bench_lat_mean(const struct bench_lat *l);
-double bench_lat_stddev(const struct bench_lat *l);    /* sample stddev, as fio */
-
-/*
- * fio's calc_clat_percentiles(): for each p (ascending or not), the
- * midpoint of the first bucket whose running count reaches p/100 * total.
- * Writes n values (0 for an empty histogram) and returns the total count.
- */
-uint64_t bench_hist_percentiles(const uint64_t *hist, const double *p, unsigned n,
-                                uint64_t *ret_vals);
-void bench_hist_merge(uint64_t *to, const uint64_t *from);
-
-/* One-sided exact Mann-Whitney p-value that a's values are larger than b's. */
-double bench_mann_whitney_p(const double *a, unsigned na, const double *b, unsigned nb);
-double bench_median(double *v, unsigned n);     /* sorts v */
+/* hist.c: fio's latency histogram and running statistics */
+#include "hist.h"
 
 /* ------------------------------------------------------------------ */
 /* engine.c: the engines by name (each one engine-*.c, see worker.h)  */
@@ -541,6 +489,8 @@ bool bench_eta_wanted(const struct bench_opts *o, FILE *f);
 /* ------------------------------------------------------------------ */
 
 struct bench_json;
+/* Who ran the workload: "native", or fio's version ("fio-3.33"); in every report (main.c sets it). */
+extern const char *bench_backend_name;
 /* Totals across directions. */
 double bench_result_iops(const struct bench_result *r, int dir);        /* dir -1: all */
 double bench_result_bw(const struct bench_result *r, int dir);          /* B/s */

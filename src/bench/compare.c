@@ -19,12 +19,18 @@
 
 #include "bench.h"
 #include "compare.h"
+#include "fio.h"
 #include "macro.h"
 
 struct run {
         struct bench_result res;
         bool done;
         double value;                   /* the objective */
+};
+
+/* One job's (or reporting group's) medians over a variant's runs */
+struct job_summary {
+        double iops, bw, p50, p99;
 };
 
 struct sched_summary {
@@ -34,6 +40,8 @@ struct sched_summary {
         unsigned n;                     /* completed runs */
         double med, min, max, spread;   /* objective over completed runs */
         double iops, bw, p50, p99, rp99, wp99, cpu;     /* medians, for the table */
+        struct job_summary *jobs;       /* per job, when the run has several */
+        unsigned njobs;
 };
 
 static bool lower_is_better(enum bench_objective o)
@@ -78,9 +86,28 @@ static double f_rp99(const struct bench_result *r) { return (double)bench_result
 static double f_wp99(const struct bench_result *r) { return (double)bench_result_clat_pct(r, BENCH_WRITE, 99); }
 static double f_cpu(const struct bench_result *r) { return bench_result_cpu_us_per_io(r, true); }
 
+/* Median over the completed runs of job j's f(). */
+static double job_med(const struct sched_summary *s, unsigned loops, unsigned j,
+                      double (*f)(const struct bench_result *))
+{
+        double v[1000];
+        unsigned n = 0;
+
+        for (unsigned l = 0; l < loops && n < ELEMENTSOF(v); l++)
+                if (s->runs[l].done && j < s->runs[l].res.njobs)
+                        v[n++] = f(&s->runs[l].res.jobs[j]);
+        return bench_median(v, n);
+}
+
 static void summarise(struct sched_summary *s, unsigned loops, const struct bench_opts *obj)
 {
         double v[1000];
+
+        s->njobs = obj->njobs > 1 ? obj->njobs : 0;
+        s->jobs = s->njobs ? calloc(s->njobs, sizeof(*s->jobs)) : NULL;
+        for (unsigned j = 0; s->jobs && j < s->njobs; j++)
+                s->jobs[j] = (struct job_summary){ job_med(s, loops, j, f_iops), job_med(s, loops, j, f_bw),
+                                                   job_med(s, loops, j, f_p50), job_med(s, loops, j, f_p99) };
 
         s->n = 0;
         for (unsigned l = 0; l < loops && s->n < ELEMENTSOF(v); l++)
@@ -134,6 +161,39 @@ static const char *obj_unit(enum bench_objective o, double v, char *buf, size_t 
         return bench_fmt_ns(buf, len, v);
 }
 
+static double pct_change(double a, double b)
+{
+        return b > 0 ? (a / b - 1) * 100 : 0;
+}
+
+/*
+ * What the other jobs paid for the winner: each job's IOPS, bandwidth and
+ * p99 on the best variant against the runner-up (with --objective=JOB:,
+ * every job but that one; otherwise every job).
+ */
+static void paid(FILE *f, const struct bench_opts *o, const struct sched_summary *s, const struct bench_verdict *v)
+{
+        const struct sched_summary *a, *b;
+        char x[6][32];
+
+        if (v->best < 0 || v->second < 0 || !s[v->best].jobs || !s[v->second].jobs)
+                return;
+        a = &s[v->best];
+        b = &s[v->second];
+        fprintf(f, "  %s, %s against %s:\n", o->objective_jobidx >= 0 ? "what the other jobs paid for it" :
+                "per job", a->name, b->name);
+        for (unsigned j = 0; j < a->njobs; j++) {
+                if ((int)j == o->objective_jobidx)
+                        continue;
+                fprintf(f, "    %s: IOPS %s against %s (%+.1f%%), BW %s against %s, P99 %s against %s (%+.1f%%)\n",
+                        o->jobs[j].name, bench_fmt_num(x[0], sizeof(x[0]), a->jobs[j].iops),
+                        bench_fmt_num(x[1], sizeof(x[1]), b->jobs[j].iops), pct_change(a->jobs[j].iops, b->jobs[j].iops),
+                        bench_fmt_bytes(x[2], sizeof(x[2]), a->jobs[j].bw), bench_fmt_bytes(x[3], sizeof(x[3]), b->jobs[j].bw),
+                        bench_fmt_ns(x[4], sizeof(x[4]), a->jobs[j].p99), bench_fmt_ns(x[5], sizeof(x[5]), b->jobs[j].p99),
+                        pct_change(a->jobs[j].p99, b->jobs[j].p99));
+        }
+}
+
 static void print_text(FILE *f, const struct bench_opts *o, const struct bench_target *tg,
                        const struct ios_device *disk, struct sched_summary *s, unsigned n,
                        const struct bench_verdict *v, bool restored, const char *orig, size_t n_attrs)
@@ -141,13 +201,31 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct bench_t
         char b[8][32];
         bool reads = bench_rw_reads(o->rw), writes = bench_rw_writes(o->rw);
 
-        fprintf(f, "%s: compare on %s (%s, %s): rw=%s", o->name, disk->name, ios_class_to_string(disk->cls),
-                tg->path, bench_rw_to_string(o->rw));
-        if (reads && writes)
-                fprintf(f, " rwmixread=%u", o->rwmixread);
-        fprintf(f, " bs=%s iodepth=%u numjobs=%u ioengine=%s direct=%d\n",
-                bench_fmt_bytes(b[0], sizeof(b[0]), o->bs[reads ? 0 : 1]), o->iodepth, o->numjobs,
-                o->engine->name, o->direct);
+        /* the columns: what any job does; the header: the one job, or that there are several */
+        for (unsigned j = 0; j < o->njobs; j++) {
+                reads |= bench_rw_reads(o->jobs[j].rw);
+                writes |= bench_rw_writes(o->jobs[j].rw);
+        }
+        if (o->njobs > 1)
+                fprintf(f, "compare on %s (%s, %s): %u jobs, ioengine=%s direct=%d\n", disk->name,
+                        ios_class_to_string(disk->cls), tg->path, o->njobs, o->engine->name, o->direct);
+        else {
+                fprintf(f, "%s: compare on %s (%s, %s): rw=%s", o->name, disk->name, ios_class_to_string(disk->cls),
+                        tg->path, bench_rw_to_string(o->rw));
+                if (bench_rw_reads(o->rw) && bench_rw_writes(o->rw))
+                        fprintf(f, " rwmixread=%u", o->rwmixread);
+                fprintf(f, " bs=%s iodepth=%u numjobs=%u ioengine=%s direct=%d\n",
+                        bench_fmt_bytes(b[0], sizeof(b[0]), o->bs[bench_rw_reads(o->rw) ? 0 : 1]), o->iodepth,
+                        o->numjobs, o->engine->name, o->direct);
+        }
+        if (o->njobs > 1) {
+                fprintf(f, "  jobs:");
+                for (unsigned j = 0; j < o->njobs; j++)
+                        fprintf(f, " %s (rw=%s bs=%s iodepth=%u)%s", o->jobs[j].name, bench_rw_to_string(o->jobs[j].rw),
+                                bench_fmt_bytes(b[0], sizeof(b[0]), o->jobs[j].bs[bench_rw_reads(o->jobs[j].rw) ? 0 : 1]),
+                                o->jobs[j].iodepth, j + 1 < o->njobs ? "," : "\n");
+        }
+        fprintf(f, "  backend: %s\n", bench_backend_name);
         fprintf(f, "  %u loops x %.1fs (+%.1fs ramp) per scheduler, interleaved; objective %s (%s is better)\n\n",
                 o->loops, (double)o->runtime_ns / 1e9, (double)o->ramp_ns / 1e9,
                 o->objective_label, lower_is_better(o->objective) ? "lower" : "higher");
@@ -175,6 +253,13 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct bench_t
                         bench_fmt_ns(b[5], sizeof(b[5]), reads ? s[i].rp99 : s[i].p99),
                         writes ? bench_fmt_ns(b[6], sizeof(b[6]), s[i].wp99) : "",
                         bench_fmt_ns(b[7], sizeof(b[7]), s[i].cpu * 1e3));
+                /* every job of the run, so that what one job gains is seen beside what another pays */
+                for (unsigned j = 0; s[i].jobs && j < s[i].njobs; j++)
+                        fprintf(f, "  %-*s   job %-12s IOPS %-7s BW %-11s CLAT-P50 %-8s P99 %s\n", w, "",
+                                o->jobs[j].name, bench_fmt_num(b[0], sizeof(b[0]), s[i].jobs[j].iops),
+                                bench_fmt_bytes(b[1], sizeof(b[1]), s[i].jobs[j].bw),
+                                bench_fmt_ns(b[2], sizeof(b[2]), s[i].jobs[j].p50),
+                                bench_fmt_ns(b[3], sizeof(b[3]), s[i].jobs[j].p99));
         }
         fputc('\n', f);
         if (v->best >= 0 && v->second >= 0)
@@ -187,6 +272,7 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct bench_t
                         "within the noise, not a significant win (more --loops or a longer --runtime may tell)");
         else if (v->best >= 0)
                 fprintf(f, "  only %s completed\n", s[v->best].name);
+        paid(f, o, s, v);
         fprintf(f, "  %s %s: scheduler %s and %zu queue tunables as found\n",
                 restored ? "restored" : "NOT restored", disk->name, orig, n_attrs);
         fprintf(f, "  (MIN-MAX and SPREAD are over loops; CPU/IO is machine-wide, kernel threads included)\n");
@@ -203,7 +289,9 @@ static void print_json(FILE *f, const struct bench_opts *o, const struct ios_dev
         bench_json_string(f, orig);
         fprintf(f, ",\n    \"objective\" : \"%s\",\n    \"lower_is_better\" : %s,\n    \"loops\" : %u,\n",
                 o->objective_label, lower_is_better(o->objective) ? "true" : "false", o->loops);
-        fprintf(f, "    \"schedulers\" : [\n");
+        fprintf(f, "    \"backend\" : ");
+        bench_json_string(f, bench_backend_name);
+        fprintf(f, ",\n    \"schedulers\" : [\n");
         for (unsigned i = 0; i < n; i++) {
                 fprintf(f, "      {\n        \"name\" : ");
                 bench_json_string(f, s[i].name);
@@ -217,9 +305,16 @@ static void print_json(FILE *f, const struct bench_opts *o, const struct ios_dev
                         "        \"spread_pct\" : %f,\n        \"iops\" : %f,\n        \"bw_bytes\" : %f,\n"
                         "        \"clat_p50_ns\" : %f,\n        \"clat_p99_ns\" : %f,\n"
                         "        \"read_clat_p99_ns\" : %f,\n        \"write_clat_p99_ns\" : %f,\n"
-                        "        \"machine_cpu_ns_per_io\" : %f\n      }%s\n",
+                        "        \"machine_cpu_ns_per_io\" : %f,\n        \"jobs\" : [",
                         s[i].med, s[i].min, s[i].max, s[i].spread, s[i].iops, s[i].bw, s[i].p50, s[i].p99,
-                        s[i].rp99, s[i].wp99, s[i].cpu * 1e3, i + 1 < n ? "," : "");
+                        s[i].rp99, s[i].wp99, s[i].cpu * 1e3);
+                for (unsigned j = 0; s[i].jobs && j < s[i].njobs; j++) {
+                        fprintf(f, "%s\n          { \"name\" : ", j ? "," : "");
+                        bench_json_string(f, o->jobs[j].name);
+                        fprintf(f, ", \"iops\" : %f, \"bw_bytes\" : %f, \"clat_p50_ns\" : %f, \"clat_p99_ns\" : %f }",
+                                s[i].jobs[j].iops, s[i].jobs[j].bw, s[i].jobs[j].p50, s[i].jobs[j].p99);
+                }
+                fprintf(f, "%s]\n      }%s\n", s[i].jobs ? "\n        " : "", i + 1 < n ? "," : "");
         }
         fprintf(f, "    ],\n    \"best\" : ");
         bench_json_string(f, v->best >= 0 ? s[v->best].name : "");
@@ -235,17 +330,15 @@ static void print_json(FILE *f, const struct bench_opts *o, const struct ios_dev
         fprintf(f, "]\n  },\n  \"jobs\" : [\n");
         {
                 bool first = true;
+                /* one entry per job (or reporting group) per variant run: JOB.VARIANT.ROUND */
                 for (unsigned l = 0; l < o->loops; l++)
                         for (unsigned i = 0; i < n; i++) {
-                                char name[128];
+                                char suffix[128];
 
                                 if (!s[i].runs[l].done)
                                         continue;
-                                snprintf(name, sizeof(name), "%s.%s.%u", o->name, s[i].name, l + 1);
-                                fprintf(f, "%s    {\n", first ? "" : ",\n");
-                                bench_report_json_job(f, o, &s[i].runs[l].res, name, "      ");
-                                fprintf(f, "    }");
-                                first = false;
+                                snprintf(suffix, sizeof(suffix), ".%s.%u", s[i].name, l + 1);
+                                bench_report_json_units(f, o, &s[i].runs[l].res, suffix, &first);
                         }
                 fprintf(f, "\n  ],\n");
         }
@@ -253,31 +346,52 @@ static void print_json(FILE *f, const struct bench_opts *o, const struct ios_dev
         fprintf(f, "}\n");
 }
 
-static void report_atexit(const struct bench_sched_state *s, int r, char **bad)
+/* The measurement of a --compare: one run of the jobs, ours or fio's. */
+struct measure {
+        const struct bench_opts *o;
+        struct bench_target *tg;
+        struct ios_device *disk;
+        struct bench_fio *fio;
+        struct sched_summary *s;
+};
+
+static int measure_run(void *userdata, unsigned i, unsigned l, const char *tag, struct bench_error *e)
 {
-        if (r < 0) {
-                fprintf(stderr, "iosched-bench: %s: could not restore the scheduler state:", s->dev->name);
-                for (char **b = bad; b && *b; b++)
-                        fprintf(stderr, " %s;", *b);
-                fputc('\n', stderr);
+        struct measure *m = userdata;
+        struct bench_eta_line line = { .f = stderr, .tag = tag };
+        const struct bench_progress_ops eta = { .update = bench_eta_update, .userdata = &line };
+        struct run *run = &m->s[i].runs[l];
+        int r;
+
+        if (m->fio)
+                r = bench_fio_run(m->fio, m->o, m->disk, &run->res, e);
+        else
+                r = bench_run(m->o, m->tg, m->disk, bench_eta_wanted(m->o, line.f) ? &eta : NULL, &run->res, e);
+        if (r < 0 && bench_stop_signal) {
+                *e = (struct bench_error){ 0 };         /* the restore says what happened */
+                return 1;
         }
+        if (r < 0)
+                return r;
+        return run->res.interrupted ? 1 : 0;
+}
+
+static void keep_run(void *userdata, unsigned i, unsigned l)
+{
+        struct measure *m = userdata;
+
+        m->s[i].runs[l].done = true;
 }
 
 int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
-                  const struct bench_compare_hooks *hooks, FILE *out, struct bench_error *e)
+                  const struct bench_compare_hooks *hooks, struct bench_fio *fio, FILE *out, struct bench_error *e)
 {
-        struct bench_eta_line line = { .f = stderr };
-        const struct bench_progress_ops eta = { .update = bench_eta_update, .userdata = &line };
-        struct bench_sched_state st;
+        struct bench_trial t = { .lock = BENCH_DISK_LOCK_INIT };
         struct sched_summary *s = NULL;
-        struct bench_variants vs = {};
-        struct bench_disk_lock lock = BENCH_DISK_LOCK_INIT;
         struct bench_verdict v;
-        char **bad = NULL;
-        _cleanup_free_ char *orig = NULL;
-        unsigned n;
-        int r = 0, rr;
-        bool restored, saved = false;
+        const struct bench_opts *ro;
+        unsigned n = 0;
+        int r;
 
         if (!disk)
                 return bench_error_set(e, BENCH_ERR_USAGE, ENODEV,
@@ -285,113 +399,48 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
         if (!disk->sched_current)
                 return bench_error_set(e, BENCH_ERR_USAGE, ENOTSUP,
                                        "--compare: %s has no I/O scheduler to choose", disk->name);
-        r = bench_variants_resolve(o, disk, &vs, e);
-        if (r < 0)
-                return r;
-        n = vs.n;
-        orig = strdup(disk->sched_current);
-        s = calloc(n, sizeof(*s));
-        if (!orig || !s) {
-                r = -ENOMEM;
-                goto out;
-        }
-        for (unsigned i = 0; i < n; i++) {
-                s[i].name = vs.v[i].label;
-                s[i].var = &vs.v[i];
-                s[i].runs = calloc(o->loops, sizeof(struct run));
-                if (!s[i].runs) {
+        r = bench_trial_begin(o, disk, &t, e);
+        if (r == 0) {
+                n = t.vs.n;
+                s = calloc(n, sizeof(*s));
+                for (unsigned i = 0; s && i < n; i++) {
+                        s[i].name = t.vs.v[i].label;
+                        s[i].var = &t.vs.v[i];
+                        s[i].runs = calloc(o->loops, sizeof(struct run));
+                        if (!s[i].runs)
+                                r = -ENOMEM;
+                }
+                if (!s)
                         r = -ENOMEM;
-                        goto out;
-                }
         }
+        if (r == 0) {
+                struct measure m = { .o = o, .tg = tg, .disk = disk, .fio = fio, .s = s };
 
-        r = bench_switch_begin(disk, &lock, &st, report_atexit, e);
-        if (r < 0)
-                goto out;
-        saved = true;
-        r = bench_variants_learn(&vs, disk, e);
-        if (r < 0) {
-                rr = bench_sched_restore(&st, &bad);
-                bench_sched_kept_print(&st, stderr);
-                if (rr < 0) {
-                        _cleanup_free_ char *list = ios_strv_join(bad, "; ");
-                        e->msg[0] = '\0';
-                        r = bench_error_set(e, BENCH_ERR_SCHED, EIO, "%s: could not restore the scheduler state: %s",
-                                            disk->name, list ? list : "?");
-                }
-                goto out;
+                r = bench_trial_rounds(&t, o, hooks, "run", measure_run, keep_run, &m, e);
         }
-
-        for (unsigned l = 0; l < o->loops && r == 0; l++)
-                for (unsigned i = 0; i < n && r == 0; i++) {
-                        const struct ios_wanted *extra = NULL;
-                        _cleanup_free_ char *why = NULL;
-                        _cleanup_(ios_strv_freep) char **before = NULL;
-                        char tag[96], what[112];
-
-                        if (bench_stop_signal)
-                                break;
-                        if (hooks && hooks->tune) {
-                                rr = hooks->tune(hooks->userdata, disk, &extra);
-                                if (rr < 0) {
-                                        r = bench_error_set(e, BENCH_ERR_SYSTEM, -rr, "%s: policy for %s: %s",
-                                                            disk->name, s[i].name, strerror(-rr));
-                                        break;
-                                }
-                        }
-                        rr = bench_variant_switch(&vs, i, disk, extra, &why);
-                        if (rr < 0) {
-                                r = bench_error_set(e, BENCH_ERR_SCHED, -rr, "%s: cannot switch to %s: %s",
-                                                    disk->name, s[i].name, why ? why : strerror(-rr));
-                                break;
-                        }
-                        snprintf(tag, sizeof(tag), "%s %u/%u", s[i].name, l + 1, o->loops);
-                        line.tag = tag;
-                        r = bench_variant_shown(&vs, i, disk, &before, e);
-                        if (r < 0)
-                                break;
-                        rr = bench_run(o, tg, disk, bench_eta_wanted(o, line.f) ? &eta : NULL, &s[i].runs[l].res, e);
-                        if (rr < 0) {
-                                r = rr;
-                                break;
-                        }
-                        /* a run some other writer switched under us measured something else */
-                        snprintf(what, sizeof(what), "%s run", tag);
-                        r = bench_variant_kept(&vs, i, disk, before, what, e);
-                        if (r < 0)
-                                break;
-                        s[i].runs[l].done = !s[i].runs[l].res.interrupted;
-                }
-
-        /* the main path's restore; the atexit one only covers an early exit */
-        rr = bench_sched_restore(&st, &bad);
-        bench_sched_kept_print(&st, stderr);
-        restored = rr == 0;
+        if (!t.saved)
+                goto out;
+        r = bench_trial_restore(&t, r, e);
+        if (!s || (fio && !fio->have_view))
+                goto out;       /* nothing measured to show */
+        /* fio's runs are reported as fio named its jobs */
+        ro = fio ? &fio->view : o;
         for (unsigned i = 0; i < n; i++)
-                summarise(&s[i], o->loops, o);
-        decide(s, n, o->loops, o->objective, &v);
+                summarise(&s[i], ro->loops, ro);
+        decide(s, n, ro->loops, ro->objective, &v);
         if (o->json)
-                print_json(out, o, disk, s, n, &v, restored, bad, orig);
+                print_json(out, ro, disk, s, n, &v, t.restored, t.bad, t.orig);
         else
-                print_text(out, o, tg, disk, s, n, &v, restored, orig, st.n_attrs);
-        if (!restored) {
-                _cleanup_free_ char *list = ios_strv_join(bad, "; ");
-                e->msg[0] = '\0';       /* this is the message that matters */
-                r = bench_error_set(e, BENCH_ERR_SCHED, EIO, "%s: could not restore the scheduler state: %s",
-                                    disk->name, list ? list : "?");
-        } else if (bench_stop_signal && r == 0)
-                r = bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted; %s restored to %s", disk->name, orig);
+                print_text(out, ro, fio ? &(struct bench_target){ .path = ro->filename } : tg, disk, s, n, &v,
+                           t.restored, t.orig, t.st.n_attrs);
 out:
-        if (saved)
-                bench_sched_state_done(&st);
-        bench_disk_lock_release(&lock);
         for (unsigned i = 0; s && i < n; i++) {
                 for (unsigned l = 0; s[i].runs && l < o->loops; l++)
                         bench_result_done(&s[i].runs[l].res);
                 free(s[i].runs);
+                free(s[i].jobs);
         }
         free(s);
-        bench_variants_done(&vs);
-        ios_strv_free(bad);
+        bench_trial_done(&t);
         return r;
 }

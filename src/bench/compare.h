@@ -170,6 +170,41 @@ void bench_verdict_decide(double * const *values, const unsigned *counts, unsign
                           struct bench_verdict *v);
 
 /* ------------------------------------------------------------------ */
+/* trial.c: the trial loop --compare and --observe share               */
+/* ------------------------------------------------------------------ */
+
+struct bench_compare_hooks;
+
+struct bench_trial {
+        struct ios_device *disk;        /* borrowed */
+        struct bench_variants vs;
+        struct bench_disk_lock lock;
+        struct bench_sched_state st;
+        char *orig;                     /* the scheduler found */
+        char **bad;                     /* what could not be restored */
+        bool saved, restored;
+};
+/*
+ * Measure variant i in round l (tag: "bfq 2/3"), the disk switched to it:
+ * 0 done, > 0 stopped by a signal, < 0 an error (e set).
+ */
+typedef int (*bench_trial_measure_fn)(void *userdata, unsigned variant, unsigned round, const char *tag,
+                                      struct bench_error *e);
+/* The measurement stood on the variant's state throughout: count it. */
+typedef void (*bench_trial_keep_fn)(void *userdata, unsigned variant, unsigned round);
+/* Warn on f when o->loops rounds cannot reach the verdict's significance level. */
+void bench_trial_warn_rounds(const struct bench_opts *o, unsigned nvariants, FILE *f);
+/* Variants resolved, the warning, the lock, the state saved and armed, the variants learnt. */
+int bench_trial_begin(const struct bench_opts *o, struct ios_device *d, struct bench_trial *t, struct bench_error *e);
+/* The interleaved rounds; what ("run", "round") names a measurement in the messages. */
+int bench_trial_rounds(struct bench_trial *t, const struct bench_opts *o, const struct bench_compare_hooks *hooks,
+                       const char *what, bench_trial_measure_fn measure, bench_trial_keep_fn keep, void *userdata,
+                       struct bench_error *e);
+/* Restore the saved state; returns the error that matters (r, or the restore's, or the interruption). */
+int bench_trial_restore(struct bench_trial *t, int r, struct bench_error *e);
+void bench_trial_done(struct bench_trial *t);
+
+/* ------------------------------------------------------------------ */
 /* compare.c                                                           */
 /* ------------------------------------------------------------------ */
 
@@ -189,7 +224,9 @@ int bench_observe_check_opts(const struct bench_opts *o, struct bench_error *e);
 int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct bench_compare_hooks *hooks,
                   FILE *out, struct bench_error *e);
 
+/* --compare; fio (NULL: our engine) runs the jobs when given (fio.h) */
+struct bench_fio;
 int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
-                  const struct bench_compare_hooks *hooks, FILE *out, struct bench_error *e);
+                  const struct bench_compare_hooks *hooks, struct bench_fio *fio, FILE *out, struct bench_error *e);
 
 #endif

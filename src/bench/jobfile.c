@@ -148,6 +148,11 @@ int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char 
                         continue;
                 }
                 r = bench_jobopt_set(in_global ? &fglobal : cur, key, val, where, e);
+                if (r < 0 && r != -ENOMEM && r != -ENOENT && r != -EOPNOTSUPP && g->backend == BENCH_BACKEND_FIO) {
+                        /* --backend=fio: fio, not we, judges the values (listed, the job goes to fio) */
+                        *e = (struct bench_error){ 0 };
+                        r = -EOPNOTSUPP;
+                }
                 if (r == -ENOENT)
                         r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                             "%s: unknown option '%s' (neither iosched-bench nor fio knows it)",

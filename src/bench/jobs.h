@@ -31,7 +31,7 @@ int bench_jobopt_known(const char *name);
  *   -EOPNOTSUPP  an fio option (or value: ioengine=posixaio, rw=trim,
  *                random_distribution=zoned ...) that fio runs and the
  *                native engine does not; no message, the caller records it
- *                (bench_jobs_unsupported) and goes on parsing;
+ *                (bench_jobs_record) and goes on parsing;
  *   -ENOENT      with no message: a name neither we nor fio know;
  *   -EINVAL      (e set) a bad value of an option we implement:
  *                "invalid --NAME 'VALUE' (...)".

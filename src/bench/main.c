@@ -19,6 +19,8 @@
 
 #include "bench.h"
 #include "compare.h"
+#include "fio.h"
+#include "jobs.h"
 #include "macro.h"
 
 /* iosched-bench(8), EXIT STATUS */
@@ -79,7 +81,7 @@ static struct ios_device *find_disk(struct ios_ctx *root, const struct bench_tar
 }
 
 static int run_single(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
-                      FILE *out, struct bench_error *e)
+                      struct bench_fio *fio, FILE *out, struct bench_error *e)
 {
         struct bench_eta_line line = { .f = stderr };
         const struct bench_progress_ops eta = { .update = bench_eta_update, .userdata = &line };
@@ -98,17 +100,24 @@ static int run_single(const struct bench_opts *o, struct bench_target *tg, struc
 
                 snprintf(tag, sizeof(tag), "loop %u/%u", l + 1, o->loops);
                 line.tag = o->loops > 1 ? tag : NULL;
-                r = bench_run(o, tg, disk, bench_eta_wanted(o, line.f) ? &eta : NULL, &res, e);
-                if (r == 0 || res.runtime_ns) {
+                const struct bench_opts *ro;
+
+                if (fio)
+                        r = bench_fio_run(fio, o, disk, &res, e);
+                else
+                        r = bench_run(o, tg, disk, bench_eta_wanted(o, line.f) ? &eta : NULL, &res, e);
+                /* fio's runs are reported as fio named its jobs (fioresult.c) */
+                ro = fio && fio->have_view ? &fio->view : o;
+                if ((r == 0 || res.runtime_ns) && (!fio || fio->have_view)) {
                         if (o->json && o->loops > 1) {
                                 snprintf(suffix, sizeof(suffix), ".%u", l + 1);
-                                bench_report_json_units(out, o, &res, suffix, &first);
+                                bench_report_json_units(out, ro, &res, suffix, &first);
                         } else if (o->json)
-                                bench_report_json(out, o, tg, disk, &res);
+                                bench_report_json(out, ro, tg, disk, &res);
                         else {
                                 if (o->loops > 1)
                                         fprintf(out, "loop %u/%u: ", l + 1, o->loops);
-                                bench_report_text(out, o, tg, disk, &res);
+                                bench_report_text(out, ro, tg, disk, &res);
                         }
                         if (n < ELEMENTSOF(iops))
                                 iops[n++] = bench_result_iops(&res, -1);
@@ -137,6 +146,19 @@ static int run_single(const struct bench_opts *o, struct bench_target *tg, struc
         return r;
 }
 
+/* What bench_jobs_finish() settles for our engine, for a run that goes to fio instead. */
+static int fio_defaults(struct bench_opts *o)
+{
+        if (o->loops == 0)
+                o->loops = o->compare ? 3 : 1;
+        if (o->objective_job)
+                snprintf(o->objective_label, sizeof(o->objective_label), "%s:%s", o->objective_job,
+                         bench_objective_to_string(o->objective));
+        else
+                snprintf(o->objective_label, sizeof(o->objective_label), "%s", bench_objective_to_string(o->objective));
+        return 0;
+}
+
 int main(int argc, char **argv)
 {
         struct bench_opts o;
@@ -145,6 +167,8 @@ int main(int argc, char **argv)
         struct ios_ctx *root = NULL;
         struct ios_device *disk = NULL;
         struct bench_compare_hooks hooks = {};
+        struct bench_fio fio = {};
+        bool use_fio = false;
         FILE *out = stdout;
         int r, code = EXIT_OK;
 
@@ -154,9 +178,16 @@ int main(int argc, char **argv)
                 bench_opts_done(&o);
                 return EXIT_OK;
         }
+        /* --backend: fio runs what the native engine lacks (auto), or everything (fio) */
+        if (!o.observe && ((r == -EOPNOTSUPP && o.backend != BENCH_BACKEND_NATIVE) ||
+                           (r == 0 && o.backend == BENCH_BACKEND_FIO))) {
+                use_fio = true;
+                e = (struct bench_error){ 0 };
+                r = fio_defaults(&o);
+        }
         if (r < 0)
                 goto fail;
-        if (o.ignored && o.ignored[0]) {
+        if (!use_fio && o.ignored && o.ignored[0]) {
                 /* fio's reporting/timing options (jobs.h): one line, then on */
                 fprintf(stderr, "iosched-bench: note: ignored, they change only fio's own reporting or timing:");
                 for (char **i = o.ignored; *i; i++)
@@ -185,7 +216,21 @@ int main(int argc, char **argv)
                         goto fail;
                 goto out;
         }
-        r = bench_target_open(&o, root, &tg, &e);
+        if (use_fio) {
+                /* fio's targets, checked here before fio starts (fio.c) */
+                r = bench_fio_prepare(&o, root, &fio, &tg, &e);
+                if (r < 0)
+                        goto fail;
+                if (o.unsupported && o.unsupported[0]) {
+                        /* auto: say why fio runs the job (jobs.h) */
+                        struct bench_error why = { 0 };
+
+                        bench_jobs_unsupported_error(&o, &why);
+                        fprintf(stderr, "iosched-bench: note: %s; fio runs the job\n", why.msg);
+                }
+                bench_backend_name = fio.version;
+        } else
+                r = bench_target_open(&o, root, &tg, &e);
         if (r < 0)
                 goto fail;
         if (o.compare && o.policy) {
@@ -204,9 +249,9 @@ int main(int argc, char **argv)
                 }
         }
         if (o.compare)
-                r = bench_compare(&o, &tg, disk, &hooks, out, &e);
+                r = bench_compare(&o, &tg, disk, &hooks, use_fio ? &fio : NULL, out, &e);
         else
-                r = run_single(&o, &tg, disk, out, &e);
+                r = run_single(&o, &tg, disk, use_fio ? &fio : NULL, out, &e);
         if (r < 0)
                 goto fail;
         goto out;
@@ -228,6 +273,7 @@ out:
         if (e.msg[0] && code != EXIT_OK)
                 fprintf(stderr, "iosched-bench: %s\n", e.msg);
         bench_policy_hooks_done(&hooks);
+        bench_fio_done(&fio);
         bench_target_close(&tg);
         ios_device_free(disk);
         ios_ctx_free(root);

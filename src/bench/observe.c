@@ -398,29 +398,60 @@ static int find_disk(struct ios_ctx *root, const char *path, struct ios_device *
         return 0;
 }
 
-static void report_atexit(const struct bench_sched_state *s, int r, char **bad)
+/* The measurement of --observe: settle, then one window of the disk's counters. */
+struct window_ctx {
+        const struct bench_opts *o;
+        struct ios_device *d;
+        struct vsum *s;
+        bool progress;
+        struct window w;                /* the last window, kept once the state is known to have held */
+};
+
+static int measure_window(void *userdata, unsigned i, unsigned l, const char *tag, struct bench_error *e)
 {
-        if (r < 0) {
-                fprintf(stderr, "iosched-bench: %s: could not restore the scheduler state:", s->dev->name);
-                for (char **b = bad; b && *b; b++)
-                        fprintf(stderr, " %s;", *b);
-                fputc('\n', stderr);
+        struct window_ctx *m = userdata;
+        struct ios_device *d = m->d;
+        uint64_t a[11], b[11], t0, t1;
+        double inflight = 0;
+        unsigned ninflight = 0;
+
+        if (!wait_until(d, bench_clock_gettime_ns() + m->o->ramp_ns, NULL, NULL))
+                return 1;
+        t0 = bench_clock_gettime_ns();
+        if (!bench_disk_stat_read(d, a))
+                return bench_error_set(e, BENCH_ERR_SYSTEM, EIO, "%s: cannot read its stat", d->name);
+        if (!wait_until(d, t0 + m->o->runtime_ns, &inflight, &ninflight))
+                return 1;
+        t1 = bench_clock_gettime_ns();
+        if (!bench_disk_stat_read(d, b))
+                return bench_error_set(e, BENCH_ERR_SYSTEM, EIO, "%s: cannot read its stat", d->name);
+        window_from(&m->w, a, b, (double)(t1 - t0) / 1e9, ninflight ? inflight / ninflight : (double)b[8]);
+        if (m->progress) {
+                char x[32], y[32];
+
+                fprintf(stderr, "observe %s: %s round: %s IOPS, await %s\n", d->name, tag,
+                        fmt_metric(M_IOPS, m->w.m[M_IOPS], x, sizeof(x)), fmt_metric(M_AWAIT, m->w.m[M_AWAIT], y, sizeof(y)));
         }
+        (void)i;
+        (void)l;
+        return 0;
+}
+
+static void keep_window(void *userdata, unsigned i, unsigned l)
+{
+        struct window_ctx *m = userdata;
+
+        m->s[i].w[l] = m->w;
 }
 
 int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct bench_compare_hooks *hooks,
                   FILE *out, struct bench_error *e)
 {
         struct ios_device *d = NULL;
-        struct bench_variants vs = {};
-        struct bench_disk_lock lock = BENCH_DISK_LOCK_INIT;
-        struct bench_sched_state st;
+        struct bench_trial t = { .lock = BENCH_DISK_LOCK_INIT };
         struct vsum *s = NULL;
         struct bench_verdict v;
-        _cleanup_free_ char *orig = NULL;
-        char **bad = NULL;
-        bool saved = false, restored, progress = bench_eta_wanted(o, stderr);
-        int r, rr, metric = objective_metric(o->objective), changed;
+        int r, metric = objective_metric(o->objective), changed;
         double changed_pct;
 
         r = find_disk(root, o->filename, &d, e);
@@ -430,120 +461,42 @@ int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct
                 r = bench_error_set(e, BENCH_ERR_USAGE, ENOTSUP, "--observe: %s has no I/O scheduler to choose", d->name);
                 goto out;
         }
-        r = bench_variants_resolve(o, d, &vs, e);
-        if (r < 0)
-                goto out;
-        orig = strdup(d->sched_current);
-        s = calloc(vs.n, sizeof(*s));
-        if (!orig || !s) {
+        r = bench_trial_begin(o, d, &t, e);
+        if (r == 0 && !(s = calloc(t.vs.n, sizeof(*s))))
                 r = -ENOMEM;
-                goto out;
-        }
-        for (unsigned i = 0; i < vs.n; i++) {
-                s[i].name = vs.v[i].label;
-                s[i].var = &vs.v[i];
+        for (unsigned i = 0; r == 0 && i < t.vs.n; i++) {
+                s[i].name = t.vs.v[i].label;
+                s[i].var = &t.vs.v[i];
                 s[i].w = calloc(o->loops, sizeof(*s[i].w));
-                if (!s[i].w) {
+                if (!s[i].w)
                         r = -ENOMEM;
-                        goto out;
-                }
         }
-        r = bench_switch_begin(d, &lock, &st, report_atexit, e);
-        if (r < 0)
+        if (r == 0) {
+                struct window_ctx m = { .o = o, .d = d, .s = s, .progress = bench_eta_wanted(o, stderr) };
+
+                r = bench_trial_rounds(&t, o, hooks, "round", measure_window, keep_window, &m, e);
+        }
+        if (!t.saved)
                 goto out;
-        saved = true;
-        r = bench_variants_learn(&vs, d, e);
-
-        for (unsigned l = 0; l < o->loops && r == 0 && !bench_stop_signal; l++)
-                for (unsigned i = 0; i < vs.n && r == 0 && !bench_stop_signal; i++) {
-                        const struct ios_wanted *extra = NULL;
-                        _cleanup_free_ char *why = NULL;
-                        _cleanup_(ios_strv_freep) char **before = NULL;
-                        char what[112];
-                        uint64_t a[11], b[11], t0, t1;
-                        double inflight = 0;
-                        unsigned ninflight = 0;
-
-                        if (hooks && hooks->tune && (rr = hooks->tune(hooks->userdata, d, &extra)) < 0) {
-                                r = bench_error_set(e, BENCH_ERR_SYSTEM, -rr, "%s: policy for %s: %s", d->name,
-                                                    s[i].name, strerror(-rr));
-                                break;
-                        }
-                        rr = bench_variant_switch(&vs, i, d, extra, &why);
-                        if (rr < 0) {
-                                r = bench_error_set(e, BENCH_ERR_SCHED, -rr, "%s: cannot switch to %s: %s", d->name,
-                                                    s[i].name, why ? why : strerror(-rr));
-                                break;
-                        }
-                        r = bench_variant_shown(&vs, i, d, &before, e);
-                        if (r < 0)
-                                break;
-                        if (!wait_until(d, bench_clock_gettime_ns() + o->ramp_ns, NULL, NULL))
-                                break;
-                        t0 = bench_clock_gettime_ns();
-                        if (!bench_disk_stat_read(d, a)) {
-                                r = bench_error_set(e, BENCH_ERR_SYSTEM, EIO, "%s: cannot read its stat", d->name);
-                                break;
-                        }
-                        if (!wait_until(d, t0 + o->runtime_ns, &inflight, &ninflight))
-                                break;
-                        t1 = bench_clock_gettime_ns();
-                        if (!bench_disk_stat_read(d, b)) {
-                                r = bench_error_set(e, BENCH_ERR_SYSTEM, EIO, "%s: cannot read its stat", d->name);
-                                break;
-                        }
-                        snprintf(what, sizeof(what), "%s round %u/%u", s[i].name, l + 1, o->loops);
-                        r = bench_variant_kept(&vs, i, d, before, what, e);
-                        if (r < 0)
-                                break;
-                        window_from(&s[i].w[l], a, b, (double)(t1 - t0) / 1e9,
-                                    ninflight ? inflight / ninflight : (double)b[8]);
-                        if (progress) {
-                                char x[32], y[32];
-
-                                fprintf(stderr, "observe %s: %s round %u/%u: %s IOPS, await %s\n", d->name, s[i].name,
-                                        l + 1, o->loops, fmt_metric(M_IOPS, s[i].w[l].m[M_IOPS], x, sizeof(x)),
-                                        fmt_metric(M_AWAIT, s[i].w[l].m[M_AWAIT], y, sizeof(y)));
-                        }
-                }
-
-        /* the main path's restore; the atexit one only covers an early exit */
-        rr = bench_sched_restore(&st, &bad);
-        bench_sched_kept_print(&st, stderr);
-        restored = rr == 0;
         if (r < 0) {
                 /* learning or a switch failed: nothing measured to show */
-                if (!restored) {
-                        _cleanup_free_ char *list = ios_strv_join(bad, "; ");
-                        e->msg[0] = '\0';
-                        r = bench_error_set(e, BENCH_ERR_SCHED, EIO, "%s: could not restore the scheduler state: %s",
-                                            d->name, list ? list : "?");
-                }
+                r = bench_trial_restore(&t, r, e);
                 goto out;
         }
-        for (unsigned i = 0; i < vs.n; i++)
+        r = bench_trial_restore(&t, r, e);
+        for (unsigned i = 0; i < t.vs.n; i++)
                 summarise(&s[i], o->loops);
-        decide(s, vs.n, o->loops, metric, lower_is_better(o->objective), &v);
-        changed = load_changed(s, vs.n, o->loops, &changed_pct);
+        decide(s, t.vs.n, o->loops, metric, lower_is_better(o->objective), &v);
+        changed = load_changed(s, t.vs.n, o->loops, &changed_pct);
         if (o->json)
-                print_json(out, o, d, s, vs.n, &v, changed, restored, bad, orig);
+                print_json(out, o, d, s, t.vs.n, &v, changed, t.restored, t.bad, t.orig);
         else
-                print_text(out, o, d, s, vs.n, &v, metric, changed, changed_pct, restored, orig, st.n_attrs);
-        if (!restored) {
-                _cleanup_free_ char *list = ios_strv_join(bad, "; ");
-                r = bench_error_set(e, BENCH_ERR_SCHED, EIO, "%s: could not restore the scheduler state: %s", d->name,
-                                    list ? list : "?");
-        } else if (bench_stop_signal)
-                r = bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted; %s restored to %s", d->name, orig);
+                print_text(out, o, d, s, t.vs.n, &v, metric, changed, changed_pct, t.restored, t.orig, t.st.n_attrs);
 out:
-        if (saved)
-                bench_sched_state_done(&st);
-        bench_disk_lock_release(&lock);
-        for (unsigned i = 0; s && i < vs.n; i++)
+        for (unsigned i = 0; s && i < t.vs.n; i++)
                 free(s[i].w);
         free(s);
-        bench_variants_done(&vs);
-        ios_strv_free(bad);
+        bench_trial_done(&t);
         ios_device_free(d);
         return r;
 }

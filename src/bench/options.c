@@ -57,7 +57,8 @@ void bench_opts_done(struct bench_opts *o)
         ios_strv_free(o->jobfiles);
         ios_strv_free(o->unsupported);
         ios_strv_free(o->ignored);
-        o->unsupported = o->ignored = NULL;
+        ios_strv_free(o->fio_args);
+        o->unsupported = o->ignored = o->fio_args = NULL;
         free(o->policy_file);
         free(o->output);
         free(o->workload);
@@ -73,6 +74,7 @@ void bench_opts_done(struct bench_opts *o)
 enum {
         OPT_JOB = 256, OPT_NAME, OPT_OUTPUT_FORMAT, OPT_OUTPUT, OPT_LOOPS, OPT_COMPARE, OPT_OBJECTIVE,
         OPT_ALLOW_WRITE, OPT_POLICY, OPT_ETA, OPT_CLOCKSOURCE, OPT_WORKLOAD, OPT_OBSERVE, OPT_READONLY,
+        OPT_BACKEND,
 };
 
 static const struct option prog_opts[] = {
@@ -90,6 +92,7 @@ static const struct option prog_opts[] = {
         { "workload", required_argument, NULL, OPT_WORKLOAD },
         { "observe", no_argument, NULL, OPT_OBSERVE },
         { "readonly", no_argument, NULL, OPT_READONLY },
+        { "backend", required_argument, NULL, OPT_BACKEND },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
 };
@@ -109,7 +112,8 @@ static void help(FILE *f)
               "Jobs (fio's rule: options before the first --name are defaults for every job):\n"
               "  --name=NAME              start a job; the options after it are the job's\n"
               "  JOBFILE                  an fio job file: [global] and one section per job\n"
-              "  --workload=NAME          a ready job file: mixed-latency, oltp, seq-stream, sd-card\n"
+              "  --workload=NAME          a ready job file: mixed-latency, mixed-read, oltp,\n"
+              "                           seq-stream, sd-card\n"
               "\n"
               "Job options (fio names and syntax; also in job files without the dashes):\n"
               "  --filename=PATH          block device, file, or directory (a file is made)\n"
@@ -153,6 +157,8 @@ static void help(FILE *f)
               "  --output=FILE            write the report to FILE instead of stdout\n"
               "  --eta=auto|always|never  progress line on stderr (auto: on a terminal)\n"
               "  --clocksource=cpu|clock_gettime    timestamp source (default: cpu if reliable)\n"
+              "  --backend=auto|native|fio          who runs the jobs: auto (default) runs fio\n"
+              "                           when the jobs use an option the native engine lacks\n"
               "\n"
               "Scheduler comparison:\n"
               "  --compare[=VARIANT,...]  run once per variant (default: every scheduler offered);\n"
@@ -208,10 +214,17 @@ static int job_option(int argc, char **argv, const struct option *lo, struct ben
 {
         const char *val = optarg;
         bool b;
+        int r;
 
         if (!val && lo->has_arg == optional_argument && optind < argc && bench_parse_bool(argv[optind], &b) == 0)
                 val = argv[optind++];
-        return bench_jobs_record(g, bench_jobopt_set(cur, lo->name, val, NULL, e), NULL, lo->name, val);
+        r = bench_jobopt_set(cur, lo->name, val, NULL, e);
+        if (r < 0 && r != -ENOMEM && r != -EOPNOTSUPP && g->backend == BENCH_BACKEND_FIO) {
+                /* fio reads the value, not us: listed, and the job goes to fio */
+                *e = (struct bench_error){ 0 };
+                r = -EOPNOTSUPP;
+        }
+        return bench_jobs_record(g, r, NULL, lo->name, val);
 }
 
 /* An option getopt does not know: one of fio's that native lacks (recorded,
@@ -262,10 +275,15 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
 
         if (!long_opts)
                 return -ENOMEM;
+        /* --backend=fio first: then fio, not we, judges the job options' values */
+        for (int i = 1; i < argc; i++)
+                if (!strcmp(argv[i] + strspn(argv[i], "-"), "backend=fio"))
+                        o->backend = BENCH_BACKEND_FIO;
         optind = 0;             /* a full reset: tests parse more than once */
         opterr = 0;
         for (;;) {
                 const char *name;
+                int before = optind > 0 ? optind : 1;   /* the arguments this option takes: before..optind-1 */
 
                 /* never call getopt past the end: after a "--" it would turn
                  * back to the arguments behind it, again and again */
@@ -285,7 +303,10 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                                 continue;
                         }
                         do {
-                                r = ios_strv_pushf(&o->jobfiles, "%s", argv[optind++]);
+                                r = ios_strv_pushf(&o->jobfiles, "%s", argv[optind]);
+                                if (r >= 0)
+                                        r = ios_strv_pushf(&o->fio_args, "%s", argv[optind]);
+                                optind++;
                                 if (r < 0)
                                         return r;
                         } while (rest && optind < argc);
@@ -389,7 +410,7 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                         break;
                 case OPT_WORKLOAD:
                         if (!bench_workload_text(optarg))
-                                return BAD("invalid --workload '%s' (expected mixed-latency, oltp, seq-stream or sd-card)",
+                                return BAD("invalid --workload '%s' (expected mixed-latency, mixed-read, oltp, seq-stream or sd-card)",
                                            optarg);
                         free(o->workload);
                         o->workload = strdup(optarg);
@@ -398,6 +419,16 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                         break;
                 case OPT_OBSERVE:
                         o->observe = true;
+                        break;
+                case OPT_BACKEND:
+                        if (streq(optarg, "auto"))
+                                o->backend = BENCH_BACKEND_AUTO;
+                        else if (streq(optarg, "native"))
+                                o->backend = BENCH_BACKEND_NATIVE;
+                        else if (streq(optarg, "fio"))
+                                o->backend = BENCH_BACKEND_FIO;
+                        else
+                                return BAD("invalid --backend '%s' (expected auto, native or fio)", optarg);
                         break;
                 case 'h':
                         help(out);
@@ -422,10 +453,20 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                                 return BAD("unknown option -%c (see --help)", optopt);
                         return BAD("unknown option %s (see --help)", name);
                 }
+                if (c == OPT_JOB || c == OPT_NAME || c == OPT_READONLY || c == '?') {
+                        /* fio gets the job as written (fio.c), with the values taken ("--direct 0") */
+                        for (int k = before; k < optind && k < argc; k++)
+                                if ((r = ios_strv_pushf(&o->fio_args, "%s", argv[k])) < 0)
+                                        return r;
+                }
         }
         /* --observe runs no job: its own checks come before the jobs' */
         r = bench_observe_check_opts(o, e);
         if (r < 0)
                 return r;
+        r = bench_compare_default_workload(o);
+        if (r < 0)
+                return r;
+        /* the options native lacks (command line, job files, preset) come back all at once (jobs.h) */
         return bench_jobs_finish(o, e);
 }

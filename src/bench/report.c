@@ -18,6 +18,8 @@
 #include "bench.h"
 #include "macro.h"
 
+const char *bench_backend_name = "native";
+
 double bench_result_iops(const struct bench_result *r, int dir)
 {
         uint64_t n = 0;
@@ -172,8 +174,11 @@ static void unit_text(FILE *f, const struct bench_opts *o, const struct bench_re
         }
         if (o->prioclass > 0)
                 fprintf(f, "; ioprio %s/%d", o->prioclass == 1 ? "rt" : o->prioclass == 2 ? "be" : "idle", o->prio);
-        fprintf(f, "\n  region: %s at offset %s; measured %.2fs", bench_fmt_bytes(a, sizeof(a), (double)r->region_len),
-                bench_fmt_bytes(b, sizeof(b), (double)r->region_start), rt);
+        if (r->region_len)
+                fprintf(f, "\n  region: %s at offset %s; measured %.2fs", bench_fmt_bytes(a, sizeof(a), (double)r->region_len),
+                        bench_fmt_bytes(b, sizeof(b), (double)r->region_start), rt);
+        else
+                fprintf(f, "\n  measured %.2fs", rt);      /* fio's run: its regions are fio's */
         if (o->ramp_ns)
                 fprintf(f, " after %.2fs ramp", (double)o->ramp_ns / 1e9);
         if (o->startdelay_ns)
@@ -193,7 +198,7 @@ static void unit_text(FILE *f, const struct bench_opts *o, const struct bench_re
                         rt * 1e9 * o->numjobs / (double)ios);
         batching(r->submit_calls, ios, &sub);
         batching(r->reap_calls, ios, &reap);
-        if (ios)
+        if (ios && sub > 0)
                 fprintf(f, "  batching: %.1f I/Os per submit call, %.1f per reap call\n", sub, reap);
 }
 
@@ -242,6 +247,8 @@ void bench_report_text(FILE *f, const struct bench_opts *o, const struct bench_t
         char c[32];
 
         (void)tg;
+        if (!streq(bench_backend_name, "native"))
+                fprintf(f, "backend: %s\n", bench_backend_name);
         if (bench_report_units(o, r, &u, &n) < 0) {
                 fprintf(f, "out of memory\n");
                 return;
@@ -450,7 +457,9 @@ void bench_report_json_begin(FILE *f, const struct bench_opts *o)
         fprintf(f, "{\n  \"iosched-bench version\" : \"iosched-bench-%s\",\n", IOS_VERSION);
         fprintf(f, "  \"timestamp\" : %lld,\n  \"timestamp_ms\" : %lld,\n", (long long)now,
                 (long long)now * 1000);
-        fprintf(f, "  \"time\" : ");
+        fprintf(f, "  \"backend\" : ");
+        bench_json_string(f, bench_backend_name);
+        fprintf(f, ",\n  \"time\" : ");
         bench_json_string(f, tbuf);
         fprintf(f, ",\n  \"global options\" : {\n");
         json_options(f, "    ", o);

@@ -28,6 +28,18 @@ static const struct {
           "rw=write\n"
           "bs=128k\n"
           "iodepth=32\n" },
+        /* the same question without writes: what a bare --compare and validate run without --allow-write */
+        { "mixed-read",
+          "; a latency-sensitive reader while a deep sequential reader streams (no writes)\n"
+          "[reader]\n"
+          "rw=randread\n"
+          "bs=4k\n"
+          "iodepth=1\n"
+          "\n"
+          "[streamer]\n"
+          "rw=read\n"
+          "bs=128k\n"
+          "iodepth=32\n" },
         /* a database: small random I/O, mostly reads, a deep queue */
         { "oltp",
           "; a database: 70% random reads, 30% random writes, 8k pages, 16 in flight\n"

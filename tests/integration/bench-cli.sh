@@ -7,8 +7,9 @@
 # directory for a write workload is removed afterwards.  The progress line
 # (--eta=always) is rewritten in place once a second, names the loop it
 # belongs to, and is cleared at the end; off a terminal --eta=auto prints
-# none.  fio options the native engine lacks are one usage error naming them
-# all.  As root, on a loop device the
+# none.  With --backend=native, fio options the native engine lacks are one
+# usage error naming them all; an option neither tool has is an unknown
+# option.  As root, on a loop device the
 # test attaches: --compare with a scheduler the device cannot run is a
 # usage error naming it and the available ones, before anything is
 # switched or measured, and legacy names run as their blk-mq twins.
@@ -26,18 +27,18 @@ expect() {
 
 expect 2 "invalid --rw 'sideways'" --filename=/dev/null --rw=sideways
 expect 2 "invalid --bs 'big'" --filename=/dev/null --bs big
-expect 2 "the native engine does not implement: --bs=1000" --filename=/dev/null --bs=1000
+expect 2 "the native engine does not implement: --bs=1000" --backend=native --filename=/dev/null --bs=1000
 expect 2 "missing --filename" --rw=randread
 expect 2 "unknown option --frobnicate" --filename=/dev/null --frobnicate
 expect 2 "option --iodepth needs a value" --filename=/dev/null --iodepth
 expect 2 "invalid --runtime '5parsecs'" --filename=/dev/null --runtime=5parsecs
-expect 2 "the native engine does not implement: --ioengine=posixaio" --filename=/dev/null --ioengine=posixaio
+expect 2 "the native engine does not implement: --ioengine=posixaio" --backend=native --filename=/dev/null --ioengine=posixaio
 expect 2 "invalid --ioengine ''" --filename=/dev/null --ioengine=
 expect 2 "does not exist: give --size" --filename="$B_TMP/nonexistent/deeper"
 expect 2 "is not a block device, file or directory" --filename=/dev/null
 # fio starts a job per --name; the options after it are the job's
 expect 2 "invalid --iodepth '0'" --ioengine=null --name=a --runtime=100ms --name=b --iodepth=0
-expect 2 "the native engine does not implement: --verify=crc32c, --flow=1$" --ioengine=null --name=a --verify=crc32c --flow 1
+expect 2 "the native engine does not implement: --verify=crc32c, --flow=1$" --backend=native --ioengine=null --name=a --verify=crc32c --flow 1
 expect 2 "invalid --compare 'BFQ'" --filename=/dev/null --compare=BFQ
 
 $BENCH --help >"$B_TMP/help" 2>&1 || b_fail "--help exit $?"

@@ -10,7 +10,8 @@
 # current directory, made with filesize= and removed afterwards); a blog
 # command line with --readonly, --invalidate, --refill_buffers and
 # --end_fsync (one fsync(2) by the job thread, seen with strace); and a
-# job file of fio options the native engine lacks: exit 2 with all of them,
+# job file of fio options the native engine lacks, with --backend=native:
+# exit 2 with all of them,
 # FILE:LINE each, in one line.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
@@ -116,7 +117,7 @@ if command -v strace >/dev/null; then
                 b_fail "sync threads sharing a file position: $tids threads, $fds thread/fd pairs"
 fi
 
-# 5. what the native engine lacks: all of it, FILE:LINE each, one line, exit 2
+# 5. what the native engine lacks (--backend=native; auto would run fio): all of it, FILE:LINE each, one line, exit 2
 cat >"$B_TMP/lacks.fio" <<EOT
 [global]
 filename=$dev
@@ -128,7 +129,7 @@ rw=randtrim
 flow=2
 write_lat_log=lat
 EOT
-$BENCH --allow-write --section=zoned "$B_TMP/lacks.fio" >/dev/null 2>"$B_TMP/err"; rc=$?
+$BENCH --backend=native --allow-write --section=zoned "$B_TMP/lacks.fio" >/dev/null 2>"$B_TMP/err"; rc=$?
 f=$B_TMP/lacks.fio
 [ $rc = 2 ] && [ "$(cat "$B_TMP/err")" = "iosched-bench: the native engine does not implement: --section=zoned, $f:3: verify=crc32c, $f:5: zonemode=zbd, $f:6: rw=randtrim, $f:8: flow=2, $f:9: write_lat_log=lat" ] ||
         b_fail "unsupported list: exit $rc: $(cat "$B_TMP/err")"

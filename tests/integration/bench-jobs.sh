@@ -70,10 +70,10 @@ check '(.jobs | length) == 2 and .jobs[0].read.total_ios > 0 and .jobs[0].write.
 printf '[global]\nfilename=%s\nruntime=300ms\n[only]\nrw=randread\n' "$dev" |
         $BENCH -J - >"$B_TMP/stdin.json" 2>"$B_TMP/err" || b_fail "job file on stdin: $(cat "$B_TMP/err")"
 check '(.jobs | length) == 1 and .jobs[0].jobname == "only" and .jobs[0].read.total_ios > 0' "$B_TMP/stdin.json" "stdin"
-printf '[a]\nrw=read\nfilename=%s\nverify=crc32c\n' "$dev" >"$B_TMP/bad.fio"
-$BENCH "$B_TMP/bad.fio" >/dev/null 2>"$B_TMP/err"; rc=$?
-[ $rc = 2 ] || b_fail "unknown option in a job file: exit $rc"
-grep -q "^iosched-bench: the native engine does not implement: $B_TMP/bad.fio:4: verify=crc32c$" "$B_TMP/err" || b_fail "$(cat "$B_TMP/err")"
+printf '[a]\nrw=read\nfilename=%s\nverify=crc32c\nbssplit=4k/50:8k/50\nzonemode=zbd\n' "$dev" >"$B_TMP/bad.fio"
+$BENCH --backend=native "$B_TMP/bad.fio" >/dev/null 2>"$B_TMP/err"; rc=$?
+[ $rc = 2 ] || b_fail "unsupported options with --backend=native: exit $rc"
+grep -q "^iosched-bench: the native engine does not implement: $B_TMP/bad.fio:4: verify=crc32c, $B_TMP/bad.fio:6: zonemode=zbd$" "$B_TMP/err" || b_fail "$(cat "$B_TMP/err")"
 printf '[a]\nrw=read\nfilename=%s\nfrobnicate\n' "$dev" >"$B_TMP/bad.fio"
 $BENCH "$B_TMP/bad.fio" >/dev/null 2>"$B_TMP/err"; rc=$?
 [ $rc = 2 ] && grep -q "bad.fio:4: unknown option 'frobnicate'" "$B_TMP/err" || b_fail "exit $rc: $(cat "$B_TMP/err")"

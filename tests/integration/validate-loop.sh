@@ -3,7 +3,8 @@
 # Description: `iosched-apply validate` on a loop device the test attaches:
 # the current scheduler is measured against the policy's, the policy's
 # tunables are written for the policy's scheduler only, and afterwards the
-# disk is exactly as it was found (scheduler and queue tunables).
+# disk is exactly as it was found (scheduler and queue tunables).  Without a
+# job after "--" it measures a reader under a deep reader, every job shown.
 . "$(dirname "$0")/lib.sh"
 t_require_root
 [ -x "$top/$BUILDDIR/iosched-bench" ] || t_skip "no iosched-bench built"
@@ -28,6 +29,18 @@ echo "$out" | grep -q "^  none" || t_fail "none not measured: $out"
 echo "$out" | grep -q "restored $l" || t_fail "no restore line: $out"
 after=$(cat "$q/scheduler" "$q/read_ahead_kb" "$q/nr_requests")
 [ "$before" = "$after" ] || t_fail "not restored: before [$before] after [$after]"
+
+# with no job after "--", a workload that separates schedulers: a reader under a deep reader, every
+# job shown per scheduler, judged on the reader's p99; 2 rounds are too few for the test: a warning first
+out=$($APPLY validate --config "$pol" "$l" -- --runtime=300ms --ramp_time=0 --loops=2 --eta=never 2>&1)
+rc=$?
+[ $rc = 0 ] || t_fail "bare validate exit $rc: $out"
+echo "$out" | grep -q "objective reader:p99" || t_fail "bare validate: not judged on the reader: $out"
+echo "$out" | grep -q "job reader .*IOPS" || t_fail "bare validate: no reader row: $out"
+echo "$out" | grep -q "job streamer .*IOPS" || t_fail "bare validate: no streamer row: $out"
+echo "$out" | grep -q "warning: 2 rounds per variant cannot show a significant win" || t_fail "no rounds warning: $out"
+after=$(cat "$q/scheduler" "$q/read_ahead_kb" "$q/nr_requests")
+[ "$before" = "$after" ] || t_fail "bare validate: not restored: before [$before] after [$after]"
 
 # a bio-based or unknown device is refused with one line
 out=$($APPLY validate nosuchdisk9 2>&1); rc=$?

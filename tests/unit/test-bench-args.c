@@ -361,6 +361,7 @@ static void test_errors(void **state)
         expect_error("invalid --compare 'kyber,BFQ'", "--filename=x", "--compare=kyber,BFQ", NULL);
         expect_error("invalid --compare", "--filename=x", "--compare=a-name-too-long-16", NULL);
         expect_error("unknown option --frobnicate", "--filename=x", "--frobnicate", NULL);
+        expect_error("unknown option --observe=1", "--filename=x", "--observe=1", NULL);
         expect_error("unknown option -z", "--filename=x", "-z", NULL);
         expect_error("option --bs needs a value", "--filename=x", "--bs", NULL);
         /* a word that is no option is a job file */
@@ -416,6 +417,56 @@ static void test_errors(void **state)
 }
 
 /* fio's rule: --name starts a job, options before the first are every job's defaults. */
+/* Options the native engine lacks: all listed, -EOPNOTSUPP, the rest parsed, the job kept for fio */
+static void test_unsupported(void **state)
+{
+        struct bench_opts o;
+        struct bench_error e;
+        const char * const want[] = { "--filename=/dev/x", "--name=a", "--rw", "randread", "--gtod_reduce",
+                                      "--verify", "crc32c", "--eta-newline=1", "--bssplit=4k/50:64k/50",
+                                      "--flow", "1", "--bs=huge", "--readonly", NULL };
+
+        (void)state;
+        assert_int_equal(parse(&o, &e, "--filename=/dev/x", "--compare=bfq", "--name=a", "--rw", "randread",
+                               "--gtod_reduce", "--verify", "crc32c", "--eta-newline=1", "--loops=5",
+                               "--bssplit=4k/50:64k/50", "--flow", "1", "--bs=huge", "--backend=fio", "--readonly",
+                               "--allow-write", NULL), -EOPNOTSUPP);
+        assert_int_equal(e.cls, BENCH_ERR_USAGE);
+        /* native lacks verify and flow; with --backend=fio a bad value is fio's to judge (listed too);
+         * the reporting options and bssplit are native's (jobs.h) */
+        assert_non_null(strstr(e.msg, "does not implement: --verify=crc32c, --flow=1, --bs=huge"));
+        assert_int_equal(ios_strv_length(o.unsupported), 3);
+        assert_int_equal(ios_strv_length(o.ignored), 2);
+        /* the program's options after them were read all the same */
+        assert_true(o.compare && o.allow_write && o.readonly);
+        assert_int_equal(o.loops, 5);
+        assert_int_equal(o.backend, BENCH_BACKEND_FIO);
+        /* fio gets the job as written, without our options */
+        for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+                if (!want[i]) {
+                        assert_null(o.fio_args[i]);
+                        break;
+                }
+                assert_non_null(o.fio_args[i]);
+                assert_string_equal(o.fio_args[i], want[i]);
+        }
+        bench_opts_done(&o);
+        expect_error("invalid --backend 'spdk'", "--filename=x", "--backend=spdk", NULL);
+        /* a bare --compare gets a workload that separates schedulers; one with a shape keeps it */
+        assert_int_equal(parse(&o, &e, "--filename=x", "--compare", NULL), 0);
+        assert_string_equal(o.workload, "mixed-read");
+        assert_int_equal(o.njobs, 2);
+        assert_string_equal(o.objective_label, "reader:p99");
+        bench_opts_done(&o);
+        assert_int_equal(parse(&o, &e, "--filename=x", "--compare", "--allow-write", NULL), 0);
+        assert_string_equal(o.workload, "mixed-latency");
+        bench_opts_done(&o);
+        assert_int_equal(parse(&o, &e, "--filename=x", "--compare", "--rw=randread", NULL), 0);
+        assert_null(o.workload);
+        assert_int_equal(o.njobs, 1);
+        bench_opts_done(&o);
+}
+
 static void test_jobs(void **state)
 {
         struct bench_opts o;
@@ -768,6 +819,7 @@ int main(void)
                 cmocka_unit_test(test_formats),
                 cmocka_unit_test(test_full_line),
                 cmocka_unit_test(test_errors),
+                cmocka_unit_test(test_unsupported),
                 cmocka_unit_test(test_jobs),
                 cmocka_unit_test(test_jobfile),
                 cmocka_unit_test(test_cpus),

@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * fio.c: fio as a workload backend (--backend=fio, or auto when the jobs
+ * use an option the native engine lacks).  fio runs the job as written:
+ * the same command-line job options and job files (a --workload preset is
+ * written to a file), with --output-format=json+ so that the clat
+ * histogram comes back bucket by bucket (fio's layout is ours, hist.c).
+ * Before fio starts, fio's report options are refused (a typo is an
+ * unknown option already: jobopts-fio.c), and the job is read for what it
+ * touches and checked (fiojob.c).  fio runs in its own process group: a signal to
+ * iosched-bench ends that group (SIGTERM, then SIGKILL), and the caller
+ * restores.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fio.h"
+#include "jobs.h"
+#include "macro.h"
+
+char *bench_fio_find(void)
+{
+        const char *path = getenv("PATH");
+        _cleanup_(ios_strv_freep) char **dirs = NULL;
+
+        if (!path || ios_strv_split(path, ":", &dirs) < 0)
+                return NULL;
+        for (char **d = dirs; d && *d; d++) {
+                char *p = NULL;
+
+                if (asprintf(&p, "%s/fio", **d ? *d : ".") < 0)
+                        return NULL;
+                if (access(p, X_OK) == 0)
+                        return p;
+                free(p);
+        }
+        return NULL;
+}
+
+/* fio's own program options (fio --help) that may come with a job; those that would take the report
+ * away from us, or run nothing, are refused */
+static const char * const fio_prog_ok[] = { "eta-newline", "eta-interval", "status-interval", "readonly",
+                                            "section", "alloc-size", "warnings-fatal", "max-jobs", "debug",
+                                            "aux-path", "idle-prof", "trigger-file", "trigger-timeout", "trigger" };
+static const char * const fio_prog_refused[] = { "output", "minimal", "terse-version", "append-terse", "server",
+                                                 "client", "daemonize", "remote-config", "parse-only", "showcmd",
+                                                 "cmdhelp", "enghelp", "crctest", "cpuclock-test", "bandwidth-log",
+                                                 "latency-log", "merge-blktrace-only" };
+
+/*
+ * What native lacks was checked against fio's option names when it was
+ * parsed (jobopts-fio.c: a typo is an unknown option there, no fio run per
+ * option); here only fio's program options that would take the report away
+ * from us, or run nothing, are refused ("--minimal", from the command line).
+ */
+static int check_unsupported(const struct bench_opts *g, struct bench_error *e)
+{
+        for (char **u = g->unsupported; u && *u; u++) {
+                size_t len;
+
+                if (strstr(*u, ": ") || strncmp(*u, "--", 2))
+                        continue;       /* a job file's or a preset's: job options only */
+                len = strcspn(*u + 2, "=");
+                for (size_t i = 0; i < ELEMENTSOF(fio_prog_refused); i++)
+                        if (strlen(fio_prog_refused[i]) == len && !strncmp(*u + 2, fio_prog_refused[i], len))
+                                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
+                                                       "--%s: fio's report is iosched-bench's to read; not with iosched-bench",
+                                                       fio_prog_refused[i]);
+        }
+        return 0;
+}
+
+int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct bench_fio *f,
+                      struct bench_target *tg, struct bench_error *e)
+{
+        bool named = false;
+        int r;
+
+        *f = (struct bench_fio){};
+        f->exe = bench_fio_find();
+        if (!f->exe) {
+                _cleanup_free_ char *list = ios_strv_join(g->unsupported, ", ");
+
+                if (g->unsupported)
+                        return bench_error_set(e, BENCH_ERR_USAGE, ENOENT,
+                                               "the native engine does not implement: %s, and fio is not installed "
+                                               "(no fio in PATH) to run the job", list ? list : "some options");
+                return bench_error_set(e, BENCH_ERR_USAGE, ENOENT, "--backend=fio: fio is not installed (no fio in PATH)");
+        }
+        snprintf(f->version, sizeof(f->version), "fio");       /* fio's report names its version */
+        r = check_unsupported(g, e);
+        if (r < 0)
+                return r;
+        named = g->jobfiles != NULL;
+        for (char **a = g->fio_args; a && *a; a++)
+                named |= **a == '-' && (!strncmp(*a + strspn(*a, "-"), "name=", 5) || streq(*a + strspn(*a, "-"), "name"));
+        /* ours first, so that the job's own settings win (a job file's, wherever it stands) */
+        r = ios_strv_pushf(&f->argv, "%s", f->exe);
+        if (r >= 0)
+                r = ios_strv_pushf(&f->argv, "--output-format=json+");
+        if (r >= 0)
+                r = ios_strv_pushf(&f->argv, "--eta=never");
+        if (r >= 0 && g->compare)
+                r = ios_strv_pushf(&f->argv, "--ramp_time=1");  /* settle after each switch, as ours */
+        if (r >= 0 && !named && !g->workload)
+                r = ios_strv_pushf(&f->argv, "--name=%s", g->name ? g->name : "iosched-bench");
+        for (char **a = g->fio_args; r >= 0 && a && *a; a++) {
+                /* a job option alone ("--gtod_reduce"), as in a job file: fio's command line wants "=1"
+                 * (its own options, "--readonly", stay as they are) */
+                bool b, bare = **a == '-' && !strchr(*a, '=') && bench_fio_option_arg(*a + strspn(*a, "-")) == 'b' &&
+                               !(a[1] && bench_parse_bool(a[1], &b) == 0);
+
+                for (size_t i = 0; bare && i < ELEMENTSOF(fio_prog_ok); i++)
+                        bare = !streq(*a + strspn(*a, "-"), fio_prog_ok[i]);
+
+                r = ios_strv_pushf(&f->argv, "%s%s", *a, bare ? "=1" : "");
+        }
+        if (r >= 0 && g->workload) {
+                const char *text = bench_workload_text(g->workload);
+                char tmpl[] = "/tmp/iosched-bench-preset-XXXXXX";
+                int fd = text ? mkostemp(tmpl, O_CLOEXEC) : -1;
+
+                if (fd < 0)
+                        return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "cannot write the preset for fio: %s",
+                                               strerror(errno));
+                f->preset = strdup(tmpl);
+                r = write(fd, text, strlen(text)) == (ssize_t)strlen(text) ? 0 : -EIO;
+                close(fd);
+                if (r >= 0)
+                        r = ios_strv_pushf(&f->argv, "%s", tmpl);
+        }
+        if (r < 0)
+                return r;
+
+        /* what the job touches, read as fio will (after fio, --output-format and --eta) */
+        return bench_fio_job_check(g, f->argv + 3, root, &f->writes, tg, &f->created, e);
+}
+
+/* End fio's process group: TERM, then KILL after 5 s. */
+static void stop_group(pid_t pid)
+{
+        kill(-pid, SIGTERM);
+        for (int i = 0; i < 50; i++) {
+                if (waitpid(pid, NULL, WNOHANG) != 0)
+                        return;
+                usleep(100000);
+        }
+        kill(-pid, SIGKILL);
+}
+
+int bench_fio_run(struct bench_fio *f, const struct bench_opts *g, struct ios_device *disk,
+                  struct bench_result *res, struct bench_error *e)
+{
+        _cleanup_free_ char *out = NULL;
+        size_t len = 0, cap = 0;
+        struct bench_cpu_snap a, b;
+        struct bench_fj doc;
+        bool have_cpu, stopped = false;
+        uint64_t t0, stat0[11];
+        int pfd[2], status = 0, r;
+        pid_t pid;
+        char *json;
+
+        memset(res, 0, sizeof(*res));
+        res->ncpu = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+        if (pipe2(pfd, O_CLOEXEC) < 0)
+                return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "pipe: %s", strerror(errno));
+        have_cpu = bench_cpu_snap_read(&a) == 0;
+        res->have_disk_stat = bench_disk_stat_read(disk, stat0);
+        t0 = bench_clock_gettime_ns();
+        pid = fork();
+        if (pid < 0) {
+                close(pfd[0]);
+                close(pfd[1]);
+                return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "cannot start fio: %s", strerror(errno));
+        }
+        if (pid == 0) {
+                setpgid(0, 0);
+                signal(SIGPIPE, SIG_DFL);
+                if (dup2(pfd[1], STDOUT_FILENO) < 0)
+                        _exit(127);
+                execv(f->exe, f->argv);
+                _exit(127);
+        }
+        setpgid(pid, pid);
+        close(pfd[1]);
+        for (;;) {
+                struct pollfd p = { .fd = pfd[0], .events = POLLIN };
+                ssize_t n;
+
+                if (bench_stop_signal && !stopped) {
+                        stopped = true;
+                        kill(-pid, SIGTERM);
+                }
+                if (poll(&p, 1, 200) <= 0)
+                        continue;
+                if (len + 65536 > cap) {
+                        char *t = realloc(out, cap = cap ? cap * 2 : 262144);
+
+                        if (!t) {
+                                close(pfd[0]);
+                                stop_group(pid);
+                                waitpid(pid, NULL, 0);
+                                return -ENOMEM;
+                        }
+                        out = t;
+                }
+                n = read(pfd[0], out + len, cap - len - 1);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n <= 0)
+                        break;
+                len += (size_t)n;
+        }
+        close(pfd[0]);
+        if (stopped)
+                stop_group(pid);
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                ;
+        res->elapsed_ns = bench_clock_gettime_ns() - t0;
+        if (have_cpu && bench_cpu_snap_read(&b) == 0)
+                bench_result_machine_cpu(res, &a, &b);
+        if (res->have_disk_stat) {
+                memcpy(res->disk_stat_before, stat0, sizeof(stat0));
+                res->have_disk_stat = bench_disk_stat_read(disk, res->disk_stat_after);
+        }
+        if (!out)
+                return stopped ? bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted by signal %d",
+                                                 bench_stop_signal)
+                               : bench_error_set(e, BENCH_ERR_IO, EIO, "fio failed (exit status %d) and wrote no report",
+                                                 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+        out[len] = '\0';
+        /* fio may write notes before the document: it starts at a line's '{' */
+        json = out[0] == '{' ? out : strstr(out, "\n{");
+        json = json && *json == '\n' ? json + 1 : json;
+        if (!stopped && (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !json))
+                return bench_error_set(e, BENCH_ERR_IO, EIO, "fio failed (exit status %d)%s",
+                                       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+                                       json ? "" : " and wrote no report");
+        if (!json || bench_fj_parse(json, len - (size_t)(json - out), &doc) < 0)
+                return stopped ? bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted by signal %d",
+                                                 bench_stop_signal)
+                               : bench_error_set(e, BENCH_ERR_IO, EINVAL, "cannot read fio's JSON report");
+        r = bench_fio_result(f, g, &doc, res, e);
+        bench_fj_free(&doc);
+        res->interrupted = stopped;
+        return r;
+}
+
+void bench_fio_done(struct bench_fio *f)
+{
+        if (f->preset)
+                unlink(f->preset);
+        /* the files fio laid out for the job, as our engine removes its own */
+        for (char **c = f->created; c && *c; c++) {
+                struct stat st;
+
+                if (lstat(*c, &st) == 0 && S_ISREG(st.st_mode))
+                        unlink(*c);
+        }
+        ios_strv_free(f->created);
+        free(f->preset);
+        free(f->exe);
+        ios_strv_free(f->argv);
+        bench_fio_view_done(f);
+        *f = (struct bench_fio){};
+}

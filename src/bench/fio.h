@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * fio.h: fio as a workload backend.  A small JSON reader (fiojson.c); the
+ * job as written and fio run on it in its own process group (fio.c); what
+ * the job touches and its safety checks (fiojob.c); fio's --output-format=json+ read back
+ * into a struct bench_result and a view of the jobs as fio ran them, so
+ * that report.c and the comparison report fio's runs as they report ours
+ * (fioresult.c).
+ */
+#ifndef IOS_BENCH_FIO_H
+#define IOS_BENCH_FIO_H
+
+#include "bench.h"
+
+/* ------------------------------------------------------------------ */
+/* fiojson.c                                                           */
+/* ------------------------------------------------------------------ */
+
+enum bench_fj_type { BENCH_FJ_NULL, BENCH_FJ_NUM, BENCH_FJ_STR, BENCH_FJ_ARR, BENCH_FJ_OBJ };
+
+struct bench_fj {
+        enum bench_fj_type type;
+        char *key;                      /* the member's name, inside an object */
+        char *str;
+        double num;                     /* numbers, true (1) and false (0) */
+        struct bench_fj *kids;          /* an array's elements, an object's members */
+        unsigned n;
+};
+/* -EINVAL on text that is not one JSON value; ret freed with bench_fj_free(). */
+int bench_fj_parse(const char *text, size_t len, struct bench_fj *ret);
+void bench_fj_free(struct bench_fj *v);
+const struct bench_fj *bench_fj_get(const struct bench_fj *obj, const char *key);
+double bench_fj_num(const struct bench_fj *v, double def);     /* a number or a numeric string */
+const char *bench_fj_str(const struct bench_fj *v);
+
+/* ------------------------------------------------------------------ */
+/* fio.c                                                               */
+/* ------------------------------------------------------------------ */
+
+struct bench_fio_job;
+
+struct bench_fio {
+        char *exe;                      /* fio, found in PATH */
+        char version[48];               /* "fio-3.33", from fio's report */
+        char **argv;                    /* fio's command line */
+        char *preset;                   /* a --workload preset written out for fio, removed at the end */
+        bool writes;                    /* some job writes, trims or verifies */
+        char **created;                 /* files the job names that did not exist: removed at the end */
+        /* fioresult.c: the jobs as fio reports them, for report.c and compare.c */
+        struct bench_opts view;
+        struct bench_fio_job *jobs;
+        unsigned njobs;
+        bool have_view;
+};
+
+/* Is fio installed? Its path, or NULL. */
+char *bench_fio_find(void);
+/*
+ * Ready the fio backend for g: fio found (else a usage error naming what the
+ * native engine lacks), the job files and command line read for their
+ * targets and whether they write, the safety checks made on every existing
+ * target (--allow-write; a mounted or held device refused) before fio
+ * starts, and tg set to the target whose disk is compared.
+ */
+int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct bench_fio *f,
+                      struct bench_target *tg, struct bench_error *e);
+/* fiojob.c: the job in args (fio's command line without our options) read for its files and writes,
+ * each existing one checked; tg: the target whose disk is compared; created: names fio will lay out */
+int bench_fio_job_check(const struct bench_opts *g, char * const *args, struct ios_ctx *root, bool *writes,
+                        struct bench_target *tg, char ***created, struct bench_error *e);
+/* One run of fio (the measurement of a plain run or a comparison's round). */
+int bench_fio_run(struct bench_fio *f, const struct bench_opts *g, struct ios_device *disk,
+                  struct bench_result *res, struct bench_error *e);
+void bench_fio_done(struct bench_fio *f);
+
+/* fioresult.c: fio's JSON document into res (jobs per fio job), the view built on the first */
+int bench_fio_result(struct bench_fio *f, const struct bench_opts *g, const struct bench_fj *doc,
+                     struct bench_result *res, struct bench_error *e);
+void bench_fio_view_done(struct bench_fio *f);
+
+#endif

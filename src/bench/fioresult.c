@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * fioresult.c: fio's --output-format=json+ document read back into what
+ * iosched-bench reports.  Each element of fio's jobs[] (a job, or a
+ * group_reporting group fio already merged) becomes one per-job result:
+ * I/Os, bytes and runtime per direction, slat/clat/lat from their min,
+ * max, mean, stddev and N, and the clat histogram from json+'s bins (fio's
+ * buckets are ours, hist.c, so percentiles come out as fio's own).  The
+ * run's totals are their merge.  On the first run the jobs also become a
+ * view, a struct bench_opts whose jobs[] are fio's (name, file, rw, bs,
+ * iodepth, ioengine, direct from "job options" over "global options"), so
+ * that report.c and compare.c need no fio-specific code.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "fio.h"
+#include "macro.h"
+
+struct bench_fio_job {
+        struct bench_engine_ops eng;
+        char engname[48];
+};
+
+/* A count from fio's report, clamped into [0, max]: the report is another program's text. */
+static uint64_t num(const struct bench_fj *v, uint64_t max)
+{
+        double d = bench_fj_num(v, 0);
+
+        if (!(d > 0))
+                return 0;       /* negative, zero or NaN */
+        if (d >= (double)max)
+                return max;
+        return (uint64_t)d;
+}
+
+/* A measure (a mean, a percentage), clamped into [0, max] the same way. */
+static double dnum(const struct bench_fj *v, double max)
+{
+        double d = bench_fj_num(v, 0);
+
+        return !(d > 0) ? 0 : d > max ? max : d;
+}
+
+#define U64_MAX_SAFE (1ull << 62)       /* sums of such values still fit */
+
+/* A job's option: its own, else the document's global one. */
+static const char *opt(const struct bench_fj *doc, const struct bench_fj *job, const char *key)
+{
+        const char *v = bench_fj_str(bench_fj_get(bench_fj_get(job, "job options"), key));
+
+        return v ? v : bench_fj_str(bench_fj_get(bench_fj_get(doc, "global options"), key));
+}
+
+static void job_view(struct bench_opts *o, struct bench_fio_job *fj, const struct bench_fj *doc,
+                     const struct bench_fj *job, const struct bench_opts *g)
+{
+        const char *rw = opt(doc, job, "rw") ? opt(doc, job, "rw") : opt(doc, job, "readwrite");
+        const char *eng = opt(doc, job, "ioengine"), *v;
+        uint64_t x;
+        unsigned u;
+        bool b;
+        int k;
+
+        *o = *g;
+        o->jobs = NULL;
+        o->njobs = 0;
+        o->name = strdup(bench_fj_str(bench_fj_get(job, "jobname")) ? bench_fj_str(bench_fj_get(job, "jobname")) : "fio");
+        v = opt(doc, job, "filename");
+        o->filename = v ? strdup(v) : NULL;
+        o->directory = NULL;
+        snprintf(fj->engname, sizeof(fj->engname), "%s", eng ? eng : "psync");       /* fio 3.33's default */
+        fj->eng = (struct bench_engine_ops){ .name = fj->engname };
+        o->engine = &fj->eng;
+        o->rw = BENCH_RW_READ;
+        if (rw) {
+                char w[32];
+
+                snprintf(w, sizeof(w), "%.*s", (int)strcspn(rw, ":"), rw);
+                k = bench_rw_from_string(w);
+                o->rw = k >= 0 ? (enum bench_rw)k : strstr(w, "write") ? BENCH_RW_WRITE : BENCH_RW_READ;
+        }
+        if ((v = opt(doc, job, "rwmixread")) && bench_parse_uint(v, 0, 100, &u) == 0)
+                o->rwmixread = u;
+        o->bs[0] = o->bs[1] = 4096;
+        if ((v = opt(doc, job, "bs")) || (v = opt(doc, job, "blocksize"))) {
+                char first[32];
+
+                snprintf(first, sizeof(first), "%.*s", (int)strcspn(v, ",:"), v);
+                if (bench_parse_size(first, &x) == 0 && x > 0 && x <= UINT32_MAX)
+                        o->bs[0] = o->bs[1] = (uint32_t)x;
+        }
+        o->iodepth = (v = opt(doc, job, "iodepth")) && bench_parse_uint(v, 1, 65536, &u) == 0 ? u : 1;
+        o->numjobs = 1;         /* fio reports each thread, or each group merged */
+        o->direct = (v = opt(doc, job, "direct")) && bench_parse_bool(v, &b) == 0 ? b : false;
+        o->ramp_ns = (v = opt(doc, job, "ramp_time")) && bench_parse_time(v, &x) == 0 ? x : 0;
+        o->runtime_ns = (v = opt(doc, job, "runtime")) && bench_parse_time(v, &x) == 0 ? x : 0;
+        o->groupid = (unsigned)num(bench_fj_get(job, "groupid"), 1u << 20);
+        o->group_reporting = false;
+        o->ncpus = 0;
+        o->prioclass = -1;
+        o->startdelay_ns = 0;
+}
+
+static void lat_from(const struct bench_fj *l, struct bench_lat *out)
+{
+        uint64_t n = num(bench_fj_get(l, "N"), 1ull << 40), max = num(bench_fj_get(l, "max"), 1ull << 44);
+        double mean = dnum(bench_fj_get(l, "mean"), (double)max), sd = dnum(bench_fj_get(l, "stddev"), (double)max);
+
+        bench_lat_reset(out);
+        if (n < 1)
+                return;
+        out->n = n;
+        out->min = num(bench_fj_get(l, "min"), max);
+        out->max = max;
+        /* mean <= max < 2^44 and n < 2^40: the sums below fit */
+        out->sum = (uint64_t)(mean * (double)n);
+        out->sumsq = (unsigned __int128)(sd * sd * (double)(n - 1)) + (unsigned __int128)(mean * mean * (double)n);
+}
+
+static uint64_t dir_from(const struct bench_fj *d, struct bench_dir_stats *s)
+{
+        const struct bench_fj *bins = bench_fj_get(bench_fj_get(d, "clat_ns"), "bins");
+
+        bench_dir_stats_reset(s);
+        if (!d)
+                return 0;
+        s->ios = num(bench_fj_get(d, "total_ios"), U64_MAX_SAFE);
+        s->bytes = num(bench_fj_get(d, "io_bytes"), U64_MAX_SAFE);
+        s->short_ios = num(bench_fj_get(d, "short_ios"), U64_MAX_SAFE);
+        lat_from(bench_fj_get(d, "slat_ns"), &s->slat);
+        lat_from(bench_fj_get(d, "clat_ns"), &s->clat);
+        lat_from(bench_fj_get(d, "lat_ns"), &s->lat);
+        for (unsigned i = 0; bins && bins->type == BENCH_FJ_OBJ && i < bins->n; i++)
+                s->clat_hist[bench_hist_index(strtoull(bins->kids[i].key, NULL, 10))] +=
+                        num(&bins->kids[i], 1ull << 48);
+        return num(bench_fj_get(d, "runtime"), 1ull << 40) * 1000000ull;      /* ms: under 2^60 ns */
+}
+
+static int build_view(struct bench_fio *f, const struct bench_opts *g, const struct bench_fj *doc,
+                      const struct bench_fj *jobs, struct bench_error *e)
+{
+        f->njobs = jobs->n;
+        f->jobs = calloc(jobs->n, sizeof(*f->jobs));
+        f->view = *g;
+        f->view.jobs = calloc(jobs->n, sizeof(*f->view.jobs));
+        if (!f->jobs || !f->view.jobs)
+                return -ENOMEM;
+        f->view.njobs = f->view.nthreads = jobs->n;
+        for (unsigned i = 0; i < jobs->n; i++) {
+                job_view(&f->view.jobs[i], &f->jobs[i], doc, &jobs->kids[i], g);
+                if (!f->view.jobs[i].name)
+                        return -ENOMEM;
+        }
+        f->have_view = true;
+        /* the run's own view: the first job's, as for the native jobs */
+        {
+                struct bench_opts *j0 = &f->view.jobs[0];
+
+                f->view.name = j0->name;
+                f->view.filename = j0->filename;
+                f->view.engine = j0->engine;
+                f->view.rw = j0->rw;
+                f->view.rwmixread = j0->rwmixread;
+                memcpy(f->view.bs, j0->bs, sizeof(j0->bs));
+                f->view.iodepth = j0->iodepth;
+                f->view.numjobs = 1;
+                f->view.direct = j0->direct;
+                f->view.ramp_ns = j0->ramp_ns;
+                f->view.runtime_ns = j0->runtime_ns;
+        }
+        f->view.objective_jobidx = -1;
+        if (g->objective_job) {
+                for (unsigned i = 0; i < jobs->n && f->view.objective_jobidx < 0; i++)
+                        if (streq(f->view.jobs[i].name, g->objective_job))
+                                f->view.objective_jobidx = (int)i;
+                if (f->view.objective_jobidx < 0)
+                        return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
+                                               "--objective=%s: fio reports no job named '%s'", g->objective_label,
+                                               g->objective_job);
+        }
+        return 0;
+}
+
+int bench_fio_result(struct bench_fio *f, const struct bench_opts *g, const struct bench_fj *doc,
+                     struct bench_result *res, struct bench_error *e)
+{
+        const struct bench_fj *jobs = bench_fj_get(doc, "jobs");
+        int r;
+
+        if (!jobs || jobs->type != BENCH_FJ_ARR || jobs->n == 0)
+                return bench_error_set(e, BENCH_ERR_IO, EINVAL, "fio's report has no jobs");
+        if (bench_fj_str(bench_fj_get(doc, "fio version")))
+                snprintf(f->version, sizeof(f->version), "%s", bench_fj_str(bench_fj_get(doc, "fio version")));
+        if (!f->have_view) {
+                r = build_view(f, g, doc, jobs, e);
+                if (r < 0)
+                        return r;
+        } else if (jobs->n != f->njobs)
+                return bench_error_set(e, BENCH_ERR_IO, EINVAL, "fio reported %u jobs, %u before", jobs->n, f->njobs);
+        res->jobs = calloc(jobs->n, sizeof(*res->jobs));
+        if (!res->jobs)
+                return -ENOMEM;
+        res->njobs = jobs->n;
+        for (unsigned i = 0; i < jobs->n; i++) {
+                const struct bench_fj *j = &jobs->kids[i];
+                struct bench_result *jr = &res->jobs[i];
+                uint64_t rt = 0;
+                double jrt;
+
+                for (int d = 0; d < BENCH_NDIR; d++) {
+                        uint64_t x = dir_from(bench_fj_get(j, d == BENCH_READ ? "read" : "write"), &jr->d[d]);
+
+                        rt = x > rt ? x : rt;
+                }
+                jrt = (double)num(bench_fj_get(j, "job_runtime"), 1ull << 40) * 1e6;
+                jr->runtime_ns = rt ? rt : (uint64_t)jrt;
+                jr->elapsed_ns = res->elapsed_ns;
+                /* CPU % of the runtime, at most every CPU's */
+                jr->usr_ns = (uint64_t)(dnum(bench_fj_get(j, "usr_cpu"), 100000) / 100 * (double)jr->runtime_ns);
+                jr->sys_ns = (uint64_t)(dnum(bench_fj_get(j, "sys_cpu"), 100000) / 100 * (double)jr->runtime_ns);
+                jr->ctx = num(bench_fj_get(j, "ctx"), U64_MAX_SAFE);
+                jr->majf = num(bench_fj_get(j, "majf"), U64_MAX_SAFE);
+                jr->minf = num(bench_fj_get(j, "minf"), U64_MAX_SAFE);
+                jr->error = (int)num(bench_fj_get(j, "error"), 4095);
+                jr->machine_busy_pct = res->machine_busy_pct;
+                jr->machine_steal_pct = res->machine_steal_pct;
+                jr->ncpu = res->ncpu;
+                jr->have_disk_stat = res->have_disk_stat;
+                memcpy(jr->disk_stat_before, res->disk_stat_before, sizeof(jr->disk_stat_before));
+                memcpy(jr->disk_stat_after, res->disk_stat_after, sizeof(jr->disk_stat_after));
+                jr->job = &f->view.jobs[i];
+                jr->path = f->view.jobs[i].filename;
+                jr->depth = f->view.jobs[i].iodepth;
+                snprintf(jr->engine_note, sizeof(jr->engine_note), "%s, ioengine=%s", f->version,
+                         f->view.jobs[i].engine->name);
+        }
+        {
+                struct bench_result tot = { 0 };
+
+                tot.elapsed_ns = res->elapsed_ns;
+                for (unsigned i = 0; i < jobs->n; i++) {
+                        r = bench_result_merge(&tot, &res->jobs[i]);
+                        if (r < 0)
+                                return r;
+                }
+                memcpy(res->d, tot.d, sizeof(res->d));
+                res->runtime_ns = tot.runtime_ns;
+                res->usr_ns = tot.usr_ns;
+                res->sys_ns = tot.sys_ns;
+                res->ctx = tot.ctx;
+                res->majf = tot.majf;
+                res->minf = tot.minf;
+                res->error = tot.error;
+                res->depth = tot.depth;
+                memcpy(res->engine_note, tot.engine_note, sizeof(res->engine_note));
+                bench_result_done(&tot);
+        }
+        return res->error ? bench_error_set(e, BENCH_ERR_IO, res->error, "fio: a job failed: %s",
+                                            strerror(res->error)) : 0;
+}
+
+void bench_fio_view_done(struct bench_fio *f)
+{
+        for (unsigned i = 0; f->view.jobs && i < f->njobs; i++) {
+                free(f->view.jobs[i].name);
+                free(f->view.jobs[i].filename);
+        }
+        free(f->view.jobs);
+        free(f->jobs);
+        f->jobs = NULL;
+        f->view.jobs = NULL;
+        f->have_view = false;
+}

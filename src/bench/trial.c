@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * trial.c: the one trial loop of --compare and --observe.  Take the disk's
+ * lock, save its scheduler state and arm the restore at exit, learn each
+ * variant's fresh state, then round after round switch to each variant in
+ * turn (with the --policy settings), note what the kernel shows, call the
+ * measurement (a run of our engine or of fio, or a window of the disk's
+ * own counters: the caller's callback), and check that no other program
+ * changed the state meanwhile; at the end restore, whatever happened.
+ * Before the run it warns when the rounds are too few for the verdict's
+ * Mann-Whitney test to reach its significance level at all.  Also the
+ * default workload of a bare --compare: one that separates schedulers.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "compare.h"
+#include "macro.h"
+
+/* the verdict's significance level (verdict.c) */
+#define TRIAL_ALPHA 0.05
+
+/* job options that give a job its shape: any of them makes a --compare not bare */
+static const char * const shaping[] = { "rw", "readwrite", "bs", "blocksize", "iodepth", "ioengine", "numjobs",
+                                        "rwmixread", "rwmixwrite", "name", "rate", "rate_iops", "thinktime", "bssplit",
+                                        "random_distribution" };
+
+int bench_compare_default_workload(struct bench_opts *o)
+{
+        if (!o->compare || o->observe || o->workload || o->jobfiles || o->njobs)
+                return 0;
+        for (char **a = o->fio_args; a && *a; a++) {
+                const char *n = *a + strspn(*a, "-");
+
+                for (size_t i = 0; i < ELEMENTSOF(shaping); i++)
+                        if (!strncmp(n, shaping[i], strlen(shaping[i])) &&
+                            (n[strlen(shaping[i])] == '=' || !n[strlen(shaping[i])]))
+                                return 0;
+        }
+        if (o->unsupported)
+                return 0;
+        /* a reader at depth 1 under a deep writer (or, without --allow-write, a deep streaming reader) */
+        o->workload = strdup(o->allow_write ? "mixed-latency" : "mixed-read");
+        if (!o->workload)
+                return -ENOMEM;
+        if (o->objective == BENCH_OBJ_IOPS && !o->objective_job) {
+                o->objective = BENCH_OBJ_P99;
+                o->objective_job = strdup("reader");
+                if (!o->objective_job)
+                        return -ENOMEM;
+        }
+        return 0;
+}
+
+/* The smallest p the exact one-sided test can give with n values a side: 1 / C(2n, n). */
+static double min_p(unsigned n)
+{
+        double c = 1;
+
+        for (unsigned k = 1; k <= n; k++)
+                c = c * (n + k) / k;
+        return 1 / c;
+}
+
+void bench_trial_warn_rounds(const struct bench_opts *o, unsigned nvariants, FILE *f)
+{
+        if (nvariants < 2 || min_p(o->loops) <= TRIAL_ALPHA)
+                return;
+        fprintf(f, "iosched-bench: warning: %u %s per variant cannot show a significant win: the smallest "
+                "Mann-Whitney p with %u a side is %.3f, above %.2f; use --loops=3 or more\n", o->loops,
+                o->loops == 1 ? "round" : "rounds", o->loops, min_p(o->loops), TRIAL_ALPHA);
+}
+
+static void report_atexit(const struct bench_sched_state *s, int r, char **bad)
+{
+        if (r < 0) {
+                fprintf(stderr, "iosched-bench: %s: could not restore the scheduler state:", s->dev->name);
+                for (char **b = bad; b && *b; b++)
+                        fprintf(stderr, " %s;", *b);
+                fputc('\n', stderr);
+        }
+}
+
+int bench_trial_begin(const struct bench_opts *o, struct ios_device *d, struct bench_trial *t, struct bench_error *e)
+{
+        int r;
+
+        *t = (struct bench_trial){ .disk = d, .lock = BENCH_DISK_LOCK_INIT };
+        r = bench_variants_resolve(o, d, &t->vs, e);
+        if (r < 0)
+                return r;
+        t->orig = strdup(d->sched_current);
+        if (!t->orig)
+                return -ENOMEM;
+        r = bench_switch_begin(d, &t->lock, &t->st, report_atexit, e);
+        if (r < 0)
+                return r;
+        t->saved = true;
+        bench_trial_warn_rounds(o, t->vs.n, stderr);
+        return bench_variants_learn(&t->vs, d, e);
+}
+
+int bench_trial_rounds(struct bench_trial *t, const struct bench_opts *o, const struct bench_compare_hooks *hooks,
+                       const char *what, bench_trial_measure_fn measure, bench_trial_keep_fn keep, void *userdata,
+                       struct bench_error *e)
+{
+        struct ios_device *d = t->disk;
+        int r = 0, rr;
+
+        for (unsigned l = 0; l < o->loops && r == 0 && !bench_stop_signal; l++)
+                for (unsigned i = 0; i < t->vs.n && r == 0 && !bench_stop_signal; i++) {
+                        const struct ios_wanted *extra = NULL;
+                        _cleanup_free_ char *why = NULL;
+                        _cleanup_(ios_strv_freep) char **before = NULL;
+                        const char *name = t->vs.v[i].label;
+                        char tag[96], where[128];
+
+                        if (hooks && hooks->tune && (rr = hooks->tune(hooks->userdata, d, &extra)) < 0) {
+                                r = bench_error_set(e, BENCH_ERR_SYSTEM, -rr, "%s: policy for %s: %s", d->name, name,
+                                                    strerror(-rr));
+                                break;
+                        }
+                        rr = bench_variant_switch(&t->vs, i, d, extra, &why);
+                        if (rr < 0) {
+                                r = bench_error_set(e, BENCH_ERR_SCHED, -rr, "%s: cannot switch to %s: %s", d->name,
+                                                    name, why ? why : strerror(-rr));
+                                break;
+                        }
+                        r = bench_variant_shown(&t->vs, i, d, &before, e);
+                        if (r < 0)
+                                break;
+                        snprintf(tag, sizeof(tag), "%s %u/%u", name, l + 1, o->loops);
+                        rr = measure(userdata, i, l, tag, e);
+                        if (rr < 0) {
+                                r = rr;
+                                break;
+                        }
+                        if (rr > 0)
+                                break;  /* stopped by a signal: nothing to check */
+                        /* a run some other writer switched under us measured something else */
+                        if (streq(what, "run"))
+                                snprintf(where, sizeof(where), "%s run", tag);  /* "bfq 2/3 run" */
+                        else
+                                snprintf(where, sizeof(where), "%s %s %u/%u", name, what, l + 1, o->loops);
+                        r = bench_variant_kept(&t->vs, i, d, before, where, e);
+                        if (r == 0 && keep)
+                                keep(userdata, i, l);
+                }
+        return r;
+}
+
+int bench_trial_restore(struct bench_trial *t, int r, struct bench_error *e)
+{
+        t->restored = bench_sched_restore(&t->st, &t->bad) == 0;
+        bench_sched_kept_print(&t->st, stderr);        /* what another program set, kept (sched-state.c) */
+        if (!t->restored) {
+                _cleanup_free_ char *list = ios_strv_join(t->bad, "; ");
+
+                e->msg[0] = '\0';       /* this is the message that matters */
+                return bench_error_set(e, BENCH_ERR_SCHED, EIO, "%s: could not restore the scheduler state: %s",
+                                       t->disk->name, list ? list : "?");
+        }
+        if (r == 0 && bench_stop_signal)
+                return bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted; %s restored to %s",
+                                       t->disk->name, t->orig);
+        return r;
+}
+
+void bench_trial_done(struct bench_trial *t)
+{
+        if (t->saved)
+                bench_sched_state_done(&t->st);
+        bench_disk_lock_release(&t->lock);
+        bench_variants_done(&t->vs);
+        ios_strv_free(t->bad);
+        free(t->orig);
+        *t = (struct bench_trial){ .lock = BENCH_DISK_LOCK_INIT };
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * fuzz-bench-fiojson: the fio backend's reading of fio's report
+ * (src/bench/fiojson.c, fioresult.c).  The input is the text fio wrote on
+ * its standard output; if it is one JSON value, it is read as fio's
+ * json+ document into a result and a view of the jobs, twice (the second
+ * run checks the job count against the first).  A refusal must come with
+ * a message; nothing may be read past the input or leaked.
+ */
+#include "fuzz-util.h"
+#include "fio.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+        struct bench_opts g;
+        struct bench_fio f = {};
+        struct bench_fj doc;
+        char *text;
+
+        if (size > 256 * 1024)
+                return 0;
+        text = malloc(size ? size : 1);
+        if (!text)
+                abort();
+        memcpy(text, data, size);       /* no terminating NUL: the reader must stop at size */
+        bench_opts_init(&g);
+        g.objective_job = strdup("reader");
+        if (bench_fj_parse(text, size, &doc) == 0) {
+                for (int run = 0; run < 2; run++) {
+                        struct bench_result res = {};
+                        struct bench_error e = {};
+                        int r = bench_fio_result(&f, &g, &doc, &res, &e);
+
+                        if (r < 0 && r != -ENOMEM && !e.msg[0])
+                                abort();        /* every refusal says why */
+                        bench_result_done(&res);
+                }
+                bench_fj_free(&doc);
+        }
+        bench_fio_done(&f);
+        bench_opts_done(&g);
+        free(text);
+        return 0;
+}

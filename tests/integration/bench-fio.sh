@@ -1,0 +1,276 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Description: fio as iosched-bench's workload backend, on loop devices the
+# test attaches.  Job files written as admins write them ([global] with
+# name= and description=, several jobs, bssplit, gtod_reduce ...) and an
+# option the native engine lacks (randseed, iodepth_low) run through fio with
+# --backend=auto, saying why; the same jobs without those two options run
+# natively and, with --backend=fio, through fio, each report saying which
+# backend ran, with fio's own I/O counts and percentiles; a --workload
+# preset runs through fio; fio command lines from blogs (--gtod_reduce,
+# --eta-newline=1, --readonly, --invalidate=1, --refill_buffers) run
+# natively, and through fio with their bare booleans given "=1"; the seed's
+# reader-under-writer job file (random_generator=lfsr) runs natively and
+# through fio; a --compare of a job file with bssplit and verify runs through fio on
+# every variant and round with --allow-write, shows every job per variant
+# (text and -J: one entry per job per variant run) and restores the disk;
+# without --allow-write, on a mounted device, and for a typo fio does not
+# know either, it is refused before fio starts (a wrapper in PATH logs
+# every fio run); without fio in PATH the error lists what the native engine
+# lacks; SIGINT during fio's run ends fio's process group and restores.
+. "$(dirname "$0")/bench-lib.sh"
+b_require_root
+[ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
+FIO=$(command -v fio) || b_skip "no fio"
+command -v python3 >/dev/null || b_skip "no python3"
+
+# a wrapper in front of fio that logs every run (not --version/--cmdhelp)
+mkdir "$B_TMP/bin"
+cat >"$B_TMP/bin/fio" <<EOF
+#!/bin/sh
+case "\$*" in *--output-format=json+*)
+        echo "\$*" >>"$B_TMP/fio-runs"
+        "$FIO" "\$@" >"$B_TMP/fio-last.json"; rc=\$?
+        cat "$B_TMP/fio-last.json"
+        exit \$rc ;;
+esac
+exec "$FIO" "\$@"
+EOF
+chmod +x "$B_TMP/bin/fio"
+export PATH="$B_TMP/bin:$PATH"
+runs() { [ -f "$B_TMP/fio-runs" ] && wc -l <"$B_TMP/fio-runs" || echo 0; }
+cd "$B_TMP" || b_fail "cd"     # fio writes some files (verify state) in the current directory
+
+# py FILE EXPR: a Python expression over the JSON document d
+py() {
+        python3 - "$1" "$2" <<'EOF' || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = eval(sys.argv[2])
+sys.exit(0 if ok else 1)
+EOF
+}
+
+b_loop l 256 --direct-io=on
+dev=/dev/$l
+q=/sys/block/$l/queue
+
+# 1. an admin's job file: read-only, options the native engine lacks -> fio (auto)
+cat >"$B_TMP/admin.fio" <<EOF
+; latency of a small reader next to a streaming reader
+[global]
+name=fleet-check
+description=nightly read check of the archive disk
+filename=$dev
+direct=1
+ioengine=libaio
+time_based
+runtime=1
+group_reporting=0
+gtod_reduce=0
+bssplit=4k/70:64k/30
+randseed=1234
+
+[small]
+rw=randread
+iodepth=1
+random_distribution=zipf:1.2
+
+[stream]
+rw=read
+bs=128k
+iodepth=8
+iodepth_low=4
+EOF
+lacks="$B_TMP/admin.fio:13: randseed=1234, $B_TMP/admin.fio:24: iodepth_low=4"
+$BENCH -J "$B_TMP/admin.fio" >"$B_TMP/admin.json" 2>"$B_TMP/err" || b_fail "admin job file via fio: $(cat "$B_TMP/err")"
+grep -q "^iosched-bench: note: the native engine does not implement: $lacks; fio runs the job$" "$B_TMP/err" ||
+        b_fail "auto does not say why fio runs: $(cat "$B_TMP/err")"
+py "$B_TMP/admin.json" 'd["backend"].startswith("fio-") and [j["jobname"] for j in d["jobs"]] == ["small", "stream"] and all(j["read"]["total_ios"] > 0 and j["write"]["total_ios"] == 0 for j in d["jobs"])' ||
+        b_fail "admin job file: $(head -c 600 "$B_TMP/admin.json")"
+# the same numbers as fio's own report: I/Os, bytes, and the percentiles from json+'s bins
+python3 - "$B_TMP/admin.json" "$B_TMP/fio-last.json" <<'EOF' || b_fail "ours and fio's report differ"
+import json, sys
+ours, fio = (json.load(open(f)) for f in sys.argv[1:3])
+for a, b in zip(ours["jobs"], fio["jobs"]):
+    r, f = a["read"], b["read"]
+    assert r["total_ios"] == f["total_ios"] and r["io_bytes"] == f["io_bytes"], (r["total_ios"], f["total_ios"])
+    for p in ("50.000000", "99.000000"):
+        assert r["clat_ns"]["percentile"][p] == f["clat_ns"]["percentile"][p], (p, r["clat_ns"]["percentile"][p], f["clat_ns"]["percentile"][p])
+EOF
+# the fio run had our report options and the job file as written
+grep -q -- "--output-format=json+ --eta=never $B_TMP/admin.fio" "$B_TMP/fio-runs" || b_fail "fio's command line: $(cat "$B_TMP/fio-runs")"
+$BENCH "$B_TMP/admin.fio" >"$B_TMP/admin.txt" 2>&1 || b_fail "admin text: $(cat "$B_TMP/admin.txt")"
+grep -q "^backend: fio-" "$B_TMP/admin.txt" && grep -q "^small: $dev rw=randread" "$B_TMP/admin.txt" &&
+        grep -q "^stream: $dev rw=read bs=128KiB iodepth=8" "$B_TMP/admin.txt" || b_fail "admin text: $(cat "$B_TMP/admin.txt")"
+# --backend=native: every unsupported option listed at once, file:line each, exit 2
+$BENCH --backend=native "$B_TMP/admin.fio" >/dev/null 2>"$B_TMP/err"; rc=$?
+[ $rc = 2 ] || b_fail "native on the admin file: exit $rc"
+grep -q "^iosched-bench: the native engine does not implement: $lacks$" "$B_TMP/err" ||
+        b_fail "native list: $(cat "$B_TMP/err")"
+
+# 2. the same jobs in what the native engine has: native by default, fio when asked
+grep -v -e '^randseed=' -e '^iodepth_low=' "$B_TMP/admin.fio" >"$B_TMP/plain.fio"
+n0=$(runs)
+$BENCH -J "$B_TMP/plain.fio" >"$B_TMP/native.json" 2>"$B_TMP/err" || b_fail "plain natively: $(cat "$B_TMP/err")"
+[ "$(runs)" = "$n0" ] || b_fail "auto ran fio for a job the native engine has"
+$BENCH -J --backend=fio "$B_TMP/plain.fio" >"$B_TMP/viafio.json" 2>"$B_TMP/err" || b_fail "plain via fio: $(cat "$B_TMP/err")"
+for f in native viafio; do
+        py "$B_TMP/$f.json" '[j["jobname"] for j in d["jobs"]] == ["small", "stream"] and all(j["read"]["total_ios"] > 0 and j["read"]["clat_ns"]["percentile"]["99.000000"] > 0 for j in d["jobs"])' ||
+                b_fail "$f: $(head -c 600 "$B_TMP/$f.json")"
+done
+py "$B_TMP/native.json" 'd["backend"] == "native"' || b_fail "native backend not named"
+py "$B_TMP/viafio.json" 'd["backend"].startswith("fio-")' || b_fail "fio backend not named"
+
+# a --workload preset through fio: written to a file for fio, removed afterwards
+ls /tmp/iosched-bench-preset-* >"$B_TMP/presets-before" 2>/dev/null
+$BENCH -J --backend=fio --filename=$dev --workload=mixed-read --runtime=1 --time_based >"$B_TMP/preset.json" 2>"$B_TMP/err" ||
+        b_fail "preset via fio: $(cat "$B_TMP/err")"
+py "$B_TMP/preset.json" 'd["backend"].startswith("fio-") and [j["jobname"] for j in d["jobs"]] == ["reader", "streamer"] and all(j["read"]["total_ios"] > 0 for j in d["jobs"])' ||
+        b_fail "preset: $(head -c 600 "$B_TMP/preset.json")"
+ls /tmp/iosched-bench-preset-* 2>/dev/null | cmp -s - "$B_TMP/presets-before" || b_fail "the preset's file was left behind"
+
+# 3. blog command lines: fio's reporting and caching options, native (auto) and through fio
+blog="--name=blog --filename=$dev --rw=randread --bs=4k --iodepth=16 --ioengine=libaio --direct=1 --runtime=1
+        --time_based --gtod_reduce=1 --eta-newline=1 --readonly --invalidate=1 --refill_buffers"
+n0=$(runs)
+$BENCH -J $blog >"$B_TMP/blog.json" 2>"$B_TMP/err" || b_fail "blog line: $(cat "$B_TMP/err")"
+[ "$(runs)" = "$n0" ] || b_fail "the blog line ran through fio, the native engine has all of it"
+py "$B_TMP/blog.json" 'd["backend"] == "native" and d["jobs"][0]["jobname"] == "blog" and d["jobs"][0]["read"]["total_ios"] > 0' ||
+        b_fail "blog: $(head -c 400 "$B_TMP/blog.json")"
+$BENCH -J --backend=fio $blog >"$B_TMP/blog.json" 2>"$B_TMP/err" || b_fail "blog line via fio: $(cat "$B_TMP/err")"
+[ "$(runs)" = $((n0 + 1)) ] || b_fail "the blog line did not run through fio with --backend=fio"
+py "$B_TMP/blog.json" 'd["backend"].startswith("fio-") and d["jobs"][0]["jobname"] == "blog" and d["jobs"][0]["read"]["total_ios"] > 0' ||
+        b_fail "blog via fio: $(head -c 400 "$B_TMP/blog.json")"
+grep -q -- "--readonly --invalidate=1 --refill_buffers=1" "$B_TMP/fio-runs" || b_fail "bare booleans: $(tail -1 "$B_TMP/fio-runs")"
+
+# 4. the seed's reader-under-writer job file, random_generator=lfsr included
+cat >"$B_TMP/seed.fio" <<EOF
+[global]
+filename=$dev
+ioengine=libaio
+direct=1
+time_based
+runtime=1
+random_generator=lfsr
+norandommap
+
+[reader]
+rw=randread
+bs=4k
+iodepth=1
+
+[writer]
+rw=write
+bs=128k
+iodepth=32
+EOF
+$BENCH --backend=fio "$B_TMP/seed.fio" >/dev/null 2>"$B_TMP/err"; rc=$?
+[ $rc = 3 ] && grep -q "refusing to write to $dev without --allow-write" "$B_TMP/err" || b_fail "seed without --allow-write: exit $rc $(cat "$B_TMP/err")"
+for b in native fio; do
+        $BENCH -J --backend=$b --allow-write "$B_TMP/seed.fio" >"$B_TMP/seed.json" 2>"$B_TMP/err" || b_fail "seed via $b: $(cat "$B_TMP/err")"
+        py "$B_TMP/seed.json" 'd["backend"].startswith("'$b'") and d["jobs"][0]["read"]["total_ios"] > 0 and d["jobs"][1]["write"]["total_ios"] > 0 and d["jobs"][0]["write"]["total_ios"] == 0' ||
+                b_fail "seed via $b: $(head -c 600 "$B_TMP/seed.json")"
+done
+
+# 5. --compare of a job file with bssplit and verify, through fio, every variant and round
+avail=$(sed 's/[][]//g' $q/scheduler)
+v1=none; v2=mq-deadline
+case " $avail " in *" mq-deadline "*) ;; *) b_skip "$l offers only: $avail" ;; esac
+cat >"$B_TMP/verify.fio" <<EOF
+[global]
+filename=$dev
+ioengine=libaio
+direct=1
+runtime=1
+time_based
+
+[reader]
+rw=randread
+bs=4k
+iodepth=1
+
+[writer]
+rw=randwrite
+bssplit=4k/50:64k/50
+iodepth=8
+verify=crc32c
+size=64m
+offset=128m
+EOF
+b_queue_state $l >"$B_TMP/before"
+n0=$(runs)
+$BENCH --compare=$v1,$v2 --loops=2 --objective=reader:p99 "$B_TMP/verify.fio" >/dev/null 2>"$B_TMP/err"; rc=$?
+[ $rc = 3 ] || b_fail "verify job without --allow-write: exit $rc $(cat "$B_TMP/err")"
+[ "$(runs)" = "$n0" ] || b_fail "fio ran before the refusal"
+$BENCH --compare=$v1,$v2 --loops=2 --objective=reader:p99 --allow-write "$B_TMP/verify.fio" >"$B_TMP/cmp.txt" 2>"$B_TMP/err" ||
+        b_fail "compare via fio: $(cat "$B_TMP/err") $(cat "$B_TMP/cmp.txt")"
+[ "$(runs)" = $((n0 + 4)) ] || b_fail "compare: $(($(runs) - n0)) fio runs, want 4"
+grep -q "warning: 2 rounds per variant cannot show a significant win" "$B_TMP/err" || b_fail "no rounds warning: $(cat "$B_TMP/err")"
+for v in $v1 $v2; do
+        sed -n "/^  $v /,/^  [a-z]/p" "$B_TMP/cmp.txt" | grep -q "job writer .*IOPS" || b_fail "no writer row for $v: $(cat "$B_TMP/cmp.txt")"
+done
+grep -q "^  backend: fio-" "$B_TMP/cmp.txt" && grep -q "objective reader:p99" "$B_TMP/cmp.txt" &&
+        grep -q "what the other jobs paid for it, .* against " "$B_TMP/cmp.txt" && grep -q "^    writer: IOPS .* against" "$B_TMP/cmp.txt" && grep -q "restored $l" "$B_TMP/cmp.txt" ||
+        b_fail "compare text: $(cat "$B_TMP/cmp.txt")"
+b_queue_state $l >"$B_TMP/after"
+cmp -s "$B_TMP/before" "$B_TMP/after" || b_fail "not restored: $(diff "$B_TMP/before" "$B_TMP/after")"
+# fio's verify state (saved in the current directory at the end) is removed as its data files are
+ls local-*-verify.state 2>/dev/null | grep -q . && b_fail "fio's verify state was left in $(pwd): $(ls local-*-verify.state)"
+$BENCH -J --compare=$v1,$v2 --loops=2 --objective=reader:p99 --allow-write "$B_TMP/verify.fio" >"$B_TMP/cmp.json" 2>"$B_TMP/err" ||
+        b_fail "compare -J via fio: $(cat "$B_TMP/err")"
+py "$B_TMP/cmp.json" 'd["compare"]["backend"].startswith("fio-") and all([j["name"] for j in s["jobs"]] == ["reader", "writer"] and s["jobs"][1]["iops"] > 0 for s in d["compare"]["schedulers"]) and sorted(j["jobname"] for j in d["jobs"]) == sorted(f"{n}.{v}.{r}" for n in ("reader", "writer") for v in ("'$v1'", "'$v2'") for r in (1, 2)) and d["compare"]["restored"]' ||
+        b_fail "compare JSON: $(head -c 1500 "$B_TMP/cmp.json")"
+
+# 6. per-job rows natively too: a reader under a writer
+$BENCH --filename=$dev --allow-write --workload=mixed-latency --compare=$v1,$v2 --loops=1 --runtime=300ms \
+        --ramp_time=0 --objective=reader:p99 >"$B_TMP/native-cmp.txt" 2>"$B_TMP/err" || b_fail "native compare: $(cat "$B_TMP/err")"
+grep -q "job reader .*IOPS" "$B_TMP/native-cmp.txt" && grep -q "job writer .*IOPS" "$B_TMP/native-cmp.txt" &&
+        grep -q "^  backend: native" "$B_TMP/native-cmp.txt" || b_fail "native per-job rows: $(cat "$B_TMP/native-cmp.txt")"
+
+# 7. a typo neither tool has: an unknown option, fio never run
+n0=$(runs)
+$BENCH --filename=$dev --frobnicate=1 >/dev/null 2>"$B_TMP/err"; rc=$?
+[ $rc = 2 ] && grep -q "unknown option --frobnicate" "$B_TMP/err" || b_fail "typo: exit $rc $(cat "$B_TMP/err")"
+[ "$(runs)" = "$n0" ] || b_fail "fio ran for a typo"
+
+# 8. no fio in PATH: the error lists what the native engine lacks
+PATH=/usr/sbin:/sbin:/nonexistent $BENCH_BIN "$B_TMP/admin.fio" >/dev/null 2>"$B_TMP/err"; rc=$?
+[ $rc = 2 ] || b_fail "no fio: exit $rc"
+grep -q "does not implement: $lacks, and fio is not installed" "$B_TMP/err" || b_fail "no fio: $(cat "$B_TMP/err")"
+
+# 9. a mounted device: refused before fio starts
+if command -v mkfs.ext4 >/dev/null; then
+        b_loop m 64
+        mkfs.ext4 -q -F "/dev/$m" >/dev/null 2>&1 || b_fail "mkfs.ext4"
+        mkdir "$B_TMP/mnt"
+        if mount "/dev/$m" "$B_TMP/mnt"; then
+                B_MOUNTS="$B_TMP/mnt $B_MOUNTS"
+                n0=$(runs)
+                $BENCH --allow-write --name=w --filename=/dev/$m --rw=write --randseed=3 --runtime=1 \
+                        >/dev/null 2>"$B_TMP/err"; rc=$?
+                [ $rc = 3 ] && grep -q "/dev/$m: refusing to write: mounted on $B_TMP/mnt" "$B_TMP/err" ||
+                        b_fail "mounted: exit $rc $(cat "$B_TMP/err")"
+                [ "$(runs)" = "$n0" ] || b_fail "fio ran on a mounted device"
+                umount "$B_TMP/mnt" && B_MOUNTS=""
+                fsck.ext4 -n "/dev/$m" >/dev/null 2>&1 || b_fail "the file system was damaged"
+        fi
+fi
+
+# 10. SIGINT during fio's run: fio's process group ended, the disk restored
+sed 's/^runtime=1/runtime=20/' "$B_TMP/verify.fio" >"$B_TMP/long.fio"
+b_queue_state $l >"$B_TMP/before"
+$BENCH_BIN --compare=$v1,$v2 --allow-write "$B_TMP/long.fio" >"$B_TMP/sig.txt" 2>"$B_TMP/sig.err" &
+pid=$!
+B_PIDS="$B_PIDS $pid"
+for i in $(seq 50); do pgrep -f "$B_TMP/long.fio" | grep -vq "^$pid\$" && break; sleep 0.2; done
+sleep 1
+kill -INT $pid
+wait $pid; rc=$?
+[ $rc = 1 ] || b_fail "SIGINT: exit $rc $(cat "$B_TMP/sig.err")"
+grep -q "interrupted; $l restored" "$B_TMP/sig.err" || b_fail "SIGINT message: $(cat "$B_TMP/sig.err")"
+sleep 0.5
+pgrep -f "$B_TMP/long.fio" >/dev/null && b_fail "fio still runs after SIGINT: $(pgrep -af "$B_TMP/long.fio")"
+b_queue_state $l >"$B_TMP/after"
+cmp -s "$B_TMP/before" "$B_TMP/after" || b_fail "not restored after SIGINT: $(diff "$B_TMP/before" "$B_TMP/after")"
+echo ok
