@@ -56,9 +56,9 @@ $BENCH --ioengine=null --runtime=200ms >"$B_TMP/null.txt" || b_fail "null engine
 grep -q "read: IOPS=" "$B_TMP/null.txt" || b_fail "text output: $(cat "$B_TMP/null.txt")"
 
 # the progress line: "\r\033[K" before each, the loop in front, cleared at the end
-$BENCH --ioengine=null --runtime=1200ms --loops=2 --eta=always >/dev/null 2>"$B_TMP/eta" || b_fail "--eta=always"
+$BENCH --ioengine=null --runtime=2500ms --loops=2 --eta=always >/dev/null 2>"$B_TMP/eta" || b_fail "--eta=always"
 tr '\r' '\n' <"$B_TMP/eta" | sed 's/^\x1b\[K//' | grep -v '^$' >"$B_TMP/eta.lines"
-grep -q '^loop 1/2 \[run [0-9]*/1s\] r: [0-9.]*[kMG]* IOPS [0-9.]*[KMG]*i*B/s  w: 0 IOPS 0B/s$' "$B_TMP/eta.lines" ||
+grep -q '^loop 1/2 \[run [0-9]*/2s\] r: [0-9.]*[kMG]* IOPS [0-9.]*[KMG]*i*B/s  w: 0 IOPS 0B/s$' "$B_TMP/eta.lines" ||
         b_fail "no progress line for loop 1/2: $(cat -v "$B_TMP/eta")"
 grep -q '^loop 2/2 \[run' "$B_TMP/eta.lines" || b_fail "no progress line for loop 2/2: $(cat -v "$B_TMP/eta")"
 [ "$(grep -vc '^loop [12]/2 \[run' "$B_TMP/eta.lines")" = 0 ] || b_fail "other progress lines: $(cat -v "$B_TMP/eta")"
