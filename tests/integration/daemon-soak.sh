@@ -214,7 +214,7 @@ perrors=$(grep -c "policy error: " "$T_TMP/soak.log")
 changes=$(grep -cE ': (scheduler|queue/[a-z_/]+): .* -> .* \[(uevent|rescan|reload)\]$' "$T_TMP/soak.log")
 hp_changes=$(grep -cE ': (scheduler|queue/[a-z_/]+): .* -> .* \[uevent\]$' "$T_TMP/soak.log")
 grep -vE ': (scheduler|queue/[a-z_/]+): .* -> .* \[(uevent|rescan|reload)\]$' "$T_TMP/soak.log" |
-        grep -vE 'reloading the policy \(|new policy: |policy error: |keeping the previous policy' >"$T_TMP/other.log"
+        grep -vE 'reloading the policy \(|new policy: |policy error: |keeping the previous policy|keeping the policy in force' >"$T_TMP/other.log"
 others=$(wc -l <"$T_TMP/other.log")
 # a disk removed while it was being applied is no failure to warn about
 gone=$(grep -cE 'vanished|No such device|kernel kept' "$T_TMP/soak.log")

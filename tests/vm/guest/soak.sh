@@ -333,7 +333,7 @@ notes=$(grep -c ': note: ' "$W/j.soak")
 overruns=$(grep -c 'uevents were lost' "$W/j.soak")
 gone=$(grep -cE 'vanished|No such device|kernel kept' "$W/j.soak")
 grep -vE "$re_change" "$W/j.soak" |
-	grep -vE 'reloading the policy \(|new policy: |policy error: |keeping the previous policy|was changed behind our back|: note: |uevents were lost' >"$W/j.other"
+	grep -vE 'reloading the policy \(|new policy: |policy error: |keeping the previous policy|keeping the policy in force|was changed behind our back|: note: |uevents were lost' >"$W/j.other"
 others=$(wc -l <"$W/j.other")
 hups=$(cat "$W/hups" 2>/dev/null) edits=$(cat "$W/edits" 2>/dev/null)
 sed 's/^/edit storm: /' "$W/edits.log" | while read -r l; do say "$l"; done
