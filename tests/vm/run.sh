@@ -20,7 +20,7 @@
 #                              VM_STRICT=1 sets them all to 1; SOAK is on (1)
 #                              unless VM_CHECK_SOAK=0 (it adds ~4 min)
 #   VM_HOTPLUG=1|0             hot-add disks (default 1)
-#   VM_REPLAY_ROUNDS=N         coldplug replays per variant (default 5)
+#   VM_REPLAY_ROUNDS=N         coldplug replays per variant (default 3)
 #   VM_SOAK_EVENTS=N           daemon soak: add+remove events wanted (10000), capped
 #   VM_SOAK_SECONDS=N          at N seconds of event generation (180), failing below
 #   VM_SOAK_MIN_EVENTS=N       N events (500); VM_SOAK_DEVICES loop devices (16),
@@ -151,7 +151,7 @@ mpath_lun mphdd 1 0x5000c0de00000002 7200 multipath mq-deadline
 		echo "CHECK_$c=$val"
 	done
 	echo "HOTPLUG=${VM_HOTPLUG:-1}"
-	echo "REPLAY_ROUNDS=${VM_REPLAY_ROUNDS:-5}"
+	echo "REPLAY_ROUNDS=${VM_REPLAY_ROUNDS:-3}"
 	echo "DRIFT_INTERVAL=${VM_DRIFT_INTERVAL:-1s}"
 	echo "SOAK_EVENTS=${VM_SOAK_EVENTS:-10000}"
 	echo "SOAK_DEVICES=${VM_SOAK_DEVICES:-16}"

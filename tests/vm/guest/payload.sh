@@ -566,6 +566,15 @@ replay_series() { # LABEL CHECK_COMPLIANCE(0/1)
 }
 
 if want REPLAY "$have_rule" "udev rule"; then
+	# where a replay's time goes: one replay per kind of device, no rule change
+	sub=
+	for m in 'sd*' 'sr*' 'dm-*' 'vd*' 'nvme*' 'mmcblk*' 'loop*'; do
+		t0=$(now_us)
+		udevadm trigger --action=add --subsystem-match=block --sysname-match="$m"
+		udevadm settle --timeout=180
+		sub="$sub ${m%\*}=$((($(now_us) - t0) / 1000))"
+	done
+	say "TIMING replay-by-kind-ms$sub (iosched rule, one replay each)"
 	replay_series iosched 1
 	bad_iosched=$REPLAY_BAD med_iosched=$REPLAY_MEDIAN
 	disable_iosched_rules
