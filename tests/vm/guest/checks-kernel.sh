@@ -3,11 +3,12 @@
 # of the matrix (5.10, 6.1, 6.12), each difference handled and shown. Check
 # KERNEL (auto = when iosched-apply and iosched-bench are installed):
 #
-#   KERNEL_ASYNC_DEPTH  a loop device with a drop-in setting mq-deadline and
-#       queue/iosched/async_depth=16. From 5.14 the value is applied and read
-#       back; before (5.10) mq-deadline has no async_depth: iosched-apply
-#       must skip it as "not offered by this kernel" and still exit 0, with
-#       the scheduler applied.
+#   KERNEL_ASYNC_DEPTH  the SATA HDD (policy mq-deadline) with a drop-in
+#       adding queue/iosched/async_depth=16. From 5.14 the value is applied
+#       and read back; before (5.10) mq-deadline has no async_depth:
+#       iosched-apply must skip it as "not offered by this kernel" and still
+#       exit 0, the scheduler kept. (Not on a loop device: before 5.11 loop
+#       has no I/O scheduler at all, see LOOP_ATTACH.)
 #   KERNEL_IO_URING  iosched-bench, io_uring engine, 1 s of reads on the loop
 #       device: exits 0 on every kernel, with the ring set up the way the
 #       kernel allows: SINGLE_ISSUER+DEFER_TASKRUN from 6.1, COOP_TASKRUN from
@@ -32,24 +33,30 @@ kernel_loop_done() {
 }
 
 check_async_depth() {
-	local out rc v bad= why
+	local out rc v bad= why d= i
+	for i in "${!LABELS[@]}"; do [ "${LABELS[$i]}" = sata-hdd ] && d=${NAMES[$i]}; done
+	if [ -z "$d" ] || [ "$(active_sched "$d")" != mq-deadline ]; then
+		result KERNEL_ASYNC_DEPTH FAIL "no SATA HDD on mq-deadline (${d:-missing}) to try async_depth on"
+		return
+	fi
 	mkdir -p /run/iosched.d
-	printf '[Match]\nName=%s\n[Set]\nScheduler=mq-deadline\nqueue/iosched/async_depth=16\n' "$KLOOP" >/run/iosched.d/50-vm-kernel.conf
+	printf '[Match]\nName=%s\n[Set]\nqueue/iosched/async_depth=16\n' "$d" >/run/iosched.d/50-vm-kernel.conf
 	chmod 0644 /run/iosched.d/50-vm-kernel.conf
-	out=$(iosched-apply "$KLOOP" 2>&1)
+	out=$(iosched-apply "$d" 2>&1)
 	rc=$?
+	rm -f /run/iosched.d/50-vm-kernel.conf
 	printf '%s\n' "$out" | sed 's/^/  /' >&3
-	[ "$(active_sched "$KLOOP")" = mq-deadline ] || bad="$bad scheduler=$(active_sched "$KLOOP")"
+	[ "$(active_sched "$d")" = mq-deadline ] || bad="$bad scheduler=$(active_sched "$d")"
 	if kver_ge 5 14; then
-		v=$(cat /sys/block/"$KLOOP"/queue/iosched/async_depth 2>/dev/null)
+		v=$(cat /sys/block/"$d"/queue/iosched/async_depth 2>/dev/null)
 		[ $rc = 0 ] || bad="$bad exit=$rc"
 		[ "$v" = 16 ] || bad="$bad async_depth=${v:-absent}!=16"
-		why="async_depth applied and read back (16)"
+		why="$d: async_depth applied and read back (16)"
 	else
-		[ ! -e /sys/block/"$KLOOP"/queue/iosched/async_depth ] || bad="$bad async_depth-exists-before-5.14?"
+		[ ! -e /sys/block/"$d"/queue/iosched/async_depth ] || bad="$bad async_depth-exists-before-5.14?"
 		[ $rc = 0 ] || bad="$bad exit=$rc(a missing attribute is skipped, exit 0)"
 		case $out in *"not offered by this kernel"*) ;; *) bad="$bad no-'not offered'-message" ;; esac
-		why="$(uname -r): mq-deadline has no async_depth before 5.14; skipped as not offered, exit 0, scheduler applied"
+		why="$d, $(uname -r): mq-deadline has no async_depth before 5.14; skipped as not offered, exit 0, scheduler kept"
 	fi
 	if [ -z "$bad" ]; then result KERNEL_ASYNC_DEPTH PASS "$why"; else result KERNEL_ASYNC_DEPTH FAIL "$bad"; fi
 }
@@ -96,7 +103,7 @@ check_kernel() {
 	local have=0
 	command -v iosched-apply >/dev/null && have=1
 	want KERNEL "$have" "iosched-apply" || return 0
-	say "KERNEL-FACT $(uname -r): mq-deadline async_depth $(kver_ge 5 14 && echo yes || echo 'no (5.14+)'); io_uring DEFER_TASKRUN $(kver_ge 6 1 && echo yes || echo 'no (6.1+)'), COOP_TASKRUN $(kver_ge 5 19 && echo yes || echo 'no (5.19+)'); zoned policy $(kver_ge 6 10 && echo none || echo mq-deadline)"
+	say "KERNEL-FACT $(uname -r): loop I/O scheduler $(kver_ge 5 11 && echo yes || echo 'no (5.11+)'); mq-deadline async_depth $(kver_ge 5 14 && echo yes || echo 'no (5.14+)'); io_uring DEFER_TASKRUN $(kver_ge 6 1 && echo yes || echo 'no (6.1+)'), COOP_TASKRUN $(kver_ge 5 19 && echo yes || echo 'no (5.19+)'); zoned policy $(kver_ge 6 10 && echo none || echo mq-deadline)"
 	show_zoned
 	if ! kernel_loop_setup; then
 		result KERNEL FAIL "no loop device"
