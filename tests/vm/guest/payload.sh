@@ -212,6 +212,7 @@ have_rule=0
 have_daemon=0
 command -v ioschedd >/dev/null 2>&1 && systemctl cat ioschedd.service >/dev/null 2>&1 && have_daemon=1
 
+say "BOOT $(systemd-analyze time 2>/dev/null | head -n 1); slowest units: $(systemd-analyze blame 2>/dev/null | head -n 4 | awk '{printf "%s %s; ", $2, $1}')"
 say "FEATURES apply=$have_apply list=$have_list json=$have_json explain=$have_explain check=$have_check udev-rule=$have_rule daemon=$have_daemon kernel=$(uname -r)"
 for f in $(iosched_rules); do
 	say "RULE $f"
