@@ -212,7 +212,9 @@ have_rule=0
 have_daemon=0
 command -v ioschedd >/dev/null 2>&1 && systemctl cat ioschedd.service >/dev/null 2>&1 && have_daemon=1
 
-say "BOOT $(systemd-analyze time 2>/dev/null | head -n 1); slowest units: $(systemd-analyze blame 2>/dev/null | head -n 4 | awk '{printf "%s %s; ", $2, $1}')"
+# where the boot went (systemd-analyze needs a finished boot; this unit is part of it)
+boot_at() { local t; t=$(systemctl show -P ActiveEnterTimestampMonotonic "$1" 2>/dev/null); echo "$1=$(( ${t:-0} / 1000000 ))s"; }
+say "BOOT uptime $(cut -d' ' -f1 /proc/uptime)s; units active at: $(boot_at systemd-udev-trigger.service) $(boot_at multipathd.service) $(boot_at systemd-udev-settle.service) $(boot_at local-fs.target)"
 say "FEATURES apply=$have_apply list=$have_list json=$have_json explain=$have_explain check=$have_check udev-rule=$have_rule daemon=$have_daemon kernel=$(uname -r)"
 for f in $(iosched_rules); do
 	say "RULE $f"
