@@ -103,7 +103,7 @@ use_rule() { # iosched|plain
 		[ -e "$RULE" ] && mv "$RULE" /run/iosched-scale.rules
 		cat >"$PLAIN" <<-'EOR'
 			# the policy's writes on a SAN host: every multipath map to none
-			ACTION=="add|change", SUBSYSTEM=="block", KERNEL=="dm-*", ENV{DM_UUID}=="mpath-*", ATTR{queue/scheduler}="none"
+			ACTION=="add|change", SUBSYSTEM=="block", KERNEL=="dm-*", ATTR{dm/uuid}=="mpath-*", ATTR{queue/scheduler}="none"
 		EOR
 	fi
 	udevadm control --reload
