@@ -20,6 +20,8 @@
 #                              VM_STRICT=1 sets them all to 1; SOAK is on (1)
 #                              unless VM_CHECK_SOAK=0 (it adds ~4 min)
 #   VM_HOTPLUG=1|0             hot-add disks (default 1)
+#   VM_CHECK_SCALE=1           instead of all this, the SAN-host scale run
+#                              (tests/vm/scale.sh, opt-in, tens of minutes)
 #   VM_REPLAY_ROUNDS=N         coldplug replays per variant (default 3)
 #   VM_SOAK_EVENTS=N           daemon soak: add+remove events wanted (10000), capped
 #   VM_SOAK_SECONDS=N          at N seconds of event generation (180), failing below
@@ -32,6 +34,8 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 VM_TOP=$(cd "$here/../.." && pwd)
+# the SAN-host scale run is a mode of its own (tens of minutes): scale.sh
+case ${VM_CHECK_SCALE:-0} in 1 | on | yes) exec "$here/scale.sh" ;; esac
 . "$here/lib.sh"
 vm_need_tools
 
