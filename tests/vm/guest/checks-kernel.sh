@@ -42,7 +42,7 @@ check_async_depth() {
 	mkdir -p /run/iosched.d
 	printf '[Match]\nName=%s\n[Set]\nqueue/iosched/async_depth=16\n' "$d" >/run/iosched.d/50-vm-kernel.conf
 	chmod 0644 /run/iosched.d/50-vm-kernel.conf
-	out=$(iosched-apply "$d" 2>&1)
+	out=$(iosched-apply -v "$d" 2>&1) # -v: skipped settings are shown too
 	rc=$?
 	rm -f /run/iosched.d/50-vm-kernel.conf
 	printf '%s\n' "$out" | sed 's/^/  /' >&3
