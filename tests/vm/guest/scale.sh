@@ -47,8 +47,10 @@ get_sched() { # NAME -> $SCHED, the [bracketed] scheduler (no fork: 1,200 disks)
 
 # --- set up ----------------------------------------------------------------
 mkdir -p /etc/multipath/conf.d
-# scsi_debug's logical-unit name is NAA-3 0x3333333000000000 + an id: WWID 33333333...
-printf 'blacklist_exceptions {\n\twwid "^33333333"\n}\n' >/etc/multipath/conf.d/scale.conf
+# udev's scsi_id gives a scsi_debug LUN ID_SERIAL "1Linux_scsi_debug_<lu id>"
+# (the T10 vendor designator; the same on both hosts with vpd_use_hostno=0),
+# which multipathd takes as the WWID
+printf 'blacklist_exceptions {\n\twwid "^1Linux_scsi_debug"\n}\n' >/etc/multipath/conf.d/scale.conf
 multipathd reconfigure >/dev/null 2>&1
 tgts=$(((SCALE_LUNS + 199) / 200))
 luns=$(((SCALE_LUNS + tgts - 1) / tgts))
@@ -65,7 +67,7 @@ collect() {
 	MAPS=() PATHS=()
 	for d in /sys/block/dm-*; do
 		u=$(<"$d/dm/uuid") 2>/dev/null || continue
-		case $u in mpath-33333333*) ;; *) continue ;; esac
+		case $u in mpath-1Linux_scsi_debug*) ;; *) continue ;; esac
 		MAPS+=("${d##*/}")
 		for s in "$d"/slaves/*; do [ -e "$s" ] && PATHS+=("${s##*/}"); done
 	done
@@ -79,17 +81,25 @@ while :; do
 	if [ "$(now_us)" -ge "$tend" ]; then
 		break
 	fi
+	# every path disk there and still no map after a minute: multipathd will not make them
+	if [ "$(npaths)" = "$want_paths" ] && [ "${#MAPS[@]}" = 0 ] && [ -n "${all_paths_at:-}" ] &&
+		[ $(($(now_us) - all_paths_at)) -gt 60000000 ]; then
+		break
+	fi
+	[ "$(npaths)" = "$want_paths" ] && all_paths_at=${all_paths_at:-$(now_us)}
 	sleep 5
 	say "  setup: $(npaths) path disks, ${#MAPS[@]} maps, ${#PATHS[@]} paths in maps, $((($(now_us) - t0) / 1000000)) s"
 done
 setup_s=$((($(now_us) - t0) / 1000000))
 say "TIMING scale-setup-seconds $setup_s (${#MAPS[@]} maps over ${#PATHS[@]} paths; $(npaths) scsi_debug disks; $(free -m | awk '/Mem:/ {print $3 " MiB used of " $2}'))"
 if [ "${#MAPS[@]}" -lt 1 ]; then
+	d=$(ls /sys/bus/pseudo/drivers/scsi_debug/adapter0/host*/target*/*/block/ 2>/dev/null | head -n 1)
+	say "  first path $d: ID_SERIAL $(udevadm info -q property -n "$d" 2>/dev/null | sed -n 's/^ID_SERIAL=//p'), DM_MULTIPATH_DEVICE_PATH $(udevadm info -q property -n "$d" 2>/dev/null | sed -n 's/^DM_MULTIPATH_DEVICE_PATH=//p'); multipathd: $(multipathd show paths 2>&1 | head -n 3 | tr '\n' ' ')"
 	result SCALE_SETUP FAIL "no multipath map from scsi_debug (multipath -ll: $(multipath -ll 2>&1 | head -n 5 | tr '\n' ' '))"
 	finish
 fi
 result SCALE_SETUP PASS "${#MAPS[@]} LUNs x 2 paths (${#PATHS[@]} path disks in maps) in $setup_s s"
-multipath -ll "3$(cut -c7- </sys/block/"${MAPS[0]}"/dm/uuid | sed 's/^3//')" 2>&1 | head -n 6 | sed 's/^/  /' >&3
+multipath -ll "$(cut -c7- </sys/block/"${MAPS[0]}"/dm/uuid)" 2>&1 | head -n 6 | sed 's/^/  /' >&3
 
 # --- the two rules -----------------------------------------------------------
 RULE=$(ls /usr/lib/udev/rules.d/*iosched*.rules 2>/dev/null | head -n 1)
