@@ -103,7 +103,7 @@ expect() { grep -qE -- "$1" "$out" || { cat "$out"; t_fail "the output lacks: $1
 expect '^sdb +raid +1 +megaraid_sas +1000:0079 +1:2:0:0$'
 expect 'rotational=1 ignored: RAID logical drive'
 expect "sdb: would set scheduler: mq-deadline -> none \\($try/site/etc/iosched.d/60-site.conf:6\\)"
-expect "sdd: would set queue/iosched/read_expire: [0-9]+ -> 250 \\($try/site/etc/iosched.d/60-site.conf:14\\)"
+expect "sdj: would set queue/iosched/read_expire: [0-9]+ -> 250 \\($try/site/etc/iosched.d/60-site.conf:14\\)"
 expect "mmcblk0: would set queue/iosched/fifo_batch: [0-9]+ -> 1 "
 expect 'matches no disk'
 expect '^drift: exit 1$'

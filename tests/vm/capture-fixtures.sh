@@ -16,7 +16,9 @@
 #
 # With another kernel flavour (VM_KERNEL=bookworm-backports|bullseye) the
 # trees are named <name>-<major.minor> (e.g. nvme-zoned-6.12);
-# FIXTURE_SUFFIX overrides the suffix.
+# FIXTURE_SUFFIX overrides the suffix. The trees of issue 20 (names vm-*:
+# optical, floppy, emulated/hypervisor disks, dm-multipath, ram disks) always
+# carry the kernel: vm-ahci-dvd-6.1.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 VM_TOP=$(cd "$here/../.." && pwd)
@@ -28,11 +30,12 @@ DEST=${FIXTURES_DIR:-$VM_TOP/tests/fixtures}
 vm_setup "$WORK"
 VM_INSTALL_IOSCHED=0 vm_image || { vm_log "image build failed"; exit 1; }
 vm_log "image ready (${VM_IMAGE_SECONDS}s): kernel $VM_KVER"
+kmm=${VM_KVER%%-*}
+kmm=${kmm%.*}
 if [ "${VM_KERNEL:-bookworm}" = bookworm ]; then
 	SUFFIX=${FIXTURE_SUFFIX:-}
 else
-	kmm=${VM_KVER%%-*}
-	SUFFIX=${FIXTURE_SUFFIX--${kmm%.*}}
+	SUFFIX=${FIXTURE_SUFFIX--$kmm}
 fi
 
 # ahci-sata-hdd: the q35 ICH9 AHCI, port 0
@@ -74,6 +77,41 @@ vm_add -device virtio-blk-pci,drive=md2,serial=FIXMD02
 vm_add -device virtio-scsi-pci,id=vsh,num_queues=1
 vm_disk vsh 128M
 vm_add -device scsi-hd,drive=vsh,bus=vsh.0,serial=FIXVSH01,rotation_rate=7200
+# --- issue 20: removable-media drives, emulated and hypervisor disks, SAN ---
+# vm-ahci-dvd: ATAPI DVD drive with a disc on the q35 AHCI (port 1)
+truncate -s 4M "$WORK/disc.iso"
+vm_add -drive "if=none,id=dvd,file=$WORK/disc.iso,format=raw,media=cdrom,readonly=on"
+vm_add -device ide-cd,drive=dvd,bus=ide.1,serial=FIXDVD01
+# vm-ahci-qemu: QEMU's default model on AHCI (port 2): "QEMU HARDDISK", rotational
+vm_disk aq 64M
+vm_add -device ide-hd,drive=aq,bus=ide.2,serial=FIXAQ001
+# vm-ahci-wdc-hdd / vm-ahci-samsung-ssd: real drives' model strings (ports 3, 4)
+vm_disk wdc 64M
+vm_add -device "ide-hd,drive=wdc,bus=ide.3,serial=FIXWDC01,rotation_rate=7200,model=WDC WD10EZEX-08WN4A0"
+vm_disk sam 64M
+vm_add -device "ide-hd,drive=sam,bus=ide.4,serial=FIXSAM01,rotation_rate=1,model=Samsung SSD 870 EVO 1TB"
+# vm-vscsi-cd: scsi-cd with a disc on the single-queue virtio-scsi HBA
+truncate -s 4M "$WORK/disc2.iso"
+vm_add -drive "if=none,id=vcd,file=$WORK/disc2.iso,format=raw,media=cdrom,readonly=on"
+vm_add -device scsi-cd,drive=vcd,bus=vsh.0,scsi-id=7,serial=FIXVCD01
+# vm-pvscsi: VMware paravirtual SCSI, VMware's INQUIRY strings
+vm_add -device pvscsi,id=pvscsi
+vm_disk pv 64M
+vm_add -device "scsi-hd,drive=pv,bus=pvscsi.0,serial=FIXPV001,vendor=VMware,product=Virtual disk"
+# vm-perc-ld: MegaRAID LD with a PERC H700's INQUIRY strings
+vm_disk perc 64M
+vm_add -device "scsi-hd,drive=perc,bus=mega.0,scsi-id=1,serial=FIXPERC1,vendor=DELL,product=PERC H700"
+# vm-floppy: a 1.44 MB floppy on an ISA floppy controller (the q35 LPC bridge)
+truncate -s 1440K "$WORK/floppy.img"
+vm_add -drive "if=none,id=fd,file=$WORK/floppy.img,format=raw"
+vm_add -device isa-fdc,id=fdc -device floppy,bus=fdc.0,drive=fd,unit=0
+# vm-multipath: one LUN on two single-queue virtio-scsi HBAs (two scsi-hd on one
+# block node, same serial and wwn): dm-multipath map, its paths captured with it
+vm_add -device virtio-scsi-pci,id=mpa,num_queues=1
+vm_add -device virtio-scsi-pci,id=mpb,num_queues=1
+vm_shared_blockdev mplun 64M
+vm_add -device scsi-hd,drive=mplun,bus=mpa.0,serial=FIXMPATH,wwn=0x5000c0de00000f01,rotation_rate=1,share-rw=on,vendor=IOSCHED,product=SAN-LUN
+vm_add -device scsi-hd,drive=mplun,bus=mpb.0,serial=FIXMPATH,wwn=0x5000c0de00000f01,rotation_rate=1,share-rw=on,vendor=IOSCHED,product=SAN-LUN
 
 trap vm_kill EXIT
 vm_start capture
@@ -111,7 +149,7 @@ for n in "${names[@]}"; do
 		continue
 	fi
 	find "$out/$n" -type d -empty -exec touch {}/.gitkeep \;
-	t=$DEST/$n$SUFFIX
+	case $n in vm-*) t=$DEST/$n-$kmm ;; *) t=$DEST/$n$SUFFIX ;; esac
 	rm -rf "${t:?}"
 	mkdir -p "$DEST"
 	cp -a "$out/$n" "$t"

@@ -137,13 +137,23 @@ vm_disks_tsv_init() {
 }
 vm_disk_row() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$VM_TSV"; }
 
-# vm_disks_common: a SATA HDD and SSD on the q35 ICH9 AHCI and an NVMe namespace
+# vm_shared_blockdev NODE SIZE: a raw image as block node NODE that several
+# devices can attach to (drive=NODE,share-rw=on): the LUN of a multipath pair.
+vm_shared_blockdev() {
+	truncate -s "$2" "$VM_WORK/$1.img"
+	QEMU_ARGS+=(-blockdev "{\"driver\":\"raw\",\"node-name\":\"$1\",\"file\":{\"driver\":\"file\",\"filename\":\"$VM_WORK/$1.img\"}}")
+}
+
+# vm_disks_common: a SATA HDD and SSD on the q35 ICH9 AHCI and an NVMe namespace.
+# The SATA disks carry real drives' model strings (a disk passed through to a
+# VM keeps its real class); QEMU's default "QEMU HARDDISK" is the emulated
+# disk of run.sh (virtual).
 vm_disks_common() {
 	vm_disk sata-hdd 64M
-	vm_add -device ide-hd,drive=sata-hdd,bus=ide.0,serial=SATAHDD1,rotation_rate=7200
+	vm_add -device "ide-hd,drive=sata-hdd,bus=ide.0,serial=SATAHDD1,rotation_rate=7200,model=WDC WD10EZEX-08WN4A0"
 	vm_disk_row sata-hdd 'ata-*_SATAHDD1' hdd mq-deadline
 	vm_disk sata-ssd 64M
-	vm_add -device ide-hd,drive=sata-ssd,bus=ide.1,serial=SATASSD1,rotation_rate=1
+	vm_add -device "ide-hd,drive=sata-ssd,bus=ide.1,serial=SATASSD1,rotation_rate=1,model=Samsung SSD 870 EVO 1TB"
 	vm_disk_row sata-ssd 'ata-*_SATASSD1' ssd none
 	vm_add -device nvme,id=nvme0,serial=NVME0001
 	vm_disk nvme 64M

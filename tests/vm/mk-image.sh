@@ -7,15 +7,21 @@
 #
 # Two stages, each cached by a hash of its inputs:
 #
-#  1. base   mmdebstrap of Debian 12 with systemd, udev, mdadm, util-linux and
-#            a Debian kernel + initramfs.  $VM_CACHE/base-<kernel>-<hash>/
-#            {root/, vmlinuz, initrd.img, kernel-version}.  Rebuilt only when the
-#            recipe (this file, image-customize.sh, package list, kernel) changes.
+#  1. base   mmdebstrap of Debian 12 with systemd, udev, mdadm, multipath-tools,
+#            util-linux and the Debian kernels of EVERY flavour side by side
+#            (image-kernels.sh): one root file system for all kernels.
+#            $VM_CACHE/base-<hash>/{root/, kernels/<flavour>/{vmlinuz,
+#            initrd.img,kernel-version}}.  Rebuilt only when the recipe (this
+#            file's base section, image-kernels.sh, image-customize.sh, the
+#            package list, the mirror) changes.
 #  2. image  the base plus iosched installed from the work tree
 #            (make install DESTDIR=... PREFIX=/usr), the guest scripts in
 #            tests/vm/guest/ and tests/mk-fixture.sh, as an ext4 image with label
-#            iosched-root: $VM_CACHE/img-<hash>.raw.  Rebuilt when the
-#            installed files change.
+#            iosched-root: $VM_CACHE/img-<hash>.raw, the same for every kernel
+#            flavour.  Rebuilt when the installed files change.
+#
+# The kernel flavour is only picked at boot (-kernel/-initrd of that flavour):
+# a second or third kernel costs no image build.
 #
 # Prints shell assignments for the caller on stdout (eval them):
 #   VM_VMLINUZ=... VM_INITRD=... VM_IMAGE=... VM_KVER=...
@@ -46,18 +52,14 @@ done
 [ "$(id -u)" = 0 ] || { log "needs root (mmdebstrap --mode=root, mkfs -d ownership)"; exit 77; }
 
 PACKAGES="systemd,systemd-sysv,udev,kmod,mdadm,util-linux,procps,initramfs-tools,\
-e2fsprogs,nvme-cli,lsscsi,sg3-utils,dmsetup,nbd-client,nbd-server,psmisc,\
-libsmartcols1,libudev1,libsystemd0,liburing2,libaio1,jq"
-EXTRA_MIRRORS=()
+e2fsprogs,nvme-cli,lsscsi,sg3-utils,dmsetup,multipath-tools,nbd-client,nbd-server,psmisc,\
+libsmartcols1,libudev1,libsystemd0,liburing2,libaio1,jq,linux-image-amd64"
+# every flavour's suite is in the base's sources: image-kernels.sh installs
+# the bookworm-backports and bullseye kernels next to bookworm's
+MIRRORS=("deb $VM_MIRROR bookworm main" "deb $VM_MIRROR bookworm-updates main"
+	"deb $VM_MIRROR bookworm-backports main" "deb $VM_MIRROR bullseye main")
 case $VM_KERNEL in
-bookworm)
-	KPKG=linux-image-amd64 ;;
-bookworm-backports)
-	KPKG=linux-image-amd64/bookworm-backports
-	EXTRA_MIRRORS=("deb $VM_MIRROR bookworm-backports main") ;;
-bullseye)
-	KPKG=linux-image-amd64/bullseye
-	EXTRA_MIRRORS=("deb $VM_MIRROR bullseye main") ;;
+bookworm | bookworm-backports | bullseye) ;;
 *)
 	log "unknown VM_KERNEL=$VM_KERNEL (bookworm, bookworm-backports, bullseye)"
 	exit 2 ;;
@@ -69,48 +71,52 @@ flock 9
 
 # ---------------------------------------------------------------- base stage
 base_key=$( {
-	echo "kernel=$VM_KERNEL kpkg=$KPKG mirror=$VM_MIRROR pkgs=$PACKAGES"
-	printf '%s\n' "${EXTRA_MIRRORS[@]}"
+	echo "mirror=$VM_MIRROR pkgs=$PACKAGES"
+	printf '%s\n' "${MIRRORS[@]}"
 	sed -n '/^# ---------------------------------------------------------------- base stage/,/^# ---------------------------------------------------------------- image stage/p' "$0"
-	cat "$here/image-customize.sh"
+	cat "$here/image-kernels.sh" "$here/image-customize.sh"
 } | sha256sum | cut -c1-16)
-BASE=$VM_CACHE/base-$VM_KERNEL-$base_key
+BASE=$VM_CACHE/base-$base_key
 
 if [ ! -e "$BASE/stamp" ]; then
-	log "building base image $BASE (mmdebstrap, about a minute)"
+	log "building base image $BASE (mmdebstrap, three kernels, a few minutes)"
 	rm -rf "$BASE" "$BASE.tmp"
 	mkdir -p "$BASE.tmp"
 	t0=$(date +%s)
-	mirrors=("deb $VM_MIRROR bookworm main" "deb $VM_MIRROR bookworm-updates main")
-	mirrors+=("${EXTRA_MIRRORS[@]}")
 	if ! mmdebstrap --mode=root --variant=minbase --format=directory \
 		--aptopt='Apt::Install-Recommends "false"' \
 		--dpkgopt='path-exclude=/usr/share/doc/*' \
 		--dpkgopt='path-exclude=/usr/share/man/*' \
 		--dpkgopt='path-exclude=/usr/share/locale/*' \
-		--include="$PACKAGES,$KPKG" \
+		--include="$PACKAGES" \
+		--customize-hook="\"$here/image-kernels.sh\" \"\$1\"" \
 		--customize-hook="\"$here/image-customize.sh\" \"\$1\"" \
-		bookworm "$BASE.tmp/root" "${mirrors[@]}" >"$BASE.tmp/mmdebstrap.log" 2>&1; then
+		bookworm "$BASE.tmp/root" "${MIRRORS[@]}" >"$BASE.tmp/mmdebstrap.log" 2>&1; then
 		tail -n 40 "$BASE.tmp/mmdebstrap.log" >&2
 		log "mmdebstrap failed (log: $BASE.tmp/mmdebstrap.log)"
 		exit 1
 	fi
-	kver=$(ls "$BASE.tmp/root/lib/modules" | sort -V | tail -n 1)
-	cp "$BASE.tmp/root/boot/vmlinuz-$kver" "$BASE.tmp/vmlinuz"
-	cp "$BASE.tmp/root/boot/initrd.img-$kver" "$BASE.tmp/initrd.img"
-	echo "$kver" >"$BASE.tmp/kernel-version"
+	# image-kernels.sh wrote "flavour kernel-version" lines
+	while read -r fl kv; do
+		mkdir -p "$BASE.tmp/kernels/$fl"
+		cp "$BASE.tmp/root/boot/vmlinuz-$kv" "$BASE.tmp/kernels/$fl/vmlinuz"
+		cp "$BASE.tmp/root/boot/initrd.img-$kv" "$BASE.tmp/kernels/$fl/initrd.img"
+		echo "$kv" >"$BASE.tmp/kernels/$fl/kernel-version"
+	done <"$BASE.tmp/root/etc/iosched-vm-kernels"
 	echo "$(($(date +%s) - t0))" >"$BASE.tmp/build-seconds"
 	touch "$BASE.tmp/stamp"
 	mv "$BASE.tmp" "$BASE"
-	log "base image built in $(cat "$BASE/build-seconds") s, kernel $kver"
-	# drop older bases of the same kernel flavour
-	for old in "$VM_CACHE"/base-"$VM_KERNEL"-*; do
+	log "base image built in $(cat "$BASE/build-seconds") s, kernels: $(tr '\n' ' ' <"$BASE/root/etc/iosched-vm-kernels")"
+	# drop older bases (of any recipe)
+	for old in "$VM_CACHE"/base-*; do
 		[ "$old" = "$BASE" ] || rm -rf "$old"
 	done
 fi
-KVER=$(cat "$BASE/kernel-version")
+KDIR=$BASE/kernels/$VM_KERNEL
+[ -r "$KDIR/kernel-version" ] || { log "no $VM_KERNEL kernel in $BASE"; exit 1; }
+KVER=$(cat "$KDIR/kernel-version")
 if [ "$BASE_ONLY" = 1 ]; then
-	echo "VM_VMLINUZ=$BASE/vmlinuz VM_INITRD=$BASE/initrd.img VM_KVER=$KVER VM_BASE=$BASE"
+	echo "VM_VMLINUZ=$KDIR/vmlinuz VM_INITRD=$KDIR/initrd.img VM_KVER=$KVER VM_BASE=$BASE"
 	exit 0
 fi
 
@@ -135,10 +141,10 @@ fi
 install -d "$ovl/usr/local/lib/iosched-vm" "$ovl/etc/systemd/system/multi-user.target.wants"
 install -m 0755 "$here"/guest/*.sh "$top/tests/mk-fixture.sh" "$ovl/usr/local/lib/iosched-vm/"
 install -m 0644 "$here"/guest/*.service "$ovl/etc/systemd/system/"
+install -m 0644 "$here/guest/multipath.conf" "$ovl/etc/multipath.conf"
 ln -s ../iosched-vm-guest.service "$ovl/etc/systemd/system/multi-user.target.wants/iosched-vm-guest.service"
 {
 	echo "# written by tests/vm/mk-image.sh"
-	echo "VM_KERNEL=$VM_KERNEL"
 	echo "VM_INSTALL_IOSCHED=$VM_INSTALL_IOSCHED"
 	[ -n "${VM_EXTRA_CONF:-}" ] && printf '%s\n' "$VM_EXTRA_CONF"
 } >"$ovl/etc/iosched-vm.conf"
@@ -147,7 +153,7 @@ img_key=$( {
 	echo "$base_key"
 	tar -C "$ovl" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - . | sha256sum
 } | sha256sum | cut -c1-16)
-IMG=$VM_CACHE/img-$VM_KERNEL-$img_key.raw
+IMG=$VM_CACHE/img-$img_key.raw
 
 if [ ! -e "$IMG" ]; then
 	t0=$(date +%s)
@@ -161,10 +167,10 @@ if [ ! -e "$IMG" ]; then
 	mkfs.ext4 -q -F -L iosched-root -d "$stage" "$IMG.tmp" "${size_mb}M" >&2
 	mv "$IMG.tmp" "$IMG"
 	log "image $IMG built in $(($(date +%s) - t0)) s"
-	# keep the three newest images of this flavour
-	ls -1t "$VM_CACHE"/img-"$VM_KERNEL"-*.raw 2>/dev/null | tail -n +4 | xargs -r rm -f
+	# keep the four newest images (e2e and package test images of two trees)
+	ls -1t "$VM_CACHE"/img-*.raw 2>/dev/null | tail -n +5 | xargs -r rm -f
 else
 	log "image $IMG up to date"
 fi
 
-echo "VM_VMLINUZ=$BASE/vmlinuz VM_INITRD=$BASE/initrd.img VM_IMAGE=$IMG VM_KVER=$KVER VM_BASE=$BASE"
+echo "VM_VMLINUZ=$KDIR/vmlinuz VM_INITRD=$KDIR/initrd.img VM_IMAGE=$IMG VM_KVER=$KVER VM_BASE=$BASE"

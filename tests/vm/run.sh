@@ -20,7 +20,9 @@
 #                              VM_STRICT=1 sets them all to 1; SOAK is on (1)
 #                              unless VM_CHECK_SOAK=0 (it adds ~4 min)
 #   VM_HOTPLUG=1|0             hot-add disks (default 1)
-#   VM_REPLAY_ROUNDS=N         coldplug replays per variant (default 5)
+#   VM_CHECK_SCALE=1           instead of all this, the SAN-host scale run
+#                              (tests/vm/scale.sh, opt-in, tens of minutes)
+#   VM_REPLAY_ROUNDS=N         coldplug replays per variant (default 3)
 #   VM_SOAK_EVENTS=N           daemon soak: add+remove events wanted (10000), capped
 #   VM_SOAK_SECONDS=N          at N seconds of event generation (180), failing below
 #   VM_SOAK_MIN_EVENTS=N       N events (500); VM_SOAK_DEVICES loop devices (16),
@@ -32,6 +34,8 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 VM_TOP=$(cd "$here/../.." && pwd)
+# the SAN-host scale run is a mode of its own (tens of minutes): scale.sh
+case ${VM_CHECK_SCALE:-0} in 1 | on | yes) exec "$here/scale.sh" ;; esac
 . "$here/lib.sh"
 vm_need_tools
 
@@ -69,10 +73,11 @@ vm_add -device nvme,id=nvmez,serial=NVMEZ001
 vm_disk nvme-zoned 128M
 vm_add -device nvme-ns,drive=nvme-zoned,bus=nvmez,nsid=1,zoned=true,zoned.zone_size=16M,zoned.zone_capacity=16M
 disk nvme-zoned 'nvme-*_NVMEZ001' nvme zoned
-# logical drive on an LSI SAS2108 MegaRAID (Dell PERC H700/H800): LD on channel 2
+# logical drive on an LSI SAS2108 MegaRAID (Dell PERC H700/H800): LD on
+# channel 2, with the INQUIRY strings a PERC H700 LD reports
 vm_add -device megasas-gen2,id=mega
 vm_disk megaraid-ld 64M
-vm_add -device scsi-hd,drive=megaraid-ld,bus=mega.0,serial=MEGALD01
+vm_add -device "scsi-hd,drive=megaraid-ld,bus=mega.0,serial=MEGALD01,vendor=DELL,product=PERC H700"
 disk megaraid-ld 'scsi-*_MEGALD01' raid none
 # virtio-blk
 vm_disk virtio-blk 64M
@@ -97,17 +102,61 @@ disk usb-stick 'usb-*_USB00001-*' usb keep
 # there is mq-deadline, the policy for a virtual disk none: a change to see)
 vm_add -device virtio-scsi-pci,id=hpscsi,num_queues=1
 
+# --- emulated and hypervisor disks, removable-media drives (issue 20) -----
+# "left:S" = the policy leaves it alone: the kernel's default S after boot,
+# and a scheduler written by hand survives a coldplug replay.
+# QEMU's default model on AHCI ("QEMU HARDDISK", rotational): virtual
+vm_disk ahci-qemu 64M
+vm_add -device ide-hd,drive=ahci-qemu,bus=ide.2,serial=AHCIQEMU1
+disk ahci-qemu 'ata-*_AHCIQEMU1' virtual none
+# VMware paravirtual SCSI (vmw_pvscsi), with VMware's INQUIRY strings
+vm_add -device pvscsi,id=pvscsi
+vm_disk pvscsi 64M
+vm_add -device "scsi-hd,drive=pvscsi,bus=pvscsi.0,serial=PVSCSI01,vendor=VMware,product=Virtual disk"
+disk pvscsi 'scsi-*PVSCSI01' virtual none
+# AHCI DVD drive (ATAPI, sr) with a disc in it
+truncate -s 4M "$WORK/disc.iso"
+vm_add -drive "if=none,id=dvd,file=$WORK/disc.iso,format=raw,media=cdrom,readonly=on"
+vm_add -device ide-cd,drive=dvd,bus=ide.3,serial=DVD00001
+disk ahci-dvd '*_DVD00001' optical left:mq-deadline
+# virtio-scsi CD-ROM with a disc, on the single-queue HBA (kernel default
+# mq-deadline, the built-in policy for a virtual disk would be none)
+truncate -s 4M "$WORK/disc2.iso"
+vm_add -drive "if=none,id=vcd,file=$WORK/disc2.iso,format=raw,media=cdrom,readonly=on"
+vm_add -device scsi-cd,drive=vcd,bus=hpscsi.0,scsi-id=7,serial=VCD00001
+disk vscsi-cd '*_VCD00001' optical left:mq-deadline
+# dm-multipath: two single-queue virtio-scsi HBAs = two paths; each LUN is one
+# block node with two scsi-hd on it (same serial and wwn, share-rw). The
+# multipath device gets the policy (flash LUN none, spinning LUN mq-deadline);
+# its paths keep the kernel's default (mq-deadline on a single-queue HBA).
+vm_add -device virtio-scsi-pci,id=mpa,num_queues=1
+vm_add -device virtio-scsi-pci,id=mpb,num_queues=1
+mpath_lun() { # LABEL SCSI-ID WWN ROTATION CLASS SCHED
+	local b
+	vm_shared_blockdev "$1" 64M
+	for b in mpa mpb; do
+		vm_add -device "scsi-hd,drive=$1,bus=$b.0,scsi-id=$2,serial=${1^^},wwn=$3,rotation_rate=$4,share-rw=on,vendor=IOSCHED,product=SAN-LUN"
+	done
+	disk "$1" "dm-uuid-mpath-3${3#0x}" "$5" "$6"
+	disk "$1-p0" "wwid:naa.${3#0x}#0" - left:mq-deadline
+	disk "$1-p1" "wwid:naa.${3#0x}#1" - left:mq-deadline
+}
+mpath_lun mpssd 0 0x5000c0de00000001 1 multipath none
+mpath_lun mphdd 1 0x5000c0de00000002 7200 multipath mq-deadline
+
 # ---------------------------------------------------------------- config
 {
 	echo "# written by tests/vm/run.sh"
-	for c in LIST EXPLAIN COLDPLUG CHECK HOTPLUG_UDEV HOTPLUG_DAEMON DRIFT REPLAY SOAK; do
+	for c in LIST EXPLAIN COLDPLUG CHECK HOTPLUG_UDEV HOTPLUG_DAEMON DRIFT REPLAY SOAK \
+		MPATH HOTPLUG_MPATH KERNEL; do
 		v=VM_CHECK_$c
 		val=${!v:-auto}
 		[ "${VM_STRICT:-0}" = 1 ] && [ -z "${!v:-}" ] && val=1
 		echo "CHECK_$c=$val"
 	done
 	echo "HOTPLUG=${VM_HOTPLUG:-1}"
-	echo "REPLAY_ROUNDS=${VM_REPLAY_ROUNDS:-5}"
+	echo "REPLAY_ROUNDS=${VM_REPLAY_ROUNDS:-3}"
+	echo "REPLAY_BY_KIND=${VM_REPLAY_BY_KIND:-0}"
 	echo "DRIFT_INTERVAL=${VM_DRIFT_INTERVAL:-1s}"
 	echo "SOAK_EVENTS=${VM_SOAK_EVENTS:-10000}"
 	echo "SOAK_DEVICES=${VM_SOAK_DEVICES:-16}"
@@ -123,6 +172,16 @@ hotplug_add() { # ID SERIAL
 		"{\"execute\":\"blockdev-add\",\"arguments\":{\"driver\":\"raw\",\"node-name\":\"$id\",\"file\":{\"driver\":\"file\",\"filename\":\"$WORK/$id.img\"}}}" \
 		"{\"execute\":\"device_add\",\"arguments\":{\"driver\":\"scsi-hd\",\"id\":\"${id}dev\",\"bus\":\"hpscsi.0\",\"drive\":\"$id\",\"serial\":\"$serial\"}}" \
 		>>"$WORK/qmp.log" 2>&1
+}
+
+hotplug_mpath_add() { # ID SCSI-ID WWN: a new flash LUN on both paths
+	local id=$1 sid=$2 wwn=$3 b cmds=()
+	truncate -s 64M "$WORK/$id.img"
+	cmds+=("{\"execute\":\"blockdev-add\",\"arguments\":{\"driver\":\"raw\",\"node-name\":\"$id\",\"file\":{\"driver\":\"file\",\"filename\":\"$WORK/$id.img\"}}}")
+	for b in mpa mpb; do
+		cmds+=("{\"execute\":\"device_add\",\"arguments\":{\"driver\":\"scsi-hd\",\"id\":\"$id$b\",\"bus\":\"$b.0\",\"scsi-id\":$sid,\"drive\":\"$id\",\"serial\":\"${id^^}\",\"wwn\":$((wwn)),\"rotation_rate\":1,\"share-rw\":true,\"vendor\":\"IOSCHED\",\"product\":\"SAN-LUN\"}}")
+	done
+	vm_qmp "${cmds[@]}" >>"$WORK/qmp.log" 2>&1
 }
 
 # ---------------------------------------------------------------- run
@@ -154,6 +213,15 @@ while [ "$(date +%s)" -lt "$deadline" ]; do
 				set -- $l
 				vm_log "hot-adding $2 (serial $3) over QMP"
 				hotplug_add "$2" "$3" || vm_log "QMP hot-add failed (see $WORK/qmp.log)"
+				handled=$n
+			fi
+			;;
+		HOTPLUG-MPATH-REQUEST\ *)
+			n=$((n + 1))
+			if [ "$n" -gt "$handled" ]; then
+				set -- $l
+				vm_log "hot-adding multipath LUN $2 (wwn $4) on two paths over QMP"
+				hotplug_mpath_add "$2" "$3" "$4" || vm_log "QMP hot-add failed (see $WORK/qmp.log)"
 				handled=$n
 			fi
 			;;

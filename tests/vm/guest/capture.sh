@@ -68,7 +68,26 @@ capture() { # NAME DEVICE [mk-fixture options]
 	fi
 }
 
+# issue 20: the RAM-backed disks (brd, scsi_debug) and the multipath map
+setup_ram() {
+	modprobe brd rd_nr=1 rd_size=65536 max_part=1 || return 1
+	modprobe scsi_debug dev_size_mb=64 num_tgts=1 max_luns=1 || return 1
+	udevadm settle
+}
+wait_mpath() { # WWID -> dm-N of its map with two paths, within 60 s
+	local i d
+	for i in $(seq 1 300); do
+		for d in /sys/block/dm-*; do
+			[ "$(cat "$d/dm/uuid" 2>/dev/null)" = "mpath-$1" ] || continue
+			[ "$(ls "$d/slaves" | wc -l)" = 2 ] && { echo "/dev/${d##*/}"; return 0; }
+		done
+		sleep 0.2
+	done
+	return 1
+}
+
 udevadm settle
+setup_ram || say "SETUP-FAIL ram"
 setup_md || say "SETUP-FAIL md"
 setup_nbd || say "SETUP-FAIL nbd"
 
@@ -91,6 +110,21 @@ capture usb-stick "$(byid 'usb-*FIXUSB01*')"
 capture virtio-scsi-hdd "$(byid 'scsi-*FIXVSH01')"
 capture md-raid1 "$(byid 'md-name-*fixmd')" -s
 [ -b /dev/nbd0 ] && [ "$(cat /sys/block/nbd0/size)" != 0 ] && capture nbd /dev/nbd0
+capture vm-ahci-dvd "$(byid '*_FIXDVD01')"
+capture vm-vscsi-cd "$(byid '*_FIXVCD01')"
+capture vm-ahci-qemu "$(byid 'ata-*FIXAQ001')"
+capture vm-ahci-wdc-hdd "$(byid 'ata-*FIXWDC01')"
+capture vm-ahci-samsung-ssd "$(byid 'ata-*FIXSAM01')"
+capture vm-pvscsi "$(byid 'scsi-*FIXPV001')"
+capture vm-perc-ld "$(byid 'scsi-*FIXPERC1')"
+capture vm-floppy "$([ -b /dev/fd0 ] && echo /dev/fd0)"
+capture vm-multipath "$(wait_mpath 35000c0de00000f01)" -s
+capture vm-brd "$([ -b /dev/ram0 ] && echo /dev/ram0)"
+sdbg=
+for d in /sys/block/sd*; do
+	case $(cat "$d/device/model" 2>/dev/null) in scsi_debug*) sdbg=/dev/${d##*/} ;; esac
+done
+capture vm-scsi-debug "$sdbg"
 
 # second pass: queue/iosched/ under every scheduler (loads kyber and bfq,
 # which is why it comes after every disk was captured as the kernel left it)
@@ -113,6 +147,8 @@ done
 	cat /proc/mdstat
 	echo
 	cat /sys/module/nvme_core/parameters/multipath
+	echo
+	multipath -ll 2>&1
 } >"$OUT/capture-summary.txt" 2>&1
 
 if mountpoint -q /mnt/host; then

@@ -29,6 +29,7 @@ rc=0
 case $mode in
 test) "$here/payload.sh" 3>&3; rc=$? ;;
 capture) "$here/capture.sh" 3>&3; rc=$? ;;
+scale) "$here/scale.sh" 3>&3; rc=$? ;;
 pkg-install | pkg-boot) "$here/pkg.sh" "$mode" 3>&3; rc=$? ;;
 shell) say "shell mode: nothing to run"; exit 0 ;;
 *) say "unknown mode $mode"; rc=2 ;;

@@ -8,8 +8,11 @@
 #
 # Inputs on the host's 9p share (/mnt/host), written by tests/vm/run.sh:
 #   disks.tsv   label <TAB> by-id glob <TAB> expected class <TAB> expected scheduler
-#               (scheduler: a name; "keep" = left as the kernel chose;
-#                "zoned" = mq-deadline before 6.10, none from 6.10)
+#               (by-id glob, or "wwid:S#N" = the Nth disk whose device/wwid is S;
+#                class "-" = not checked; scheduler: a name; "keep" = not
+#                checked; "zoned" = mq-deadline before 6.10, none from 6.10;
+#                "left:S" = the policy leaves it alone: the kernel's default S
+#                after boot, and a scheduler written by hand survives a replay)
 #   config.sh   CHECK_<NAME>=auto|1|0, HOTPLUG=1|0, REPLAY_ROUNDS=N
 #
 # Each check is auto (run when the feature is installed, else SKIP), 1 (must
@@ -22,6 +25,11 @@
 #   HOTPLUG_DAEMON  same with the rule removed, by ioschedd alone
 #   DRIFT     scheduler changed by hand is put back by ioschedd (DriftInterval)
 #   REPLAY    timed coldplug replay: iosched rule vs a plain ATTR{} rule
+#   MPATH     dm-multipath: every multipath LUN has a map with 2 active paths
+#   HOTPLUG_MPATH  a LUN hot-added on two paths: its map gets the policy, the
+#             paths keep the kernel's default (guest/checks-san.sh)
+#   KERNEL    what differs between kernels (async_depth, io_uring setup, zoned
+#             defaults), each shown; guest/checks-kernel.sh
 #   SOAK      ioschedd alone under SOAK_EVENTS add+remove events (loop devices,
 #             scsi_debug delete/rescan), SIGHUP and policy-edit storms, a broken
 #             edit (guest/soak.sh; prints the "soak: ..." figures line)
@@ -36,6 +44,7 @@ set -u
 
 CHECK_LIST=auto CHECK_EXPLAIN=auto CHECK_COLDPLUG=auto CHECK_CHECK=auto
 CHECK_HOTPLUG_UDEV=auto CHECK_HOTPLUG_DAEMON=auto CHECK_DRIFT=auto CHECK_REPLAY=auto CHECK_SOAK=auto
+CHECK_MPATH=auto CHECK_HOTPLUG_MPATH=auto CHECK_KERNEL=auto
 HOTPLUG=0 REPLAY_ROUNDS=3 DRIFT_INTERVAL=1s
 SOAK_EVENTS=10000 SOAK_DEVICES=16 SOAK_SCSI=4 SOAK_SECONDS=180 SOAK_MIN_EVENTS=500
 SHARE=/mnt/host
@@ -105,15 +114,29 @@ kver_ge() { # MAJOR MINOR: running kernel >= MAJOR.MINOR
 	[ "$ma" -gt "$1" ] || { [ "$ma" -eq "$1" ] && [ "$mi" -ge "$2" ]; }
 }
 
-expected_sched() { # spec -> scheduler name or "keep"
+expected_sched() { # spec -> scheduler name, "keep" or "left:S"
 	case $1 in
 	zoned) if kver_ge 6 10; then echo none; else echo mq-deadline; fi ;;
 	*) echo "$1" ;;
 	esac
 }
+managed() { case $1 in keep | left:*) return 1 ;; esac; }  # the policy sets it
+other_sched() { if [ "$1" = mq-deadline ]; then echo none; else echo mq-deadline; fi; }
 
-resolve() { # by-id glob -> kernel name
+resolve() { # by-id glob or wwid:S#N -> kernel name
 	local l
+	case $1 in
+	wwid:*)
+		local w=${1#wwid:} k=0 d
+		local idx=${w##*#}
+		w=${w%#*}
+		for d in /sys/block/sd*; do
+			[ "$(cat "$d/device/wwid" 2>/dev/null)" = "$w" ] || continue
+			[ $k = "$idx" ] && { echo "${d##*/}"; return 0; }
+			k=$((k + 1))
+		done
+		return 1 ;;
+	esac
 	for l in /dev/disk/by-id/$1; do
 		case $l in *-part[0-9]*) continue ;; esac
 		[ -e "$l" ] || continue
@@ -122,6 +145,15 @@ resolve() { # by-id glob -> kernel name
 		return 0
 	done
 	return 1
+}
+
+host_driver() { # NAME -> proc_name of its SCSI host, else the driver of its device, else -
+	local d h
+	d=$(readlink -f /sys/block/"$1"/device 2>/dev/null) || { echo -; return; }
+	for h in "$d"/../../scsi_host/host*/proc_name "$d"/../../../scsi_host/host*/proc_name; do
+		[ -r "$h" ] && { cat "$h"; return; }
+	done
+	if [ -e "$d/driver" ]; then basename "$(readlink -f "$d/driver")"; else echo -; fi
 }
 
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]; else print "-"}'; }
@@ -159,7 +191,11 @@ restore_iosched_rules() {
 	udevadm control --reload
 }
 
+. "$(dirname "$0")/checks-san.sh"
+. "$(dirname "$0")/checks-kernel.sh"
+
 # --- inventory -------------------------------------------------------------
+san_wait_maps
 
 have_apply=0
 command -v iosched-apply >/dev/null 2>&1 && have_apply=1
@@ -176,6 +212,9 @@ have_rule=0
 have_daemon=0
 command -v ioschedd >/dev/null 2>&1 && systemctl cat ioschedd.service >/dev/null 2>&1 && have_daemon=1
 
+# where the boot went (systemd-analyze needs a finished boot; this unit is part of it)
+boot_at() { local t; t=$(systemctl show -P ActiveEnterTimestampMonotonic "$1" 2>/dev/null); echo "$1=$(( ${t:-0} / 1000000 ))s"; }
+say "BOOT uptime $(cut -d' ' -f1 /proc/uptime)s; units active at: $(boot_at systemd-udev-trigger.service) $(boot_at multipathd.service) $(boot_at systemd-udev-settle.service) $(boot_at local-fs.target)"
 say "FEATURES apply=$have_apply list=$have_list json=$have_json explain=$have_explain check=$have_check udev-rule=$have_rule daemon=$have_daemon kernel=$(uname -r)"
 for f in $(iosched_rules); do
 	say "RULE $f"
@@ -201,7 +240,8 @@ while IFS=$'\t' read -r label glob ecls esch; do
 	fi
 	link=
 	for l in /dev/disk/by-id/$glob; do link=${l##*/}; break; done
-	say "DISK $label by-id=$link name=$name class=${CLASS[$name]:-?} expected-class=$ecls sched=$(active_sched "$name") expected-sched=${ESCHED[-1]} schedulers=\"$(cat /sys/block/"$name"/queue/scheduler 2>/dev/null)\" rota=$(cat /sys/block/"$name"/queue/rotational 2>/dev/null) zoned=$(cat /sys/block/"$name"/queue/zoned 2>/dev/null)"
+	case $glob in wwid:*) link=$glob ;; esac
+	say "DISK $label by-id=$link name=$name class=${CLASS[$name]:-?} expected-class=$ecls sched=$(active_sched "$name") expected-sched=${ESCHED[-1]} schedulers=\"$(cat /sys/block/"$name"/queue/scheduler 2>/dev/null)\" rota=$(cat /sys/block/"$name"/queue/rotational 2>/dev/null) zoned=$(cat /sys/block/"$name"/queue/zoned 2>/dev/null) model=\"$(cat /sys/block/"$name"/device/model 2>/dev/null | sed 's/ *$//')\" host=$(host_driver "$name")"
 done <"$SHARE/disks.tsv"
 say "LSBLK"
 lsblk -o NAME,MAJ:MIN,ROTA,SCHED,TRAN,MODEL,TYPE,SIZE,HCTL,SERIAL 2>&1 | sed 's/^/  /' >&3
@@ -215,7 +255,7 @@ if want LIST "$have_list" "iosched-apply list"; then
 	bad=
 	for i in "${!LABELS[@]}"; do
 		n=${NAMES[$i]}
-		[ -n "$n" ] || continue
+		[ -n "$n" ] && [ "${ECLASS[$i]}" != - ] || continue
 		[ "${CLASS[$n]:-}" = "${ECLASS[$i]}" ] || bad="$bad ${LABELS[$i]}($n):${CLASS[$n]:-?}!=${ECLASS[$i]}"
 	done
 	if [ $have_json = 1 ]; then
@@ -244,9 +284,12 @@ if want COLDPLUG "$have_rule" "udev rule *iosched*.rules"; then
 		n=${NAMES[$i]} e=${ESCHED[$i]}
 		[ -n "$n" ] && [ "$e" != keep ] || continue
 		a=$(active_sched "$n")
-		[ "$a" = "$e" ] || bad="$bad ${LABELS[$i]}($n):$a!=$e"
+		case $e in
+		left:*) [ "$a" = "${e#left:}" ] || bad="$bad ${LABELS[$i]}($n):$a!=${e#left:}(kernel default: touched)" ;;
+		*) [ "$a" = "$e" ] || bad="$bad ${LABELS[$i]}($n):$a!=$e" ;;
+		esac
 	done
-	if [ -z "$bad" ]; then result COLDPLUG PASS "every disk has its policy scheduler after boot"; else result COLDPLUG FAIL "$bad"; fi
+	if [ -z "$bad" ]; then result COLDPLUG PASS "every disk has its policy scheduler after boot, the ones left alone the kernel's"; else result COLDPLUG FAIL "$bad"; fi
 fi
 
 run_check() { # TAG
@@ -262,6 +305,7 @@ run_check() { # TAG
 if want CHECK "$have_check" "iosched-apply --check"; then
 	run_check boot
 fi
+check_mpath
 
 # --- hotplug ---------------------------------------------------------------
 # hotplug ID SERIAL WANT TIMEOUT: ask the host to hot-add a disk, measure the
@@ -310,6 +354,12 @@ elif [ "$HOTPLUG" != 1 ]; then
 	result HOTPLUG_UDEV SKIP "HOTPLUG=0"
 fi
 
+if [ "$HOTPLUG" = 1 ]; then
+	check_hotplug_mpath hpmp 2 0x5000c0de00000003
+else
+	result HOTPLUG_MPATH SKIP "HOTPLUG=0"
+fi
+
 # --- medium arrives later: loop attach -------------------------------------
 # The rule skips disks of size 0 (unattached loop/nbd, empty readers) at add;
 # attaching a file sends "change", and the rule must apply the policy then.
@@ -318,22 +368,32 @@ if want LOOP_ATTACH "$have_rule" "udev rule"; then
 	truncate -s 64M "$lf"
 	ln=$(losetup -f)
 	ln=${ln#/dev/}
+	# before 5.11 a loop device has no I/O scheduler at all (BLK_MQ_F_NO_SCHED;
+	# 5.11 made it BLK_MQ_F_NO_SCHED_BY_DEFAULT): the scheduler is then "not
+	# offered" (exit 3) and only read_ahead_kb can be applied
+	lsched=mq-deadline
+	case $(cat /sys/block/"$ln"/queue/scheduler 2>/dev/null) in
+	*mq-deadline*) ;;
+	*) lsched=none
+	   say "  $(uname -r): $ln offers \"$(cat /sys/block/"$ln"/queue/scheduler 2>/dev/null)\" (no I/O scheduler on loop before 5.11): scheduler part skipped, read_ahead_kb checked" ;;
+	esac
 	mkdir -p /run/iosched.d
 	printf '[Match]\nName=%s\n[Set]\nScheduler=mq-deadline\nqueue/read_ahead_kb=512\n' "$ln" >/run/iosched.d/50-vm-loop.conf
 	chmod 0644 /run/iosched.d/50-vm-loop.conf
 	t0=${EPOCHREALTIME/./}
 	losetup "/dev/$ln" "$lf"
 	tend=$((t0 + 10000000))
-	while get_sched "$ln"; [ "$SCHED" != mq-deadline ] || [ "$(cat "/sys/block/$ln/queue/read_ahead_kb")" != 512 ]; do
+	while get_sched "$ln"; [ "$SCHED" != "$lsched" ] || [ "$(cat "/sys/block/$ln/queue/read_ahead_kb")" != 512 ]; do
 		[ "${EPOCHREALTIME/./}" -lt "$tend" ] || break
 		tick 0.002
 	done
 	t1=${EPOCHREALTIME/./}
-	if [ "$SCHED" = mq-deadline ]; then
-		result LOOP_ATTACH PASS "$ln attached: policy applied after $(((t1 - t0) / 1000)) ms (rule on the change event)"
+	ra=$(cat "/sys/block/$ln/queue/read_ahead_kb")
+	if [ "$SCHED" = "$lsched" ] && [ "$ra" = 512 ]; then
+		result LOOP_ATTACH PASS "$ln attached: policy applied after $(((t1 - t0) / 1000)) ms (rule on the change event)$([ $lsched = none ] && echo '; scheduler not offered by this kernel, read_ahead_kb 512')"
 		say "TIMING loop-attach-ms $(((t1 - t0) / 1000))"
 	else
-		result LOOP_ATTACH FAIL "$ln attached: scheduler $SCHED after 10 s, wanted mq-deadline"
+		result LOOP_ATTACH FAIL "$ln attached: scheduler $SCHED read_ahead_kb $ra after 10 s, wanted $lsched and 512"
 	fi
 	losetup -d "/dev/$ln"
 	rm -f "$lf" /run/iosched.d/50-vm-loop.conf
@@ -382,6 +442,8 @@ if want BENCH_HOLDERS "$(command -v dmsetup >/dev/null && command -v iosched-ben
 	fi
 fi
 
+check_kernel
+
 daemon_started=0
 start_daemon() {
 	mkdir -p /etc/iosched.d
@@ -429,7 +491,7 @@ if want DRIFT "$have_daemon" "ioschedd + ioschedd.service"; then
 	# a disk whose policy sets a scheduler: the first with an expected one
 	dn= de=
 	for i in "${!LABELS[@]}"; do
-		[ -n "${NAMES[$i]}" ] && [ "${ESCHED[$i]}" != keep ] || continue
+		[ -n "${NAMES[$i]}" ] && managed "${ESCHED[$i]}" || continue
 		dn=${NAMES[$i]} de=${ESCHED[$i]}
 		break
 	done
@@ -461,24 +523,36 @@ restore_iosched_rules
 # --- REPLAY ----------------------------------------------------------------
 # scramble: give every disk with a policy scheduler the other one, so that a
 # replay has real writes to make.
+# A disk the policy leaves alone ("left:S") gets the other scheduler too, and
+# must still have it after the replay (nobody rewrote it).
 scramble() {
-	local i n e o
+	local i n e
 	for i in "${!LABELS[@]}"; do
 		n=${NAMES[$i]} e=${ESCHED[$i]}
 		[ -n "$n" ] && [ "$e" != keep ] || continue
-		o=mq-deadline
-		[ "$e" = mq-deadline ] && o=none
-		echo "$o" >/sys/block/"$n"/queue/scheduler 2>/dev/null
+		echo "$(other_sched "${e#left:}")" >/sys/block/"$n"/queue/scheduler 2>/dev/null
 	done
 }
 compliant() {
-	local i n e bad=
+	local i n e a bad=
 	for i in "${!LABELS[@]}"; do
 		n=${NAMES[$i]} e=${ESCHED[$i]}
 		[ -n "$n" ] && [ "$e" != keep ] || continue
-		[ "$(active_sched "$n")" = "$e" ] || bad="$bad $n:$(active_sched "$n")!=$e"
+		a=$(active_sched "$n")
+		case $e in
+		left:*) [ "$a" = "$(other_sched "${e#left:}")" ] || bad="$bad $n:$a(left alone, but rewritten)" ;;
+		*) [ "$a" = "$e" ] || bad="$bad $n:$a!=$e" ;;
+		esac
 	done
 	echo "$bad"
+}
+unscramble_left() { # the disks left alone back to the kernel's default
+	local i n e
+	for i in "${!LABELS[@]}"; do
+		n=${NAMES[$i]} e=${ESCHED[$i]}
+		[ -n "$n" ] && [ "${e#left:}" != "$e" ] || continue
+		echo "${e#left:}" >/sys/block/"$n"/queue/scheduler 2>/dev/null
+	done
 }
 replay_once() { # -> milliseconds
 	local t0 t1
@@ -505,6 +579,17 @@ replay_series() { # LABEL CHECK_COMPLIANCE(0/1)
 }
 
 if want REPLAY "$have_rule" "udev rule"; then
+	# where a replay's time goes (VM_REPLAY_BY_KIND=1): one replay per kind of device
+	if [ "${REPLAY_BY_KIND:-0}" = 1 ]; then
+		sub=
+		for m in 'sd*' 'sr*' 'dm-*' 'vd*' 'nvme*' 'mmcblk*' 'loop*'; do
+			t0=$(now_us)
+			udevadm trigger --action=add --subsystem-match=block --sysname-match="$m"
+			udevadm settle --timeout=180
+			sub="$sub ${m%\*}=$((($(now_us) - t0) / 1000))"
+		done
+		say "TIMING replay-by-kind-ms$sub (iosched rule, one replay each)"
+	fi
 	replay_series iosched 1
 	bad_iosched=$REPLAY_BAD med_iosched=$REPLAY_MEDIAN
 	disable_iosched_rules
@@ -513,7 +598,7 @@ if want REPLAY "$have_rule" "udev rule"; then
 		echo "# the same scheduler writes as iosched's policy, as plain ATTR{} assignments"
 		for i in "${!LABELS[@]}"; do
 			n=${NAMES[$i]} e=${ESCHED[$i]}
-			[ -n "$n" ] && [ "$e" != keep ] || continue
+			[ -n "$n" ] && managed "$e" || continue
 			echo "ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"$n\", ATTR{queue/scheduler}=\"$e\""
 		done
 	} >"$plain"
@@ -527,6 +612,7 @@ if want REPLAY "$have_rule" "udev rule"; then
 	restore_iosched_rules
 	scramble
 	replay_once >/dev/null
+	unscramble_left
 	say "TIMING replay-summary median ms: iosched=$med_iosched plain-attr=$med_plain no-rule=$med_none (${#LABELS[@]} disks, $REPLAY_ROUNDS rounds)"
 	if [ -n "$bad_iosched" ]; then
 		result REPLAY FAIL "not compliant after replay with the iosched rule:$bad_iosched"

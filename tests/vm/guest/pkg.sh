@@ -88,6 +88,13 @@ pkg-install)
 	[ -n "$debs" ] || { result install FAIL "no .deb on the share"; finish; }
 	# a policy for the root disk provisioned before the package (as cloud-init
 	# would): the initramfs the package's trigger builds must carry it
+	# the image carries every flavour's kernel side by side (mk-image.sh);
+	# update-initramfs -u (the package's trigger) rebuilds the highest
+	# version that has an initramfs: set the other kernels' aside, so that
+	# the running kernel is the one, as on a system with one kernel
+	for f in /boot/initrd.img-*; do
+		[ "$f" = "/boot/initrd.img-$KVER" ] || { mv "$f" /var/tmp/ && say "  set aside $f (not the running kernel)"; }
+	done
 	mkdir -p /etc/iosched.d
 	printf '[Match]\nSerial=ROOT\n[Set]\nScheduler=mq-deadline\nqueue/read_ahead_kb=256\n' >/etc/iosched.d/50-root.conf
 	chmod 0644 /etc/iosched.d/50-root.conf
