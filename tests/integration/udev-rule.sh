@@ -24,7 +24,7 @@ IN=$top/udev/60-iosched.rules.in
 # the shipped rule: guards and the one RUN line, with the install-time path
 grep -q '^RUN+="@SBINDIR@/iosched-apply --udev \$kernel"$' "$IN" || t_fail "no RUN+=@SBINDIR@/iosched-apply line"
 for g in 'ACTION=="remove", GOTO="iosched_end"' 'SUBSYSTEM!="block", GOTO="iosched_end"' \
-         'ENV{DEVTYPE}!="disk", GOTO="iosched_end"' 'ACTION=="add", KERNEL=="dm-\*", GOTO="iosched_end"' \
+         'ENV{DEVTYPE}!="disk", GOTO="iosched_end"' 'ACTION=="add", KERNEL=="dm-\*", ENV{DM_UDEV_PRIMARY_SOURCE_FLAG}!="1", GOTO="iosched_end"' \
          '^LABEL="iosched_end"'; do
         grep -q "$g" "$IN" || t_fail "the rule lacks: $g"
 done
