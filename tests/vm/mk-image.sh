@@ -170,6 +170,8 @@ if [ ! -e "$IMG" ]; then
 	# keep the four newest images (e2e and package test images of two trees)
 	ls -1t "$VM_CACHE"/img-*.raw 2>/dev/null | tail -n +5 | xargs -r rm -f
 else
+	# newest use first: the pruning above keeps what is in use
+	touch "$IMG"
 	log "image $IMG up to date"
 fi
 
