@@ -25,6 +25,7 @@
 #   HOTPLUG_DAEMON  same with the rule removed, by ioschedd alone
 #   DRIFT     scheduler changed by hand is put back by ioschedd (DriftInterval)
 #   REPLAY    timed coldplug replay: iosched rule vs a plain ATTR{} rule
+#             (guest/checks-replay.sh)
 #   MPATH     dm-multipath: every multipath LUN has a map with 2 active paths
 #   HOTPLUG_MPATH  a LUN hot-added on two paths: its map gets the policy, the
 #             paths keep the kernel's default (guest/checks-san.sh)
@@ -193,6 +194,7 @@ restore_iosched_rules() {
 
 . "$(dirname "$0")/checks-san.sh"
 . "$(dirname "$0")/checks-kernel.sh"
+. "$(dirname "$0")/checks-replay.sh"
 
 # --- inventory -------------------------------------------------------------
 san_wait_maps
@@ -521,106 +523,8 @@ stop_daemon
 restore_iosched_rules
 
 # --- REPLAY ----------------------------------------------------------------
-# scramble: give every disk with a policy scheduler the other one, so that a
-# replay has real writes to make.
-# A disk the policy leaves alone ("left:S") gets the other scheduler too, and
-# must still have it after the replay (nobody rewrote it).
-scramble() {
-	local i n e
-	for i in "${!LABELS[@]}"; do
-		n=${NAMES[$i]} e=${ESCHED[$i]}
-		[ -n "$n" ] && [ "$e" != keep ] || continue
-		echo "$(other_sched "${e#left:}")" >/sys/block/"$n"/queue/scheduler 2>/dev/null
-	done
-}
-compliant() {
-	local i n e a bad=
-	for i in "${!LABELS[@]}"; do
-		n=${NAMES[$i]} e=${ESCHED[$i]}
-		[ -n "$n" ] && [ "$e" != keep ] || continue
-		a=$(active_sched "$n")
-		case $e in
-		left:*) [ "$a" = "$(other_sched "${e#left:}")" ] || bad="$bad $n:$a(left alone, but rewritten)" ;;
-		*) [ "$a" = "$e" ] || bad="$bad $n:$a!=$e" ;;
-		esac
-	done
-	echo "$bad"
-}
-unscramble_left() { # the disks left alone back to the kernel's default
-	local i n e
-	for i in "${!LABELS[@]}"; do
-		n=${NAMES[$i]} e=${ESCHED[$i]}
-		[ -n "$n" ] && [ "${e#left:}" != "$e" ] || continue
-		echo "${e#left:}" >/sys/block/"$n"/queue/scheduler 2>/dev/null
-	done
-}
-replay_once() { # -> milliseconds
-	local t0 t1
-	t0=$(now_us)
-	udevadm trigger --action=add --subsystem-match=block
-	udevadm settle --timeout=180
-	t1=$(now_us)
-	echo $(((t1 - t0) / 1000))
-}
-replay_series() { # LABEL CHECK_COMPLIANCE(0/1)
-	local label=$1 chk=$2 r ms all=() bad=
-	for r in $(seq 1 "$REPLAY_ROUNDS"); do
-		scramble
-		ms=$(replay_once)
-		all+=("$ms")
-		if [ "$chk" = 1 ]; then
-			b=$(compliant)
-			[ -z "$b" ] || bad="$bad round$r:$b"
-		fi
-	done
-	say "TIMING replay-$label-ms ${all[*]} median $(median "${all[@]}")"
-	REPLAY_BAD=$bad
-	REPLAY_MEDIAN=$(median "${all[@]}")
-}
-
 if want REPLAY "$have_rule" "udev rule"; then
-	# where a replay's time goes (VM_REPLAY_BY_KIND=1): one replay per kind of device
-	if [ "${REPLAY_BY_KIND:-0}" = 1 ]; then
-		sub=
-		for m in 'sd*' 'sr*' 'dm-*' 'vd*' 'nvme*' 'mmcblk*' 'loop*'; do
-			t0=$(now_us)
-			udevadm trigger --action=add --subsystem-match=block --sysname-match="$m"
-			udevadm settle --timeout=180
-			sub="$sub ${m%\*}=$((($(now_us) - t0) / 1000))"
-		done
-		say "TIMING replay-by-kind-ms$sub (iosched rule, one replay each)"
-	fi
-	replay_series iosched 1
-	bad_iosched=$REPLAY_BAD med_iosched=$REPLAY_MEDIAN
-	disable_iosched_rules
-	plain=/etc/udev/rules.d/60-vm-plain.rules
-	{
-		echo "# the same scheduler writes as iosched's policy, as plain ATTR{} assignments"
-		for i in "${!LABELS[@]}"; do
-			n=${NAMES[$i]} e=${ESCHED[$i]}
-			[ -n "$n" ] && managed "$e" || continue
-			echo "ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"$n\", ATTR{queue/scheduler}=\"$e\""
-		done
-	} >"$plain"
-	udevadm control --reload
-	replay_series plain-attr 1
-	bad_plain=$REPLAY_BAD med_plain=$REPLAY_MEDIAN
-	rm -f "$plain"
-	udevadm control --reload
-	replay_series no-rule 0
-	med_none=$REPLAY_MEDIAN
-	restore_iosched_rules
-	scramble
-	replay_once >/dev/null
-	unscramble_left
-	say "TIMING replay-summary median ms: iosched=$med_iosched plain-attr=$med_plain no-rule=$med_none (${#LABELS[@]} disks, $REPLAY_ROUNDS rounds)"
-	if [ -n "$bad_iosched" ]; then
-		result REPLAY FAIL "not compliant after replay with the iosched rule:$bad_iosched"
-	elif [ -n "$bad_plain" ]; then
-		result REPLAY FAIL "plain rule did not make the same writes:$bad_plain"
-	else
-		result REPLAY PASS "iosched $med_iosched ms vs plain ATTR{} $med_plain ms vs no rule $med_none ms"
-	fi
+	check_replay
 fi
 
 # --- SOAK ------------------------------------------------------------------
