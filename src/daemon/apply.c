@@ -5,7 +5,8 @@
  * report a failure once per drift check, and a value the kernel refuses or
  * stores differently once per disk and policy load, never "restoring" it on
  * every drift check.  A failure that is not the disk being gone goes to the
- * retry table (retry.c).
+ * retry table (retry.c), a disk iosched-bench holds to the yield table
+ * (yield.c); this file says what those tables decided.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,13 +16,81 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <sys/timerfd.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "daemon-internal.h"
 #include "macro.h"
+
+static const char * const reason_names[] = {
+        [R_START] = "start", [R_EVENT] = "uevent", [R_RESCAN] = "rescan",
+        [R_RELOAD] = "reload", [R_DRIFT] = "drift", [R_BENCH] = "bench-ended",
+};
+
+static bool is_gone(int e)
+{
+        return ios_errno_class(e) == IOS_ERRNO_GONE;
+}
+
+/* The attempt for dev failed with e, not because it is gone: retry.c says when again. */
+static void retry_later(struct daemon *d, dev_t dev, const char *name, const char *what, int e)
+{
+        unsigned tries;
+        uint64_t delay;
+
+        switch (iosd_retry_failed(&d->retries, dev, iosd_now_ms(), &tries, &delay)) {
+        case IOSD_RETRY_FULL:
+                d->n_failed++;
+                iosd_log(LOG_ERR, "%s: %s%s%s; too many disks to retry, the policy is "
+                         "not applied until the next uevent or reload", name,
+                         what ? what : "", what ? ": " : "", strerror(-e));
+                break;
+        case IOSD_RETRY_GIVE_UP:
+                d->n_failed++;
+                iosd_log(LOG_ERR, "%s: %s%s%s; giving up after %u attempts, the policy is not applied "
+                         "until the next uevent or reload", name, what ? what : "", what ? ": " : "",
+                         strerror(-e), tries);
+                break;
+        case IOSD_RETRY_LATER:
+                iosd_log(LOG_WARNING, "%s: %s%s%s; retrying in %" PRIu64 " ms (attempt %u of %u)",
+                         name, what ? what : "", what ? ": " : "", strerror(-e), delay,
+                         tries + 1, RETRY_TRIES);
+                break;
+        }
+}
+
+static void say_bench_ended(const char *name)
+{
+        iosd_log(LOG_INFO, "%s: iosched-bench has ended; checking the disk against the policy", name);
+}
+
+/* Whether an iosched-bench switching its scheduler has the disk (yield.c), said once each way. */
+static enum iosd_yield_state yield_check(struct daemon *d, const struct ios_device *dev)
+{
+        dev_t devnum = makedev(dev->major, dev->minor);
+        long pid = 0;
+        int e = ios_bench_lock_holder(d->ctx, dev->major, dev->minor, &pid);
+        enum iosd_yield_state s;
+
+        if (e < 0)
+                iosd_log(LOG_DEBUG, "%s: cannot tell whether iosched-bench runs on it: %s", dev->name,
+                         strerror(-e));
+        s = iosd_yield_note(&d->yields, devnum, dev->name, e > 0);
+        if (s == IOSD_ENDED)
+                say_bench_ended(dev->name);
+        if (s != IOSD_YIELDED)
+                return s;
+        /* what the benchmark leaves is its own: the next look at the disk is a first one (seen.c) */
+        iosd_seen_forget(d, devnum, 0);
+        if (pid > 0)
+                iosd_log(LOG_NOTICE, "%s: iosched-bench (pid %ld) is comparing schedulers on it; left alone "
+                         "until it ends", dev->name, pid);
+        else
+                iosd_log(LOG_NOTICE, "%s: iosched-bench is comparing schedulers on it; left alone until it ends",
+                         dev->name);
+        return s;
+}
 
 /*
  * A read or write that failed because the disk went away while it was being
@@ -95,7 +164,8 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
         int e;
 
         /* an iosched-bench switching its scheduler has it until it ends (yield.c) */
-        switch (iosd_yield_check(d, dev)) {
+        switch (yield_check(d, dev)) {
+        case IOSD_YIELDED:
         case IOSD_HELD:
                 return 0;
         case IOSD_ENDED:
@@ -158,7 +228,7 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
                         if (behind && c->current)
                                 continue;       /* said above, with what was found */
                         iosd_log(LOG_INFO, "%s: %s [%s]", dev->name, ios_change_line(c, line, sizeof(line)),
-                                 iosd_reason_names[why]);
+                                 reason_names[why]);
                 }
         }
         /* the disk went away while it was planned or written (its remove
@@ -210,18 +280,18 @@ void iosd_apply_devnum(struct daemon *d, dev_t devnum, enum reason why)
         snprintf(name, sizeof(name), "%u:%u", major(devnum), minor(devnum));
         e = ios_device_new(d->ctx, name, &dev);
         if (e < 0) {
-                if (iosd_is_gone(e)) {
+                if (is_gone(e)) {
                         iosd_log(LOG_DEBUG, "%s: not a disk here (%s), ignoring", name, strerror(-e));
-                        iosd_retry_forget(d, devnum);
+                        iosd_retry_forget(&d->retries, devnum);
                 } else
-                        iosd_retry_schedule(d, devnum, name, "cannot look the disk up", e);
+                        retry_later(d, devnum, name, "cannot look the disk up", e);
                 return;
         }
         e = apply_one(d, dev, why);     /* logs a failed plan itself */
-        if (e < 0 && !iosd_is_gone(e))
-                iosd_retry_schedule(d, devnum, dev->name, NULL, e);
+        if (e < 0 && !is_gone(e))
+                retry_later(d, devnum, dev->name, NULL, e);
         else
-                iosd_retry_forget(d, devnum);
+                iosd_retry_forget(&d->retries, devnum);
         ios_device_free(dev);
 }
 
@@ -240,13 +310,19 @@ void iosd_apply_all(struct daemon *d, enum reason why)
                          ios_strerror(e));
                 return;
         }
-        iosd_log(LOG_DEBUG, "%s: checking %zu disk(s)", iosd_reason_names[why], n);
+        iosd_log(LOG_DEBUG, "%s: checking %zu disk(s)", reason_names[why], n);
         for (size_t i = 0; i < n; i++) {
                 dev_t devnum = makedev(devs[i]->major, devs[i]->minor);
 
                 e = apply_one(d, devs[i], why);         /* logs a failed plan itself */
-                if (e < 0 && !iosd_is_gone(e) && devnum)
-                        iosd_retry_schedule(d, devnum, devs[i]->name, NULL, e);
+                if (e < 0 && !is_gone(e) && devnum)
+                        retry_later(d, devnum, devs[i]->name, NULL, e);
         }
         ios_device_list_free(devs, n);
+}
+
+void iosd_apply_bench_ended(struct daemon *d, const struct iosd_yield *y)
+{
+        say_bench_ended(y->name);
+        iosd_apply_devnum(d, y->dev, R_BENCH);
 }

@@ -8,9 +8,12 @@
  * sleeps forever: there are no periodic wakeups.
  *
  * Events coalesce per device in a bounded set (devset.c): the monitor is
- * drained first, then every device in the set is planned and applied
- * once, however many events it had (apply.c; transient failures go to
- * retry.c, whose timer joins the set while it has work).
+ * drained first (monitor.c), then every device in the set is planned and
+ * applied once, however many events it had (apply.c).  Transient failures
+ * go to the retry table (retry.c) and disks an iosched-bench holds to the
+ * yield table (yield.c); before each wait this file arms a timerfd for
+ * each table that has work (and closes it when the table is empty), and
+ * when one fires it applies what the table says is due.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,10 +24,8 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
-#include <sys/socket.h>
 #include <sys/sysmacros.h>
 #include <sys/timerfd.h>
-#include <sys/un.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,19 +36,14 @@
 #include "daemon-internal.h"
 #include "macro.h"
 
-const char * const iosd_reason_names[] = {
-        [R_START] = "start", [R_EVENT] = "uevent", [R_RESCAN] = "rescan",
-        [R_RELOAD] = "reload", [R_DRIFT] = "drift", [R_BENCH] = "bench-ended",
-};
-
-int iosd_epoll_add(struct daemon *d, int fd, uint32_t tag)
+static int epoll_add(struct daemon *d, int fd, uint32_t tag)
 {
         struct epoll_event ev = { .events = EPOLLIN, .data.u32 = tag };
 
         return epoll_ctl(d->epfd, EPOLL_CTL_ADD, fd, &ev) < 0 ? -errno : 0;
 }
 
-int iosd_arm(int fd, uint64_t first_ms, uint64_t interval_ms)
+static int arm(int fd, uint64_t first_ms, uint64_t interval_ms)
 {
         struct itimerspec its = {
                 .it_value = { (time_t)(first_ms / 1000), (long)(first_ms % 1000) * 1000000L },
@@ -57,7 +53,7 @@ int iosd_arm(int fd, uint64_t first_ms, uint64_t interval_ms)
         return timerfd_settime(fd, 0, &its, NULL) < 0 ? -errno : 0;
 }
 
-void iosd_notify_status(struct daemon *d)
+static void notify_status(struct daemon *d)
 {
         char drift[64];
 
@@ -147,12 +143,12 @@ static int update_drift(struct daemon *d)
                 d->drift_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
                 if (d->drift_fd < 0)
                         return -errno;
-                e = iosd_epoll_add(d, d->drift_fd, TAG_DRIFT);
+                e = epoll_add(d, d->drift_fd, TAG_DRIFT);
                 if (e < 0)
                         return e;
         }
         iosd_log(LOG_INFO, "drift enforcement every %" PRIu64 " ms", ms);
-        return iosd_arm(d->drift_fd, ms, ms);
+        return arm(d->drift_fd, ms, ms);
 }
 
 static void rebuild_watch(struct daemon *d)
@@ -169,7 +165,7 @@ static void rebuild_watch(struct daemon *d)
         }
         d->watch = iosd_watch_free(d->watch);   /* closing the fd leaves the epoll set */
         d->watch = w;
-        e = iosd_epoll_add(d, iosd_watch_fd(w), TAG_WATCH);
+        e = epoll_add(d, iosd_watch_fd(w), TAG_WATCH);
         if (e < 0)
                 iosd_log(LOG_WARNING, "cannot poll the policy watch: %s", strerror(-e));
         iosd_log(LOG_DEBUG, "watching %zu policy director%s", iosd_watch_count(w),
@@ -217,131 +213,12 @@ static void reload(struct daemon *d, const char *why)
         if (p)
                 iosd_apply_all(d, R_RELOAD);
         (void)sd_notify(0, "READY=1");
-        iosd_notify_status(d);
+        notify_status(d);
 }
 
 /* ------------------------------------------------------------------ */
 /* event sources                                                       */
 /* ------------------------------------------------------------------ */
-
-#define UDEVD_CONTROL "/run/udev/control"
-
-/*
- * Whether udevd runs: its control socket accepts a connection.  The file
- * alone proves nothing: udevd leaves it behind when it is stopped or
- * killed, and connect() then fails with ECONNREFUSED.  Nothing is sent (udevd
- * drops the empty connection).  Returns 1 when it runs, 0 when there is no
- * socket (a system without udev), -1 when there is one nobody answers on;
- * *why says what was found.
- */
-static int udevd_running(const char **why)
-{
-        struct sockaddr_un sa = { .sun_family = AF_UNIX };
-        int fd, r;
-
-        memcpy(sa.sun_path, UDEVD_CONTROL, sizeof(UDEVD_CONTROL));
-        fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-        if (fd < 0) {
-                *why = strerror(errno);
-                return -1;
-        }
-        r = connect(fd, (struct sockaddr *)&sa, sizeof(sa));
-        /* EAGAIN: a full backlog, someone listens; EPROTOTYPE: a socket of another type is bound there */
-        if (r == 0 || errno == EAGAIN || errno == EINPROGRESS || errno == EPROTOTYPE) {
-                close(fd);
-                return 1;
-        }
-        r = errno == ENOENT ? 0 : -1;
-        *why = errno == ENOENT ? "it does not exist" :
-               errno == ECONNREFUSED ? "nobody listens on it (a stale socket: udevd stopped)" : strerror(errno);
-        close(fd);
-        return r;
-}
-
-static int open_monitor(struct daemon *d)
-{
-        enum iosd_monitor m = d->o->monitor;
-        const char *why = NULL;
-        int e;
-
-        if (m == IOSD_MONITOR_AUTO && !ios_ctx_is_host(d->ctx))
-                m = IOSD_MONITOR_NONE;  /* a captured tree has no uevents */
-        /* udevd's processed events (with the udev database filled in) are the
-         * ones to follow; without udevd nobody relays them: listen to the kernel */
-        if (m == IOSD_MONITOR_AUTO || m == IOSD_MONITOR_UDEV) {
-                int u = udevd_running(&why);
-
-                if (u <= 0 && m == IOSD_MONITOR_UDEV)
-                        iosd_log(LOG_WARNING, "--monitor udev: udevd is not running (%s: %s), so no udev "
-                                 "event would ever come; listening to kernel uevents instead", UDEVD_CONTROL, why);
-                else if (u < 0)
-                        iosd_log(LOG_WARNING, "udevd is not running (%s: %s): listening to kernel uevents",
-                                 UDEVD_CONTROL, why);
-                else if (u == 0)
-                        iosd_log(LOG_INFO, "no udevd (%s: %s): listening to kernel uevents", UDEVD_CONTROL, why);
-                m = u > 0 ? IOSD_MONITOR_UDEV : IOSD_MONITOR_KERNEL;
-        }
-        if (m == IOSD_MONITOR_NONE) {
-                d->monitor_name = "none";
-                return 0;
-        }
-        d->monitor_name = m == IOSD_MONITOR_UDEV ? "udev" : "kernel";
-        d->udev = udev_new();
-        if (!d->udev)
-                return -ENOMEM;
-        d->mon = udev_monitor_new_from_netlink(d->udev, d->monitor_name);
-        if (!d->mon)
-                return errno ? -errno : -EIO;
-        e = udev_monitor_filter_add_match_subsystem_devtype(d->mon, "block", "disk");
-        if (e >= 0)
-                e = udev_monitor_enable_receiving(d->mon);
-        if (e < 0)
-                return e;
-        iosd_log(LOG_DEBUG, "listening to %s block/disk events", d->monitor_name);
-        return iosd_epoll_add(d, udev_monitor_get_fd(d->mon), TAG_MONITOR);
-}
-
-static void on_monitor(struct daemon *d)
-{
-        for (int i = 0; i < RECV_BATCH; i++) {
-                struct udev_device *ud;
-                const char *action;
-                dev_t devnum;
-
-                errno = 0;
-                ud = udev_monitor_receive_device(d->mon);
-                if (!ud) {
-                        if (errno == ENOBUFS) {
-                                /* the kernel dropped events: we cannot know which */
-                                iosd_log(LOG_WARNING, "uevents were lost (receive buffer overrun); "
-                                         "re-checking every disk");
-                                iosd_devset_set_all(&d->pending);
-                        }
-                        break;
-                }
-                d->n_events++;
-                action = udev_device_get_action(ud);
-                devnum = udev_device_get_devnum(ud);
-                iosd_log(LOG_DEBUG, "uevent %s %s (%u:%u)", iosd_str(action),
-                         iosd_str(udev_device_get_sysname(ud)), major(devnum), minor(devnum));
-                if (major(devnum) == 0)
-                        ;
-                else if (action && streq(action, "remove")) {
-                        const char *seq = udev_device_get_property_value(ud, "DISKSEQ");
-
-                        iosd_seen_forget(d, devnum, seq ? strtoull(seq, NULL, 10) : 0);
-                        (void)iosd_devset_remove(&d->pending, devnum);
-                        (void)iosd_devset_remove(&d->quiet, devnum);
-                        iosd_retry_forget(d, devnum);
-                        iosd_yield_forget(d, devnum);
-                } else if (!action || streq(action, "add") || streq(action, "change") ||
-                           streq(action, "move") || streq(action, "online")) {
-                        (void)iosd_devset_remove(&d->quiet, devnum);
-                        (void)iosd_devset_add(&d->pending, devnum);
-                }
-                udev_device_unref(ud);
-        }
-}
 
 static void process_pending(struct daemon *d)
 {
@@ -357,14 +234,136 @@ static void process_pending(struct daemon *d)
                         iosd_apply_devnum(d, d->pending.v[i], R_EVENT);
                 iosd_devset_clear(&d->pending);
         }
-        iosd_notify_status(d);
+        notify_status(d);
 }
 
-void iosd_drain_timer(int fd)
+static void drain_timer(int fd)
 {
         uint64_t n;
 
         (void)!read(fd, &n, sizeof(n));
+}
+
+/* ------------------------------------------------------------------ */
+/* the retry and yield timers                                          */
+/* ------------------------------------------------------------------ */
+
+static int timer_open(struct daemon *d, int *fd, uint32_t tag)
+{
+        int e;
+
+        if (*fd >= 0)
+                return 0;
+        *fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+        if (*fd < 0)
+                return -errno;
+        e = epoll_add(d, *fd, tag);
+        if (e < 0) {
+                close(*fd);
+                *fd = -1;
+        }
+        return e;
+}
+
+static void timer_close(int *fd)
+{
+        if (*fd >= 0) {
+                close(*fd);     /* leaves the epoll set */
+                *fd = -1;
+        }
+}
+
+/* Before each wait: the retry timer at the earliest retry, the yield timer
+ * ticking while a disk is held; each closed when its table is empty. */
+static void sync_timers(struct daemon *d)
+{
+        uint64_t next = iosd_retry_next(&d->retries), now;
+        bool dropped = false;
+        int e;
+
+        if (next == UINT64_MAX)
+                timer_close(&d->retry_fd);
+        else {
+                now = iosd_now_ms();
+                e = timer_open(d, &d->retry_fd, TAG_RETRY);
+                if (e >= 0)
+                        e = arm(d->retry_fd, next > now ? next - now : 1, 0);
+                if (e < 0) {
+                        /* without a timer nothing would ever retry them: say so, once each */
+                        for (size_t i = 0; i < d->retries.n; i++)
+                                iosd_log(LOG_ERR, "%u:%u: cannot schedule a retry (%s); the policy is not "
+                                         "applied until the next uevent or reload", major(d->retries.v[i].dev),
+                                         minor(d->retries.v[i].dev), strerror(-e));
+                        d->n_failed += d->retries.n;
+                        d->retries.n = 0;
+                        timer_close(&d->retry_fd);
+                        dropped = true;
+                }
+        }
+        if (d->yields.n == 0)
+                timer_close(&d->yield_fd);
+        else if (d->yield_fd < 0) {
+                e = timer_open(d, &d->yield_fd, TAG_YIELD);
+                if (e >= 0)
+                        e = arm(d->yield_fd, YIELD_POLL_MS, YIELD_POLL_MS);
+                if (e < 0) {
+                        timer_close(&d->yield_fd);
+                        /* without the timer only the next event, reload or drift check sees the end */
+                        iosd_log(LOG_WARNING, "cannot watch for the end of iosched-bench (%s); its disks get "
+                                 "the policy at the next event, reload or drift check", strerror(-e));
+                        d->yields.n = 0;
+                }
+        }
+        if (dropped)
+                notify_status(d);
+}
+
+/* The retry timer fired: try every device that is due (apply.c forgets or
+ * reschedules each). */
+static void on_retry_timer(struct daemon *d)
+{
+        dev_t *due;
+        size_t n;
+
+        if (d->retry_fd < 0)
+                return;
+        drain_timer(d->retry_fd);
+        due = calloc(d->retries.n ? d->retries.n : 1, sizeof(*due));
+        if (!due)
+                return;         /* tried again at the next expiry */
+        n = iosd_retry_due(&d->retries, iosd_now_ms(), due);
+        iosd_log(LOG_DEBUG, "retry: %zu device(s) due, %zu waiting", n, d->retries.n - n);
+        for (size_t i = 0; i < n; i++)
+                iosd_apply_devnum(d, due[i], R_EVENT);
+        free(due);
+        notify_status(d);
+}
+
+static bool bench_holds(void *arg, dev_t dev)
+{
+        struct daemon *d = arg;
+        long pid;
+
+        return ios_bench_lock_holder(d->ctx, major(dev), minor(dev), &pid) > 0;
+}
+
+/* The yield timer fired: apply the policy to each disk whose benchmark has ended. */
+static void on_yield_timer(struct daemon *d)
+{
+        struct iosd_yield *ended;
+        size_t n;
+
+        if (d->yield_fd < 0)
+                return;
+        drain_timer(d->yield_fd);
+        ended = calloc(d->yields.n ? d->yields.n : 1, sizeof(*ended));
+        if (!ended)
+                return;         /* looked at again at the next tick */
+        n = iosd_yield_ended(&d->yields, bench_holds, d, ended);
+        for (size_t i = 0; i < n; i++)
+                iosd_apply_bench_ended(d, &ended[i]);
+        free(ended);
+        notify_status(d);
 }
 
 static void on_signal(struct daemon *d)
@@ -389,7 +388,10 @@ static int loop(struct daemon *d)
 {
         while (!d->quit) {
                 struct epoll_event ev[8];
-                int n = epoll_wait(d->epfd, ev, ELEMENTSOF(ev), -1);
+                int n;
+
+                sync_timers(d);
+                n = epoll_wait(d->epfd, ev, ELEMENTSOF(ev), -1);
 
                 if (n < 0) {
                         if (errno == EINTR)
@@ -402,26 +404,26 @@ static int loop(struct daemon *d)
                                 on_signal(d);
                                 break;
                         case TAG_MONITOR:
-                                on_monitor(d);
+                                iosd_monitor_receive(d);
                                 break;
                         case TAG_WATCH:
                                 if (d->watch && iosd_watch_process(d->watch) > 0)
-                                        (void)iosd_arm(d->debounce_fd, DEBOUNCE_MS, 0);
+                                        (void)arm(d->debounce_fd, DEBOUNCE_MS, 0);
                                 break;
                         case TAG_DEBOUNCE:
-                                iosd_drain_timer(d->debounce_fd);
+                                drain_timer(d->debounce_fd);
                                 reload(d, "policy file changed");
                                 break;
                         case TAG_DRIFT:
-                                iosd_drain_timer(d->drift_fd);
+                                drain_timer(d->drift_fd);
                                 iosd_apply_all(d, R_DRIFT);
-                                iosd_notify_status(d);
+                                notify_status(d);
                                 break;
                         case TAG_RETRY:
-                                iosd_retry_run(d);
+                                on_retry_timer(d);
                                 break;
                         case TAG_YIELD:
-                                iosd_yield_poll(d);
+                                on_yield_timer(d);
                                 break;
                         }
                 }
@@ -454,13 +456,13 @@ static int setup(struct daemon *d)
         d->sigfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
         if (d->sigfd < 0)
                 return -errno;
-        e = iosd_epoll_add(d, d->sigfd, TAG_SIGNAL);
+        e = epoll_add(d, d->sigfd, TAG_SIGNAL);
         if (e < 0)
                 return e;
         d->debounce_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
         if (d->debounce_fd < 0)
                 return -errno;
-        return iosd_epoll_add(d, d->debounce_fd, TAG_DEBOUNCE);
+        return epoll_add(d, d->debounce_fd, TAG_DEBOUNCE);
 }
 
 enum iosd_end iosd_run(const struct iosd_options *o)
@@ -497,7 +499,9 @@ enum iosd_end iosd_run(const struct iosd_options *o)
         ios_ctx_set_probe(d.ctx, ios_policy_probe_flags(d.policy));
         describe_policy(&d, "loaded");
         /* listen before the initial pass, so a disk added during it is not missed */
-        e = open_monitor(&d);
+        e = iosd_monitor_open(&d);
+        if (e >= 0 && d.mon)
+                e = epoll_add(&d, e, TAG_MONITOR);
         if (e < 0) {
                 iosd_log(LOG_ERR, "cannot listen to %s uevents: %s", d.monitor_name, strerror(-e));
                 goto out;
@@ -512,7 +516,7 @@ enum iosd_end iosd_run(const struct iosd_options *o)
         iosd_log(LOG_INFO, "ready (monitor %s, drift enforcement %s)", d.monitor_name,
                  d.drift_ms ? "on" : "off");
         (void)sd_notify(0, "READY=1");
-        iosd_notify_status(&d);
+        notify_status(&d);
 
         e = loop(&d);
         (void)sd_notify(0, "STOPPING=1\nSTATUS=Stopping");
@@ -530,8 +534,8 @@ out:
         for (int *fd = (int[]){ d.yield_fd, d.retry_fd, d.drift_fd, d.debounce_fd, d.sigfd, d.epfd, -2 }; *fd != -2; fd++)
                 if (*fd >= 0)
                         close(*fd);
-        free(d.retry);
-        free(d.yield);
+        iosd_retry_done(&d.retries);
+        iosd_yield_done(&d.yields);
         free(d.seen);
         iosd_devset_done(&d.pending);
         iosd_devset_done(&d.quiet);

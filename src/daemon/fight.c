@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
-#include <time.h>
 
 #include "daemon-internal.h"
 #include "macro.h"
@@ -31,14 +30,6 @@ static struct fight {
         bool warned;
 } *fights;
 static size_t nfights;
-
-static uint64_t now_ms(void)
-{
-        struct timespec ts;
-
-        (void)clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 static void warn(const struct daemon *d, const char *name, const struct ios_change *c)
 {
@@ -72,7 +63,7 @@ void iosd_fight_note(const struct daemon *d, dev_t dev, uint64_t seq, const char
                      const struct ios_change *c)
 {
         static bool have_seq;
-        uint64_t now = now_ms();
+        uint64_t now = iosd_now_ms();
         struct fight *n;
 
         if (seq)

@@ -1,178 +1,96 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * retry.c: transient failures, tried again.  Only ios_errno_class()'s GONE
- * (ENODEV, ENOENT, ENXIO) means a disk is gone; any other failure to look
- * up or plan a disk (EAGAIN from a lookup that kept racing renames, EMFILE,
- * ENOMEM) keeps its event alive in a small table, tried again from a
- * one-shot timerfd that exists only while the table is not empty.
+ * retry.c: transient failures and when each is due again.  Only what
+ * ios_errno_class() calls GONE (ENODEV, ENOENT, ENXIO) means that a disk is
+ * gone; any other failure to look up or plan a disk (EAGAIN from a lookup
+ * that kept racing renames, EMFILE, ENOMEM, EIO) keeps its event alive in
+ * this small table: tried again after 10, 20, 40 ... ms, given up on after
+ * RETRY_TRIES attempts.  A "remove" uevent or a success forgets it.
+ *
+ * Bookkeeping only: the table says what is due and when; apply.c logs each
+ * verdict, and daemon.c arms the one-shot timerfd for iosd_retry_next()
+ * (open only while the table is not empty) and applies what is due.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/sysmacros.h>
-#include <sys/timerfd.h>
-#include <syslog.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "daemon-internal.h"
-#include "macro.h"
 
-
-/*
- * Only what ios_errno_class() calls GONE (ENODEV, ENOENT, ENXIO) means that
- * a device is gone.  Anything else (EAGAIN from
- * a lookup that kept racing renames, ENOMEM, EMFILE, EIO) is not a reason to
- * drop its event: the device goes into the retry table, tried again after
- * 10, 20, 40 ... ms by a one-shot timerfd, and after RETRY_TRIES attempts
- * given up on with an error line.  A "remove" uevent or a success forgets it.
- */
-bool iosd_is_gone(int e)
+static struct iosd_retry *find(const struct iosd_retries *t, dev_t dev)
 {
-        return ios_errno_class(e) == IOS_ERRNO_GONE;
-}
-
-static uint64_t now_ms(void)
-{
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static struct retry *retry_find(struct daemon *d, dev_t dev)
-{
-        for (size_t i = 0; i < d->n_retry; i++)
-                if (d->retry[i].dev == dev)
-                        return &d->retry[i];
+        for (size_t i = 0; i < t->n; i++)
+                if (t->v[i].dev == dev)
+                        return &t->v[i];
         return NULL;
 }
 
-static void retry_drop(struct daemon *d, struct retry *r)
+static void drop(struct iosd_retries *t, struct iosd_retry *r)
 {
-        *r = d->retry[--d->n_retry];
+        *r = t->v[--t->n];
 }
 
-/* (Re)arm the timer for the earliest retry; close it when nothing is left. */
-static void retry_arm(struct daemon *d)
+/* The last attempt for dev failed, not because it is gone. */
+enum iosd_retry_verdict iosd_retry_failed(struct iosd_retries *t, dev_t dev, uint64_t now_ms,
+                                          unsigned *tries, uint64_t *delay_ms)
 {
-        uint64_t first = UINT64_MAX, now;
-        int e;
+        struct iosd_retry *r = find(t, dev);
 
-        if (d->n_retry == 0) {
-                if (d->retry_fd >= 0) {
-                        close(d->retry_fd);     /* leaves the epoll set */
-                        d->retry_fd = -1;
-                }
-                return;
-        }
-        for (size_t i = 0; i < d->n_retry; i++)
-                if (d->retry[i].due_ms < first)
-                        first = d->retry[i].due_ms;
-        if (d->retry_fd < 0) {
-                d->retry_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-                if (d->retry_fd < 0) {
-                        e = -errno;
-                        goto fail;
-                }
-                e = iosd_epoll_add(d, d->retry_fd, TAG_RETRY);
-                if (e < 0) {
-                        close(d->retry_fd);
-                        d->retry_fd = -1;
-                        goto fail;
-                }
-        }
-        now = now_ms();
-        e = iosd_arm(d->retry_fd, first > now ? first - now : 1, 0);
-        if (e >= 0)
-                return;
-fail:
-        /* without a timer nothing would ever retry them: say so, once each */
-        for (size_t i = 0; i < d->n_retry; i++)
-                iosd_log(LOG_ERR, "%u:%u: cannot schedule a retry (%s); the policy is not applied "
-                         "until the next uevent or reload", major(d->retry[i].dev),
-                         minor(d->retry[i].dev), strerror(-e));
-        d->n_failed += d->n_retry;
-        d->n_retry = 0;
-}
-
-/* The last attempt for dev failed with e, not because it is gone. */
-void iosd_retry_schedule(struct daemon *d, dev_t dev, const char *name, const char *what, int e)
-{
-        struct retry *r = retry_find(d, dev);
-        uint64_t delay;
-
+        *tries = 0;
+        *delay_ms = 0;
         if (!r) {
-                if (d->n_retry == d->cap_retry) {
-                        size_t cap = d->cap_retry ? d->cap_retry * 2 : 16;
-                        struct retry *v = cap <= RETRY_MAX ? reallocarray(d->retry, cap, sizeof(*v)) : NULL;
+                if (t->n == t->cap) {
+                        size_t cap = t->cap ? t->cap * 2 : 16;
+                        struct iosd_retry *v = cap <= RETRY_MAX ? reallocarray(t->v, cap, sizeof(*v)) : NULL;
 
-                        if (!v) {
-                                d->n_failed++;
-                                iosd_log(LOG_ERR, "%s: %s%s%s; too many disks to retry, the policy is "
-                                         "not applied until the next uevent or reload", name,
-                                         what ? what : "", what ? ": " : "", strerror(-e));
-                                return;
-                        }
-                        d->retry = v;
-                        d->cap_retry = cap;
+                        if (!v)
+                                return IOSD_RETRY_FULL;
+                        t->v = v;
+                        t->cap = cap;
                 }
-                r = &d->retry[d->n_retry++];
-                *r = (struct retry){ .dev = dev };
+                r = &t->v[t->n++];
+                *r = (struct iosd_retry){ .dev = dev };
         }
-        r->tries++;
+        *tries = ++r->tries;
         if (r->tries >= RETRY_TRIES) {
-                d->n_failed++;
-                iosd_log(LOG_ERR, "%s: %s%s%s; giving up after %u attempts, the policy is not applied "
-                         "until the next uevent or reload", name, what ? what : "", what ? ": " : "",
-                         strerror(-e), r->tries);
-                retry_drop(d, r);
-        } else {
-                delay = (uint64_t)RETRY_FIRST_MS << (r->tries - 1);
-                r->due_ms = now_ms() + delay;
-                iosd_log(LOG_WARNING, "%s: %s%s%s; retrying in %" PRIu64 " ms (attempt %u of %u)",
-                         name, what ? what : "", what ? ": " : "", strerror(-e), delay,
-                         r->tries + 1, RETRY_TRIES);
+                drop(t, r);
+                return IOSD_RETRY_GIVE_UP;
         }
-        retry_arm(d);
+        *delay_ms = (uint64_t)RETRY_FIRST_MS << (r->tries - 1);
+        r->due_ms = now_ms + *delay_ms;
+        return IOSD_RETRY_LATER;
 }
 
-void iosd_retry_forget(struct daemon *d, dev_t dev)
+bool iosd_retry_forget(struct iosd_retries *t, dev_t dev)
 {
-        struct retry *r = retry_find(d, dev);
+        struct iosd_retry *r = find(t, dev);
 
-        if (r) {
-                retry_drop(d, r);
-                retry_arm(d);
-        }
+        if (r)
+                drop(t, r);
+        return r;
 }
 
-/* The retry timer fired: try every device that is due. */
-void iosd_retry_run(struct daemon *d)
+uint64_t iosd_retry_next(const struct iosd_retries *t)
 {
-        uint64_t now = now_ms();
-        dev_t *due;
+        uint64_t first = UINT64_MAX;
+
+        for (size_t i = 0; i < t->n; i++)
+                if (t->v[i].due_ms < first)
+                        first = t->v[i].due_ms;
+        return first;
+}
+
+size_t iosd_retry_due(const struct iosd_retries *t, uint64_t now_ms, dev_t *out)
+{
         size_t n = 0;
 
-        if (d->retry_fd < 0)
-                return;         /* closed earlier in this epoll batch */
-        iosd_drain_timer(d->retry_fd);
-        due = calloc(d->n_retry ? d->n_retry : 1, sizeof(*due));
-        if (!due) {
-                retry_arm(d);   /* try again at the next expiry */
-                return;
-        }
-        for (size_t i = 0; i < d->n_retry; i++)
-                if (d->retry[i].due_ms <= now)
-                        due[n++] = d->retry[i].dev;
-        iosd_log(LOG_DEBUG, "retry: %zu device(s) due, %zu waiting", n, d->n_retry - n);
-        /* iosd_apply_devnum() forgets or reschedules each, and re-arms the timer */
-        for (size_t i = 0; i < n; i++)
-                iosd_apply_devnum(d, due[i], R_EVENT);
-        free(due);
-        retry_arm(d);
-        iosd_notify_status(d);
+        for (size_t i = 0; i < t->n; i++)
+                if (t->v[i].due_ms <= now_ms)
+                        out[n++] = t->v[i].dev;
+        return n;
+}
+
+void iosd_retry_done(struct iosd_retries *t)
+{
+        free(t->v);
+        *t = (struct iosd_retries){};
 }

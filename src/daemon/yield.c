@@ -1,141 +1,93 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * yield.c: ioschedd leaves a disk alone while iosched-bench switches its
- * scheduler (the benchmark's lock, src/lib/benchlock.c).  A drift check in
- * the middle of a --compare would put the policy's scheduler back, and the
- * benchmark would measure the policy's scheduler under another name.  The
- * disk is said once when it is left alone and once when the benchmark has
- * ended (the benchmark restores what it found), seen by a one-second
- * timerfd that is open only while some disk waits, or by whatever looks at
- * the disk first; the policy is then applied to it.
+ * yield.c: the disks ioschedd leaves alone while iosched-bench switches
+ * their scheduler (the benchmark's lock, src/lib/benchlock.c).  A drift
+ * check in the middle of a --compare would put the policy's scheduler back,
+ * and the benchmark would measure the policy's scheduler under another name.
+ * A disk is said once when it is left alone and once when the benchmark has
+ * ended (the benchmark restores what it found), seen by a one-second timerfd
+ * that is open only while some disk waits, or by whatever looks at the disk
+ * first; the policy is then applied to it.
+ *
+ * Bookkeeping only: the table records which disks are held and returns the
+ * ones whose benchmark has ended; apply.c asks the lock and says what
+ * happened, daemon.c runs the timer and applies the policy to what ended.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/sysmacros.h>
-#include <sys/timerfd.h>
-#include <syslog.h>
-#include <unistd.h>
 
 #include "daemon-internal.h"
-#include "macro.h"
 
-#define YIELD_POLL_MS 1000
-
-static struct iosd_yield *find(struct daemon *d, dev_t dev)
+static struct iosd_yield *find(const struct iosd_yields *t, dev_t dev)
 {
-        for (size_t i = 0; i < d->n_yield; i++)
-                if (d->yield[i].dev == dev)
-                        return &d->yield[i];
+        for (size_t i = 0; i < t->n; i++)
+                if (t->v[i].dev == dev)
+                        return &t->v[i];
         return NULL;
 }
 
-static void arm(struct daemon *d)
+static void drop(struct iosd_yields *t, struct iosd_yield *y)
 {
-        int e;
-
-        if (d->n_yield == 0) {
-                if (d->yield_fd >= 0) {
-                        close(d->yield_fd);     /* leaves the epoll set */
-                        d->yield_fd = -1;
-                }
-                return;
-        }
-        if (d->yield_fd >= 0)
-                return;                         /* periodic already */
-        d->yield_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-        e = d->yield_fd < 0 ? -errno : iosd_epoll_add(d, d->yield_fd, TAG_YIELD);
-        if (e >= 0)
-                e = iosd_arm(d->yield_fd, YIELD_POLL_MS, YIELD_POLL_MS);
-        if (e >= 0)
-                return;
-        if (d->yield_fd >= 0)
-                close(d->yield_fd);
-        d->yield_fd = -1;
-        /* without the timer only the next event, reload or drift check sees the end */
-        iosd_log(LOG_WARNING, "cannot watch for the end of iosched-bench (%s); its disks get the policy "
-                 "at the next event, reload or drift check", strerror(-e));
-        d->n_yield = 0;
+        *y = t->v[--t->n];
 }
 
-static void ended(struct daemon *d, struct iosd_yield *y)
+enum iosd_yield_state iosd_yield_note(struct iosd_yields *t, dev_t dev, const char *name, bool held)
 {
-        iosd_log(LOG_INFO, "%s: iosched-bench has ended; checking the disk against the policy", y->name);
-        *y = d->yield[--d->n_yield];
-        arm(d);
-}
+        struct iosd_yield *y = find(t, dev);
 
-enum iosd_yield_state iosd_yield_check(struct daemon *d, const struct ios_device *dev)
-{
-        dev_t devnum = makedev(dev->major, dev->minor);
-        struct iosd_yield *y = find(d, devnum);
-        long pid = 0;
-        int e = ios_bench_lock_holder(d->ctx, dev->major, dev->minor, &pid);
-
-        if (e < 0)
-                iosd_log(LOG_DEBUG, "%s: cannot tell whether iosched-bench runs on it: %s", dev->name,
-                         strerror(-e));
-        if (e <= 0) {
+        if (!held) {
                 if (!y)
                         return IOSD_FREE;
-                ended(d, y);
+                drop(t, y);
                 return IOSD_ENDED;
         }
         if (y)
                 return IOSD_HELD;               /* said already */
-        /* what the benchmark leaves is its own: the next look at the disk is a first one (seen.c) */
-        iosd_seen_forget(d, devnum, 0);
-        if (d->n_yield < YIELD_MAX) {
-                struct iosd_yield *v = d->n_yield == d->cap_yield
-                        ? reallocarray(d->yield, d->cap_yield ? 2 * d->cap_yield : 8, sizeof(*v)) : d->yield;
+        if (t->n < YIELD_MAX) {
+                if (t->n == t->cap) {
+                        size_t cap = t->cap ? 2 * t->cap : 8;
+                        struct iosd_yield *v = reallocarray(t->v, cap, sizeof(*v));
 
-                if (v) {
-                        if (d->n_yield == d->cap_yield)
-                                d->cap_yield = d->cap_yield ? 2 * d->cap_yield : 8;
-                        d->yield = v;
-                        y = &d->yield[d->n_yield++];
-                        *y = (struct iosd_yield){ .dev = devnum };
-                        snprintf(y->name, sizeof(y->name), "%s", dev->name);
+                        if (!v)
+                                return IOSD_YIELDED;    /* not recorded: said again next time */
+                        t->v = v;
+                        t->cap = cap;
                 }
+                y = &t->v[t->n++];
+                *y = (struct iosd_yield){ .dev = dev };
+                snprintf(y->name, sizeof(y->name), "%s", name);
         }
-        if (pid > 0)
-                iosd_log(LOG_NOTICE, "%s: iosched-bench (pid %ld) is comparing schedulers on it; left alone "
-                         "until it ends", dev->name, pid);
-        else
-                iosd_log(LOG_NOTICE, "%s: iosched-bench is comparing schedulers on it; left alone until it ends",
-                         dev->name);
-        arm(d);
-        return IOSD_HELD;
+        return IOSD_YIELDED;
 }
 
-/* The poll timer fired: apply the policy to each disk whose benchmark has ended. */
-void iosd_yield_poll(struct daemon *d)
+size_t iosd_yield_ended(struct iosd_yields *t, bool (*held)(void *arg, dev_t dev), void *arg,
+                        struct iosd_yield *out)
 {
-        if (d->yield_fd < 0)
-                return;                         /* closed earlier in this epoll batch */
-        iosd_drain_timer(d->yield_fd);
-        /* downwards: ended() moves the last entry into i, and a new benchmark is added at the end */
-        for (size_t i = d->n_yield; i-- > 0;) {
-                dev_t dev = d->yield[i].dev;
-                long pid;
+        size_t n = 0;
 
-                if (ios_bench_lock_holder(d->ctx, major(dev), minor(dev), &pid) > 0)
+        /* downwards: drop() moves the last entry into i, one already looked at */
+        for (size_t i = t->n; i-- > 0;) {
+                if (held(arg, t->v[i].dev))
                         continue;
-                ended(d, &d->yield[i]);
-                iosd_apply_devnum(d, dev, R_BENCH);
+                out[n++] = t->v[i];
+                drop(t, &t->v[i]);
         }
-        iosd_notify_status(d);
+        return n;
 }
 
 /* The disk was removed. */
-void iosd_yield_forget(struct daemon *d, dev_t dev)
+bool iosd_yield_forget(struct iosd_yields *t, dev_t dev)
 {
-        struct iosd_yield *y = find(d, dev);
+        struct iosd_yield *y = find(t, dev);
 
-        if (!y)
-                return;
-        *y = d->yield[--d->n_yield];
-        arm(d);
+        if (y)
+                drop(t, y);
+        return y;
+}
+
+void iosd_yield_done(struct iosd_yields *t)
+{
+        free(t->v);
+        *t = (struct iosd_yields){};
 }

@@ -8,7 +8,6 @@
 #include <errno.h>
 
 #define _cleanup_(f) __attribute__((cleanup(f)))
-#define _unused_ __attribute__((unused))
 #define ELEMENTSOF(a) (sizeof(a) / sizeof((a)[0]))
 
 static inline void freep(void *p) { free(*(void **)p); }
