@@ -154,6 +154,19 @@ int ios_bench_lock_path(unsigned major, unsigned minor, char *buf, size_t size);
 int ios_bench_lock_holder(struct ios_ctx *r, unsigned major, unsigned minor, long *ret_pid);
 
 /* ------------------------------------------------------------------ */
+/* grow.c: the one growth helper for arrays                            */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Room for at least need elements of elem bytes in arr, which has room for
+ * *cap (0 and NULL at first): the new array (arr itself when it has room),
+ * its room in *cap; NULL with arr and *cap untouched when out of memory or
+ * when need * elem would overflow.  The room doubles (at least 8).
+ *   v = ios_grow(a->v, &a->cap, a->n + 1, sizeof(*v)); if (!v) return -ENOMEM; a->v = v;
+ */
+void *ios_grow(void *arr, size_t *cap, size_t need, size_t elem);
+
+/* ------------------------------------------------------------------ */
 /* strv.c: NULL-terminated string vectors, and JSON strings            */
 /* ------------------------------------------------------------------ */
 
@@ -410,12 +423,29 @@ struct ios_held {
 /* The merged settings for one disk (every matching rule, later overriding earlier). */
 struct ios_wanted {
         struct ios_setting *s;
-        size_t n;
+        size_t n, cap;          /* cap: room in s (ios_grow) */
         char **notes;           /* e.g. the zoned safety rule overriding a rule */
         struct ios_held *held;  /* what a broken file holds on this disk */
-        size_t nheld;
+        size_t nheld, capheld;
 };
 int ios_policy_resolve(const struct ios_policy *p, const struct ios_device *d, struct ios_wanted *ret);
+
+/* wanted.c: a settings list, one setting per key */
+/* key's setting in w (w may be NULL), or NULL. */
+const struct ios_setting *ios_wanted_get(const struct ios_wanted *w, const char *key);
+/* key's value in w (w may be NULL), or NULL. */
+const char *ios_wanted_value(const struct ios_wanted *w, const char *key);
+/*
+ * Add key with copies of value and source (either may be NULL), or, when w
+ * has key, replace its value and source where it stands.  0, or -ENOMEM
+ * with w as it was.
+ */
+int ios_wanted_set(struct ios_wanted *w, const char *key, const char *value, const char *source);
+/* Drop key's setting (NULL: every one); the last setting takes its place. */
+void ios_wanted_unset(struct ios_wanted *w, const char *key);
+/* A copy of from's settings into to (its notes and holds are not copied). */
+int ios_wanted_copy(const struct ios_wanted *from, struct ios_wanted *to);
+/* Free everything w holds, settings, notes and holds; w is empty after. */
 void ios_wanted_done(struct ios_wanted *w);
 
 /* ------------------------------------------------------------------ */
@@ -537,7 +567,7 @@ struct ios_change {
 struct ios_plan {
         struct ios_device *dev;         /* borrowed */
         struct ios_change *c;
-        size_t n;
+        size_t n, cap;          /* cap: room in c (ios_grow) */
         char **notes;
         int error;              /* first -errno of a failed write, or of planning */
         char *error_msg;

@@ -160,7 +160,7 @@ int ios_conf_add_cond(struct rule *r, const char *file, unsigned line, const cha
                 if (c.key == MK_REMOVABLE)
                         p->needs_extra = true;
         }
-        nc = realloc(r->conds, (r->nconds + 1) * sizeof(*nc));
+        nc = ios_grow(r->conds, &r->capconds, r->nconds + 1, sizeof(*nc));
         if (!nc) {
                 ios_strv_free(c.values);
                 free(c.prop);
@@ -175,7 +175,6 @@ static int add_setting(struct rule *r, const char *file, unsigned line, const ch
                        struct ios_policy *p, struct ios_error *err)
 {
         _cleanup_free_ char *k = NULL, *source = NULL;
-        struct ios_setting *ns;
         char msg[256];
         int e;
 
@@ -231,25 +230,8 @@ static int add_setting(struct rule *r, const char *file, unsigned line, const ch
         }
         if (!k || asprintf(&source, "%s:%u", file, line) < 0)
                 return -ENOMEM;
-
         /* a key set twice in one rule: the later line wins */
-        for (size_t i = 0; i < r->nset; i++)
-                if (streq(r->set[i].key, k)) {
-                        free(r->set[i].value);
-                        free(r->set[i].source);
-                        r->set[i].value = strdup(val);
-                        r->set[i].source = TAKE_PTR(source);
-                        return r->set[i].value ? 0 : -ENOMEM;
-                }
-        ns = realloc(r->set, (r->nset + 1) * sizeof(*ns));
-        if (!ns)
-                return -ENOMEM;
-        r->set = ns;
-        r->set[r->nset].key = TAKE_PTR(k);
-        r->set[r->nset].value = strdup(val);
-        r->set[r->nset].source = TAKE_PTR(source);
-        r->nset++;
-        return r->set[r->nset - 1].value ? 0 : -ENOMEM;
+        return ios_wanted_set(&r->set, k, val, source);
 }
 
 void ios_rule_done(struct rule *r)
@@ -258,13 +240,8 @@ void ios_rule_done(struct rule *r)
                 ios_strv_free(r->conds[i].values);
                 free(r->conds[i].prop);
         }
-        for (size_t i = 0; i < r->nset; i++) {
-                free(r->set[i].key);
-                free(r->set[i].value);
-                free(r->set[i].source);
-        }
+        ios_wanted_done(&r->set);
         free(r->conds);
-        free(r->set);
         free(r->source);
         *r = (struct rule){};
 }
@@ -278,11 +255,8 @@ void ios_rule_done(struct rule *r)
 static int check_rule(struct ios_policy *p, const struct rule *r)
 {
         _cleanup_(ios_strv_freep) char **scheds = NULL;
-        const struct ios_setting *sched = NULL;
+        const struct ios_setting *sched = ios_wanted_get(&r->set, "scheduler");
 
-        for (size_t i = 0; i < r->nset; i++)
-                if (streq(r->set[i].key, "scheduler"))
-                        sched = &r->set[i];
         if (!sched)
                 return 0;
         if (ios_strv_split(sched->value, " \t", &scheds) < 0)
@@ -290,8 +264,9 @@ static int check_rule(struct ios_policy *p, const struct rule *r)
         for (char **n = scheds; *n; n++)
                 if (!ios_sched_tunables_known(*n))
                         return 0;
-        for (size_t i = 0; i < r->nset; i++) {
-                const char *t = startswith(r->set[i].key, "queue/iosched/");
+        for (size_t i = 0; i < r->set.n; i++) {
+                const struct ios_setting *set = &r->set.s[i];
+                const char *t = startswith(set->key, "queue/iosched/");
                 bool has = false;
 
                 for (char **n = scheds; t && *n && !has; n++)
@@ -300,7 +275,7 @@ static int check_rule(struct ios_policy *p, const struct rule *r)
                               ios_iosched_tunable_of(ios_sched_alias(*n, true), t);
                 if (t && !has &&
                     ios_strv_pushf(&p->warnings, "%s: %s is not a tunable of %s (Scheduler=%s at %s): it is never written",
-                                   r->set[i].source, r->set[i].key,
+                                   set->source, set->key,
                                    ios_strv_length(scheds) == 1 ? scheds[0] : "any of them",
                                    sched->value, sched->source) < 0)
                         return -ENOMEM;
@@ -310,7 +285,7 @@ static int check_rule(struct ios_policy *p, const struct rule *r)
 
 static int push_rule(struct ios_policy *p, struct rule *r)
 {
-        struct rule *nr = realloc(p->rules, (p->nrules + 1) * sizeof(*nr));
+        struct rule *nr = ios_grow(p->rules, &p->caprules, p->nrules + 1, sizeof(*nr));
 
         if (!nr)
                 return -ENOMEM;
@@ -451,17 +426,13 @@ int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, s
         }
         /* commit */
         {
-                if (p->nrules + tmp.nrules + 1 > p->caprules) {
-                        size_t nc = (p->nrules + tmp.nrules + 1) * 2;
-                        struct rule *nr = nc > SIZE_MAX / sizeof(*nr) ? NULL : realloc(p->rules, nc * sizeof(*nr));
+                struct rule *nr = ios_grow(p->rules, &p->caprules, p->nrules + tmp.nrules + 1, sizeof(*nr));
 
-                        if (!nr) {
-                                e = -ENOMEM;
-                                goto out;
-                        }
-                        p->rules = nr;
-                        p->caprules = nc;
+                if (!nr) {
+                        e = -ENOMEM;
+                        goto out;
                 }
+                p->rules = nr;
                 if (tmp.nrules)
                         memcpy(p->rules + p->nrules, tmp.rules, tmp.nrules * sizeof(*p->rules));
                 p->nrules += tmp.nrules;

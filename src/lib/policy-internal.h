@@ -22,9 +22,8 @@ struct cond {
 struct rule {
         char *source;           /* "file:line" of the rule's first section */
         struct cond *conds;
-        size_t nconds;
-        struct ios_setting *set;
-        size_t nset;
+        size_t nconds, capconds;
+        struct ios_wanted set;  /* its [Set], one setting per key (wanted.c) */
         /* a rule of a file with an error: holds its set[].key (values unused) on what it matches */
         bool hold;
         bool hold_every_key;    /* it names a setting that cannot be told: hold them all */
