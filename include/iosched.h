@@ -215,8 +215,6 @@ const char *ios_suggest(const char *word, const char * const *known, size_t n);
  * queue, or a file without brackets); ret_avail every listed name.
  */
 int ios_sched_parse(const char *text, char **ret_current, char ***ret_avail);
-/* The name the other queue family uses ("noop" <-> "none", ...), or NULL. */
-const char *ios_sched_alias(const char *name, bool want_legacy);
 /*
  * Choose the first of prefs (in order) that the queue offers, mapping each
  * through ios_sched_alias() for the queue's family (kyber has no legacy
@@ -227,8 +225,6 @@ const char *ios_sched_alias(const char *name, bool want_legacy);
  */
 int ios_sched_choose(char * const *prefs, char * const *avail, char * const *loadable,
                      const char **ret);
-/* Module name the kernel loads for a scheduler ("kyber-iosched"), or NULL. */
-const char *ios_sched_module(const char *name);
 
 /* ------------------------------------------------------------------ */
 /* tunables.c: what a policy may set, with types and ranges            */
@@ -236,6 +232,17 @@ const char *ios_sched_module(const char *name);
 
 /* A scheduler of iosched's table (blk-mq and legacy names). */
 bool ios_sched_name_known(const char *name);
+#define IOS_SCHED_LEGACY  1u    /* a single-queue scheduler (kernels before 5.0) */
+#define IOS_SCHED_MODULAR 2u    /* blk-mq, may be a module the kernel loads on write */
+#define IOS_SCHED_TWIN_DIFFERS 4u /* its ios_sched_alias() only stands in for it (cfq -> bfq) */
+/* The table's i-th scheduler and its IOS_SCHED_* flags (ret_flags may be NULL); NULL past the end. */
+const char *ios_sched_nth(size_t i, unsigned *ret_flags);
+/* name's IOS_SCHED_* flags; 0 for a name the table does not know. */
+unsigned ios_sched_flags(const char *name);
+/* The name the other queue family uses ("noop" <-> "none", kyber -> cfq), or NULL. */
+const char *ios_sched_alias(const char *name, bool want_legacy);
+/* Module name the kernel loads for a scheduler ("kyber-iosched"), or NULL. */
+const char *ios_sched_module(const char *name);
 /* Could be a scheduler's name in the kernel (out-of-tree ones included). */
 bool ios_sched_name_valid(const char *name);
 /* The known scheduler name (table above) that name is a misspelling of, or NULL. */
@@ -250,6 +257,12 @@ bool ios_sched_tunables_known(const char *sched);
 bool ios_iosched_tunable_of(const char *sched, const char *tunable);
 /* "queue/nr_requests", "queue/iosched/read_expire": a key a policy may set. */
 bool ios_tunable_known(const char *key);
+/*
+ * The key whose write makes the kernel reset key to a default of its own
+ * ("queue/nr_requests" for "queue/iosched/async_depth"), or NULL.  The
+ * write order (apply.c) writes the resetting key first.
+ */
+const char *ios_tunable_reset_by(const char *key);
 /*
  * Check value against key's type and range: 0, -ENOENT (unknown key),
  * -EINVAL (not of the type) or -ERANGE, with one line in msg.

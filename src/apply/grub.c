@@ -266,6 +266,21 @@ void apply_warn_elevator(const char *prog, struct ios_ctx *r, const char *conf_r
 
 static int print_import_rules(FILE *out, const char *v, const char *mq);
 
+/* The table's schedulers, the legacy ones (what elevator= named) first: "noop deadline cfq none ...". */
+static const char *grub_known_scheds(char *buf, size_t n)
+{
+        const char *name;
+        unsigned flags;
+        size_t l = 0;
+
+        buf[0] = '\0';
+        for (int legacy = 1; legacy >= 0; legacy--)
+                for (size_t i = 0; (name = ios_sched_nth(i, &flags)); i++)
+                        if (!(flags & IOS_SCHED_LEGACY) == !legacy && l < n)
+                                l += (size_t)snprintf(buf + l, n - l, "%s%s", l ? " " : "", name);
+        return buf;
+}
+
 int apply_import_grub(FILE *out, struct ios_ctx *r, const char *conf_root, char **ret_msg, char ***ret_notes)
 {
         _cleanup_free_ char *v = NULL, *w = NULL;
@@ -278,9 +293,12 @@ int apply_import_grub(FILE *out, struct ios_ctx *r, const char *conf_root, char 
                 return k < 0 ? k : asprintf(ret_msg, "no elevator= in " CMDLINE ", %s" GRUB_FILE " or %s"
                                             GRUB_DIR "/*.cfg", root, root) < 0 ? -ENOMEM : -ENOENT;
         mq = ios_sched_alias(v, false);
-        if (!mq && !streq(v, "none") && !streq(v, "mq-deadline") && !streq(v, "kyber") && !streq(v, "bfq"))
-                return asprintf(ret_msg, "elevator=%s in %s names an unknown scheduler (known: noop deadline cfq "
-                                "none mq-deadline kyber bfq)", v, w) < 0 ? -ENOMEM : -EINVAL;
+        if (!ios_sched_name_known(v)) {
+                char known[128];
+
+                return asprintf(ret_msg, "elevator=%s in %s names an unknown scheduler (known: %s)", v, w,
+                                grub_known_scheds(known, sizeof(known))) < 0 ? -ENOMEM : -EINVAL;
+        }
         fprintf(out,
                 "# /etc/iosched.d/50-elevator.conf: " MARKER "\n"
                 "# from elevator=%s in %s.\n"

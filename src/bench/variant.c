@@ -122,7 +122,7 @@ int bench_variant_check(const char *spelling, char *msg, size_t len)
  * The kernel's name of the scheduler that name selects on disk, decided as
  * bench_sched_switch() will decide it, by the library's plan for a one-name
  * preference (reads only): a name the queue offers, its legacy/blk-mq twin
- * (noop/none, deadline/mq-deadline, cfq/bfq), or a blk-mq scheduler built
+ * (ios_sched_alias(), from the table), or a blk-mq scheduler built
  * as a module that is not listed yet but installed for the running kernel,
  * which loads it on the write.  NULL in *ret: the disk cannot run it.
  */
@@ -167,20 +167,22 @@ void bench_variants_done(struct bench_variants *vs)
 /* What the disk could run instead, for the message. */
 static char *available(struct ios_device *disk)
 {
-        static const char * const modular[] = { "mq-deadline", "kyber", "bfq" };
         _cleanup_(ios_strv_freep) char **avail = NULL;
+        const char *name;
+        unsigned flags;
 
         for (char * const *p = disk->sched_avail; p && *p; p++)
                 if (ios_strv_pushf(&avail, "%s", *p) < 0)
                         return NULL;
-        for (size_t i = 0; i < ELEMENTSOF(modular); i++) {
+        /* the schedulers the table says the kernel may load as modules */
+        for (size_t i = 0; (name = ios_sched_nth(i, &flags)); i++) {
                 _cleanup_free_ char *k = NULL;
 
-                if (ios_strv_contains(disk->sched_avail, modular[i]))
+                if (!(flags & IOS_SCHED_MODULAR) || ios_strv_contains(disk->sched_avail, name))
                         continue;
-                if (sched_kernel_name(disk, modular[i], &k) < 0)
+                if (sched_kernel_name(disk, name, &k) < 0)
                         return NULL;
-                if (k && streq(k, modular[i]) && ios_strv_pushf(&avail, "%s (module)", k) < 0)
+                if (k && streq(k, name) && ios_strv_pushf(&avail, "%s (module)", k) < 0)
                         return NULL;
         }
         return ios_strv_join(avail, " ");
@@ -376,10 +378,10 @@ int bench_variant_switch(const struct bench_variants *vs, unsigned i, struct ios
                 if (!streq(extra->s[k].key, "scheduler") && !ios_wanted_get(&w, extra->s[k].key))
                         r = ios_wanted_set(&w, extra->s[k].key, extra->s[k].value, extra->s[k].source);
         for (size_t k = 0; start && k < start->n && r >= 0; k++) {
-                const char *key = start->s[k].key;
+                const char *key = start->s[k].key, *reset_by = ios_tunable_reset_by(key);
 
-                /* writing nr_requests resets mq-deadline's async_depth for the new depth */
-                if (streq(key, "queue/iosched/async_depth") && ios_wanted_get(&v->set, "queue/nr_requests"))
+                /* the variant writes a key that makes the kernel reset this one: the kernel's value counts */
+                if (reset_by && ios_wanted_get(&v->set, reset_by))
                         continue;
                 if ((startswith(key, "queue/iosched/") || streq(key, "queue/nr_requests") ||
                      ios_strv_contains(vs->queue_keys, key)) && !ios_wanted_get(&w, key))

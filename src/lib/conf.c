@@ -188,8 +188,8 @@ static int add_setting(struct rule *r, const char *file, unsigned line, const ch
                         if (ios_sched_name_known(*s)) {
                                 const char *mq = ios_sched_alias(*s, false);
 
-                                /* noop and deadline have blk-mq twins; cfq has only a stand-in */
-                                if (mq && streq(*s, "cfq") &&
+                                /* a legacy name whose blk-mq twin only stands in for it (cfq) */
+                                if (mq && (ios_sched_flags(*s) & IOS_SCHED_TWIN_DIFFERS) &&
                                     warn(p, file, line, "Scheduler=%s: %s is a legacy scheduler; on blk-mq kernels "
                                          "(all since 5.0) it is mapped to %s, a different scheduler", *s, *s, mq) < 0)
                                         return -ENOMEM;
