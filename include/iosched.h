@@ -648,7 +648,7 @@ struct ios_writer {
 };
 struct ios_writers {
         struct ios_writer *w;
-        size_t n;
+        size_t n, cap;          /* cap: room in w (ios_grow) */
 };
 /* Every writer under conf_root (NULL: "/"): conf_root's /etc/tuned, /usr/lib/tuned and udev rules directories. */
 int ios_writers_scan(const char *conf_root, struct ios_writers *ret);

@@ -204,7 +204,7 @@ static int add_variant(struct bench_variants *vs, char *sched, struct ios_wanted
                         ios_wanted_done(set);
                         return 0;
                 }
-        n = realloc(vs->v, (vs->n + 1) * sizeof(*n));
+        n = ios_grow(vs->v, &vs->cap_v, (size_t)vs->n + 1, sizeof(*n));
         if (!n) {
                 free(label);
                 return -ENOMEM;
@@ -324,7 +324,7 @@ int bench_variants_learn(struct bench_variants *vs, struct ios_device *d, struct
                         if (r < 0)
                                 return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "%s: cannot read the state under %s: %s",
                                                        d->name, sched, strerror(-r));
-                        ns = realloc(vs->start, (vs->n_start + 1) * sizeof(*ns));
+                        ns = ios_grow(vs->start, &vs->cap_start, (size_t)vs->n_start + 1, sizeof(*ns));
                         if (!ns) {
                                 ios_wanted_done(&snap);
                                 return -ENOMEM;

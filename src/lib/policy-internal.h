@@ -37,7 +37,7 @@ struct ios_policy {
         char **warnings;        /* "file:line: message", in reading order */
         size_t nwarnings, capwarnings;  /* for ios_strv_push_fast() */
         struct ios_error *errors;       /* files and directories skipped whole */
-        size_t nerrors;
+        size_t nerrors, caperrors;
         uint64_t drift_ms;
         bool needs_extra;
         bool hold_everything;   /* an error's holds_all: no disk is changed */
