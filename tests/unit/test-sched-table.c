@@ -16,6 +16,8 @@
 #include <cmocka.h>
 
 #include "iosched.h"
+#include "helpers.h"
+#include "policy-helpers.h"
 
 static void test_names(void **state)
 {
@@ -114,12 +116,49 @@ static void test_reset_by(void **state)
         assert_null(ios_tunable_reset_by("scheduler"));
 }
 
+/*
+ * The write order follows the rule: whatever order the settings come in, a
+ * plan writes the key that resets another before it (captured mq-deadline disk).
+ */
+static void test_write_order(void **state)
+{
+        struct ios_ctx *r;
+        struct ios_device *d = t_dev(&r, t_fixture("ahci-sata-hdd"), "sdd");
+        struct ios_wanted w = {};
+        struct ios_plan pl;
+        size_t checked = 0;
+
+        (void)state;
+        assert_int_equal(ios_wanted_set(&w, "queue/iosched/async_depth", "8", "t"), 0);
+        assert_int_equal(ios_wanted_set(&w, "queue/iosched/read_expire", "300", "t"), 0);
+        assert_int_equal(ios_wanted_set(&w, "queue/nr_requests", "32", "t"), 0);
+        assert_int_equal(ios_wanted_set(&w, "scheduler", "mq-deadline", "t"), 0);
+        assert_int_equal(ios_plan_from_settings(d, &w, &pl), 0);
+        assert_int_equal(pl.n, 4);
+        assert_string_equal(pl.c[0].key, "scheduler");
+        for (size_t i = 0; i < pl.n; i++) {
+                const char *by = ios_tunable_reset_by(pl.c[i].key);
+
+                for (size_t k = 0; by && k < pl.n; k++)
+                        if (strcmp(pl.c[k].key, by) == 0) {
+                                assert_true(k < i);
+                                checked++;
+                        }
+        }
+        assert_int_equal(checked, 1);
+        ios_plan_done(&pl);
+        ios_wanted_done(&w);
+        ios_device_free(d);
+        ios_ctx_free(r);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_names),
                 cmocka_unit_test(test_families),
                 cmocka_unit_test(test_reset_by),
+                cmocka_unit_test(test_write_order),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
