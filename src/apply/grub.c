@@ -197,6 +197,14 @@ static char *installed_file(const char *conf_root)
         return found;
 }
 
+/* The first scheduler of a resolved policy's preference list (malloc'd), or NULL. */
+static char *builtin_first_of(const struct ios_wanted *w)
+{
+        const char *v = ios_wanted_value(w, "scheduler");
+
+        return v ? strndup(v, strcspn(v, " ")) : NULL;
+}
+
 /* What the built-in policy alone gives import_classes (asked of it, so it stays true). */
 static void print_builtin(FILE *out, const char *prog)
 {
@@ -212,9 +220,7 @@ static void print_builtin(FILE *out, const char *prog)
 
                 if (ios_policy_resolve(p, &d, &w) < 0)
                         continue;
-                for (size_t k = 0; k < w.n; k++)
-                        if (streq(w.s[k].key, "scheduler") && !sched[i])
-                                sched[i] = strndup(w.s[k].value, strcspn(w.s[k].value, " "));
+                sched[i] = builtin_first_of(&w);
                 ios_wanted_done(&w);
         }
         ios_policy_free(p);
@@ -335,9 +341,7 @@ static char *builtin_first(const struct ios_policy *p, enum ios_class c)
 
         if (ios_policy_resolve(p, &d, &w) < 0)
                 return NULL;
-        for (size_t k = 0; k < w.n; k++)
-                if (streq(w.s[k].key, "scheduler") && !first)
-                        first = strndup(w.s[k].value, strcspn(w.s[k].value, " "));
+        first = builtin_first_of(&w);
         ios_wanted_done(&w);
         return first;
 }
