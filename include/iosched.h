@@ -154,6 +154,19 @@ int ios_bench_lock_path(unsigned major, unsigned minor, char *buf, size_t size);
 int ios_bench_lock_holder(struct ios_ctx *r, unsigned major, unsigned minor, long *ret_pid);
 
 /* ------------------------------------------------------------------ */
+/* grow.c: the one growth helper for arrays                            */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Room for at least need elements of elem bytes in arr, which has room for
+ * *cap (0 and NULL at first): the new array (arr itself when it has room),
+ * its room in *cap; NULL with arr and *cap untouched when out of memory or
+ * when need * elem would overflow.  The room doubles (at least 8).
+ *   v = ios_grow(a->v, &a->cap, a->n + 1, sizeof(*v)); if (!v) return -ENOMEM; a->v = v;
+ */
+void *ios_grow(void *arr, size_t *cap, size_t need, size_t elem);
+
+/* ------------------------------------------------------------------ */
 /* strv.c: NULL-terminated string vectors, and JSON strings            */
 /* ------------------------------------------------------------------ */
 
@@ -202,8 +215,6 @@ const char *ios_suggest(const char *word, const char * const *known, size_t n);
  * queue, or a file without brackets); ret_avail every listed name.
  */
 int ios_sched_parse(const char *text, char **ret_current, char ***ret_avail);
-/* The name the other queue family uses ("noop" <-> "none", ...), or NULL. */
-const char *ios_sched_alias(const char *name, bool want_legacy);
 /*
  * Choose the first of prefs (in order) that the queue offers, mapping each
  * through ios_sched_alias() for the queue's family (kyber has no legacy
@@ -214,8 +225,6 @@ const char *ios_sched_alias(const char *name, bool want_legacy);
  */
 int ios_sched_choose(char * const *prefs, char * const *avail, char * const *loadable,
                      const char **ret);
-/* Module name the kernel loads for a scheduler ("kyber-iosched"), or NULL. */
-const char *ios_sched_module(const char *name);
 
 /* ------------------------------------------------------------------ */
 /* tunables.c: what a policy may set, with types and ranges            */
@@ -223,6 +232,17 @@ const char *ios_sched_module(const char *name);
 
 /* A scheduler of iosched's table (blk-mq and legacy names). */
 bool ios_sched_name_known(const char *name);
+#define IOS_SCHED_LEGACY  1u    /* a single-queue scheduler (kernels before 5.0) */
+#define IOS_SCHED_MODULAR 2u    /* blk-mq, may be a module the kernel loads on write */
+#define IOS_SCHED_TWIN_DIFFERS 4u /* its ios_sched_alias() only stands in for it (cfq -> bfq) */
+/* The table's i-th scheduler and its IOS_SCHED_* flags (ret_flags may be NULL); NULL past the end. */
+const char *ios_sched_nth(size_t i, unsigned *ret_flags);
+/* name's IOS_SCHED_* flags; 0 for a name the table does not know. */
+unsigned ios_sched_flags(const char *name);
+/* The name the other queue family uses ("noop" <-> "none", kyber -> cfq), or NULL. */
+const char *ios_sched_alias(const char *name, bool want_legacy);
+/* Module name the kernel loads for a scheduler ("kyber-iosched"), or NULL. */
+const char *ios_sched_module(const char *name);
 /* Could be a scheduler's name in the kernel (out-of-tree ones included). */
 bool ios_sched_name_valid(const char *name);
 /* The known scheduler name (table above) that name is a misspelling of, or NULL. */
@@ -237,6 +257,12 @@ bool ios_sched_tunables_known(const char *sched);
 bool ios_iosched_tunable_of(const char *sched, const char *tunable);
 /* "queue/nr_requests", "queue/iosched/read_expire": a key a policy may set. */
 bool ios_tunable_known(const char *key);
+/*
+ * The key whose write makes the kernel reset key to a default of its own
+ * ("queue/nr_requests" for "queue/iosched/async_depth"), or NULL.  The
+ * write order (apply.c) writes the resetting key first.
+ */
+const char *ios_tunable_reset_by(const char *key);
 /*
  * Check value against key's type and range: 0, -ENOENT (unknown key),
  * -EINVAL (not of the type) or -ERANGE, with one line in msg.
@@ -410,12 +436,29 @@ struct ios_held {
 /* The merged settings for one disk (every matching rule, later overriding earlier). */
 struct ios_wanted {
         struct ios_setting *s;
-        size_t n;
+        size_t n, cap;          /* cap: room in s (ios_grow) */
         char **notes;           /* e.g. the zoned safety rule overriding a rule */
         struct ios_held *held;  /* what a broken file holds on this disk */
-        size_t nheld;
+        size_t nheld, capheld;
 };
 int ios_policy_resolve(const struct ios_policy *p, const struct ios_device *d, struct ios_wanted *ret);
+
+/* wanted.c: a settings list, one setting per key */
+/* key's setting in w (w may be NULL), or NULL. */
+const struct ios_setting *ios_wanted_get(const struct ios_wanted *w, const char *key);
+/* key's value in w (w may be NULL), or NULL. */
+const char *ios_wanted_value(const struct ios_wanted *w, const char *key);
+/*
+ * Add key with copies of value and source (either may be NULL), or, when w
+ * has key, replace its value and source where it stands.  0, or -ENOMEM
+ * with w as it was.
+ */
+int ios_wanted_set(struct ios_wanted *w, const char *key, const char *value, const char *source);
+/* Drop key's setting (NULL: every one); the last setting takes its place. */
+void ios_wanted_unset(struct ios_wanted *w, const char *key);
+/* A copy of from's settings into to (its notes and holds are not copied). */
+int ios_wanted_copy(const struct ios_wanted *from, struct ios_wanted *to);
+/* Free everything w holds, settings, notes and holds; w is empty after. */
 void ios_wanted_done(struct ios_wanted *w);
 
 /* ------------------------------------------------------------------ */
@@ -537,7 +580,7 @@ struct ios_change {
 struct ios_plan {
         struct ios_device *dev;         /* borrowed */
         struct ios_change *c;
-        size_t n;
+        size_t n, cap;          /* cap: room in c (ios_grow) */
         char **notes;
         int error;              /* first -errno of a failed write, or of planning */
         char *error_msg;
@@ -605,7 +648,7 @@ struct ios_writer {
 };
 struct ios_writers {
         struct ios_writer *w;
-        size_t n;
+        size_t n, cap;          /* cap: room in w (ios_grow) */
 };
 /* Every writer under conf_root (NULL: "/"): conf_root's /etc/tuned, /usr/lib/tuned and udev rules directories. */
 int ios_writers_scan(const char *conf_root, struct ios_writers *ret);

@@ -29,21 +29,19 @@ static int val_append(struct val *v, const char *s, const struct pos *at, size_t
         if (!n)
                 return 0;
         if (v->n + n + 1 > v->cap) {
-                size_t cap = v->cap ? v->cap : 64;
-                char *ns;
+                /* two arrays, one room: each grows from it, the room is what both have */
+                size_t cap_s = v->cap, cap_at = v->cap;
+                char *ns = ios_grow(v->s, &cap_s, v->n + n + 1, 1);
                 struct pos *a;
 
-                while (cap < v->n + n + 1)
-                        cap *= 2;
-                ns = realloc(v->s, cap);
                 if (!ns)
                         return -ENOMEM;
                 v->s = ns;
-                a = realloc(v->at, cap * sizeof(*a));
+                a = ios_grow(v->at, &cap_at, v->n + n + 1, sizeof(*a));
                 if (!a)
                         return -ENOMEM;
                 v->at = a;
-                v->cap = cap;
+                v->cap = cap_s < cap_at ? cap_s : cap_at;
         }
         memcpy(v->s + v->n, s, n);
         memcpy(v->at + v->n, at, n * sizeof(*at));
@@ -166,13 +164,9 @@ int grub_toks_scan(struct elv *e, struct toks *t, const char *s, size_t n, const
                          !(nt.where = strdup(CMDLINE)))
                         nt.where = NULL;
                 if (nt.where && nt.value && t->n == t->cap) {
-                        size_t cap = t->cap ? 2 * t->cap : 16;
-
-                        nts = reallocarray(t->t, cap, sizeof(*nts));
-                        if (nts) {
+                        nts = ios_grow(t->t, &t->cap, t->n + 1, sizeof(*nts));
+                        if (nts)
                                 t->t = nts;
-                                t->cap = cap;
-                        }
                 }
                 if (!nt.where || !nt.value || t->n == t->cap) {
                         free(nt.value);
@@ -235,13 +229,11 @@ struct var *grub_var_find(const struct elv *e, const char *name, size_t len)
 static struct var *var_add(struct elv *e, char *name)
 {
         if (e->nvars == e->cap_vars) {
-                size_t cap = e->cap_vars ? 2 * e->cap_vars : 16;
-                struct var *nv = reallocarray(e->vars, cap, sizeof(*nv));
+                struct var *nv = ios_grow(e->vars, &e->cap_vars, e->nvars + 1, sizeof(*nv));
 
                 if (!nv)
                         return NULL;
                 e->vars = nv;
-                e->cap_vars = cap;
         }
         if (2 * (e->nvars + 1) > e->var_idx_cap) {
                 size_t cap = e->var_idx_cap ? 2 * e->var_idx_cap : 32, *old = e->var_idx, old_cap = e->var_idx_cap;

@@ -197,6 +197,14 @@ static char *installed_file(const char *conf_root)
         return found;
 }
 
+/* The first scheduler of a resolved policy's preference list (malloc'd), or NULL. */
+static char *builtin_first_of(const struct ios_wanted *w)
+{
+        const char *v = ios_wanted_value(w, "scheduler");
+
+        return v ? strndup(v, strcspn(v, " ")) : NULL;
+}
+
 /* What the built-in policy alone gives import_classes (asked of it, so it stays true). */
 static void print_builtin(FILE *out, const char *prog)
 {
@@ -212,9 +220,7 @@ static void print_builtin(FILE *out, const char *prog)
 
                 if (ios_policy_resolve(p, &d, &w) < 0)
                         continue;
-                for (size_t k = 0; k < w.n; k++)
-                        if (streq(w.s[k].key, "scheduler") && !sched[i])
-                                sched[i] = strndup(w.s[k].value, strcspn(w.s[k].value, " "));
+                sched[i] = builtin_first_of(&w);
                 ios_wanted_done(&w);
         }
         ios_policy_free(p);
@@ -266,6 +272,21 @@ void apply_warn_elevator(const char *prog, struct ios_ctx *r, const char *conf_r
 
 static int print_import_rules(FILE *out, const char *v, const char *mq);
 
+/* The table's schedulers, the legacy ones (what elevator= named) first: "noop deadline cfq none ...". */
+static const char *grub_known_scheds(char *buf, size_t n)
+{
+        const char *name;
+        unsigned flags;
+        size_t l = 0;
+
+        buf[0] = '\0';
+        for (int legacy = 1; legacy >= 0; legacy--)
+                for (size_t i = 0; (name = ios_sched_nth(i, &flags)); i++)
+                        if (!(flags & IOS_SCHED_LEGACY) == !legacy && l < n)
+                                l += (size_t)snprintf(buf + l, n - l, "%s%s", l ? " " : "", name);
+        return buf;
+}
+
 int apply_import_grub(FILE *out, struct ios_ctx *r, const char *conf_root, char **ret_msg, char ***ret_notes)
 {
         _cleanup_free_ char *v = NULL, *w = NULL;
@@ -278,9 +299,12 @@ int apply_import_grub(FILE *out, struct ios_ctx *r, const char *conf_root, char 
                 return k < 0 ? k : asprintf(ret_msg, "no elevator= in " CMDLINE ", %s" GRUB_FILE " or %s"
                                             GRUB_DIR "/*.cfg", root, root) < 0 ? -ENOMEM : -ENOENT;
         mq = ios_sched_alias(v, false);
-        if (!mq && !streq(v, "none") && !streq(v, "mq-deadline") && !streq(v, "kyber") && !streq(v, "bfq"))
-                return asprintf(ret_msg, "elevator=%s in %s names an unknown scheduler (known: noop deadline cfq "
-                                "none mq-deadline kyber bfq)", v, w) < 0 ? -ENOMEM : -EINVAL;
+        if (!ios_sched_name_known(v)) {
+                char known[128];
+
+                return asprintf(ret_msg, "elevator=%s in %s names an unknown scheduler (known: %s)", v, w,
+                                grub_known_scheds(known, sizeof(known))) < 0 ? -ENOMEM : -EINVAL;
+        }
         fprintf(out,
                 "# /etc/iosched.d/50-elevator.conf: " MARKER "\n"
                 "# from elevator=%s in %s.\n"
@@ -317,9 +341,7 @@ static char *builtin_first(const struct ios_policy *p, enum ios_class c)
 
         if (ios_policy_resolve(p, &d, &w) < 0)
                 return NULL;
-        for (size_t k = 0; k < w.n; k++)
-                if (streq(w.s[k].key, "scheduler") && !first)
-                        first = strndup(w.s[k].value, strcspn(w.s[k].value, " "));
+        first = builtin_first_of(&w);
         ios_wanted_done(&w);
         return first;
 }

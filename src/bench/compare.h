@@ -108,6 +108,7 @@ struct bench_variant {
 struct bench_variants {
         struct bench_variant *v;
         unsigned n;
+        size_t cap_v, cap_start;        /* room in v and start (ios_grow) */
         char **queue_keys;              /* queue/ files any variant sets */
         char **start_sched;             /* bench_variants_learn(): per scheduler ... */
         struct ios_wanted *start;       /* ... the state right after a fresh switch to it */

@@ -203,7 +203,7 @@ int bench_fio_run(struct bench_fio *f, const struct bench_opts *g, struct ios_de
                 if (poll(&p, 1, 200) <= 0)
                         continue;
                 if (len + 65536 > cap) {
-                        char *t = realloc(out, cap = cap ? cap * 2 : 262144);
+                        char *t = ios_grow(out, &cap, len + 65536, 1);
 
                         if (!t) {
                                 close(pfd[0]);

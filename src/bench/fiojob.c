@@ -30,6 +30,7 @@ struct scan {
         char **global;
         struct fjob *jobs;
         unsigned n;
+        size_t cap;             /* room in jobs (ios_grow) */
 };
 
 static const char *get(char * const *kv, const char *key)
@@ -45,7 +46,7 @@ static const char *get(char * const *kv, const char *key)
 
 static int add_job(struct scan *s, const char *name)
 {
-        struct fjob *j = realloc(s->jobs, (s->n + 1) * sizeof(*j));
+        struct fjob *j = ios_grow(s->jobs, &s->cap, (size_t)s->n + 1, sizeof(*j));
 
         if (!j)
                 return -ENOMEM;

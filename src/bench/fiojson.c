@@ -61,7 +61,7 @@ static int parse_string(struct parser *ps, char **ret)
                         }
                 }
                 if (n + 2 > cap) {
-                        char *t = realloc(s, cap *= 2);
+                        char *t = ios_grow(s, &cap, n + 2, 1);
 
                         if (!t) {
                                 free(s);
@@ -115,7 +115,7 @@ static int parse_list(struct parser *ps, struct bench_fj *v, char close)
                         ps->p++;
                 }
                 if (v->n == cap) {
-                        struct bench_fj *t = realloc(v->kids, (cap = cap ? cap * 2 : 8) * sizeof(*t));
+                        struct bench_fj *t = ios_grow(v->kids, &cap, v->n + 1, sizeof(*t));
 
                         if (!t) {
                                 free(key);

@@ -20,13 +20,16 @@
 int bench_jobs_add(struct bench_opts *g, const struct bench_opts *base, const char *name, struct bench_opts **ret)
 {
         struct bench_opts *jobs, *j;
+        size_t cap;
         int r;
 
         if (!name || !*name)
                 return bench_error_set(NULL, BENCH_ERR_USAGE, EINVAL, "empty job name");
         if (g->njobs >= 4096)
                 return -E2BIG;
-        jobs = realloc(g->jobs, (g->njobs + 1) * sizeof(*jobs));
+        /* the room is not kept (opts are copied whole): exactly njobs, grown by doubling */
+        cap = g->njobs;
+        jobs = ios_grow(g->jobs, &cap, (size_t)g->njobs + 1, sizeof(*jobs));
         if (!jobs)
                 return -ENOMEM;
         g->jobs = jobs;

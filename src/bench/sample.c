@@ -7,6 +7,7 @@
  * the samples' storage in the result.
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,18 +91,24 @@ int bench_result_add_sample(struct bench_result *res, unsigned *cap, const doubl
                             const double kib[BENCH_NDIR])
 {
         if (res->n_samples == *cap) {
-                unsigned nc = *cap ? *cap * 2 : 64;
+                /* 2 * BENCH_NDIR arrays, one room: each grows from it, the room is what all have */
+                size_t nc = SIZE_MAX;
+
                 for (int d = 0; d < BENCH_NDIR; d++) {
-                        double *a = realloc(res->iops_samples[d], nc * sizeof(double));
+                        size_t ci = *cap, cb = *cap;
+                        double *a = ios_grow(res->iops_samples[d], &ci, (size_t)res->n_samples + 1, sizeof(double));
+
                         if (!a)
                                 return -ENOMEM;
                         res->iops_samples[d] = a;
-                        a = realloc(res->bw_samples[d], nc * sizeof(double));
+                        a = ios_grow(res->bw_samples[d], &cb, (size_t)res->n_samples + 1, sizeof(double));
                         if (!a)
                                 return -ENOMEM;
                         res->bw_samples[d] = a;
+                        nc = ci < nc ? ci : nc;
+                        nc = cb < nc ? cb : nc;
                 }
-                *cap = nc;
+                *cap = nc > UINT_MAX ? UINT_MAX : (unsigned)nc;
         }
         for (int d = 0; d < BENCH_NDIR; d++) {
                 res->iops_samples[d][res->n_samples] = iops[d];

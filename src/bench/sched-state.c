@@ -33,46 +33,9 @@ void bench_sched_state_done(struct bench_sched_state *s)
         memset(s, 0, sizeof(*s));
 }
 
-static const char *wanted_value(const struct ios_wanted *w, const char *key)
-{
-        for (size_t i = 0; i < w->n; i++)
-                if (streq(w->s[i].key, key))
-                        return w->s[i].value;
-        return NULL;
-}
-
 const char *bench_sched_state_get(const struct bench_sched_state *s, const char *attr)
 {
-        return wanted_value(&s->saved, streq(attr, "queue/scheduler") ? "scheduler" : attr);
-}
-
-/* A borrowed setting appended to w (w's strings are not its own). */
-static int wanted_borrow(struct ios_wanted *w, const char *key, const char *value)
-{
-        struct ios_setting *n = realloc(w->s, (w->n + 1) * sizeof(*n));
-
-        if (!n)
-                return -ENOMEM;
-        w->s = n;
-        w->s[w->n++] = (struct ios_setting){ .key = (char *)key, .value = (char *)value, .source = (char *)"saved" };
-        return 0;
-}
-
-static int wanted_copy(const struct ios_wanted *from, struct ios_wanted *to)
-{
-        *to = (struct ios_wanted){ .s = calloc(from->n + 1, sizeof(*to->s)) };
-        if (!to->s)
-                return -ENOMEM;
-        for (size_t i = 0; i < from->n; i++) {
-                to->s[i] = (struct ios_setting){ .key = strdup(from->s[i].key), .value = strdup(from->s[i].value),
-                                                 .source = strdup(from->s[i].source) };
-                to->n++;
-                if (!to->s[i].key || !to->s[i].value || !to->s[i].source) {
-                        ios_wanted_done(to);
-                        return -ENOMEM;
-                }
-        }
-        return 0;
+        return ios_wanted_value(&s->saved, streq(attr, "queue/scheduler") ? "scheduler" : attr);
 }
 
 int bench_sched_save(struct ios_device *d, struct bench_sched_state *s)
@@ -85,7 +48,7 @@ int bench_sched_save(struct ios_device *d, struct bench_sched_state *s)
         if (r < 0)
                 return r;
         /* nothing changed yet: what iosched-bench leaves is what it found */
-        r = wanted_copy(&s->saved, &s->left);
+        r = ios_wanted_copy(&s->saved, &s->left);
         if (r < 0) {
                 ios_wanted_done(&s->saved);
                 return r;
@@ -144,23 +107,20 @@ int bench_sched_switch(struct ios_device *d, const char *sched, const struct ios
                        char **ret_msg)
 {
         struct ios_wanted w = {};
-        size_t n = extra ? extra->n : 0;
         int r;
 
         if (ret_msg)
                 *ret_msg = NULL;
-        w.s = calloc(n + 1, sizeof(*w.s));
-        if (!w.s)
-                return -ENOMEM;
         /* exactly this scheduler: a one-name preference list */
-        w.s[w.n++] = (struct ios_setting){ .key = (char *)"scheduler", .value = (char *)sched,
-                                           .source = (char *)"--compare" };
-        for (size_t i = 0; i < n; i++)
+        r = ios_wanted_set(&w, "scheduler", sched, "--compare");
+        for (size_t i = 0; extra && i < extra->n && r >= 0; i++)
                 if (!streq(extra->s[i].key, "scheduler"))
-                        w.s[w.n++] = extra->s[i];
-        r = plan_and_apply(d, &w, true, ret_msg);
-        free(w.s);              /* the strings are borrowed */
-        record_left(d);
+                        r = ios_wanted_set(&w, extra->s[i].key, extra->s[i].value, extra->s[i].source);
+        if (r >= 0) {
+                r = plan_and_apply(d, &w, true, ret_msg);
+                record_left(d);
+        }
+        ios_wanted_done(&w);
         return r;
 }
 
@@ -240,12 +200,12 @@ void bench_sched_arm(struct bench_sched_state *s,
  * What the restore writes: for each saved setting, the value found, unless
  * another program set the file during the run (its value now is neither the
  * one found nor the one iosched-bench left): then the value now, noted in
- * s->kept.  Values are borrowed from s->saved and now.
+ * s->kept.
  */
 static int restore_target(struct bench_sched_state *s, const struct ios_wanted *now, struct ios_wanted *t)
 {
-        const char *s0 = wanted_value(&s->saved, "scheduler"), *sl = wanted_value(&s->left, "scheduler");
-        const char *sc = wanted_value(now, "scheduler"), *fin = s0;
+        const char *s0 = ios_wanted_value(&s->saved, "scheduler"), *sl = ios_wanted_value(&s->left, "scheduler");
+        const char *sc = ios_wanted_value(now, "scheduler"), *fin = s0;
         bool back = false;      /* iosched-bench switches the scheduler back: its iosched/ is new */
         int r = 0;
 
@@ -259,7 +219,7 @@ static int restore_target(struct bench_sched_state *s, const struct ios_wanted *
                 }
         }
         if (r >= 0 && fin)
-                r = wanted_borrow(t, "scheduler", fin);
+                r = ios_wanted_set(t, "scheduler", fin, "saved");
         for (size_t i = 0; i < s->saved.n && r >= 0; i++) {
                 const char *key = s->saved.s[i].key, *was = s->saved.s[i].value, *cur, *ours;
 
@@ -267,13 +227,13 @@ static int restore_target(struct bench_sched_state *s, const struct ios_wanted *
                         continue;
                 if (startswith(key, "queue/iosched/") && fin != s0)
                         continue;               /* another program's scheduler: its tunables are its own */
-                cur = wanted_value(now, key);
-                ours = wanted_value(&s->left, key);
+                cur = ios_wanted_value(now, key);
+                ours = ios_wanted_value(&s->left, key);
                 if ((back && startswith(key, "queue/iosched/")) || !cur || streq(cur, was) || (ours && streq(cur, ours))) {
-                        r = wanted_borrow(t, key, was);
+                        r = ios_wanted_set(t, key, was, "saved");
                         continue;
                 }
-                r = wanted_borrow(t, key, cur);
+                r = ios_wanted_set(t, key, cur, "saved");
                 if (r >= 0)
                         r = ios_strv_pushf(&s->kept, "%s: another program set \"%s\" during the run; kept (it was \"%s\")",
                                            key, cur, was);
@@ -293,7 +253,7 @@ int bench_sched_restore(struct bench_sched_state *s, char ***ret_bad)
         if (!s->left_known || ios_snapshot_take(s->dev, &now) < 0 || restore_target(s, &now, &target) < 0) {
                 /* cannot tell: put everything back as found */
                 s->kept = ios_strv_free(s->kept);
-                free(target.s);
+                ios_wanted_done(&target);
                 (void)plan_and_apply(s->dev, &s->saved, false, NULL);
                 (void)ios_device_refresh_sched(s->dev);
                 ios_wanted_done(&now);
@@ -304,7 +264,7 @@ int bench_sched_restore(struct bench_sched_state *s, char ***ret_bad)
         (void)plan_and_apply(s->dev, &target, false, NULL);
         (void)ios_device_refresh_sched(s->dev);
         r = verify(s->dev, &target, ret_bad);
-        free(target.s);         /* borrowed strings */
+        ios_wanted_done(&target);
         ios_wanted_done(&now);
         return r;
 }

@@ -51,26 +51,6 @@ static char *tunable_key(const char *name)
         return NULL;
 }
 
-static int wanted_add(struct ios_wanted *w, const char *key, const char *value, const char *source)
-{
-        struct ios_setting *n = realloc(w->s, (w->n + 1) * sizeof(*n));
-
-        if (!n)
-                return -ENOMEM;
-        w->s = n;
-        w->s[w->n] = (struct ios_setting){ .key = strdup(key), .value = strdup(value), .source = strdup(source) };
-        w->n++;
-        return w->s[w->n - 1].key && w->s[w->n - 1].value && w->s[w->n - 1].source ? 0 : -ENOMEM;
-}
-
-static const char *wanted_get(const struct ios_wanted *w, const char *key)
-{
-        for (size_t i = 0; w && i < w->n; i++)
-                if (streq(w->s[i].key, key))
-                        return w->s[i].value;
-        return NULL;
-}
-
 /*
  * One variant's spelling into its scheduler (as written) and settings,
  * with the table's checks.  Fills msg on a usage error (-EINVAL).
@@ -109,7 +89,7 @@ static int parse_one(const char *spelling, char **ret_sched, struct ios_wanted *
                         r = -EINVAL;
                         break;
                 }
-                if (wanted_get(&set, key)) {
+                if (ios_wanted_get(&set, key)) {
                         snprintf(msg, len, "%s given twice in one variant", tok);
                         r = -EINVAL;
                         break;
@@ -119,7 +99,7 @@ static int parse_one(const char *spelling, char **ret_sched, struct ios_wanted *
                         r = -EINVAL;
                         break;
                 }
-                r = wanted_add(&set, key, eq + 1, "--compare");
+                r = ios_wanted_set(&set, key, eq + 1, "--compare");
         }
         if (r < 0 || !ret_set) {
                 ios_wanted_done(&set);
@@ -142,19 +122,21 @@ int bench_variant_check(const char *spelling, char *msg, size_t len)
  * The kernel's name of the scheduler that name selects on disk, decided as
  * bench_sched_switch() will decide it, by the library's plan for a one-name
  * preference (reads only): a name the queue offers, its legacy/blk-mq twin
- * (noop/none, deadline/mq-deadline, cfq/bfq), or a blk-mq scheduler built
+ * (ios_sched_alias(), from the table), or a blk-mq scheduler built
  * as a module that is not listed yet but installed for the running kernel,
  * which loads it on the write.  NULL in *ret: the disk cannot run it.
  */
 static int sched_kernel_name(struct ios_device *disk, const char *name, char **ret)
 {
-        struct ios_setting set = { .key = (char *)"scheduler", .value = (char *)name, .source = (char *)"--compare" };
-        const struct ios_wanted w = { .s = &set, .n = 1 };
+        struct ios_wanted w = {};
         struct ios_plan pl;
         int r;
 
         *ret = NULL;
-        r = ios_plan_from_settings(disk, &w, &pl);
+        r = ios_wanted_set(&w, "scheduler", name, "--compare");
+        if (r >= 0)
+                r = ios_plan_from_settings(disk, &w, &pl);
+        ios_wanted_done(&w);
         if (r < 0)
                 return r;
         for (size_t i = 0; i < pl.n && r == 0; i++)
@@ -185,20 +167,22 @@ void bench_variants_done(struct bench_variants *vs)
 /* What the disk could run instead, for the message. */
 static char *available(struct ios_device *disk)
 {
-        static const char * const modular[] = { "mq-deadline", "kyber", "bfq" };
         _cleanup_(ios_strv_freep) char **avail = NULL;
+        const char *name;
+        unsigned flags;
 
         for (char * const *p = disk->sched_avail; p && *p; p++)
                 if (ios_strv_pushf(&avail, "%s", *p) < 0)
                         return NULL;
-        for (size_t i = 0; i < ELEMENTSOF(modular); i++) {
+        /* the schedulers the table says the kernel may load as modules */
+        for (size_t i = 0; (name = ios_sched_nth(i, &flags)); i++) {
                 _cleanup_free_ char *k = NULL;
 
-                if (ios_strv_contains(disk->sched_avail, modular[i]))
+                if (!(flags & IOS_SCHED_MODULAR) || ios_strv_contains(disk->sched_avail, name))
                         continue;
-                if (sched_kernel_name(disk, modular[i], &k) < 0)
+                if (sched_kernel_name(disk, name, &k) < 0)
                         return NULL;
-                if (k && streq(k, modular[i]) && ios_strv_pushf(&avail, "%s (module)", k) < 0)
+                if (k && streq(k, name) && ios_strv_pushf(&avail, "%s (module)", k) < 0)
                         return NULL;
         }
         return ios_strv_join(avail, " ");
@@ -220,7 +204,7 @@ static int add_variant(struct bench_variants *vs, char *sched, struct ios_wanted
                         ios_wanted_done(set);
                         return 0;
                 }
-        n = realloc(vs->v, (vs->n + 1) * sizeof(*n));
+        n = ios_grow(vs->v, &vs->cap_v, (size_t)vs->n + 1, sizeof(*n));
         if (!n) {
                 free(label);
                 return -ENOMEM;
@@ -340,7 +324,7 @@ int bench_variants_learn(struct bench_variants *vs, struct ios_device *d, struct
                         if (r < 0)
                                 return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "%s: cannot read the state under %s: %s",
                                                        d->name, sched, strerror(-r));
-                        ns = realloc(vs->start, (vs->n_start + 1) * sizeof(*ns));
+                        ns = ios_grow(vs->start, &vs->cap_start, (size_t)vs->n_start + 1, sizeof(*ns));
                         if (!ns) {
                                 ios_wanted_done(&snap);
                                 return -ENOMEM;
@@ -356,7 +340,7 @@ int bench_variants_learn(struct bench_variants *vs, struct ios_device *d, struct
                 for (size_t k = 0; k < vs->v[i].set.n; k++) {
                         const char *key = vs->v[i].set.s[k].key;
 
-                        if (startswith(key, "queue/iosched/") && !wanted_get(start_of(vs, sched), key))
+                        if (startswith(key, "queue/iosched/") && !ios_wanted_get(start_of(vs, sched), key))
                                 return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                                        "--compare variant '%s': %s on %s has no writable %s",
                                                        vs->v[i].label, sched, d->name, key + strlen("queue/"));
@@ -389,19 +373,19 @@ int bench_variant_switch(const struct bench_variants *vs, unsigned i, struct ios
 
         /* the variant's own values, then the policy's, then what the scheduler starts with */
         for (size_t k = 0; k < v->set.n && r >= 0; k++)
-                r = wanted_add(&w, v->set.s[k].key, v->set.s[k].value, "--compare");
+                r = ios_wanted_set(&w, v->set.s[k].key, v->set.s[k].value, "--compare");
         for (size_t k = 0; extra && k < extra->n && r >= 0; k++)
-                if (!streq(extra->s[k].key, "scheduler") && !wanted_get(&w, extra->s[k].key))
-                        r = wanted_add(&w, extra->s[k].key, extra->s[k].value, extra->s[k].source);
+                if (!streq(extra->s[k].key, "scheduler") && !ios_wanted_get(&w, extra->s[k].key))
+                        r = ios_wanted_set(&w, extra->s[k].key, extra->s[k].value, extra->s[k].source);
         for (size_t k = 0; start && k < start->n && r >= 0; k++) {
-                const char *key = start->s[k].key;
+                const char *key = start->s[k].key, *reset_by = ios_tunable_reset_by(key);
 
-                /* writing nr_requests resets mq-deadline's async_depth for the new depth */
-                if (streq(key, "queue/iosched/async_depth") && wanted_get(&v->set, "queue/nr_requests"))
+                /* the variant writes a key that makes the kernel reset this one: the kernel's value counts */
+                if (reset_by && ios_wanted_get(&v->set, reset_by))
                         continue;
                 if ((startswith(key, "queue/iosched/") || streq(key, "queue/nr_requests") ||
-                     ios_strv_contains(vs->queue_keys, key)) && !wanted_get(&w, key))
-                        r = wanted_add(&w, key, start->s[k].value, "scheduler start value");
+                     ios_strv_contains(vs->queue_keys, key)) && !ios_wanted_get(&w, key))
+                        r = ios_wanted_set(&w, key, start->s[k].value, "scheduler start value");
         }
         if (r >= 0)
                 r = bench_sched_switch(d, v->sched, &w, ret_msg);

@@ -25,7 +25,7 @@
 static int add_change(struct ios_plan *pl, const char *key, const char *cur, const char *want,
                       const char *source, enum ios_change_state st)
 {
-        struct ios_change *nc = realloc(pl->c, (pl->n + 1) * sizeof(*nc));
+        struct ios_change *nc = ios_grow(pl->c, &pl->cap, pl->n + 1, sizeof(*nc));
 
         if (!nc)
                 return -ENOMEM;
@@ -53,14 +53,6 @@ static void change_msg(struct ios_change *c, const char *fmt, ...)
         if (vasprintf(&c->msg, fmt, ap) < 0)
                 c->msg = NULL;
         va_end(ap);
-}
-
-static const struct ios_setting *find(const struct ios_wanted *w, const char *key)
-{
-        for (size_t i = 0; i < w->n; i++)
-                if (streq(w->s[i].key, key))
-                        return &w->s[i];
-        return NULL;
 }
 
 /* Order rank: scheduler, nr_requests, other queue/, iosched/. */
@@ -235,7 +227,7 @@ int ios_plan_from_settings(struct ios_device *d, const struct ios_wanted *w_in, 
                 }
         }
 
-        e = plan_scheduler(&pl, find(w, "scheduler"), &after);
+        e = plan_scheduler(&pl, ios_wanted_get(w, "scheduler"), &after);
         if (e < 0)
                 goto fail;
         switching = pl.n > 0 && pl.c[0].state == IOS_CHANGE_DRIFT;

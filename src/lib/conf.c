@@ -160,7 +160,7 @@ int ios_conf_add_cond(struct rule *r, const char *file, unsigned line, const cha
                 if (c.key == MK_REMOVABLE)
                         p->needs_extra = true;
         }
-        nc = realloc(r->conds, (r->nconds + 1) * sizeof(*nc));
+        nc = ios_grow(r->conds, &r->capconds, r->nconds + 1, sizeof(*nc));
         if (!nc) {
                 ios_strv_free(c.values);
                 free(c.prop);
@@ -175,7 +175,6 @@ static int add_setting(struct rule *r, const char *file, unsigned line, const ch
                        struct ios_policy *p, struct ios_error *err)
 {
         _cleanup_free_ char *k = NULL, *source = NULL;
-        struct ios_setting *ns;
         char msg[256];
         int e;
 
@@ -189,8 +188,8 @@ static int add_setting(struct rule *r, const char *file, unsigned line, const ch
                         if (ios_sched_name_known(*s)) {
                                 const char *mq = ios_sched_alias(*s, false);
 
-                                /* noop and deadline have blk-mq twins; cfq has only a stand-in */
-                                if (mq && streq(*s, "cfq") &&
+                                /* a legacy name whose blk-mq twin only stands in for it (cfq) */
+                                if (mq && (ios_sched_flags(*s) & IOS_SCHED_TWIN_DIFFERS) &&
                                     warn(p, file, line, "Scheduler=%s: %s is a legacy scheduler; on blk-mq kernels "
                                          "(all since 5.0) it is mapped to %s, a different scheduler", *s, *s, mq) < 0)
                                         return -ENOMEM;
@@ -231,25 +230,8 @@ static int add_setting(struct rule *r, const char *file, unsigned line, const ch
         }
         if (!k || asprintf(&source, "%s:%u", file, line) < 0)
                 return -ENOMEM;
-
         /* a key set twice in one rule: the later line wins */
-        for (size_t i = 0; i < r->nset; i++)
-                if (streq(r->set[i].key, k)) {
-                        free(r->set[i].value);
-                        free(r->set[i].source);
-                        r->set[i].value = strdup(val);
-                        r->set[i].source = TAKE_PTR(source);
-                        return r->set[i].value ? 0 : -ENOMEM;
-                }
-        ns = realloc(r->set, (r->nset + 1) * sizeof(*ns));
-        if (!ns)
-                return -ENOMEM;
-        r->set = ns;
-        r->set[r->nset].key = TAKE_PTR(k);
-        r->set[r->nset].value = strdup(val);
-        r->set[r->nset].source = TAKE_PTR(source);
-        r->nset++;
-        return r->set[r->nset - 1].value ? 0 : -ENOMEM;
+        return ios_wanted_set(&r->set, k, val, source);
 }
 
 void ios_rule_done(struct rule *r)
@@ -258,13 +240,8 @@ void ios_rule_done(struct rule *r)
                 ios_strv_free(r->conds[i].values);
                 free(r->conds[i].prop);
         }
-        for (size_t i = 0; i < r->nset; i++) {
-                free(r->set[i].key);
-                free(r->set[i].value);
-                free(r->set[i].source);
-        }
+        ios_wanted_done(&r->set);
         free(r->conds);
-        free(r->set);
         free(r->source);
         *r = (struct rule){};
 }
@@ -278,11 +255,8 @@ void ios_rule_done(struct rule *r)
 static int check_rule(struct ios_policy *p, const struct rule *r)
 {
         _cleanup_(ios_strv_freep) char **scheds = NULL;
-        const struct ios_setting *sched = NULL;
+        const struct ios_setting *sched = ios_wanted_get(&r->set, "scheduler");
 
-        for (size_t i = 0; i < r->nset; i++)
-                if (streq(r->set[i].key, "scheduler"))
-                        sched = &r->set[i];
         if (!sched)
                 return 0;
         if (ios_strv_split(sched->value, " \t", &scheds) < 0)
@@ -290,8 +264,9 @@ static int check_rule(struct ios_policy *p, const struct rule *r)
         for (char **n = scheds; *n; n++)
                 if (!ios_sched_tunables_known(*n))
                         return 0;
-        for (size_t i = 0; i < r->nset; i++) {
-                const char *t = startswith(r->set[i].key, "queue/iosched/");
+        for (size_t i = 0; i < r->set.n; i++) {
+                const struct ios_setting *set = &r->set.s[i];
+                const char *t = startswith(set->key, "queue/iosched/");
                 bool has = false;
 
                 for (char **n = scheds; t && *n && !has; n++)
@@ -300,7 +275,7 @@ static int check_rule(struct ios_policy *p, const struct rule *r)
                               ios_iosched_tunable_of(ios_sched_alias(*n, true), t);
                 if (t && !has &&
                     ios_strv_pushf(&p->warnings, "%s: %s is not a tunable of %s (Scheduler=%s at %s): it is never written",
-                                   r->set[i].source, r->set[i].key,
+                                   set->source, set->key,
                                    ios_strv_length(scheds) == 1 ? scheds[0] : "any of them",
                                    sched->value, sched->source) < 0)
                         return -ENOMEM;
@@ -310,7 +285,7 @@ static int check_rule(struct ios_policy *p, const struct rule *r)
 
 static int push_rule(struct ios_policy *p, struct rule *r)
 {
-        struct rule *nr = realloc(p->rules, (p->nrules + 1) * sizeof(*nr));
+        struct rule *nr = ios_grow(p->rules, &p->caprules, p->nrules + 1, sizeof(*nr));
 
         if (!nr)
                 return -ENOMEM;
@@ -320,171 +295,186 @@ static int push_rule(struct ios_policy *p, struct rule *r)
         return 0;
 }
 
+/* One ios_policy_parse() in progress: the scratch policy and where the reader is. */
+struct parse {
+        struct ios_policy tmp;          /* what the text gives; p is changed only at the end */
+        struct rule cur;                /* the rule being read */
+        const char *name;
+        unsigned line;
+        enum { S_NONE, S_MATCH, S_SET, S_DAEMON } sect;
+        bool in_rule, have_set, drift_set;
+        struct ios_error *err;
+};
+
+/* The rule read so far is complete: judge it and keep it. */
+static int end_rule(struct parse *ps)
+{
+        int e = check_rule(&ps->tmp, &ps->cur);
+
+        if (e >= 0)
+                e = push_rule(&ps->tmp, &ps->cur);
+        ps->in_rule = ps->have_set = false;
+        return e;
+}
+
+/* A "[Section]" line, l its text without blanks around it. */
+static int parse_section(struct parse *ps, char *l)
+{
+        size_t n = strlen(l);
+
+        if (l[n - 1] != ']')
+                return ios_error_set(ps->err, ps->name, ps->line, -EINVAL, "section header without closing ]");
+        l[n - 1] = '\0';
+        l++;
+        if (streq(l, "Match")) {
+                if (ps->in_rule && ps->have_set) {
+                        int e = end_rule(ps);
+
+                        if (e < 0)
+                                return e;
+                }
+                ps->sect = S_MATCH;
+        } else if (streq(l, "Set")) {
+                ps->sect = S_SET;
+                ps->have_set = true;
+        } else if (streq(l, "Daemon")) {
+                ps->sect = S_DAEMON;
+                return 0;
+        } else {
+                static const char * const sections[] = { "Match", "Set", "Daemon" };
+                const char *near = ios_suggest(l, sections, ELEMENTSOF(sections));
+
+                if (near)
+                        return ios_error_set(ps->err, ps->name, ps->line, -EINVAL,
+                                             "unknown section [%s]: did you mean [%s]?", l, near);
+                return ios_error_set(ps->err, ps->name, ps->line, -EINVAL,
+                                     "unknown section [%s] (known: Match, Set, Daemon)", l);
+        }
+        if (!ps->in_rule) {
+                ps->in_rule = true;
+                if (asprintf(&ps->cur.source, "%s:%u", ps->name, ps->line) < 0)
+                        return -ENOMEM;
+        }
+        return 0;
+}
+
+/* A [Daemon] line. */
+static int parse_daemon(struct parse *ps, const char *key, const char *val)
+{
+        if (!streq(key, "DriftInterval"))
+                return ios_error_set(ps->err, ps->name, ps->line, -EINVAL, "unknown key \"%s\" in [Daemon]%s", key,
+                                     ios_near_miss(key, "DriftInterval") ? ": did you mean \"DriftInterval\"?" : "");
+        if (ios_parse_interval_ms(val, &ps->tmp.drift_ms) < 0)
+                return ios_error_set(ps->err, ps->name, ps->line, -EINVAL,
+                                     "DriftInterval= wants a time such as 500ms, 30s, 2min or off, got \"%s\"", val);
+        ps->drift_set = true;
+        return 0;
+}
+
+/* A "KEY=VALUE" line, l its text without blanks around it. */
+static int parse_assignment(struct parse *ps, char *l)
+{
+        char *eq = strchr(l, '='), *key, *val;
+
+        if (!eq)
+                return ios_error_set(ps->err, ps->name, ps->line, -EINVAL,
+                                     "expected KEY=VALUE or [Section], got \"%s\"", l);
+        *eq = '\0';
+        key = ios_strip(l);
+        val = ios_strip(eq + 1);
+        ios_conf_cut_comment(val);
+        switch (ps->sect) {
+        case S_MATCH:
+                return ios_conf_add_cond(&ps->cur, ps->name, ps->line, key, val, &ps->tmp, ps->err);
+        case S_SET:
+                return add_setting(&ps->cur, ps->name, ps->line, key, val, &ps->tmp, ps->err);
+        case S_DAEMON:
+                return parse_daemon(ps, key, val);
+        case S_NONE:
+        default:
+                return ios_error_set(ps->err, ps->name, ps->line, -EINVAL, "\"%s=\" outside of a section", key);
+        }
+}
+
+/* Every line of copy (cut in place). */
+static int parse_lines(struct parse *ps, char *copy)
+{
+        for (char *l = copy, *nl; l; l = nl) {
+                int e;
+
+                nl = strchr(l, '\n');
+                if (nl)
+                        *nl++ = '\0';
+                ps->line++;
+                if ((size_t)((nl ? nl - 1 : l + strlen(l)) - l) > IOS_POLICY_LINE_MAX)
+                        return ios_error_set(ps->err, ps->name, ps->line, -EFBIG, "line longer than %u KiB",
+                                             IOS_POLICY_LINE_MAX / 1024);
+                l = ios_strip(l);
+                if (!*l || *l == '#' || *l == ';')
+                        continue;
+                e = *l == '[' ? parse_section(ps, l) : parse_assignment(ps, l);
+                if (e < 0)
+                        return e;
+        }
+        if (ps->in_rule && !ps->have_set) {
+                unsigned at = 0;
+                const char *colon = strrchr(ps->cur.source, ':');
+
+                if (colon)
+                        at = (unsigned)atoi(colon + 1);
+                return ios_error_set(ps->err, ps->name, at, -EINVAL, "[Match] has no [Set] section");
+        }
+        return ps->in_rule ? end_rule(ps) : 0;
+}
+
+/* The scratch policy's rules, warnings and [Daemon] into p. */
+static int commit(struct ios_policy *p, struct parse *ps)
+{
+        struct ios_policy *tmp = &ps->tmp;
+        struct rule *nr = ios_grow(p->rules, &p->caprules, p->nrules + tmp->nrules + 1, sizeof(*nr));
+
+        if (!nr)
+                return -ENOMEM;
+        p->rules = nr;
+        if (tmp->nrules)
+                memcpy(p->rules + p->nrules, tmp->rules, tmp->nrules * sizeof(*p->rules));
+        p->nrules += tmp->nrules;
+        free(tmp->rules);
+        tmp->rules = NULL;
+        tmp->nrules = 0;
+        p->needs_extra |= tmp->needs_extra;
+        for (size_t i = 0; tmp->warnings && tmp->warnings[i]; i++)
+                if (ios_strv_push_fast(&p->warnings, &p->nwarnings, &p->capwarnings,
+                                       TAKE_PTR(tmp->warnings[i])) < 0) {
+                        ios_strv_free(tmp->warnings + i + 1);
+                        free(tmp->warnings);
+                        tmp->warnings = NULL;
+                        return -ENOMEM;
+                }
+        if (ps->drift_set)
+                p->drift_ms = tmp->drift_ms;
+        return 0;
+}
+
 /* Parse into a scratch policy first, so an error leaves p as it was. */
 int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, struct ios_error *err)
 {
-        enum { S_NONE, S_MATCH, S_SET, S_DAEMON } sect = S_NONE;
-        struct ios_policy tmp = {};
-        struct rule cur = {};
+        struct parse ps = { .name = name, .err = err };
         _cleanup_free_ char *copy = strdup(text);
-        unsigned line = 0;
-        bool in_rule = false, have_set = false, drift_set = false;
-        int e = 0;
+        int e;
 
         if (!copy)
                 return -ENOMEM;
         if (strlen(copy) > IOS_POLICY_FILE_MAX)
                 return ios_error_set(err, name, 0, -EFBIG, "policy file larger than %u KiB",
                                      IOS_POLICY_FILE_MAX / 1024);
-        for (char *l = copy, *nl; l; l = nl) {
-                char *eq, *key, *val;
-
-                nl = strchr(l, '\n');
-                if (nl)
-                        *nl++ = '\0';
-                line++;
-                if ((size_t)((nl ? nl - 1 : l + strlen(l)) - l) > IOS_POLICY_LINE_MAX) {
-                        e = ios_error_set(err, name, line, -EFBIG, "line longer than %u KiB",
-                                          IOS_POLICY_LINE_MAX / 1024);
-                        goto out;
-                }
-                l = ios_strip(l);
-                if (!*l || *l == '#' || *l == ';')
-                        continue;
-                if (*l == '[') {
-                        size_t n = strlen(l);
-                        if (l[n - 1] != ']') {
-                                e = ios_error_set(err, name, line, -EINVAL, "section header without closing ]");
-                                goto out;
-                        }
-                        l[n - 1] = '\0';
-                        l++;
-                        if (streq(l, "Match")) {
-                                if (in_rule && have_set) {
-                                        e = check_rule(&tmp, &cur);
-                                        if (e >= 0)
-                                                e = push_rule(&tmp, &cur);
-                                        if (e < 0)
-                                                goto out;
-                                        in_rule = have_set = false;
-                                }
-                                sect = S_MATCH;
-                        } else if (streq(l, "Set")) {
-                                sect = S_SET;
-                                have_set = true;
-                        } else if (streq(l, "Daemon")) {
-                                sect = S_DAEMON;
-                                continue;
-                        } else {
-                                static const char * const sections[] = { "Match", "Set", "Daemon" };
-                                const char *near = ios_suggest(l, sections, ELEMENTSOF(sections));
-
-                                if (near)
-                                        e = ios_error_set(err, name, line, -EINVAL,
-                                                          "unknown section [%s]: did you mean [%s]?", l, near);
-                                else
-                                        e = ios_error_set(err, name, line, -EINVAL,
-                                                          "unknown section [%s] (known: Match, Set, Daemon)", l);
-                                goto out;
-                        }
-                        if (!in_rule) {
-                                in_rule = true;
-                                if (asprintf(&cur.source, "%s:%u", name, line) < 0) {
-                                        e = -ENOMEM;
-                                        goto out;
-                                }
-                        }
-                        continue;
-                }
-                eq = strchr(l, '=');
-                if (!eq) {
-                        e = ios_error_set(err, name, line, -EINVAL, "expected KEY=VALUE or [Section], got \"%s\"", l);
-                        goto out;
-                }
-                *eq = '\0';
-                key = ios_strip(l);
-                val = ios_strip(eq + 1);
-                ios_conf_cut_comment(val);
-                switch (sect) {
-                case S_NONE:
-                        e = ios_error_set(err, name, line, -EINVAL, "\"%s=\" outside of a section", key);
-                        goto out;
-                case S_MATCH:
-                        e = ios_conf_add_cond(&cur, name, line, key, val, &tmp, err);
-                        break;
-                case S_SET:
-                        e = add_setting(&cur, name, line, key, val, &tmp, err);
-                        break;
-                case S_DAEMON:
-                        if (!streq(key, "DriftInterval")) {
-                                e = ios_error_set(err, name, line, -EINVAL, "unknown key \"%s\" in [Daemon]%s", key,
-                                                  ios_near_miss(key, "DriftInterval") ?
-                                                  ": did you mean \"DriftInterval\"?" : "");
-                                goto out;
-                        }
-                        if (ios_parse_interval_ms(val, &tmp.drift_ms) < 0) {
-                                e = ios_error_set(err, name, line, -EINVAL,
-                                         "DriftInterval= wants a time such as 500ms, 30s, 2min or off, got \"%s\"", val);
-                                goto out;
-                        }
-                        drift_set = true;
-                        break;
-                }
-                if (e < 0)
-                        goto out;
-        }
-        if (in_rule && !have_set) {
-                unsigned at = 0;
-                const char *colon = strrchr(cur.source, ':');
-
-                if (colon)
-                        at = (unsigned)atoi(colon + 1);
-                e = ios_error_set(err, name, at, -EINVAL, "[Match] has no [Set] section");
-                goto out;
-        }
-        if (in_rule) {
-                e = check_rule(&tmp, &cur);
-                if (e >= 0)
-                        e = push_rule(&tmp, &cur);
-                if (e < 0)
-                        goto out;
-        }
-        /* commit */
-        {
-                if (p->nrules + tmp.nrules + 1 > p->caprules) {
-                        size_t nc = (p->nrules + tmp.nrules + 1) * 2;
-                        struct rule *nr = nc > SIZE_MAX / sizeof(*nr) ? NULL : realloc(p->rules, nc * sizeof(*nr));
-
-                        if (!nr) {
-                                e = -ENOMEM;
-                                goto out;
-                        }
-                        p->rules = nr;
-                        p->caprules = nc;
-                }
-                if (tmp.nrules)
-                        memcpy(p->rules + p->nrules, tmp.rules, tmp.nrules * sizeof(*p->rules));
-                p->nrules += tmp.nrules;
-                free(tmp.rules);
-                tmp.rules = NULL;
-                tmp.nrules = 0;
-                p->needs_extra |= tmp.needs_extra;
-                for (size_t i = 0; tmp.warnings && tmp.warnings[i]; i++)
-                        if (ios_strv_push_fast(&p->warnings, &p->nwarnings, &p->capwarnings,
-                                               TAKE_PTR(tmp.warnings[i])) < 0) {
-                                ios_strv_free(tmp.warnings + i + 1);
-                                tmp.warnings = NULL;    /* the array itself: freed below */
-                                e = -ENOMEM;
-                                break;
-                        }
-                if (drift_set)
-                        p->drift_ms = tmp.drift_ms;
-        }
-out:
-        ios_rule_done(&cur);
-        for (size_t i = 0; i < tmp.nrules; i++)
-                ios_rule_done(&tmp.rules[i]);
-        free(tmp.rules);
-        ios_strv_free(tmp.warnings);
+        e = parse_lines(&ps, copy);
+        if (e >= 0)
+                e = commit(p, &ps);
+        ios_rule_done(&ps.cur);
+        for (size_t i = 0; i < ps.tmp.nrules; i++)
+                ios_rule_done(&ps.tmp.rules[i]);
+        free(ps.tmp.rules);
+        ios_strv_free(ps.tmp.warnings);
         return e;
 }

@@ -220,7 +220,7 @@ static int add_error(struct ios_policy *p, int code, const struct ios_error *err
 
         if (code == -ENOMEM)
                 return code;
-        n = realloc(p->errors, (p->nerrors + 1) * sizeof(*n));
+        n = ios_grow(p->errors, &p->caperrors, p->nerrors + 1, sizeof(*n));
         if (!n)
                 return -ENOMEM;
         p->errors = n;
@@ -324,16 +324,14 @@ static int collect(char * const *dirs, unsigned flags, struct ios_policy *p, cha
 
                         if (fnmatch(IOS_POLICY_DROPIN_GLOB, *nm, FNM_PERIOD) != 0)
                                 continue;
-                        if (nv == cap) {
-                                size_t nc = cap ? cap * 2 : 64;
-                                struct found *n = nc > SIZE_MAX / sizeof(*n) ? NULL : realloc(v, nc * sizeof(*n));
+                        {
+                                struct found *n = ios_grow(v, &cap, nv + 1, sizeof(*n));
 
                                 if (!n) {
                                         e = -ENOMEM;
                                         goto fail;
                                 }
                                 v = n;
-                                cap = nc;
                         }
                         if (asprintf(&full, "%s/%s", dir, *nm) < 0) {
                                 e = -ENOMEM;

@@ -22,39 +22,22 @@
 
 static int hold_key(struct rule *r, const char *key)
 {
-        struct ios_setting *ns;
-
-        for (size_t i = 0; i < r->nset; i++)
-                if (streq(r->set[i].key, key))
-                        return 0;
-        ns = realloc(r->set, (r->nset + 1) * sizeof(*ns));
-        if (!ns)
-                return -ENOMEM;
-        r->set = ns;
-        r->set[r->nset] = (struct ios_setting){ .key = strdup(key) };
-        if (!r->set[r->nset].key)
-                return -ENOMEM;
-        r->nset++;
-        return 0;
+        /* what is held is the key: no value, no source */
+        return ios_wanted_get(&r->set, key) ? 0 : ios_wanted_set(&r->set, key, NULL, NULL);
 }
 
 static int push_hold(struct ios_policy *p, struct rule *r)
 {
         struct rule *nr;
 
-        if (!r->nset && !r->hold_every_key) {
+        if (!r->set.n && !r->hold_every_key) {
                 ios_rule_done(r);       /* names nothing: holds nothing */
                 return 0;
         }
-        if (p->nrules + 1 > p->caprules) {
-                size_t nc = (p->nrules + 1) * 2;
-
-                nr = realloc(p->rules, nc * sizeof(*nr));
-                if (!nr)
-                        return -ENOMEM;
-                p->rules = nr;
-                p->caprules = nc;
-        }
+        nr = ios_grow(p->rules, &p->caprules, p->nrules + 1, sizeof(*nr));
+        if (!nr)
+                return -ENOMEM;
+        p->rules = nr;
         p->rules[p->nrules++] = *r;
         *r = (struct rule){};
         return 0;

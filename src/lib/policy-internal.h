@@ -22,9 +22,8 @@ struct cond {
 struct rule {
         char *source;           /* "file:line" of the rule's first section */
         struct cond *conds;
-        size_t nconds;
-        struct ios_setting *set;
-        size_t nset;
+        size_t nconds, capconds;
+        struct ios_wanted set;  /* its [Set], one setting per key (wanted.c) */
         /* a rule of a file with an error: holds its set[].key (values unused) on what it matches */
         bool hold;
         bool hold_every_key;    /* it names a setting that cannot be told: hold them all */
@@ -38,7 +37,7 @@ struct ios_policy {
         char **warnings;        /* "file:line: message", in reading order */
         size_t nwarnings, capwarnings;  /* for ios_strv_push_fast() */
         struct ios_error *errors;       /* files and directories skipped whole */
-        size_t nerrors;
+        size_t nerrors, caperrors;
         uint64_t drift_ms;
         bool needs_extra;
         bool hold_everything;   /* an error's holds_all: no disk is changed */

@@ -72,46 +72,6 @@ static bool rule_matches(const struct rule *r, const struct ios_device *d)
         return true;
 }
 
-static int set_wanted(struct ios_wanted *w, const char *key, const char *value, const char *source)
-{
-        struct ios_setting *ns;
-
-        for (size_t i = 0; i < w->n; i++)
-                if (streq(w->s[i].key, key)) {
-                        char *v = strdup(value), *src = strdup(source);
-                        if (!v || !src) {
-                                free(v);
-                                free(src);
-                                return -ENOMEM;
-                        }
-                        free(w->s[i].value);
-                        free(w->s[i].source);
-                        w->s[i].value = v;
-                        w->s[i].source = src;
-                        return 0;
-                }
-        ns = realloc(w->s, (w->n + 1) * sizeof(*ns));
-        if (!ns)
-                return -ENOMEM;
-        w->s = ns;
-        w->s[w->n] = (struct ios_setting){ strdup(key), strdup(value), strdup(source) };
-        w->n++;
-        if (!w->s[w->n - 1].key || !w->s[w->n - 1].value || !w->s[w->n - 1].source)
-                return -ENOMEM;
-        return 0;
-}
-
-static void drop_wanted(struct ios_wanted *w, const char *key)
-{
-        for (size_t i = 0; i < w->n; i++)
-                if (!key || streq(w->s[i].key, key)) {
-                        free(w->s[i].key);
-                        free(w->s[i].value);
-                        free(w->s[i].source);
-                        w->s[i--] = w->s[--w->n];
-                }
-}
-
 static void drop_held(struct ios_wanted *w, const char *key)
 {
         for (size_t i = 0; i < w->nheld; i++)
@@ -128,9 +88,9 @@ static int hold(const struct ios_policy *p, struct ios_wanted *w, const char *ke
         struct ios_held *nh;
         char where[300];
 
-        drop_wanted(w, key);
+        ios_wanted_unset(w, key);
         drop_held(w, key ? key : "*");
-        nh = realloc(w->held, (w->nheld + 1) * sizeof(*nh));
+        nh = ios_grow(w->held, &w->capheld, w->nheld + 1, sizeof(*nh));
         if (!nh)
                 return -ENOMEM;
         w->held = nh;
@@ -138,23 +98,6 @@ static int hold(const struct ios_policy *p, struct ios_wanted *w, const char *ke
                                                strdup(ios_error_where(&p->errors[i], where, sizeof(where))), i };
         w->nheld++;
         return w->held[w->nheld - 1].key && w->held[w->nheld - 1].source ? 0 : -ENOMEM;
-}
-
-void ios_wanted_done(struct ios_wanted *w)
-{
-        for (size_t i = 0; i < w->nheld; i++) {
-                free(w->held[i].key);
-                free(w->held[i].source);
-        }
-        free(w->held);
-        for (size_t i = 0; i < w->n; i++) {
-                free(w->s[i].key);
-                free(w->s[i].value);
-                free(w->s[i].source);
-        }
-        free(w->s);
-        ios_strv_free(w->notes);
-        *w = (struct ios_wanted){};
 }
 
 int ios_policy_resolve(const struct ios_policy *p, const struct ios_device *d, struct ios_wanted *ret)
@@ -187,14 +130,14 @@ int ios_policy_resolve(const struct ios_policy *p, const struct ios_device *d, s
                         /* a broken file: what it names stays as the disk has it */
                         if (r->hold_every_key)
                                 e = hold(p, &w, NULL, r->error);
-                        for (size_t k = 0; k < r->nset && e >= 0 && !r->hold_every_key; k++)
-                                e = hold(p, &w, r->set[k].key, r->error);
+                        for (size_t k = 0; k < r->set.n && e >= 0 && !r->hold_every_key; k++)
+                                e = hold(p, &w, r->set.s[k].key, r->error);
                         continue;
                 }
                 /* a later file's rule still wins over a broken one, as it would over a fixed one */
-                for (size_t k = 0; k < r->nset && e >= 0; k++) {
-                        drop_held(&w, r->set[k].key);
-                        e = set_wanted(&w, r->set[k].key, r->set[k].value, r->set[k].source);
+                for (size_t k = 0; k < r->set.n && e >= 0; k++) {
+                        drop_held(&w, r->set.s[k].key);
+                        e = ios_wanted_set(&w, r->set.s[k].key, r->set.s[k].value, r->set.s[k].source);
                 }
         }
 
@@ -208,13 +151,9 @@ int ios_policy_resolve(const struct ios_policy *p, const struct ios_device *d, s
                 bool known = ios_ctx_kernel_version(d->ctx, &maj, &min) >= 0;
 
                 if (!known || maj < 6 || (maj == 6 && min < 10)) {
-                        const char *was = NULL, *src = NULL;
+                        const struct ios_setting *sched = ios_wanted_get(&w, "scheduler");
+                        const char *was = sched ? sched->value : NULL, *src = sched ? sched->source : NULL;
 
-                        for (size_t i = 0; i < w.n; i++)
-                                if (streq(w.s[i].key, "scheduler")) {
-                                        was = w.s[i].value;
-                                        src = w.s[i].source;
-                                }
                         /* note it only when the rule's first choice was something else */
                         if (was && strncmp(was, "mq-deadline", 11) != 0 && strncmp(was, "deadline", 8) != 0) {
                                 char kv[32] = "of unknown version";
@@ -226,7 +165,7 @@ int ios_policy_resolve(const struct ios_policy *p, const struct ios_device *d, s
                                                    kv, was, src);
                         }
                         if (e >= 0)
-                                e = set_wanted(&w, "scheduler", "mq-deadline deadline",
+                                e = ios_wanted_set(&w, "scheduler", "mq-deadline deadline",
                                                "built-in (zoned safety rule)");
                 }
         }

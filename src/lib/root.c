@@ -435,11 +435,10 @@ int ios_ctx_read_file(struct ios_ctx *r, const char *path, char **ret, size_t *r
                         char *nb;
                         if (cap >= (1u << 24))
                                 return -EFBIG;
-                        nb = realloc(buf, cap * 2);
+                        nb = ios_grow(buf, &cap, cap + 1, 1);
                         if (!nb)
                                 return -ENOMEM;
                         buf = nb;
-                        cap *= 2;
                 }
                 size_t want = cap - len - 1;
 

@@ -62,44 +62,10 @@ oom:
         return -ENOMEM;
 }
 
-static const struct {
-        const char *legacy, *mq;
-} alias_table[] = {
-        { "noop", "none" },
-        { "deadline", "mq-deadline" },
-        { "cfq", "bfq" },
-};
-
-const char *ios_sched_alias(const char *name, bool want_legacy)
-{
-        for (size_t i = 0; i < ELEMENTSOF(alias_table); i++) {
-                if (want_legacy && streq(name, alias_table[i].mq))
-                        return alias_table[i].legacy;
-                if (!want_legacy && streq(name, alias_table[i].legacy))
-                        return alias_table[i].mq;
-        }
-        /* kyber has no legacy twin; cfq is the closest fair-queueing one. */
-        if (want_legacy && streq(name, "kyber"))
-                return "cfq";
-        return NULL;
-}
-
 static bool is_legacy_queue(char * const *avail)
 {
         return ios_strv_contains(avail, "noop") || ios_strv_contains(avail, "cfq") ||
                (ios_strv_contains(avail, "deadline") && !ios_strv_contains(avail, "none"));
-}
-
-/* The module the kernel asks for when a scheduler is written unlisted. */
-const char *ios_sched_module(const char *name)
-{
-        if (streq(name, "bfq"))
-                return "bfq";
-        if (streq(name, "kyber"))
-                return "kyber-iosched";
-        if (streq(name, "mq-deadline"))
-                return "mq-deadline";
-        return NULL;
 }
 
 /*

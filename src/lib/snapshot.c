@@ -21,16 +21,10 @@
 
 static int push(struct ios_wanted *w, const char *key, char *value)
 {
-        struct ios_setting *n = realloc(w->s, (w->n + 1) * sizeof(*n));
+        int e = value ? ios_wanted_set(w, key, value, "saved") : -ENOMEM;
 
-        if (!n) {
-                free(value);
-                return -ENOMEM;
-        }
-        w->s = n;
-        w->s[w->n] = (struct ios_setting){ .key = strdup(key), .value = value, .source = strdup("saved") };
-        w->n++;
-        return w->s[w->n - 1].key && w->s[w->n - 1].source ? 0 : -ENOMEM;
+        free(value);
+        return e;
 }
 
 static int snapshot_dir(int diskfd, const char *dir, struct ios_wanted *w)

@@ -30,13 +30,14 @@ size_t ios_strv_length(char * const *l)
 
 int ios_strv_push(char ***l, char *s)
 {
-        size_t n;
+        size_t n, cap;
         char **nl;
 
         if (!s)
                 return -ENOMEM;
         n = ios_strv_length(*l);
-        nl = realloc(*l, (n + 2) * sizeof(char *));
+        cap = *l ? n + 1 : 0;           /* what the vector surely has */
+        nl = ios_grow(*l, &cap, n + 2, sizeof(char *));
         if (!nl) {
                 free(s);
                 return -ENOMEM;
@@ -61,20 +62,13 @@ int ios_strv_push_fast(char ***l, size_t *n, size_t *cap, char *s)
                 *cap = *l ? *n + 1 : 0;         /* what the vector surely has */
         }
         if (*n + 2 > *cap) {
-                size_t nc = *cap < 8 ? 8 : *cap * 2;
-                char **nl;
+                char **nl = ios_grow(*l, cap, *n + 2, sizeof(char *));
 
-                if (nc < *cap || nc > SIZE_MAX / sizeof(char *)) {
-                        free(s);
-                        return -ENOMEM;
-                }
-                nl = realloc(*l, nc * sizeof(char *));
                 if (!nl) {
                         free(s);
                         return -ENOMEM;
                 }
                 *l = nl;
-                *cap = nc;
         }
         (*l)[(*n)++] = s;
         (*l)[*n] = NULL;

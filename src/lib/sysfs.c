@@ -242,11 +242,9 @@ int ios_sysfs_list(int dirfd, const char *sub, char ***ret_names)
                         e = -E2BIG;
                         break;
                 }
-                if (ret_names && n + 1 >= cap) {
-                        char **nl;
+                if (ret_names) {
+                        char **nl = ios_grow(l, &cap, n + 2, sizeof(char *));
 
-                        cap = cap ? cap * 2 : 16;
-                        nl = realloc(l, cap * sizeof(char *));
                         if (!nl) {
                                 e = -ENOMEM;
                                 break;

@@ -21,21 +21,87 @@
 #include "macro.h"
 #include "policy-internal.h"
 
-static const char * const sched_names[] = {
-        "none", "mq-deadline", "kyber", "bfq", "noop", "deadline", "cfq",
+/*
+ * The schedulers iosched knows: a new one is a line here.  legacy: a
+ * single-queue scheduler (kernels before 5.0); twin: the name the other
+ * family gives it (kyber has none: cfq stands in on a legacy queue);
+ * differs: the twin is another scheduler that only stands in for it (a
+ * policy naming the legacy one is warned); module: what the kernel loads
+ * when it is written unlisted (blk-mq ones that can be built as modules).
+ */
+static const struct sched {
+        const char *name;
+        bool legacy;
+        const char *twin;
+        bool differs;
+        const char *module;
+} scheds[] = {
+        { "none", false, "noop", false, NULL },
+        { "mq-deadline", false, "deadline", false, "mq-deadline" },
+        { "kyber", false, "cfq", true, "kyber-iosched" },
+        { "bfq", false, "cfq", true, "bfq" },
+        { "noop", true, "none", false, NULL },
+        { "deadline", true, "mq-deadline", false, NULL },
+        { "cfq", true, "bfq", true, NULL },
 };
+
+static const struct sched *sched_lookup(const char *name)
+{
+        for (size_t i = 0; name && i < ELEMENTSOF(scheds); i++)
+                if (streq(name, scheds[i].name))
+                        return &scheds[i];
+        return NULL;
+}
 
 bool ios_sched_name_known(const char *name)
 {
-        for (size_t i = 0; i < ELEMENTSOF(sched_names); i++)
-                if (streq(name, sched_names[i]))
-                        return true;
-        return false;
+        return sched_lookup(name) != NULL;
+}
+
+static unsigned flags_of(const struct sched *s)
+{
+        return (s->legacy ? IOS_SCHED_LEGACY : 0) | (s->module ? IOS_SCHED_MODULAR : 0) |
+               (s->differs ? IOS_SCHED_TWIN_DIFFERS : 0);
+}
+
+const char *ios_sched_nth(size_t i, unsigned *ret_flags)
+{
+        if (i >= ELEMENTSOF(scheds))
+                return NULL;
+        if (ret_flags)
+                *ret_flags = flags_of(&scheds[i]);
+        return scheds[i].name;
+}
+
+unsigned ios_sched_flags(const char *name)
+{
+        const struct sched *s = sched_lookup(name);
+
+        return s ? flags_of(s) : 0;
+}
+
+const char *ios_sched_alias(const char *name, bool want_legacy)
+{
+        const struct sched *s = sched_lookup(name);
+
+        return s && s->legacy != want_legacy ? s->twin : NULL;
+}
+
+const char *ios_sched_module(const char *name)
+{
+        const struct sched *s = sched_lookup(name);
+
+        return s ? s->module : NULL;
 }
 
 const char *ios_sched_name_suggest(const char *name)
 {
-        return ios_suggest(name, sched_names, ELEMENTSOF(sched_names));
+        const char *names[ELEMENTSOF(scheds)];
+
+        for (size_t i = 0; i < ELEMENTSOF(scheds); i++)
+                names[i] = scheds[i].name;
+        /* the names are the table's literals: they outlive names[] */
+        return ios_suggest(name, names, ELEMENTSOF(names));
 }
 
 const char *ios_sched_names_text(void)
@@ -43,10 +109,10 @@ const char *ios_sched_names_text(void)
         static char buf[128];
 
         if (!buf[0])
-                for (size_t i = 0; i < ELEMENTSOF(sched_names); i++) {
+                for (size_t i = 0; i < ELEMENTSOF(scheds); i++) {
                         size_t l = strlen(buf);
 
-                        snprintf(buf + l, sizeof(buf) - l, "%s%s", i ? " " : "", sched_names[i]);
+                        snprintf(buf + l, sizeof(buf) - l, "%s%s", i ? " " : "", scheds[i].name);
                 }
         return buf;
 }
@@ -71,10 +137,11 @@ struct tunable {
         enum kind kind;
         long long min, max;
         const char *what;       /* for messages: "a time in ms", "a count" */
+        const char *reset_by;   /* the key whose write makes the kernel reset this one, or NULL */
 };
 
-#define BOOL_(n)          { n, K_BOOL, 0, 1, "0 or 1" }
-#define INT_(n, lo, hi, w) { n, K_INT, lo, hi, w }
+#define BOOL_(n)          { n, K_BOOL, 0, 1, "0 or 1", NULL }
+#define INT_(n, lo, hi, w) { n, K_INT, lo, hi, w, NULL }
 
 /* Writable queue/ attributes (Documentation/ABI/stable/sysfs-block). */
 static const struct tunable queue_attrs[] = {
@@ -91,7 +158,7 @@ static const struct tunable queue_attrs[] = {
         INT_("rq_affinity", 0, 2, "0, 1 or 2"),
         BOOL_("stable_writes"),
         INT_("wbt_lat_usec", -1, LLONG_MAX, "-1 (the default) or a time in us"),
-        { "write_cache", K_WRITE_CACHE, 0, 0, "\"write back\" or \"write through\"" },
+        { "write_cache", K_WRITE_CACHE, 0, 0, "\"write back\" or \"write through\"", NULL },
 };
 
 /* queue/iosched/ files, by name; the union of the ranges of the schedulers that have one. */
@@ -102,7 +169,9 @@ static const struct tunable iosched_attrs[] = {
         INT_("writes_starved", 0, INT_MAX, "a count"),
         BOOL_("front_merges"),
         INT_("fifo_batch", 0, INT_MAX, "a count"),
-        INT_("async_depth", 1, INT_MAX, "a count, at least 1"),
+        /* mq-deadline: writing nr_requests sets async_depth for the new depth
+         * (dd_depth_updated()); apply.c writes nr_requests before iosched/ */
+        { "async_depth", K_INT, 1, INT_MAX, "a count, at least 1", "queue/nr_requests" },
         INT_("read_lat_nsec", 0, LLONG_MAX, "a time in ns"),
         INT_("write_lat_nsec", 0, LLONG_MAX, "a time in ns"),
         INT_("slice_idle", 0, INT_MAX, "a time in ms"),
@@ -188,6 +257,13 @@ static const struct tunable *lookup(const char *key)
 bool ios_tunable_known(const char *key)
 {
         return lookup(key) != NULL;
+}
+
+const char *ios_tunable_reset_by(const char *key)
+{
+        const struct tunable *t = lookup(key);
+
+        return t ? t->reset_by : NULL;
 }
 
 const char *ios_tunable_suggest(const char *key, char *buf, size_t n)

@@ -31,7 +31,7 @@ static int read_text(const char *path, char **ret)
 static int add(struct ios_writers *ws, const char *kind, const char *name, const char *devglob, const char *key,
                const char *value, const char *file, unsigned line)
 {
-        struct ios_writer *n = realloc(ws->w, (ws->n + 1) * sizeof(*n));
+        struct ios_writer *n = ios_grow(ws->w, &ws->cap, ws->n + 1, sizeof(*n));
         struct ios_writer *w;
 
         if (!n)

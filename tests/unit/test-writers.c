@@ -53,7 +53,7 @@ static const struct ios_writer *find(const struct ios_writers *ws, const char *k
 
 static void test_none(void **state)
 {
-        struct ios_writers ws = { (void *)1, 1 };
+        struct ios_writers ws = { .w = (void *)1, .n = 1 };
 
         assert_int_equal(ios_writers_scan(*state, &ws), 0);
         assert_int_equal(ws.n, 0);
