@@ -47,19 +47,14 @@ int iosd_devset_add(struct iosd_devset *s, dev_t d)
                 iosd_devset_set_all(s);
                 return 0;
         }
-        if (s->n == s->cap) {
-                size_t ncap = s->cap ? s->cap * 2 : 16;
-                dev_t *nv;
+        {
+                dev_t *nv = ios_grow(s->v, &s->cap, s->n + 1, sizeof(*nv));
 
-                if (ncap > s->max)
-                        ncap = s->max;
-                nv = realloc(s->v, ncap * sizeof(*nv));
                 if (!nv) {
                         iosd_devset_set_all(s);
                         return -ENOMEM;
                 }
                 s->v = nv;
-                s->cap = ncap;
         }
         memmove(s->v + i + 1, s->v + i, (s->n - i) * sizeof(*s->v));
         s->v[i] = d;

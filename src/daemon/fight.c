@@ -29,7 +29,7 @@ static struct fight {
         uint64_t last_ms;
         bool warned;
 } *fights;
-static size_t nfights;
+static size_t nfights, capfights;
 
 static void warn(const struct daemon *d, const char *name, const struct ios_change *c)
 {
@@ -85,7 +85,7 @@ void iosd_fight_note(const struct daemon *d, dev_t dev, uint64_t seq, const char
                 f->last_ms = now;
                 return;
         }
-        n = realloc(fights, (nfights + 1) * sizeof(*n));
+        n = ios_grow(fights, &capfights, nfights + 1, sizeof(*n));
         if (!n)
                 return;         /* out of memory: the restore is still logged */
         fights = n;

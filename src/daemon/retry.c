@@ -38,15 +38,11 @@ enum iosd_retry_verdict iosd_retry_failed(struct iosd_retries *t, dev_t dev, uin
         *tries = 0;
         *delay_ms = 0;
         if (!r) {
-                if (t->n == t->cap) {
-                        size_t cap = t->cap ? t->cap * 2 : 16;
-                        struct iosd_retry *v = cap <= RETRY_MAX ? reallocarray(t->v, cap, sizeof(*v)) : NULL;
+                struct iosd_retry *v = t->n < RETRY_MAX ? ios_grow(t->v, &t->cap, t->n + 1, sizeof(*v)) : NULL;
 
-                        if (!v)
-                                return IOSD_RETRY_FULL;
-                        t->v = v;
-                        t->cap = cap;
-                }
+                if (!v)
+                        return IOSD_RETRY_FULL;
+                t->v = v;
                 r = &t->v[t->n++];
                 *r = (struct iosd_retry){ .dev = dev };
         }

@@ -51,15 +51,10 @@ void iosd_seen_set(struct daemon *d, dev_t dev, uint64_t seq)
                 d->n_seen = 0;
                 i = 0;
         }
-        if (d->n_seen == d->cap_seen) {
-                size_t cap = d->cap_seen ? 2 * d->cap_seen : 64;
-
-                n = realloc(d->seen, cap * sizeof(*n));
-                if (!n)
-                        return;         /* out of memory: the disk counts as new next time */
-                d->seen = n;
-                d->cap_seen = cap;
-        }
+        n = ios_grow(d->seen, &d->cap_seen, d->n_seen + 1, sizeof(*n));
+        if (!n)
+                return;         /* out of memory: the disk counts as new next time */
+        d->seen = n;
         for (size_t j = d->n_seen; j > i; j--)
                 d->seen[j] = d->seen[j - 1];
         d->seen[i] = (struct iosd_seen){ .dev = dev, .seq = seq };

@@ -32,7 +32,7 @@ struct entry {
 struct iosd_watch {
         int fd;
         struct entry *e;
-        size_t n;
+        size_t n, cap;          /* cap: room in e (ios_grow) */
 };
 
 static int add(struct iosd_watch *w, const char *dir, const char *pattern)
@@ -42,7 +42,7 @@ static int add(struct iosd_watch *w, const char *dir, const char *pattern)
         for (size_t i = 0; i < w->n; i++)
                 if (streq(w->e[i].dir, dir) && streq(w->e[i].pattern, pattern))
                         return 0;
-        ne = realloc(w->e, (w->n + 1) * sizeof(*ne));
+        ne = ios_grow(w->e, &w->cap, w->n + 1, sizeof(*ne));
         if (!ne)
                 return -ENOMEM;
         w->e = ne;

@@ -45,15 +45,11 @@ enum iosd_yield_state iosd_yield_note(struct iosd_yields *t, dev_t dev, const ch
         if (y)
                 return IOSD_HELD;               /* said already */
         if (t->n < YIELD_MAX) {
-                if (t->n == t->cap) {
-                        size_t cap = t->cap ? 2 * t->cap : 8;
-                        struct iosd_yield *v = reallocarray(t->v, cap, sizeof(*v));
+                struct iosd_yield *v = ios_grow(t->v, &t->cap, t->n + 1, sizeof(*v));
 
-                        if (!v)
-                                return IOSD_YIELDED;    /* not recorded: said again next time */
-                        t->v = v;
-                        t->cap = cap;
-                }
+                if (!v)
+                        return IOSD_YIELDED;    /* not recorded: said again next time */
+                t->v = v;
                 y = &t->v[t->n++];
                 *y = (struct iosd_yield){ .dev = dev };
                 snprintf(y->name, sizeof(y->name), "%s", name);

@@ -36,11 +36,6 @@ static const char * const match_names[_MK_MAX] = {
         [MK_SIZE] = "Size",           [MK_PROPERTY] = "Property",
 };
 
-const char *ios_match_key_name(enum match_key k)
-{
-        return match_names[k];
-}
-
 int ios_error_set(struct ios_error *err, const char *file, unsigned line, int code, const char *fmt, ...)
 {
         va_list ap;

@@ -44,7 +44,6 @@ struct ios_policy {
         size_t hold_error;      /* the first such error */
 };
 
-const char *ios_match_key_name(enum match_key k);
 /* Fill err (if not NULL) with file, line and message; returns code. */
 int ios_error_set(struct ios_error *err, const char *file, unsigned line, int code, const char *fmt, ...)
         __attribute__((format(printf, 5, 6)));
