@@ -117,6 +117,15 @@ int bench_parse_time(const char *s, uint64_t *ret_ns);
 int bench_parse_bool(const char *s, bool *ret);
 /* A decimal count in [lo, hi]. */
 int bench_parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *ret);
+/* A decimal count, any size. */
+int bench_parse_count64(const char *s, uint64_t *ret);
+/* A time whose bare number is in unit_ns (fio: seconds for most, us for thinktime), in ns. */
+int bench_parse_time_unit(const char *s, uint64_t unit_ns, uint64_t *ret_ns);
+/* fio's "r,w" pairs of one(): "x" both, "x,y", ",y" writes only, "x," reads only
+ * (-EOPNOTSUPP: a third, trim, value). */
+int bench_parse_pair(const char *s, int (*one)(const char *, uint64_t *), uint64_t ret[BENCH_NDIR]);
+/* "P:P:...": up to max percentiles in (0,100] into ret[], *ret_n of them. */
+int bench_parse_percentiles(const char *s, double *ret, unsigned max, unsigned *ret_n);
 /* "1.2k", "977MiB/s", "55.0us": human units into buf. */
 const char *bench_fmt_num(char *buf, size_t len, double v);
 const char *bench_fmt_bytes(char *buf, size_t len, double v);
