@@ -235,6 +235,8 @@ void bench_opts_done(struct bench_opts *o);
  */
 int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                      struct bench_error *e);
+/* usage.c: the --help text */
+void bench_usage(FILE *f);
 
 /* trial.c: a bare --compare (no job, no shape of one) gets a workload that separates schedulers */
 int bench_compare_default_workload(struct bench_opts *o);
