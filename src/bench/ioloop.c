@@ -166,16 +166,22 @@ LOOP_STEP void loop_start(struct loop *L)
 /* Prepare and queue I/Os into the free slots, up to a submit batch, as the rate and thinktime allow. */
 LOOP_STEP void fill(struct loop *L)
 {
-        while (L->nfree && L->nstaged < L->batch && !L->thinking) {
+        struct gen *g = L->g;
+        struct bench_io **freel = L->freel, **staged = L->staged;
+        const bool refill = L->o->refill_buffers;
+        unsigned nfree = L->nfree, nstaged = L->nstaged;
+        int pending_dir = L->pending_dir;
+
+        while (nfree && nstaged < L->batch && !L->thinking) {
                 struct bench_io *io;
-                unsigned dir = L->pending_dir >= 0 ? (unsigned)L->pending_dir : gen_dir(L->g);
+                unsigned dir = pending_dir >= 0 ? (unsigned)pending_dir : gen_dir(g);
                 int n;
 
                 if (L->interval[dir]) {
                         uint64_t t_now = bench_tick();
 
                         if ((int64_t)(t_now - L->next_ok[dir]) < 0) {
-                                L->pending_dir = (int)dir;
+                                pending_dir = (int)dir;
                                 break;
                         }
                         /*
@@ -185,24 +191,24 @@ LOOP_STEP void fill(struct loop *L)
                          */
                         L->next_ok[dir] += L->interval[dir];
                 }
-                L->pending_dir = -1;
-                io = L->freel[--L->nfree];
+                pending_dir = -1;
+                io = freel[--nfree];
                 io->dir = (uint8_t)dir;
-                io->len = gen_len(L->g, dir);
-                io->offset = gen_offset(L->g, dir, io->len);
-                if (L->o->refill_buffers && dir == BENCH_WRITE)
+                io->len = gen_len(g, dir);
+                io->offset = gen_offset(g, dir, io->len);
+                if (refill && dir == BENCH_WRITE)
                         /* fio's refill_buffers: new random data in every write */
                         for (uint64_t *p = io->buf, *pe = (uint64_t *)((char *)io->buf + io->len); p < pe; p++)
                                 *p = xorshift_next(&L->fill);
                 io->start = bench_tick();
                 n = L->ops->queue(L->t, io);
                 if (n < 0) {
-                        L->freel[L->nfree++] = io;
+                        freel[nfree++] = io;
                         L->t->error = n;
                         L->no_submit = true;
                         break;
                 }
-                L->staged[L->nstaged++] = io;
+                staged[nstaged++] = io;
                 L->issued += io->len;
                 if (L->issued >= L->limit) {
                         L->no_submit = true;
@@ -213,6 +219,9 @@ LOOP_STEP void fill(struct loop *L)
                         L->thinking = true;     /* after these complete */
                 }
         }
+        L->nfree = nfree;
+        L->nstaged = nstaged;
+        L->pending_dir = pending_dir;
 }
 
 /* One submit call for the staged I/Os; true: fill the queue to its depth before waiting. */
@@ -298,11 +307,16 @@ LOOP_STEP int reap(struct loop *L)
 LOOP_STEP void complete(struct loop *L, int n)
 {
         struct bench_thread *t = L->t;
+        const struct bench_cqe *cq = L->cq;
+        const bool counting = L->measuring && !L->closed;
+        const uint64_t now = L->now;
+        struct bench_io **freel = L->freel;
+        unsigned nfree = L->nfree;
 
         t->reap_calls[bench_depth_bucket((unsigned)n)]++;
         for (int i = 0; i < n; i++) {
-                struct bench_io *io = L->cq[i].io;
-                int res = L->cq[i].res;
+                struct bench_io *io = cq[i].io;
+                int res = cq[i].res;
 
                 if (res < 0) {
                         if (!t->error) {
@@ -313,16 +327,17 @@ LOOP_STEP void complete(struct loop *L, int n)
                         }
                         L->no_submit = true;
                 } else {
-                        if (L->measuring && !L->closed) {
+                        if (counting) {
                                 if ((uint32_t)res != io->len)
                                         t->st[io->dir].short_ios++;
-                                account(t, io, L->now, res);
+                                account(t, io, now, res);
                         }
                         L->tot_ios[io->dir]++;
                         L->tot_bytes[io->dir] += (uint64_t)res;
                 }
-                L->freel[L->nfree++] = io;
+                freel[nfree++] = io;
         }
+        L->nfree = nfree;
         L->inflight -= (unsigned)n;
         for (int d = 0; d < BENCH_NDIR; d++) {
                 __atomic_store_n(&t->pub_ios[d], L->tot_ios[d], __ATOMIC_RELAXED);
