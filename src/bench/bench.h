@@ -8,7 +8,7 @@
  * clock (clock.c), latency statistics and fio's log-linear histogram
  * (hist.c), the engines (engine.c, one engine-*.c each), the target and
  * its safety checks (target.c; the jobs' targets in jobtarget.c), the job
- * threads and their I/O loop (worker.c), what the main thread samples (sample.c), one measured
+ * threads and their I/O loop (worker.c, ioloop.c), what the main thread samples (sample.c), one measured
  * run (run.c), output (report.c), the scheduler comparison (compare.c,
  * policy.c) and the save / switch / restore of a disk's scheduler state
  * (sched-state.c), which `iosched-apply validate` reuses through
