@@ -108,11 +108,10 @@ bool bench_nap(struct bench_workers *w, uint64_t ns)
  * slots (free, staged for the next submit call, in flight) and where the
  * measured window is.  It lives in bench_io_loop()'s frame and the steps
  * below are always inlined into it, so the compiler keeps it in registers
- * as it did the loop's locals when the loop was one function; the
- * per-direction arrays, indexed at run time, are bench_io_loop()'s locals
- * that this points to, and fill() and complete(), run once per I/O, work
- * on local copies of the slot counts.  After a change, count the
- * instructions per I/O (callgrind, --ioengine=null) before and after.
+ * as it did the loop's locals when the loop was one function; fill() and
+ * complete(), run once per I/O, work on local copies of the slot counts.
+ * After a change, count the instructions per I/O (callgrind,
+ * --ioengine=null) before and after.
  */
 struct loop {
         struct bench_workers *w;
@@ -123,8 +122,9 @@ struct loop {
         struct bench_io **freel, **staged;
         struct bench_cqe *cq;
         uint64_t *ru0;                          /* RUSAGE_THREAD when the window opened */
-        uint64_t *interval, *next_ok;           /* per direction: rate's least gap, next allowed tick */
-        uint64_t *tot_ios, *tot_bytes;          /* per direction: since the start, for the progress line */
+        uint64_t interval[BENCH_NDIR];          /* per direction: rate's least gap (ticks), */
+        uint64_t next_ok[BENCH_NDIR];           /* and the next tick it allows an I/O */
+        uint64_t tot_ios[BENCH_NDIR], tot_bytes[BENCH_NDIR];    /* since the start, for the progress line */
         bool sync;
         unsigned batch, cmin, cmax, think_every;
         uint64_t poll_ticks, run_ticks, ramp_end, end, limit, issued, now, fill;
@@ -377,12 +377,11 @@ void bench_io_loop(struct bench_workers *w, struct bench_thread *t, const struct
                    struct bench_io **staged, struct bench_cqe *cq)
 {
         const struct bench_opts *o = t->o;
-        uint64_t ru0[5] = { 0 }, interval[BENCH_NDIR] = { 0 }, next_ok[BENCH_NDIR];
-        uint64_t tot_ios[BENCH_NDIR] = { 0 }, tot_bytes[BENCH_NDIR] = { 0 };
+        uint64_t ru0[5] = { 0 };
         struct gen g = *gp;
         struct loop L = {
                 .w = w, .t = t, .o = o, .ops = o->engine, .g = &g, .freel = freel, .staged = staged, .cq = cq,
-                .ru0 = ru0, .interval = interval, .next_ok = next_ok, .tot_ios = tot_ios, .tot_bytes = tot_bytes,
+                .ru0 = ru0,
                 .sync = o->engine->flags & BENCH_ENGINE_SYNC,
                 .batch = o->batch_submit, .cmin = o->batch_complete_min, .cmax = o->batch_complete_max,
                 .think_every = o->thinktime_ns ? o->thinktime_blocks : 0,
