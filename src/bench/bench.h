@@ -8,7 +8,7 @@
  * clock (clock.c), latency statistics and fio's log-linear histogram
  * (hist.c), the engines (engine.c, one engine-*.c each), the target and
  * its safety checks (target.c; the jobs' targets in jobtarget.c), the job
- * threads and their I/O loop (worker.c), what the main thread samples (sample.c), one measured
+ * threads and their I/O loop (worker.c, ioloop.c), what the main thread samples (sample.c), one measured
  * run (run.c), output (report.c), the scheduler comparison (compare.c,
  * policy.c) and the save / switch / restore of a disk's scheduler state
  * (sched-state.c), which `iosched-apply validate` reuses through
@@ -117,6 +117,15 @@ int bench_parse_time(const char *s, uint64_t *ret_ns);
 int bench_parse_bool(const char *s, bool *ret);
 /* A decimal count in [lo, hi]. */
 int bench_parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *ret);
+/* A decimal count, any size. */
+int bench_parse_count64(const char *s, uint64_t *ret);
+/* A time whose bare number is in unit_ns (fio: seconds for most, us for thinktime), in ns. */
+int bench_parse_time_unit(const char *s, uint64_t unit_ns, uint64_t *ret_ns);
+/* fio's "r,w" pairs of one(): "x" both, "x,y", ",y" writes only, "x," reads only
+ * (-EOPNOTSUPP: a third, trim, value). */
+int bench_parse_pair(const char *s, int (*one)(const char *, uint64_t *), uint64_t ret[BENCH_NDIR]);
+/* "P:P:...": up to max percentiles in (0,100] into ret[], *ret_n of them. */
+int bench_parse_percentiles(const char *s, double *ret, unsigned max, unsigned *ret_n);
 /* "1.2k", "977MiB/s", "55.0us": human units into buf. */
 const char *bench_fmt_num(char *buf, size_t len, double v);
 const char *bench_fmt_bytes(char *buf, size_t len, double v);
@@ -226,6 +235,8 @@ void bench_opts_done(struct bench_opts *o);
  */
 int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                      struct bench_error *e);
+/* usage.c: the --help text */
+void bench_usage(FILE *f);
 
 /* trial.c: a bare --compare (no job, no shape of one) gets a workload that separates schedulers */
 int bench_compare_default_workload(struct bench_opts *o);

@@ -159,124 +159,180 @@ static int fio_defaults(struct bench_opts *o)
         return 0;
 }
 
-int main(int argc, char **argv)
-{
+/* The program from its options to its exit status; app_free() frees it all. */
+struct app {
         struct bench_opts o;
-        struct bench_error e = { 0 };
-        struct bench_target tg = { .fd = -1 };
-        struct ios_ctx *root = NULL;
-        struct ios_device *disk = NULL;
-        struct bench_compare_hooks hooks = {};
-        struct bench_fio fio = {};
-        bool use_fio = false;
-        FILE *out = stdout;
-        int r, code = EXIT_OK;
+        struct bench_error e;
+        struct bench_target tg;
+        struct ios_ctx *root;
+        struct ios_device *disk;
+        struct bench_compare_hooks hooks;
+        struct bench_fio fio;
+        bool use_fio;
+        FILE *out;                      /* the report: stdout or --output=FILE */
+};
 
-        bench_opts_init(&o);
-        r = bench_opts_parse(argc, argv, &o, stdout, &e);
-        if (r > 0) {
-                bench_opts_done(&o);
-                return EXIT_OK;
-        }
+/* The options, and who runs the jobs: 1 after --help or --version, else 0 or the error. */
+static int parse(struct app *a, int argc, char **argv)
+{
+        struct bench_opts *o = &a->o;
+        int r = bench_opts_parse(argc, argv, o, stdout, &a->e);
+
+        if (r > 0)
+                return r;
         /* --backend: fio runs what the native engine lacks (auto), or everything (fio) */
-        if (!o.observe && ((r == -EOPNOTSUPP && o.backend != BENCH_BACKEND_NATIVE) ||
-                           (r == 0 && o.backend == BENCH_BACKEND_FIO))) {
-                use_fio = true;
-                e = (struct bench_error){ 0 };
-                r = fio_defaults(&o);
+        if (!o->observe && ((r == -EOPNOTSUPP && o->backend != BENCH_BACKEND_NATIVE) ||
+                            (r == 0 && o->backend == BENCH_BACKEND_FIO))) {
+                a->use_fio = true;
+                a->e = (struct bench_error){ 0 };
+                r = fio_defaults(o);
         }
         if (r < 0)
-                goto fail;
-        if (!use_fio && o.ignored && o.ignored[0]) {
+                return r;
+        if (!a->use_fio && o->ignored && o->ignored[0]) {
                 /* fio's reporting/timing options (jobs.h): one line, then on */
                 fprintf(stderr, "iosched-bench: note: ignored, they change only fio's own reporting or timing:");
-                for (char **i = o.ignored; *i; i++)
-                        fprintf(stderr, "%s %s", i == o.ignored ? "" : ",", *i);
+                for (char **i = o->ignored; *i; i++)
+                        fprintf(stderr, "%s %s", i == o->ignored ? "" : ",", *i);
                 fputc('\n', stderr);
         }
+        return 0;
+}
+
+/* The signals, /sys and the clock. */
+static int start(struct app *a)
+{
+        int r;
+
         install_signals();
         atexit(bench_target_atexit);
 
-        r = ios_ctx_new(NULL, &root);
-        if (r < 0) {
-                bench_error_set(&e, BENCH_ERR_SYSTEM, -r, "cannot open /sys: %s", strerror(-r));
-                goto fail;
-        }
-        r = bench_clock_init(o.clocksource, root);
-        if (r < 0) {
-                bench_error_set(&e, BENCH_ERR_USAGE, -r, "--clocksource=cpu: no usable TSC on this machine");
-                goto fail;
-        }
-        if (o.observe) {
-                /* the target only names the disk: never opened, no I/O */
-                if (o.policy && (r = bench_policy_hooks(o.policy_file, root, &hooks, &e)) < 0)
-                        goto fail;
-                r = bench_observe(&o, root, &hooks, stdout, &e);
+        r = ios_ctx_new(NULL, &a->root);
+        if (r < 0)
+                return bench_error_set(&a->e, BENCH_ERR_SYSTEM, -r, "cannot open /sys: %s", strerror(-r));
+        r = bench_clock_init(a->o.clocksource, a->root);
+        if (r < 0)
+                return bench_error_set(&a->e, BENCH_ERR_USAGE, -r, "--clocksource=cpu: no usable TSC on this machine");
+        return 0;
+}
+
+/* --observe: the target only names the disk; never opened, no I/O */
+static int observe(struct app *a)
+{
+        int r;
+
+        if (a->o.policy && (r = bench_policy_hooks(a->o.policy_file, a->root, &a->hooks, &a->e)) < 0)
+                return r;
+        return bench_observe(&a->o, a->root, &a->hooks, stdout, &a->e);
+}
+
+/* The target (fio's, checked here before fio starts: fio.c; or ours), the policy hooks, the disk. */
+static int open_target(struct app *a)
+{
+        struct bench_opts *o = &a->o;
+        int r;
+
+        if (a->use_fio) {
+                r = bench_fio_prepare(o, a->root, &a->fio, &a->tg, &a->e);
                 if (r < 0)
-                        goto fail;
-                goto out;
-        }
-        if (use_fio) {
-                /* fio's targets, checked here before fio starts (fio.c) */
-                r = bench_fio_prepare(&o, root, &fio, &tg, &e);
-                if (r < 0)
-                        goto fail;
-                if (o.unsupported && o.unsupported[0]) {
+                        return r;
+                if (o->unsupported && o->unsupported[0]) {
                         /* auto: say why fio runs the job (jobs.h) */
                         struct bench_error why = { 0 };
 
-                        bench_jobs_unsupported_error(&o, &why);
+                        bench_jobs_unsupported_error(o, &why);
                         fprintf(stderr, "iosched-bench: note: %s; fio runs the job\n", why.msg);
                 }
-                bench_backend_name = fio.version;
+                bench_backend_name = a->fio.version;
         } else
-                r = bench_target_open(&o, root, &tg, &e);
+                r = bench_target_open(o, a->root, &a->tg, &a->e);
         if (r < 0)
-                goto fail;
-        if (o.compare && o.policy) {
-                r = bench_policy_hooks(o.policy_file, root, &hooks, &e);
+                return r;
+        if (o->compare && o->policy) {
+                r = bench_policy_hooks(o->policy_file, a->root, &a->hooks, &a->e);
                 if (r < 0)
-                        goto fail;
+                        return r;
         }
-        disk = find_disk(root, &tg);
-        if (o.output) {
+        a->disk = find_disk(a->root, &a->tg);
+        return 0;
+}
+
+static int run(struct app *a)
+{
+        struct bench_opts *o = &a->o;
+        int r = start(a);
+
+        if (r < 0)
+                return r;
+        if (o->observe)
+                return observe(a);
+        r = open_target(a);
+        if (r < 0)
+                return r;
+        if (o->output) {
                 /* --output=FILE: the report there, as fio; errors still on stderr */
-                out = fopen(o.output, "we");
-                if (!out) {
-                        r = bench_error_set(&e, BENCH_ERR_SYSTEM, errno, "cannot write %s: %s", o.output, strerror(errno));
-                        out = stdout;
-                        goto fail;
+                a->out = fopen(o->output, "we");
+                if (!a->out) {
+                        a->out = stdout;
+                        return bench_error_set(&a->e, BENCH_ERR_SYSTEM, errno, "cannot write %s: %s", o->output,
+                                               strerror(errno));
                 }
         }
-        if (o.compare)
-                r = bench_compare(&o, &tg, disk, &hooks, use_fio ? &fio : NULL, out, &e);
-        else
-                r = run_single(&o, &tg, disk, use_fio ? &fio : NULL, out, &e);
-        if (r < 0)
-                goto fail;
-        goto out;
-fail:
-        if (!e.msg[0])
-                bench_error_set(&e, BENCH_ERR_SYSTEM, -r, "%s", strerror(-r));
-        code = exit_status(e.cls);
-out:
-        if (out != stdout && fclose(out) != 0 && code == EXIT_OK) {
-                bench_error_set(&e, BENCH_ERR_SYSTEM, EIO, "error writing %s", o.output);
+        if (o->compare)
+                return bench_compare(o, &a->tg, a->disk, &a->hooks, a->use_fio ? &a->fio : NULL, a->out, &a->e);
+        return run_single(o, &a->tg, a->disk, a->use_fio ? &a->fio : NULL, a->out, &a->e);
+}
+
+/* The exit status for r, the report's file closed and stdout flushed; the one message printed. */
+static int exit_code(struct app *a, int r)
+{
+        struct bench_error *e = &a->e;
+        int code = EXIT_OK;
+
+        if (r < 0) {
+                if (!e->msg[0])
+                        bench_error_set(e, BENCH_ERR_SYSTEM, -r, "%s", strerror(-r));
+                code = exit_status(e->cls);
+        }
+        if (a->out != stdout && fclose(a->out) != 0 && code == EXIT_OK) {
+                bench_error_set(e, BENCH_ERR_SYSTEM, EIO, "error writing %s", a->o.output);
                 code = exit_status(BENCH_ERR_SYSTEM);
         }
         if (fflush(stdout) != 0 || ferror(stdout)) {
-                if (!e.msg[0])
-                        bench_error_set(&e, BENCH_ERR_SYSTEM, EIO, "error writing output");
+                if (!e->msg[0])
+                        bench_error_set(e, BENCH_ERR_SYSTEM, EIO, "error writing output");
                 if (code == EXIT_OK)
                         code = exit_status(BENCH_ERR_SYSTEM);
         }
-        if (e.msg[0] && code != EXIT_OK)
-                fprintf(stderr, "iosched-bench: %s\n", e.msg);
-        bench_policy_hooks_done(&hooks);
-        bench_fio_done(&fio);
-        bench_target_close(&tg);
-        ios_device_free(disk);
-        ios_ctx_free(root);
-        bench_opts_done(&o);
+        if (e->msg[0] && code != EXIT_OK)
+                fprintf(stderr, "iosched-bench: %s\n", e->msg);
+        return code;
+}
+
+static void app_free(struct app *a)
+{
+        bench_policy_hooks_done(&a->hooks);
+        bench_fio_done(&a->fio);
+        bench_target_close(&a->tg);
+        ios_device_free(a->disk);
+        ios_ctx_free(a->root);
+        bench_opts_done(&a->o);
+}
+
+int main(int argc, char **argv)
+{
+        struct app a = { .tg = { .fd = -1 }, .out = stdout };
+        int r, code;
+
+        bench_opts_init(&a.o);
+        r = parse(&a, argc, argv);
+        if (r > 0) {
+                bench_opts_done(&a.o);
+                return EXIT_OK;
+        }
+        if (r == 0)
+                r = run(&a);
+        code = exit_code(&a, r);
+        app_free(&a);
         return code;
 }

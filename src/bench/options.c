@@ -67,119 +67,275 @@ void bench_opts_done(struct bench_opts *o)
         o->compare_scheds = o->jobfiles = NULL;
 }
 
+
 /*
- * The program's options; every job option (jobopts.c) is added to this
- * table at run time with the code OPT_JOB.
+ * The command line being parsed, as the option handlers see it: the
+ * global options, the job the options apply to (the global options until
+ * the first --name), and the argument getopt took the option from.
  */
-enum {
-        OPT_JOB = 256, OPT_NAME, OPT_OUTPUT_FORMAT, OPT_OUTPUT, OPT_LOOPS, OPT_COMPARE, OPT_OBJECTIVE,
-        OPT_ALLOW_WRITE, OPT_POLICY, OPT_ETA, OPT_CLOCKSOURCE, OPT_WORKLOAD, OPT_OBSERVE, OPT_READONLY,
-        OPT_BACKEND,
+struct parse {
+        int argc;
+        char **argv;
+        struct bench_opts *o, *cur;
+        const char *word;               /* argv[optind - 1]: the option as written */
+        FILE *out;                      /* --help, --version */
+        struct bench_error *e;
 };
 
-static const struct option prog_opts[] = {
-        { "name", required_argument, NULL, OPT_NAME },
-        { "output-format", required_argument, NULL, OPT_OUTPUT_FORMAT },
-        { "output", required_argument, NULL, OPT_OUTPUT },
-        { "json", no_argument, NULL, 'J' },
-        { "loops", required_argument, NULL, OPT_LOOPS },
-        { "compare", optional_argument, NULL, OPT_COMPARE },
-        { "objective", required_argument, NULL, OPT_OBJECTIVE },
-        { "allow-write", no_argument, NULL, OPT_ALLOW_WRITE },
-        { "policy", optional_argument, NULL, OPT_POLICY },
-        { "eta", required_argument, NULL, OPT_ETA },
-        { "clocksource", required_argument, NULL, OPT_CLOCKSOURCE },
-        { "workload", required_argument, NULL, OPT_WORKLOAD },
-        { "observe", no_argument, NULL, OPT_OBSERVE },
-        { "readonly", no_argument, NULL, OPT_READONLY },
-        { "backend", required_argument, NULL, OPT_BACKEND },
-        { "help", no_argument, NULL, 'h' },
-        { "version", no_argument, NULL, 'V' },
+#define BAD(fmt, ...) bench_error_set(p->e, BENCH_ERR_USAGE, EINVAL, fmt, __VA_ARGS__)
+
+/* A keyword value and what it means. */
+struct word {
+        const char *s;
+        int v;
 };
 
-static void help(FILE *f)
+static int keyword(const struct word *w, const char *arg, int *ret)
 {
-        fputs("Usage: iosched-bench --filename=DEV|FILE [OPTIONS] [--name=JOB [JOB OPTIONS]]...\n"
-              "       iosched-bench [OPTIONS] JOBFILE.fio...\n"
-              "       iosched-bench --filename=DEV --workload=NAME [OPTIONS]\n"
-              "       iosched-bench --filename=DEV --compare[=VARIANT,...] [OPTIONS]\n"
-              "       iosched-bench --filename=DEV --observe --compare[=VARIANT,...] [OPTIONS]\n"
-              "\n"
-              "Measure IOPS, bandwidth and latency with io_uring, libaio or psync, run\n"
-              "several jobs at once as fio does, and compare I/O schedulers on the device,\n"
-              "restoring what it changed.  --rw=read, --rw read and -rw=read are alike.\n"
-              "\n"
-              "Jobs (fio's rule: options before the first --name are defaults for every job):\n"
-              "  --name=NAME              start a job; the options after it are the job's\n"
-              "  JOBFILE                  an fio job file: [global] and one section per job\n"
-              "  --workload=NAME          a ready job file: mixed-latency, mixed-read, oltp,\n"
-              "                           seq-stream, sd-card\n"
-              "\n"
-              "Job options (fio names and syntax; also in job files without the dashes):\n"
-              "  --filename=PATH          block device, file, or directory (a file is made)\n"
-              "  --directory=DIR          per-thread files DIR/NAME.N.0 of --size, removed after\n"
-              "  --ioengine=ENGINE        io_uring (default), libaio, psync, sync, pvsync, null\n"
-              "  --rw=RW                  read, write, randread, randwrite, readwrite, randrw\n"
-              "  --rwmixread=PCT          reads in mixed workloads (default 50)\n"
-              "  --bs=SIZE[,SIZE]         block size, or read,write sizes (default 4k)\n"
-              "  --iodepth=N              I/Os in flight per thread (default 1)\n"
-              "  --numjobs=N              threads of the job, each with its own ring/context\n"
-              "  --runtime=TIME           measured time (default 10s)\n"
-              "  --ramp_time=TIME         run before measuring (default 0, 1s with --compare)\n"
-              "  --startdelay=TIME        start the job this much later\n"
-              "  --size=SIZE|PCT%         region length (default: to the end)\n"
-              "  --offset=SIZE|PCT%       region start (default 0)\n"
-              "  --io_size=SIZE           stop each thread after this much I/O\n"
-              "  --direct=0|1             O_DIRECT (default 1); --buffered=0|1 the opposite\n"
-              "  --rate=BPS[,BPS]         at most this many bytes per second (read,write)\n"
-              "  --rate_iops=N[,N]        at most this many I/Os per second (read,write)\n"
-              "  --thinktime=TIME         idle this long (bare number: us) after each\n"
-              "  --thinktime_blocks=N     N I/Os (default 1), once they have completed\n"
-              "  --prio=0-7, --prioclass=1-3   I/O priority of the job's threads (ioprio_set)\n"
-              "  --new_group, --stonewall       start a reporting group; wait for the jobs before\n"
-              "  --group_reporting        report a group's jobs merged\n"
-              "  --random_generator=tausworthe|tausworthe64|lfsr   fio's generators (default ours)\n"
-              "  --random_distribution=random|zipf:T|pareto:H|normal:D   which blocks, as fio\n"
-              "  --bssplit=SIZE/PCT:...   block sizes and their shares, as fio\n"
-              "  --filesize=SIZE          size of the files made (default --size)\n"
-              "  --end_fsync, --invalidate=0|1, --refill_buffers, --description=TEXT   as fio\n"
-              "  --iodepth_batch_submit=N, --iodepth_batch_complete_min=N,\n"
-              "  --iodepth_batch_complete_max=N   batching (default: depth/8, 1, depth)\n"
-              "  --fixedbufs=0|1, --registerfiles=0|1   io_uring registration (default 1)\n"
-              "  --poll_wait=TIME         poll for completions this long before sleeping\n"
-              "  --cpus_allowed=LIST      run the job's threads on these CPUs (0-3,6)\n"
-              "  --cpus_allowed_policy=shared|split   all threads on all of them, or one each\n"
-              "  --percentile_list=P:P... clat percentiles for the JSON output\n"
-              "  --randrepeat=0|1         same random sequence every run (default 1)\n"
-              "\n"
-              "Output:\n"
-              "  -J, --json, --output-format=json   fio-compatible JSON on stdout\n"
-              "  --output=FILE            write the report to FILE instead of stdout\n"
-              "  --eta=auto|always|never  progress line on stderr (auto: on a terminal)\n"
-              "  --clocksource=cpu|clock_gettime    timestamp source (default: cpu if reliable)\n"
-              "  --backend=auto|native|fio          who runs the jobs: auto (default) runs fio\n"
-              "                           when the jobs use an option the native engine lacks\n"
-              "\n"
-              "Scheduler comparison:\n"
-              "  --compare[=VARIANT,...]  run once per variant (default: every scheduler offered);\n"
-              "                           a variant is SCHED[:TUNABLE=VALUE...]\n"
-              "  --objective=[JOB:]OBJ    iops (default), bw, p99, read-p99, of one job with JOB:;\n"
-              "                           with --observe: iops, bw, await, read-await\n"
-              "  --observe                with --compare: no I/O of its own, alternate the variants\n"
-              "                           under the disk's own load and compare its counters\n"
-              "  --loops=N                interleaved rounds (default 3 with --compare)\n"
-              "  --policy[=FILE]          after each switch write the policy's tunables for it\n"
-              "                           (iosched.conf(5); FILE: the built-in policy plus FILE)\n"
-              "\n"
-              "Safety:\n"
-              "  --allow-write            permit writes to a block device or existing file\n"
-              "  --readonly               refuse every job that writes (fio's --readonly)\n"
-              "\n"
-              "Exit status: 0 ok, 1 run failed, 2 usage error, 3 refused for safety.\n"
-              "See iosched-bench(8).\n", f);
+        for (; w->s; w++)
+                if (streq(arg, w->s)) {
+                        *ret = w->v;
+                        return 0;
+                }
+        return -EINVAL;
 }
 
-#define BAD(fmt, ...) bench_error_set(e, BENCH_ERR_USAGE, EINVAL, fmt, __VA_ARGS__)
+static int dup_to(char **p, const char *s)
+{
+        free(*p);
+        *p = strdup(s);
+        return *p ? 0 : -ENOMEM;
+}
+
+/* fio: every --name starts another job, run at the same time as the others */
+static int opt_name(struct parse *p, const char *arg)
+{
+        int r;
+
+        if (!*arg)
+                return BAD("invalid --name '%s' (expected a job name)", arg);
+        r = bench_jobs_add(p->o, p->o, arg, &p->cur);
+        return r < 0 ? r : 0;
+}
+
+static int opt_output_format(struct parse *p, const char *arg)
+{
+        static const struct word w[] = { { "json", true }, { "json+", true }, { "normal", false }, { NULL, 0 } };
+        int v;
+
+        if (keyword(w, arg, &v) < 0)
+                return BAD("invalid --output-format '%s' (expected normal or json)", arg);
+        p->o->json = v;
+        return 0;
+}
+
+static int opt_output(struct parse *p, const char *arg)
+{
+        if (!*arg)
+                return BAD("invalid --output '%s' (expected a file name)", arg);
+        return dup_to(&p->o->output, arg);
+}
+
+static int opt_json(struct parse *p, const char *arg)
+{
+        (void)arg;
+        p->o->json = true;
+        return 0;
+}
+
+static int opt_loops(struct parse *p, const char *arg)
+{
+        if (bench_parse_uint(arg, 1, 1000, &p->o->loops) < 0)
+                return BAD("invalid --loops '%s' (expected 1-1000)", arg);
+        return 0;
+}
+
+static int opt_compare(struct parse *p, const char *arg)
+{
+        struct bench_opts *o = p->o;
+        int r;
+
+        /* "--compare kyber,bfq" too: take the next word if it is no option */
+        if (!arg && optind < p->argc && p->argv[optind][0] != '-' && !strchr(p->argv[optind], '.') &&
+            !strchr(p->argv[optind], '/'))
+                arg = p->argv[optind++];
+        o->compare = true;
+        ios_strv_free(o->compare_scheds);
+        o->compare_scheds = NULL;
+        if (!arg || !*arg || streq(arg, "all"))
+                return 0;
+        r = ios_strv_split(arg, ",", &o->compare_scheds);
+        if (r < 0)
+                return r;
+        for (char **s = o->compare_scheds; *s; s++) {
+                char why[400];
+
+                r = bench_variant_check(*s, why, sizeof(why));
+                if (r == -EINVAL)
+                        return BAD("invalid --compare '%s': %s", arg, why);
+                if (r < 0)
+                        return r;
+        }
+        if (!o->compare_scheds[0])
+                return BAD("invalid --compare '%s'", arg);
+        return 0;
+}
+
+/* --objective=[JOB:]METRIC */
+static int opt_objective(struct parse *p, const char *s)
+{
+        struct bench_opts *o = p->o;
+        const char *colon = strrchr(s, ':'), *metric = colon ? colon + 1 : s;
+        int r = bench_objective_from_string(metric);
+
+        if (r < 0 || (colon && colon == s))
+                return BAD("invalid --objective '%s' (expected iops, bw, p99, read-p99, await or read-await, or JOB:one of them)", s);
+        o->objective = (enum bench_objective)r;
+        free(o->objective_job);
+        o->objective_job = colon ? strndup(s, (size_t)(colon - s)) : NULL;
+        if (colon && !o->objective_job)
+                return -ENOMEM;
+        return 0;
+}
+
+static int opt_allow_write(struct parse *p, const char *arg)
+{
+        (void)arg;
+        p->o->allow_write = true;
+        return 0;
+}
+
+static int opt_policy(struct parse *p, const char *arg)
+{
+        struct bench_opts *o = p->o;
+
+        o->policy = true;
+        free(o->policy_file);
+        o->policy_file = arg && *arg ? strdup(arg) : NULL;
+        if (arg && *arg && !o->policy_file)
+                return -ENOMEM;
+        return 0;
+}
+
+static int opt_eta(struct parse *p, const char *arg)
+{
+        static const struct word w[] = {
+                { "auto", BENCH_ETA_AUTO }, { "always", BENCH_ETA_ALWAYS }, { "never", BENCH_ETA_NEVER }, { NULL, 0 },
+        };
+        int v;
+
+        if (keyword(w, arg, &v) < 0)
+                return BAD("invalid --eta '%s' (expected auto, always or never)", arg);
+        p->o->eta = (enum bench_eta)v;
+        return 0;
+}
+
+static int opt_clocksource(struct parse *p, const char *arg)
+{
+        static const struct word w[] = {
+                { "cpu", BENCH_CLOCK_CPU }, { "clock_gettime", BENCH_CLOCK_GETTIME }, { NULL, 0 },
+        };
+        int v;
+
+        if (keyword(w, arg, &v) < 0)
+                return BAD("invalid --clocksource '%s' (expected cpu or clock_gettime)", arg);
+        p->o->clocksource = (enum bench_clocksource)v;
+        return 0;
+}
+
+static int opt_workload(struct parse *p, const char *arg)
+{
+        if (!bench_workload_text(arg))
+                return BAD("invalid --workload '%s' (expected mixed-latency, mixed-read, oltp, seq-stream or sd-card)",
+                           arg);
+        return dup_to(&p->o->workload, arg);
+}
+
+static int opt_observe(struct parse *p, const char *arg)
+{
+        (void)arg;
+        p->o->observe = true;
+        return 0;
+}
+
+static int opt_readonly(struct parse *p, const char *arg)
+{
+        (void)arg;
+        p->o->readonly = true;
+        return 0;
+}
+
+static int opt_backend(struct parse *p, const char *arg)
+{
+        static const struct word w[] = {
+                { "auto", BENCH_BACKEND_AUTO }, { "native", BENCH_BACKEND_NATIVE }, { "fio", BENCH_BACKEND_FIO },
+                { NULL, 0 },
+        };
+        int v;
+
+        if (keyword(w, arg, &v) < 0)
+                return BAD("invalid --backend '%s' (expected auto, native or fio)", arg);
+        p->o->backend = (enum bench_backend)v;
+        return 0;
+}
+
+static int opt_help(struct parse *p, const char *arg)
+{
+        (void)arg;
+        bench_usage(p->out);
+        return 1;
+}
+
+static int opt_version(struct parse *p, const char *arg)
+{
+        (void)arg;
+        fprintf(p->out, "iosched-bench %s\n", IOS_VERSION);
+        return 1;
+}
+
+/*
+ * The program's options: getopt's name, argument and short form, the
+ * handler (< 0 an error, 1 done: exit 0), and whether fio gets the option
+ * as written when it runs the jobs (fio.c).  In getopt's table every one
+ * has the code OPT_PROG + its index (or its short form); every job option
+ * (jobopts.c) is added after them with the code OPT_JOB.
+ */
+static const struct prog_opt {
+        const char *name;
+        int has_arg;
+        int key;
+        int (*fn)(struct parse *p, const char *arg);
+        bool to_fio;
+} prog_opts[] = {
+        { "name", required_argument, 0, opt_name, true },
+        { "output-format", required_argument, 0, opt_output_format, false },
+        { "output", required_argument, 0, opt_output, false },
+        { "json", no_argument, 'J', opt_json, false },
+        { "loops", required_argument, 0, opt_loops, false },
+        { "compare", optional_argument, 0, opt_compare, false },
+        { "objective", required_argument, 0, opt_objective, false },
+        { "allow-write", no_argument, 0, opt_allow_write, false },
+        { "policy", optional_argument, 0, opt_policy, false },
+        { "eta", required_argument, 0, opt_eta, false },
+        { "clocksource", required_argument, 0, opt_clocksource, false },
+        { "workload", required_argument, 0, opt_workload, false },
+        { "observe", no_argument, 0, opt_observe, false },
+        { "readonly", no_argument, 0, opt_readonly, true },
+        { "backend", required_argument, 0, opt_backend, false },
+        { "help", no_argument, 'h', opt_help, false },
+        { "version", no_argument, 'V', opt_version, false },
+};
+enum { OPT_JOB = 256, OPT_PROG };
+
+static const struct prog_opt *find_prog_opt(int c)
+{
+        if (c >= OPT_PROG && c < OPT_PROG + (int)ELEMENTSOF(prog_opts))
+                return &prog_opts[c - OPT_PROG];
+        for (size_t i = 0; i < ELEMENTSOF(prog_opts); i++)
+                if (prog_opts[i].key && prog_opts[i].key == c)
+                        return &prog_opts[i];
+        return NULL;
+}
 
 /* The getopt table: the program's options, then every job option. */
 static struct option *build_table(void)
@@ -193,7 +349,9 @@ static struct option *build_table(void)
         t = calloc(np + nj + 1, sizeof(*t));
         if (!t)
                 return NULL;
-        memcpy(t, prog_opts, sizeof(prog_opts));
+        for (size_t i = 0; i < np; i++)
+                t[i] = (struct option) { prog_opts[i].name, prog_opts[i].has_arg, NULL,
+                                         prog_opts[i].key ? prog_opts[i].key : OPT_PROG + (int)i };
         for (size_t i = 0; i < nj; i++) {
                 const char *n = bench_jobopt_name((unsigned)i, &a);
 
@@ -209,30 +367,29 @@ static struct option *build_table(void)
  * ("--direct 0"); parsing stops at the first non-option ("+" in optstring),
  * so getopt does not permute argv behind our back.
  */
-static int job_option(int argc, char **argv, const struct option *lo, struct bench_opts *g,
-                      struct bench_opts *cur, struct bench_error *e)
+static int job_option(struct parse *p, const struct option *lo)
 {
         const char *val = optarg;
         bool b;
         int r;
 
-        if (!val && lo->has_arg == optional_argument && optind < argc && bench_parse_bool(argv[optind], &b) == 0)
-                val = argv[optind++];
-        r = bench_jobopt_set(cur, lo->name, val, NULL, e);
-        if (r < 0 && r != -ENOMEM && r != -EOPNOTSUPP && g->backend == BENCH_BACKEND_FIO) {
+        if (!val && lo->has_arg == optional_argument && optind < p->argc &&
+            bench_parse_bool(p->argv[optind], &b) == 0)
+                val = p->argv[optind++];
+        r = bench_jobopt_set(p->cur, lo->name, val, NULL, p->e);
+        if (r < 0 && r != -ENOMEM && r != -EOPNOTSUPP && p->o->backend == BENCH_BACKEND_FIO) {
                 /* fio reads the value, not us: listed, and the job goes to fio */
-                *e = (struct bench_error){ 0 };
+                *p->e = (struct bench_error){ 0 };
                 r = -EOPNOTSUPP;
         }
-        return bench_jobs_record(g, r, NULL, lo->name, val);
+        return bench_jobs_record(p->o, r, NULL, lo->name, val);
 }
 
 /* An option getopt does not know: one of fio's that native lacks (recorded,
  * its value taken as fio would), or a real unknown option (-ENOENT). */
-static int fio_only_option(int argc, char **argv, const char *arg, struct bench_opts *g, struct bench_opts *cur,
-                           struct bench_error *e)
+static int fio_only_option(struct parse *p)
 {
-        const char *s = arg + strspn(arg, "-"), *eq = strchr(s, '=');
+        const char *s = p->word + strspn(p->word, "-"), *eq = strchr(s, '=');
         _cleanup_free_ char *opt = strndup(s, eq ? (size_t)(eq - s) : strlen(s));
         const char *val = eq ? eq + 1 : NULL;
         int kind, r;
@@ -243,26 +400,69 @@ static int fio_only_option(int argc, char **argv, const char *arg, struct bench_
         kind = bench_fio_option_arg(opt);
         if (!kind)
                 return -ENOENT;
-        if (!val && optind < argc &&
-            (kind == 'v' ? argv[optind][0] != '-' : bench_parse_bool(argv[optind], &b) == 0))
-                val = argv[optind++];
-        r = bench_jobopt_set(cur, opt, val, NULL, e);
-        return bench_jobs_record(g, r, NULL, opt, val);
+        if (!val && optind < p->argc &&
+            (kind == 'v' ? p->argv[optind][0] != '-' : bench_parse_bool(p->argv[optind], &b) == 0))
+                val = p->argv[optind++];
+        r = bench_jobopt_set(p->cur, opt, val, NULL, p->e);
+        return bench_jobs_record(p->o, r, NULL, opt, val);
 }
 
-/* --objective=[JOB:]METRIC */
-static int parse_objective(const char *s, struct bench_opts *o, struct bench_error *e)
+/*
+ * What getopt returned c for (lo: the job option it matched): < 0 an
+ * error, 1 done (--help), 0 go on; *to_fio when fio gets the option as
+ * written (fio.c), with the values taken ("--direct 0").
+ */
+static int one_option(struct parse *p, int c, const struct option *lo, bool *to_fio)
 {
-        const char *colon = strrchr(s, ':'), *metric = colon ? colon + 1 : s;
-        int r = bench_objective_from_string(metric);
+        const struct prog_opt *po = find_prog_opt(c);
+        int r;
 
-        if (r < 0 || (colon && colon == s))
-                return BAD("invalid --objective '%s' (expected iops, bw, p99, read-p99, await or read-await, or JOB:one of them)", s);
-        o->objective = (enum bench_objective)r;
-        free(o->objective_job);
-        o->objective_job = colon ? strndup(s, (size_t)(colon - s)) : NULL;
-        if (colon && !o->objective_job)
-                return -ENOMEM;
+        *to_fio = false;
+        if (c == OPT_JOB) {
+                *to_fio = true;
+                r = job_option(p, lo);
+                return r < 0 ? r : 0;
+        }
+        if (po) {
+                *to_fio = po->to_fio;
+                return po->fn(p, optarg);
+        }
+        if (c == ':')
+                return BAD("option %s needs a value", p->word);
+        /* one of fio's options the native engine lacks: recorded (jobs.h) */
+        r = fio_only_option(p);
+        if (r != -ENOENT) {
+                *to_fio = r >= 0 && c == '?';
+                return r < 0 ? r : 0;
+        }
+        if (optopt && optopt < 256 && isprint(optopt))
+                return BAD("unknown option -%c (see --help)", optopt);
+        return BAD("unknown option %s (see --help)", p->word);
+}
+
+/*
+ * A non-option argument at optind: a job file (parsed at the end, on the
+ * final global options); after "--" every argument is one.  1 at the end.
+ */
+static int operands(struct parse *p)
+{
+        bool rest = optind > 1 && optind < p->argc && streq(p->argv[optind - 1], "--");
+        int r;
+
+        if (optind >= p->argc)
+                return 1;
+        if (streq(p->argv[optind], "--")) {
+                optind++;
+                return 0;
+        }
+        do {
+                r = ios_strv_pushf(&p->o->jobfiles, "%s", p->argv[optind]);
+                if (r >= 0)
+                        r = ios_strv_pushf(&p->o->fio_args, "%s", p->argv[optind]);
+                optind++;
+                if (r < 0)
+                        return r;
+        } while (rest && optind < p->argc);
         return 0;
 }
 
@@ -270,7 +470,7 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                      struct bench_error *e)
 {
         _cleanup_free_ struct option *long_opts = build_table();
-        struct bench_opts *cur = o;     /* the job the options apply to: global until a --name */
+        struct parse p = { .argc = argc, .argv = argv, .o = o, .cur = o, .out = out, .e = e };
         int c, r, idx;
 
         if (!long_opts)
@@ -282,8 +482,8 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
         optind = 0;             /* a full reset: tests parse more than once */
         opterr = 0;
         for (;;) {
-                const char *name;
                 int before = optind > 0 ? optind : 1;   /* the arguments this option takes: before..optind-1 */
+                bool to_fio;
 
                 /* never call getopt past the end: after a "--" it would turn
                  * back to the arguments behind it, again and again */
@@ -292,173 +492,20 @@ int bench_opts_parse(int argc, char **argv, struct bench_opts *o, FILE *out,
                 idx = -1;
                 c = getopt_long_only(argc, argv, "+:JhV", long_opts, &idx);
                 if (c < 0) {
-                        /* job files (parsed at the end, on the final global options);
-                         * after "--" every argument is one */
-                        bool rest = optind > 1 && optind < argc && streq(argv[optind - 1], "--");
-
-                        if (optind >= argc)
+                        r = operands(&p);
+                        if (r < 0)
+                                return r;
+                        if (r > 0)
                                 break;
-                        if (streq(argv[optind], "--")) {
-                                optind++;
-                                continue;
-                        }
-                        do {
-                                r = ios_strv_pushf(&o->jobfiles, "%s", argv[optind]);
-                                if (r >= 0)
-                                        r = ios_strv_pushf(&o->fio_args, "%s", argv[optind]);
-                                optind++;
-                                if (r < 0)
-                                        return r;
-                        } while (rest && optind < argc);
                         continue;
                 }
-                name = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
-                switch (c) {
-                case OPT_JOB:
-                        r = job_option(argc, argv, &long_opts[idx], o, cur, e);
-                        if (r < 0)
+                p.word = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+                r = one_option(&p, c, idx >= 0 ? &long_opts[idx] : NULL, &to_fio);
+                if (r != 0)
+                        return r;
+                for (int k = before; to_fio && k < optind && k < argc; k++)
+                        if ((r = ios_strv_pushf(&o->fio_args, "%s", argv[k])) < 0)
                                 return r;
-                        break;
-                case OPT_NAME:
-                        /* fio: every --name starts another job, run at the same time as the others */
-                        if (!*optarg)
-                                return BAD("invalid --name '%s' (expected a job name)", optarg);
-                        r = bench_jobs_add(o, o, optarg, &cur);
-                        if (r < 0)
-                                return r;
-                        break;
-                case OPT_OUTPUT_FORMAT:
-                        if (streq(optarg, "json") || streq(optarg, "json+"))
-                                o->json = true;
-                        else if (streq(optarg, "normal"))
-                                o->json = false;
-                        else
-                                return BAD("invalid --output-format '%s' (expected normal or json)", optarg);
-                        break;
-                case OPT_OUTPUT:
-                        if (!*optarg)
-                                return BAD("invalid --output '%s' (expected a file name)", optarg);
-                        free(o->output);
-                        o->output = strdup(optarg);
-                        if (!o->output)
-                                return -ENOMEM;
-                        break;
-                case 'J':
-                        o->json = true;
-                        break;
-                case OPT_LOOPS:
-                        if (bench_parse_uint(optarg, 1, 1000, &o->loops) < 0)
-                                return BAD("invalid --loops '%s' (expected 1-1000)", optarg);
-                        break;
-                case OPT_COMPARE:
-                        /* "--compare kyber,bfq" too: take the next word if it is no option */
-                        if (!optarg && optind < argc && argv[optind][0] != '-' && !strchr(argv[optind], '.') &&
-                            !strchr(argv[optind], '/'))
-                                optarg = argv[optind++];
-                        o->compare = true;
-                        ios_strv_free(o->compare_scheds);
-                        o->compare_scheds = NULL;
-                        if (optarg && *optarg && !streq(optarg, "all")) {
-                                r = ios_strv_split(optarg, ",", &o->compare_scheds);
-                                if (r < 0)
-                                        return r;
-                                for (char **s = o->compare_scheds; *s; s++) {
-                                        char why[400];
-
-                                        r = bench_variant_check(*s, why, sizeof(why));
-                                        if (r == -EINVAL)
-                                                return BAD("invalid --compare '%s': %s", optarg, why);
-                                        if (r < 0)
-                                                return r;
-                                }
-                                if (!o->compare_scheds[0])
-                                        return BAD("invalid --compare '%s'", optarg);
-                        }
-                        break;
-                case OPT_OBJECTIVE:
-                        r = parse_objective(optarg, o, e);
-                        if (r < 0)
-                                return r;
-                        break;
-                case OPT_ALLOW_WRITE:
-                        o->allow_write = true;
-                        break;
-                case OPT_POLICY:
-                        o->policy = true;
-                        free(o->policy_file);
-                        o->policy_file = optarg && *optarg ? strdup(optarg) : NULL;
-                        if (optarg && *optarg && !o->policy_file)
-                                return -ENOMEM;
-                        break;
-                case OPT_ETA:
-                        if (streq(optarg, "auto"))
-                                o->eta = BENCH_ETA_AUTO;
-                        else if (streq(optarg, "always"))
-                                o->eta = BENCH_ETA_ALWAYS;
-                        else if (streq(optarg, "never"))
-                                o->eta = BENCH_ETA_NEVER;
-                        else
-                                return BAD("invalid --eta '%s' (expected auto, always or never)", optarg);
-                        break;
-                case OPT_CLOCKSOURCE:
-                        if (streq(optarg, "cpu"))
-                                o->clocksource = BENCH_CLOCK_CPU;
-                        else if (streq(optarg, "clock_gettime"))
-                                o->clocksource = BENCH_CLOCK_GETTIME;
-                        else
-                                return BAD("invalid --clocksource '%s' (expected cpu or clock_gettime)", optarg);
-                        break;
-                case OPT_WORKLOAD:
-                        if (!bench_workload_text(optarg))
-                                return BAD("invalid --workload '%s' (expected mixed-latency, mixed-read, oltp, seq-stream or sd-card)",
-                                           optarg);
-                        free(o->workload);
-                        o->workload = strdup(optarg);
-                        if (!o->workload)
-                                return -ENOMEM;
-                        break;
-                case OPT_OBSERVE:
-                        o->observe = true;
-                        break;
-                case OPT_BACKEND:
-                        if (streq(optarg, "auto"))
-                                o->backend = BENCH_BACKEND_AUTO;
-                        else if (streq(optarg, "native"))
-                                o->backend = BENCH_BACKEND_NATIVE;
-                        else if (streq(optarg, "fio"))
-                                o->backend = BENCH_BACKEND_FIO;
-                        else
-                                return BAD("invalid --backend '%s' (expected auto, native or fio)", optarg);
-                        break;
-                case 'h':
-                        help(out);
-                        return 1;
-                case 'V':
-                        fprintf(out, "iosched-bench %s\n", IOS_VERSION);
-                        return 1;
-                case ':':
-                        return BAD("option %s needs a value", name);
-                case OPT_READONLY:
-                        o->readonly = true;
-                        break;
-                default:
-                        /* one of fio's options the native engine lacks: recorded (jobs.h) */
-                        r = fio_only_option(argc, argv, name, o, cur, e);
-                        if (r != -ENOENT) {
-                                if (r < 0)
-                                        return r;
-                                break;
-                        }
-                        if (optopt && optopt < 256 && isprint(optopt))
-                                return BAD("unknown option -%c (see --help)", optopt);
-                        return BAD("unknown option %s (see --help)", name);
-                }
-                if (c == OPT_JOB || c == OPT_NAME || c == OPT_READONLY || c == '?') {
-                        /* fio gets the job as written (fio.c), with the values taken ("--direct 0") */
-                        for (int k = before; k < optind && k < argc; k++)
-                                if ((r = ios_strv_pushf(&o->fio_args, "%s", argv[k])) < 0)
-                                        return r;
-                }
         }
         /* --observe runs no job: its own checks come before the jobs' */
         r = bench_observe_check_opts(o, e);

@@ -238,32 +238,29 @@ static void stop_all(struct bench_workers *w, struct bench_result *res)
         }
 }
 
-int bench_run(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
-              const struct bench_progress_ops *progress, struct bench_result *res, struct bench_error *e)
-{
-        struct bench_workers w;
-        struct bench_cpu_snap cpu0 = { 0 }, cpu1 = { 0 };
-        bool have_cpu0 = false, have_cpu1 = false, have_st0 = false, have_st1 = false;
+/* The main thread during a run: what it samples, and the machine's and the disk's counters around the window. */
+struct watch {
+        struct bench_workers *w;
+        struct bench_result *res;
+        struct ios_device *disk;
+        const struct bench_progress_ops *progress;
+        struct job_sampler *js;
+        struct bench_cpu_snap cpu0, cpu1;
+        bool have_cpu0, have_cpu1, have_st0, have_st1;
         uint64_t t0, next_sample, next_progress;
-        const double total_s = planned_s(o);
-        uint64_t zero[BENCH_NDIR] = { 0 };
+        double total_s;
         struct bench_rate progress_rate;
-        struct job_sampler *js = NULL;
-        struct first_take first = {
-                .cpu = &cpu0, .have_cpu = &have_cpu0, .have_stat = &have_st0, .disk = disk,
-                .stat = res->disk_stat_before,
-        };
-        int r = 0;
+};
 
+/* res for o's jobs on tg: nothing measured yet, every job's shape and region */
+static int result_init(const struct bench_opts *o, const struct bench_target *tg, struct bench_result *res)
+{
         memset(res, 0, sizeof(*res));
         res->depth = o->iodepth;
         res->ncpu = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
         res->jobs = calloc(o->njobs, sizeof(*res->jobs));
-        js = calloc(o->njobs, sizeof(*js));
-        if (!res->jobs || !js) {
-                free(js);
-                return bench_error_set(e, BENCH_ERR_SYSTEM, ENOMEM, "out of memory");
-        }
+        if (!res->jobs)
+                return -ENOMEM;
         res->njobs = o->njobs;
         for (unsigned j = 0, th = 0; j < o->njobs; th += o->jobs[j].numjobs, j++) {
                 struct bench_result *jr = &res->jobs[j];
@@ -275,105 +272,94 @@ int bench_run(const struct bench_opts *o, struct bench_target *tg, struct ios_de
                 jr->region_start = tg->files[th].region_start;
                 jr->region_len = tg->files[th].region_len;
         }
+        return 0;
+}
 
-        r = bench_workers_setup(&w, o, tg);
-        if (r < 0) {
-                bench_error_set(e, BENCH_ERR_SYSTEM, ENOMEM, "cannot allocate I/O buffers and threads");
-                r = -ENOMEM;
-                goto out;
-        }
-        w.first.take = take_first;
-        w.first.arg = &first;
-        bench_workers_start(&w);
-        if (w.started < w.n) {
-                w.abort = 1;
-                r = bench_error_set(e, BENCH_ERR_SYSTEM, EAGAIN, "cannot start %u threads", w.n);
-        }
-        for (unsigned i = 0; i < w.started && r == 0; i++)
-                if (w.th[i].error) {
-                        const struct bench_thread *t = &w.th[i];
+/* After the start: every thread started and set up its engine, or the error (the threads are told to stop). */
+static int check_started(struct bench_workers *w, struct bench_error *e)
+{
+        int r = 0;
 
-                        w.abort = 1;
+        if (w->started < w->n) {
+                w->abort = 1;
+                r = bench_error_set(e, BENCH_ERR_SYSTEM, EAGAIN, "cannot start %u threads", w->n);
+        }
+        for (unsigned i = 0; i < w->started && r == 0; i++)
+                if (w->th[i].error) {
+                        const struct bench_thread *t = &w->th[i];
+
+                        w->abort = 1;
                         r = bench_error_set(e, BENCH_ERR_SYSTEM, -t->error, "%s: job '%s': cannot %s: %s",
                                             t->file->tg->path ? t->file->tg->path : "null", t->o->name,
                                             t->setup_step ? t->setup_step : "set up the engine",
                                             strerror(-t->error));
                 }
-        t0 = bench_clock_gettime_ns();
-        next_sample = t0 + 500000000ull;
-        next_progress = t0 + 1000000000ull;
-        bench_rate_mark(&progress_rate, t0, zero, zero);
-        bench_workers_go(&w);
+        return r;
+}
 
-        for (;;) {
-                uint64_t now = bench_clock_gettime_ns();
-                uint64_t ios[BENCH_NDIR], bytes[BENCH_NDIR];
-                unsigned exited = 0, closed = 0, measuring = 0, phase_left = 0;
+static void report_progress(struct watch *W, uint64_t now, unsigned measuring)
+{
+        uint64_t ios[BENCH_NDIR], bytes[BENCH_NDIR];
+        struct bench_progress p = {
+                .elapsed_s = (double)(now - W->t0) / 1e9, .total_s = W->total_s,
+                .ramp = measuring == 0,
+        };
 
-                for (unsigned i = 0; i < w.started; i++) {
-                        const struct bench_thread *t = &w.th[i];
-                        int st = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
+        bench_workers_counts(W->w, -1, ios, bytes);
+        bench_rate_take(&W->progress_rate, now, ios, bytes, p.iops, p.bw);
+        W->progress->update(W->progress->userdata, &p);
+        W->next_progress = now + 1000000000ull;
+}
 
-                        if (__atomic_load_n(&t->done, __ATOMIC_ACQUIRE))
-                                exited++;
-                        else if (t->phase <= w.phase)
-                                phase_left++;
-                        closed += st == BENCH_TH_CLOSED;
-                        measuring += st == BENCH_TH_MEASURING;
-                }
-                if (bench_stop_signal)
-                        stop_all(&w, res);
-                /* the machine and the disk from the first measured I/O (read by
-                 * the thread that issues it, worker.c) to the last */
-                if (!have_cpu1 && closed == w.started) {
-                        if (__atomic_load_n(&w.first.state, __ATOMIC_ACQUIRE) != 2)
-                                take_cpu(&cpu0, &have_cpu0, disk, res->disk_stat_before, &have_st0);
-                        take_cpu(&cpu1, &have_cpu1, disk, res->disk_stat_after, &have_st1);
-                }
-                if (exited == w.started)
-                        break;
-                if (phase_left == 0 && !w.abort)
-                        bench_workers_next_phase(&w);   /* stonewall: the jobs before have finished */
-                if (now >= next_sample) {
-                        sample_jobs(&w, res, js, now);
-                        next_sample += 500000000ull;
-                }
-                if (progress && now >= next_progress) {
-                        struct bench_progress p = {
-                                .elapsed_s = (double)(now - t0) / 1e9, .total_s = total_s,
-                                .ramp = measuring == 0,
-                        };
+/* One look at the threads (every 100 ms at most): false once they have all exited. */
+static bool watch_once(struct watch *W)
+{
+        struct bench_workers *w = W->w;
+        uint64_t now = bench_clock_gettime_ns();
+        unsigned exited = 0, closed = 0, measuring = 0, phase_left = 0;
 
-                        bench_workers_counts(&w, -1, ios, bytes);
-                        bench_rate_take(&progress_rate, now, ios, bytes, p.iops, p.bw);
-                        progress->update(progress->userdata, &p);
-                        next_progress = now + 1000000000ull;
-                }
-                sleep_until(now + (closed == w.started || w.abort ? 2000000ull :
-                                   next_sample < now + 100000000ull ? next_sample - now : 100000000ull));
+        for (unsigned i = 0; i < w->started; i++) {
+                const struct bench_thread *t = &w->th[i];
+                int st = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
+
+                if (__atomic_load_n(&t->done, __ATOMIC_ACQUIRE))
+                        exited++;
+                else if (t->phase <= w->phase)
+                        phase_left++;
+                closed += st == BENCH_TH_CLOSED;
+                measuring += st == BENCH_TH_MEASURING;
         }
-        res->have_disk_stat = have_st0 && have_st1;
-        if (progress) {
-                struct bench_progress p = {
-                        .elapsed_s = (double)(bench_clock_gettime_ns() - t0) / 1e9, .total_s = total_s,
-                        .done = true,
-                };
-
-                progress->update(progress->userdata, &p);
-        }
-        bench_workers_join(&w);
-        res->elapsed_ns = bench_clock_gettime_ns() - t0;
         if (bench_stop_signal)
-                res->interrupted = true;
-        if (have_cpu0 && have_cpu1)
-                bench_result_machine_cpu(res, &cpu0, &cpu1);
-        merge(&w, res);
-        /* the run's samples: the sum over the jobs */
-        for (unsigned j = 0; j < res->njobs; j++)
-                if (merge_samples(res, &res->jobs[j]) < 0)
-                        break;
-        for (unsigned i = 0; i < w.started && r == 0; i++) {
-                struct bench_thread *t = &w.th[i];
+                stop_all(w, W->res);
+        /* the machine and the disk from the first measured I/O (read by
+         * the thread that issues it, worker.c) to the last */
+        if (!W->have_cpu1 && closed == w->started) {
+                if (__atomic_load_n(&w->first.state, __ATOMIC_ACQUIRE) != 2)
+                        take_cpu(&W->cpu0, &W->have_cpu0, W->disk, W->res->disk_stat_before, &W->have_st0);
+                take_cpu(&W->cpu1, &W->have_cpu1, W->disk, W->res->disk_stat_after, &W->have_st1);
+        }
+        if (exited == w->started)
+                return false;
+        if (phase_left == 0 && !w->abort)
+                bench_workers_next_phase(w);    /* stonewall: the jobs before have finished */
+        if (now >= W->next_sample) {
+                sample_jobs(w, W->res, W->js, now);
+                W->next_sample += 500000000ull;
+        }
+        if (W->progress && now >= W->next_progress)
+                report_progress(W, now, measuring);
+        sleep_until(now + (closed == w->started || w->abort ? 2000000ull :
+                           W->next_sample < now + 100000000ull ? W->next_sample - now : 100000000ull));
+        return true;
+}
+
+/* The threads' first error after the run: an I/O's, or an engine's. */
+static int run_error(const struct bench_workers *w, struct bench_error *e)
+{
+        int r = 0;
+
+        for (unsigned i = 0; i < w->started && r == 0; i++) {
+                const struct bench_thread *t = &w->th[i];
 
                 if (t->error && t->error_is_io)
                         r = bench_error_set(e, BENCH_ERR_IO, -t->error, "%s: %s at offset %" PRIu64 ": %s",
@@ -384,8 +370,76 @@ int bench_run(const struct bench_opts *o, struct bench_target *tg, struct ios_de
                                             t->file->tg->path ? t->file->tg->path : "null", t->o->engine->name,
                                             strerror(-t->error));
         }
+        return r;
+}
+
+/* After the threads exited: the last progress line, the join, and every thread's figures into res. */
+static void finish(struct watch *W)
+{
+        struct bench_result *res = W->res;
+
+        res->have_disk_stat = W->have_st0 && W->have_st1;
+        if (W->progress) {
+                struct bench_progress p = {
+                        .elapsed_s = (double)(bench_clock_gettime_ns() - W->t0) / 1e9, .total_s = W->total_s,
+                        .done = true,
+                };
+
+                W->progress->update(W->progress->userdata, &p);
+        }
+        bench_workers_join(W->w);
+        res->elapsed_ns = bench_clock_gettime_ns() - W->t0;
+        if (bench_stop_signal)
+                res->interrupted = true;
+        if (W->have_cpu0 && W->have_cpu1)
+                bench_result_machine_cpu(res, &W->cpu0, &W->cpu1);
+        merge(W->w, res);
+        /* the run's samples: the sum over the jobs */
+        for (unsigned j = 0; j < res->njobs; j++)
+                if (merge_samples(res, &res->jobs[j]) < 0)
+                        break;
+}
+
+int bench_run(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
+              const struct bench_progress_ops *progress, struct bench_result *res, struct bench_error *e)
+{
+        struct bench_workers w;
+        struct watch W = { .w = &w, .res = res, .disk = disk, .progress = progress, .total_s = planned_s(o) };
+        uint64_t zero[BENCH_NDIR] = { 0 };
+        struct first_take first = {
+                .cpu = &W.cpu0, .have_cpu = &W.have_cpu0, .have_stat = &W.have_st0, .disk = disk,
+                .stat = res->disk_stat_before,
+        };
+        int r;
+
+        r = result_init(o, tg, res);
+        W.js = calloc(o->njobs, sizeof(*W.js));
+        if (r < 0 || !W.js) {
+                free(W.js);
+                return bench_error_set(e, BENCH_ERR_SYSTEM, ENOMEM, "out of memory");
+        }
+        r = bench_workers_setup(&w, o, tg);
+        if (r < 0) {
+                bench_error_set(e, BENCH_ERR_SYSTEM, ENOMEM, "cannot allocate I/O buffers and threads");
+                r = -ENOMEM;
+                goto out;
+        }
+        w.first.take = take_first;
+        w.first.arg = &first;
+        bench_workers_start(&w);
+        r = check_started(&w, e);
+        W.t0 = bench_clock_gettime_ns();
+        W.next_sample = W.t0 + 500000000ull;
+        W.next_progress = W.t0 + 1000000000ull;
+        bench_rate_mark(&W.progress_rate, W.t0, zero, zero);
+        bench_workers_go(&w);
+        while (watch_once(&W))
+                ;
+        finish(&W);
+        if (r == 0)
+                r = run_error(&w, e);
 out:
-        free(js);
+        free(W.js);
         bench_workers_free(&w);
         return r;
 }

@@ -2,9 +2,9 @@
 /*
  * units.c: numbers with units, both ways.  In: fio's grammar for sizes
  * (4k, 1.5g, 0x1000, KiB/kb spellings, powers of 1024), percentages of the
- * target (50%), times (10 = 10s, 500ms, 2h), booleans (1/0, on/off ...) and
- * plain counts.  Out: the short human forms the reports and the progress
- * line print (1.2k, 977MiB, 55.0us).
+ * target (50%), times (10 = 10s, 500ms, 2h), booleans (1/0, on/off ...),
+ * plain counts, "r,w" pairs and percentile lists.  Out: the short human
+ * forms the reports and the progress line print (1.2k, 977MiB, 55.0us).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -160,6 +160,81 @@ int bench_parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *ret)
         if (errno || *e || v < lo || v > hi)
                 return -ERANGE;
         *ret = (unsigned)v;
+        return 0;
+}
+
+/* fio's "r,w" pairs: "x" both, "x,y", ",y" writes only, "x," reads only */
+int bench_parse_pair(const char *s, int (*one)(const char *, uint64_t *), uint64_t ret[BENCH_NDIR])
+{
+        _cleanup_free_ char *copy = strdup(s);
+        char *comma, *part[2];
+        uint64_t v[2] = { 0, 0 };
+
+        if (!copy)
+                return -ENOMEM;
+        comma = strchr(copy, ',');
+        if (comma)
+                *comma++ = '\0';
+        part[0] = copy;
+        part[1] = comma ? comma : copy;
+        if (comma && strchr(comma, ','))
+                return -EOPNOTSUPP;     /* a third (trim) value: fio's */
+        if (!*part[0] && !*part[1])
+                return -EINVAL;
+        for (int i = 0; i < 2; i++)
+                if (*part[i] && one(part[i], &v[i]) < 0)
+                        return -EINVAL;
+        ret[BENCH_READ] = v[0];
+        ret[BENCH_WRITE] = v[1];
+        return 0;
+}
+
+int bench_parse_count64(const char *s, uint64_t *ret)
+{
+        char *end;
+
+        if (!s || *s < '0' || *s > '9')
+                return -EINVAL;
+        errno = 0;
+        *ret = strtoull(s, &end, 10);
+        return errno || *end ? -EINVAL : 0;
+}
+
+/* A time whose bare number is in unit_ns (fio: seconds for most, µs for thinktime). */
+int bench_parse_time_unit(const char *s, uint64_t unit_ns, uint64_t *ret)
+{
+        size_t l = strlen(s);
+
+        if (l && s[l - 1] >= '0' && s[l - 1] <= '9' && unit_ns != 1000000000ull) {
+                uint64_t n;
+
+                if (bench_parse_count64(s, &n) < 0 || n > UINT64_MAX / unit_ns)
+                        return -EINVAL;
+                *ret = n * unit_ns;
+                return 0;
+        }
+        return bench_parse_time(s, ret);
+}
+
+int bench_parse_percentiles(const char *s, double *ret, unsigned max, unsigned *ret_n)
+{
+        _cleanup_free_ char *copy = strdup(s);
+        unsigned n = 0;
+        char *save = NULL;
+
+        if (!copy)
+                return -ENOMEM;
+        for (char *t = strtok_r(copy, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
+                char *end;
+                double p = strtod(t, &end);
+
+                if (end == t || *end || !(p > 0) || p > 100 || n == max)
+                        return -EINVAL;
+                ret[n++] = p;
+        }
+        if (n == 0)
+                return -EINVAL;
+        *ret_n = n;
         return 0;
 }
 

@@ -2,8 +2,9 @@
 /*
  * worker.h: inside a measured run.  What an engine works with (an I/O slot,
  * a completion, the state of the job thread it runs in) and the job threads
- * that worker.c runs and run.c drives.  Included by worker.c, run.c and the
- * engines (engine-*.c); everything else sees a run through bench.h.
+ * that worker.c runs (their loop: ioloop.c) and run.c drives.  Included by
+ * worker.c, ioloop.c, run.c and the engines (engine-*.c); everything else
+ * sees a run through bench.h.
  */
 #ifndef IOS_BENCH_WORKER_H
 #define IOS_BENCH_WORKER_H
@@ -105,5 +106,13 @@ void bench_workers_next_phase(struct bench_workers *w);
 void bench_workers_free(struct bench_workers *w);
 /* The I/Os and bytes the threads (of job j; -1: all) published so far, summed. */
 void bench_workers_counts(const struct bench_workers *w, int j, uint64_t ios[BENCH_NDIR], uint64_t bytes[BENCH_NDIR]);
+
+/* ioloop.c: thread t's I/O loop, from its ramp to its window's end, on depth slots (freel,
+ * staged and cq have room for t->depth each) with the offsets of a copy of g. */
+struct gen;
+void bench_io_loop(struct bench_workers *w, struct bench_thread *t, const struct gen *g, struct bench_io **freel,
+                   struct bench_io **staged, struct bench_cqe *cq);
+/* Sleep up to ns, in slices that notice a stop; false if the run is being stopped. */
+bool bench_nap(struct bench_workers *w, uint64_t ns);
 
 #endif
