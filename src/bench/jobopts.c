@@ -484,11 +484,6 @@ static const struct jobopt *lookup(const char *name)
         return NULL;
 }
 
-int bench_jobopt_known(const char *name)
-{
-        return name && lookup(name) ? 1 : 0;
-}
-
 int bench_jobopt_set(struct bench_opts *o, const char *name, const char *value, const char *where,
                      struct bench_error *e)
 {

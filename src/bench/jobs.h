@@ -19,8 +19,6 @@ enum bench_jobopt_arg { BENCH_JOBOPT_VALUE, BENCH_JOBOPT_BOOL };
 /* The table: its i-th name and whether it takes a value or is a boolean
  * (which may stand alone); NULL past the end. */
 const char *bench_jobopt_name(unsigned i, enum bench_jobopt_arg *ret_arg);
-/* 1 if name is a job option (or an alias), 0 if not. */
-int bench_jobopt_known(const char *name);
 /*
  * Set job option name to value (NULL: a boolean given alone) in o.
  * Returns:
