@@ -151,6 +151,56 @@ static char *refused_key(dev_t devnum, const struct ios_change *c)
 }
 
 /* Returns the -errno of ios_plan_build() (the plan failed, logged here), else 0. */
+/* Changes in state `state` whose key was refused before (d->refused) are
+ * skipped: said once per device and policy load. */
+static void skip_refused(struct daemon *d, dev_t devnum, struct ios_plan *plan, enum ios_change_state state)
+{
+        for (size_t i = 0; i < plan->n; i++) {
+                struct ios_change *c = &plan->c[i];
+                _cleanup_free_ char *k = NULL;
+
+                if (c->state != state || !(k = refused_key(devnum, c)))
+                        continue;
+                if (ios_strv_contains(d->refused, k))
+                        c->state = IOS_CHANGE_SKIPPED;
+        }
+}
+
+/* Write what drifted and say each change: a value we had set and somebody
+ * else changed (behind) is said with what was found, before the write. */
+static void write_plan(struct daemon *d, struct ios_device *dev, struct ios_plan *plan, enum reason why,
+                       bool behind, uint64_t seq)
+{
+        dev_t devnum = makedev(dev->major, dev->minor);
+
+        if (behind)
+                for (size_t i = 0; i < plan->n; i++) {
+                        const struct ios_change *c = &plan->c[i];
+
+                        if (c->state == IOS_CHANGE_DRIFT && c->current) {
+                                iosd_log(LOG_NOTICE, "%s: %s was changed behind our back: "
+                                         "found '%s', policy wants '%s' (%s); restoring",
+                                         dev->name, c->key, c->current, iosd_str(c->wanted),
+                                         iosd_str(c->source));
+                                iosd_fight_note(d, devnum, seq, dev->name, c); /* fight.c */
+                        }
+                }
+        (void)ios_plan_apply(plan);
+        for (size_t i = 0; i < plan->n; i++) {
+                const struct ios_change *c = &plan->c[i];
+                char line[1024];
+
+                if (c->state != IOS_CHANGE_APPLIED)
+                        continue;
+                d->n_changes++;
+                d->n_drift += why == R_DRIFT;
+                if (behind && c->current)
+                        continue;       /* said above, with what was found */
+                iosd_log(LOG_INFO, "%s: %s [%s]", dev->name, ios_change_line(c, line, sizeof(line)),
+                         reason_names[why]);
+        }
+}
+
 static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
 {
         dev_t devnum = makedev(dev->major, dev->minor);
@@ -193,44 +243,10 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
                 return e;
         }
         /* the drift check does not "restore" what the kernel would refuse again */
-        for (size_t i = 0; why == R_DRIFT && i < plan.n; i++) {
-                struct ios_change *c = &plan.c[i];
-                _cleanup_free_ char *k = NULL;
-
-                if (c->state != IOS_CHANGE_DRIFT || !(k = refused_key(devnum, c)))
-                        continue;
-                if (ios_strv_contains(d->refused, k))
-                        c->state = IOS_CHANGE_SKIPPED;
-        }
-        if (ios_plan_count(&plan, IOS_CHANGE_DRIFT) > 0) {
-                if (behind)
-                        for (size_t i = 0; i < plan.n; i++) {
-                                const struct ios_change *c = &plan.c[i];
-
-                                /* a value we had set, changed by somebody else */
-                                if (c->state == IOS_CHANGE_DRIFT && c->current) {
-                                        iosd_log(LOG_NOTICE, "%s: %s was changed behind our back: "
-                                                 "found '%s', policy wants '%s' (%s); restoring",
-                                                 dev->name, c->key, c->current, iosd_str(c->wanted),
-                                                 iosd_str(c->source));
-                                        iosd_fight_note(d, devnum, seq, dev->name, c); /* fight.c */
-                                }
-                        }
-                (void)ios_plan_apply(&plan);
-                for (size_t i = 0; i < plan.n; i++) {
-                        const struct ios_change *c = &plan.c[i];
-                        char line[1024];
-
-                        if (c->state != IOS_CHANGE_APPLIED)
-                                continue;
-                        d->n_changes++;
-                        d->n_drift += why == R_DRIFT;
-                        if (behind && c->current)
-                                continue;       /* said above, with what was found */
-                        iosd_log(LOG_INFO, "%s: %s [%s]", dev->name, ios_change_line(c, line, sizeof(line)),
-                                 reason_names[why]);
-                }
-        }
+        if (why == R_DRIFT)
+                skip_refused(d, devnum, &plan, IOS_CHANGE_DRIFT);
+        if (ios_plan_count(&plan, IOS_CHANGE_DRIFT) > 0)
+                write_plan(d, dev, &plan, why, behind, seq);
         /* the disk went away while it was planned or written (its remove
          * uevent follows): what failed is no failure of the policy */
         gone = ios_plan_count(&plan, IOS_CHANGE_FAILED) > 0 && disk_gone(dev);
