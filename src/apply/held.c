@@ -85,7 +85,7 @@ void apply_policy_errors_report(const struct apply_run_opts *o, const struct ios
                 _cleanup_free_ char *safe = NULL;
 
                 ios_error_where(&errs[i], where, sizeof(where));
-                apply_error_add(errs[i].file, errs[i].line, NULL, o->exit_of ? o->exit_of(APPLY_FAILED) : 2, "%s%s",
+                apply_error_add(o->out, errs[i].file, errs[i].line, NULL, o->exit_of ? o->exit_of(APPLY_FAILED) : 2, "%s%s",
                                 errs[i].msg, h);
                 /* the message quotes the file (and names it): escaped for the terminal and the journal */
                 if (asprintf(&safe, "%s: %s%s", where, errs[i].msg, h) < 0)
