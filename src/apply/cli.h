@@ -23,11 +23,10 @@ struct apply_cli;
 
 /* One verb: a word after the options, --import-grub, or none (apply, --dry-run, --check). */
 struct apply_verb {
-        const char *name;       /* the word; NULL for apply */
+        const char *name;       /* the word; NULL: none (apply, --import-grub) */
         const char *shown;      /* as messages name it ("--import-grub") */
         const char *json_command;       /* the JSON "command" ("import-grub"); NULL: none */
         unsigned formats;       /* 1 << enum apply_format it can print */
-        bool word;              /* a word on the command line (not an option) */
         bool bench_args;        /* what follows "--" is iosched-bench's options, not disks */
         bool policy;            /* reads the policy before it runs */
         enum { PROBE_POLICY, PROBE_EXTRA, PROBE_EXTRA_UNLESS_ALL } probe;

@@ -287,7 +287,7 @@ const struct apply_verb apply_verb_import_grub = {
 };
 
 /* a verb named by a word after the options: also its name in messages and in the JSON */
-#define WORD(w) .name = w, .shown = w, .json_command = w, .word = true
+#define WORD(w) .name = w, .shown = w, .json_command = w
 
 static const struct apply_verb verbs[] = {
         { WORD("list"), .formats = F_TEXT | F_JSON, .run = run_list },
