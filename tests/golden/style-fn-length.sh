@@ -71,4 +71,7 @@ out=$("$sh" -n 100 -a "$t/g.allow" "$t/f.c")
 [ $? = 1 ] && printf '%s\n' "$out" | grep -q "gone: no such function any more" ||
         t_fail "an allowlisted function that is gone: not said, or exit 0:
 $out"
+# 4. entries of files not looked at are not judged
+printf '%s gone\n' "$t/other.c" >> "$t/a.allow"
+"$sh" -q -n 12 -a "$t/a.allow" "$t/f.c" || t_fail "an entry of a file not looked at was judged"
 exit $fail

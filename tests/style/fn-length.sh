@@ -12,7 +12,8 @@
 #                  are still allowed to be long while someone splits them.  An
 #                  entry whose function is no longer over MAX, or no longer
 #                  exists, is an error too (exit 1), so that the list only ever
-#                  shrinks: delete the line.
+#                  shrinks: delete the line.  Only entries of the files looked
+#                  at are judged.
 #   -q             print nothing, only the exit status.
 #   -l             list every function with its length (longest first), exit 0.
 #
@@ -109,6 +110,8 @@ EOT
 if [ -n "$allow" ]; then
         while read -r file name rest; do
                 case $file in ''|'#'*) continue ;; esac
+                # only the files looked at (FILE|DIR arguments) are judged
+                printf '%s\n' "$files" | grep -qxF "$file" || continue
                 len=$(printf '%s\n' "$fns" | awk -F '\t' -v f="$file" -v n="$name" '$3 == f && $4 == n { print $1; exit }')
                 if [ -z "$len" ]; then
                         say "${allow#"$top"/}: $file $name: no such function any more: delete the line"
