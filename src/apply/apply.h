@@ -86,6 +86,7 @@ struct apply_out {
         int mode;               /* its "mode" (enum apply_mode), -1: none */
         int policy_ok;          /* prometheus: the policy was read whole (1, 0), -1: not read */
         bool json_printed, prom_printed;
+        bool policy_errors_reported;    /* held.c: once per run */
         struct apply_error *errs;       /* the "errors" array */
         size_t nerrs;
 };

@@ -15,8 +15,6 @@
 #include "macro.h"
 #include "apply.h"
 
-static bool reported;
-
 /* "; held: sdb sdc keep their scheduler, queue/read_ahead_kb", from the plans, for error i */
 static char *held_text(const struct ios_error *errs, size_t nerr, size_t i, const struct ios_plan *pls, size_t n)
 {
@@ -73,9 +71,9 @@ void apply_policy_errors_report(const struct apply_run_opts *o, const struct ios
         const struct ios_error *errs;
         size_t nerr = 0;
 
-        if (reported)
+        if (o->out->policy_errors_reported)
                 return;
-        reported = true;
+        o->out->policy_errors_reported = true;
         errs = ios_policy_errors(p, &nerr);
         for (size_t i = 0; i < nerr; i++) {
                 _cleanup_free_ char *held = held_text(errs, nerr, i, pls, n);
