@@ -15,6 +15,7 @@ struct apply_list_opts {
         bool json, raw, noheadings;
         bool bytes;             /* -b: SIZE in bytes (JSON always has bytes) */
         bool hide_empty;        /* not -a and no disk named: leave out disks of size 0 */
+        struct apply_out *out;
         int cols[APPLY_LIST_MAX_COLS];
         size_t ncols;
 };
@@ -63,31 +64,49 @@ struct apply_run_opts {
         int (*exit_of)(enum apply_outcome o);   /* main.c's exit codes, for the JSON "exit" */
         struct ios_ctx *ctx;    /* for conflicting writers (--check) */
         const char *conf_root;
+        struct apply_out *out;  /* where output and errors go */
 };
 
 /*
- * errors.c: the JSON contract, schema 1 (iosched-apply(8), JSON OUTPUT).
- * Every error is recorded with apply_error_add() as it is printed, so that
- * -J always prints one object on stdout: the command's, or, when the
- * command could not print one, apply_json_error_object().
+ * errors.c: the output context of one run and the JSON contract, schema 1
+ * (iosched-apply(8), JSON OUTPUT).  Every error goes through it: one line
+ * on stderr and a record (apply_err, apply_error_add), so that -J always
+ * prints one object on stdout: the command's (apply_json_header marks it
+ * printed), or, when the command could not print one, the error object
+ * apply_out_finish() prints in its place.  The same for --format
+ * prometheus: health and time on every run (prom.c).
  */
 #define APPLY_JSON_SCHEMA 1
-void apply_error_add(const char *file, unsigned line, const char *device, int exit, const char *fmt, ...)
-        __attribute__((format(printf, 5, 6)));
-size_t apply_errors_count(void);
-void apply_errors_json(FILE *f);        /* the "errors" array */
-void apply_errors_free(void);
+enum apply_format { APPLY_FORMAT_TEXT, APPLY_FORMAT_JSON, APPLY_FORMAT_PROMETHEUS };
+struct apply_error;
+struct apply_out {
+        const char *prog;
+        enum apply_format format;       /* as the command line asks (looked at before parsing it) */
+        const char *command;    /* the error object's "command": a verb, "import-grub"; NULL: apply */
+        int mode;               /* its "mode" (enum apply_mode), -1: none */
+        int policy_ok;          /* prometheus: the policy was read whole (1, 0), -1: not read */
+        bool json_printed, prom_printed;
+        bool policy_errors_reported;    /* held.c: once per run */
+        struct apply_error *errs;       /* the "errors" array */
+        size_t nerrs;
+};
+/* The context for argv: its format from -J, --format, --textfile (JSON wins). */
+void apply_out_init(struct apply_out *out, const char *prog, int argc, char **argv);
+/* The run ended with exit status rc: the error object or health it owes, if any; returns rc. */
+int apply_out_finish(struct apply_out *out, int rc);
+void apply_out_done(struct apply_out *out);
+void apply_error_add(struct apply_out *out, const char *file, unsigned line, const char *device, int exit,
+                     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+size_t apply_errors_count(const struct apply_out *out);
+void apply_errors_json(const struct apply_out *out, FILE *f);        /* the "errors" array */
 /* "{"schema": 1, "tool": ..., "version": ..." (and "command" when not NULL), no newline */
-void apply_json_header(FILE *f, const char *command);
-bool apply_json_printed(void);
-void apply_json_mark_printed(void);      /* a JSON object was printed another way (libsmartcols) */
-void apply_json_error_object(FILE *f, const char *command, const char *mode, int exit);
+void apply_json_header(struct apply_out *out, FILE *f, const char *command);
+void apply_json_mark_printed(struct apply_out *out);      /* a JSON object was printed another way (libsmartcols) */
 /* One error: "prog: [device: ]message" on stderr, and recorded; returns code. */
-int apply_verror(const char *prog, int code, const char *device, const char *fmt, va_list ap)
+int apply_err(struct apply_out *out, int code, const char *device, const char *fmt, ...)
+        __attribute__((format(printf, 4, 5)));
+int apply_verr(struct apply_out *out, int code, const char *device, const char *fmt, va_list ap)
         __attribute__((format(printf, 4, 0)));
-/* -J / --format json, --format prometheus on the command line (looked at before parsing it) */
-bool apply_json_requested(int argc, char **argv);
-bool apply_prom_requested(int argc, char **argv);
 /* A string vector as a JSON array of strings. */
 void apply_json_strv(FILE *f, char * const *l);
 
@@ -198,7 +217,6 @@ void apply_conflicts_free(void);
 /* prom.c: --format prometheus; health and time on every run (policy_ok -1: not known, left out). */
 void apply_prom_run(FILE *f, const struct apply_run_opts *o, const struct ios_policy *p, struct ios_plan *pls,
                     size_t n, int exit);
-void apply_prom_failure(FILE *f, int exit, int policy_ok);
-bool apply_prom_printed(void);
+void apply_prom_failure(struct apply_out *out, FILE *f, int exit);
 
 #endif

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * errors.c: the errors of one iosched-apply run, kept for the JSON
+ * errors.c: the output context of one iosched-apply run and the JSON
  * contract (schema 1): every error printed on stderr is also recorded here
- * with its file, line, device and exit code, so that -J always prints one
- * JSON object on stdout, also when nothing else could be printed.
+ * with its file, line, device and exit code, and whether the command printed
+ * its JSON object (or its Prometheus health) is known here, so that
+ * apply_out_finish() prints one in its place when it did not: -J always
+ * prints one JSON object on stdout, also when nothing else could be printed.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -20,21 +22,18 @@ struct apply_error {
         int exit;
 };
 
-static struct apply_error *errs;
-static size_t nerrs;
-static bool json_printed;
-
-void apply_error_add(const char *file, unsigned line, const char *device, int exit, const char *fmt, ...)
+void apply_error_add(struct apply_out *out, const char *file, unsigned line, const char *device, int exit,
+                     const char *fmt, ...)
 {
         struct apply_error *n, *e;
         va_list ap;
         int r;
 
-        n = realloc(errs, (nerrs + 1) * sizeof(*n));
+        n = realloc(out->errs, (out->nerrs + 1) * sizeof(*n));
         if (!n)
                 return;         /* the line went to stderr; the JSON loses it only when out of memory */
-        errs = n;
-        e = &errs[nerrs];
+        out->errs = n;
+        e = &out->errs[out->nerrs];
         *e = (struct apply_error){ .line = line, .exit = exit };
         va_start(ap, fmt);
         r = vasprintf(&e->message, fmt, ap);
@@ -43,16 +42,19 @@ void apply_error_add(const char *file, unsigned line, const char *device, int ex
                 return;
         e->file = file ? strdup(file) : NULL;
         e->device = device ? strdup(device) : NULL;
-        nerrs++;
+        out->nerrs++;
 }
 
-size_t apply_errors_count(void)
+size_t apply_errors_count(const struct apply_out *out)
 {
-        return nerrs;
+        return out->nerrs;
 }
 
-void apply_errors_json(FILE *f)
+void apply_errors_json(const struct apply_out *out, FILE *f)
 {
+        const struct apply_error *errs = out->errs;
+        size_t nerrs = out->nerrs;
+
         fputc('[', f);
         for (size_t i = 0; i < nerrs; i++) {
                 fprintf(f, "%s\n    {\"file\": ", i ? "," : "");
@@ -70,21 +72,21 @@ void apply_errors_json(FILE *f)
         fputs(nerrs ? "\n  ]" : "]", f);
 }
 
-void apply_errors_free(void)
+void apply_out_done(struct apply_out *out)
 {
-        for (size_t i = 0; i < nerrs; i++) {
-                free(errs[i].file);
-                free(errs[i].device);
-                free(errs[i].message);
+        for (size_t i = 0; i < out->nerrs; i++) {
+                free(out->errs[i].file);
+                free(out->errs[i].device);
+                free(out->errs[i].message);
         }
-        free(errs);
-        errs = NULL;
-        nerrs = 0;
+        free(out->errs);
+        out->errs = NULL;
+        out->nerrs = 0;
 }
 
-void apply_json_header(FILE *f, const char *command)
+void apply_json_header(struct apply_out *out, FILE *f, const char *command)
 {
-        json_printed = true;
+        out->json_printed = true;
         fprintf(f, "{\"schema\": %d, \"tool\": \"iosched-apply\", \"version\": ", APPLY_JSON_SCHEMA);
         ios_json_string(f, IOS_VERSION);
         if (command) {
@@ -93,26 +95,22 @@ void apply_json_header(FILE *f, const char *command)
         }
 }
 
-void apply_json_mark_printed(void)
+void apply_json_mark_printed(struct apply_out *out)
 {
-        json_printed = true;
+        out->json_printed = true;
 }
 
-bool apply_json_printed(void)
+/* The object of a run that could not print its own. */
+static void json_error_object(struct apply_out *out, FILE *f, const char *command, const char *mode, int exit)
 {
-        return json_printed;
-}
-
-void apply_json_error_object(FILE *f, const char *command, const char *mode, int exit)
-{
-        apply_json_header(f, command);
+        apply_json_header(out, f, command);
         if (mode) {
                 fputs(", \"mode\": ", f);
                 ios_json_string(f, mode);
                 fputs(", \"changed\": false", f);
         }
         fprintf(f, ", \"compliant\": false, \"exit\": %d,\n \"errors\": ", exit);
-        apply_errors_json(f);
+        apply_errors_json(out, f);
         if (mode)
                 fputs(",\n \"policy_errors\": [], \"warnings\": [], \"devices\": []", f);
         fputs("}\n", f);
@@ -133,7 +131,7 @@ void apply_json_strv(FILE *f, char * const *l)
  * the options are parsed so that a usage error is JSON too.  Short option
  * clusters count ("-nJ"), up to a letter that takes an argument.
  */
-bool apply_json_requested(int argc, char **argv)
+static bool json_requested(int argc, char **argv)
 {
         for (int i = 1; i < argc; i++) {
                 const char *a = argv[i];
@@ -152,7 +150,7 @@ bool apply_json_requested(int argc, char **argv)
 }
 
 /* Whether --format prometheus is on the command line (the textfile of a run that ends early). */
-bool apply_prom_requested(int argc, char **argv)
+static bool prom_requested(int argc, char **argv)
 {
         for (int i = 1; i < argc && !streq(argv[i], "--"); i++)
                 if (streq(argv[i], "--format=prometheus") ||
@@ -161,13 +159,52 @@ bool apply_prom_requested(int argc, char **argv)
         return false;
 }
 
-int apply_verror(const char *prog, int code, const char *device, const char *fmt, va_list ap)
+int apply_verr(struct apply_out *out, int code, const char *device, const char *fmt, va_list ap)
 {
         _cleanup_free_ char *msg = NULL;
 
         if (vasprintf(&msg, fmt, ap) < 0)
                 msg = NULL;
-        fprintf(stderr, "%s: %s%s%s\n", prog, device ? device : "", device ? ": " : "", msg ? msg : fmt);
-        apply_error_add(NULL, 0, device, code, "%s", msg ? msg : fmt);
+        fprintf(stderr, "%s: %s%s%s\n", out->prog, device ? device : "", device ? ": " : "", msg ? msg : fmt);
+        apply_error_add(out, NULL, 0, device, code, "%s", msg ? msg : fmt);
         return code;
+}
+
+int apply_err(struct apply_out *out, int code, const char *device, const char *fmt, ...)
+{
+        va_list ap;
+
+        va_start(ap, fmt);
+        code = apply_verr(out, code, device, fmt, ap);
+        va_end(ap);
+        return code;
+}
+
+/*
+ * The format is known before the options are parsed, so that a usage error
+ * is JSON (or the textfile's health) too.  -J and --format prometheus
+ * together are a usage error: its object is JSON, and nothing else.
+ */
+void apply_out_init(struct apply_out *out, const char *prog, int argc, char **argv)
+{
+        *out = (struct apply_out){ .prog = prog, .mode = -1, .policy_ok = -1 };
+        if (json_requested(argc, argv))
+                out->format = APPLY_FORMAT_JSON;
+        else if (prom_requested(argc, argv) || apply_textfile_requested(argc, argv))
+                out->format = APPLY_FORMAT_PROMETHEUS;
+}
+
+int apply_out_finish(struct apply_out *out, int rc)
+{
+        if (rc == 0)
+                return rc;
+        /* -J: one JSON object on stdout, whatever happened */
+        if (out->format == APPLY_FORMAT_JSON && !out->json_printed)
+                json_error_object(out, stdout, out->command, out->mode >= 0 ? apply_mode_names[out->mode] : NULL,
+                                  rc);
+        /* --format prometheus: health and time, so that an alert fires instead of a stale file */
+        else if (out->format == APPLY_FORMAT_PROMETHEUS && !out->prom_printed)
+                apply_prom_failure(out, stdout, rc);
+        (void)fflush(stdout);   /* rc is not 0: a write error does not change it */
+        return rc;
 }

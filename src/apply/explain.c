@@ -87,16 +87,14 @@ int apply_explain(const struct apply_run_opts *o, const struct ios_policy *p, st
                         pls[i].error = e;
                         if (asprintf(&pls[i].error_msg, "cannot read current settings: %s", strerror(-e)) < 0)
                                 pls[i].error_msg = NULL;
-                        fprintf(stderr, "%s: %s: cannot read current settings: %s\n", o->prog, devs[i]->name,
-                                strerror(-e));
-                        apply_error_add(NULL, 0, devs[i]->name, 2, "cannot read current settings: %s", strerror(-e));
+                        apply_err(o->out, 2, devs[i]->name, "cannot read current settings: %s", strerror(-e));
                         exit = exit ? exit : 2;
                 }
         }
         if (o->json) {
-                apply_json_header(stdout, "explain");
+                apply_json_header(o->out, stdout, "explain");
                 fprintf(stdout, ", \"policy_ok\": %s, \"exit\": %d,\n \"errors\": ", nerr ? "false" : "true", exit);
-                apply_errors_json(stdout);
+                apply_errors_json(o->out, stdout);
                 fputs(",\n \"policy_errors\": ", stdout);
                 apply_json_policy_errors(stdout, p);
                 fputs(", \"warnings\": ", stdout);

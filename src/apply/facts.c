@@ -140,19 +140,19 @@ int apply_facts(FILE *f, const struct apply_run_opts *o, const struct ios_policy
                 if (e < 0) {
                         pls[i].error = e;
                         exit = exit ? exit : 2;
-                        apply_error_add(NULL, 0, devs[i]->name, 2, "cannot read current settings: %s", strerror(-e));
+                        apply_error_add(o->out, NULL, 0, devs[i]->name, 2, "cannot read current settings: %s", strerror(-e));
                 }
                 drift += ios_plan_count(&pls[i], IOS_CHANGE_DRIFT);
                 compliant = compliant && apply_plan_compliant(&pls[i]);
         }
-        apply_json_header(f, "facts");
+        apply_json_header(o->out, f, "facts");
         fputs(", \"kernel\": ", f);
         ios_json_string(f, kernel);
         fprintf(f, ", \"policy_ok\": %s, \"policy_errors\": ", nerr ? "false" : "true");
         apply_json_policy_errors(f, p);
         fprintf(f, ",\n \"compliant\": %s, \"drift\": %zu, \"exit\": %d, \"errors\": ", compliant ? "true" : "false",
                 drift, exit);
-        apply_errors_json(f);
+        apply_errors_json(o->out, f);
         /* optical and floppy drives are listed apart: removable-media drives, not disks */
         for (int drives = 0; drives <= 1; drives++) {
                 size_t k = 0;

@@ -15,8 +15,6 @@
 #include "macro.h"
 #include "apply.h"
 
-static bool reported;
-
 /* "; held: sdb sdc keep their scheduler, queue/read_ahead_kb", from the plans, for error i */
 static char *held_text(const struct ios_error *errs, size_t nerr, size_t i, const struct ios_plan *pls, size_t n)
 {
@@ -73,9 +71,9 @@ void apply_policy_errors_report(const struct apply_run_opts *o, const struct ios
         const struct ios_error *errs;
         size_t nerr = 0;
 
-        if (reported)
+        if (o->out->policy_errors_reported)
                 return;
-        reported = true;
+        o->out->policy_errors_reported = true;
         errs = ios_policy_errors(p, &nerr);
         for (size_t i = 0; i < nerr; i++) {
                 _cleanup_free_ char *held = held_text(errs, nerr, i, pls, n);
@@ -85,7 +83,7 @@ void apply_policy_errors_report(const struct apply_run_opts *o, const struct ios
                 _cleanup_free_ char *safe = NULL;
 
                 ios_error_where(&errs[i], where, sizeof(where));
-                apply_error_add(errs[i].file, errs[i].line, NULL, o->exit_of ? o->exit_of(APPLY_FAILED) : 2, "%s%s",
+                apply_error_add(o->out, errs[i].file, errs[i].line, NULL, o->exit_of ? o->exit_of(APPLY_FAILED) : 2, "%s%s",
                                 errs[i].msg, h);
                 /* the message quotes the file (and names it): escaped for the terminal and the journal */
                 if (asprintf(&safe, "%s: %s%s", where, errs[i].msg, h) < 0)

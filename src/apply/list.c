@@ -314,7 +314,7 @@ int apply_list_print(struct ios_device **devs, size_t n, const struct apply_list
         }
         e = sc.scols_print_table(tb);
         if (o->json)
-                apply_json_mark_printed();
+                apply_json_mark_printed(o->out);
 out:
         sc.scols_unref_table(tb);
         return e;

@@ -18,13 +18,6 @@
 #include "macro.h"
 #include "apply.h"
 
-static bool printed;
-
-bool apply_prom_printed(void)
-{
-        return printed;
-}
-
 /* A label value: valid UTF-8 (a stray byte becomes U+FFFD, as in the JSON), \" \\ \n escaped. */
 static void label(FILE *f, const char *raw)
 {
@@ -50,11 +43,11 @@ static void metric(FILE *f, const char *name, const char *help)
 }
 
 /* policy_ok: 1, 0, or -1 when the run ended before the policy was read (not printed then). */
-static void health(FILE *f, int policy_ok, size_t policy_errors, int exit)
+static void health(struct apply_out *out, FILE *f, int policy_ok, size_t policy_errors, int exit)
 {
         struct timespec ts;
 
-        printed = true;
+        out->prom_printed = true;
         if (policy_ok >= 0) {
                 metric(f, "iosched_policy_ok", "1 if every policy file was read, 0 if one is broken and holds its disks (iosched-apply cat-config shows which).");
                 fprintf(f, "iosched_policy_ok %d\n", policy_ok);
@@ -79,9 +72,9 @@ static const char *wanted_scheduler(const struct ios_plan *pl)
         return "";
 }
 
-void apply_prom_failure(FILE *f, int exit, int policy_ok)
+void apply_prom_failure(struct apply_out *out, FILE *f, int exit)
 {
-        health(f, policy_ok, (size_t)-1, exit);
+        health(out, f, out->policy_ok, (size_t)-1, exit);
 }
 
 void apply_prom_run(FILE *f, const struct apply_run_opts *o, const struct ios_policy *p, struct ios_plan *pls,
@@ -91,7 +84,7 @@ void apply_prom_run(FILE *f, const struct apply_run_opts *o, const struct ios_po
 
         (void)ios_policy_errors(p, &nerr);
 
-        health(f, nerr == 0, nerr, exit);
+        health(o->out, f, nerr == 0, nerr, exit);
         for (size_t i = 0; i < n; i++)
                 ndrives += ios_class_is_media_drive(pls[i].dev->cls);
         metric(f, "iosched_disks", "Disks checked (removable-media drives not counted).");

@@ -187,16 +187,16 @@ static void json_plan(FILE *f, const struct apply_run_opts *o, const struct ios_
 static void json_run(FILE *f, const struct apply_run_opts *o, const struct ios_policy *p, struct ios_plan *pls,
                      size_t n, int exit)
 {
-        bool changed = false, compliant = apply_errors_count() == 0;
+        bool changed = false, compliant = apply_errors_count(o->out) == 0;
 
         for (size_t i = 0; i < n; i++) {
                 changed = changed || plan_changed(&pls[i], o->mode);
                 compliant = compliant && apply_plan_compliant(&pls[i]);
         }
-        apply_json_header(f, NULL);
+        apply_json_header(o->out, f, NULL);
         fprintf(f, ", \"mode\": \"%s\",\n \"changed\": %s, \"compliant\": %s, \"exit\": %d,\n \"errors\": ",
                 apply_mode_names[o->mode], changed ? "true" : "false", compliant ? "true" : "false", exit);
-        apply_errors_json(f);
+        apply_errors_json(o->out, f);
         fputs(",\n \"policy_errors\": ", f);
         apply_json_policy_errors(f, p);
         fputs(", \"warnings\": ", f);
@@ -223,15 +223,13 @@ enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_po
 
                 pls[i].dev = devs[i];
                 if (e < 0) {
-                        fprintf(stderr, "%s: %s: cannot read current settings: %s\n", o->prog,
-                                devs[i]->name, strerror(-e));
                         x = o->mode == APPLY_MODE_CHECK ? APPLY_FAILED : apply_outcome_of_errno(e);
                         rc = apply_outcome_worse(x, rc);
                         pls[i].error = e;
                         if (asprintf(&pls[i].error_msg, "cannot read current settings: %s", strerror(-e)) < 0)
                                 pls[i].error_msg = NULL;
-                        apply_error_add(NULL, 0, devs[i]->name, o->exit_of ? o->exit_of(x) : 2,
-                                        "cannot read current settings: %s", strerror(-e));
+                        apply_err(o->out, o->exit_of ? o->exit_of(x) : 2, devs[i]->name,
+                                  "cannot read current settings: %s", strerror(-e));
                         continue;
                 }
                 if (o->mode == APPLY_MODE_APPLY)
@@ -252,7 +250,7 @@ enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_po
                 /* a failed write (or, planning, a value that cannot be set) is an error of the run */
                 for (size_t k = 0; k < pls[i].n; k++)
                         if (pls[i].c[k].state == IOS_CHANGE_FAILED)
-                                apply_error_add(NULL, 0, devs[i]->name,
+                                apply_error_add(o->out, NULL, 0, devs[i]->name,
                                                 o->exit_of ? o->exit_of(o->mode == APPLY_MODE_CHECK ? APPLY_FAILED :
                                                                         apply_outcome_of_errno(pls[i].c[k].error)) : 2,
                                                 "%s: %s", pls[i].c[k].key, pls[i].c[k].msg ? pls[i].c[k].msg : "failed");

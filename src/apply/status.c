@@ -123,10 +123,10 @@ static void json_status(FILE *f, const struct apply_run_opts *o, const struct io
         size_t nerr = 0;
 
         (void)ios_policy_errors(p, &nerr);
-        apply_json_header(f, "status");
+        apply_json_header(o->out, f, "status");
         fprintf(f, ", \"policy_ok\": %s, \"compliant\": %s, \"drift\": %zu, \"exit\": %d,\n \"errors\": ",
                 nerr ? "false" : "true", compliant ? "true" : "false", drift, exit);
-        apply_errors_json(f);
+        apply_errors_json(o->out, f);
         fputs(",\n \"policy_errors\": ", f);
         apply_json_policy_errors(f, p);
         /* optical and floppy drives are listed apart: removable-media drives, not disks */
@@ -154,8 +154,7 @@ int apply_status(const struct apply_run_opts *o, const struct apply_list_opts *l
         int e = 0;
 
         if (parse_columns(columns, cols, &ncols, &bad) < 0) {
-                fprintf(stderr, "%s: unknown column: %.*s\n", o->prog, (int)strcspn(bad, ","), bad);
-                apply_error_add(NULL, 0, NULL, 2, "unknown column: %.*s", (int)strcspn(bad, ","), bad);
+                apply_err(o->out, 2, NULL, "unknown column: %.*s", (int)strcspn(bad, ","), bad);
                 return 2;
         }
         pls = calloc(n ? n : 1, sizeof(*pls));
@@ -171,9 +170,7 @@ int apply_status(const struct apply_run_opts *o, const struct apply_list_opts *l
                 pls[i].dev = devs[i];
                 if (e < 0) {
                         pls[i].error = e;
-                        fprintf(stderr, "%s: %s: cannot read current settings: %s\n", o->prog, devs[i]->name,
-                                strerror(-e));
-                        apply_error_add(NULL, 0, devs[i]->name, 2, "cannot read current settings: %s", strerror(-e));
+                        apply_err(o->out, 2, devs[i]->name, "cannot read current settings: %s", strerror(-e));
                         exit = exit ? exit : 2;
                 }
                 drift += ios_plan_count(&pls[i], IOS_CHANGE_DRIFT);

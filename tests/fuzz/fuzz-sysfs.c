@@ -266,7 +266,8 @@ static void run_ops(char *text)
 
 static void dry_run(struct ios_ctx *ctx)
 {
-        struct apply_run_opts o = { .prog = "iosched-apply", .mode = APPLY_MODE_DRY_RUN };
+        struct apply_out out = { .prog = "iosched-apply", .mode = -1, .policy_ok = -1 };
+        struct apply_run_opts o = { .prog = "iosched-apply", .mode = APPLY_MODE_DRY_RUN, .out = &out };
         struct ios_device **devs = NULL, *one = NULL;
         size_t n = 0;
         int saved, saved_err;
@@ -295,6 +296,7 @@ static void dry_run(struct ios_ctx *ctx)
         (void)apply_run(&o, policy, devs, n);
         o.json = true;
         (void)apply_run(&o, policy, devs, n);
+        apply_out_done(&out);
         if (n > 0 && ios_device_new(ctx, devs[0]->name, &one) >= 0)
                 ios_device_free(one);
         if (ios_device_new(ctx, "8:0", &one) >= 0)

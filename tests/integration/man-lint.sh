@@ -3,7 +3,7 @@
 # Description: every manual page in man/ passes `mandoc -Tlint -W warning`
 # without a single message, starts with SYNOPSIS and has EXAMPLES; every
 # long option that `iosched-apply --help` prints is documented in the OPTIONS
-# of iosched-apply(8); every exit code src/apply/main.c defines has its entry
+# of iosched-apply(8); every exit code src/apply/cli.h defines has its entry
 # in that page's EXIT STATUS.
 # Exit 0 pass, 77 skip (no mandoc), 1 fail.
 set -u
@@ -11,7 +11,7 @@ top=${IOS_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILDDIR=${BUILDDIR:-build}
 bin="$top/$BUILDDIR/iosched-apply"
 page="$top/man/iosched-apply.8"
-hdr="$top/src/apply/main.c"
+hdr="$top/src/apply/cli.h"
 
 command -v mandoc >/dev/null 2>&1 || { echo "SKIP: mandoc is not installed"; exit 77; }
 
@@ -70,7 +70,7 @@ for o in $longopts; do
                 t_fail "option $o (from --help) has no item in OPTIONS of iosched-apply(8)"
 done
 
-# 3. every APPLY_EXIT_* code of main.c has an entry in EXIT STATUS
+# 3. every APPLY_EXIT_* code of cli.h has an entry in EXIT STATUS
 exit_text=$(section "EXIT STATUS")
 [ -n "$exit_text" ] || t_fail "iosched-apply(8) has no EXIT STATUS section"
 codes=$(sed -n 's/^#define[[:space:]]\{1,\}APPLY_EXIT_[A-Z_]\{1,\}[[:space:]]\{1,\}\([0-9]\{1,\}\).*/\1/p' "$hdr" | sort -un)

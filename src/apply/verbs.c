@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * verbs.c: what each of iosched-apply's verbs does, and the table of them:
+ * its word, the output formats it has, whether what follows "--" is its
+ * own (validate's iosched-bench options) or disks, whether it reads the
+ * policy and what it probes.  apply_cli_run() sets up what every verb
+ * shares (the root, the policy) and runs one.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "iosched.h"
+#include "macro.h"
+#include "cli.h"
+
+static int err(struct apply_cli *c, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int err(struct apply_cli *c, int code, const char *fmt, ...)
+{
+        va_list ap;
+
+        va_start(ap, fmt);
+        code = apply_verr(c->out, code, NULL, fmt, ap);
+        va_end(ap);
+        return code;
+}
+
+/*
+ * The disks named, or every disk when none is.  c->devs gets the ones found,
+ * in the order named.  A name that is not a block device, or that cannot be
+ * read, is reported on one line and skipped: it does not stop the others.
+ * The return value is then the exit code it earns (APPLY_EXIT_ERROR) for the
+ * caller to merge into the run's, and *ret_err (if given) the first such
+ * -errno.  Only ios_errno_class()'s GONE means "not a block device"; anything else
+ * (EAGAIN from a lookup that kept racing renames, EACCES, ENOMEM) is named
+ * as what it is.  Nonzero with c->ndevs == 0: nothing to work on.
+ */
+static int load_devices_err(struct apply_cli *c, char **names, int nnames, int *ret_err)
+{
+        struct ios_device **l;
+        size_t n = 0;
+        int e, rc = 0;
+
+        if (ret_err)
+                *ret_err = 0;
+        if (nnames == 0) {
+                e = ios_device_enumerate(c->root, &c->devs, &c->ndevs);
+                if (e < 0) {
+                        if (ret_err)
+                                *ret_err = e;
+                        const char *disk = ios_ctx_failed_disk(c->root);
+
+                        return err(c, APPLY_EXIT_ERROR, "cannot enumerate %s/sys/block: %s%s%s",
+                                   ios_ctx_prefix(c->root), disk ? disk : "", disk ? ": " : "", ios_strerror(e));
+                }
+                return 0;
+        }
+        l = calloc((size_t)nnames, sizeof(*l));
+        if (!l) {
+                if (ret_err)
+                        *ret_err = -ENOMEM;
+                return err(c, APPLY_EXIT_ERROR, "out of memory");
+        }
+        for (int i = 0; i < nnames; i++) {
+                e = ios_device_new(c->root, names[i], &l[n]);
+                if (e >= 0) {
+                        n++;
+                        continue;
+                }
+                if (ret_err && *ret_err == 0)
+                        *ret_err = e;
+                if (ios_errno_class(e) == IOS_ERRNO_GONE)
+                        rc = apply_err(c->out, APPLY_EXIT_ERROR, names[i], "not a block device");
+                else
+                        rc = apply_err(c->out, APPLY_EXIT_ERROR, names[i], "%s", ios_strerror(e));
+        }
+        c->devs = l;
+        c->ndevs = n;
+        return rc;
+}
+
+static int load_devices(struct apply_cli *c)
+{
+        return load_devices_err(c, c->args, c->nargs, NULL);
+}
+
+/*
+ * Load the policy.  A file that cannot be used gives no rule but holds what
+ * it names on its disks (held.c says so, with the disks once they are
+ * known: defer); the run's exit status is then at least APPLY_EXIT_ERROR,
+ * in c->policy_rc.  Returns non-zero only when there is no policy.
+ */
+static int load_policy(struct apply_cli *c, bool defer)
+{
+        struct ios_error pe = {};
+        unsigned flags = (getenv("IOSCHED_TEST_ANY_OWNER") || c->policy_in_capture ? IOS_POLICY_ANY_OWNER : 0) |
+                         (c->no_builtin ? IOS_POLICY_NO_BUILTIN : 0);
+        size_t nerr = 0;
+        int e;
+
+        c->policy_rc = 0;
+        e = ios_policy_load_dropins(c->conf_root, c->config, flags, c->dropins, c->ndropins, &c->policy, &pe);
+        if (e < 0)
+                return err(c, APPLY_EXIT_ERROR, "cannot load policy: %s", strerror(-e));
+        (void)ios_policy_errors(c->policy, &nerr);
+        if (!defer)
+                apply_policy_errors_report(&c->ro, c->policy, NULL, 0);
+        for (char * const *w = ios_policy_warnings(c->policy); !c->ro.quiet && !c->ro.udev && w && *w; w++) {
+                _cleanup_free_ char *esc = apply_escape(*w);
+
+                fprintf(stderr, "%s: warning: %s\n", c->out->prog, esc ? esc : *w);
+        }
+        if (nerr)
+                c->policy_rc = APPLY_EXIT_ERROR;
+        return 0;
+}
+
+static int run_import_grub(struct apply_cli *c)
+{
+        _cleanup_free_ char *msg = NULL;
+        _cleanup_(ios_strv_freep) char **notes = NULL;
+        int e;
+
+        /* conflicts and what was not evaluated: one line each, the policy still printed */
+        e = apply_import_grub(stdout, c->root, c->conf_root, &msg, &notes);
+        for (char **n = notes; n && *n; n++)
+                fprintf(stderr, "%s: warning: %s\n", c->out->prog, *n);
+        if (e < 0)
+                return msg ? err(c, APPLY_EXIT_ERROR, "%s", msg) :
+                             err(c, APPLY_EXIT_ERROR, "--import-grub: %s", strerror(-e));
+        return 0;
+}
+
+static int run_list(struct apply_cli *c)
+{
+        struct apply_list_opts *lo = &c->lo;
+        const char *bad = NULL;
+        int e, rc;
+
+        if (apply_list_parse_columns(c->cols, lo->cols, &lo->ncols, &bad) < 0)
+                return err(c, APPLY_EXIT_ERROR, "unknown column: %.*s", (int)strcspn(bad, ","), bad);
+        /* as lsblk: disks without a medium are left out unless -a or named */
+        lo->hide_empty = !c->show_all && c->nargs == 0;
+        if (apply_list_needs_extra(lo) || lo->hide_empty)
+                ios_ctx_set_probe(c->root, IOS_PROBE_EXTRA);
+        (void)ios_raise_nofile();
+        /* as lsblk: a missing name is reported, the others are listed, exit 2 */
+        rc = load_devices(c);
+        if (rc && c->ndevs == 0)
+                return rc;
+        for (size_t i = 0; i < c->ndevs; i++)
+                if (c->devs[i]->no_dev && !(lo->hide_empty && c->devs[i]->size == 0))
+                        fprintf(stderr, "%s: warning: %s: no dev file in sys/block/%s: listed without a "
+                                "device number\n", c->out->prog, c->devs[i]->name, c->devs[i]->name);
+        e = apply_list_print(c->devs, c->ndevs, lo);
+        if (e < 0)
+                rc = err(c, APPLY_EXIT_ERROR, "cannot print: %s", strerror(-e));
+        return rc;
+}
+
+/* validate DEVICE [-- options for iosched-bench] */
+static int run_validate(struct apply_cli *c)
+{
+        int e, rc;
+
+        if (c->nargs != 1)
+                return err(c, APPLY_EXIT_ERROR, "validate takes exactly one DEVICE");
+        if (c->sysroot)
+                return err(c, APPLY_EXIT_ERROR, "validate measures the running system's disk: no --sysroot");
+        if (c->policy_rc)
+                return err(c, c->policy_rc, "validate: not measuring with a policy that has skipped files");
+        rc = load_devices(c);
+        if (rc)
+                return rc;
+        e = apply_validate(c->out->prog, c->policy, c->devs[0], c->config, c->bench_args, c->nbench_args);
+        return e == -ENOMEM ? err(c, APPLY_EXIT_ERROR, "out of memory") : APPLY_EXIT_ERROR;
+}
+
+/* explain, status, facts: every disk when none is named; one that is missing does not stop the others */
+static int run_report(struct apply_cli *c)
+{
+        const char *cmd = c->verb->name;
+        int e, rc, devices_rc;
+
+        c->ro.ctx = c->root;
+        c->ro.conf_root = c->conf_root;
+        (void)ios_raise_nofile();
+        devices_rc = load_devices(c);
+        if (devices_rc && c->ndevs == 0)
+                return devices_rc;
+        /* facts: a broken policy is a fact (policy_ok), not a failure to gather them */
+        rc = devices_rc ? devices_rc : c->policy_rc && !streq(cmd, "facts") ? c->policy_rc : 0;
+        if (streq(cmd, "explain"))
+                e = apply_explain(&c->ro, c->policy, c->devs, c->ndevs, rc);
+        else if (streq(cmd, "facts"))
+                e = apply_facts(stdout, &c->ro, c->policy, c->devs, c->ndevs, rc);
+        else {
+                c->lo.hide_empty = !c->show_all && c->nargs == 0;
+                e = apply_status(&c->ro, &c->lo, c->cols, c->policy, c->devs, c->ndevs, rc);
+        }
+        rc = e < 0 ? err(c, APPLY_EXIT_ERROR, "%s: %s", cmd, strerror(-e)) : e;
+        if (streq(cmd, "facts"))
+                c->policy_rc = 0;
+        return rc;
+}
+
+static int run_cat_config(struct apply_cli *c)
+{
+        int e;
+
+        if (c->nargs != 0)
+                return err(c, APPLY_EXIT_ERROR, "cat-config takes no DEVICE");
+        e = apply_cat_config(stdout, c->policy);
+        return e < 0 ? err(c, APPLY_EXIT_ERROR, "cat-config: %s", strerror(-e)) : c->policy_rc;
+}
+
+/* --udev DEVNAME: the one disk, unless it is gone or a benchmark holds it; -1: go on */
+static int load_udev_disk(struct apply_cli *c)
+{
+        char *one[] = { (char *)c->udev_dev };
+        long bench_pid;
+        int e, rc;
+
+        rc = load_devices_err(c, one, 1, &e);
+        if (rc) {
+                /* only a disk that is gone is "removed"; a transient or
+                 * system error is a failure udev's caller must see */
+                if (ios_errno_class(e) == IOS_ERRNO_GONE) {
+                        apply_log(LOG_WARNING, "%s: not a block device (removed?)", c->udev_dev);
+                        return APPLY_EXIT_VANISHED;
+                }
+                apply_log(LOG_ERR, "%s: policy not applied: cannot read the disk: %s", c->udev_dev, strerror(-e));
+                return rc;
+        }
+        /* a benchmark switches this disk and restores it itself; the
+         * rule's apply in between would change what it measures */
+        if (ios_bench_lock_holder(c->root, c->devs[0]->major, c->devs[0]->minor, &bench_pid) > 0) {
+                apply_log(LOG_INFO, "%s: left alone: iosched-bench (pid %ld) is comparing schedulers on it",
+                          c->udev_dev, bench_pid);
+                return 0;
+        }
+        return -1;
+}
+
+/* apply, --dry-run, --check, --udev */
+static int run_apply(struct apply_cli *c)
+{
+        struct apply_run_opts *ro = &c->ro;
+        int rc, devices_rc = 0;         /* the worst exit code of disks named but not loaded */
+
+        if (c->udev_dev) {
+                rc = load_udev_disk(c);
+                if (rc >= 0)
+                        return rc;
+        } else {
+                if (!ro->json && !ro->prometheus)
+                        apply_warn_elevator(c->out->prog, c->root, c->conf_root);
+                (void)ios_raise_nofile();
+                /* a disk named that is missing is reported and does not stop
+                 * the others; its exit code is merged in at the end */
+                devices_rc = load_devices(c);
+                if (devices_rc && c->ndevs == 0)
+                        return devices_rc;
+        }
+        ro->all_disks = !c->udev_dev && c->nargs == 0;
+        ro->base = c->policy_rc || devices_rc ? APPLY_FAILED : APPLY_OK;
+        ro->ctx = c->root;
+        ro->conf_root = c->conf_root;
+        /* a skipped policy file or a missing disk named: the others still done, exit 2 */
+        return apply_exit_code(apply_outcome_worse(apply_run(ro, c->policy, c->devs, c->ndevs), ro->base));
+}
+
+#define F_TEXT (1u << APPLY_FORMAT_TEXT)
+#define F_JSON (1u << APPLY_FORMAT_JSON)
+#define F_PROM (1u << APPLY_FORMAT_PROMETHEUS)
+
+const struct apply_verb apply_verb_apply = {
+        .shown = "apply", .formats = F_TEXT | F_JSON | F_PROM, .policy = true, .run = run_apply,
+};
+const struct apply_verb apply_verb_import_grub = {
+        .shown = "--import-grub", .json_command = "import-grub", .formats = F_TEXT,
+        .run = run_import_grub,
+};
+
+/* a verb named by a word after the options: also its name in messages and in the JSON */
+#define WORD(w) .name = w, .shown = w, .json_command = w
+
+static const struct apply_verb verbs[] = {
+        { WORD("list"), .formats = F_TEXT | F_JSON, .run = run_list },
+        { WORD("explain"), .formats = F_TEXT | F_JSON, .policy = true, .probe = PROBE_EXTRA,
+          .run = run_report },
+        { WORD("validate"), .formats = F_TEXT, .bench_args = true, .policy = true,
+          .run = run_validate },
+        { WORD("status"), .formats = F_TEXT | F_JSON, .policy = true, .probe = PROBE_EXTRA_UNLESS_ALL,
+          .run = run_report },
+        { WORD("facts"), .formats = F_TEXT | F_JSON, .policy = true, .probe = PROBE_EXTRA,
+          .run = run_report },
+        { WORD("cat-config"), .formats = F_TEXT, .policy = true, .run = run_cat_config },
+};
+
+const struct apply_verb *apply_verb_find(const char *word)
+{
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                if (streq(word, verbs[i].name))
+                        return &verbs[i];
+        return NULL;
+}
+
+int apply_cli_run(struct apply_cli *c)
+{
+        const struct apply_verb *v = c->verb;
+        bool extra;
+        int e, rc;
+
+        e = ios_ctx_new(c->sysroot, &c->root);
+        if (e < 0)
+                return err(c, APPLY_EXIT_ERROR, "%s: %s", c->sysroot ? c->sysroot : "/", strerror(-e));
+        /* /etc/default/grub lives with the policy, or in the captured tree */
+        if (!c->conf_root && c->sysroot) {
+                c->conf_root = c->sysroot;
+                c->policy_in_capture = true;
+        }
+        if (v->policy) {
+                if (c->udev_dev) {
+                        /* udev: quiet, syslog (the journal; the kernel log in the initramfs), one disk */
+                        apply_log_open(c->out->prog);
+                        c->ro.udev = c->ro.quiet = true;
+                }
+                c->ro.exit_of = apply_exit_code;
+                rc = load_policy(c, v == &apply_verb_apply);
+                c->out->policy_ok = rc ? 0 : !c->policy_rc;
+                if (rc) {
+                        if (c->udev_dev)
+                                apply_log(LOG_ERR, "%s: policy not applied: cannot load the policy", c->udev_dev);
+                        return rc;
+                }
+                /* what the policy matches on; explain shows every fact */
+                extra = v->probe == PROBE_EXTRA || (v->probe == PROBE_EXTRA_UNLESS_ALL && !c->show_all);
+                ios_ctx_set_probe(c->root, ios_policy_probe_flags(c->policy) | (extra ? IOS_PROBE_EXTRA : 0));
+        }
+        return v->run(c);
+}
+
+/* What the run held; a broken policy file is the worst of its exit status. */
+void apply_cli_done(struct apply_cli *c, int *rc)
+{
+        if (c->policy_rc)       /* explain and validate too: a broken file is worst */
+                *rc = APPLY_EXIT_ERROR;
+        if (c->policy)          /* a run that ended before its disks were planned */
+                apply_policy_errors_report(&c->ro, c->policy, NULL, 0);
+        ios_device_list_free(c->devs, c->ndevs);
+        apply_conflicts_free();
+        for (size_t i = 0; i < c->ndropins; i++)
+                ios_dropin_done(&c->dropins[i]);
+        free(c->dropins);
+        ios_policy_free(c->policy);
+        ios_ctx_free(c->root);
+}
