@@ -88,7 +88,7 @@ struct apply_out {
         bool json_printed, prom_printed;
         bool policy_errors_reported;    /* held.c: once per run */
         struct apply_error *errs;       /* the "errors" array */
-        size_t nerrs;
+        size_t nerrs, caperrs;
 };
 /* The context for argv: its format from -J, --format, --textfile (JSON wins). */
 void apply_out_init(struct apply_out *out, const char *prog, int argc, char **argv);

@@ -106,7 +106,7 @@ static int err(struct apply_cli *c, const char *fmt, ...)
 
 static int add_dropin(struct apply_cli *c, const char *arg)
 {
-        struct ios_dropin *n = realloc(c->dropins, (c->ndropins + 1) * sizeof(*n));
+        struct ios_dropin *n = ios_grow(c->dropins, &c->capdropins, c->ndropins + 1, sizeof(*n));
         int e;
 
         if (!n)

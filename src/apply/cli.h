@@ -43,7 +43,7 @@ struct apply_cli {
         bool mode_set, no_builtin, show_all, textfile;
         bool policy_in_capture;         /* the policy is read from a captured tree: any owner */
         struct ios_dropin *dropins;
-        size_t ndropins;
+        size_t ndropins, capdropins;
         char **args;                    /* the DEVICE operands */
         int nargs;
         char **bench_args;              /* validate: after "--" */

@@ -29,7 +29,7 @@ void apply_error_add(struct apply_out *out, const char *file, unsigned line, con
         va_list ap;
         int r;
 
-        n = realloc(out->errs, (out->nerrs + 1) * sizeof(*n));
+        n = ios_grow(out->errs, &out->caperrs, out->nerrs + 1, sizeof(*n));
         if (!n)
                 return;         /* the line went to stderr; the JSON loses it only when out of memory */
         out->errs = n;
