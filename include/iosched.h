@@ -235,6 +235,7 @@ bool ios_sched_name_known(const char *name);
 #define IOS_SCHED_LEGACY  1u    /* a single-queue scheduler (kernels before 5.0) */
 #define IOS_SCHED_MODULAR 2u    /* blk-mq, may be a module the kernel loads on write */
 #define IOS_SCHED_TWIN_DIFFERS 4u /* its ios_sched_alias() only stands in for it (cfq -> bfq) */
+#define IOS_SCHED_TWIN_LAST 8u  /* ... and only when no preference fits otherwise (kyber -> cfq) */
 /* The table's i-th scheduler and its IOS_SCHED_* flags (ret_flags may be NULL); NULL past the end. */
 const char *ios_sched_nth(size_t i, unsigned *ret_flags);
 /* name's IOS_SCHED_* flags; 0 for a name the table does not know. */

@@ -81,15 +81,16 @@ int ios_sched_choose(char * const *prefs, char * const *avail, char * const *loa
         for (int pass = 0; pass < 2; pass++)
                 for (size_t i = 0; prefs && prefs[i]; i++) {
                         const char *name = prefs[i], *alt = ios_sched_alias(name, legacy);
+                        bool last = ios_sched_flags(name) & IOS_SCHED_TWIN_LAST;
 
                         if (pass == 1) {
-                                if (alt && ios_strv_contains(avail, alt) && streq(name, "kyber")) {
+                                if (alt && ios_strv_contains(avail, alt) && last) {
                                         *ret = alt;
                                         return (int)i;
                                 }
                                 continue;
                         }
-                        if (streq(name, "kyber"))
+                        if (last)
                                 alt = NULL;     /* no twin; a stand-in only in pass 2 */
                         if (ios_strv_contains(avail, name)) {
                                 *ret = name;

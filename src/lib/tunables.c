@@ -26,23 +26,25 @@
  * single-queue scheduler (kernels before 5.0); twin: the name the other
  * family gives it (kyber has none: cfq stands in on a legacy queue);
  * differs: the twin is another scheduler that only stands in for it (a
- * policy naming the legacy one is warned); module: what the kernel loads
- * when it is written unlisted (blk-mq ones that can be built as modules).
+ * policy naming the legacy one is warned); last: it stands in only when no
+ * preference of the list fits under its own name or twin (kyber -> cfq);
+ * module: what the kernel loads when it is written unlisted (blk-mq ones
+ * that can be built as modules).
  */
 static const struct sched {
         const char *name;
         bool legacy;
         const char *twin;
-        bool differs;
+        bool differs, last;
         const char *module;
 } scheds[] = {
-        { "none", false, "noop", false, NULL },
-        { "mq-deadline", false, "deadline", false, "mq-deadline" },
-        { "kyber", false, "cfq", true, "kyber-iosched" },
-        { "bfq", false, "cfq", true, "bfq" },
-        { "noop", true, "none", false, NULL },
-        { "deadline", true, "mq-deadline", false, NULL },
-        { "cfq", true, "bfq", true, NULL },
+        { "none", false, "noop", false, false, NULL },
+        { "mq-deadline", false, "deadline", false, false, "mq-deadline" },
+        { "kyber", false, "cfq", true, true, "kyber-iosched" },
+        { "bfq", false, "cfq", true, false, "bfq" },
+        { "noop", true, "none", false, false, NULL },
+        { "deadline", true, "mq-deadline", false, false, NULL },
+        { "cfq", true, "bfq", true, false, NULL },
 };
 
 static const struct sched *sched_lookup(const char *name)
@@ -61,7 +63,7 @@ bool ios_sched_name_known(const char *name)
 static unsigned flags_of(const struct sched *s)
 {
         return (s->legacy ? IOS_SCHED_LEGACY : 0) | (s->module ? IOS_SCHED_MODULAR : 0) |
-               (s->differs ? IOS_SCHED_TWIN_DIFFERS : 0);
+               (s->differs ? IOS_SCHED_TWIN_DIFFERS : 0) | (s->last ? IOS_SCHED_TWIN_LAST : 0);
 }
 
 const char *ios_sched_nth(size_t i, unsigned *ret_flags)

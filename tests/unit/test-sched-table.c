@@ -68,7 +68,7 @@ static void test_families(void **state)
         } want[] = {
                 { "none", 0, "noop", NULL, NULL },
                 { "mq-deadline", IOS_SCHED_MODULAR, "deadline", NULL, "mq-deadline" },
-                { "kyber", IOS_SCHED_MODULAR | IOS_SCHED_TWIN_DIFFERS, "cfq", NULL, "kyber-iosched" },
+                { "kyber", IOS_SCHED_MODULAR | IOS_SCHED_TWIN_DIFFERS | IOS_SCHED_TWIN_LAST, "cfq", NULL, "kyber-iosched" },
                 { "bfq", IOS_SCHED_MODULAR | IOS_SCHED_TWIN_DIFFERS, "cfq", NULL, "bfq" },
                 { "noop", IOS_SCHED_LEGACY, NULL, "none", NULL },
                 { "deadline", IOS_SCHED_LEGACY, NULL, "mq-deadline", NULL },
