@@ -161,12 +161,13 @@ static bool prom_requested(int argc, char **argv)
 
 int apply_verr(struct apply_out *out, int code, const char *device, const char *fmt, va_list ap)
 {
-        _cleanup_free_ char *msg = NULL;
+        char msg[2048];
 
-        if (vasprintf(&msg, fmt, ap) < 0)
-                msg = NULL;
-        fprintf(stderr, "%s: %s%s%s\n", out->prog, device ? device : "", device ? ": " : "", msg ? msg : fmt);
-        apply_error_add(out, NULL, 0, device, code, "%s", msg ? msg : fmt);
+        /* on the stack: an error is said also when memory runs out (a longer one is cut) */
+        if (vsnprintf(msg, sizeof(msg), fmt, ap) < 0)
+                snprintf(msg, sizeof(msg), "%s", fmt);
+        fprintf(stderr, "%s: %s%s%s\n", out->prog, device ? device : "", device ? ": " : "", msg);
+        apply_error_add(out, NULL, 0, device, code, "%s", msg);
         return code;
 }
 

@@ -51,19 +51,42 @@ static const char *word(const char *v, char *buf, size_t n)
         return buf;
 }
 
-/* One line of text output, control characters escaped (textsafe.c): values and sources come from sysfs and file names. */
+/*
+ * One line of text output, control characters escaped (textsafe.c): values
+ * and sources come from sysfs and file names.  A line says what was done, so
+ * it does not depend on memory: it is formatted on the stack, and only a line
+ * longer than that buffer is allocated (cut to the buffer if that fails).
+ */
 static void say(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void say(FILE *f, const char *fmt, ...)
 {
         _cleanup_free_ char *line = NULL;
+        char buf[2048];
         va_list ap;
         int n;
 
         va_start(ap, fmt);
-        n = vasprintf(&line, fmt, ap);
+        n = vsnprintf(buf, sizeof(buf), fmt, ap);
         va_end(ap);
-        if (n >= 0)
+        if (n < 0)
+                return;
+        if ((size_t)n < sizeof(buf)) {
+                apply_write_safe(f, buf, (size_t)n);
+                return;
+        }
+        line = malloc((size_t)n + 1);
+        if (line) {
+                va_start(ap, fmt);
+                n = vsnprintf(line, (size_t)n + 1, fmt, ap);
+                va_end(ap);
+        }
+        if (line && n >= 0) {
                 apply_write_safe(f, line, (size_t)n);
+        } else {
+                /* out of memory: the line cut to the buffer, its start kept */
+                apply_write_safe(f, buf, strlen(buf));
+                apply_write_safe(f, "...\n", 4);
+        }
 }
 
 static void print_plan_lines(const struct apply_run_opts *o, const struct ios_plan *pl)
