@@ -31,6 +31,7 @@
 #                              VM_SOAK_SECONDS + 240 with the soak)
 #   VM_WORKDIR=dir             work directory (default /var/tmp/iosched-vm-run)
 #   VM_CACHE=dir               image cache (default /var/cache/iosched-vm)
+#   VM_CPU=model               QEMU CPU model (default max; CI: qemu64, faster under TCG)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 VM_TOP=$(cd "$here/../.." && pwd)
