@@ -39,6 +39,20 @@ const char *bench_fj_str(const struct bench_fj *v);
 
 struct bench_fio_job;
 
+/*
+ * What fio may touch, as the job was resolved before fio starts (fiojob.c),
+ * and the kernel's fence around fio built from it (sandbox.c, Landlock).
+ * Paths are absolute and resolved (no symlink left).
+ */
+struct bench_fio_access {
+        char **read;            /* existing files and devices the jobs open */
+        char **write;           /* existing files and devices fio may write (--allow-write only) */
+        char **create;          /* directories in which fio may make, truncate and remove files (--allow-write only) */
+        char **exec;            /* programs fio may run besides itself (--allow-exec only) */
+        bool allow_exec;        /* --allow-exec: exec_*, trigger*, ioengine=exec/external allowed */
+        bool resolved;          /* every file of every job was resolved (else: only with the kernel's fence) */
+};
+
 struct bench_fio {
         char *exe;                      /* fio, found in PATH */
         char version[48];               /* "fio-3.33", from fio's report */
@@ -46,6 +60,7 @@ struct bench_fio {
         char *preset;                   /* a --workload preset written out for fio, removed at the end */
         bool writes;                    /* some job writes, trims or verifies */
         char **created;                 /* files the job names that did not exist: removed at the end */
+        struct bench_fio_access access; /* what fio may touch (fiojob.c), enforced by sandbox.c */
         /* fioresult.c: the jobs as fio reports them, for report.c and compare.c */
         struct bench_opts view;
         struct bench_fio_job *jobs;
