@@ -83,6 +83,8 @@ int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct b
  * each existing one checked; tg: the target whose disk is compared; created: names fio will lay out */
 int bench_fio_job_check(const struct bench_opts *g, char * const *args, struct ios_ctx *root, bool *writes,
                         struct bench_target *tg, char ***created, struct bench_error *e);
+/* sandbox.c: the Landlock ABI version the kernel offers, 0 without Landlock (or IOSCHED_BENCH_LANDLOCK=0) */
+int bench_sandbox_abi(void);
 /* One run of fio (the measurement of a plain run or a comparison's round). */
 int bench_fio_run(struct bench_fio *f, const struct bench_opts *g, struct ios_device *disk,
                   struct bench_result *res, struct bench_error *e);
