@@ -104,6 +104,8 @@ static int load_policy(struct apply_cli *c, bool defer)
 
         c->policy_rc = 0;
         e = ios_policy_load_dropins(c->conf_root, c->config, flags, c->dropins, c->ndropins, &c->policy, &pe);
+        if (e < 0 && pe.msg[0])
+                return err(c, APPLY_EXIT_ERROR, "%s: %s", pe.file, pe.msg);
         if (e < 0)
                 return err(c, APPLY_EXIT_ERROR, "cannot load policy: %s", strerror(-e));
         (void)ios_policy_errors(c->policy, &nerr);

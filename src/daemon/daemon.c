@@ -82,12 +82,16 @@ static void notify_status(struct daemon *d)
 static int load_policy(struct daemon *d, struct ios_policy **ret)
 {
         const struct ios_error *errs;
+        struct ios_error pe = {};
         size_t nerr = 0;
         int e;
 
-        e = ios_policy_load(d->o->config_root, d->o->config_file, d->o->policy_flags, ret, NULL);
+        e = ios_policy_load(d->o->config_root, d->o->config_file, d->o->policy_flags, ret, &pe);
         if (e < 0) {
-                snprintf(d->policy_error, sizeof(d->policy_error), "cannot load policy: %s", strerror(-e));
+                if (pe.msg[0])
+                        snprintf(d->policy_error, sizeof(d->policy_error), "%s: %s", pe.file, pe.msg);
+                else
+                        snprintf(d->policy_error, sizeof(d->policy_error), "cannot load policy: %s", strerror(-e));
                 iosd_log(LOG_ERR, "%s", d->policy_error);
                 return e;
         }

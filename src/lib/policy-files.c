@@ -407,6 +407,17 @@ int ios_policy_load_dropins(const char *conf_root, const char *file, unsigned fl
 
         if (err)
                 *err = (struct ios_error){};
+        /* a configuration root that is not there is a typo, never "no policy files" */
+        if (conf_root && *conf_root && !file) {
+                struct stat st;
+
+                if (stat(conf_root, &st) < 0)
+                        return ios_error_set(err, conf_root, 0, -errno, "cannot use the configuration root: %s",
+                                             strerror(errno));
+                if (!S_ISDIR(st.st_mode))
+                        return ios_error_set(err, conf_root, 0, -ENOTDIR,
+                                             "cannot use the configuration root: not a directory");
+        }
         if (flags & IOS_POLICY_NO_BUILTIN) {
                 p = calloc(1, sizeof(*p));
                 e = p ? 0 : -ENOMEM;

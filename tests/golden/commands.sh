@@ -71,7 +71,9 @@ golden cat-config.txt "$t/cat.txt"
 "$bin" cat-config --config-root "$t/root" --sysroot "$d" >/dev/null 2>&1
 [ $? = 2 ] || t_fail "cat-config with a skipped file: want exit 2"
 "$bin" cat-config --no-builtin --config /dev/null >/dev/null 2>&1
-[ -z "$("$bin" cat-config --no-builtin --config-root "$t/empty")" ] || t_fail "cat-config --no-builtin of nothing prints something"
+mkdir -p "$t/empty"
+out=$("$bin" cat-config --no-builtin --config-root "$t/empty") || t_fail "cat-config --no-builtin of nothing: exit $?"
+[ -z "$out" ] || t_fail "cat-config --no-builtin of nothing prints something"
 # every source explain names is a line cat-config prints
 src=$("$bin" --dry-run -J --config-root "$t/root" --sysroot "$d" 2>/dev/null | sed -n 's/.*"source": "\([^"]*\)".*/\1/p' | head -1)
 "$bin" cat-config --config-root "$t/root" --sysroot "$d" 2>/dev/null | grep -q "^$src: " || t_fail "cat-config has no line $src"

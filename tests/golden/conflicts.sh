@@ -71,6 +71,7 @@ got=$("$bin" --sysroot "$r" --no-builtin status -r -n -o NAME,CONFLICT)
 got=$("$bin" --sysroot "$fx/megaraid-ld" status -r -n -o NAME,CONFLICT)
 [ "$got" = "sdb " ] || t_fail "the plain fixture has writers: $got"
 # --config-root decides where the configuration is read, not --sysroot
+mkdir -p "$t/empty"
 got=$("$bin" --sysroot "$r" --config-root "$t/empty" status -r -n -o NAME,CONFLICT)
 [ "$got" = "sdb elevator=deadline" ] || t_fail "--config-root: $got"
 exit $fail
