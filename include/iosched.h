@@ -116,6 +116,12 @@ int ios_read_regular_file(const char *path, size_t max, char **ret, size_t *ret_
  * -ENOENT when a captured tree does not say.  For version-dependent rules.
  */
 int ios_ctx_kernel_version(struct ios_ctx *r, unsigned *major, unsigned *minor);
+/*
+ * The root's kernel's tick rate (CONFIG_HZ from boot/config-RELEASE inside
+ * the root, as Debian installs it), read once; 0 when it cannot be known.
+ * For the values the kernel keeps in ticks (ios_tunable_kernel_value).
+ */
+unsigned ios_ctx_hz(struct ios_ctx *r);
 
 /* ------------------------------------------------------------------ */
 /* sysfs.c: typed attribute I/O relative to a directory fd from root.c */
@@ -270,7 +276,9 @@ const char *ios_tunable_reset_by(const char *key);
  */
 int ios_tunable_check(const char *key, const char *value, char *msg, size_t msglen);
 /* Whether the kernel's value shows the wanted one (numbers, jiffies rounding). */
-bool ios_tunable_same(const char *key, const char *kernel, const char *wanted);
+bool ios_tunable_same(const char *key, const char *kernel, const char *wanted, unsigned hz);
+/* The kernel shows wanted as another number because it keeps it in ticks (read_expire=250 as 252). */
+bool ios_tunable_rounded(const char *key, const char *kernel, const char *wanted);
 
 /* ------------------------------------------------------------------ */
 /* udevdb.c: udev properties from run/udev/data/b<maj>:<min>           */

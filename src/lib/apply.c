@@ -278,7 +278,7 @@ int ios_plan_from_settings(struct ios_device *d, const struct ios_wanted *w_in, 
                                 continue;
                         }
                         e = add_change(&pl, s->key, cur, s->value, s->source,
-                                       (switching && pass == 1) || !ios_tunable_same(s->key, cur, s->value) ?
+                                       (switching && pass == 1) || !ios_tunable_same(s->key, cur, s->value, ios_ctx_hz(d->ctx)) ?
                                        IOS_CHANGE_DRIFT : IOS_CHANGE_OK);
                         if (e < 0)
                                 goto fail;
@@ -376,7 +376,7 @@ static int write_setting(struct ios_device *d, struct ios_change *c, bool switch
         if (switched) {
                 /* the switch reset queue/ values and rebuilt iosched/: look again */
                 e = ios_sysfs_read_string(d->fd, c->key, &now);
-                if (e == 0 && ios_tunable_same(c->key, now, c->wanted)) {
+                if (e == 0 && ios_tunable_same(c->key, now, c->wanted, ios_ctx_hz(d->ctx))) {
                         if (c->state == IOS_CHANGE_DRIFT)
                                 c->state = IOS_CHANGE_OK;
                         free(c->after);
@@ -411,7 +411,7 @@ static int write_setting(struct ios_device *d, struct ios_change *c, bool switch
                 change_msg(c, "%s: cannot read back after writing \"%s\": %s", c->key, c->wanted, why(e));
                 return e;
         }
-        if (!ios_tunable_same(c->key, c->after, c->wanted)) {
+        if (!ios_tunable_same(c->key, c->after, c->wanted, ios_ctx_hz(d->ctx))) {
                 c->state = IOS_CHANGE_FAILED;
                 c->error = -EINVAL;
                 change_msg(c, "%s: kernel stored \"%s\", not \"%s\"", c->key, c->after, c->wanted);
@@ -499,7 +499,13 @@ const char *ios_change_line(const struct ios_change *c, char *buf, size_t n)
                              c->state == IOS_CHANGE_DRIFT ? "(after switch)" : "(default)";
         const char *after = c->state == IOS_CHANGE_APPLIED && c->after ? c->after : c->wanted;
 
-        snprintf(buf, n, "%s: %s -> %s (%s)", c->key, before, after ? after : "-", c->source ? c->source : "-");
+        bool rounded = after && c->wanted && ios_tunable_rounded(c->key, after, c->wanted);
+        int k = snprintf(buf, n, "%s: %s -> %s (%s)", c->key, before, after ? after : "-",
+                         c->source ? c->source : "-");
+
+        /* say why the number is not the one asked for: the kernel keeps it in ticks */
+        if (rounded && k >= 0 && (size_t)k < n)
+                snprintf(buf + k, n - (size_t)k, "; the kernel keeps %s ms as %s, its next tick", c->wanted, after);
         return buf;
 }
 

@@ -34,6 +34,7 @@ struct ios_ctx {
         bool force_walk;        /* tests: resolve with the walk even where openat2 works */
         unsigned n_openat2, n_walk;     /* lookups each resolver answered */
         char failed_disk[64];           /* the disk that made the last enumeration fail */
+        int hz;                         /* the root's kernel's CONFIG_HZ: 0 unknown, -1 not read yet */
 };
 
 void ios_ctx_set_failed_disk(struct ios_ctx *r, const char *name)
@@ -65,6 +66,7 @@ int ios_ctx_new(const char *prefix, struct ios_ctx **ret)
         if (!r)
                 return -ENOMEM;
         r->fd = -1;
+        r->hz = -1;
         if (!prefix || !*prefix || streq(prefix, "/")) {
                 r->host = true;
                 r->prefix = strdup("");
@@ -476,20 +478,50 @@ int ios_raise_nofile(void)
         return setrlimit(RLIMIT_NOFILE, &rl) < 0 ? -errno : 1;
 }
 
+/* The root's kernel release into buf: a captured tree's proc/sys/kernel/osrelease, else the host's. */
+static int kernel_release(struct ios_ctx *r, char *buf, size_t n)
+{
+        _cleanup_free_ char *file = NULL;
+        struct utsname u;
+
+        if (ios_ctx_read_file(r, "/proc/sys/kernel/osrelease", &file, NULL) >= 0)
+                snprintf(buf, n, "%.*s", (int)strcspn(file, "\n"), file);
+        else if (ios_ctx_is_host(r) && uname(&u) == 0)
+                snprintf(buf, n, "%s", u.release);
+        else
+                return -ENOENT;
+        return 0;
+}
+
 int ios_ctx_kernel_version(struct ios_ctx *r, unsigned *major, unsigned *minor)
 {
-        _cleanup_free_ char *buf = NULL;
-        struct utsname u;
-        const char *rel;
+        char rel[128];
 
-        /* a captured tree may carry its kernel's release */
-        if (ios_ctx_read_file(r, "/proc/sys/kernel/osrelease", &buf, NULL) >= 0)
-                rel = buf;
-        else if (ios_ctx_is_host(r) && uname(&u) == 0)
-                rel = u.release;
-        else
+        if (kernel_release(r, rel, sizeof(rel)) < 0)
                 return -ENOENT;
         if (sscanf(rel, "%u.%u", major, minor) != 2)
                 return -EINVAL;
         return 0;
+}
+
+unsigned ios_ctx_hz(struct ios_ctx *r)
+{
+        _cleanup_free_ char *cfg = NULL, *path = NULL;
+        char rel[128];
+        const char *p;
+        unsigned hz;
+
+        if (r->hz >= 0)
+                return (unsigned)r->hz;
+        r->hz = 0;
+        /* the kernel's build configuration, as Debian installs it beside the kernel */
+        if (kernel_release(r, rel, sizeof(rel)) < 0 || !strchr(rel, '.') || strchr(rel, '/') ||
+            asprintf(&path, "/boot/config-%s", rel) < 0 || ios_ctx_read_file(r, path, &cfg, NULL) < 0)
+                return 0;
+        for (p = cfg; p && (p = strstr(p, "CONFIG_HZ=")); p++)
+                if ((p == cfg || p[-1] == '\n') && sscanf(p, "CONFIG_HZ=%u", &hz) == 1 && hz >= 24 && hz <= 10000) {
+                        r->hz = (int)hz;
+                        break;
+                }
+        return (unsigned)r->hz;
 }

@@ -140,10 +140,15 @@ struct tunable {
         long long min, max;
         const char *what;       /* for messages: "a time in ms", "a count" */
         const char *reset_by;   /* the key whose write makes the kernel reset this one, or NULL */
+        bool ticks;             /* a time in ms the kernel keeps in ticks (jiffies), rounded up on write */
 };
 
-#define BOOL_(n)          { n, K_BOOL, 0, 1, "0 or 1", NULL }
-#define INT_(n, lo, hi, w) { n, K_INT, lo, hi, w, NULL }
+#define BOOL_(n)          { n, K_BOOL, 0, 1, "0 or 1", NULL, false }
+#define INT_(n, lo, hi, w) { n, K_INT, lo, hi, w, NULL, false }
+/* mq-deadline's (and deadline's) expiries, bfq's timeout_sync: msecs_to_jiffies() on write,
+ * jiffies_to_msecs() on read.  bfq keeps slice_idle and fifo_expire_* in ns (exact), kyber its
+ * latencies in ns, cfq since 4.10 its times in ns. */
+#define TICKS_(n, lo, hi, w) { n, K_INT, lo, hi, w, NULL, true }
 
 /* Writable queue/ attributes (Documentation/ABI/stable/sysfs-block). */
 static const struct tunable queue_attrs[] = {
@@ -160,26 +165,26 @@ static const struct tunable queue_attrs[] = {
         INT_("rq_affinity", 0, 2, "0, 1 or 2"),
         BOOL_("stable_writes"),
         INT_("wbt_lat_usec", -1, LLONG_MAX, "-1 (the default) or a time in us"),
-        { "write_cache", K_WRITE_CACHE, 0, 0, "\"write back\" or \"write through\"", NULL },
+        { "write_cache", K_WRITE_CACHE, 0, 0, "\"write back\" or \"write through\"", NULL, false },
 };
 
 /* queue/iosched/ files, by name; the union of the ranges of the schedulers that have one. */
 static const struct tunable iosched_attrs[] = {
-        INT_("read_expire", 0, INT_MAX, "a time in ms"),
-        INT_("write_expire", 0, INT_MAX, "a time in ms"),
-        INT_("prio_aging_expire", 0, INT_MAX, "a time in ms"),
+        TICKS_("read_expire", 0, INT_MAX, "a time in ms"),
+        TICKS_("write_expire", 0, INT_MAX, "a time in ms"),
+        TICKS_("prio_aging_expire", 0, INT_MAX, "a time in ms"),
         INT_("writes_starved", 0, INT_MAX, "a count"),
         BOOL_("front_merges"),
         INT_("fifo_batch", 0, INT_MAX, "a count"),
         /* mq-deadline: writing nr_requests sets async_depth for the new depth
          * (dd_depth_updated()); apply.c writes nr_requests before iosched/ */
-        { "async_depth", K_INT, 1, INT_MAX, "a count, at least 1", "queue/nr_requests" },
+        { "async_depth", K_INT, 1, INT_MAX, "a count, at least 1", "queue/nr_requests", false },
         INT_("read_lat_nsec", 0, LLONG_MAX, "a time in ns"),
         INT_("write_lat_nsec", 0, LLONG_MAX, "a time in ns"),
         INT_("slice_idle", 0, INT_MAX, "a time in ms"),
         INT_("slice_idle_us", 0, INT_MAX, "a time in us"),
         BOOL_("low_latency"),
-        INT_("timeout_sync", 1, INT_MAX, "a time in ms, at least 1"),
+        TICKS_("timeout_sync", 1, INT_MAX, "a time in ms, at least 1"),
         INT_("max_budget", 0, INT_MAX, "a count of sectors (0: automatic)"),
         BOOL_("strict_guarantees"),
         INT_("back_seek_max", 0, INT_MAX, "a size in KiB"),
@@ -331,36 +336,65 @@ int ios_tunable_check(const char *key, const char *value, char *msg, size_t msgl
 }
 
 /*
- * Whether the value the kernel shows is the value that was wanted.  Numbers
- * compare as numbers ("0128" is 128).  mq-deadline, bfq (and cfq) keep
- * times in jiffies and round a write up to the next tick: 321 ms reads
- * back as 324 at HZ=250.  One tick is at most 10 ms (HZ >= 100), so a
- * read-back that far above a non-negative wish is the wish.
+ * What the kernel shows for ms written to a value it keeps in ticks:
+ * msecs_to_jiffies() rounds up to the next tick, jiffies_to_msecs() rounds
+ * up to the next ms (HZ=250: 250 -> 63 ticks -> 252; HZ=300: 250 -> 75 -> 250).
  */
-bool ios_tunable_same(const char *key, const char *kernel, const char *wanted)
+static long long ticks_shown(long long ms, unsigned hz)
 {
-        static const char * const ms_keys[] = {
-                "read_expire", "write_expire", "prio_aging_expire", "fifo_expire_sync",
-                "fifo_expire_async", "timeout_sync", "slice_idle", "slice_sync", "slice_async",
-                "group_idle", "target_latency",
-        };
-        const char *t = startswith(key, "queue/iosched/");
-        long long k, w;
+        unsigned long long j = ((unsigned long long)ms * hz + 999) / 1000;
+
+        return (long long)((j * 1000 + hz - 1) / hz);
+}
+
+/* The tick rates Debian's and the usual kernels are built with, when the running one cannot be read. */
+static const unsigned common_hz[] = { 100, 250, 300, 1000 };
+
+static bool numbers(const char *kernel, const char *wanted, long long *k, long long *w)
+{
         char *ek, *ew;
+
+        errno = 0;
+        *k = strtoll(kernel, &ek, 10);
+        *w = strtoll(wanted, &ew, 10);
+        return !errno && ek != kernel && ew != wanted && !*ek && !*ew;
+}
+
+/*
+ * Whether the value the kernel shows is the value that was wanted.  Numbers
+ * compare as numbers ("0128" is 128), exactly, except a time the kernel
+ * keeps in ticks: there the wanted value as the kernel would show it at
+ * hz (the root's CONFIG_HZ, ios_ctx_hz), or at one of the usual rates
+ * when hz is 0.  So bfq's slice_idle=4 is not "in place" at 8.
+ */
+bool ios_tunable_same(const char *key, const char *kernel, const char *wanted, unsigned hz)
+{
+        const char *t = startswith(key, "queue/iosched/");
+        const struct tunable *tu = t ? lookup(key) : NULL;
+        long long k, w;
 
         if (!kernel || !wanted)
                 return false;
         if (streq(kernel, wanted))
                 return true;
-        errno = 0;
-        k = strtoll(kernel, &ek, 10);
-        w = strtoll(wanted, &ew, 10);
-        if (errno || ek == kernel || ew == wanted || *ek || *ew)
+        if (!numbers(kernel, wanted, &k, &w))
                 return false;
         if (k == w)
                 return true;
-        for (size_t i = 0; t && i < ELEMENTSOF(ms_keys); i++)
-                if (streq(t, ms_keys[i]))
-                        return w >= 0 && k > w && k < w + 10;
+        if (!tu || !tu->ticks || w < 0)
+                return false;
+        if (hz)
+                return k == ticks_shown(w, hz);
+        for (size_t i = 0; i < ELEMENTSOF(common_hz); i++)
+                if (k == ticks_shown(w, common_hz[i]))
+                        return true;
         return false;
+}
+
+bool ios_tunable_rounded(const char *key, const char *kernel, const char *wanted)
+{
+        long long k, w;
+
+        return kernel && wanted && numbers(kernel, wanted, &k, &w) && k != w &&
+               ios_tunable_same(key, kernel, wanted, 0);
 }

@@ -89,12 +89,29 @@ static void test_ranges(void **state)
                         fail_msg("%s=%s: %d, want %d (%s)", t[i].key, t[i].value, r, t[i].want, msg);
         }
         /* read-back comparison: numbers as numbers, the jiffies window only upwards */
-        assert_true(ios_tunable_same("queue/read_ahead_kb", "0128", "128"));
-        assert_true(ios_tunable_same("queue/iosched/read_expire", "324", "321"));
-        assert_false(ios_tunable_same("queue/iosched/read_expire", "0", "-5"));
-        assert_false(ios_tunable_same("queue/iosched/read_expire", "320", "321"));
-        assert_false(ios_tunable_same("queue/read_ahead_kb", "4", "5"));
-        assert_false(ios_tunable_same("queue/nr_requests", "4", "0"));
+        assert_true(ios_tunable_same("queue/read_ahead_kb", "0128", "128", 0));
+        /* mq-deadline keeps its expiries in ticks: 321 ms is 81 ticks at HZ=250, shown as 324 */
+        assert_true(ios_tunable_same("queue/iosched/read_expire", "324", "321", 250));
+        assert_true(ios_tunable_same("queue/iosched/read_expire", "324", "321", 0));
+        assert_false(ios_tunable_same("queue/iosched/read_expire", "324", "321", 1000));
+        assert_true(ios_tunable_same("queue/iosched/read_expire", "252", "250", 250));
+        assert_false(ios_tunable_same("queue/iosched/read_expire", "252", "250", 300));
+        assert_true(ios_tunable_same("queue/iosched/read_expire", "250", "250", 300));
+        assert_true(ios_tunable_same("queue/iosched/write_expire", "5000", "5000", 250));
+        assert_false(ios_tunable_same("queue/iosched/read_expire", "0", "-5", 0));
+        assert_false(ios_tunable_same("queue/iosched/read_expire", "320", "321", 0));
+        assert_true(ios_tunable_same("queue/iosched/read_expire", "330", "321", 0));    /* HZ=100 */
+        assert_false(ios_tunable_same("queue/iosched/read_expire", "325", "321", 0));
+        assert_false(ios_tunable_same("queue/read_ahead_kb", "4", "5", 0));
+        assert_false(ios_tunable_same("queue/nr_requests", "4", "0", 0));
+        /* bfq keeps slice_idle and fifo_expire_* in ns, kyber its latencies: exact */
+        assert_false(ios_tunable_same("queue/iosched/slice_idle", "8", "4", 0));
+        assert_false(ios_tunable_same("queue/iosched/slice_idle", "8", "0", 250));
+        assert_false(ios_tunable_same("queue/iosched/fifo_expire_sync", "125", "120", 0));
+        assert_true(ios_tunable_same("queue/iosched/timeout_sync", "128", "125", 250));
+        assert_true(ios_tunable_rounded("queue/iosched/read_expire", "252", "250"));
+        assert_false(ios_tunable_rounded("queue/iosched/read_expire", "250", "250"));
+        assert_false(ios_tunable_rounded("queue/iosched/slice_idle", "8", "4"));
 }
 
 static void test_out_of_tree_and_unmatched(void **state)

@@ -299,9 +299,17 @@ static void test_apply_on_fake_tree(void **state)
         ios_device_free(d);
         ios_ctx_free(r);
 
-        /* the kernel keeps read_expire in jiffies and rounds up: 300 may read 304 */
+        /* the kernel keeps read_expire in ticks, but 300 ms is a whole number of ticks at every
+         * usual HZ (100, 250, 300, 1000): 304 is another value, not a rounding */
         snprintf(path, sizeof(path), "%s/" NVME_Q "/iosched/read_expire", dir);
         assert_int_equal(t_write_file(path, "304\n"), 0);
+        d = t_dev(&r, dir, "nvme0n1");
+        assert_int_equal(ios_plan_build(p, d, &pl), 0);
+        assert_int_equal(ios_plan_count(&pl, IOS_CHANGE_DRIFT), 1);
+        ios_plan_done(&pl);
+        ios_device_free(d);
+        ios_ctx_free(r);
+        assert_int_equal(t_write_file(path, "300\n"), 0);
 
         /* second run: compliant, nothing to do */
         d = t_dev(&r, dir, "nvme0n1");

@@ -199,6 +199,41 @@ static void test_read_stays_inside(void **state)
         ios_ctx_free(r);
 }
 
+/* The tree's kernel tick rate: boot/config-RELEASE of the tree's proc/sys/kernel/osrelease. */
+static void test_kernel_hz(void **state)
+{
+        struct ios_ctx *r = NULL;
+        char p[4096];
+
+        (void)state;
+        snprintf(p, sizeof(p), "%s/proc", dir);
+        assert_true(mkdir(p, 0755) == 0 || errno == EEXIST);
+        snprintf(p, sizeof(p), "%s/proc/sys", dir);
+        assert_true(mkdir(p, 0755) == 0 || errno == EEXIST);
+        snprintf(p, sizeof(p), "%s/proc/sys/kernel", dir);
+        assert_true(mkdir(p, 0755) == 0 || errno == EEXIST);
+        snprintf(p, sizeof(p), "%s/boot", dir);
+        assert_true(mkdir(p, 0755) == 0 || errno == EEXIST);
+        snprintf(p, sizeof(p), "%s/proc/sys/kernel/osrelease", dir);
+        assert_int_equal(t_write_file(p, "6.1.0-42-amd64\n"), 0);
+        /* no config: not known */
+        assert_int_equal(ios_ctx_new(dir, &r), 0);
+        assert_int_equal(ios_ctx_hz(r), 0);
+        ios_ctx_free(r);
+        /* CONFIG_HZ_250=y and CONFIG_HZ=250, after a lookalike */
+        snprintf(p, sizeof(p), "%s/boot/config-6.1.0-42-amd64", dir);
+        assert_int_equal(t_write_file(p, "# CONFIG_HZ=100 is not set\nCONFIG_HZ_250=y\nCONFIG_HZ=250\n"), 0);
+        assert_int_equal(ios_ctx_new(dir, &r), 0);
+        assert_int_equal(ios_ctx_hz(r), 250);
+        assert_int_equal(ios_ctx_hz(r), 250);   /* read once */
+        ios_ctx_free(r);
+        /* nonsense is not a tick rate */
+        assert_int_equal(t_write_file(p, "CONFIG_HZ=0\n"), 0);
+        assert_int_equal(ios_ctx_new(dir, &r), 0);
+        assert_int_equal(ios_ctx_hz(r), 0);
+        ios_ctx_free(r);
+}
+
 static void test_root_errors(void **state)
 {
         struct ios_ctx *r = NULL;
@@ -304,6 +339,7 @@ int main(void)
                 cmocka_unit_test(test_resolvers_agree),
                 cmocka_unit_test(test_read_stays_inside),
                 cmocka_unit_test(test_root_errors),
+                cmocka_unit_test(test_kernel_hz),
                 cmocka_unit_test(test_sysfs_helpers),
                 cmocka_unit_test(test_sysfs_list),
         };
