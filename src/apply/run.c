@@ -40,11 +40,11 @@ enum apply_outcome apply_outcome_of_errno(int e)
         }
 }
 
-/* One field of a check line: "-" when unknown, quoted when it has blanks ("write back"). */
+/* One value of a check line: said when unknown, quoted when it has blanks ("write back"). */
 static const char *word(const char *v, char *buf, size_t n)
 {
         if (!v)
-                return "-";
+                return "(not known until the scheduler switch)";
         if (!strpbrk(v, " \t"))
                 return v;
         snprintf(buf, n, "\"%s\"", v);
@@ -103,8 +103,8 @@ static void print_plan_lines(const struct apply_run_opts *o, const struct ios_pl
                 case IOS_CHANGE_DRIFT:
                         /* only --check and --dry-run leave a change in DRIFT */
                         if (o->mode == APPLY_MODE_CHECK)
-                                say(stdout, "%s %s %s %s\n", dev, c->key, word(c->current, cq, sizeof(cq)),
-                                       word(c->wanted, wq, sizeof(wq)));
+                                say(stdout, "%s: %s %s, want %s: drift\n", dev, c->key,
+                                    word(c->current, cq, sizeof(cq)), word(c->wanted, wq, sizeof(wq)));
                         else
                                 say(stdout, "%s: would set %s\n", dev, ios_change_line(c, line, sizeof(line)));
                         break;

@@ -33,7 +33,9 @@ chmod 0644 "$pol"
 echo kyber > "$q/scheduler"
 out=$($APPLY --check --config "$pol" "$l"); rc=$?
 [ $rc = 1 ] || t_fail "--check after a hand-set kyber: exit $rc, want 1"
-echo "$out" | grep -q "^$l scheduler kyber mq-deadline$" || t_fail "--check output: $out"
+echo "$out" | grep -qx "$l: scheduler kyber, want mq-deadline: drift" || t_fail "--check output: $out"
+echo "$out" | grep -qx "$l: queue/iosched/read_expire (not known until the scheduler switch), want 300: drift" ||
+        t_fail "--check output for a file the switch creates: $out"
 
 # --dry-run changes nothing
 $APPLY --dry-run --config "$pol" "$l" | grep -q "would set scheduler: kyber -> mq-deadline" || t_fail "dry-run"

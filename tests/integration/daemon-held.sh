@@ -77,7 +77,7 @@ out=$($APPLY --config-root "$R" --no-builtin --check "$L" 2>&1); rc=$?
 [ $rc = 2 ] || t_fail "--check with a broken file: exit $rc, want 2 ($out)"
 echo "$out" | grep -q "$P:5: .*; held: $L keeps its scheduler, queue/read_ahead_kb" ||
         t_fail "--check does not name the disk held: $out"
-echo "$out" | grep -q "$L scheduler" && t_fail "--check reports the held scheduler as drift: $out"
+echo "$out" | grep -q "$L: scheduler" && t_fail "--check reports the held scheduler as drift: $out"
 $APPLY --config-root "$R" --no-builtin --udev "$L" >/dev/null 2>&1; rc=$?
 [ $rc = 2 ] || t_fail "--udev with a broken file: exit $rc, want 2"
 d_sched_is "$L" mq-deadline || t_fail "--udev moved the disk: $(t_sched "$L")"
