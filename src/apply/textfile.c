@@ -7,8 +7,8 @@
  * at the end, whatever the exit status: a broken policy (exit 2,
  * iosched_policy_ok 0) must reach Prometheus like a compliant run.
  *
- * The directory is opened once and every step is relative to that
- * descriptor.  It must be root's and writable by no one else: in a directory
+ * The directory is opened once, from / one component at a time with no
+ * symbolic link followed, and every step is relative to that descriptor.  It must be root's and writable by no one else: in a directory
  * the prometheus user (or anyone) may write, the metrics could be replaced
  * between two runs and an alert silenced, and with a path it controls, a
  * root-run rename could be steered elsewhere.  A sticky world-writable
@@ -54,6 +54,65 @@ static int fail(char **ret_msg, int e, const char *fmt, ...)
         return e;
 }
 
+/*
+ * Open dir from / one component at a time, following no symbolic link (as
+ * systemd's chase does): a link on the way is refused, so the directory
+ * checked below is the one written in, whoever can swap a component
+ * (/var/lib/prometheus is the prometheus user's on Debian).
+ */
+static int open_dir_nofollow(const char *path, const char *dir, char **ret_msg)
+{
+        _cleanup_free_ char *abs = NULL;
+        int cur;
+
+        if (dir[0] == '/')
+                abs = strdup(dir);
+        else {
+                _cleanup_free_ char *cwd = getcwd(NULL, 0);
+
+                if (!cwd)
+                        return fail(ret_msg, -errno, "--textfile %s: cannot know the current directory: %s", path,
+                                    strerror(errno));
+                if (asprintf(&abs, "%s/%s", cwd, dir) < 0)
+                        abs = NULL;
+        }
+        if (!abs)
+                return -ENOMEM;
+        cur = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (cur < 0)
+                return fail(ret_msg, -errno, "--textfile %s: cannot open /: %s", path, strerror(errno));
+        for (char *p = abs, *next; *p; p = next) {
+                struct stat st;
+                int fd;
+
+                while (*p == '/')
+                        p++;
+                next = p + strcspn(p, "/");
+                if (*next)
+                        *next++ = '\0';
+                if (!*p || streq(p, "."))
+                        continue;
+                if (streq(p, "..")) {
+                        close(cur);
+                        return fail(ret_msg, -EINVAL, "--textfile %s: refused: a path with \"..\"", path);
+                }
+                fd = openat(cur, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (fd < 0) {
+                        int e = errno;
+                        bool link = fstatat(cur, p, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode);
+
+                        close(cur);
+                        if (link)
+                                return fail(ret_msg, -ELOOP, "--textfile %s: refused: %s (in %s) is a symbolic link; "
+                                            "the textfile's directory is opened without following links", path, p, dir);
+                        return fail(ret_msg, -e, "--textfile %s: cannot open %s: %s", path, dir, strerror(e));
+                }
+                close(cur);
+                cur = fd;
+        }
+        return cur;
+}
+
 int apply_textfile_open(const char *path, struct apply_textfile *t, char **ret_msg)
 {
         _cleanup_free_ char *dir = NULL;
@@ -69,9 +128,9 @@ int apply_textfile_open(const char *path, struct apply_textfile *t, char **ret_m
         dir = base == path ? strdup(".") : base - 1 == path ? strdup("/") : strndup(path, (size_t)(base - 1 - path));
         if (!dir)
                 return -ENOMEM;
-        t->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        t->dirfd = open_dir_nofollow(path, dir, ret_msg);
         if (t->dirfd < 0)
-                return fail(ret_msg, -errno, "--textfile %s: cannot open %s: %s", path, dir, strerror(errno));
+                return t->dirfd;
         if (fstat(t->dirfd, &st) < 0)
                 return fail(ret_msg, -errno, "--textfile %s: %s: %s", path, dir, strerror(errno));
         if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))

@@ -8,7 +8,9 @@
 # FILE's directory (strace, where present: two runs, two names, neither the
 # old recipe's fixed "FILE.tmp"), mode 0644 whatever the umask, nothing left
 # behind; a directory that is not root's or that others may write (also
-# sticky) is refused, exit 2, nothing written; --help still prints, and so
+# sticky), or reached through a symbolic link (the path is opened from /
+# one component at a time, no link followed), is refused, exit 2, nothing
+# written; --help still prints, and so
 # does -J's error object, neither replacing FILE.  The
 # parts that need a root-owned directory skip as non-root.
 set -u
@@ -48,6 +50,20 @@ $bin --check --textfile "$t/none/iosched.prom" --config /dev/null --sysroot "$d"
 [ $? = 2 ] || t_fail "a missing directory: want exit 2"
 $bin --check --textfile "$t/" --config /dev/null --sysroot "$d" >/dev/null 2>&1
 [ $? = 2 ] || t_fail "a directory as FILE: want exit 2"
+# a symbolic link on the way (the prometheus user swaps node-exporter for a link to a root's
+# directory): refused, not followed, nothing written where it points
+mkdir "$t/rootdir" "$t/owned"
+ln -s "$t/rootdir" "$t/owned/node-exporter"
+for tf in "$t/owned/node-exporter/iosched.prom" "$t/owned/node-exporter/./iosched.prom"; do
+        $bin --check --textfile "$tf" --config /dev/null --sysroot "$d" >"$t/out" 2>"$t/err"
+        rc=$?
+        [ $rc = 2 ] || t_fail "a link in the path: exit $rc, want 2"
+        grep -q "^iosched-apply: --textfile $tf: refused: node-exporter (in .*) is a symbolic link" "$t/err" ||
+                t_fail "a link in the path: message: $(cat "$t/err")"
+        [ -z "$(ls -A "$t/rootdir")" ] || t_fail "a link in the path was followed: $(ls -A "$t/rootdir")"
+done
+$bin --check --textfile "$t/owned/../rootdir/iosched.prom" --config /dev/null --sysroot "$d" >/dev/null 2>"$t/err"
+[ $? = 2 ] || t_fail "a path with ..: want exit 2"
 echo "ok: refused directories"
 
 if [ "$(id -u)" != 0 ]; then
