@@ -318,6 +318,8 @@ enum ios_class {
 };
 const char *ios_class_to_string(enum ios_class c);
 enum ios_class ios_class_from_string(const char *s);
+/* The class a misspelt name meant ("HDD": "hdd", "sdd": "ssd"), or NULL. */
+const char *ios_class_suggest(const char *s);
 /* Optical and floppy: removable-media drives, counted apart from disks. */
 bool ios_class_is_media_drive(enum ios_class c);
 
@@ -487,6 +489,7 @@ struct ios_error {
          * on the disks they match, the settings they name (struct ios_held).
          */
         bool holds_all;
+        bool holds_nothing;     /* its rules name no setting (a [Match] without [Set]): nothing to hold */
 };
 
 /*

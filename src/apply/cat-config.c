@@ -97,6 +97,9 @@ static int cat_config(FILE *out, const struct ios_policy *p)
 
                 fprintf(out, "\n# %s: skipped: %s\n", ios_error_where(&errs[i], where, sizeof(where)), errs[i].msg);
         }
+        /* what was read with a note, and packaging leftovers beside the files */
+        for (char * const *w = ios_policy_warnings(p); w && *w; w++)
+                fprintf(out, "%s# warning: %s\n", w == ios_policy_warnings(p) ? "\n" : "", *w);
         return 0;
 }
 

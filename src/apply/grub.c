@@ -295,9 +295,17 @@ int apply_import_grub(FILE *out, struct ios_ctx *r, const char *conf_root, char 
 
         *ret_msg = NULL;
         k = apply_elevator_sources(r, conf_root, &v, &w, ret_notes);
-        if (k <= 0)
-                return k < 0 ? k : asprintf(ret_msg, "no elevator= in " CMDLINE ", %s" GRUB_FILE " or %s"
-                                            GRUB_DIR "/*.cfg", root, root) < 0 ? -ENOMEM : -ENOENT;
+        if (k < 0)
+                return k;
+        if (k == 0) {
+                /* nothing to import is an answer: a policy that says so (the man page's redirect keeps a file) */
+                fprintf(out,
+                        "# /etc/iosched.d/50-elevator.conf: " MARKER "\n"
+                        "# No elevator= in " CMDLINE ", %s" GRUB_FILE " or %s" GRUB_DIR "/*.cfg:\n"
+                        "# nothing to import.  This file sets nothing; the built-in policy and the\n"
+                        "# other files in /etc/iosched.d decide every disk.\n", root, root);
+                return 0;
+        }
         mq = ios_sched_alias(v, false);
         if (!ios_sched_name_known(v)) {
                 char known[128];

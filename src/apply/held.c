@@ -56,7 +56,8 @@ static char *held_text(const struct ios_error *errs, size_t nerr, size_t i, cons
                 }
         }
         if (!disks)
-                return strdup("; it matches none of these disks: nothing held");
+                return strdup(e->holds_nothing ? "; it sets nothing: nothing held" :
+                              "; it matches none of these disks: nothing held");
         dl = ios_strv_join(disks, " ");
         kl = every ? strdup("every setting") : ios_strv_join(keys, ", ");
         if (!dl || !kl || asprintf(&s, "; held: %s %s%s %s", dl, disks[1] ? "keep" : "keeps",

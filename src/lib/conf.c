@@ -146,7 +146,10 @@ int ios_conf_add_cond(struct rule *r, const char *file, unsigned line, const cha
                         else if (c.key == MK_ZONED && ios_zoned_from_string(*v) < 0)
                                 bad = "zoned model (none, host-aware, host-managed)";
                         if (bad) {
-                                ios_error_set(err, file, line, -EINVAL, "unknown %s \"%s\" in %s=", bad, *v, key);
+                                const char *near = c.key == MK_CLASS ? ios_class_suggest(*v) : NULL;
+
+                                ios_error_set(err, file, line, -EINVAL, "unknown %s \"%s\" in %s=%s%s%s", bad, *v, key,
+                                              near ? ": did you mean \"" : "", near ? near : "", near ? "\"?" : "");
                                 ios_strv_free(c.values);
                                 free(c.prop);
                                 return -EINVAL;
@@ -218,8 +221,23 @@ static int add_setting(struct rule *r, const char *file, unsigned line, const ch
                 k = strdup(key);
         } else {
                 char nb[96];
-                const char *near = ios_tunable_suggest(key, nb, sizeof(nb));
+                const char *near = NULL;
 
+                /* a tunable without its directory: read_ahead_kb for queue/read_ahead_kb */
+                for (const char *dir = "queue/"; !near && dir; dir = streq(dir, "queue/") ? "queue/iosched/" : NULL) {
+                        snprintf(nb, sizeof(nb), "%s%s", dir, key);
+                        if (!strchr(key, '/') && ios_tunable_known(nb))
+                                near = nb;
+                }
+                for (const char *dir = "queue/"; !near && !strchr(key, '/') && dir;
+                     dir = streq(dir, "queue/") ? "queue/iosched/" : NULL) {
+                        char full[96];
+
+                        snprintf(full, sizeof(full), "%s%s", dir, key);
+                        near = ios_tunable_suggest(full, nb, sizeof(nb));
+                }
+                if (!near)
+                        near = ios_tunable_suggest(key, nb, sizeof(nb));
                 return ios_error_set(err, file, line, -EINVAL, "unknown key \"%s\" in [Set]%s%s%s", key,
                                      near ? ": did you mean \"" : "", near ? near : "", near ? "\"?" : "");
         }
@@ -463,6 +481,13 @@ int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, s
         if (strlen(copy) > IOS_POLICY_FILE_MAX)
                 return ios_error_set(err, name, 0, -EFBIG, "policy file larger than %u KiB",
                                      IOS_POLICY_FILE_MAX / 1024);
+        /* a UTF-8 byte-order mark (Windows editors, some tools) is no part of the first line: skipped, said */
+        if (!strncmp(copy, "\xef\xbb\xbf", 3)) {
+                memmove(copy, copy + 3, strlen(copy + 3) + 1);
+                e = warn(&ps.tmp, name, 1, "a UTF-8 byte-order mark at the start of the file is skipped");
+                if (e < 0)
+                        return e;
+        }
         e = parse_lines(&ps, copy);
         if (e >= 0)
                 e = commit(p, &ps);

@@ -5,6 +5,7 @@
  * Read by classify.c and probe-queue.c, so it depends on neither.
  */
 #include <string.h>
+#include <strings.h>
 
 #include "iosched.h"
 #include "macro.h"
@@ -32,6 +33,14 @@ enum ios_class ios_class_from_string(const char *s)
                 if (streq(s, class_names[i]))
                         return (enum ios_class)i;
         return _IOS_CLASS_INVALID;
+}
+
+const char *ios_class_suggest(const char *s)
+{
+        for (int i = 0; s && i < _IOS_CLASS_MAX; i++)
+                if (!strcasecmp(s, class_names[i]))
+                        return class_names[i];
+        return s ? ios_suggest(s, class_names, _IOS_CLASS_MAX) : NULL;
 }
 
 bool ios_class_is_media_drive(enum ios_class c)

@@ -273,6 +273,19 @@ static int cmp_found(const void *a, const void *b)
  * last directory's file of each name: O(n log n) for n drop-ins (tens of
  * thousands are read on every udev event).
  */
+/* NAME.conf.dpkg-dist and its kin: what dpkg, rpm and ucf leave beside a changed configuration file. */
+static bool packaging_leftover(const char *name)
+{
+        static const char * const suffixes[] = { ".dpkg-dist", ".dpkg-new", ".dpkg-old", ".dpkg-bak", ".rpmnew",
+                                                 ".rpmsave", ".rpmorig", ".ucf-dist", ".ucf-new", ".ucf-old" };
+        const char *conf = strstr(name, ".conf.");
+
+        for (size_t i = 0; conf && i < ELEMENTSOF(suffixes); i++)
+                if (streq(conf + strlen(".conf"), suffixes[i]))
+                        return true;
+        return false;
+}
+
 static int collect(char * const *dirs, unsigned flags, struct ios_policy *p, char ***ret)
 {
         struct ios_error err;
@@ -322,8 +335,21 @@ static int collect(char * const *dirs, unsigned flags, struct ios_policy *p, cha
                 for (char **nm = list; *nm; nm++) {
                         char *full;
 
-                        if (fnmatch(IOS_POLICY_DROPIN_GLOB, *nm, FNM_PERIOD) != 0)
+                        if (fnmatch(IOS_POLICY_DROPIN_GLOB, *nm, FNM_PERIOD) != 0) {
+                                /* a packaged default the admin has not merged: said on every run */
+                                char *w = NULL;
+
+                                if (!packaging_leftover(*nm))
+                                        continue;
+                                if (asprintf(&w, "%s/%s: skipped: a packaging leftover (only %s files are read); "
+                                             "merge it into the .conf file or remove it", dir, *nm,
+                                             IOS_POLICY_DROPIN_GLOB) < 0 ||
+                                    ios_strv_push_fast(&p->warnings, &p->nwarnings, &p->capwarnings, w) < 0) {
+                                        e = -ENOMEM;
+                                        goto fail;
+                                }
                                 continue;
+                        }
                         {
                                 struct found *n = ios_grow(v, &cap, nv + 1, sizeof(*n));
 

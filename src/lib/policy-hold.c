@@ -142,5 +142,8 @@ int ios_policy_hold(struct ios_policy *p, const char *name, const char *text, si
         }
         if (e < 0)
                 return e;
-        return whole ? hold_all(p, error) : 0;
+        if (whole)
+                return hold_all(p, error);
+        p->errors[error].holds_nothing = p->nrules == first;
+        return 0;
 }

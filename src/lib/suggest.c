@@ -61,7 +61,11 @@ const char *ios_suggest(const char *word, const char * const *known, size_t n)
         for (size_t i = 0; i < n; i++) {
                 unsigned d = ios_edit_distance(word, known[i]);
 
-                if (d < bd && ios_near_miss(word, known[i])) {
+                /* a tie goes to the word that starts as this one does ("sdd": ssd, not hdd) */
+                bool first = best && tolower((unsigned char)word[0]) == tolower((unsigned char)known[i][0]) &&
+                             tolower((unsigned char)word[0]) != tolower((unsigned char)best[0]);
+
+                if ((d < bd || (d == bd && first)) && ios_near_miss(word, known[i])) {
                         bd = d;
                         best = known[i];
                 }
