@@ -11,8 +11,11 @@
 # has no result (mq-deadline has 2 of 3 runs, none 3), the restore line does
 # not call them "as found", `iosched-apply --check` finds no drift, and
 # every other file is as found.  The same run with --json lists them under
-# compare.kept.  The moment is the benchmark's own progress line for the
-# run (--eta=always), not a guess at a sleep.
+# compare.kept.  A file that a variant sets itself (fifo_batch of
+# mq-deadline:fifo_batch=1) set by another program stops the comparison
+# (exit 1) with the runs so far, and is kept.  The moment is the
+# benchmark's own progress line for the run (--eta=always), not a guess at
+# a sleep.
 # Exit 0 pass, 77 skip, 1 fail.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
@@ -117,4 +120,38 @@ runs = {s["name"]: s["runs"] for s in c["schedulers"]}
 assert runs == {"none": 2, "mq-deadline": 1}, runs
 EOF
 echo "ok: --json"
+
+# 3. a file a variant sets itself: that variant cannot run as given any more,
+#    the comparison stops (exit 1) with the runs so far; the value is kept
+echo none >$q/scheduler
+echo mq-deadline >$q/scheduler
+b_queue_state $l >"$B_TMP/before"
+$BENCH --filename=/dev/$l --rw=randread --bs=4k --runtime=3s --ramp_time=0 --loops=2 \
+        --compare=none,mq-deadline:fifo_batch=1 --eta=always >"$B_TMP/out" 2>"$B_TMP/err" &
+BPID=$!
+B_PIDS="$B_PIDS $BPID"
+i=0
+until grep -q "mq-deadline:fifo_batch=1 1/2 \[" "$B_TMP/err"; do
+        kill -0 $BPID 2>/dev/null || b_fail "own file: the benchmark ended early: $(cat "$B_TMP/err")"
+        [ $i -lt 3000 ] || b_fail "own file: no progress line"
+        sleep 0.01
+        i=$((i + 1))
+done
+echo 4 >$q/iosched/fifo_batch
+wait $BPID
+rc=$?
+tr '\r\033' '\n\n' <"$B_TMP/err" | sed 's/^\[K//' | grep '^iosched-bench: ' | grep -v ': warning: ' >"$B_TMP/said"
+[ $rc = 1 ] || b_fail "own file: exit $rc, want 1: $(cat "$B_TMP/said")"
+grep -qxF "iosched-bench: $l: queue/iosched/fifo_batch went from \"1\" to \"4\" during the mq-deadline:fifo_batch=1 1/2 run: another program changed it (a udev rule, ioschedd, TuneD?); no result is given for it" \
+        "$B_TMP/said" || b_fail "own file: the stop is not said: $(cat "$B_TMP/said")"
+grep -qxF "iosched-bench: $l: queue/iosched/fifo_batch: kept 4, set by another program during the mq-deadline:fifo_batch=1 1/2 run, which has no result (iosched-bench had 1)" \
+        "$B_TMP/said" || b_fail "own file: the kept value is not said: $(cat "$B_TMP/said")"
+[ "$(cat $q/iosched/fifo_batch)" = 4 ] || b_fail "own file: fifo_batch is $(cat $q/iosched/fifo_batch)"
+[ "$(b_sched $l)" = mq-deadline ] || b_fail "own file: $l left on $(b_sched $l)"
+grep -Eq '^ +none( +\*)? +1 ' "$B_TMP/out" || b_fail "own file: none's run before the stop is not shown: $(cat "$B_TMP/out")"
+b_queue_state $l >"$B_TMP/after"
+grep -v '^iosched/fifo_batch=' "$B_TMP/before" >"$B_TMP/before.rest"
+grep -v '^iosched/fifo_batch=' "$B_TMP/after" >"$B_TMP/after.rest"
+diff "$B_TMP/before.rest" "$B_TMP/after.rest" >"$B_TMP/diff" || b_fail "own file: not as found: $(cat "$B_TMP/diff")"
+echo "ok: a variant's own file stops the comparison, and is kept"
 echo PASS
