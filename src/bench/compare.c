@@ -196,7 +196,7 @@ static void paid(FILE *f, const struct bench_opts *o, const struct sched_summary
 
 static void print_text(FILE *f, const struct bench_opts *o, const struct bench_target *tg,
                        const struct ios_device *disk, struct sched_summary *s, unsigned n,
-                       const struct bench_verdict *v, bool restored, const char *orig, size_t n_attrs)
+                       const struct bench_verdict *v, bool restored, const char *restored_what)
 {
         char b[8][32];
         bool reads = bench_rw_reads(o->rw), writes = bench_rw_writes(o->rw);
@@ -273,14 +273,13 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct bench_t
         else if (v->best >= 0)
                 fprintf(f, "  only %s completed\n", s[v->best].name);
         paid(f, o, s, v);
-        fprintf(f, "  %s %s: scheduler %s and %zu queue tunables as found\n",
-                restored ? "restored" : "NOT restored", disk->name, orig, n_attrs);
+        fprintf(f, "  %s %s: %s\n", restored ? "restored" : "NOT restored", disk->name, restored_what);
         fprintf(f, "  (MIN-MAX and SPREAD are over loops; CPU/IO is machine-wide, kernel threads included)\n");
 }
 
 static void print_json(FILE *f, const struct bench_opts *o, const struct ios_device *disk,
                        struct sched_summary *s, unsigned n, const struct bench_verdict *v, bool restored,
-                       char **bad, const char *orig)
+                       char **bad, const char *orig, const struct bench_sched_state *st)
 {
         bench_report_json_begin(f, o);
         fprintf(f, "  \"compare\" : {\n    \"device\" : ");
@@ -327,7 +326,9 @@ static void print_json(FILE *f, const struct bench_opts *o, const struct ios_dev
                 fprintf(f, "%s", b == bad ? "" : ", ");
                 bench_json_string(f, *b);
         }
-        fprintf(f, "]\n  },\n  \"jobs\" : [\n");
+        fprintf(f, "],\n");
+        bench_sched_kept_json(st, f, "    ");       /* what another program set, kept (sched-kept.c) */
+        fprintf(f, "\n  },\n  \"jobs\" : [\n");
         {
                 bool first = true;
                 /* one entry per job (or reporting group) per variant run: JOB.VARIANT.ROUND */
@@ -390,6 +391,7 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
         struct sched_summary *s = NULL;
         struct bench_verdict v;
         const struct bench_opts *ro;
+        char what[256];
         unsigned n = 0;
         int r;
 
@@ -429,10 +431,10 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
                 summarise(&s[i], ro->loops, ro);
         decide(s, n, ro->loops, ro->objective, &v);
         if (o->json)
-                print_json(out, ro, disk, s, n, &v, t.restored, t.bad, t.orig);
+                print_json(out, ro, disk, s, n, &v, t.restored, t.bad, t.orig, &t.st);
         else
                 print_text(out, ro, fio ? &(struct bench_target){ .path = ro->filename } : tg, disk, s, n, &v,
-                           t.restored, t.orig, t.st.n_attrs);
+                           t.restored, bench_sched_restored_what(&t.st, what, sizeof(what)));
 out:
         for (unsigned i = 0; s && i < n; i++) {
                 for (unsigned l = 0; s[i].runs && l < o->loops; l++)

@@ -15,16 +15,76 @@
 /* sched-state.c: save / switch / restore a disk's scheduler state     */
 /* ------------------------------------------------------------------ */
 
+/*
+ * A file of the disk's state that another program set while the state was
+ * armed (its value differs from what iosched-bench itself last left there):
+ * iosched-bench never sets it again, every later switch keeps it (writes
+ * the other program's value back where the kernel's switch reset it), and
+ * so does the restore (sched-kept.c).
+ */
+struct bench_sched_kept {
+        char *key;                      /* "scheduler", "queue/read_ahead_kb", "queue/iosched/read_expire" */
+        char *value;                    /* the other program's value, as last seen */
+        char *had;                      /* what iosched-bench had there when the change was seen */
+        char *sched;                    /* an iosched/ file: the scheduler it belongs to */
+        char **when;                    /* each change: "during the none 2/3 run, which has no result" */
+        char *refused;                  /* the kernel did not take it back after a switch: why */
+        bool lost;                      /* ... and that switch was the restore's: not kept */
+};
+
 /* Everything writable under queue/ and queue/iosched/ at the time of save. */
 struct bench_sched_state {
         struct ios_device *dev;         /* borrowed */
         struct ios_wanted saved;        /* ios_snapshot_take(): "scheduler" and attributes */
         size_t n_attrs;                 /* attributes in saved, the scheduler not counted */
         bool armed;                     /* restore pending (atexit) */
-        struct ios_wanted left;         /* the state as iosched-bench's last switch left it */
-        bool left_known;                /* false: that snapshot failed, restore puts everything back */
-        char **kept;                    /* restore: "FILE: another program set ..." lines, kept as found */
+        struct ios_wanted left;         /* what iosched-bench itself last left in each file */
+        bool left_known;                /* false: that snapshot failed, nothing can be told apart */
+        struct bench_sched_kept *kept;  /* what other programs set, one entry per file */
+        size_t n_kept, cap_kept;
+        char *phase;                    /* when a change seen now happened (bench_sched_phase()) */
+        char *fin;                      /* restore: the scheduler the disk was left on */
+        size_t n_found;                 /* restore: attributes put back as found */
 };
+
+/* ---- sched-kept.c: what another program set, kept ---- */
+/*
+ * Name the time a change seen from now on happened in, for the lines:
+ * "before the first run" (the default), "during the none 2/3 run, which
+ * has no result", "after the none 2/3 run".
+ */
+void bench_sched_phase(struct bench_sched_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * Compare every file of the disk's state with what iosched-bench last left
+ * there, and record each one another program changed (the scheduler, every
+ * queue/ and queue/iosched/ file; the iosched/ files of a scheduler another
+ * program switched to are that scheduler's own) with the current phase.
+ * Returns how many files changed since the last look (> 0), 0, or -errno
+ * when the state could not be read.
+ */
+int bench_sched_check(struct bench_sched_state *s);
+/* Compare a snapshot taken now instead of reading the disk (the same rules). */
+int bench_sched_check_snapshot(struct bench_sched_state *s, const struct ios_wanted *now);
+/* The entry of key ("scheduler" or "queue/...") if another program set it, or NULL. */
+const struct bench_sched_kept *bench_sched_kept_get(const struct bench_sched_state *s, const char *key);
+/* Another program switched the scheduler: its name, or NULL. */
+const char *bench_sched_taken(const struct bench_sched_state *s);
+/*
+ * One "iosched-bench: DISK: FILE: kept VALUE, set by another program WHEN
+ * (iosched-bench had OLD)" line per kept file (the atexit restore prints
+ * them too).  With the scheduler taken, a file back at the value found is
+ * not said: the line that stopped the comparison said it.
+ */
+void bench_sched_kept_print(const struct bench_sched_state *s, FILE *f);
+/* "kept" : [ { "file", "value", "had", "when" : [...] }, ... ] without a trailing comma, each line after indent */
+void bench_sched_kept_json(const struct bench_sched_state *s, FILE *f, const char *indent);
+/* After the restore: "scheduler mq-deadline and 17 queue tunables as found, 4 kept as another program set them". */
+const char *bench_sched_restored_what(const struct bench_sched_state *s, char *buf, size_t n);
+/* sched-state.c's bookkeeping (not for the tools) */
+struct bench_sched_kept *bench_sched_kept_find(struct bench_sched_state *s, const char *key);
+int bench_sched_kept_add(struct bench_sched_state *s, const char *key, const char *value, const char *had,
+                         const char *sched);
+void bench_sched_kept_done(struct bench_sched_state *s);
 
 /*
  * Snapshot every writable queue/ and queue/iosched/ attribute of d (the
@@ -43,7 +103,13 @@ void bench_sched_arm(struct bench_sched_state *s,
  * Switch d to sched and then write extra settings (a policy's tunables),
  * through the library's plan: its order, and every value read back.  On
  * failure *ret_msg (when not NULL) gets the library's one-line reason.
- * While a state of d is armed, what the switch left is recorded in it.
+ * While a state of d is armed: first bench_sched_check() (another program
+ * that switched the scheduler: -ESTALE, nothing written), then a file
+ * another program set is not set from extra but kept (its value written
+ * back where the switch reset it; one the kernel refuses under sched is
+ * left as the kernel has it, noted in its entry), and what the switch left
+ * is recorded (a file it did not write that moved meanwhile, without a
+ * scheduler change, is another program's).
  */
 int bench_sched_switch(struct ios_device *d, const char *sched, const struct ios_wanted *extra,
                        char **ret_msg);
@@ -51,15 +117,14 @@ int bench_sched_switch(struct ios_device *d, const char *sched, const struct ios
  * Put the saved state back through the library's plan (scheduler,
  * nr_requests, other queue/ tunables, then iosched/), writing only what
  * differs, then read everything back.  Only what iosched-bench changed goes
- * back: a file another program set during the run (its value is neither
- * the saved one nor the one iosched-bench's last switch left) keeps that
- * value, listed in s->kept (bench_sched_kept_print()).  Returns 0, or -EIO
- * when some attribute could not be restored; with ret_bad, a list of the
- * attributes that differ is returned for the message.  Disarms s.
+ * back: after a last bench_sched_check(), a file another program set
+ * during the run keeps its value (s->kept, bench_sched_kept_print()), a
+ * scheduler another program switched to stays with its iosched/ files.
+ * Returns 0, or -EIO when some attribute could not be restored; with
+ * ret_bad, a list of the attributes that differ is returned for the
+ * message.  Disarms s.
  */
 int bench_sched_restore(struct bench_sched_state *s, char ***ret_bad);
-/* One "iosched-bench: DISK: FILE: another program set ..." line per kept value (the atexit restore prints them). */
-void bench_sched_kept_print(const struct bench_sched_state *s, FILE *f);
 /* Re-read and compare without writing: 0 if identical, -EIO + list otherwise. */
 int bench_sched_verify(const struct bench_sched_state *s, char ***ret_bad);
 void bench_sched_state_done(struct bench_sched_state *s);

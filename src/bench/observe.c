@@ -239,7 +239,7 @@ static const char *fmt_metric(int m, double v, char *buf, size_t len)
 
 static void print_text(FILE *f, const struct bench_opts *o, const struct ios_device *d, const struct vsum *s,
                        unsigned n, const struct bench_verdict *v, int metric, int changed, double changed_pct,
-                       bool restored, const char *orig, size_t n_attrs)
+                       bool restored, const char *restored_what)
 {
         int w = 11;
         char b[12][32];
@@ -305,8 +305,7 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct ios_dev
                 fprintf(f, "  WARNING: the load changed between rounds: the IOPS of %s varied by %.0f%% of its median "
                         "(more than %.0f%%); the comparison cannot be trusted, observe a steadier period or "
                         "shorter rounds\n", s[changed].name, changed_pct, LOAD_SPREAD_MAX);
-        fprintf(f, "  %s %s: scheduler %s and %zu queue tunables as found\n",
-                restored ? "restored" : "NOT restored", d->name, orig, n_attrs);
+        fprintf(f, "  %s %s: %s\n", restored ? "restored" : "NOT restored", d->name, restored_what);
         fprintf(f, "  (medians over rounds; AWAIT = delta ticks / delta I/Os per direction, AQU-SZ = delta time_in_queue / "
                 "delta t, INFLIGHT sampled every 0.1s, UTIL = delta io_ticks / delta t, as iostat)\n");
 }
@@ -453,6 +452,7 @@ int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct
         struct bench_verdict v;
         int r, metric = objective_metric(o->objective), changed;
         double changed_pct;
+        char what[256];
 
         r = find_disk(root, o->filename, &d, e);
         if (r < 0)
@@ -491,7 +491,8 @@ int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct
         if (o->json)
                 print_json(out, o, d, s, t.vs.n, &v, changed, t.restored, t.bad, t.orig);
         else
-                print_text(out, o, d, s, t.vs.n, &v, metric, changed, changed_pct, t.restored, t.orig, t.st.n_attrs);
+                print_text(out, o, d, s, t.vs.n, &v, metric, changed, changed_pct, t.restored,
+                           bench_sched_restored_what(&t.st, what, sizeof(what)));
 out:
         for (unsigned i = 0; s && i < t.vs.n; i++)
                 free(s[i].w);

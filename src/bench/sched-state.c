@@ -9,12 +9,15 @@
  * handler restores it if the process exits before the main path did
  * (signals only set a flag; the main path restores).
  *
- * Restore puts back only what iosched-bench changed: every switch made while
- * a state is armed records what it left (a snapshot after the write), and a
- * file whose value at the end is neither the one found nor the one
- * iosched-bench left was set by another program during the run (an
- * iosched-apply, an admin): it keeps that value, and the restore says so.
- * A scheduler another program switched to keeps its iosched/ tunables too.
+ * Restore puts back only what iosched-bench changed.  Every switch made
+ * while a state is armed first compares each file with what iosched-bench
+ * itself last left there (bench_sched_check(), sched-kept.c), so a value
+ * another program wrote in between (an iosched-apply, an admin) is
+ * recorded as that program's before the switch's own snapshot could take
+ * it for iosched-bench's; the switch then keeps it (the other program's
+ * value, written back where the kernel's switch reset it), and so does the
+ * restore, which says so.  A scheduler another program switched to keeps
+ * its iosched/ tunables, and no later switch is made.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -29,7 +32,9 @@ void bench_sched_state_done(struct bench_sched_state *s)
 {
         ios_wanted_done(&s->saved);
         ios_wanted_done(&s->left);
-        ios_strv_free(s->kept);
+        bench_sched_kept_done(s);
+        free(s->phase);
+        free(s->fin);
         memset(s, 0, sizeof(*s));
 }
 
@@ -58,67 +63,150 @@ int bench_sched_save(struct ios_device *d, struct bench_sched_state *s)
         return 0;
 }
 
-/*
- * Plan settings on d and apply them; the plan's first failure in *ret_msg.
- * With all_or_nothing, a plan that already fails (a scheduler not offered)
- * writes nothing.
- */
-static int plan_and_apply(struct ios_device *d, const struct ios_wanted *w, bool all_or_nothing, char **ret_msg)
-{
-        struct ios_plan pl;
-        int r = 0;
-
-        r = ios_plan_from_settings(d, w, &pl);
-        if (r < 0)
-                return r;
-        if (all_or_nothing)
-                for (size_t i = 0; i < pl.n && r == 0; i++)
-                        if (pl.c[i].state == IOS_CHANGE_FAILED) {
-                                r = pl.c[i].error ? pl.c[i].error : -EINVAL;
-                                if (ret_msg)
-                                        *ret_msg = pl.c[i].msg ? strdup(pl.c[i].msg) : NULL;
-                                ios_plan_done(&pl);
-                                return r;
-                        }
-        r = ios_plan_apply(&pl);
-        if (r < 0 && ret_msg)
-                *ret_msg = pl.error_msg ? strdup(pl.error_msg) : NULL;
-        ios_plan_done(&pl);
-        return r;
-}
-
 static struct bench_sched_state *armed;
 static void (*armed_report)(const struct bench_sched_state *s, int r, char **bad);
 
-/* After a write to d: what iosched-bench left, into the armed state of d. */
-static void record_left(struct ios_device *d)
+/* The first change of pl that failed, or NULL. */
+static const struct ios_change *first_failed(const struct ios_plan *pl)
+{
+        for (size_t i = 0; i < pl->n; i++)
+                if (pl->c[i].state == IOS_CHANGE_FAILED)
+                        return &pl->c[i];
+        return NULL;
+}
+
+/*
+ * Plan w on d and apply it; the keys written into *ret_written.  With
+ * all_or_nothing, a plan that already fails (a scheduler not offered)
+ * writes nothing.  A file another program set (in keep) that the kernel
+ * does not take is dropped from w, the reason noted in its entry (lost
+ * when keep is no longer armed: the restore), and the rest planned again.
+ * Else the first failure is the result, its one-line reason in *ret_msg.
+ */
+static int plan_and_apply(struct ios_device *d, struct ios_wanted *w, struct bench_sched_state *keep,
+                          bool all_or_nothing, char ***ret_written, char **ret_msg)
+{
+        for (size_t tries = 0;; tries++) {
+                const struct ios_change *bad = NULL;
+                struct bench_sched_kept *k;
+                struct ios_plan pl;
+                int r;
+
+                r = ios_plan_from_settings(d, w, &pl);
+                if (r < 0)
+                        return r;
+                if (all_or_nothing)
+                        bad = first_failed(&pl);
+                if (!bad) {
+                        r = ios_plan_apply(&pl);
+                        for (size_t i = 0; i < pl.n && ret_written; i++)
+                                if (pl.c[i].state == IOS_CHANGE_APPLIED && ios_strv_pushf(ret_written, "%s", pl.c[i].key) < 0)
+                                        r = -ENOMEM;
+                        bad = first_failed(&pl);
+                }
+                if (bad && keep && tries <= keep->n_kept && !streq(bad->key, "scheduler") &&
+                    (k = bench_sched_kept_find(keep, bad->key))) {
+                        free(k->refused);
+                        if (asprintf(&k->refused, "the kernel did not take it back under %s (%s)",
+                                     d->sched_current ? d->sched_current : "its scheduler",
+                                     bad->msg ? bad->msg : strerror(bad->error ? -bad->error : EINVAL)) < 0)
+                                k->refused = NULL;
+                        k->lost = !keep->armed;
+                        ios_wanted_unset(w, bad->key);
+                        ios_plan_done(&pl);
+                        continue;
+                }
+                if (bad && r >= 0)
+                        r = bad->error ? bad->error : -EINVAL;
+                if (r < 0 && ret_msg) {
+                        const char *m = bad && bad->msg ? bad->msg : pl.error_msg;
+
+                        *ret_msg = m ? strdup(m) : NULL;
+                }
+                ios_plan_done(&pl);
+                return r;
+        }
+}
+
+/*
+ * After a switch of s's disk from the scheduler before: what iosched-bench
+ * left.  Without a scheduler change, a file the plan did not write (nor
+ * reset by a write) that moved since the check before the switch was set by
+ * another program in between.
+ */
+static void record_left(struct bench_sched_state *s, const char *before, char * const *written)
 {
         struct ios_wanted now = {};
+        const char *sc;
 
-        if (!armed || armed->dev != d)
+        if (ios_snapshot_take(s->dev, &now) < 0) {
+                s->left_known = false;  /* cannot tell our values from others' until the next switch */
                 return;
-        ios_wanted_done(&armed->left);
-        /* unknown: the restore cannot tell its own values from others' and puts all back */
-        armed->left_known = ios_snapshot_take(d, &now) == 0;
-        armed->left = now;
+        }
+        sc = ios_wanted_value(&now, "scheduler");
+        for (size_t i = 0; s->left_known && before && sc && streq(before, sc) && i < now.n; i++) {
+                const char *key = now.s[i].key, *cur = now.s[i].value, *ours = ios_wanted_value(&s->left, key);
+                const char *rb = ios_tunable_reset_by(key);
+
+                if (streq(key, "scheduler") || bench_sched_kept_find(s, key) || !ours || streq(ours, cur) ||
+                    ios_strv_contains(written, key) || (rb && ios_strv_contains(written, rb)))
+                        continue;
+                (void)bench_sched_kept_add(s, key, cur, ours, startswith(key, "queue/iosched/") ? sc : NULL);
+        }
+        ios_wanted_done(&s->left);
+        s->left = now;
+        s->left_known = true;
+}
+
+/* The switch's settings: sched, extra but for what another program set, and that program's values. */
+static int switch_settings(const struct bench_sched_state *s, const char *sched, const struct ios_wanted *extra,
+                           struct ios_wanted *w)
+{
+        /* exactly this scheduler: a one-name preference list */
+        int r = ios_wanted_set(w, "scheduler", sched, "--compare");
+
+        for (size_t i = 0; extra && i < extra->n && r >= 0; i++)
+                if (!streq(extra->s[i].key, "scheduler") && !(s && bench_sched_kept_get(s, extra->s[i].key)))
+                        r = ios_wanted_set(w, extra->s[i].key, extra->s[i].value, extra->s[i].source);
+        for (size_t i = 0; s && i < s->n_kept && r >= 0; i++) {
+                const struct bench_sched_kept *k = &s->kept[i];
+
+                if (!streq(k->key, "scheduler") && (!k->sched || streq(k->sched, sched)))
+                        r = ios_wanted_set(w, k->key, k->value, "another program");
+        }
+        return r;
 }
 
 int bench_sched_switch(struct ios_device *d, const char *sched, const struct ios_wanted *extra,
                        char **ret_msg)
 {
+        struct bench_sched_state *s = armed && armed->dev == d ? armed : NULL;
+        _cleanup_(ios_strv_freep) char **written = NULL;
+        _cleanup_free_ char *before = NULL;
         struct ios_wanted w = {};
         int r;
 
         if (ret_msg)
                 *ret_msg = NULL;
-        /* exactly this scheduler: a one-name preference list */
-        r = ios_wanted_set(&w, "scheduler", sched, "--compare");
-        for (size_t i = 0; extra && i < extra->n && r >= 0; i++)
-                if (!streq(extra->s[i].key, "scheduler"))
-                        r = ios_wanted_set(&w, extra->s[i].key, extra->s[i].value, extra->s[i].source);
+        if (s) {
+                const struct bench_sched_kept *k;
+
+                (void)bench_sched_check(s);
+                k = bench_sched_kept_get(s, "scheduler");
+                if (k) {
+                        if (ret_msg && asprintf(ret_msg, "another program switched the scheduler to \"%s\" %s; it is kept",
+                                                k->value, k->when ? k->when[ios_strv_length(k->when) - 1] : "") < 0)
+                                *ret_msg = NULL;
+                        return -ESTALE;
+                }
+                if (ios_wanted_value(&s->left, "scheduler") && !(before = strdup(ios_wanted_value(&s->left, "scheduler"))))
+                        return -ENOMEM;
+        }
+        r = switch_settings(s, sched, extra, &w);
         if (r >= 0) {
-                r = plan_and_apply(d, &w, true, ret_msg);
-                record_left(d);
+                r = plan_and_apply(d, &w, s, true, &written, ret_msg);
+                if (s)
+                        record_left(s, before, written);
         }
         ios_wanted_done(&w);
         return r;
@@ -198,79 +286,62 @@ void bench_sched_arm(struct bench_sched_state *s,
 
 /*
  * What the restore writes: for each saved setting, the value found, unless
- * another program set the file during the run (its value now is neither the
- * one found nor the one iosched-bench left): then the value now, noted in
- * s->kept.
+ * another program set the file during the run: then its value.  A
+ * scheduler another program switched to stays, and its iosched/ files are
+ * its own.
  */
-static int restore_target(struct bench_sched_state *s, const struct ios_wanted *now, struct ios_wanted *t)
+static int restore_target(struct bench_sched_state *s, struct ios_wanted *t)
 {
-        const char *s0 = ios_wanted_value(&s->saved, "scheduler"), *sl = ios_wanted_value(&s->left, "scheduler");
-        const char *sc = ios_wanted_value(now, "scheduler"), *fin = s0;
-        bool back = false;      /* iosched-bench switches the scheduler back: its iosched/ is new */
+        const char *taken = bench_sched_taken(s), *fin = taken ? taken : ios_wanted_value(&s->saved, "scheduler");
         int r = 0;
 
-        if (s0 && (!sc || !streq(sc, s0))) {
-                if (!sc || (sl && streq(sc, sl)))
-                        back = true;
-                else {
-                        fin = sc;
-                        r = ios_strv_pushf(&s->kept, "queue/scheduler: another program set \"%s\" during the run; "
-                                           "kept, with its iosched/ tunables (it was \"%s\")", sc, s0);
-                }
-        }
-        if (r >= 0 && fin)
+        free(s->fin);
+        s->fin = fin ? strdup(fin) : NULL;
+        if (fin && !s->fin)
+                return -ENOMEM;
+        s->n_found = 0;
+        if (fin)
                 r = ios_wanted_set(t, "scheduler", fin, "saved");
         for (size_t i = 0; i < s->saved.n && r >= 0; i++) {
-                const char *key = s->saved.s[i].key, *was = s->saved.s[i].value, *cur, *ours;
+                const char *key = s->saved.s[i].key;
+                const struct bench_sched_kept *k = bench_sched_kept_get(s, key);
 
-                if (streq(key, "scheduler"))
+                if (streq(key, "scheduler") || (taken && startswith(key, "queue/iosched/")))
                         continue;
-                if (startswith(key, "queue/iosched/") && fin != s0)
-                        continue;               /* another program's scheduler: its tunables are its own */
-                cur = ios_wanted_value(now, key);
-                ours = ios_wanted_value(&s->left, key);
-                if ((back && startswith(key, "queue/iosched/")) || !cur || streq(cur, was) || (ours && streq(cur, ours))) {
-                        r = ios_wanted_set(t, key, was, "saved");
+                if (k && (!k->sched || (fin && streq(k->sched, fin)))) {
+                        r = ios_wanted_set(t, key, k->value, "another program");
                         continue;
                 }
-                r = ios_wanted_set(t, key, cur, "saved");
-                if (r >= 0)
-                        r = ios_strv_pushf(&s->kept, "%s: another program set \"%s\" during the run; kept (it was \"%s\")",
-                                           key, cur, was);
+                r = ios_wanted_set(t, key, s->saved.s[i].value, "saved");
+                s->n_found++;
         }
         return r;
 }
 
 int bench_sched_restore(struct bench_sched_state *s, char ***ret_bad)
 {
-        struct ios_wanted now = {}, target = {};
+        struct ios_wanted target = {};
         int r;
 
         s->armed = false;
         if (armed == s)
                 armed = NULL;
-        s->kept = ios_strv_free(s->kept);
-        if (!s->left_known || ios_snapshot_take(s->dev, &now) < 0 || restore_target(s, &now, &target) < 0) {
+        /* what changed since the last look, in the phase it happened in */
+        (void)bench_sched_check(s);
+        r = restore_target(s, &target);
+        if (r < 0) {
                 /* cannot tell: put everything back as found */
-                s->kept = ios_strv_free(s->kept);
                 ios_wanted_done(&target);
-                (void)plan_and_apply(s->dev, &s->saved, false, NULL);
-                (void)ios_device_refresh_sched(s->dev);
-                ios_wanted_done(&now);
-                return verify(s->dev, &s->saved, ret_bad);
+                s->n_found = s->n_attrs;
+                r = ios_wanted_copy(&s->saved, &target);
+                if (r < 0)
+                        return r;
         }
         /* a write that failed but left the right value behind is not a
          * failure: what counts is what the kernel shows afterwards */
-        (void)plan_and_apply(s->dev, &target, false, NULL);
+        (void)plan_and_apply(s->dev, &target, s, false, NULL, NULL);
         (void)ios_device_refresh_sched(s->dev);
         r = verify(s->dev, &target, ret_bad);
         ios_wanted_done(&target);
-        ios_wanted_done(&now);
         return r;
-}
-
-void bench_sched_kept_print(const struct bench_sched_state *s, FILE *f)
-{
-        for (char **k = s->kept; k && *k; k++)
-                fprintf(f, "iosched-bench: %s: %s\n", s->dev->name, *k);
 }

@@ -6,7 +6,14 @@
  * turn (with the --policy settings), note what the kernel shows, call the
  * measurement (a run of our engine or of fio, or a window of the disk's
  * own counters: the caller's callback), and check that no other program
- * changed the state meanwhile; at the end restore, whatever happened.
+ * changed the state meanwhile: every file of it, against what
+ * iosched-bench itself left there (sched-state.c, sched-kept.c).  A run
+ * during which another program set a file has no result (it measured two
+ * states); the file is kept from then on by every switch and by the
+ * restore, so later runs of every variant stand on that program's value.
+ * A scheduler another program switched, or a file some variant sets, stops
+ * the comparison with the runs so far.  At the end restore, whatever
+ * happened.
  * Before the run it warns when the rounds are too few for the verdict's
  * Mann-Whitney test to reach its significance level at all.  Also the
  * default workload of a bare --compare: one that separates schedulers.
@@ -102,6 +109,50 @@ int bench_trial_begin(const struct bench_opts *o, struct ios_device *d, struct b
         return bench_variants_learn(&t->vs, d, e);
 }
 
+/*
+ * A file some variant sets that another program set (sched-kept.c): it is
+ * kept, so that variant cannot run as given any more; the comparison stops
+ * (BENCH_ERR_SCHED) with the runs so far.
+ */
+static int kept_stops(const struct bench_trial *t, struct bench_error *e)
+{
+        for (unsigned i = 0; i < t->vs.n; i++)
+                for (size_t k = 0; k < t->vs.v[i].set.n; k++) {
+                        const char *key = t->vs.v[i].set.s[k].key;
+                        const struct bench_sched_kept *kp = bench_sched_kept_get(&t->st, key);
+
+                        if (kp)
+                                return bench_error_set(e, BENCH_ERR_SCHED, ESTALE,
+                                                       "%s: %s, which variant %s sets, was set to \"%s\" by another "
+                                                       "program %s: it is kept, so that variant cannot run as given; "
+                                                       "the comparison stops with the runs so far", t->disk->name, key,
+                                                       t->vs.v[i].label, kp->value,
+                                                       kp->when ? kp->when[ios_strv_length(kp->when) - 1] : "");
+                }
+        return 0;
+}
+
+/* Switch to variant i (with the --policy settings): 0, or the error that stops the rounds. */
+static int trial_switch(struct bench_trial *t, unsigned i, const struct bench_compare_hooks *hooks,
+                        struct bench_error *e)
+{
+        struct ios_device *d = t->disk;
+        const struct ios_wanted *extra = NULL;
+        _cleanup_free_ char *why = NULL;
+        const char *name = t->vs.v[i].label;
+        int rr;
+
+        if (hooks && hooks->tune && (rr = hooks->tune(hooks->userdata, d, &extra)) < 0)
+                return bench_error_set(e, BENCH_ERR_SYSTEM, -rr, "%s: policy for %s: %s", d->name, name,
+                                       strerror(-rr));
+        rr = bench_variant_switch(&t->vs, i, d, extra, &why);
+        if (rr < 0)
+                return bench_error_set(e, BENCH_ERR_SCHED, -rr, "%s: cannot switch to %s: %s", d->name, name,
+                                       why ? why : strerror(-rr));
+        /* what another program set before the switch is kept by it: a variant's own file stops here */
+        return kept_stops(t, e);
+}
+
 int bench_trial_rounds(struct bench_trial *t, const struct bench_opts *o, const struct bench_compare_hooks *hooks,
                        const char *what, bench_trial_measure_fn measure, bench_trial_keep_fn keep, void *userdata,
                        struct bench_error *e)
@@ -111,27 +162,24 @@ int bench_trial_rounds(struct bench_trial *t, const struct bench_opts *o, const 
 
         for (unsigned l = 0; l < o->loops && r == 0 && !bench_stop_signal; l++)
                 for (unsigned i = 0; i < t->vs.n && r == 0 && !bench_stop_signal; i++) {
-                        const struct ios_wanted *extra = NULL;
-                        _cleanup_free_ char *why = NULL;
                         _cleanup_(ios_strv_freep) char **before = NULL;
                         const char *name = t->vs.v[i].label;
                         char tag[96], where[128];
+                        int changed;
 
-                        if (hooks && hooks->tune && (rr = hooks->tune(hooks->userdata, d, &extra)) < 0) {
-                                r = bench_error_set(e, BENCH_ERR_SYSTEM, -rr, "%s: policy for %s: %s", d->name, name,
-                                                    strerror(-rr));
+                        r = trial_switch(t, i, hooks, e);
+                        if (r < 0)
                                 break;
-                        }
-                        rr = bench_variant_switch(&t->vs, i, d, extra, &why);
-                        if (rr < 0) {
-                                r = bench_error_set(e, BENCH_ERR_SCHED, -rr, "%s: cannot switch to %s: %s", d->name,
-                                                    name, why ? why : strerror(-rr));
-                                break;
-                        }
                         r = bench_variant_shown(&t->vs, i, d, &before, e);
                         if (r < 0)
                                 break;
                         snprintf(tag, sizeof(tag), "%s %u/%u", name, l + 1, o->loops);
+                        if (streq(what, "run"))
+                                snprintf(where, sizeof(where), "%s run", tag);  /* "bfq 2/3 run" */
+                        else
+                                snprintf(where, sizeof(where), "%s %s %u/%u", name, what, l + 1, o->loops);
+                        /* a change seen from now on happened while this one measured: it has no result */
+                        bench_sched_phase(&t->st, "during the %s, which has no result", where);
                         rr = measure(userdata, i, l, tag, e);
                         if (rr < 0) {
                                 r = rr;
@@ -139,14 +187,16 @@ int bench_trial_rounds(struct bench_trial *t, const struct bench_opts *o, const 
                         }
                         if (rr > 0)
                                 break;  /* stopped by a signal: nothing to check */
+                        /* every file of the state, against what iosched-bench left (sched-state.c) */
+                        changed = bench_sched_check(&t->st);
                         /* a run some other writer switched under us measured something else */
-                        if (streq(what, "run"))
-                                snprintf(where, sizeof(where), "%s run", tag);  /* "bfq 2/3 run" */
-                        else
-                                snprintf(where, sizeof(where), "%s %s %u/%u", name, what, l + 1, o->loops);
                         r = bench_variant_kept(&t->vs, i, d, before, where, e);
-                        if (r == 0 && keep)
+                        if (r == 0)
+                                r = kept_stops(t, e);
+                        /* a file that moved while it ran: void (said with the file, sched-kept.c) */
+                        if (r == 0 && changed == 0 && keep)
                                 keep(userdata, i, l);
+                        bench_sched_phase(&t->st, "after the %s", where);
                 }
         return r;
 }
