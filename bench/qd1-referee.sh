@@ -8,7 +8,11 @@
 # reads (/sys/block/DEV/stat, field 1) over the process's wall time: the I/Os
 # per second the kernel saw, counted the same way for both tools.
 #
-#   bench/qd1-referee.sh [-n N] [-t SECS] [-e "E ..."] [-d DEPTH] [-o DIR] DEV
+#   bench/qd1-referee.sh [-n N] [-t SECS] [-e "E ..."] [-d DEPTH] [-a "ARGS"] [-o DIR] DEV
+#
+# -n pairs per engine (9), -t runtime (1 s), -e engines (io_uring libaio),
+# -d iodepth (1), -a options given to both tools (e.g. "--cpus_allowed=0"),
+# -o DIR keeps every JSON report.
 #
 # DEV must be a block device (a loop device you attached); it is only read.
 # Every run is also counted by the kernel, three ways: the device's completed
@@ -23,7 +27,7 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 BENCH=${BENCH:-$top/${BUILDDIR:-build}/iosched-bench}
-N=9 RT=1 ENGINES="io_uring libaio" DEPTH=1 OUT=""
+N=9 RT=1 ENGINES="io_uring libaio" DEPTH=1 OUT="" BOTH=""
 usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
 while [ $# -gt 0 ]; do
         case $1 in
@@ -32,6 +36,7 @@ while [ $# -gt 0 ]; do
         -e) ENGINES=$2; shift 2 ;;
         -d) DEPTH=$2; shift 2 ;;
         -o) OUT=$2; shift 2 ;;
+        -a) BOTH=$2; shift 2 ;;
         -h|--help) usage ;;
         -*) echo "qd1-referee.sh: unknown option $1" >&2; exit 2 ;;
         *) break ;;
@@ -49,7 +54,7 @@ trap 'exit 130' INT TERM
 [ -n "$OUT" ] && mkdir -p "$OUT"
 ROWS=$TMP/rows
 
-JOB="--filename=$DEV --rw=randread --bs=4k --iodepth=$DEPTH --direct=1 --runtime=$RT"
+JOB="--filename=$DEV --rw=randread --bs=4k --iodepth=$DEPTH --direct=1 --runtime=$RT $BOTH"
 # the kernel's own count of the device's completions, every 100 ms of wall
 # time (block_rq_complete for this device only), if perf can count it
 devt=$(( (0x$(stat -L -c %t "$DEV") << 20) | 0x$(stat -L -c %T "$DEV") ))
