@@ -110,7 +110,7 @@ echo
 awk -F'\t' '
 function med(a, n,   i, j, x) { for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
         return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-function k(x) { return x >= 1000 ? sprintf("%.1fk", x / 1000) : sprintf("%.2f", x) }
+function k(x) { return x >= 1000 ? sprintf("%.1fk", x / 1000) : x >= 100 ? sprintf("%d", x) : sprintf("%.2f", x) }
 function fmt(a, n,   m) { m = med(a, n); return k(m) " [" k(a[1]) "-" k(a[n]) "]" }
 { for (c = 4; c <= 13; c++) v[$1, $2, $3, c] = $c
   if (!($1 in seen)) { seen[$1] = 1; eng[++ne] = $1 }; pairs[$1, $2] = 1
