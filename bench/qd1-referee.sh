@@ -28,7 +28,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 BENCH=${BENCH:-$top/${BUILDDIR:-build}/iosched-bench}
 N=9 RT=1 ENGINES="io_uring libaio" DEPTH=1 OUT="" BOTH=""
-usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '3,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
 while [ $# -gt 0 ]; do
         case $1 in
         -n) N=$2; shift 2 ;;
@@ -45,7 +45,10 @@ done
 [ $# -eq 1 ] || usage
 DEV=$1
 [ -b "$DEV" ] || { echo "qd1-referee.sh: $DEV is not a block device" >&2; exit 2; }
-command -v fio >/dev/null && command -v jq >/dev/null || { echo "qd1-referee.sh: needs fio and jq" >&2; exit 2; }
+if ! command -v fio >/dev/null || ! command -v jq >/dev/null; then
+        echo "qd1-referee.sh: needs fio and jq" >&2
+        exit 2
+fi
 [ -x "$BENCH" ] || { echo "qd1-referee.sh: $BENCH not built (make)" >&2; exit 2; }
 STAT=/sys/block/$(basename "$(readlink -f "$DEV")")/stat
 TMP=$(mktemp -d /tmp/qd1-referee-XXXXXX)
@@ -54,11 +57,12 @@ trap 'exit 130' INT TERM
 [ -n "$OUT" ] && mkdir -p "$OUT"
 ROWS=$TMP/rows
 
-JOB="--filename=$DEV --rw=randread --bs=4k --iodepth=$DEPTH --direct=1 --runtime=$RT $BOTH"
+read -ra XA <<<"$BOTH"
+JOB=(--filename="$DEV" --rw=randread --bs=4k --iodepth="$DEPTH" --direct=1 --runtime="$RT" "${XA[@]}")
 # the kernel's own count of the device's completions, every 100 ms of wall
 # time (block_rq_complete for this device only), if perf can count it
 devt=$(( (0x$(stat -L -c %t "$DEV") << 20) | 0x$(stat -L -c %T "$DEV") ))
-PERF=(perf stat -a -e block:block_rq_complete --filter "dev == $devt" -I 100 -x, -o "$TMP/perf")
+PERF=(perf stat -a -e block:block_rq_complete --filter "dev == $devt" -I 100 -x ',' -o "$TMP/perf")
 "${PERF[@]}" -- true >/dev/null 2>&1 || PERF=()
 # reschedule and function-call IPIs of the whole machine (/proc/interrupts RES + CAL)
 ipis() { awk '/^ *(RES|CAL):/ { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) n += $i } END { print n + 0 }' /proc/interrupts; }
@@ -74,9 +78,9 @@ steady() {
 run() {         # tool engine pair
         local tool=$1 eng=$2 pair=$3 out=$TMP/$1-$2-$3.json k0 k1 t0 t1 i0 i1 cmd
         if [ "$tool" = fio ]; then
-                cmd=(fio --name=x $JOB --ioengine="$eng" --time_based --output-format=json)
+                cmd=(fio --name=x "${JOB[@]}" --ioengine="$eng" --time_based --output-format=json)
         else
-                cmd=("$BENCH" $JOB --ioengine="$eng" --json)
+                cmd=("$BENCH" "${JOB[@]}" --ioengine="$eng" --json)
         fi
         read -r i0 < <(ipis)
         read -r k0 _ <"$STAT"
