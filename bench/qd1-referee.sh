@@ -12,7 +12,7 @@
 #
 # -n pairs per engine (9), -t runtime (1 s), -e engines (io_uring libaio),
 # -d iodepth (1), -a options given to both tools (e.g. "--cpus_allowed=0"),
-# -o DIR keeps every JSON report.
+# -o DIR keeps every JSON report (and perf's 100 ms counts, TOOL-E-PAIR.perf).
 #
 # DEV must be a block device (a loop device you attached); it is only read.
 # Every run is also counted by the kernel, three ways: the device's completed
@@ -89,7 +89,10 @@ run() {         # tool engine pair
         t1=$(date +%s%N)
         read -r k1 _ <"$STAT"
         read -r i1 < <(ipis)
-        [ -n "$OUT" ] && cp "$out" "$OUT/"
+        if [ -n "$OUT" ]; then
+                cp "$out" "$OUT/"
+                [ ${#PERF[@]} -gt 0 ] && cp "$TMP/perf" "$OUT/$tool-$eng-$pair.perf"
+        fi
         jq -r --arg t "$tool" --arg e "$eng" --arg p "$pair" --argjson k $((k1 - k0)) --argjson w $(((t1 - t0) / 1000)) \
                 --argjson x $((i1 - i0)) --argjson s "$(steady)" \
                 '.jobs[0] | [$e, $p, $t, (.read.iops | floor), .read.total_ios, .read.runtime, ($w / 1000 | floor),
