@@ -228,7 +228,7 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct bench_t
         }
         fprintf(f, "  backend: %s\n", bench_backend_name);
         bench_round_words(o, round, sizeof(round));
-        fprintf(f, "  %u %s x %s per scheduler, interleaved; objective %s (%s is better)\n", o->loops,
+        fprintf(f, "  %u %s per scheduler, interleaved, each %s; objective %s (%s is better)\n", o->loops,
                 o->loops == 1 ? "round" : "rounds", round, o->objective_label,
                 lower_is_better(o->objective) ? "lower" : "higher");
         if (note)

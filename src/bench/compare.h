@@ -205,8 +205,9 @@ bool bench_job_ends_by_amount(const struct bench_opts *o);
 /* upfront.c: what a scheduler-switching run says before it switches   */
 /* ------------------------------------------------------------------ */
 
-/* A round's length in words: "10.0s (+1.0s ramp)", "until each job has done its size (4.0MiB)". */
-void bench_round_words(const struct bench_opts *o, char *buf, size_t len);
+/* A round's length in words: "10.0s (+1.0s ramp)", "until each job has done its size (4MiB per thread)";
+ * returns the seconds a round takes at most, 0 when only the size ends it. */
+double bench_round_words(const struct bench_opts *o, char *buf, size_t len);
 /*
  * Lines on f (stderr) before the first switch: which disk's scheduler will
  * switch and why that disk (path: the target, is_bdev: a device), for how

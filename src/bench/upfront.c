@@ -41,7 +41,7 @@ static void job_end(const struct bench_opts *j, uint64_t *amount, uint64_t *time
                 *time_ns = 0;
 }
 
-void bench_round_words(const struct bench_opts *o, char *buf, size_t len)
+double bench_round_words(const struct bench_opts *o, char *buf, size_t len)
 {
         uint64_t amount = 0, t = 0, ramp = 0;
         unsigned n = o->njobs ? o->njobs : 1, by_amount = 0;
@@ -66,6 +66,7 @@ void bench_round_words(const struct bench_opts *o, char *buf, size_t len)
                          (double)t / 1e9, n > 1 ? "up to " : "", bench_fmt_bytes(b, sizeof(b), (double)amount));
         else
                 snprintf(buf, len, "%.1fs (+%.1fs ramp)", (double)t / 1e9, (double)ramp / 1e9);
+        return t ? (double)(t + ramp) / 1e9 : 0;
 }
 
 /* Every dev_t of the disk and its partitions, and their names; the partitions through sysfs. */
@@ -234,7 +235,8 @@ void bench_upfront_print(FILE *f, const struct bench_opts *o, const struct ios_d
 {
         struct ios_ctx *r = disk->ctx;
         struct parts p = { .n = 0 };
-        char why[4400], round[160];
+        char why[4400], round[160], total[64] = "";
+        double secs;
         _cleanup_free_ char *held = NULL;
         size_t hlen = 0;
         unsigned k = 0;
@@ -242,11 +244,13 @@ void bench_upfront_print(FILE *f, const struct bench_opts *o, const struct ios_d
         int em, es;
 
         why_disk(o, path, is_bdev, why, sizeof(why));
-        bench_round_words(o, round, sizeof(round));
+        secs = bench_round_words(o, round, sizeof(round));
         fprintf(f, "iosched-bench: --compare will switch the I/O scheduler of %s (%s), restored at the end\n",
                 disk->name, why);
-        fprintf(f, "iosched-bench: for %u %s x %u variants x %s per round\n", o->loops,
-                o->loops == 1 ? "round" : "rounds", nvariants, round);
+        if (secs > 0)
+                snprintf(total, sizeof(total), ": %s%.0fs in all", strstr(round, "its size") ? "up to " : "about ", secs * o->loops * nvariants);
+        fprintf(f, "iosched-bench: for %u %s x %u variants, each round %s%s\n", o->loops,
+                o->loops == 1 ? "round" : "rounds", nvariants, round, total);
         parts_read(disk, &p);
         m = open_memstream(&held, &hlen);
         if (m) {
