@@ -459,6 +459,8 @@ int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct
                 r = bench_error_set(e, BENCH_ERR_USAGE, ENOTSUP, "--observe: %s has no I/O scheduler to choose", d->name);
                 goto out;
         }
+        bench_upfront_print(stderr, o, d, o->filename, true, (unsigned)ios_strv_length(o->compare_scheds ?
+                            o->compare_scheds : d->sched_avail), NULL);
         r = bench_trial_begin(o, d, &t, e);
         if (r == 0 && !(s = calloc(t.vs.n, sizeof(*s))))
                 r = -ENOMEM;

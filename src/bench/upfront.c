@@ -245,8 +245,8 @@ void bench_upfront_print(FILE *f, const struct bench_opts *o, const struct ios_d
 
         why_disk(o, path, is_bdev, why, sizeof(why));
         secs = bench_round_words(o, round, sizeof(round));
-        fprintf(f, "iosched-bench: --compare will switch the I/O scheduler of %s (%s), restored at the end\n",
-                disk->name, why);
+        fprintf(f, "iosched-bench: %s will switch the I/O scheduler of %s (%s), restored at the end\n",
+                o->observe ? "--observe" : "--compare", disk->name, why);
         if (secs > 0)
                 snprintf(total, sizeof(total), ": %s%.0fs in all", strstr(round, "its size") ? "up to " : "about ", secs * o->loops * nvariants);
         fprintf(f, "iosched-bench: for %u %s x %u variants, each round %s%s\n", o->loops,
