@@ -448,6 +448,20 @@ static void keep_run(void *userdata, unsigned i, unsigned l)
         m->s[i].runs[l].done = true;
 }
 
+struct upfront {
+        const struct bench_opts *o;
+        const struct ios_device *disk;
+        const struct bench_target *tg;
+        const char *note;
+};
+
+static void upfront(void *userdata, unsigned nvariants)
+{
+        const struct upfront *u = userdata;
+
+        bench_upfront_print(stderr, u->o, u->disk, u->tg->path, u->tg->is_bdev, nvariants, u->note);
+}
+
 int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
                   const struct bench_compare_hooks *hooks, struct bench_fio *fio, FILE *out, struct bench_error *e)
 {
@@ -455,6 +469,7 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
         struct sched_summary *s = NULL;
         struct bench_verdict v;
         struct bench_opts ro;
+        struct upfront up;
         char note[400];
         unsigned n = 0;
         bool uncapped;
@@ -466,11 +481,12 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
         if (!disk->sched_current)
                 return bench_error_set(e, BENCH_ERR_USAGE, ENOTSUP,
                                        "--compare: %s has no I/O scheduler to choose", disk->name);
-        /* before anything switches: which disk, for how long, what it holds (upfront.c) */
+        /* before anything switches, the lock held: which disk, for how long, what it holds (upfront.c) */
         ro = *o;
         uncapped = bench_objective_uncap(&ro, note, sizeof(note)) > 0;
-        bench_upfront_print(stderr, o, disk, tg->path, tg->is_bdev, (unsigned)ios_strv_length(o->compare_scheds ?
-                            o->compare_scheds : disk->sched_avail), uncapped ? note : NULL);
+        up = (struct upfront){ .o = o, .disk = disk, .tg = tg, .note = uncapped ? note : NULL };
+        t.upfront = upfront;
+        t.upfront_data = &up;
         r = bench_trial_begin(o, disk, &t, e);
         if (r == 0) {
                 n = t.vs.n;

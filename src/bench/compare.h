@@ -231,6 +231,9 @@ struct bench_trial {
         char *orig;                     /* the scheduler found */
         char **bad;                     /* what could not be restored */
         bool saved, restored;
+        /* set before bench_trial_begin(): called with the lock held, before the first switch */
+        void (*upfront)(void *userdata, unsigned nvariants);
+        void *upfront_data;
 };
 /*
  * Measure variant i in round l (tag: "bfq 2/3"), the disk switched to it:

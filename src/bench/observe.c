@@ -442,6 +442,19 @@ static void keep_window(void *userdata, unsigned i, unsigned l)
         m->s[i].w[l] = m->w;
 }
 
+struct upfront {
+        const struct bench_opts *o;
+        const struct ios_device *d;
+};
+
+/* With the lock held, before the first switch: the disk, how long, what it holds (upfront.c). */
+static void upfront(void *userdata, unsigned nvariants)
+{
+        const struct upfront *u = userdata;
+
+        bench_upfront_print(stderr, u->o, u->d, u->o->filename, true, nvariants, NULL);
+}
+
 int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct bench_compare_hooks *hooks,
                   FILE *out, struct bench_error *e)
 {
@@ -459,8 +472,8 @@ int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct
                 r = bench_error_set(e, BENCH_ERR_USAGE, ENOTSUP, "--observe: %s has no I/O scheduler to choose", d->name);
                 goto out;
         }
-        bench_upfront_print(stderr, o, d, o->filename, true, (unsigned)ios_strv_length(o->compare_scheds ?
-                            o->compare_scheds : d->sched_avail), NULL);
+        t.upfront = upfront;
+        t.upfront_data = &(struct upfront){ o, d };
         r = bench_trial_begin(o, d, &t, e);
         if (r == 0 && !(s = calloc(t.vs.n, sizeof(*s))))
                 r = -ENOMEM;

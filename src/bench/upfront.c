@@ -217,7 +217,7 @@ static void why_disk(const struct bench_opts *o, const char *path, bool is_bdev,
         char cwd[4096];
 
         if (is_bdev) {
-                snprintf(buf, len, "the device the job names, %s", path);
+                snprintf(buf, len, "the device %s names, %s", o->observe ? "--observe" : "the job", path);
                 return;
         }
         if (named && named[0] == '/') {
