@@ -249,8 +249,8 @@ void bench_upfront_print(FILE *f, const struct bench_opts *o, const struct ios_d
                 o->observe ? "--observe" : "--compare", disk->name, why);
         if (secs > 0)
                 snprintf(total, sizeof(total), ": %s%.0fs in all", strstr(round, "its size") ? "up to " : "about ", secs * o->loops * nvariants);
-        fprintf(f, "iosched-bench: for %u %s x %u variants, each round %s%s\n", o->loops,
-                o->loops == 1 ? "round" : "rounds", nvariants, round, total);
+        fprintf(f, "iosched-bench: for %u %s x %u %s, each round %s%s\n", o->loops,
+                o->loops == 1 ? "round" : "rounds", nvariants, nvariants == 1 ? "variant" : "variants", round, total);
         parts_read(disk, &p);
         m = open_memstream(&held, &hlen);
         if (m) {
