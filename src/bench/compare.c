@@ -243,7 +243,7 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct bench_t
                 "[MIN - MAX]", "SPREAD", "BW/s", "CLAT-P50", reads ? "READ-P99" : "P99",
                 writes ? "WRITE-P99" : "", "CPU/IO");
         for (unsigned i = 0; i < n; i++) {
-                char range[64];
+                char range[64], spread[16];
 
                 if (s[i].n == 0) {
                         fprintf(f, "  %-*s %4u  (no complete run)\n", w + 2, s[i].name, 0u);
@@ -251,9 +251,11 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct bench_t
                 }
                 snprintf(range, sizeof(range), "[%s - %s]", obj_unit(o->objective, s[i].min, b[0], sizeof(b[0])),
                          obj_unit(o->objective, s[i].max, b[1], sizeof(b[1])));
-                fprintf(f, "  %-*s%s %4u %9s %19s %6.1f%% %10s %9s %9s %9s %9s\n", w, s[i].name,
+                /* one run has no spread: "-", not 0.0% */
+                snprintf(spread, sizeof(spread), s[i].n > 1 ? "%.1f%%" : "-", s[i].spread);
+                fprintf(f, "  %-*s%s %4u %9s %19s %7s %10s %9s %9s %9s %9s\n", w, s[i].name,
                         (int)i == v->best ? " *" : "  ", s[i].n, obj_unit(o->objective, s[i].med, b[2], sizeof(b[2])),
-                        range, s[i].spread, bench_fmt_bytes(b[3], sizeof(b[3]), s[i].bw),
+                        range, spread, bench_fmt_bytes(b[3], sizeof(b[3]), s[i].bw),
                         bench_fmt_ns(b[4], sizeof(b[4]), s[i].p50),
                         bench_fmt_ns(b[5], sizeof(b[5]), reads ? s[i].rp99 : s[i].p99),
                         writes ? bench_fmt_ns(b[6], sizeof(b[6]), s[i].wp99) : "",

@@ -33,6 +33,7 @@ grep -q "^iosched-bench: $l holds no mounted filesystem, no swap and no md/dm me
 grep -q "^  best: .*, [0-9.]*x the IOPS of .*; one round: no noise figure; Mann-Whitney" "$B_TMP/one.txt" ||
         b_fail "one round: $(cat "$B_TMP/one.txt")"
 grep -q "noise 0.0%\|% better" "$B_TMP/one.txt" && b_fail "a noise figure or 'better' from one round: $(cat "$B_TMP/one.txt")"
+grep -q " 0\.0% " "$B_TMP/one.txt" && b_fail "a 0.0% spread from one round: $(cat "$B_TMP/one.txt")"
 
 # 2. a job capped by rate_iops: judged on p99, with a note up front and in the report
 $BENCH --filename=/dev/$l --rw=randread --runtime=300ms --ramp_time=0 --loops=1 --compare=$V --rate_iops=200 \
