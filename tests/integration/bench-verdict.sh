@@ -30,7 +30,7 @@ grep -q "^iosched-bench: for 1 round x 2 variants, each round 0.3s (+0.0s ramp):
         b_fail "how long: $(cat "$B_TMP/one.err")"
 grep -q "^iosched-bench: $l holds no mounted filesystem, no swap and no md/dm member$" "$B_TMP/one.err" ||
         b_fail "holdings: $(cat "$B_TMP/one.err")"
-grep -q "^  best: .*, [0-9.]*x the IOPS of .*; one round: no noise figure; Mann-Whitney" "$B_TMP/one.txt" ||
+grep -q "^  best: .*, \([0-9.]*x the IOPS of\|the same IOPS as\) .*; one round: no noise figure; Mann-Whitney" "$B_TMP/one.txt" ||
         b_fail "one round: $(cat "$B_TMP/one.txt")"
 grep -q "noise 0.0%\|% better" "$B_TMP/one.txt" && b_fail "a noise figure or 'better' from one round: $(cat "$B_TMP/one.txt")"
 grep -q " 0\.0% " "$B_TMP/one.txt" && b_fail "a 0.0% spread from one round: $(cat "$B_TMP/one.txt")"
@@ -42,8 +42,13 @@ grep -q "^iosched-bench: note: objective iops replaced by p99: rate_iops=200 (re
         "$B_TMP/cap.err" || b_fail "capped, up front: $(cat "$B_TMP/cap.err")"
 grep -q "objective p99 (lower is better)" "$B_TMP/cap.txt" && grep -q "^  note: objective iops replaced by p99" "$B_TMP/cap.txt" ||
         b_fail "capped, report: $(cat "$B_TMP/cap.txt")"
-grep -q "^  best: .*, [0-9.]*% lower p99 than " "$B_TMP/cap.txt" || b_fail "capped, verdict: $(cat "$B_TMP/cap.txt")"
+grep -q "^  best: .*, \([0-9.]*% lower p99 than\|the same p99 as\) " "$B_TMP/cap.txt" || b_fail "capped, verdict: $(cat "$B_TMP/cap.txt")"
 grep -q "better iops" "$B_TMP/cap.txt" && b_fail "capped: a verdict on iops: $(cat "$B_TMP/cap.txt")"
+$BENCH --filename=/dev/$l --rw=randread --runtime=300ms --ramp_time=0 --loops=1 --compare=$V --rate_iops=200 -J \
+        >"$B_TMP/cap.json" 2>"$B_TMP/cap.err" || b_fail "capped -J: $(cat "$B_TMP/cap.err")"
+jq -e '.compare.objective == "p99" and .compare.lower_is_better and (.compare.objective_note | test("rate_iops=200")) and
+        (.compare.label | test("^([0-9.]+% lower|the same) p99$"))' "$B_TMP/cap.json" >/dev/null ||
+        b_fail "capped -J: $(jq -c '.compare | del(.schedulers)' "$B_TMP/cap.json")"
 
 # 3. a write that ends by its size: each round 4 MiB, as fio; and vs_best
 start=$(date +%s)
@@ -61,7 +66,7 @@ jq -e '.compare as $c | ($c.schedulers | length == 2) and
         ($c.schedulers[] | select(.name == $c.runner_up) | .vs_best.best == $c.best and
                 .vs_best.margin_pct == $c.margin_pct and .vs_best.p_value == $c.p_value and
                 .vs_best.significant == $c.significant and .vs_best.label == $c.label and
-                (.vs_best.label | test("^[0-9.]+x the IOPS$")) and
+                (.vs_best.label | test("^([0-9.]+x the|the same) IOPS$")) and
                 (.vs_best.ratio - (1 + $c.margin_pct / 100) | fabs) < 0.001) and
         ($c.noise_pct | type == "number")' "$B_TMP/w.json" >/dev/null ||
         b_fail "vs_best: $(jq -c '.compare | del(.schedulers[].values)' "$B_TMP/w.json")"
@@ -69,7 +74,7 @@ jq -e '.compare as $c | ($c.schedulers | length == 2) and
 $BENCH --filename=/dev/$l --rw=randread --runtime=200ms --ramp_time=0 --loops=2 --compare=$V --objective=p99 -J \
         >"$B_TMP/p.json" 2>"$B_TMP/p.err" || b_fail "p99: $(cat "$B_TMP/p.err")"
 jq -e '.compare as $c | ($c.schedulers[] | select(.name == $c.runner_up) | .vs_best.margin_pct < 100 and
-        (.vs_best.label | test("^[0-9.]+% lower p99$")) and .vs_best.margin_pct == $c.margin_pct and
+        (.vs_best.label | test("^([0-9.]+% lower|the same) p99$")) and .vs_best.margin_pct == $c.margin_pct and
         ((1 - .vs_best.ratio) * 100 - .vs_best.margin_pct | fabs) < 0.001)' "$B_TMP/p.json" >/dev/null ||
         b_fail "vs_best, lower is better: $(jq -c '.compare | del(.schedulers[].values)' "$B_TMP/p.json")"
 jq -e '.compare.noise_pct | type == "number"' "$B_TMP/p.json" >/dev/null || b_fail "two rounds: noise_pct"
