@@ -202,6 +202,9 @@ struct bench_opts {
         bool end_fsync;                 /* end_fsync=: fsync(2) a file written, after the window */
         bool invalidate;                /* invalidate=: drop the target's page cache first (default 1) */
         bool refill_buffers;            /* refill_buffers: new random data in every write */
+        bool time_based;                /* time_based: run for runtime= whatever the size (else fio's end
+                                         * conditions: size=, io_size=, number_ios= end the job, jobs.c) */
+        uint64_t number_ios;            /* number_ios=: end after this many I/Os (0: no such end) */
         unsigned groupid;               /* jobs.c: fio's group number */
         unsigned first_thread;          /* jobs.c: index of the job's first thread in the run */
 

@@ -196,9 +196,10 @@ static void paid(FILE *f, const struct bench_opts *o, const struct sched_summary
 
 static void print_text(FILE *f, const struct bench_opts *o, const struct bench_target *tg,
                        const struct ios_device *disk, struct sched_summary *s, unsigned n,
-                       const struct bench_verdict *v, bool restored, const char *restored_what)
+                       const struct bench_verdict *v, bool restored, const char *restored_what,
+                       const char *note)
 {
-        char b[8][32];
+        char b[8][32], round[160];
         bool reads = bench_rw_reads(o->rw), writes = bench_rw_writes(o->rw);
 
         /* the columns: what any job does; the header: the one job, or that there are several */
@@ -226,9 +227,13 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct bench_t
                                 o->jobs[j].iodepth, j + 1 < o->njobs ? "," : "\n");
         }
         fprintf(f, "  backend: %s\n", bench_backend_name);
-        fprintf(f, "  %u loops x %.1fs (+%.1fs ramp) per scheduler, interleaved; objective %s (%s is better)\n\n",
-                o->loops, (double)o->runtime_ns / 1e9, (double)o->ramp_ns / 1e9,
-                o->objective_label, lower_is_better(o->objective) ? "lower" : "higher");
+        bench_round_words(o, round, sizeof(round));
+        fprintf(f, "  %u %s per scheduler, interleaved, each %s; objective %s (%s is better)\n", o->loops,
+                o->loops == 1 ? "round" : "rounds", round, o->objective_label,
+                lower_is_better(o->objective) ? "lower" : "higher");
+        if (note)
+                fprintf(f, "  note: %s\n", note);
+        fputc('\n', f);
         int w = 11;
 
         for (unsigned i = 0; i < n; i++)
@@ -238,7 +243,7 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct bench_t
                 "[MIN - MAX]", "SPREAD", "BW/s", "CLAT-P50", reads ? "READ-P99" : "P99",
                 writes ? "WRITE-P99" : "", "CPU/IO");
         for (unsigned i = 0; i < n; i++) {
-                char range[64];
+                char range[64], spread[16];
 
                 if (s[i].n == 0) {
                         fprintf(f, "  %-*s %4u  (no complete run)\n", w + 2, s[i].name, 0u);
@@ -246,9 +251,11 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct bench_t
                 }
                 snprintf(range, sizeof(range), "[%s - %s]", obj_unit(o->objective, s[i].min, b[0], sizeof(b[0])),
                          obj_unit(o->objective, s[i].max, b[1], sizeof(b[1])));
-                fprintf(f, "  %-*s%s %4u %9s %19s %6.1f%% %10s %9s %9s %9s %9s\n", w, s[i].name,
+                /* one run has no spread: "-", not 0.0% */
+                snprintf(spread, sizeof(spread), s[i].n > 1 ? "%.1f%%" : "-", s[i].spread);
+                fprintf(f, "  %-*s%s %4u %9s %19s %7s %10s %9s %9s %9s %9s\n", w, s[i].name,
                         (int)i == v->best ? " *" : "  ", s[i].n, obj_unit(o->objective, s[i].med, b[2], sizeof(b[2])),
-                        range, s[i].spread, bench_fmt_bytes(b[3], sizeof(b[3]), s[i].bw),
+                        range, spread, bench_fmt_bytes(b[3], sizeof(b[3]), s[i].bw),
                         bench_fmt_ns(b[4], sizeof(b[4]), s[i].p50),
                         bench_fmt_ns(b[5], sizeof(b[5]), reads ? s[i].rp99 : s[i].p99),
                         writes ? bench_fmt_ns(b[6], sizeof(b[6]), s[i].wp99) : "",
@@ -263,13 +270,8 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct bench_t
         }
         fputc('\n', f);
         if (v->best >= 0 && v->second >= 0)
-                fprintf(f, "  best: %s, %.1f%% better %s than %s; run-to-run noise %.1f%%; "
-                        "Mann-Whitney p=%.3f: %s\n",
-                        s[v->best].name, v->margin, o->objective_label, s[v->second].name,
-                        v->noise, v->p,
-                        v->significant ? "the win exceeds the noise" :
-                        o->loops < 2 ? "one loop cannot tell a win from noise (use --loops)" :
-                        "within the noise, not a significant win (more --loops or a longer --runtime may tell)");
+                bench_verdict_print(f, v, s[v->best].name, s[v->second].name, lower_is_better(o->objective),
+                                    s[v->best].med, s[v->second].med, o->objective_label, "round", NULL);
         else if (v->best >= 0)
                 fprintf(f, "  only %s completed\n", s[v->best].name);
         paid(f, o, s, v);
@@ -277,9 +279,69 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct bench_t
         fprintf(f, "  (MIN-MAX and SPREAD are over loops; CPU/IO is machine-wide, kernel threads included)\n");
 }
 
+/* The completed runs' objective values of s into v (room for loops), how many. */
+static unsigned values_of(const struct sched_summary *s, unsigned loops, double *v)
+{
+        unsigned k = 0;
+
+        for (unsigned l = 0; l < loops; l++)
+                if (s->runs[l].done)
+                        v[k++] = s->runs[l].value;
+        return k;
+}
+
+/*
+ * "vs_best" of variant i: null for the best (or with no best), else how the
+ * best beat it on the objective, by the verdict's own rule (verdict.c).
+ */
+static void vs_best_json(FILE *f, const struct bench_opts *o, const struct sched_summary *s, unsigned i,
+                         const struct bench_verdict *v)
+{
+        double *a = calloc(o->loops ? o->loops : 1, sizeof(double)), *b = calloc(o->loops ? o->loops : 1, sizeof(double));
+        struct bench_pair w;
+        unsigned na, nb;
+
+        if (!a || !b || v->best < 0 || (int)i == v->best || s[i].n == 0) {
+                fprintf(f, "        \"vs_best\" : null,\n");
+                goto out;
+        }
+        na = values_of(&s[v->best], o->loops, a);
+        nb = values_of(&s[i], o->loops, b);
+        bench_verdict_pair(a, na, b, nb, lower_is_better(o->objective), v->noise, o->objective_label, &w);
+        fprintf(f, "        \"vs_best\" : { \"best\" : ");
+        bench_json_string(f, s[v->best].name);
+        fprintf(f, ", \"margin_pct\" : %f, \"ratio\" : %f, \"p_value\" : %f, \"significant\" : %s, \"label\" : ",
+                w.margin, w.ratio, w.p, w.significant ? "true" : "false");
+        bench_json_string(f, w.label);
+        fprintf(f, " },\n");
+out:
+        free(a);
+        free(b);
+}
+
+/* ,"margin_pct" ... "label": the verdict (noise_pct null: one round, no noise figure) */
+static void verdict_json(FILE *f, const struct bench_opts *o, const struct sched_summary *s,
+                         const struct bench_verdict *v)
+{
+        char label[128] = "";
+
+        if (v->best >= 0 && v->second >= 0)
+                bench_win_label(label, sizeof(label), s[v->best].med, s[v->second].med, lower_is_better(o->objective),
+                                o->objective_label);
+        fprintf(f, ",\n    \"margin_pct\" : %f,\n    \"ratio\" : %f,\n    \"noise_pct\" : ", v->margin, v->ratio);
+        if (v->noise_known)
+                fprintf(f, "%f", v->noise);
+        else
+                fputs("null", f);
+        fprintf(f, ",\n    \"p_value\" : %f,\n    \"significant\" : %s,\n    \"label\" : ", v->p,
+                v->significant ? "true" : "false");
+        bench_json_string(f, label);
+        fputs(",\n", f);
+}
+
 static void print_json(FILE *f, const struct bench_opts *o, const struct ios_device *disk,
                        struct sched_summary *s, unsigned n, const struct bench_verdict *v, bool restored,
-                       char **bad, const char *orig, const struct bench_sched_state *st)
+                       char **bad, const char *orig, const struct bench_sched_state *st, const char *note)
 {
         bench_report_json_begin(f, o);
         fprintf(f, "  \"compare\" : {\n    \"device\" : ");
@@ -288,7 +350,12 @@ static void print_json(FILE *f, const struct bench_opts *o, const struct ios_dev
         bench_json_string(f, orig);
         fprintf(f, ",\n    \"objective\" : \"%s\",\n    \"lower_is_better\" : %s,\n    \"loops\" : %u,\n",
                 o->objective_label, lower_is_better(o->objective) ? "true" : "false", o->loops);
-        fprintf(f, "    \"backend\" : ");
+        fprintf(f, "    \"objective_note\" : ");
+        if (note)
+                bench_json_string(f, note);
+        else
+                fputs("null", f);
+        fprintf(f, ",\n    \"backend\" : ");
         bench_json_string(f, bench_backend_name);
         fprintf(f, ",\n    \"schedulers\" : [\n");
         for (unsigned i = 0; i < n; i++) {
@@ -296,6 +363,7 @@ static void print_json(FILE *f, const struct bench_opts *o, const struct ios_dev
                 bench_json_string(f, s[i].name);
                 fputs(",\n", f);
                 bench_variant_json(f, s[i].var, "        ");
+                vs_best_json(f, o, s, i, v);
                 fprintf(f, "        \"runs\" : %u,\n        \"values\" : [", s[i].n);
                 for (unsigned l = 0, k = 0; l < o->loops; l++)
                         if (s[i].runs[l].done)
@@ -319,9 +387,8 @@ static void print_json(FILE *f, const struct bench_opts *o, const struct ios_dev
         bench_json_string(f, v->best >= 0 ? s[v->best].name : "");
         fprintf(f, ",\n    \"runner_up\" : ");
         bench_json_string(f, v->second >= 0 ? s[v->second].name : "");
-        fprintf(f, ",\n    \"margin_pct\" : %f,\n    \"noise_pct\" : %f,\n    \"p_value\" : %f,\n"
-                "    \"significant\" : %s,\n    \"restored\" : %s,\n    \"restore_errors\" : [",
-                v->margin, v->noise, v->p, v->significant ? "true" : "false", restored ? "true" : "false");
+        verdict_json(f, o, s, v);
+        fprintf(f, "    \"restored\" : %s,\n    \"restore_errors\" : [", restored ? "true" : "false");
         for (char **b = bad; b && *b; b++) {
                 fprintf(f, "%s", b == bad ? "" : ", ");
                 bench_json_string(f, *b);
@@ -384,15 +451,31 @@ static void keep_run(void *userdata, unsigned i, unsigned l)
         m->s[i].runs[l].done = true;
 }
 
+struct upfront {
+        const struct bench_opts *o;
+        const struct ios_device *disk;
+        const struct bench_target *tg;
+        const char *note;
+};
+
+static void upfront(void *userdata, unsigned nvariants)
+{
+        const struct upfront *u = userdata;
+
+        bench_upfront_print(stderr, u->o, u->disk, u->tg->path, u->tg->is_bdev, nvariants, u->note);
+}
+
 int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
                   const struct bench_compare_hooks *hooks, struct bench_fio *fio, FILE *out, struct bench_error *e)
 {
         struct bench_trial t = { .lock = BENCH_DISK_LOCK_INIT };
         struct sched_summary *s = NULL;
         struct bench_verdict v;
-        const struct bench_opts *ro;
-        char what[256];
+        struct bench_opts ro;
+        struct upfront up;
+        char note[400], what[256];
         unsigned n = 0;
+        bool uncapped;
         int r;
 
         if (!disk)
@@ -401,6 +484,12 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
         if (!disk->sched_current)
                 return bench_error_set(e, BENCH_ERR_USAGE, ENOTSUP,
                                        "--compare: %s has no I/O scheduler to choose", disk->name);
+        /* before anything switches, the lock held: which disk, for how long, what it holds (upfront.c) */
+        ro = *o;
+        uncapped = bench_objective_uncap(&ro, note, sizeof(note)) > 0;
+        up = (struct upfront){ .o = o, .disk = disk, .tg = tg, .note = uncapped ? note : NULL };
+        t.upfront = upfront;
+        t.upfront_data = &up;
         r = bench_trial_begin(o, disk, &t, e);
         if (r == 0) {
                 n = t.vs.n;
@@ -426,15 +515,17 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
         if (!s || (fio && !fio->have_view))
                 goto out;       /* nothing measured to show */
         /* fio's runs are reported as fio named its jobs */
-        ro = fio ? &fio->view : o;
+        ro = fio ? fio->view : *o;
+        /* a throughput objective the jobs cap compares nothing: p99 instead, said (jobs.c) */
+        uncapped = bench_objective_uncap(&ro, note, sizeof(note)) > 0;
         for (unsigned i = 0; i < n; i++)
-                summarise(&s[i], ro->loops, ro);
-        decide(s, n, ro->loops, ro->objective, &v);
+                summarise(&s[i], ro.loops, &ro);
+        decide(s, n, ro.loops, ro.objective, &v);
         if (o->json)
-                print_json(out, ro, disk, s, n, &v, t.restored, t.bad, t.orig, &t.st);
+                print_json(out, &ro, disk, s, n, &v, t.restored, t.bad, t.orig, &t.st, uncapped ? note : NULL);
         else
-                print_text(out, ro, fio ? &(struct bench_target){ .path = ro->filename } : tg, disk, s, n, &v,
-                           t.restored, bench_sched_restored_what(&t.st, what, sizeof(what)));
+                print_text(out, &ro, fio ? &(struct bench_target){ .path = ro.filename } : tg, disk, s, n, &v,
+                           t.restored, bench_sched_restored_what(&t.st, what, sizeof(what)), uncapped ? note : NULL);
 out:
         for (unsigned i = 0; s && i < n; i++) {
                 for (unsigned l = 0; s[i].runs && l < o->loops; l++)

@@ -225,8 +225,18 @@ void bench_variants_done(struct bench_variants *vs);
 
 struct bench_verdict {
         int best, second;               /* indexes, -1 if none */
-        double margin, noise, p;        /* margin and noise in % */
+        double margin, noise, p;        /* margin and noise in % (bench_verdict_pair()) */
+        double ratio;                   /* best's median over the runner-up's */
         bool significant;
+        bool noise_known;               /* a variant has two values or more: noise is a figure */
+};
+/* How variant A beat variant B on the objective, by the verdict's rule. */
+struct bench_pair {
+        double margin;                  /* %: lower is better (B - A) / B, higher A / B - 1 */
+        double ratio;                   /* A's median over B's */
+        double p;                       /* one-sided Mann-Whitney, A better */
+        bool significant;               /* p <= 0.05, two values each, margin > half the noise */
+        char label[128];                /* "31% lower reader p99", "1.4x the IOPS" */
 };
 /* Median, min, max and spread ((max - min) / median, in %) of v; v is not changed. */
 void bench_spread(const double *v, unsigned n, double *ret_med, double *ret_min, double *ret_max,
@@ -234,6 +244,43 @@ void bench_spread(const double *v, unsigned n, double *ret_med, double *ret_min,
 /* values[i]: variant i's counts[i] values (per loop or round, in order). */
 void bench_verdict_decide(double * const *values, const unsigned *counts, unsigned n, bool lower_is_better,
                           struct bench_verdict *v);
+/* A's na values against B's nb; noise: the verdict's; metric: the objective's label ("reader:p99"). */
+void bench_verdict_pair(const double *a, unsigned na, const double *b, unsigned nb, bool lower_is_better,
+                        double noise, const char *metric, struct bench_pair *ret);
+/* The win of median a over median b in words: "31% lower reader p99", "1.4x the IOPS". */
+void bench_win_label(char *buf, size_t len, double a, double b, bool lower_is_better, const char *metric);
+/* Why the verdict is or is not a win, in words. */
+const char *bench_verdict_why(const struct bench_verdict *v);
+/* "  best: B, 31% lower p99 than S; round-to-round noise 4.0%; Mann-Whitney p=0.050: ..." (judged: NULL,
+ * or what replaces the why); round: "round" or "loop". */
+void bench_verdict_print(FILE *f, const struct bench_verdict *v, const char *best, const char *second,
+                         bool lower_is_better, double best_med, double second_med, const char *metric,
+                         const char *round, const char *judged);
+
+/*
+ * jobs.c: a throughput objective (iops, bw) on a run whose measured jobs are
+ * all capped (rate=, rate_iops= in every direction they do, thinktime=) is
+ * replaced by p99 (the same job's): 1 with a one-line note, else 0.
+ */
+int bench_objective_uncap(struct bench_opts *g, char *note, size_t len);
+/* jobs.c: the job ends by its amount (size=, io_size=, number_ios=), not by time. */
+bool bench_job_ends_by_amount(const struct bench_opts *o);
+
+/* ------------------------------------------------------------------ */
+/* upfront.c: what a scheduler-switching run says before it switches   */
+/* ------------------------------------------------------------------ */
+
+/* A round's length in words: "10.0s (+1.0s ramp)", "until each job has done its size (4MiB per thread)";
+ * returns the seconds a round takes at most, 0 when only the size ends it. */
+double bench_round_words(const struct bench_opts *o, char *buf, size_t len);
+/*
+ * Lines on f (stderr) before the first switch: which disk's scheduler will
+ * switch and why that disk (path: the target, is_bdev: a device), for how
+ * long (rounds x variants x a round), what it holds (mounted filesystems,
+ * swap, md/dm members, read through disk's ios_ctx), and note (may be NULL).
+ */
+void bench_upfront_print(FILE *f, const struct bench_opts *o, const struct ios_device *disk, const char *path,
+                         bool is_bdev, unsigned nvariants, const char *note);
 
 /* ------------------------------------------------------------------ */
 /* trial.c: the trial loop --compare and --observe share               */
@@ -249,6 +296,9 @@ struct bench_trial {
         char *orig;                     /* the scheduler found */
         char **bad;                     /* what could not be restored */
         bool saved, restored;
+        /* set before bench_trial_begin(): called with the lock held, before the first switch */
+        void (*upfront)(void *userdata, unsigned nvariants);
+        void *upfront_data;
 };
 /*
  * Measure variant i in round l (tag: "bfq 2/3"), the disk switched to it:

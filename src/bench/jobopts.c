@@ -232,6 +232,14 @@ static int set_io_size(const struct set *s)
         return set_extent(s, &s->o->io_size, false, false);
 }
 
+/* number_ios=: a count of I/Os after which the job ends (jobs.c turns it into an amount) */
+static int set_number_ios(const struct set *s)
+{
+        if (bench_parse_count64(s->v, &s->o->number_ios) < 0)
+                return BAD("(expected a count of I/Os)%s", "");
+        return 0;
+}
+
 static int set_percentiles(const struct set *s)
 {
         int r = bench_parse_percentiles(s->v, s->o->percentiles, BENCH_MAX_PERCENTILES, &s->o->n_percentiles);
@@ -400,7 +408,8 @@ static const struct jobopt table[] = {
         VAL("io_limit", set_io_size),
         BOOL("direct", direct),
         FLAG("buffered", set_buffered),
-        FLAG("time_based", harmless),
+        BOOL("time_based", time_based),
+        VAL("number_ios", set_number_ios),
         FLAG("norandommap", harmless),
         FLAG("thread", harmless),
         FLAG("threads", harmless),

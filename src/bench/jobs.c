@@ -11,6 +11,7 @@
  * jobs: the objective's job, writes of a preset.
  */
 #define _GNU_SOURCE
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,6 +78,103 @@ int bench_jobs_unsupported_error(const struct bench_opts *g, struct bench_error 
         return bench_error_set(e, BENCH_ERR_USAGE, EOPNOTSUPP, "the native engine does not implement: %s", list);
 }
 
+bool bench_job_ends_by_amount(const struct bench_opts *o)
+{
+        return o->io_size.set && o->runtime_ns == 0;
+}
+
+/*
+ * fio's end conditions: without time_based a job ends when it has done its
+ * amount, io_size= (io_limit=) or else size=, or number_ios= I/Os, whichever
+ * comes first, and at runtime= only when runtime= is given; with
+ * time_based it runs for runtime= (number_ios= and io_size= still end it).
+ * The amount is per thread, as fio's per clone.  A size given as a
+ * percentage is the target's: such a job keeps runtime= (its default).
+ */
+static int end_conditions(struct bench_opts *o, const char *who, struct bench_error *e)
+{
+        if (!o->time_based && !o->io_size.set && o->size.set && o->size.pct == 0)
+                o->io_size = (struct bench_size){ .bytes = o->size.bytes, .set = true };
+        if (o->number_ios) {
+                uint32_t bs = o->bs[bench_rw_reads(o->rw) ? BENCH_READ : BENCH_WRITE];
+                uint64_t amount;
+
+                if ((bench_rw_reads(o->rw) && bench_rw_writes(o->rw) && o->bs[BENCH_READ] != o->bs[BENCH_WRITE]) ||
+                    o->n_bssplit[BENCH_READ] || o->n_bssplit[BENCH_WRITE])
+                        return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s--number_ios needs one block size "
+                                               "(use --backend=fio for bssplit or r,w sizes)", who);
+                amount = o->number_ios > UINT64_MAX / bs ? UINT64_MAX : o->number_ios * bs;
+                if (!o->io_size.set || amount < o->io_size.bytes)
+                        o->io_size = (struct bench_size){ .bytes = amount, .set = true };
+        }
+        if (o->io_size.set && !o->runtime_set)
+                o->runtime_ns = 0;      /* stop on the amount of I/O only, as fio */
+        return 0;
+}
+
+/*
+ * A throughput objective (iops, bw) on jobs whose throughput is capped
+ * (rate=, rate_iops= for every direction the job does, or thinktime=)
+ * compares nothing: every variant does what the cap allows.  Every job the
+ * objective measures must be capped for that; why names the first cap.
+ */
+static bool job_capped(const struct bench_opts *j, char *why, size_t len)
+{
+        static const char *const dn[BENCH_NDIR] = { "reads", "writes" };
+        bool any = false, all = true;
+        char b[32];
+
+        if (j->thinktime_ns) {
+                snprintf(why, len, "thinktime=%s in job '%s'", bench_fmt_ns(b, sizeof(b), (double)j->thinktime_ns), j->name);
+                return true;
+        }
+        for (int d = 0; d < BENCH_NDIR; d++) {
+                if (d == BENCH_READ ? !bench_rw_reads(j->rw) : !bench_rw_writes(j->rw))
+                        continue;
+                if (!j->rate_iops[d] && !j->rate_bps[d]) {
+                        all = false;
+                        continue;
+                }
+                if (!any && j->rate_iops[d])
+                        snprintf(why, len, "rate_iops=%" PRIu64 " (%s) in job '%s'", j->rate_iops[d], dn[d], j->name);
+                else if (!any)
+                        snprintf(why, len, "rate=%s/s (%s) in job '%s'", bench_fmt_bytes(b, sizeof(b), (double)j->rate_bps[d]),
+                                 dn[d], j->name);
+                any = true;
+        }
+        return any && all;
+}
+
+int bench_objective_uncap(struct bench_opts *g, char *note, size_t len)
+{
+        char why[160] = "";
+        const char *metric = bench_objective_to_string(g->objective);
+        bool capped = true;
+
+        if (g->objective != BENCH_OBJ_IOPS && g->objective != BENCH_OBJ_BW)
+                return 0;
+        if (g->objective_jobidx >= 0 && (unsigned)g->objective_jobidx < g->njobs)
+                capped = job_capped(&g->jobs[g->objective_jobidx], why, sizeof(why));
+        else if (g->njobs == 0)
+                capped = job_capped(g, why, sizeof(why));
+        for (unsigned i = 0; g->objective_jobidx < 0 && i < g->njobs && capped; i++)
+                capped = job_capped(&g->jobs[i], why, sizeof(why));
+        if (!capped)
+                return 0;
+        snprintf(note, len, "objective %s replaced by p99: %s caps the throughput, so every scheduler does "
+                 "the same %s and %s would compare nothing", g->objective_label, why,
+                 g->objective == BENCH_OBJ_IOPS ? "IOPS" : "bandwidth", metric);
+        g->objective = BENCH_OBJ_P99;
+        {
+                /* "reader:iops" -> "reader:p99" */
+                char *colon = strrchr(g->objective_label, ':');
+                size_t at = colon ? (size_t)(colon - g->objective_label) + 1 : 0;
+
+                snprintf(g->objective_label + at, sizeof(g->objective_label) - at, "p99");
+        }
+        return 1;
+}
+
 /* The defaults of one job that depend on its other options, and its checks. */
 static int finish_job(const struct bench_opts *g, struct bench_opts *o, const char *job, struct bench_error *e)
 {
@@ -100,9 +198,10 @@ static int finish_job(const struct bench_opts *g, struct bench_opts *o, const ch
                 return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                        "%s--size=%g%% needs a file to be a part of: the files it creates need a size",
                                        who, o->size.pct);
-        if (o->io_size.set && !o->runtime_set)
-                o->runtime_ns = 0;      /* stop on the amount of I/O only, as fio */
-        if (!o->ramp_set && g->compare)
+        r = end_conditions(o, who, e);
+        if (r < 0)
+                return r;
+        if (!o->ramp_set && g->compare && !bench_job_ends_by_amount(o))
                 o->ramp_ns = 1000000000ull;     /* settle after each scheduler switch */
         if (o->engine->flags & BENCH_ENGINE_SYNC)
                 o->iodepth = 1;

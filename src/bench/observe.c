@@ -288,14 +288,10 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct ios_dev
         if (idle(s, n))
                 fprintf(f, "  no round saw I/O to judge by: the disk was idle\n");
         else if (v->best >= 0 && v->second >= 0)
-                fprintf(f, "  best: %s, %.1f%% better %s than %s; round-to-round noise %.1f%%; "
-                        "Mann-Whitney p=%.3f: %s\n",
-                        s[v->best].name, v->margin, bench_objective_to_string(o->objective), s[v->second].name,
-                        v->noise, v->p,
-                        changed >= 0 ? "not judged, the load changed (see below)" :
-                        v->significant ? "the win exceeds the noise" :
-                        o->loops < 2 ? "one round cannot tell a win from noise (use --loops)" :
-                        "within the noise, not a significant win (more --loops or a longer --runtime may tell)");
+                bench_verdict_print(f, v, s[v->best].name, s[v->second].name, lower_is_better(o->objective),
+                                    s[v->best].med[metric], s[v->second].med[metric],
+                                    bench_objective_to_string(o->objective), "round",
+                                    changed >= 0 ? "not judged, the load changed (see below)" : NULL);
         else if (v->best >= 0)
                 fprintf(f, "  only %s has a complete round\n", s[v->best].name);
         if (changed >= 0 && isinf(changed_pct))
@@ -364,10 +360,12 @@ static void print_json(FILE *f, const struct bench_opts *o, const struct ios_dev
         bench_json_string(f, v->best >= 0 ? s[v->best].name : "");
         fprintf(f, ",\n    \"runner_up\" : ");
         bench_json_string(f, v->second >= 0 ? s[v->second].name : "");
-        fprintf(f, ",\n    \"margin_pct\" : %f,\n    \"noise_pct\" : %f,\n    \"p_value\" : %f,\n"
+        fprintf(f, ",\n    \"margin_pct\" : %f,\n    \"noise_pct\" : ", v->margin);
+        json_num(f, v->noise_known ? v->noise : NAN);
+        fprintf(f, ",\n    \"p_value\" : %f,\n"
                 "    \"significant\" : %s,\n    \"idle\" : %s,\n    \"load_changed\" : %s,\n    \"load_spread_max_pct\" : %.0f,\n"
                 "    \"restored\" : %s,\n    \"restore_errors\" : [",
-                v->margin, v->noise, v->p, v->significant && changed < 0 && !idle(s, n) ? "true" : "false",
+                v->p, v->significant && changed < 0 && !idle(s, n) ? "true" : "false",
                 idle(s, n) ? "true" : "false", changed >= 0 ? "true" : "false", LOAD_SPREAD_MAX, restored ? "true" : "false");
         for (char **b = bad; b && *b; b++) {
                 fprintf(f, "%s", b == bad ? "" : ", ");
@@ -443,6 +441,19 @@ static void keep_window(void *userdata, unsigned i, unsigned l)
         m->s[i].w[l] = m->w;
 }
 
+struct upfront {
+        const struct bench_opts *o;
+        const struct ios_device *d;
+};
+
+/* With the lock held, before the first switch: the disk, how long, what it holds (upfront.c). */
+static void upfront(void *userdata, unsigned nvariants)
+{
+        const struct upfront *u = userdata;
+
+        bench_upfront_print(stderr, u->o, u->d, u->o->filename, true, nvariants, NULL);
+}
+
 int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct bench_compare_hooks *hooks,
                   FILE *out, struct bench_error *e)
 {
@@ -461,6 +472,8 @@ int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct
                 r = bench_error_set(e, BENCH_ERR_USAGE, ENOTSUP, "--observe: %s has no I/O scheduler to choose", d->name);
                 goto out;
         }
+        t.upfront = upfront;
+        t.upfront_data = &(struct upfront){ o, d };
         r = bench_trial_begin(o, d, &t, e);
         if (r == 0 && !(s = calloc(t.vs.n, sizeof(*s))))
                 r = -ENOMEM;

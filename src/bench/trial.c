@@ -94,7 +94,8 @@ int bench_trial_begin(const struct bench_opts *o, struct ios_device *d, struct b
 {
         int r;
 
-        *t = (struct bench_trial){ .disk = d, .lock = BENCH_DISK_LOCK_INIT };
+        *t = (struct bench_trial){ .disk = d, .lock = BENCH_DISK_LOCK_INIT, .upfront = t->upfront,
+                                   .upfront_data = t->upfront_data };
         r = bench_variants_resolve(o, d, &t->vs, e);
         if (r < 0)
                 return r;
@@ -105,6 +106,8 @@ int bench_trial_begin(const struct bench_opts *o, struct ios_device *d, struct b
         if (r < 0)
                 return r;
         t->saved = true;
+        if (t->upfront)
+                t->upfront(t->upfront_data, t->vs.n);
         bench_trial_warn_rounds(o, t->vs.n, stderr);
         return bench_variants_learn(&t->vs, d, e);
 }

@@ -82,7 +82,7 @@ $BENCH --filename="$B_TMP/dir" --rw=randwrite --size=2m --direct=0 --runtime=200
         b_fail "write into a directory: $(cat "$B_TMP/out")"
 [ -z "$(ls -A "$B_TMP/dir")" ] || b_fail "left behind: $(ls -A "$B_TMP/dir")"
 # also when it is interrupted
-$BENCH --filename="$B_TMP/dir" --rw=randwrite --size=2m --direct=0 --runtime=20s >/dev/null 2>&1 &
+$BENCH --filename="$B_TMP/dir" --rw=randwrite --size=2m --direct=0 --runtime=20s --time_based >/dev/null 2>&1 &
 pid=$!
 B_PIDS="$B_PIDS $pid"
 # interrupt it once it runs: its file exists (slow to start under valgrind)

@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * upfront.c: what a run that switches a disk's scheduler (--compare) says
+ * before the first switch, on stderr: which disk and why that one (the
+ * device the job names, or the disk holding the file, or the current
+ * directory when the job names no path), for how long (rounds x variants x
+ * a round, a round being a time or "until each job has done its size", fio's
+ * end conditions, jobs.c), and what the disk holds: filesystems mounted
+ * from it or its partitions (/proc/self/mountinfo by device number), swap on
+ * it (/proc/swaps), and md/dm devices built on it (holders/ in sysfs).
+ * Every file is read through the library's root (ios_ctx), so a --sysroot
+ * tree answers for sysfs; what cannot be read is said, never guessed.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "compare.h"
+#include "macro.h"
+
+/* A job's end: by its amount (bytes, per thread), by time, or both (the first). */
+static void job_end(const struct bench_opts *j, uint64_t *amount, uint64_t *time_ns)
+{
+        *amount = 0;
+        *time_ns = j->runtime_ns;
+        if (j->io_size.set)
+                *amount = j->io_size.bytes;
+        else if (!j->time_based && j->size.set && j->size.pct == 0)
+                *amount = j->size.bytes;        /* not yet settled (the fio backend's job) */
+        if (j->number_ios) {
+                uint64_t n = j->number_ios * j->bs[bench_rw_reads(j->rw) ? BENCH_READ : BENCH_WRITE];
+
+                *amount = !*amount || n < *amount ? n : *amount;
+        }
+        if (*amount && !j->runtime_set && !j->time_based)
+                *time_ns = 0;
+}
+
+double bench_round_words(const struct bench_opts *o, char *buf, size_t len)
+{
+        uint64_t amount = 0, t = 0, ramp = 0;
+        unsigned n = o->njobs ? o->njobs : 1, by_amount = 0;
+        char a[32], b[32], c[32];
+
+        for (unsigned i = 0; i < n; i++) {
+                const struct bench_opts *j = o->njobs ? &o->jobs[i] : o;
+                uint64_t am, tn;
+
+                job_end(j, &am, &tn);
+                by_amount += am > 0;
+                amount = am > amount ? am : amount;
+                t = tn > t ? tn : t;
+                ramp = j->ramp_ns > ramp ? j->ramp_ns : ramp;
+        }
+        snprintf(c, sizeof(c), "%.1fs ramp, then ", (double)ramp / 1e9);
+        if (by_amount == n && t == 0)
+                snprintf(buf, len, "%suntil each job has done its size (%s%s per thread)", ramp ? c : "",
+                         n > 1 ? "up to " : "", bench_fmt_bytes(a, sizeof(a), (double)amount));
+        else if (by_amount)
+                snprintf(buf, len, "%sup to %.1fs, or until each job has done its size (%s%s per thread)", ramp ? c : "",
+                         (double)t / 1e9, n > 1 ? "up to " : "", bench_fmt_bytes(b, sizeof(b), (double)amount));
+        else
+                snprintf(buf, len, "%.1fs (+%.1fs ramp)", (double)t / 1e9, (double)ramp / 1e9);
+        return t ? (double)(t + ramp) / 1e9 : 0;
+}
+
+/* Every dev_t of the disk and its partitions, and their names; the partitions through sysfs. */
+struct parts {
+        dev_t dev[256];
+        char *name[256];
+        unsigned n;
+};
+
+static void parts_read(const struct ios_device *disk, struct parts *p)
+{
+        _cleanup_(ios_strv_freep) char **names = NULL;
+
+        p->dev[0] = makedev(disk->major, disk->minor);
+        p->name[0] = strdup(disk->name);
+        p->n = p->name[0] ? 1 : 0;
+        if (ios_sysfs_list(disk->fd, ".", &names) < 0)
+                return;
+        for (char **s = names; s && *s && p->n < ELEMENTSOF(p->dev); s++) {
+                _cleanup_free_ char *dev = NULL;
+                char attr[300];
+                unsigned ma, mi;
+
+                snprintf(attr, sizeof(attr), "%s/partition", *s);
+                if (!ios_sysfs_exists(disk->fd, attr))
+                        continue;
+                snprintf(attr, sizeof(attr), "%s/dev", *s);
+                if (ios_sysfs_read_string(disk->fd, attr, &dev) < 0 || sscanf(dev, "%u:%u", &ma, &mi) != 2)
+                        continue;
+                p->dev[p->n] = makedev(ma, mi);
+                p->name[p->n] = strdup(*s);
+                if (p->name[p->n])
+                        p->n++;
+        }
+}
+
+static const char *parts_find(const struct parts *p, dev_t d)
+{
+        for (unsigned i = 0; i < p->n; i++)
+                if (p->dev[i] == d)
+                        return p->name[i];
+        return NULL;
+}
+
+/* mountinfo and /proc/swaps write space, tab, newline and backslash as \040 etc. */
+static void unescape(char *s)
+{
+        char *w = s;
+
+        for (; *s; s++)
+                if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+                        *w++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+                        s += 3;
+                } else
+                        *w++ = *s;
+        *w = '\0';
+}
+
+/* "ext4 on /mnt (loop3p1)" for each mount of p's devices, on m; -errno when mountinfo cannot be read. */
+static int held_mounts(struct ios_ctx *r, const struct parts *p, FILE *m, unsigned *k)
+{
+        _cleanup_free_ char *mi = NULL;
+        int e = ios_ctx_read_file(r, "/proc/self/mountinfo", &mi, NULL);
+
+        if (e < 0)
+                return e;
+        for (char *line = mi, *nl; line && *line; line = nl) {
+                char mnt[4096], fstype[256];
+                const char *name, *dash;
+                unsigned ma, mi2;
+
+                nl = strchr(line, '\n');
+                if (nl)
+                        *nl++ = '\0';
+                dash = strstr(line, " - ");
+                if (!dash || sscanf(line, "%*u %*u %u:%u %*s %4095s", &ma, &mi2, mnt) != 3 ||
+                    sscanf(dash + 3, "%255s", fstype) != 1)
+                        continue;
+                name = parts_find(p, makedev(ma, mi2));
+                if (!name)
+                        continue;
+                unescape(mnt);
+                fprintf(m, "%s%s mounted on %s (%s)", (*k)++ ? ", " : "", fstype, mnt, name);
+        }
+        return 0;
+}
+
+/* "swap /dev/loop3p2" (a device of p) or "swap file /swapfile" (on a filesystem of p). */
+static int held_swap(struct ios_ctx *r, const struct parts *p, FILE *m, unsigned *k)
+{
+        _cleanup_free_ char *sw = NULL;
+        int e = ios_ctx_read_file(r, "/proc/swaps", &sw, NULL);
+        bool first = true;
+
+        if (e < 0)
+                return e;
+        for (char *line = sw, *nl; line && *line; line = nl) {
+                char path[4096];
+                struct stat st;
+                int fd;
+
+                nl = strchr(line, '\n');
+                if (nl)
+                        *nl++ = '\0';
+                if (first || sscanf(line, "%4095s", path) != 1) {
+                        first = false;          /* the header */
+                        continue;
+                }
+                unescape(path);
+                fd = ios_ctx_open(r, path, O_PATH);
+                if (fd < 0)
+                        continue;
+                if (fstat(fd, &st) == 0 && (S_ISBLK(st.st_mode) ? parts_find(p, st.st_rdev) : parts_find(p, st.st_dev)))
+                        fprintf(m, "%sswap %s%s", (*k)++ ? ", " : "", S_ISBLK(st.st_mode) ? "" : "file ", path);
+                close(fd);
+        }
+        return 0;
+}
+
+/* "dm-0 (vg-root) over loop3p3", "md0 over loop3" for each holder of p's devices. */
+static void held_holders(struct ios_ctx *r, const struct ios_device *disk, const struct parts *p, FILE *m,
+                         unsigned *k)
+{
+        for (unsigned i = 0; i < p->n; i++) {
+                _cleanup_(ios_strv_freep) char **h = NULL;
+                char sub[300];
+
+                snprintf(sub, sizeof(sub), "%s/holders", i == 0 ? "." : p->name[i]);
+                if (ios_sysfs_list(disk->fd, sub, &h) < 0)
+                        continue;
+                for (char **s = h; s && *s; s++) {
+                        _cleanup_free_ char *dmname = NULL;
+                        char path[300];
+
+                        snprintf(path, sizeof(path), "/sys/class/block/%s/dm/name", *s);
+                        if (ios_ctx_read_file(r, path, &dmname, NULL) == 0)
+                                dmname[strcspn(dmname, "\n")] = '\0';
+                        fprintf(m, "%s%s%s%s%s over %s", (*k)++ ? ", " : "", *s, dmname ? " (" : "",
+                                dmname ? dmname : "", dmname ? ")" : "", p->name[i]);
+                }
+        }
+}
+
+/* Why this disk: the device the job names, the disk of the file, or of the current directory. */
+static void why_disk(const struct bench_opts *o, const char *path, bool is_bdev, char *buf, size_t len)
+{
+        const char *named = o->filename ? o->filename : o->directory;
+        char cwd[4096];
+
+        if (is_bdev) {
+                snprintf(buf, len, "the device %s names, %s", o->observe ? "--observe" : "the job", path);
+                return;
+        }
+        if (named && named[0] == '/') {
+                snprintf(buf, len, "the disk holding %s", path ? path : named);
+                return;
+        }
+        if (!getcwd(cwd, sizeof(cwd)))
+                snprintf(cwd, sizeof(cwd), ".");
+        snprintf(buf, len, "the disk holding the current directory %s: the job names %s%s%s", cwd,
+                 named ? "the relative path '" : "no file", named ? named : "", named ? "'" : "");
+}
+
+void bench_upfront_print(FILE *f, const struct bench_opts *o, const struct ios_device *disk, const char *path,
+                         bool is_bdev, unsigned nvariants, const char *note)
+{
+        struct ios_ctx *r = disk->ctx;
+        struct parts p = { .n = 0 };
+        char why[4400], round[160], total[64] = "";
+        double secs;
+        _cleanup_free_ char *held = NULL;
+        size_t hlen = 0;
+        unsigned k = 0;
+        FILE *m;
+        int em, es;
+
+        why_disk(o, path, is_bdev, why, sizeof(why));
+        secs = bench_round_words(o, round, sizeof(round));
+        fprintf(f, "iosched-bench: %s will switch the I/O scheduler of %s (%s), restored at the end\n",
+                o->observe ? "--observe" : "--compare", disk->name, why);
+        if (secs > 0)
+                snprintf(total, sizeof(total), ": %s%.0fs in all", strstr(round, "its size") ? "up to " : "about ", secs * o->loops * nvariants);
+        fprintf(f, "iosched-bench: for %u %s x %u %s, each round %s%s\n", o->loops,
+                o->loops == 1 ? "round" : "rounds", nvariants, nvariants == 1 ? "variant" : "variants", round, total);
+        parts_read(disk, &p);
+        m = open_memstream(&held, &hlen);
+        if (m) {
+                em = held_mounts(r, &p, m, &k);
+                es = held_swap(r, &p, m, &k);
+                held_holders(r, disk, &p, m, &k);
+                if (em < 0 || es < 0)
+                        fprintf(m, "%s(cannot read %s)", k++ ? ", " : "",
+                                em < 0 && es < 0 ? "mountinfo or swaps" : em < 0 ? "mountinfo" : "swaps");
+                fclose(m);
+        }
+        if (k)
+                fprintf(f, "iosched-bench: %s holds: %s\n", disk->name, held ? held : "");
+        else
+                fprintf(f, "iosched-bench: %s holds no mounted filesystem, no swap and no md/dm member\n", disk->name);
+        if (note)
+                fprintf(f, "iosched-bench: note: %s\n", note);
+        for (unsigned i = 0; i < p.n; i++)
+                free(p.name[i]);
+}
