@@ -177,17 +177,20 @@ static int switch_settings(const struct bench_sched_state *s, const char *sched,
         return r;
 }
 
-int bench_sched_switch(struct ios_device *d, const char *sched, const struct ios_wanted *extra,
+int bench_sched_switch(struct ios_device *d, const char *sched_in, const struct ios_wanted *extra,
                        char **ret_msg)
 {
         struct bench_sched_state *s = armed && armed->dev == d ? armed : NULL;
         _cleanup_(ios_strv_freep) char **written = NULL;
-        _cleanup_free_ char *before = NULL;
+        /* sched may be one of d's own strings (d->sched_avail), which a re-read of d below replaces */
+        _cleanup_free_ char *before = NULL, *sched = strdup(sched_in);
         struct ios_wanted w = {};
         int r;
 
         if (ret_msg)
                 *ret_msg = NULL;
+        if (!sched)
+                return -ENOMEM;
         if (s) {
                 const struct bench_sched_kept *k;
 
