@@ -241,6 +241,8 @@ struct apply_verdict {
         bool lower_is_better;
         struct apply_verdict_row *rows;         /* every variant, in the bench's order */
         size_t nrows;
+        char *original;         /* the scheduler the disk had, which the bench restored */
+        bool restored;          /* it says the scheduler and tunables are back as found */
 };
 /* 0; -EINVAL with one line in *ret_msg (no verdict in it); -ENOMEM. */
 int apply_verdict_read(const char *text, size_t len, const char *sched, struct apply_verdict *v, char **ret_msg);

@@ -43,6 +43,7 @@ void apply_verdict_done(struct apply_verdict *v)
         free(v->against);
         free(v->label);
         free(v->objective);
+        free(v->original);
         *v = (struct apply_verdict){};
 }
 
@@ -188,9 +189,16 @@ int apply_verdict_read(const char *text, size_t len, const char *sched, struct a
                 e = fail(ret_msg, "iosched-bench's output has no compare.schedulers");
                 goto out;
         }
-        obj = apply_json_str(apply_json_get(cmp, "objective"));
         lib = apply_json_get(cmp, "lower_is_better");
         v->lower_is_better = lib && lib->type == APPLY_JSON_BOOL && lib->b;
+        lib = apply_json_get(cmp, "restored");
+        v->restored = lib && lib->type == APPLY_JSON_BOOL && lib->b;
+        obj = apply_json_str(apply_json_get(cmp, "original_scheduler"));
+        if (obj && !(v->original = strdup(obj))) {
+                e = -ENOMEM;
+                goto out;
+        }
+        obj = apply_json_str(apply_json_get(cmp, "objective"));
         v->objective = strdup(obj ? obj : "");
         v->sched = strdup(sched);
         e = v->objective && v->sched ? read_rows(scheds, v) : -ENOMEM;
@@ -288,6 +296,9 @@ void apply_verdict_table(FILE *f, const struct apply_verdict *v)
                         isnan(v->rows[i].spread) ? 0.0 : v->rows[i].spread,
                         same(v->rows[i].name, v->sched) ? "  the policy's" : "");
         }
+        if (v->original)
+                fprintf(f, "  %s: scheduler %s and the queue tunables as found\n",
+                        v->restored ? "restored" : "NOT restored", v->original);
 }
 
 static void json_num(FILE *f, const char *key, double x)

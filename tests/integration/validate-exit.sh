@@ -21,7 +21,7 @@ before=$(cat "$q/scheduler" "$q/read_ahead_kb")
 
 root=$T_TMP/root
 mkdir -p "$root/etc/iosched.d"
-printf '[Match]\nName=%s\n[Set]\nScheduler=mq-deadline\nqueue/read_ahead_kb=1234\n' "$l" > "$root/etc/iosched.d/50-loop.conf"
+printf '[Match]\nName=%s\n[Set]\nScheduler=mq-deadline\nqueue/read_ahead_kb=1236\n' "$l" > "$root/etc/iosched.d/50-loop.conf"
 chmod 0644 "$root/etc/iosched.d/50-loop.conf"
 
 fake=$T_TMP/fake-bench
@@ -88,7 +88,7 @@ grep -qx -- "-J" "$T_TMP/argv" || t_fail "no -J: $(cat "$T_TMP/argv")"
 # --config-root: the bench reads a file of the policy's settings for the disk, removed afterwards
 pf=$(sed -n 's/^--policy=//p' "$T_TMP/argv")
 [ -n "$pf" ] || t_fail "--config-root: no --policy=FILE: $(cat "$T_TMP/argv")"
-grep -qx "queue/read_ahead_kb=1234" "$T_TMP/policy.seen" || t_fail "the policy's tunable not passed: $(cat "$T_TMP/policy.seen")"
+grep -qx "queue/read_ahead_kb=1236" "$T_TMP/policy.seen" || t_fail "the policy's tunable not passed: $(cat "$T_TMP/policy.seen")"
 grep -qx "Name=$l" "$T_TMP/policy.seen" || t_fail "the rule is not for $l: $(cat "$T_TMP/policy.seen")"
 [ ! -e "$pf" ] || t_fail "the policy file for the bench was left behind: $pf"
 unchanged best
@@ -170,6 +170,6 @@ grep -qx -- "--policy" "$T_TMP/argv" || t_fail "no policy option: $(cat "$T_TMP/
 # --drop-in and --no-builtin go the way --config-root does
 $APPLY validate --no-builtin --drop-in "50-loop.conf=$T_TMP/one.conf" "$l" >/dev/null 2>&1 ||
         t_fail "--drop-in: exit $?"
-grep -qx "queue/read_ahead_kb=1234" "$T_TMP/policy.seen" || t_fail "--drop-in: $(cat "$T_TMP/policy.seen")"
+grep -qx "queue/read_ahead_kb=1236" "$T_TMP/policy.seen" || t_fail "--drop-in: $(cat "$T_TMP/policy.seen")"
 unchanged end
 echo ok
