@@ -171,5 +171,27 @@ grep -qx -- "--policy" "$T_TMP/argv" || t_fail "no policy option: $(cat "$T_TMP/
 $APPLY validate --no-builtin --drop-in "50-loop.conf=$T_TMP/one.conf" "$l" >/dev/null 2>&1 ||
         t_fail "--drop-in: exit $?"
 grep -qx "queue/read_ahead_kb=1236" "$T_TMP/policy.seen" || t_fail "--drop-in: $(cat "$T_TMP/policy.seen")"
+# SIGTERM sent to validate alone reaches the bench, and validate waits for its end (its restore)
+slow=$T_TMP/slow-bench
+cat > "$slow" <<'EOF'
+#!/bin/sh
+trap 'echo term > "$FAKE_DIR/got-term"; sleep 0.3; echo done > "$FAKE_DIR/ended"; exit 1' TERM
+echo started > "$FAKE_DIR/started"
+i=0
+while [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+exit 0
+EOF
+chmod 0755 "$slow"
+IOSCHED_BENCH=$slow $APPLY validate --config-root "$root" "$l" > /dev/null 2>&1 &
+pid=$!
+i=0
+while [ ! -e "$T_TMP/started" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+[ -e "$T_TMP/started" ] || t_fail "SIGTERM: the stand-in never started"
+kill -TERM $pid
+wait $pid
+rc=$?
+[ -e "$T_TMP/got-term" ] || t_fail "SIGTERM: not passed on to the bench"
+[ -e "$T_TMP/ended" ] || t_fail "SIGTERM: validate did not wait for the bench's end"
+[ $rc = 2 ] || t_fail "SIGTERM: exit $rc"
 unchanged end
 echo ok
