@@ -152,6 +152,11 @@ echo '{"iosched-bench": 1' > "$T_TMP/out.json"
 out=$(v 2>&1); rc=$?
 [ $rc = 2 ] || t_fail "bad JSON: exit $rc: $out"
 
+# no bench to run: 2, said
+out=$(IOSCHED_BENCH=$T_TMP/no-such-bench v 2>&1); rc=$?
+[ $rc = 2 ] || t_fail "no bench: exit $rc: $out"
+echo "$out" | grep -q "could not be run" || t_fail "no bench: $out"
+
 # options validate gives the bench itself are refused after "--", before the bench runs
 rm -f "$T_TMP/argv"
 for o in --output=/tmp/x --json -J --compare=bfq --target-device=/dev/vda --filename=/dev/vda --output-format=normal; do
