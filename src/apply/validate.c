@@ -139,6 +139,9 @@ static int exit_of_bench(struct validate *s)
         case 3:         /* refused for safety: a write without --allow-write, a mounted or held device */
                 return err(s, APPLY_EXIT_REFUSED, "no verdict: iosched-bench refused the run");
         case 2:
+                if (strstr(last, "unknown option") && strstr(last, "--target-device"))
+                        return err(s, APPLY_EXIT_ERROR, "no verdict: this iosched-bench has no --target-device "
+                                   "(older than iosched-apply)");
                 /* --target-device: a job names another file or device than this disk */
                 if (strstr(last, "target-device") || strstr(last, "target device"))
                         return err(s, APPLY_EXIT_REFUSED, "no verdict: the job names another target than /dev/%s; "

@@ -137,6 +137,9 @@ out=$(FAKE_RC=3 FAKE_ERR="iosched-bench: refusing to write: no --allow-write" v 
 out=$(FAKE_RC=2 FAKE_ERR="iosched-bench: job x: /dev/loop99 is not the --target-device /dev/$l" v 2>&1); rc=$?
 [ $rc = 3 ] || t_fail "another target: exit $rc: $out"
 echo "$out" | grep -q "names another target than /dev/$l" || t_fail "another target: not said: $out"
+out=$(FAKE_RC=2 FAKE_ERR="iosched-bench: unknown option --target-device=/dev/$l (see --help)" v 2>&1); rc=$?
+[ $rc = 2 ] || t_fail "a bench without --target-device: exit $rc: $out"
+echo "$out" | grep -q "has no --target-device" || t_fail "a bench without --target-device: $out"
 out=$(FAKE_RC=2 FAKE_ERR="iosched-bench: invalid --bs 'x'" v -J 2>/dev/null); rc=$?
 [ $rc = 2 ] || t_fail "bench usage: exit $rc: $out"
 echo "$out" | grep -q '"verdict": null' || t_fail "bench usage -J: $out"
