@@ -163,9 +163,96 @@ void apply_warn_elevator(const char *prog, struct ios_ctx *r, const char *conf_r
  * (unknown scheduler) come with one line in *ret_msg; *ret_notes as above.
  */
 int apply_import_grub(FILE *out, struct ios_ctx *r, const char *conf_root, char **ret_msg, char ***ret_notes);
-/* Execs iosched-bench for DEVICE; prints its own messages and returns -errno if it could not. */
-int apply_validate(const char *prog, const struct ios_policy *p, struct ios_device *d,
-                 const char *config, char **bench_args, int nbench_args);
+/*
+ * validate.c: `validate DEVICE [-- BENCH-OPTIONS]`: iosched-bench compares
+ * the policy's scheduler on the disk, and the verdict is said about it.
+ * Returns the exit status (iosched-apply(8), validate): 0 the policy's
+ * scheduler is best or within the noise, 1 beaten, 2 error, 3 refused.
+ */
+struct apply_validate_opts {
+        struct apply_out *out;
+        const struct ios_policy *policy;
+        struct ios_device *dev;
+        const char *config, *conf_root;         /* as given to iosched-apply */
+        bool no_builtin, json;
+        size_t ndropins;
+        char **bench_args;                      /* after "--" */
+        int nbench_args;
+};
+int apply_validate(const struct apply_validate_opts *o);
+
+/*
+ * validate-policy.c: the --policy argument that gives iosched-bench this
+ * policy (malloc'd): "--policy", "--policy=FILE", or a file of the policy's
+ * settings for the disk in a new directory *ret_dir (remove it with
+ * apply_validate_policy_remove); -errno with one line in *ret_msg if none.
+ */
+int apply_validate_policy_arg(const struct apply_validate_opts *o, char **ret_arg, char **ret_dir, char **ret_msg);
+void apply_validate_policy_remove(char *dir);
+
+/* validate-run.c: iosched-bench as a child: its stdout read, its stderr passed through. */
+struct apply_bench_run {
+        int status;             /* its exit status, 128 + a signal that ended it, -1: not known */
+        char *out;              /* its standard output, NUL-terminated */
+        size_t outlen, outcap;
+        char last_err[1024];    /* its last "iosched-bench: " line on stderr, or "" */
+        char line[1024];        /* the line being read */
+        size_t linelen;
+};
+/* Runs argv (argv[0] looked up in PATH) to its end; -errno when it could not start or be read. */
+int apply_bench_run(char **argv, struct apply_bench_run *r);
+void apply_bench_run_done(struct apply_bench_run *r);
+
+/* jsonread.c: a small JSON reader (iosched-bench -J). */
+enum apply_json_type { APPLY_JSON_NULL, APPLY_JSON_BOOL, APPLY_JSON_NUM, APPLY_JSON_STR, APPLY_JSON_ARR,
+                       APPLY_JSON_OBJ };
+struct apply_json {
+        enum apply_json_type type;
+        char *key;                      /* the member's name, inside an object */
+        char *str;
+        double num;
+        bool b;
+        struct apply_json *kids;        /* an array's elements, an object's members */
+        size_t n;
+};
+/* 0, -EINVAL for text that is not one JSON value, -ENOMEM; free ret with apply_json_done(). */
+int apply_json_parse(const char *text, size_t len, struct apply_json *ret);
+void apply_json_done(struct apply_json *v);
+const struct apply_json *apply_json_get(const struct apply_json *obj, const char *key);  /* NULL: none */
+const char *apply_json_str(const struct apply_json *v);         /* NULL: not a string */
+bool apply_json_num(const struct apply_json *v, double *ret);   /* false: not a number */
+
+/* validate-verdict.c: iosched-bench --compare -J's verdict about the policy's scheduler. */
+enum apply_verdict_kind { APPLY_VERDICT_NONE, APPLY_VERDICT_BEST, APPLY_VERDICT_WITHIN_NOISE, APPLY_VERDICT_BEATEN };
+struct apply_verdict_row {
+        char *name;
+        unsigned runs;
+        double median, min, max, spread;        /* the objective over the rounds; NAN: not given */
+};
+struct apply_verdict {
+        enum apply_verdict_kind kind;
+        char *sched;            /* the policy's scheduler */
+        char *best;             /* the bench's best variant */
+        char *against;          /* the one compared with (the runner-up, or the best); NULL: nothing else ran */
+        char *label;            /* how the best beat the other: "31% lower reader p99" */
+        double margin_pct, ratio, p_value;      /* NAN: not given */
+        bool significant;
+        char *objective;        /* "reader:p99" */
+        bool lower_is_better;
+        struct apply_verdict_row *rows;         /* every variant, in the bench's order */
+        size_t nrows;
+        char *original;         /* the scheduler the disk had, which the bench restored */
+        bool restored;          /* it says the scheduler and tunables are back as found */
+};
+/* 0; -EINVAL with one line in *ret_msg (no verdict in it); -ENOMEM. */
+int apply_verdict_read(const char *text, size_t len, const char *sched, struct apply_verdict *v, char **ret_msg);
+void apply_verdict_done(struct apply_verdict *v);
+const char *apply_verdict_name(enum apply_verdict_kind k);      /* "best", "within_noise", "beaten"; NULL */
+/* "DEV: WHO SCHED: best (12% lower reader p99 than kyber, p=0.03)" and the other two */
+void apply_verdict_line(FILE *f, const char *dev, const char *who, const struct apply_verdict *v);
+void apply_verdict_table(FILE *f, const struct apply_verdict *v);
+/* ', "objective": ..., "verdict": ..., ..., "significant": ...' (nulls without a verdict) */
+void apply_verdict_json(FILE *f, const struct apply_verdict *v);
 
 /*
  * held.c: one line per policy file with an error (stderr, or the journal

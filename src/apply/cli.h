@@ -11,8 +11,9 @@
 
 /* Exit codes: documented in iosched-apply(8), EXIT STATUS; chosen in main.c. */
 #define APPLY_EXIT_DRIFT    1     /* --check: some disk differs from its policy */
+#define APPLY_EXIT_BEATEN   1     /* validate: another scheduler beat the policy's, significantly */
 #define APPLY_EXIT_ERROR    2     /* usage, configuration or system error */
-#define APPLY_EXIT_REFUSED  3     /* the kernel refused or did not keep a value */
+#define APPLY_EXIT_REFUSED  3     /* the kernel refused or did not keep a value; validate: the bench refused */
 #define APPLY_EXIT_VANISHED 4     /* a disk disappeared while being applied */
 #define APPLY_EXIT_READONLY 5     /* /sys is read-only or not writable */
 

@@ -167,7 +167,7 @@ static int run_list(struct apply_cli *c)
 /* validate DEVICE [-- options for iosched-bench] */
 static int run_validate(struct apply_cli *c)
 {
-        int e, rc;
+        int rc;
 
         if (c->nargs != 1)
                 return err(c, APPLY_EXIT_ERROR, "validate takes exactly one DEVICE");
@@ -178,8 +178,10 @@ static int run_validate(struct apply_cli *c)
         rc = load_devices(c);
         if (rc)
                 return rc;
-        e = apply_validate(c->out->prog, c->policy, c->devs[0], c->config, c->bench_args, c->nbench_args);
-        return e == -ENOMEM ? err(c, APPLY_EXIT_ERROR, "out of memory") : APPLY_EXIT_ERROR;
+        return apply_validate(&(struct apply_validate_opts){
+                .out = c->out, .policy = c->policy, .dev = c->devs[0], .config = c->config,
+                .conf_root = c->conf_root, .no_builtin = c->no_builtin, .json = c->ro.json,
+                .ndropins = c->ndropins, .bench_args = c->bench_args, .nbench_args = c->nbench_args });
 }
 
 /* explain, status, facts: every disk when none is named; one that is missing does not stop the others */
@@ -295,7 +297,7 @@ static const struct apply_verb verbs[] = {
         { WORD("list"), .formats = F_TEXT | F_JSON, .run = run_list },
         { WORD("explain"), .formats = F_TEXT | F_JSON, .policy = true, .probe = PROBE_EXTRA,
           .run = run_report },
-        { WORD("validate"), .formats = F_TEXT, .bench_args = true, .policy = true,
+        { WORD("validate"), .formats = F_TEXT | F_JSON, .bench_args = true, .policy = true,
           .run = run_validate },
         { WORD("status"), .formats = F_TEXT | F_JSON, .policy = true, .probe = PROBE_EXTRA_UNLESS_ALL,
           .run = run_report },

@@ -66,7 +66,7 @@ check 2 - - "--json, --raw and --format prometheus are mutually exclusive" --tex
 ls -A "$t/tf" | grep -q . && t_fail "--textfile with -J: a temporary file is left: $(ls -A "$t/tf")"
 # what a verb does not have or take
 check 2 cat-config - "cat-config has no JSON output" cat-config -J $S
-check 2 validate - "validate has no JSON output" validate -J sdb
+check 2 validate - "validate measures the running system's disk: no --sysroot" validate -J $S sdb
 check 2 import-grub - "--import-grub has no JSON output" --import-grub -J $S
 check 2 import-grub - "--import-grub has no JSON output" list --import-grub -J $S
 check 2 status dry-run "status does not take --dry-run or --check" status -J --dry-run $S
