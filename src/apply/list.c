@@ -24,7 +24,8 @@
         X(scols_table_enable_raw) X(scols_table_enable_noheadings) X(scols_table_set_name) \
         X(scols_table_new_column) X(scols_column_set_json_type) X(scols_column_set_wrapfunc) \
         X(scols_wrapnl_chunksize) X(scols_wrapnl_nextchunk) X(scols_column_set_safechars) \
-        X(scols_table_new_line) X(scols_line_refer_data) X(scols_print_table) X(scols_unref_table)
+        X(scols_table_new_line) X(scols_line_refer_data) X(scols_print_table) X(scols_unref_table) \
+        X(scols_print_table_to_string)
 
 static struct {
         void *handle;
@@ -32,6 +33,31 @@ static struct {
         SCOLS_FUNCS(X)
 #undef X
 } sc;
+
+/*
+ * A table as JSON, an empty array as [] whatever libsmartcols' version:
+ * 2.38 (Debian 12) writes the array of an empty cell as [null], 2.40 as [].
+ */
+static int print_json_table(struct libscols_table *tb)
+{
+        _cleanup_free_ char *text = NULL;
+        const char *p, *q;
+
+        if (sc.scols_print_table_to_string(tb, &text) < 0 || !text)
+                return -ENOMEM;
+        for (p = text; (q = strchr(p, '[')); p = q) {
+                const char *n = q + 1 + strspn(q + 1, " \n");
+
+                fwrite(p, 1, (size_t)(q + 1 - p), stdout);
+                q++;
+                if (!strncmp(n, "null", 4) && n[4 + strspn(n + 4, " \n")] == ']')
+                        q = n + 4 + strspn(n + 4, " \n");      /* to the ']': "[]" */
+        }
+        fputs(p, stdout);
+        if (!*p || p[strlen(p) - 1] != '\n')
+                fputc('\n', stdout);
+        return 0;
+}
 
 static int scols_open(void)
 {
@@ -312,7 +338,7 @@ int apply_list_print(struct ios_device **devs, size_t n, const struct apply_list
                         }
                 }
         }
-        e = sc.scols_print_table(tb);
+        e = o->json ? print_json_table(tb) : sc.scols_print_table(tb);
         if (o->json)
                 apply_json_mark_printed(o->out);
 out:
