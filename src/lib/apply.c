@@ -428,6 +428,86 @@ static int write_setting(struct ios_device *d, struct ios_change *c, bool switch
  * because an earlier write made the disk unusable is NOT_APPLIED, with
  * the reason; nothing is ever left in DRIFT.
  */
+/* The keys of the writes after change i that took effect, "a, b", and how many. */
+static char *writes_after(const struct ios_plan *pl, size_t i, size_t *ret_n)
+{
+        char *list = NULL;
+
+        *ret_n = 0;
+        for (size_t k = i + 1; k < pl->n; k++)
+                if (pl->c[k].state == IOS_CHANGE_APPLIED) {
+                        char *t = NULL;
+
+                        if (asprintf(&t, "%s%s%s", list ? list : "", list ? ", " : "", pl->c[k].key) < 0) {
+                                free(list);
+                                return NULL;
+                        }
+                        free(list);
+                        list = t;
+                        (*ret_n)++;
+                }
+        return list;
+}
+
+/*
+ * The final state, not each write: once every write is done, each setting
+ * is read once more.  A later write can make the kernel recompute an
+ * earlier one (on 6.x a queue-limits update recomputes read_ahead_kb from
+ * io_opt, and a driver may update its limits on its own meanwhile); such a
+ * setting is written again, last, and said in a note naming the writes
+ * after it.  Writes that keep undoing each other are a failure after
+ * three rounds, with both values: never "applied" for what the kernel
+ * does not hold at the end.
+ */
+static int settle(struct ios_plan *pl)
+{
+        struct ios_device *d = pl->dev;
+        int first = 0;
+
+        for (int round = 0; round < 3; round++) {
+                bool again = false;
+
+                for (size_t i = 0; i < pl->n; i++) {
+                        struct ios_change *c = &pl->c[i];
+                        _cleanup_free_ char *now = NULL, *later = NULL;
+                        size_t nlater;
+                        int e;
+
+                        if ((c->state != IOS_CHANGE_APPLIED && c->state != IOS_CHANGE_OK) || streq(c->key, "scheduler"))
+                                continue;
+                        if (ios_sysfs_read_string(d->fd, c->key, &now) < 0 ||
+                            ios_tunable_same(c->key, now, c->wanted, ios_ctx_hz(d->ctx)))
+                                continue;
+                        later = writes_after(pl, i, &nlater);
+                        if (round == 2) {
+                                c->state = IOS_CHANGE_FAILED;
+                                c->error = -EINVAL;
+                                change_msg(c, "%s: the kernel holds \"%s\", not \"%s\": written again after %s, "
+                                           "it was changed again", c->key, now, c->wanted,
+                                           later ? later : "the other writes");
+                                if (!first)
+                                        first = -EINVAL;
+                                continue;
+                        }
+                        e = write_setting(d, c, false);
+                        if (e < 0) {
+                                if (!first)
+                                        first = e;
+                                continue;
+                        }
+                        again = true;
+                        if (round == 0 &&
+                            ios_strv_pushf(&pl->notes, "%s: the kernel had %s after %s%s; written again, last",
+                                           c->key, now, nlater == 1 ? "the write of " : later ? "the writes of " : "",
+                                           later ? later : "the other writes") < 0)
+                                return -ENOMEM;
+                }
+                if (!again)
+                        break;
+        }
+        return first;
+}
+
 int ios_plan_apply(struct ios_plan *pl)
 {
         struct ios_device *d = pl->dev;
@@ -480,6 +560,12 @@ int ios_plan_apply(struct ios_plan *pl)
                         if (fatal(e) && asprintf(&stop, "%s", why(e)) < 0)
                                 stop = NULL;
                 }
+        }
+        if (!stop) {
+                int e = settle(pl);
+
+                if (e < 0 && !first)
+                        first = e;
         }
         if (first) {
                 pl->error = first;

@@ -254,6 +254,62 @@ static void test_bad_corpus(void **state)
         assert_true(n >= 15);
 }
 
+/*
+ * The final state is checked, not each write: a later write that changes an
+ * earlier setting (two names of one file in the tree, so each write undoes
+ * the other) is seen after the writes, written again, and when the two keep
+ * undoing each other it fails with both values, never "applied".  Where the
+ * two agree, nothing is said.
+ */
+static void test_final_state_checked(void **state)
+{
+        char *dir = *state;
+        char ra[4096], ar[4096];
+        struct ios_policy *p = t_parse("[Match]\nClass=nvme\n[Set]\nqueue/read_ahead_kb=700\nqueue/add_random=1\n",
+                                       false);
+        struct ios_policy *same = t_parse("[Match]\nClass=nvme\n[Set]\nqueue/read_ahead_kb=1\nqueue/add_random=1\n",
+                                          false);
+        struct ios_ctx *r;
+        struct ios_device *d;
+        struct ios_plan pl = {};
+        const struct ios_change *c;
+
+        snprintf(ra, sizeof(ra), "%s/" NVME_Q "/read_ahead_kb", dir);
+        snprintf(ar, sizeof(ar), "%s/" NVME_Q "/add_random", dir);
+        assert_int_equal(unlink(ar), 0);
+        assert_int_equal(link(ra, ar), 0);
+        assert_int_equal(t_write_file(ra, "128\n"), 0);
+
+        d = t_dev(&r, dir, "nvme0n1");
+        assert_int_equal(ios_plan_build(p, d, &pl), 0);
+        assert_int_equal(pl.n, 2);
+        assert_int_equal(ios_plan_apply(&pl), -EINVAL);
+        c = &pl.c[0];
+        assert_string_equal(c->key, "queue/read_ahead_kb");
+        assert_int_equal(c->state, IOS_CHANGE_FAILED);
+        assert_non_null(strstr(c->msg, "the kernel holds \"1\", not \"700\""));
+        assert_non_null(strstr(c->msg, "queue/add_random"));
+        assert_non_null(pl.notes);
+        assert_non_null(strstr(pl.notes[0], "queue/read_ahead_kb: the kernel had 1 after the write of queue/add_random"));
+        ios_plan_done(&pl);
+        ios_device_free(d);
+        ios_ctx_free(r);
+
+        /* both want what the one file holds: applied, nothing said */
+        assert_int_equal(t_write_file(ra, "128\n"), 0);
+        d = t_dev(&r, dir, "nvme0n1");
+        assert_int_equal(ios_plan_build(same, d, &pl), 0);
+        assert_int_equal(ios_plan_apply(&pl), 0);
+        assert_int_equal(ios_plan_count(&pl, IOS_CHANGE_FAILED), 0);
+        assert_null(pl.notes);
+        assert_string_equal(t_read_file(ra), "1");
+        ios_plan_done(&pl);
+        ios_device_free(d);
+        ios_ctx_free(r);
+        ios_policy_free(p);
+        ios_policy_free(same);
+}
+
 static void test_apply_on_fake_tree(void **state)
 {
         char *dir = *state;
@@ -403,6 +459,7 @@ int main(void)
                 cmocka_unit_test_setup_teardown(test_zoned_safety_rule, setup_nvme, teardown),
                 cmocka_unit_test(test_bad_corpus),
                 cmocka_unit_test_setup_teardown(test_apply_on_fake_tree, setup_nvme, teardown),
+                cmocka_unit_test_setup_teardown(test_final_state_checked, setup_nvme, teardown),
                 cmocka_unit_test_setup_teardown(test_refuses_unoffered_before_writing, setup_vscsi, teardown),
                 cmocka_unit_test(test_bio_based_left_alone),
                 cmocka_unit_test_setup_teardown(test_disk_vanishes_mid_apply, setup_nvme, teardown),
