@@ -115,6 +115,8 @@ static int opt_name(struct parse *p, const char *arg)
         if (!*arg)
                 return BAD("invalid --name '%s' (expected a job name)", arg);
         r = bench_jobs_add(p->o, p->o, arg, &p->cur);
+        if (r >= 0)
+                r = ios_strv_pushf(&p->o->fio_settings, "name=%s", arg);
         return r < 0 ? r : 0;
 }
 
@@ -262,7 +264,23 @@ static int opt_readonly(struct parse *p, const char *arg)
 {
         (void)arg;
         p->o->readonly = true;
+        return ios_strv_pushf(&p->o->fio_settings, "readonly");
+}
+
+static int opt_allow_exec(struct parse *p, const char *arg)
+{
+        (void)arg;
+        p->o->allow_exec = true;
         return 0;
+}
+
+static int opt_target_device(struct parse *p, const char *arg)
+{
+        if (!*arg)
+                return BAD("invalid --target-device '%s' (expected a block device)", arg);
+        free(p->o->target_device);
+        p->o->target_device = strdup(arg);
+        return p->o->target_device ? 0 : -ENOMEM;
 }
 
 static int opt_backend(struct parse *p, const char *arg)
@@ -315,6 +333,8 @@ static const struct prog_opt {
         { "compare", optional_argument, 0, opt_compare, false },
         { "objective", required_argument, 0, opt_objective, false },
         { "allow-write", no_argument, 0, opt_allow_write, false },
+        { "allow-exec", no_argument, 0, opt_allow_exec, false },
+        { "target-device", required_argument, 0, opt_target_device, false },
         { "policy", optional_argument, 0, opt_policy, false },
         { "eta", required_argument, 0, opt_eta, false },
         { "clocksource", required_argument, 0, opt_clocksource, false },
@@ -361,6 +381,13 @@ static struct option *build_table(void)
         return t;
 }
 
+/* The setting as understood, for fio (fioread.c): "key=value", or "key" alone. */
+static int setting(struct parse *p, const char *key, const char *val)
+{
+        return val ? ios_strv_pushf(&p->o->fio_settings, "%s=%s", key, val)
+                   : ios_strv_pushf(&p->o->fio_settings, "%s", key);
+}
+
 /*
  * A job option: its value after '=', or the next argument.  A boolean given
  * alone ("--direct") may take the next argument only if it is a boolean
@@ -381,6 +408,12 @@ static int job_option(struct parse *p, const struct option *lo)
                 /* fio reads the value, not us: listed, and the job goes to fio */
                 *p->e = (struct bench_error){ 0 };
                 r = -EOPNOTSUPP;
+        }
+        if (r >= 0 || r == -EOPNOTSUPP) {
+                int k = setting(p, lo->name, val);
+
+                if (k < 0)
+                        return k;
         }
         return bench_jobs_record(p->o, r, NULL, lo->name, val);
 }
@@ -404,6 +437,12 @@ static int fio_only_option(struct parse *p)
             (kind == 'v' ? p->argv[optind][0] != '-' : bench_parse_bool(p->argv[optind], &b) == 0))
                 val = p->argv[optind++];
         r = bench_jobopt_set(p->cur, opt, val, NULL, p->e);
+        if (r >= 0 || r == -EOPNOTSUPP) {
+                int k = setting(p, opt, val);
+
+                if (k < 0)
+                        return k;
+        }
         return bench_jobs_record(p->o, r, NULL, opt, val);
 }
 

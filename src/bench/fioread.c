@@ -1,0 +1,576 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * fioread.c: the jobs as fio reads them, with one grammar: fio's.  The
+ * command line's settings come as options.c understood them ("--filename
+ * /dev/x" is filename=/dev/x); every job file (and the preset, and "-",
+ * the file read once from standard input) is read by fio itself, `fio
+ * --showcmd`, which prints the file as fio parsed it: includes read,
+ * ${VAR} and $ncpus/$mb_memory expanded, aliases folded to fio's names.
+ * Each job is then the full ordered list of what reaches it: our defaults,
+ * the command line's global settings, the job files' [global] settings met
+ * so far, its own (fio's rule: the last one wins); fio.c hands fio exactly
+ * that, and no job file, so what fiojob.c checked is what fio runs.
+ * fio loads an engine named by a path while it reads a job, so a file that
+ * names one is read here first for its ioengine lines, and not given to
+ * fio without --allow-exec.  A [global] section after a job reads as that
+ * job's too (showcmd prints it there): that job then runs with it.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fioread.h"
+#include "jobs.h"
+#include "macro.h"
+
+/* fio's aliases (options.c's .alias) and the name they stand for */
+static const char * const aliases[][2] = {
+        { "readwrite", "rw" }, { "blocksize", "bs" }, { "blockalign", "ba" }, { "blocksize_range", "bsrange" },
+        { "blocksize_unaligned", "bs_unaligned" }, { "chunck_size", "chunk_size" },
+        { "disable_bw", "disable_bw_measurement" }, { "fileoffset", "offset" }, { "fill_fs", "fill_device" },
+        { "io_limit", "io_size" }, { "iodepth_batch_complete", "iodepth_batch_complete_min" },
+        { "iodepth_batch_submit", "iodepth_batch" }, { "iomem", "mem" }, { "mem_align", "iomem_align" },
+        { "nr_files", "nrfiles" }, { "ratecycle", "rate_cycle" }, { "ratemin", "rate_min" },
+        { "timeout", "runtime" }, { "wait_for_previous", "stonewall" }, { "threads", "thread" },
+        { "single-instance", "single_instance" },
+};
+
+/* the engines built into fio that run no program and load nothing */
+static const char * const builtin_engines[] = {
+        "cpuio", "mmap", "sync", "psync", "vsync", "pvsync", "pvsync2", "null", "net", "netsplice", "ftruncate",
+        "filecreate", "filestat", "filedelete", "posixaio", "falloc", "e4defrag", "splice", "mtd", "sg",
+        "io_uring", "io_uring_cmd", "libaio",
+};
+
+const char *bench_fio_canonical(const char *key)
+{
+        for (size_t i = 0; i < ELEMENTSOF(aliases); i++)
+                if (streq(key, aliases[i][0]))
+                        return aliases[i][1];
+        return key;
+}
+
+int bench_fio_engine_runs_code(const char *engine)
+{
+        size_t n = strcspn(engine, " \t");
+
+        /* fio: "aio..." and "linuxaio..." are libaio */
+        if (!strncmp(engine, "aio", 3) || !strncmp(engine, "linuxaio", 8))
+                return 0;
+        for (size_t i = 0; i < ELEMENTSOF(builtin_engines); i++)
+                if (strlen(builtin_engines[i]) == n && !strncmp(engine, builtin_engines[i], n) &&
+                    !engine[n + strspn(engine + n, " \t")])
+                        return 0;
+        return 1;
+}
+
+const char *bench_fio_kv_get(const struct bench_fio_kvs *kvs, const char *key)
+{
+        for (size_t i = kvs->n; i > 0; i--)
+                if (streq(kvs->v[i - 1].key, key))
+                        return kvs->v[i - 1].val ? kvs->v[i - 1].val : "1";
+        return NULL;
+}
+
+int bench_fio_problem(struct bench_fio_defs *d, const char *fmt, ...)
+{
+        char **v = ios_grow(d->problems, &d->capproblems, d->nproblems + 2, sizeof(*v));
+        va_list ap;
+        int r;
+
+        if (!v)
+                return -ENOMEM;
+        d->problems = v;
+        va_start(ap, fmt);
+        r = vasprintf(&v[d->nproblems], fmt, ap);
+        va_end(ap);
+        if (r < 0)
+                return -ENOMEM;
+        v[++d->nproblems] = NULL;
+        return 0;
+}
+
+static int kv_push(struct bench_fio_kvs *kvs, const char *key, size_t keylen, const char *val)
+{
+        struct bench_fio_kv *v = ios_grow(kvs->v, &kvs->cap, kvs->n + 1, sizeof(*v));
+        _cleanup_free_ char *k = strndup(key, keylen);
+
+        if (!v || !k)
+                return -ENOMEM;
+        kvs->v = v;
+        v = &kvs->v[kvs->n];
+        *v = (struct bench_fio_kv){ .key = strdup(bench_fio_canonical(k)), .val = val ? strdup(val) : NULL };
+        if (!v->key || (val && !v->val)) {
+                free(v->key);
+                free(v->val);
+                return -ENOMEM;
+        }
+        kvs->n++;
+        return 0;
+}
+
+/* "key=value" or "key" */
+static int kv_push_setting(struct bench_fio_kvs *kvs, const char *s)
+{
+        const char *eq = strchr(s, '=');
+
+        return kv_push(kvs, s, eq ? (size_t)(eq - s) : strlen(s), eq ? eq + 1 : NULL);
+}
+
+static int kv_append(struct bench_fio_kvs *to, const struct bench_fio_kvs *from)
+{
+        for (size_t i = 0; i < from->n; i++) {
+                int r = kv_push(to, from->v[i].key, strlen(from->v[i].key), from->v[i].val);
+
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static void kvs_done(struct bench_fio_kvs *kvs)
+{
+        for (size_t i = 0; i < kvs->n; i++) {
+                free(kvs->v[i].key);
+                free(kvs->v[i].val);
+        }
+        free(kvs->v);
+        *kvs = (struct bench_fio_kvs){};
+}
+
+/* A new job: name, and the settings in base (then its own are pushed onto it). */
+static int add_job(struct bench_fio_defs *d, const char *name, size_t len, const struct bench_fio_kvs *base,
+                   struct bench_fio_def **ret)
+{
+        struct bench_fio_def *j = ios_grow(d->jobs, &d->cap, d->n + 1, sizeof(*j));
+
+        if (!j)
+                return -ENOMEM;
+        d->jobs = j;
+        j = &d->jobs[d->n++];
+        *j = (struct bench_fio_def){ .name = strndup(name, len) };
+        if (!j->name)
+                return -ENOMEM;
+        *ret = j;
+        return kv_append(&j->kv, base);
+}
+
+void bench_fio_defs_done(struct bench_fio_defs *d)
+{
+        for (size_t i = 0; i < d->n; i++) {
+                free(d->jobs[i].name);
+                kvs_done(&d->jobs[i].kv);
+        }
+        free(d->jobs);
+        kvs_done(&d->prog);
+        for (size_t i = 0; i < d->nproblems; i++)
+                free(d->problems[i]);
+        free(d->problems);
+        *d = (struct bench_fio_defs){};
+}
+
+/* ------------------------------------------------------------------ */
+/* Before fio reads a file: the engines it names (fio loads a path)    */
+/* ------------------------------------------------------------------ */
+
+static char *expand_env(const char *s)
+{
+        char *out = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&out, &len);
+
+        if (!m)
+                return NULL;
+        for (; *s; s++) {
+                const char *close = s[0] == '$' && s[1] == '{' ? strchr(s, '}') : NULL;
+
+                if (close) {
+                        _cleanup_free_ char *var = strndup(s + 2, (size_t)(close - s - 2));
+                        const char *x = var ? getenv(var) : NULL;
+
+                        fputs(x ? x : "", m);
+                        s = close;
+                } else
+                        fputc(*s, m);
+        }
+        fclose(m);
+        return out;
+}
+
+static int read_text(const char *path, char **ret)
+{
+        FILE *f = fopen(path, "re");
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *m;
+        char chunk[4096];
+        size_t n;
+
+        if (!f)
+                return -errno;
+        m = open_memstream(&buf, &len);
+        if (!m) {
+                fclose(f);
+                return -ENOMEM;
+        }
+        while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+                fwrite(chunk, 1, n, m);
+        fclose(m);
+        fclose(f);
+        if (!buf)
+                return -ENOMEM;
+        *ret = buf;
+        return 0;
+}
+
+/*
+ * Every ioengine line of text and of the files it includes (fio's rule: a
+ * relative include is beside the including file): 1 when one names an
+ * engine that loads or runs code (its value in *what), 0 none, < 0 error.
+ */
+static int gate_text(const char *text, const char *path, int depth, char **what)
+{
+        _cleanup_free_ char *copy = strdup(text);
+        char *save = NULL;
+
+        if (!copy)
+                return -ENOMEM;
+        if (depth > 16)
+                return asprintf(what, "%s: includes nested too deep", path) < 0 ? -ENOMEM : 1;
+        for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+                _cleanup_free_ char *x = expand_env(line);
+                char *l = x ? ios_strip(x) : NULL, *eq;
+
+                if (!x)
+                        return -ENOMEM;
+                if (!strncmp(ios_strip(line), "include", 7) && ios_strip(line)[7]) {
+                        /* fio's rule: the name as written if it exists, else beside the including file */
+                        _cleanup_free_ char *inc = NULL, *itext = NULL, *dir = strdup(path);
+                        char *name = ios_strip(line) + 8, *slash = dir ? strrchr(dir, '/') : NULL;
+                        int r;
+
+                        if (!dir)
+                                return -ENOMEM;
+                        if (slash)
+                                slash[1] = '\0';
+                        if (asprintf(&inc, "%s%s", access(name, F_OK) == 0 || !slash ? "" : dir, name) < 0)
+                                return -ENOMEM;
+                        if (read_text(inc, &itext) < 0)
+                                continue;       /* fio says so itself */
+                        r = gate_text(itext, inc, depth + 1, what);
+                        if (r != 0)
+                                return r;
+                        continue;
+                }
+                eq = strchr(l, '=');
+                if (!eq || !strstr(l, "ioengine"))
+                        continue;
+                *eq = '\0';
+                l[strcspn(l, ";#")] = '\0';
+                eq[1 + strcspn(eq + 1, ";#")] = '\0';
+                if (!streq(ios_strip(l), "ioengine") || !bench_fio_engine_runs_code(ios_strip(eq + 1)))
+                        continue;
+                return asprintf(what, "%s: ioengine=%s", path, ios_strip(eq + 1)) < 0 ? -ENOMEM : 1;
+        }
+        return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* fio --showcmd                                                       */
+/* ------------------------------------------------------------------ */
+
+static int memfd_text(const char *name, const char *text)
+{
+        int fd = memfd_create(name, MFD_CLOEXEC);
+        size_t len = text ? strlen(text) : 0, done = 0;
+
+        if (fd < 0)
+                return -errno;
+        while (done < len) {
+                ssize_t w = write(fd, text + done, len - done);
+
+                if (w <= 0) {
+                        close(fd);
+                        return -EIO;
+                }
+                done += (size_t)w;
+        }
+        lseek(fd, 0, SEEK_SET);
+        return fd;
+}
+
+static char *memfd_read(int fd)
+{
+        off_t len = lseek(fd, 0, SEEK_END);
+        char *s = len >= 0 ? malloc((size_t)len + 1) : NULL;
+        ssize_t n;
+
+        if (!s)
+                return NULL;
+        n = pread(fd, s, (size_t)len, 0);
+        s[n > 0 ? n : 0] = '\0';
+        return s;
+}
+
+/* fio's argv run to its end, stdin from in (or /dev/null), its output and errors returned; its exit status */
+static int run_fio(char * const *argv, const char *in, char **out, char **err, struct bench_error *e)
+{
+        int ifd = memfd_text("fio-in", in), ofd = memfd_text("fio-out", NULL), efd = memfd_text("fio-err", NULL);
+        int status = 0, r = 0;
+        pid_t pid = -1;
+
+        if (ifd < 0 || ofd < 0 || efd < 0)
+                r = -ENOMEM;
+        else if ((pid = fork()) < 0)
+                r = bench_error_set(e, BENCH_ERR_SYSTEM, errno, "cannot start fio: %s", strerror(errno));
+        else if (pid == 0) {
+                prctl(PR_SET_PDEATHSIG, SIGKILL);
+                signal(SIGPIPE, SIG_DFL);
+                if (dup2(ifd, 0) < 0 || dup2(ofd, 1) < 0 || dup2(efd, 2) < 0)
+                        _exit(127);
+                execv(argv[0], argv);
+                _exit(127);
+        }
+        while (r == 0) {
+                pid_t w = waitpid(pid, &status, WNOHANG);
+
+                if (w == pid)
+                        break;
+                if (w < 0 && errno != EINTR) {
+                        r = -errno;
+                        break;
+                }
+                if (bench_stop_signal) {
+                        kill(pid, SIGKILL);
+                        waitpid(pid, NULL, 0);
+                        r = bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted by signal %d",
+                                            bench_stop_signal);
+                        break;
+                }
+                usleep(5000);
+        }
+        if (r == 0) {
+                *out = memfd_read(ofd);
+                *err = memfd_read(efd);
+                if (!*out || !*err)
+                        r = -ENOMEM;
+                else
+                        r = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        }
+        if (ifd >= 0)
+                close(ifd);
+        if (ofd >= 0)
+                close(ofd);
+        if (efd >= 0)
+                close(efd);
+        return r;
+}
+
+/* "--NAME=" or "--NAME " (NAME one of fio's options) at s: where a setting starts */
+static bool at_option(const char *s)
+{
+        char name[64];
+        size_t n;
+
+        if (s[0] != '-' || s[1] != '-')
+                return false;
+        n = strcspn(s + 2, "= \n");
+        if (n == 0 || n >= sizeof(name))
+                return false;
+        memcpy(name, s + 2, n);
+        name[n] = '\0';
+        return streq(name, "name") || bench_fio_option_arg(name) != 0;
+}
+
+/*
+ * showcmd's line, "fio --global=1 --name=a --rw=read ...", into d: the
+ * options before the first --name onto globals (they reach every later
+ * job), then one job per --name.  A value runs to the next " --NAME" of an
+ * option fio knows (fio prints values unquoted, description quoted).
+ */
+static int parse_showcmd(const char *text, struct bench_fio_defs *d, struct bench_fio_kvs *globals)
+{
+        const char *p = strstr(text, "fio ");
+        struct bench_fio_def *job = NULL;
+        struct bench_fio_kvs *cur = globals;
+        size_t len;
+
+        if (!p)
+                return -EINVAL;
+        p += 4;
+        len = strcspn(p, "\n");
+        while (len > 0 && p[len - 1] == ' ')
+                len--;
+        for (const char *end = p + len; p < end;) {
+                const char *key = p + 2, *q, *eq;
+                _cleanup_free_ char *val = NULL;
+                size_t klen;
+                int r;
+
+                if (!at_option(p))
+                        return -EINVAL;
+                /* the setting ends where the next one starts */
+                for (q = key; q < end && !(q[0] == ' ' && at_option(q + 1)); q++)
+                        ;
+                eq = memchr(key, '=', (size_t)(q - key));
+                klen = eq ? (size_t)(eq - key) : (size_t)(q - key);
+                while (!eq && klen > 0 && key[klen - 1] == ' ')
+                        klen--;
+                if (eq) {
+                        const char *v = eq + 1;
+                        size_t vlen = (size_t)(q - v);
+
+                        if (klen == 11 && !strncmp(key, "description", 11) && vlen >= 2 && v[0] == '"' &&
+                            v[vlen - 1] == '"') {
+                                v++;
+                                vlen -= 2;
+                        }
+                        val = strndup(v, vlen);
+                        if (!val)
+                                return -ENOMEM;
+                }
+                if (klen == 4 && !strncmp(key, "name", 4) && val) {
+                        r = add_job(d, val, strlen(val), globals, &job);
+                        cur = job ? &job->kv : cur;
+                } else
+                        r = kv_push(cur, key, klen, val);
+                if (r < 0)
+                        return r;
+                p = q < end ? q + 1 : end;
+        }
+        return 0;
+}
+
+/* One job file (path, or text for "-" and the preset) read by fio into d. */
+static int read_file(const struct bench_opts *g, const char *exe, const char *path, const char *text,
+                     const struct bench_fio_kvs *cmd_globals, struct bench_fio_kvs *globals,
+                     struct bench_fio_defs *d, struct bench_error *e)
+{
+        _cleanup_free_ char *own = NULL, *out = NULL, *err = NULL, *what = NULL;
+        _cleanup_(ios_strv_freep) char **argv = NULL;
+        int r;
+
+        if (!text) {
+                r = read_text(path, &own);
+                if (r < 0)
+                        return bench_error_set(e, BENCH_ERR_USAGE, -r, "%s: cannot read the job file: %s", path,
+                                               strerror(-r));
+                text = own;
+        }
+        r = gate_text(text, path, 0, &what);
+        if (r < 0)
+                return r;
+        if (r > 0 && !g->allow_exec)
+                return bench_fio_problem(d, "%s: an engine fio loads or runs (a program, or code from a path) "
+                                         "needs --allow-exec; fio has not read the file", what);
+        r = ios_strv_pushf(&argv, "%s", exe);
+        if (r >= 0)
+                r = ios_strv_pushf(&argv, "--showcmd");
+        for (size_t i = 0; r >= 0 && i < cmd_globals->n; i++)
+                r = cmd_globals->v[i].val ? ios_strv_pushf(&argv, "--%s=%s", cmd_globals->v[i].key, cmd_globals->v[i].val)
+                                          : ios_strv_pushf(&argv, "--%s", cmd_globals->v[i].key);
+        for (size_t i = 0; r >= 0 && i < d->prog.n; i++)
+                if (streq(d->prog.v[i].key, "section") && d->prog.v[i].val)
+                        r = ios_strv_pushf(&argv, "--section=%s", d->prog.v[i].val);
+        if (r >= 0)
+                r = ios_strv_pushf(&argv, "%s", own ? path : "-");
+        if (r < 0)
+                return r;
+        r = run_fio(argv, own ? NULL : text, &out, &err, e);
+        if (r < 0)
+                return r;
+        if (r != 0) {
+                err[strcspn(err, "\n")] = '\0';     /* fio's reason; "job x dropped" follows */
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: fio cannot read the job: %s", path,
+                                       *err ? err : "(fio said nothing)");
+        }
+        r = parse_showcmd(out, d, globals);
+        if (r == -EINVAL)
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: cannot read fio's reading of the job: %.200s",
+                                       path, out);
+        return r;
+}
+
+/* The command line's settings: fio's program options to d->prog, the rest global until a --name. */
+static int read_command_line(const struct bench_opts *g, struct bench_fio_defs *d, const struct bench_fio_kvs *base,
+                             struct bench_fio_kvs *cmd_globals, bool *named)
+{
+        struct bench_fio_def *job = NULL;
+        int r = 0;
+
+        for (char **s = g->fio_settings; r >= 0 && s && *s; s++) {
+                size_t klen = strcspn(*s, "=");
+                _cleanup_free_ char *key = strndup(*s, klen);
+
+                if (!key)
+                        return -ENOMEM;
+                if (bench_fio_prog_option(key))
+                        r = kv_push_setting(&d->prog, *s);
+                else if (streq(key, "name") && (*s)[klen]) {
+                        *named = true;
+                        r = add_job(d, *s + klen + 1, strlen(*s + klen + 1), base, &job);
+                        if (r >= 0)
+                                r = kv_append(&job->kv, cmd_globals);
+                } else
+                        r = kv_push_setting(job ? &job->kv : cmd_globals, *s);
+        }
+        return r;
+}
+
+int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio_defs *d, struct bench_error *e)
+{
+        struct bench_fio_kvs base = {}, cmd_globals = {}, globals = {};
+        bool named = false;
+        int r = 0;
+
+        *d = (struct bench_fio_defs){};
+        if (g->compare)
+                r = kv_push_setting(&base, "ramp_time=1");      /* settle after each switch, as ours */
+        if (r >= 0)
+                r = read_command_line(g, d, &base, &cmd_globals, &named);
+        if (r >= 0 && !named && !g->jobfiles && !g->workload) {
+                struct bench_fio_def *job;
+                const char *name = g->name ? g->name : "iosched-bench";
+
+                r = add_job(d, name, strlen(name), &base, &job);
+                if (r >= 0)
+                        r = kv_append(&job->kv, &cmd_globals);
+        }
+        /* fio loads the command line's engine as it reads it */
+        for (size_t i = 0; r >= 0 && i < cmd_globals.n; i++)
+                if (streq(cmd_globals.v[i].key, "ioengine") && cmd_globals.v[i].val &&
+                    bench_fio_engine_runs_code(cmd_globals.v[i].val) && !g->allow_exec && (g->jobfiles || g->workload)) {
+                        r = bench_fio_problem(d, "--ioengine=%s: an engine fio loads or runs needs --allow-exec",
+                                              cmd_globals.v[i].val);
+                        goto out;
+                }
+        /* a job file's [global] reaches the jobs after it, in later files too */
+        if (r >= 0)
+                r = kv_append(&globals, &base);
+        if (r >= 0)
+                r = kv_append(&globals, &cmd_globals);
+        if (r >= 0 && g->workload)
+                r = read_file(g, exe, g->workload, bench_workload_text(g->workload), &cmd_globals, &globals, d, e);
+        for (char **f = g->jobfiles; r >= 0 && f && *f; f++) {
+                if (bench_stop_signal)
+                        r = bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted by signal %d", bench_stop_signal);
+                else if (streq(*f, "-") && !g->stdin_job)
+                        r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "-: the job on standard input was not read");
+                else
+                        r = read_file(g, exe, *f, streq(*f, "-") ? g->stdin_job : NULL, &cmd_globals, &globals, d, e);
+        }
+out:
+        kvs_done(&base);
+        kvs_done(&cmd_globals);
+        kvs_done(&globals);
+        return r;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * fioread.h: the jobs as fio reads them (fioread.c) and what they touch
+ * (fiojob.c), private to the fio backend.
+ */
+#ifndef IOS_BENCH_FIOREAD_H
+#define IOS_BENCH_FIOREAD_H
+
+#include "fio.h"
+
+/* One setting, its key fio's canonical name; val NULL: a boolean alone. */
+struct bench_fio_kv {
+        char *key, *val;
+};
+
+struct bench_fio_kvs {
+        struct bench_fio_kv *v;
+        size_t n, cap;
+};
+
+/* One job as fio will run it: every setting that reaches it, in fio's order (the last one wins). */
+struct bench_fio_def {
+        char *name;
+        struct bench_fio_kvs kv;
+};
+
+struct bench_fio_defs {
+        struct bench_fio_def *jobs;
+        size_t n, cap;
+        struct bench_fio_kvs prog;      /* fio's program options (--readonly, --trigger, ...) */
+        char **problems;                /* every reason to refuse, said all at once (fiojob.c) */
+        size_t nproblems, capproblems;
+};
+
+/* The value of key in kvs as fio takes it (the last one), "1" for a boolean alone; NULL: not set. */
+const char *bench_fio_kv_get(const struct bench_fio_kvs *kvs, const char *key);
+/* fio's canonical name for an option or its alias ("readwrite": "rw") */
+const char *bench_fio_canonical(const char *key);
+/* 1: fio's program option we pass on; -1: one we refuse; 0: a job option */
+int bench_fio_prog_option(const char *name);
+/* 0: an engine built into fio; 1: one that runs or loads code (exec, external:, a path, a plugin) */
+int bench_fio_engine_runs_code(const char *engine);
+int bench_fio_problem(struct bench_fio_defs *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Every job of g (the command line's settings, the job files and the
+ * preset as fio reads them: `fio --showcmd`, each file once) into d.
+ * A job file that would make fio load code while it is read (an engine
+ * from a path) is not given to fio without --allow-exec: a problem in d.
+ * < 0 with e set: fio refused the job (its reason), or the reading failed.
+ */
+int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio_defs *d, struct bench_error *e);
+void bench_fio_defs_done(struct bench_fio_defs *d);
+
+/* fioset.c: a set of strings (paths, device keys) and a list that grows in amortised O(1) */
+struct sset {
+        char **v;
+        size_t n, cap;
+};
+int sset_add(struct sset *s, const char *key);        /* 1 added, 0 there already, < 0 error */
+void sset_done(struct sset *s);
+struct list {
+        char ***v;                      /* a NULL-terminated strv, owned elsewhere */
+        size_t n, cap;
+};
+int list_push(struct list *l, const char *s);
+
+/* fionames.c: fio's names for a job's files */
+int bench_fio_format_name(const char *fmt, const char *job, unsigned jobnum, unsigned filenum, char *out, size_t len);
+const char *bench_fio_next_part(const char *s, char *out, size_t len);
+unsigned bench_fio_count_parts(const char *s);
+void bench_fio_dir_entry(const char *dirs, unsigned k, char *out, size_t len);
+int bench_fio_joined(const char *dir, const char *name, char *out, size_t len);
+void bench_fio_dir_part(const char *path, char *dir, size_t len);
+
+/* fiojob.c: what d's jobs touch, checked, into f->access, f->created, f->writes, and tg */
+int bench_fio_model(const struct bench_opts *g, struct bench_fio_defs *d, struct ios_ctx *root,
+                    struct bench_fio *f, struct bench_target *tg, struct bench_error *e);
+
+#endif
