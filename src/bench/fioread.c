@@ -237,7 +237,7 @@ static int read_text(const char *path, char **ret)
  * relative include is beside the including file): 1 when one names an
  * engine that loads or runs code (its value in *what), 0 none, < 0 error.
  */
-static int gate_text(const char *text, const char *path, int depth, char **what)
+static int gate_text(const char *text, const char *path, int depth, char **what, struct sset *sections)
 {
         _cleanup_free_ char *copy = strdup(text);
         char *save = NULL;
@@ -266,8 +266,16 @@ static int gate_text(const char *text, const char *path, int depth, char **what)
                                 return -ENOMEM;
                         if (read_text(inc, &itext) < 0)
                                 continue;       /* fio says so itself */
-                        r = gate_text(itext, inc, depth + 1, what);
+                        r = gate_text(itext, inc, depth + 1, what, sections);
                         if (r != 0)
+                                return r;
+                        continue;
+                }
+                if (*l == '[' && strchr(l, ']')) {
+                        _cleanup_free_ char *sec = strndup(l + 1, strcspn(l + 1, "]"));
+                        int r = sec ? sset_add(sections, ios_strip(sec)) : -ENOMEM;
+
+                        if (r < 0)
                                 return r;
                         continue;
                 }
@@ -397,7 +405,8 @@ static bool at_option(const char *s)
  * job), then one job per --name.  A value runs to the next " --NAME" of an
  * option fio knows (fio prints values unquoted, description quoted).
  */
-static int parse_showcmd(const char *text, struct bench_fio_defs *d, struct bench_fio_kvs *globals)
+static int parse_showcmd(const char *text, struct bench_fio_defs *d, struct bench_fio_kvs *globals,
+                         struct sset *sections)
 {
         const char *p = strstr(text, "fio ");
         struct bench_fio_def *job = NULL;
@@ -438,7 +447,8 @@ static int parse_showcmd(const char *text, struct bench_fio_defs *d, struct benc
                         if (!val)
                                 return -ENOMEM;
                 }
-                if (klen == 4 && !strncmp(key, "name", 4) && val) {
+                /* --name=X starts a section only if the file has a section [X]; else it is name= */
+                if (klen == 4 && !strncmp(key, "name", 4) && val && sset_add(sections, val) == 0) {
                         r = add_job(d, val, strlen(val), globals, &job);
                         cur = job ? &job->kv : cur;
                 } else
@@ -457,6 +467,7 @@ static int read_file(const struct bench_opts *g, const char *exe, const char *pa
 {
         _cleanup_free_ char *own = NULL, *out = NULL, *err = NULL, *what = NULL;
         _cleanup_(ios_strv_freep) char **argv = NULL;
+        struct sset sections = {};
         int r;
 
         if (!text) {
@@ -466,12 +477,15 @@ static int read_file(const struct bench_opts *g, const char *exe, const char *pa
                                                strerror(-r));
                 text = own;
         }
-        r = gate_text(text, path, 0, &what);
+        r = gate_text(text, path, 0, &what, &sections);
         if (r < 0)
-                return r;
+                goto out;
         if (r > 0 && !g->allow_exec)
-                return bench_fio_problem(d, "%s: an engine fio loads or runs (a program, or code from a path) "
+                {
+                r = bench_fio_problem(d, "%s: an engine fio loads or runs (a program, or code from a path) "
                                          "needs --allow-exec; fio has not read the file", what);
+                goto out;
+        }
         r = ios_strv_pushf(&argv, "%s", exe);
         if (r >= 0)
                 r = ios_strv_pushf(&argv, "--showcmd");
@@ -483,20 +497,19 @@ static int read_file(const struct bench_opts *g, const char *exe, const char *pa
                         r = ios_strv_pushf(&argv, "--section=%s", d->prog.v[i].val);
         if (r >= 0)
                 r = ios_strv_pushf(&argv, "%s", own ? path : "-");
-        if (r < 0)
-                return r;
-        r = run_fio(argv, own ? NULL : text, &out, &err, e);
-        if (r < 0)
-                return r;
-        if (r != 0) {
+        if (r >= 0)
+                r = run_fio(argv, own ? NULL : text, &out, &err, e);
+        if (r > 0) {
                 err[strcspn(err, "\n")] = '\0';     /* fio's reason; "job x dropped" follows */
-                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: fio cannot read the job: %s", path,
-                                       *err ? err : "(fio said nothing)");
-        }
-        r = parse_showcmd(out, d, globals);
+                r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: fio cannot read the job: %s", path,
+                                    *err ? err : "(fio said nothing)");
+        } else if (r == 0)
+                r = parse_showcmd(out, d, globals, &sections);
         if (r == -EINVAL)
-                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: cannot read fio's reading of the job: %.200s",
-                                       path, out);
+                r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: cannot read fio's reading of the job: %.200s",
+                                    path, out);
+out:
+        sset_done(&sections);
         return r;
 }
 
