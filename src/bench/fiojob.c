@@ -91,22 +91,28 @@ static int note_disk(struct model *m, unsigned maj, unsigned min)
         return sset_add(&m->disks, name);
 }
 
-static int note_dir(struct model *m, const char *dir)
+/* a directory fio makes files in; data: the job's own files there (its disk is a target's) */
+static int note_dir(struct model *m, const char *dir, bool data)
 {
         struct stat st;
-        char real[PATH_MAX];
-        int r = sset_add(&m->dirs, dir);
+        char real[PATH_MAX], key[PATH_MAX + 2];
+        int r;
 
+        snprintf(key, sizeof(key), "%c%s", data ? 'D' : 'L', dir);
+        r = sset_add(&m->dirs, key);
         if (r <= 0)
                 return r;
         if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
                 return 0;               /* fio fails to make the file, as it says */
-        if (!m->have_tg) {
+        if (!data)
+                r = 0;
+        else if (!m->have_tg) {
                 *m->tg = (struct bench_target){ .fd = -1, .path = strdup(dir), .major = major(st.st_dev),
                                                 .minor = minor(st.st_dev) };
                 m->have_tg = m->tg->path != NULL;
         }
-        r = note_disk(m, major(st.st_dev), minor(st.st_dev));
+        if (data)
+                r = note_disk(m, major(st.st_dev), minor(st.st_dev));
         if (r >= 0 && m->g->allow_write)
                 r = list_push(&m->cr, realpath(dir, real) ? real : dir);
         return r < 0 ? r : 0;
@@ -173,7 +179,7 @@ static int one_path(struct model *m, struct jobsum *js, const char *path)
                 first(js->first_new, sizeof(js->first_new), &js->nnew, path);
                 bench_fio_dir_part(path, dir, sizeof(dir));
                 r = list_push(&m->created, path);
-                return r < 0 ? r : note_dir(m, dir);
+                return r < 0 ? r : note_dir(m, dir, true);
         }
         if (m->g->target_device && (!S_ISBLK(st.st_mode) || st.st_rdev != m->want_rdev))
                 return bench_fio_problem(m->d, "job '%s': %s is not --target-device %s", js->name, path,
@@ -213,7 +219,7 @@ static int one_path(struct model *m, struct jobsum *js, const char *path)
                 char dir[PATH_MAX];
 
                 bench_fio_dir_part(real, dir, sizeof(dir));
-                r = note_dir(m, dir);   /* removing needs the directory */
+                r = note_dir(m, dir, false);    /* removing needs the directory */
         }
         return r;
 }
@@ -420,12 +426,12 @@ static int logs(struct model *m, const struct bench_fio_def *j, struct jobsum *j
                 /* PREFIX_bw.N.log and the like: made in PREFIX's directory */
                 bench_fio_dir_part(streq(v, "1") ? j->name : v, dir, sizeof(dir));
                 first(lj.first_new, sizeof(lj.first_new), &lj.nnew, v);
-                r = note_dir(m, dir);
+                r = note_dir(m, dir, false);
         }
         if (r >= 0 && bench_fio_kv_get(&j->kv, "verify") && !falsy(bench_fio_kv_get(&j->kv, "verify")) &&
             !falsy(bench_fio_kv_get(&j->kv, "verify_state_save") ? bench_fio_kv_get(&j->kv, "verify_state_save") : "1")) {
                 first(lj.first_new, sizeof(lj.first_new), &lj.nnew, "the verify state");
-                r = note_dir(m, aux ? aux : ".");
+                r = note_dir(m, aux ? aux : ".", false);
         }
         if (r >= 0 && lj.nchange)
                 r = bench_fio_problem(m->d, "job '%s': fio would write its log %s: needs --allow-write", js->name,
@@ -453,11 +459,12 @@ static int one_job(struct model *m, const struct bench_fio_def *j, bool *resolve
         if (r >= 0)
                 r = logs(m, j, &js);
         if (r >= 0 && js.nchange)
-                r = bench_fio_problem(m->d, "job '%s': fio would %s %s%s%s: needs --allow-write", j->name,
+                r = bench_fio_problem(m->d, "refusing to write to %s without --allow-write: job '%s' would %s it%s%s",
+                                      js.first_change, j->name,
                                       js.deletes ? "delete or change" : js.truncates ? "truncate" : "write",
-                                      js.first_change, js.nchange > 1 ? " and more files" : "",
                                       js.writes || js.deletes || js.truncates ? "" :
-                                      " (smaller than the job's size: fio lays it out again, read job or not)");
+                                      " (smaller than the job's size: fio lays it out again, read job or not)",
+                                      js.nchange > 1 ? ", and more files" : "");
         if (r >= 0 && js.nnew && !m->g->allow_write)
                 r = bench_fio_problem(m->d, "job '%s': fio would lay out %u new file%s (%s): needs --allow-write",
                                       j->name, js.nnew, js.nnew > 1 ? "s" : "", js.first_new);

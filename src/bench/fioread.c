@@ -44,33 +44,12 @@ static const char * const aliases[][2] = {
         { "single-instance", "single_instance" },
 };
 
-/* the engines built into fio that run no program and load nothing */
-static const char * const builtin_engines[] = {
-        "cpuio", "mmap", "sync", "psync", "vsync", "pvsync", "pvsync2", "null", "net", "netsplice", "ftruncate",
-        "filecreate", "filestat", "filedelete", "posixaio", "falloc", "e4defrag", "splice", "mtd", "sg",
-        "io_uring", "io_uring_cmd", "libaio",
-};
-
 const char *bench_fio_canonical(const char *key)
 {
         for (size_t i = 0; i < ELEMENTSOF(aliases); i++)
                 if (streq(key, aliases[i][0]))
                         return aliases[i][1];
         return key;
-}
-
-int bench_fio_engine_runs_code(const char *engine)
-{
-        size_t n = strcspn(engine, " \t");
-
-        /* fio: "aio..." and "linuxaio..." are libaio */
-        if (!strncmp(engine, "aio", 3) || !strncmp(engine, "linuxaio", 8))
-                return 0;
-        for (size_t i = 0; i < ELEMENTSOF(builtin_engines); i++)
-                if (strlen(builtin_engines[i]) == n && !strncmp(engine, builtin_engines[i], n) &&
-                    !engine[n + strspn(engine + n, " \t")])
-                        return 0;
-        return 1;
 }
 
 const char *bench_fio_kv_get(const struct bench_fio_kvs *kvs, const char *key)
@@ -179,120 +158,6 @@ void bench_fio_defs_done(struct bench_fio_defs *d)
 }
 
 /* ------------------------------------------------------------------ */
-/* Before fio reads a file: the engines it names (fio loads a path)    */
-/* ------------------------------------------------------------------ */
-
-static char *expand_env(const char *s)
-{
-        char *out = NULL;
-        size_t len = 0;
-        FILE *m = open_memstream(&out, &len);
-
-        if (!m)
-                return NULL;
-        for (; *s; s++) {
-                const char *close = s[0] == '$' && s[1] == '{' ? strchr(s, '}') : NULL;
-
-                if (close) {
-                        _cleanup_free_ char *var = strndup(s + 2, (size_t)(close - s - 2));
-                        const char *x = var ? getenv(var) : NULL;
-
-                        fputs(x ? x : "", m);
-                        s = close;
-                } else
-                        fputc(*s, m);
-        }
-        fclose(m);
-        return out;
-}
-
-static int read_text(const char *path, char **ret)
-{
-        FILE *f = fopen(path, "re");
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *m;
-        char chunk[4096];
-        size_t n;
-
-        if (!f)
-                return -errno;
-        m = open_memstream(&buf, &len);
-        if (!m) {
-                fclose(f);
-                return -ENOMEM;
-        }
-        while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-                fwrite(chunk, 1, n, m);
-        fclose(m);
-        fclose(f);
-        if (!buf)
-                return -ENOMEM;
-        *ret = buf;
-        return 0;
-}
-
-/*
- * Every ioengine line of text and of the files it includes (fio's rule: a
- * relative include is beside the including file): 1 when one names an
- * engine that loads or runs code (its value in *what), 0 none, < 0 error.
- */
-static int gate_text(const char *text, const char *path, int depth, char **what, struct sset *sections)
-{
-        _cleanup_free_ char *copy = strdup(text);
-        char *save = NULL;
-
-        if (!copy)
-                return -ENOMEM;
-        if (depth > 16)
-                return asprintf(what, "%s: includes nested too deep", path) < 0 ? -ENOMEM : 1;
-        for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-                _cleanup_free_ char *x = expand_env(line);
-                char *l = x ? ios_strip(x) : NULL, *eq;
-
-                if (!x)
-                        return -ENOMEM;
-                if (!strncmp(ios_strip(line), "include", 7) && ios_strip(line)[7]) {
-                        /* fio's rule: the name as written if it exists, else beside the including file */
-                        _cleanup_free_ char *inc = NULL, *itext = NULL, *dir = strdup(path);
-                        char *name = ios_strip(line) + 8, *slash = dir ? strrchr(dir, '/') : NULL;
-                        int r;
-
-                        if (!dir)
-                                return -ENOMEM;
-                        if (slash)
-                                slash[1] = '\0';
-                        if (asprintf(&inc, "%s%s", access(name, F_OK) == 0 || !slash ? "" : dir, name) < 0)
-                                return -ENOMEM;
-                        if (read_text(inc, &itext) < 0)
-                                continue;       /* fio says so itself */
-                        r = gate_text(itext, inc, depth + 1, what, sections);
-                        if (r != 0)
-                                return r;
-                        continue;
-                }
-                if (*l == '[' && strchr(l, ']')) {
-                        _cleanup_free_ char *sec = strndup(l + 1, strcspn(l + 1, "]"));
-                        int r = sec ? sset_add(sections, ios_strip(sec)) : -ENOMEM;
-
-                        if (r < 0)
-                                return r;
-                        continue;
-                }
-                eq = strchr(l, '=');
-                if (!eq || !strstr(l, "ioengine"))
-                        continue;
-                *eq = '\0';
-                l[strcspn(l, ";#")] = '\0';
-                eq[1 + strcspn(eq + 1, ";#")] = '\0';
-                if (!streq(ios_strip(l), "ioengine") || !bench_fio_engine_runs_code(ios_strip(eq + 1)))
-                        continue;
-                return asprintf(what, "%s: ioengine=%s", path, ios_strip(eq + 1)) < 0 ? -ENOMEM : 1;
-        }
-        return 0;
-}
-
-/* ------------------------------------------------------------------ */
 /* fio --showcmd                                                       */
 /* ------------------------------------------------------------------ */
 
@@ -330,7 +195,7 @@ static char *memfd_read(int fd)
 }
 
 /* fio's argv run to its end, stdin from in (or /dev/null), its output and errors returned; its exit status */
-static int run_fio(char * const *argv, const char *in, char **out, char **err, struct bench_error *e)
+int bench_fio_capture(char * const *argv, const char *in, char **out, char **err, struct bench_error *e)
 {
         int ifd = memfd_text("fio-in", in), ofd = memfd_text("fio-out", NULL), efd = memfd_text("fio-err", NULL);
         int status = 0, r = 0;
@@ -451,6 +316,14 @@ static int parse_showcmd(const char *text, struct bench_fio_defs *d, struct benc
                 if (klen == 4 && !strncmp(key, "name", 4) && val && sset_add(sections, val) == 0) {
                         r = add_job(d, val, strlen(val), globals, &job);
                         cur = job ? &job->kv : cur;
+                } else if (klen == 4 && !strncmp(key, "name", 4)) {
+                        /* name=: in [global] it names no job; in a job it renames it (on fio's command
+                         * line it would start another job) */
+                        if (job && val) {
+                                free(job->name);
+                                job->name = TAKE_PTR(val);
+                        }
+                        r = 0;
                 } else
                         r = kv_push(cur, key, klen, val);
                 if (r < 0)
@@ -471,13 +344,13 @@ static int read_file(const struct bench_opts *g, const char *exe, const char *pa
         int r;
 
         if (!text) {
-                r = read_text(path, &own);
+                r = bench_fio_read_text(path, &own);
                 if (r < 0)
                         return bench_error_set(e, BENCH_ERR_USAGE, -r, "%s: cannot read the job file: %s", path,
                                                strerror(-r));
                 text = own;
         }
-        r = gate_text(text, path, 0, &what, &sections);
+        r = bench_fio_gate(text, path, 0, &what, &sections);
         if (r < 0)
                 goto out;
         if (r > 0 && !g->allow_exec)
@@ -498,7 +371,7 @@ static int read_file(const struct bench_opts *g, const char *exe, const char *pa
         if (r >= 0)
                 r = ios_strv_pushf(&argv, "%s", own ? path : "-");
         if (r >= 0)
-                r = run_fio(argv, own ? NULL : text, &out, &err, e);
+                r = bench_fio_capture(argv, own ? NULL : text, &out, &err, e);
         if (r > 0) {
                 err[strcspn(err, "\n")] = '\0';     /* fio's reason; "job x dropped" follows */
                 r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: fio cannot read the job: %s", path,
@@ -546,6 +419,7 @@ int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio
         int r = 0;
 
         *d = (struct bench_fio_defs){};
+        bench_fio_read_engines(exe);
         if (g->compare)
                 r = kv_push_setting(&base, "ramp_time=1");      /* settle after each switch, as ours */
         if (r >= 0)

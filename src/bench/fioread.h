@@ -40,6 +40,14 @@ const char *bench_fio_canonical(const char *key);
 int bench_fio_prog_option(const char *name);
 /* 0: an engine built into fio; 1: one that runs or loads code (exec, external:, a path, a plugin) */
 int bench_fio_engine_runs_code(const char *engine);
+/* fioengines.c: fio's built-in engines asked once; text's ioengine lines (and its includes') checked:
+ * 1 with *what set when one loads or runs code, 0 none; its sections added to sections */
+void bench_fio_read_engines(const char *exe);
+int bench_fio_read_text(const char *path, char **ret);
+struct sset;
+int bench_fio_gate(const char *text, const char *path, int depth, char **what, struct sset *sections);
+/* fioread.c: fio run to its end on argv, stdin from in; its output and errors; its exit status */
+int bench_fio_capture(char * const *argv, const char *in, char **out, char **err, struct bench_error *e);
 int bench_fio_problem(struct bench_fio_defs *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*
