@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * fio.c: fio as a workload backend (--backend=fio, or auto when the jobs
- * use an option the native engine lacks).  fio runs the job as written:
- * the same command-line job options and job files (a --workload preset is
- * written to a file), with --output-format=json+ so that the clat
- * histogram comes back bucket by bucket (fio's layout is ours, hist.c).
- * Before fio starts, fio's report options are refused (a typo is an
- * unknown option already: jobopts-fio.c), and the job is read for what it
- * touches and checked (fiojob.c).  fio runs in its own process group: a signal to
- * iosched-bench ends that group (SIGTERM, then SIGKILL), and the caller
- * restores.
+ * use an option the native engine lacks).  fio runs the job as
+ * iosched-bench read it (fioread.c: fio's own reading of the job files,
+ * the command line as options.c understood it): --name=J and every
+ * setting of J, for each job, and no job file, with --output-format=json+
+ * so that the clat histogram comes back bucket by bucket (fio's layout is
+ * ours, hist.c).  Before fio starts, fio's report options are refused (a
+ * typo is an unknown option already: jobopts-fio.c), and what each job
+ * touches is resolved and checked, every problem said at once (fiojob.c).
+ * fio runs in its own process group: a signal to iosched-bench ends that
+ * group (SIGTERM, then SIGKILL), and the caller restores.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>

@@ -46,6 +46,7 @@ struct model {
         struct list created, rd, wr, cr, ex;
         dev_t want_rdev;                /* --target-device's */
         char disk1[64];                 /* the first target's disk */
+        unsigned thread;                /* the first thread of the job met, counted over all jobs */
 };
 
 /* per job: what it would do without leave, said once with a count */
@@ -56,6 +57,7 @@ struct jobsum {
         bool writes, deletes, truncates;
         uint64_t need;                  /* bytes each file must have, else fio lays it out; 0: no need */
         bool need_unsure;
+        bool log;                       /* a log or state file: not a target (its disk is not compared) */
 };
 
 static bool falsy(const char *v)
@@ -173,15 +175,15 @@ static int one_path(struct model *m, struct jobsum *js, const char *path)
 
                 if (errno != ENOENT)
                         return 0;       /* fio says why it cannot open it */
-                if (m->g->target_device)
+                if (m->g->target_device && !js->log)
                         return bench_fio_problem(m->d, "job '%s': %s is not --target-device %s (a new file)",
                                                  js->name, path, m->g->target_device);
                 first(js->first_new, sizeof(js->first_new), &js->nnew, path);
                 bench_fio_dir_part(path, dir, sizeof(dir));
                 r = list_push(&m->created, path);
-                return r < 0 ? r : note_dir(m, dir, true);
+                return r < 0 ? r : note_dir(m, dir, !js->log);
         }
-        if (m->g->target_device && (!S_ISBLK(st.st_mode) || st.st_rdev != m->want_rdev))
+        if (m->g->target_device && !js->log && (!S_ISBLK(st.st_mode) || st.st_rdev != m->want_rdev))
                 return bench_fio_problem(m->d, "job '%s': %s is not --target-device %s", js->name, path,
                                          m->g->target_device);
         if (S_ISDIR(st.st_mode))
@@ -189,8 +191,8 @@ static int one_path(struct model *m, struct jobsum *js, const char *path)
         if (S_ISREG(st.st_mode)) {
                 change |= js->deletes || js->truncates || js->need_unsure ||
                           (js->need && (uint64_t)st.st_size < js->need);
-                r = note_disk(m, major(st.st_dev), minor(st.st_dev));
-                if (r >= 0 && !m->have_tg) {
+                r = js->log ? 0 : note_disk(m, major(st.st_dev), minor(st.st_dev));
+                if (r >= 0 && !m->have_tg && !js->log) {
                         *m->tg = (struct bench_target){ .fd = -1, .path = strdup(path), .major = major(st.st_dev),
                                                         .minor = minor(st.st_dev) };
                         m->have_tg = m->tg->path != NULL;
@@ -405,12 +407,12 @@ static int job_files(struct model *m, const struct bench_fio_def *j, struct jobs
 }
 
 /* The files fio writes besides the job's: its logs and verify state, new (made) or existing (changed). */
-static int logs(struct model *m, const struct bench_fio_def *j, struct jobsum *js)
+static int logs(struct model *m, const struct bench_fio_def *j, struct jobsum *js, unsigned numjobs)
 {
         static const char * const log_keys[] = { "write_iolog", "write_bw_log", "write_lat_log", "write_iops_log",
                                                   "write_hist_log" };
         const char *aux = bench_fio_kv_get(&m->d->prog, "aux-path");
-        struct jobsum lj = { .name = js->name, .writes = true };
+        struct jobsum lj = { .name = js->name, .writes = true, .log = true };
         char dir[PATH_MAX];
         int r = 0;
 
@@ -428,11 +430,16 @@ static int logs(struct model *m, const struct bench_fio_def *j, struct jobsum *j
                 first(lj.first_new, sizeof(lj.first_new), &lj.nnew, v);
                 r = note_dir(m, dir, false);
         }
+        /* a verifying job's state at its end: AUX/local-JOB-THREAD-verify.state, THREAD counted over all jobs */
         if (r >= 0 && bench_fio_kv_get(&j->kv, "verify") && !falsy(bench_fio_kv_get(&j->kv, "verify")) &&
-            !falsy(bench_fio_kv_get(&j->kv, "verify_state_save") ? bench_fio_kv_get(&j->kv, "verify_state_save") : "1")) {
-                first(lj.first_new, sizeof(lj.first_new), &lj.nnew, "the verify state");
-                r = note_dir(m, aux ? aux : ".", false);
-        }
+            !falsy(bench_fio_kv_get(&j->kv, "verify_state_save") ? bench_fio_kv_get(&j->kv, "verify_state_save") : "1"))
+                for (unsigned n = 0; r >= 0 && n < numjobs; n++) {
+                        char p[PATH_MAX];
+
+                        snprintf(p, sizeof(p), "%s%slocal-%s-%u-verify.state", aux ? aux : "", aux ? "/" : "",
+                                 j->name, m->thread + n);
+                        r = one_path(m, &lj, p);
+                }
         if (r >= 0 && lj.nchange)
                 r = bench_fio_problem(m->d, "job '%s': fio would write its log %s: needs --allow-write", js->name,
                                       lj.first_change);
@@ -445,6 +452,7 @@ static int logs(struct model *m, const struct bench_fio_def *j, struct jobsum *j
 static int one_job(struct model *m, const struct bench_fio_def *j, bool *resolved)
 {
         struct jobsum js = { .name = j->name };
+        unsigned numjobs = 1;
         const char *replay;
         int r = code(m, j);
 
@@ -456,8 +464,11 @@ static int one_job(struct model *m, const struct bench_fio_def *j, bool *resolve
                 return bench_fio_problem(m->d, "job '%s': read_iolog=%s replays I/O on the files the log names, "
                                          "which iosched-bench does not resolve: not with iosched-bench", j->name, replay);
         r = job_files(m, j, &js, resolved);
+        if (bench_fio_kv_get(&j->kv, "numjobs"))
+                (void)bench_parse_uint(bench_fio_kv_get(&j->kv, "numjobs"), 1, 1u << 20, &numjobs);
         if (r >= 0)
-                r = logs(m, j, &js);
+                r = logs(m, j, &js, numjobs);
+        m->thread += numjobs;
         if (r >= 0 && js.nchange)
                 r = bench_fio_problem(m->d, "refusing to write to %s without --allow-write: job '%s' would %s it%s%s",
                                       js.first_change, j->name,

@@ -7,7 +7,10 @@
  * wins), name=/description= in [global], thread(s), the sync and pvsync
  * engines, random_generator=lfsr, bssplit=, random_distribution=, filesize=,
  * fio's reporting options accepted into g->ignored, the default JOBNAME.N.0
- * files, --readonly, and the table of fio's option names.
+ * files, --readonly, and the table of fio's option names.  Issue 27: the
+ * command line's settings as understood for fio (the space form
+ * "--filename DEV" is filename=DEV, not a job file), fio's names for a
+ * job's files, its aliases, and the engines a job file makes fio load.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -21,6 +24,7 @@
 
 #include "../../src/bench/bench.h"
 #include "../../src/bench/jobs.h"
+#include "../../src/bench/fioread.h"
 
 static char jobfile[64];
 
@@ -283,6 +287,83 @@ static void test_fio_names(void **state)
         assert_int_equal(bench_fio_option_arg(NULL), 0);
 }
 
+static void test_settings_for_fio(void **state)
+{
+        struct bench_opts o;
+        struct bench_error e;
+
+        (void)state;
+        /* the space form, with an option only fio has (the pre-check once read the device as a job file) */
+        assert_int_equal(parse(&o, &e, "--filename", "/dev/loop7", "--rw=write", "--size=1m", "--verify", "crc32c",
+                               "--readwrite", "randwrite", "--name=b", "--stonewall", NULL), -EOPNOTSUPP);
+        assert_null(o.jobfiles);
+        assert_non_null(o.fio_settings);
+        assert_string_equal(o.fio_settings[0], "filename=/dev/loop7");
+        assert_string_equal(o.fio_settings[1], "rw=write");
+        assert_string_equal(o.fio_settings[2], "size=1m");
+        assert_string_equal(o.fio_settings[3], "verify=crc32c");
+        assert_string_equal(o.fio_settings[4], "readwrite=randwrite");
+        assert_string_equal(o.fio_settings[5], "name=b");
+        assert_string_equal(o.fio_settings[6], "stonewall");
+        assert_null(o.fio_settings[7]);
+        bench_opts_done(&o);
+        assert_int_equal(parse(&o, &e, "--allow-exec", "--target-device=loop3", "--filename=/dev/loop3", NULL), 0);
+        assert_true(o.allow_exec);
+        assert_string_equal(o.target_device, "loop3");
+        bench_opts_done(&o);
+        assert_string_equal(bench_fio_canonical("readwrite"), "rw");
+        assert_string_equal(bench_fio_canonical("nr_files"), "nrfiles");
+        assert_string_equal(bench_fio_canonical("wait_for_previous"), "stonewall");
+        assert_string_equal(bench_fio_canonical("filename"), "filename");
+}
+
+static void test_fio_file_names(void **state)
+{
+        char out[256];
+        const char *p;
+
+        (void)state;
+        assert_int_equal(bench_fio_format_name(NULL, "job", 2, 3, out, sizeof(out)), 0);
+        assert_string_equal(out, "job.2.3");
+        assert_int_equal(bench_fio_format_name("$JOBNAME-$jobnum/f$filenum", "a", 2, 3, out, sizeof(out)), 0);
+        assert_string_equal(out, "a-2/f3");
+        assert_int_equal(bench_fio_count_parts("a\\:b:c::d"), 4);
+        p = bench_fio_next_part("a\\:b:c", out, sizeof(out));
+        assert_string_equal(out, "a:b");
+        p = bench_fio_next_part(p, out, sizeof(out));
+        assert_string_equal(out, "c");
+        assert_null(p);
+        bench_fio_dir_entry("/x:/y", 3, out, sizeof(out));
+        assert_string_equal(out, "/y");
+        bench_fio_dir_entry("/x:/y", 0, out, sizeof(out));
+        assert_string_equal(out, "/x");
+        bench_fio_dir_part("file", out, sizeof(out));
+        assert_string_equal(out, ".");
+        bench_fio_dir_part("/d/e/file", out, sizeof(out));
+        assert_string_equal(out, "/d/e");
+}
+
+static void test_fio_engines(void **state)
+{
+        struct sset sections = {};
+        char *what = NULL;
+
+        (void)state;
+        assert_int_equal(bench_fio_engine_runs_code("libaio"), 0);
+        assert_int_equal(bench_fio_engine_runs_code("io_uring"), 0);
+        assert_int_equal(bench_fio_engine_runs_code("exec"), 1);
+        assert_int_equal(bench_fio_engine_runs_code("external:/tmp/x.so"), 1);
+        assert_int_equal(bench_fio_engine_runs_code("/tmp/x.so"), 1);
+        assert_int_equal(bench_fio_gate("[a]\nioengine=libaio\n[b]\n", "t.fio", 0, &what, &sections), 0);
+        assert_int_equal(sections.n, 2);
+        setenv("TEST_ENGINE", "/tmp/evil.so", 1);
+        assert_int_equal(bench_fio_gate("[a]\n  ioengine = ${TEST_ENGINE} ; a comment\n", "t.fio", 0, &what,
+                                        &sections), 1);
+        assert_non_null(strstr(what, "/tmp/evil.so"));
+        free(what);
+        sset_done(&sections);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -290,6 +371,9 @@ int main(void)
                 cmocka_unit_test(test_admin_styles),
                 cmocka_unit_test(test_values),
                 cmocka_unit_test(test_fio_names),
+                cmocka_unit_test(test_settings_for_fio),
+                cmocka_unit_test(test_fio_file_names),
+                cmocka_unit_test(test_fio_engines),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
