@@ -47,23 +47,8 @@ struct model {
         dev_t want_rdev;                /* --target-device's */
         char disk1[64];                 /* the first target's disk */
         unsigned thread;                /* the first thread of the job met, counted over all jobs */
+        char last_dir[PATH_MAX];        /* the directory of the last new file noted */
 };
-
-/* per job: what it would do without leave, said once with a count */
-struct jobsum {
-        const char *name;
-        unsigned nnew, nchange;
-        char first_new[256], first_change[256];
-        bool writes, deletes, truncates;
-        uint64_t need;                  /* bytes each file must have, else fio lays it out; 0: no need */
-        bool need_unsure;
-        bool log;                       /* a log or state file: not a target (its disk is not compared) */
-};
-
-static bool falsy(const char *v)
-{
-        return !v || streq(v, "0") || streq(v, "false") || streq(v, "off") || streq(v, "none") || streq(v, "no");
-}
 
 /* the whole disk holding maj:min ("sda" for sda1), by sysfs */
 static void disk_of(unsigned maj, unsigned min, char *name, size_t len)
@@ -181,7 +166,11 @@ static int one_path(struct model *m, struct jobsum *js, const char *path)
                 first(js->first_new, sizeof(js->first_new), &js->nnew, path);
                 bench_fio_dir_part(path, dir, sizeof(dir));
                 r = list_push(&m->created, path);
-                return r < 0 ? r : note_dir(m, dir, !js->log);
+                if (r < 0 || (!js->log && streq(dir, m->last_dir)))
+                        return r;       /* the same directory as the file before (numjobs x nrfiles) */
+                if (!js->log)
+                        snprintf(m->last_dir, sizeof(m->last_dir), "%s", dir);
+                return note_dir(m, dir, !js->log);
         }
         if (m->g->target_device && !js->log && (!S_ISBLK(st.st_mode) || st.st_rdev != m->want_rdev))
                 return bench_fio_problem(m->d, "job '%s': %s is not --target-device %s", js->name, path,
@@ -289,46 +278,6 @@ static int code(struct model *m, const struct bench_fio_def *j)
         return list_push(&m->ex, eng);
 }
 
-/* What a job changes of the files it opens (fio's rules, conservative where a value is unreadable). */
-static void changes(const struct bench_fio_def *j, struct jobsum *js, unsigned nrfiles)
-{
-        static const char * const writing[] = { "verify", "trim_percentage", "trim_backlog", "fill_device",
-                                                "experimental_verify", "verify_only" };
-        const struct bench_fio_kvs *kv = &j->kv;
-        const char *rw = bench_fio_kv_get(kv, "rw"), *eng = bench_fio_kv_get(kv, "ioengine");
-        const char *size = bench_fio_kv_get(kv, "size"), *fsz = bench_fio_kv_get(kv, "filesize");
-        const char *off = bench_fio_kv_get(kv, "offset"), *zm = bench_fio_kv_get(kv, "zonemode");
-        uint64_t s = 0, o = 0;
-
-        if (rw) {
-                size_t n = strcspn(rw, ":");
-
-                js->writes |= strstr(rw, "write") || strstr(rw, "trim") || (n == 2 && !strncmp(rw, "rw", 2)) ||
-                              (n == 6 && !strncmp(rw, "randrw", 6)) ||
-                              !((n == 4 && !strncmp(rw, "read", 4)) || (n == 8 && !strncmp(rw, "randread", 8)));
-        }
-        for (size_t i = 0; i < ELEMENTSOF(writing); i++)
-                js->writes |= !falsy(bench_fio_kv_get(kv, writing[i])) && bench_fio_kv_get(kv, writing[i]);
-        js->writes |= zm && streq(zm, "zbd");
-        js->writes |= engine_is(eng, "falloc") || engine_is(eng, "e4defrag") || engine_is(eng, "filecreate");
-        js->truncates = engine_is(eng, "ftruncate");
-        js->deletes = engine_is(eng, "filedelete") || (bench_fio_kv_get(kv, "unlink") && !falsy(bench_fio_kv_get(kv, "unlink"))) ||
-                      (bench_fio_kv_get(kv, "unlink_each_loop") && !falsy(bench_fio_kv_get(kv, "unlink_each_loop")));
-        /* the bytes each file must hold, else fio lays it out (writes it), read job or not */
-        if (fsz) {
-                /* "a-b": files of a to b bytes; the largest counts */
-                const char *hi = fsz + strcspn(fsz, "-:");
-
-                js->need_unsure |= strchr(fsz, '%') || bench_parse_size(*hi ? hi + 1 : fsz, &s) < 0;
-        } else if (size && !strchr(size, '%')) {
-                js->need_unsure |= bench_parse_size(size, &s) < 0;
-                s /= nrfiles ? nrfiles : 1;
-        }
-        if (off && !strchr(off, '%'))
-                js->need_unsure |= bench_parse_size(off, &o) < 0;
-        js->need = s ? s + o : 0;
-}
-
 /* Every file one job opens, in fio's order of rules. */
 static int job_files(struct model *m, const struct bench_fio_def *j, struct jobsum *js, bool *resolved)
 {
@@ -354,7 +303,7 @@ static int job_files(struct model *m, const struct bench_fio_def *j, struct jobs
         for (size_t i = 0; i < kv->n; i++)
                 if (kv->v[i].val && streq(kv->v[i].key, "filename"))
                         nnamed += bench_fio_count_parts(kv->v[i].val);
-        changes(j, js, nnamed ? nnamed : nrfiles);
+        bench_fio_changes(j, js, nnamed ? nnamed : nrfiles);
         for (size_t i = 0; r >= 0 && i < kv->n; i++) {
                 const char *k = kv->v[i].key, *v = kv->v[i].val;
 
@@ -419,7 +368,7 @@ static int logs(struct model *m, const struct bench_fio_def *j, struct jobsum *j
         for (size_t i = 0; r >= 0 && i < ELEMENTSOF(log_keys); i++) {
                 const char *v = bench_fio_kv_get(&j->kv, log_keys[i]);
 
-                if (!v || (i > 0 && falsy(v)))
+                if (!v || (i > 0 && bench_fio_falsy(v)))
                         continue;
                 if (i == 0) {
                         r = one_path(m, &lj, v);        /* fio appends to it */
@@ -431,8 +380,8 @@ static int logs(struct model *m, const struct bench_fio_def *j, struct jobsum *j
                 r = note_dir(m, dir, false);
         }
         /* a verifying job's state at its end: AUX/local-JOB-THREAD-verify.state, THREAD counted over all jobs */
-        if (r >= 0 && bench_fio_kv_get(&j->kv, "verify") && !falsy(bench_fio_kv_get(&j->kv, "verify")) &&
-            !falsy(bench_fio_kv_get(&j->kv, "verify_state_save") ? bench_fio_kv_get(&j->kv, "verify_state_save") : "1"))
+        if (r >= 0 && bench_fio_kv_get(&j->kv, "verify") && !bench_fio_falsy(bench_fio_kv_get(&j->kv, "verify")) &&
+            !bench_fio_falsy(bench_fio_kv_get(&j->kv, "verify_state_save") ? bench_fio_kv_get(&j->kv, "verify_state_save") : "1"))
                 for (unsigned n = 0; r >= 0 && n < numjobs; n++) {
                         char p[PATH_MAX];
 

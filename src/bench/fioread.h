@@ -81,6 +81,21 @@ void bench_fio_dir_entry(const char *dirs, unsigned k, char *out, size_t len);
 int bench_fio_joined(const char *dir, const char *name, char *out, size_t len);
 void bench_fio_dir_part(const char *path, char *dir, size_t len);
 
+/* fiojob.c, per job: what it would do without leave, said once with a count */
+struct jobsum {
+        const char *name;
+        unsigned nnew, nchange;
+        char first_new[256], first_change[256];
+        bool writes, deletes, truncates;
+        uint64_t need;                  /* bytes each file must have, else fio lays it out; 0: no need */
+        bool need_unsure;
+        bool log;                       /* a log or state file: not a target (its disk is not compared) */
+};
+
+/* fiochanges.c: what job j changes of the files it opens (nrfiles: its files) into js */
+void bench_fio_changes(const struct bench_fio_def *j, struct jobsum *js, unsigned nrfiles);
+bool bench_fio_falsy(const char *v);     /* unset, "0", "false", "off", "none" or "no" */
+
 /* fiojob.c: what d's jobs touch, checked, into f->access, f->created, f->writes, and tg */
 int bench_fio_model(const struct bench_opts *g, struct bench_fio_defs *d, struct ios_ctx *root,
                     struct bench_fio *f, struct bench_target *tg, struct bench_error *e);

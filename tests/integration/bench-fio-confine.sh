@@ -10,8 +10,11 @@
 # exec_prerun, --trigger, ioengine=exec and an engine from a path without
 # --allow-exec; all problems in one refusal.  Run: two sections on one
 # device (stonewall, wait_for) with --allow-write, a job on standard input
-# with both backends, numjobs=1024 nrfiles=1024 reaching fio in seconds;
-# --target-device refusing another device.
+# with both backends, numjobs=1024 nrfiles=1024 reaching fio in seconds
+# (and SIGINT meanwhile ending the pre-check, fio never started);
+# --target-device refusing another device; --compare across two disks
+# refused; without Landlock (IOSCHED_BENCH_LANDLOCK=0) a note that fio runs
+# unconfined, and a job the model cannot resolve refused.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -81,12 +84,29 @@ rc=$?; [ $rc = 3 ] || [ $rc = 2 ]; [ $? = 0 ] && grep -q "target-device" err || 
 $BENCH --backend=fio --target-device="$l" --filename="$dev" --rw=read --runtime=1 >/dev/null 2>err ||
         b_fail "--target-device=$l on $dev: $(cat err)"
 
+# --compare: every target on the one disk whose scheduler switches
+b_loop l2 64
+dev=/dev/$l     # b_loop sets dev to the new one
+$BENCH --backend=fio --compare=none,mq-deadline --name=a --filename="$dev" --rw=read --runtime=1 \
+        --name=b --filename=/dev/$l2 --rw=read >/dev/null 2>err
+rc=$?
+[ $rc = 3 ] && grep -q "on 2 disks" err && grep -q "$l2" err || b_fail "--compare on two disks: exit $rc $(cat err)"
+
+# without Landlock: one line that fio runs unconfined; a job the model cannot resolve is refused
+IOSCHED_BENCH_LANDLOCK=0 $BENCH --backend=fio --filename="$dev" --rw=read --runtime=1 >/dev/null 2>err ||
+        b_fail "unconfined run: $(cat err)"
+grep -q "no Landlock: fio runs unconfined" err || b_fail "no unconfined note: $(cat err)"
+IOSCHED_BENCH_LANDLOCK=0 $BENCH --backend=fio --name=o --directory="$B_TMP/d1" --opendir="$B_TMP/d2" --rw=read \
+        --runtime=1 >/dev/null 2>err
+rc=$?
+[ $rc = 3 ] && grep -q "cannot confine fio on this kernel" err || b_fail "unresolved without Landlock: exit $rc $(cat err)"
+
 # numjobs=1024 nrfiles=1024: fio starts within seconds (the model is linear).  A fio in PATH
 # before the real one notes when it is started to run the job, and ends it there.
 mkdir many shim
 cat >shim/fio <<EOT
 #!/bin/sh
-case "\$*" in *--showcmd*) exec $(command -v fio) "\$@";; esac
+case "\$*" in *--showcmd*|*--enghelp*) exec $(command -v fio) "\$@";; esac
 date +%s >$B_TMP/started
 exit 1
 EOT
@@ -95,6 +115,17 @@ t0=$(date +%s)
 PATH="$B_TMP/shim:$PATH" timeout 120 $BENCH --backend=fio --allow-write --name=m --directory="$B_TMP/many" \
         --numjobs=1024 --nrfiles=1024 --size=1m --ioengine=psync --runtime=1 >/dev/null 2>err
 [ -f started ] || b_fail "numjobs=1024 nrfiles=1024: fio never started: $(cat err)"
-[ $(($(cat started) - t0)) -le 10 ] || b_fail "numjobs=1024 nrfiles=1024: $(($(cat started) - t0)) s before fio started"
+[ $(($(cat started) - t0)) -le 30 ] || b_fail "numjobs=1024 nrfiles=1024: $(($(cat started) - t0)) s before fio started"
 echo "numjobs=1024 nrfiles=1024: fio started after $(($(cat started) - t0)) s"
+# SIGINT during the pre-check ends it: the interrupted exit, fio never started
+rm -f started
+PATH="$B_TMP/shim:$PATH" $BENCH --backend=fio --allow-write --name=m --directory="$B_TMP/many" \
+        --numjobs=1024 --nrfiles=4096 --size=1m --ioengine=psync --runtime=1 >/dev/null 2>err &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc = 1 ] && grep -q "interrupted by signal 2" err || b_fail "SIGINT in the pre-check: exit $rc $(cat err)"
+[ ! -f started ] || b_fail "SIGINT in the pre-check: fio started"
 echo "PASS"
