@@ -165,7 +165,7 @@ static int one_path(struct model *m, struct jobsum *js, const char *path)
                                                  js->name, path, m->g->target_device);
                 first(js->first_new, sizeof(js->first_new), &js->nnew, path);
                 bench_fio_dir_part(path, dir, sizeof(dir));
-                r = list_push(&m->created, path);
+                r = js->keep ? 0 : list_push(&m->created, path);
                 if (r < 0 || (!js->log && streq(dir, m->last_dir)))
                         return r;       /* the same directory as the file before (numjobs x nrfiles) */
                 if (!js->log)
@@ -371,7 +371,9 @@ static int logs(struct model *m, const struct bench_fio_def *j, struct jobsum *j
                 if (!v || (i > 0 && bench_fio_falsy(v)))
                         continue;
                 if (i == 0) {
+                        lj.keep = true;
                         r = one_path(m, &lj, v);        /* fio appends to it */
+                        lj.keep = false;
                         continue;
                 }
                 /* PREFIX_bw.N.log and the like: made in PREFIX's directory */
@@ -413,6 +415,7 @@ static int one_job(struct model *m, const struct bench_fio_def *j, bool *resolve
                 return bench_fio_problem(m->d, "job '%s': read_iolog=%s replays I/O on the files the log names, "
                                          "which iosched-bench does not resolve: not with iosched-bench", j->name, replay);
         r = job_files(m, j, &js, resolved);
+        m->f->writes |= js.writes || js.deletes || js.truncates;
         if (bench_fio_kv_get(&j->kv, "numjobs"))
                 (void)bench_parse_uint(bench_fio_kv_get(&j->kv, "numjobs"), 1, 1u << 20, &numjobs);
         if (r >= 0)

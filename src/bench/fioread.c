@@ -276,6 +276,7 @@ static int parse_showcmd(const char *text, struct bench_fio_defs *d, struct benc
         const char *p = strstr(text, "fio ");
         struct bench_fio_def *job = NULL;
         struct bench_fio_kvs *cur = globals;
+        _cleanup_(sset_donep) struct sset started = {};
         size_t len;
 
         if (!p)
@@ -312,8 +313,11 @@ static int parse_showcmd(const char *text, struct bench_fio_defs *d, struct benc
                         if (!val)
                                 return -ENOMEM;
                 }
-                /* --name=X starts a section only if the file has a section [X]; else it is name= */
-                if (klen == 4 && !strncmp(key, "name", 4) && val && sset_add(sections, val) == 0) {
+                /* --name=X starts a section only if the file has a section [X] not met yet; else it is name= */
+                if (klen == 4 && !strncmp(key, "name", 4) && val && sset_has(sections, val) &&
+                    (r = sset_add(&started, val)) != 0) {
+                        if (r < 0)
+                                return r;
                         r = add_job(d, val, strlen(val), globals, &job);
                         cur = job ? &job->kv : cur;
                 } else if (klen == 4 && !strncmp(key, "name", 4)) {

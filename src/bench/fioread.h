@@ -66,7 +66,9 @@ struct sset {
         size_t n, cap;
 };
 int sset_add(struct sset *s, const char *key);        /* 1 added, 0 there already, < 0 error */
+bool sset_has(const struct sset *s, const char *key);
 void sset_done(struct sset *s);
+void sset_donep(struct sset *s);       /* for _cleanup_ */
 struct list {
         char ***v;                      /* a NULL-terminated strv, owned elsewhere */
         size_t n, cap;
@@ -90,6 +92,7 @@ struct jobsum {
         uint64_t need;                  /* bytes each file must have, else fio lays it out; 0: no need */
         bool need_unsure;
         bool log;                       /* a log or state file: not a target (its disk is not compared) */
+        bool keep;                      /* a new file the user asked for (a log): not removed afterwards */
 };
 
 /* fiochanges.c: what job j changes of the files it opens (nrfiles: its files) into js */

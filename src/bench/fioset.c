@@ -51,6 +51,21 @@ int sset_add(struct sset *s, const char *key)
         return 1;
 }
 
+void sset_donep(struct sset *s)
+{
+        sset_done(s);
+}
+
+bool sset_has(const struct sset *s, const char *key)
+{
+        if (!s->cap)
+                return false;
+        for (size_t i = hash(key) & (s->cap - 1); s->v[i]; i = (i + 1) & (s->cap - 1))
+                if (streq(s->v[i], key))
+                        return true;
+        return false;
+}
+
 void sset_done(struct sset *s)
 {
         for (size_t i = 0; i < s->cap; i++)
