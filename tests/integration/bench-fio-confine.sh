@@ -66,7 +66,7 @@ $BENCH --backend=fio --filename=small --rw=read --size=1m --exec_prerun="touch M
 grep -q "exec_prerun" err && grep -q "smaller than the job's size" err || b_fail "not every problem named: $(cat err)"
 
 # two sections on one device, with --allow-write: one open of the device for both
-printf '[global]\nfilename=%s\nsize=1m\nruntime=1\n[a]\nrw=read\n[b]\nrw=write\nstonewall\n[c]\nrw=randwrite\nwait_for=a\n' "$dev" >two.fio
+printf '[global]\nfilename=%s\nsize=1m\nruntime=1\n[a]\nrw=write\n[b]\nrw=write\nstonewall\n[c]\nrw=randwrite\nwait_for=a\n' "$dev" >two.fio
 $BENCH --backend=fio --allow-write two.fio >/dev/null 2>err || b_fail "two sections on one device: $(cat err)"
 
 # a job on standard input, both backends
