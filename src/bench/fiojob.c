@@ -206,11 +206,12 @@ static int one_path(struct model *m, struct jobsum *js, const char *path)
         if (!S_ISBLK(st.st_mode) && (r = sset_add(change ? &m->seen_w : &m->seen, key)) <= 0)
                 return r;
         r = list_push(change ? &m->wr : &m->rd, real);
-        if (r >= 0 && change && js->deletes) {
+        if (r >= 0 && change && (js->deletes || S_ISREG(st.st_mode))) {
                 char dir[PATH_MAX];
 
+                /* fio removes a file it deletes, and one a write job lays out again (and makes it anew) */
                 bench_fio_dir_part(real, dir, sizeof(dir));
-                r = note_dir(m, dir, false);    /* removing needs the directory */
+                r = note_dir(m, dir, false);
         }
         return r;
 }

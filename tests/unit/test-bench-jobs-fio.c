@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -364,6 +365,77 @@ static void test_fio_engines(void **state)
         sset_done(&sections);
 }
 
+static bool has(char **list, const char *s)
+{
+        for (char **p = list; p && *p; p++)
+                if (!strcmp(*p, s))
+                        return true;
+        return false;
+}
+
+/* What the model hands the fence (struct bench_fio_access), and every problem at once without leave. */
+static void test_model_access(void **state)
+{
+        char dir[] = "/tmp/test-bench-model.XXXXXX", file[128], fa[160], fb[160], nb0[160], nb1[160], buf[8192] = { 0 };
+        struct bench_opts o;
+        struct bench_error e;
+        struct bench_fio_defs d;
+        struct bench_fio f;
+        struct bench_target tg;
+        int fd;
+
+        (void)state;
+        assert_non_null(mkdtemp(dir));
+        snprintf(file, sizeof(file), "%s/f", dir);
+        fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0600);
+        assert_true(fd >= 0);
+        assert_int_equal(write(fd, buf, sizeof(buf)), (ssize_t)sizeof(buf));
+        close(fd);
+        snprintf(fa, sizeof(fa), "--filename=%s", file);
+        snprintf(fb, sizeof(fb), "--directory=%s", dir);
+        snprintf(nb0, sizeof(nb0), "%s/b.0.0", dir);
+        snprintf(nb1, sizeof(nb1), "%s/b.0.1", dir);
+        for (int allowed = 1; allowed >= 0; allowed--) {
+                int r = allowed ? parse(&o, &e, "--allow-write", "--allow-exec", "--name=a", fa, "--rw=write",
+                                        "--exec_prerun=true", "--name=b", fb, "--nrfiles=2", "--size=8k", NULL)
+                                : parse(&o, &e, "--name=a", fa, "--rw=write", "--exec_prerun=true", "--name=b", fb,
+                                        "--nrfiles=2", "--size=8k", NULL);
+
+                assert_true(r == 0 || r == -EOPNOTSUPP);
+                f = (struct bench_fio){};
+                tg = (struct bench_target){ .fd = -1 };
+                assert_int_equal(bench_fio_read(&o, "/nonexistent/fio", &d, &e), 0);
+                assert_int_equal(d.n, 2);
+                assert_int_equal(bench_fio_model(&o, &d, NULL, &f, &tg, &e), 0);
+                assert_true(f.access.resolved);
+                assert_true(has(f.created, nb0) && has(f.created, nb1));
+                if (allowed) {
+                        assert_int_equal(d.nproblems, 0);
+                        assert_true(has(f.access.write, file));
+                        assert_true(has(f.access.create, dir));
+                        assert_true(has(f.access.exec, "/bin/sh"));
+                        assert_true(f.access.allow_exec);
+                        assert_true(f.writes);
+                } else {
+                        /* a's write, a's command, b's new files: all at once */
+                        assert_int_equal(d.nproblems, 3);
+                        assert_null(f.access.write);
+                        assert_null(f.access.create);
+                        assert_true(has(f.access.read, file));
+                }
+                bench_fio_defs_done(&d);
+                bench_target_close_one(&tg);
+                ios_strv_free(f.created);
+                ios_strv_free(f.access.read);
+                ios_strv_free(f.access.write);
+                ios_strv_free(f.access.create);
+                ios_strv_free(f.access.exec);
+                bench_opts_done(&o);
+        }
+        unlink(file);
+        rmdir(dir);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -374,6 +446,7 @@ int main(void)
                 cmocka_unit_test(test_settings_for_fio),
                 cmocka_unit_test(test_fio_file_names),
                 cmocka_unit_test(test_fio_engines),
+                cmocka_unit_test(test_model_access),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
