@@ -300,6 +300,7 @@ void bench_fio_done(struct bench_fio *f)
                         unlink(*c);
         }
         ios_strv_free(f->created);
+        bench_fio_access_done(&f->access);
         free(f->preset);
         free(f->exe);
         ios_strv_free(f->argv);

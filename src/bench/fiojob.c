@@ -513,3 +513,12 @@ int bench_fio_model(const struct bench_opts *g, struct bench_fio_defs *d, struct
         sset_done(&m.disks);
         return r;
 }
+
+void bench_fio_access_done(struct bench_fio_access *a)
+{
+        ios_strv_free(a->read);
+        ios_strv_free(a->write);
+        ios_strv_free(a->create);
+        ios_strv_free(a->exec);
+        *a = (struct bench_fio_access){};
+}
