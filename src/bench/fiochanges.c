@@ -48,8 +48,8 @@ void bench_fio_changes(const struct bench_fio_def *j, struct jobsum *js, unsigne
         js->writes |= zm && streq(zm, "zbd");
         js->writes |= engine_is(eng, "falloc") || engine_is(eng, "e4defrag") || engine_is(eng, "filecreate");
         js->truncates = engine_is(eng, "ftruncate");
-        js->deletes = engine_is(eng, "filedelete") || (bench_fio_kv_get(kv, "unlink") && !bench_fio_falsy(bench_fio_kv_get(kv, "unlink"))) ||
-                      (bench_fio_kv_get(kv, "unlink_each_loop") && !bench_fio_falsy(bench_fio_kv_get(kv, "unlink_each_loop")));
+        js->deletes = engine_is(eng, "filedelete") || !bench_fio_falsy(bench_fio_kv_get(kv, "unlink")) ||
+                      !bench_fio_falsy(bench_fio_kv_get(kv, "unlink_each_loop"));
         /* the bytes each file must hold, else fio lays it out (writes it), read job or not */
         if (fsz) {
                 /* "a-b": files of a to b bytes; the largest counts */

@@ -384,7 +384,8 @@ static int logs(struct model *m, const struct bench_fio_def *j, struct jobsum *j
         }
         /* a verifying job's state at its end: AUX/local-JOB-THREAD-verify.state, THREAD counted over all jobs */
         if (r >= 0 && bench_fio_kv_get(&j->kv, "verify") && !bench_fio_falsy(bench_fio_kv_get(&j->kv, "verify")) &&
-            !bench_fio_falsy(bench_fio_kv_get(&j->kv, "verify_state_save") ? bench_fio_kv_get(&j->kv, "verify_state_save") : "1"))
+            (!bench_fio_kv_get(&j->kv, "verify_state_save") ||
+             !bench_fio_falsy(bench_fio_kv_get(&j->kv, "verify_state_save"))))
                 for (unsigned n = 0; r >= 0 && n < numjobs; n++) {
                         char p[PATH_MAX];
 

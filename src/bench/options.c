@@ -280,10 +280,10 @@ static int opt_allow_exec(struct parse *p, const char *arg)
 
 static int opt_target_device(struct parse *p, const char *arg)
 {
+        free(p->o->target_device);
+        p->o->target_device = *arg ? strdup(arg) : NULL;
         if (!*arg)
                 return BAD("invalid --target-device '%s' (expected a block device)", arg);
-        free(p->o->target_device);
-        p->o->target_device = strdup(arg);
         return p->o->target_device ? 0 : -ENOMEM;
 }
 
@@ -413,12 +413,8 @@ static int job_option(struct parse *p, const struct option *lo)
                 *p->e = (struct bench_error){ 0 };
                 r = -EOPNOTSUPP;
         }
-        if (r >= 0 || r == -EOPNOTSUPP) {
-                int k = setting(p, lo->name, val);
-
-                if (k < 0)
-                        return k;
-        }
+        if ((r >= 0 || r == -EOPNOTSUPP) && setting(p, lo->name, val) < 0)
+                return -ENOMEM;
         return bench_jobs_record(p->o, r, NULL, lo->name, val);
 }
 
@@ -441,12 +437,8 @@ static int fio_only_option(struct parse *p)
             (kind == 'v' ? p->argv[optind][0] != '-' : bench_parse_bool(p->argv[optind], &b) == 0))
                 val = p->argv[optind++];
         r = bench_jobopt_set(p->cur, opt, val, NULL, p->e);
-        if (r >= 0 || r == -EOPNOTSUPP) {
-                int k = setting(p, opt, val);
-
-                if (k < 0)
-                        return k;
-        }
+        if ((r >= 0 || r == -EOPNOTSUPP) && setting(p, opt, val) < 0)
+                return -ENOMEM;
         return bench_jobs_record(p->o, r, NULL, opt, val);
 }
 
