@@ -223,6 +223,11 @@ struct bench_opts {
         enum bench_backend backend;     /* --backend= */
         char **fio_args;                /* options.c: the job's arguments as written (job options, --name,
                                          * fio's options native lacks, --readonly, job files), in order, for fio (fio.c) */
+        char **fio_settings;            /* options.c: the command line's job settings as understood, in order:
+                                         * "key=value", "key" (a boolean alone), "name=J" starts a job (fioread.c) */
+        char *stdin_job;                /* jobfile.c: the job file read from standard input ("-"), read once */
+        bool allow_exec;                /* --allow-exec: fio may run programs (exec_*, trigger*, ioengine=exec, ...) */
+        char *target_device;            /* --target-device=DEV: every job's every target must be DEV */
 };
 
 void bench_opts_init(struct bench_opts *o);

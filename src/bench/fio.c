@@ -1,19 +1,21 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * fio.c: fio as a workload backend (--backend=fio, or auto when the jobs
- * use an option the native engine lacks).  fio runs the job as written:
- * the same command-line job options and job files (a --workload preset is
- * written to a file), with --output-format=json+ so that the clat
- * histogram comes back bucket by bucket (fio's layout is ours, hist.c).
- * Before fio starts, fio's report options are refused (a typo is an
- * unknown option already: jobopts-fio.c), and the job is read for what it
- * touches and checked (fiojob.c).  fio runs in its own process group: a signal to
- * iosched-bench ends that group (SIGTERM, then SIGKILL), and the caller
- * restores.
+ * use an option the native engine lacks).  fio runs the job as
+ * iosched-bench read it (fioread.c: fio's own reading of the job files,
+ * the command line as options.c understood it): --name=J and every
+ * setting of J, for each job, and no job file, with --output-format=json+
+ * so that the clat histogram comes back bucket by bucket (fio's layout is
+ * ours, hist.c).  Before fio starts, fio's report options are refused (a
+ * typo is an unknown option already: jobopts-fio.c), and what each job
+ * touches is resolved and checked, every problem said at once (fiojob.c).
+ * fio runs in its own process group: a signal to iosched-bench ends that
+ * group (SIGTERM, then SIGKILL), and the caller restores.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,7 @@
 #include <unistd.h>
 
 #include "fio.h"
+#include "fioread.h"
 #include "jobs.h"
 #include "macro.h"
 
@@ -78,10 +81,68 @@ static int check_unsupported(const struct bench_opts *g, struct bench_error *e)
         return 0;
 }
 
+int bench_fio_prog_option(const char *name)
+{
+        for (size_t i = 0; i < ELEMENTSOF(fio_prog_ok); i++)
+                if (streq(name, fio_prog_ok[i]))
+                        return 1;
+        for (size_t i = 0; i < ELEMENTSOF(fio_prog_refused); i++)
+                if (streq(name, fio_prog_refused[i]))
+                        return -1;
+        return 0;
+}
+
+/* Every problem the model found: each on its own line, the last one the error. */
+static int refuse(struct bench_fio_defs *d, struct bench_error *e)
+{
+        for (size_t i = 0; i + 1 < d->nproblems; i++)
+                fprintf(stderr, "iosched-bench: %s\n", d->problems[i]);
+        if (d->nproblems > 1)
+                return bench_error_set(e, BENCH_ERR_REFUSED, EPERM, "%s (%zu problems: fio not started)",
+                                       d->problems[d->nproblems - 1], d->nproblems);
+        return bench_error_set(e, BENCH_ERR_REFUSED, EPERM, "%s", d->problems[0]);
+}
+
+/* fio's command line: our program options, then each job's full list of settings, and no job file. */
+static int build_argv(const struct bench_fio_defs *d, struct bench_fio *f)
+{
+        size_t n = 4 + d->prog.n, k = 0;
+        char **v;
+
+        for (size_t i = 0; i < d->n; i++)
+                n += 1 + d->jobs[i].kv.n;
+        v = calloc(n + 1, sizeof(*v));
+        if (!v)
+                return -ENOMEM;
+        f->argv = v;
+        v[k++] = strdup(f->exe);
+        v[k++] = strdup("--output-format=json+");
+        v[k++] = strdup("--eta=never");
+        for (size_t i = 0; i < d->prog.n; i++)
+                if (!streq(d->prog.v[i].key, "section")) /* applied already: fio reads no job file */
+                        (void)(d->prog.v[i].val ? asprintf(&v[k++], "--%s=%s", d->prog.v[i].key, d->prog.v[i].val)
+                                                : asprintf(&v[k++], "--%s", d->prog.v[i].key));
+        for (size_t i = 0; i < d->n; i++) {
+                const struct bench_fio_def *j = &d->jobs[i];
+
+                (void)asprintf(&v[k++], "--name=%s", j->name);
+                for (size_t s = 0; s < j->kv.n; s++) {
+                        /* a job option alone is "=1" on fio's command line */
+                        bool bare = !j->kv.v[s].val;
+
+                        (void)asprintf(&v[k++], "--%s=%s", j->kv.v[s].key, bare ? "1" : j->kv.v[s].val);
+                }
+        }
+        for (size_t i = 0; i < k; i++)
+                if (!v[i])
+                        return -ENOMEM;
+        return 0;
+}
+
 int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct bench_fio *f,
                       struct bench_target *tg, struct bench_error *e)
 {
-        bool named = false;
+        struct bench_fio_defs d = {};
         int r;
 
         *f = (struct bench_fio){};
@@ -99,49 +160,21 @@ int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct b
         r = check_unsupported(g, e);
         if (r < 0)
                 return r;
-        named = g->jobfiles != NULL;
-        for (char **a = g->fio_args; a && *a; a++)
-                named |= **a == '-' && (!strncmp(*a + strspn(*a, "-"), "name=", 5) || streq(*a + strspn(*a, "-"), "name"));
-        /* ours first, so that the job's own settings win (a job file's, wherever it stands) */
-        r = ios_strv_pushf(&f->argv, "%s", f->exe);
+        /* the jobs as fio reads them (fioread.c), then what they touch (fiojob.c), all before fio starts */
+        r = bench_fio_read(g, f->exe, &d, e);
+        if (r >= 0 && d.n == 0 && d.nproblems == 0)
+                r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "no job for fio to run");
         if (r >= 0)
-                r = ios_strv_pushf(&f->argv, "--output-format=json+");
+                r = bench_fio_model(g, &d, root, f, tg, e);
+        if (r >= 0 && d.nproblems)
+                r = refuse(&d, e);
         if (r >= 0)
-                r = ios_strv_pushf(&f->argv, "--eta=never");
-        if (r >= 0 && g->compare)
-                r = ios_strv_pushf(&f->argv, "--ramp_time=1");  /* settle after each switch, as ours */
-        if (r >= 0 && !named && !g->workload)
-                r = ios_strv_pushf(&f->argv, "--name=%s", g->name ? g->name : "iosched-bench");
-        for (char **a = g->fio_args; r >= 0 && a && *a; a++) {
-                /* a job option alone ("--gtod_reduce"), as in a job file: fio's command line wants "=1"
-                 * (its own options, "--readonly", stay as they are) */
-                bool b, bare = **a == '-' && !strchr(*a, '=') && bench_fio_option_arg(*a + strspn(*a, "-")) == 'b' &&
-                               !(a[1] && bench_parse_bool(a[1], &b) == 0);
-
-                for (size_t i = 0; bare && i < ELEMENTSOF(fio_prog_ok); i++)
-                        bare = !streq(*a + strspn(*a, "-"), fio_prog_ok[i]);
-
-                r = ios_strv_pushf(&f->argv, "%s%s", *a, bare ? "=1" : "");
-        }
-        if (r >= 0 && g->workload) {
-                const char *text = bench_workload_text(g->workload);
-                char tmpl[] = "/tmp/iosched-bench-preset-XXXXXX";
-                int fd = text ? mkostemp(tmpl, O_CLOEXEC) : -1;
-
-                if (fd < 0)
-                        return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "cannot write the preset for fio: %s",
-                                               strerror(errno));
-                f->preset = strdup(tmpl);
-                r = write(fd, text, strlen(text)) == (ssize_t)strlen(text) ? 0 : -EIO;
-                close(fd);
-                if (r >= 0)
-                        r = ios_strv_pushf(&f->argv, "%s", tmpl);
-        }
-        if (r < 0)
-                return r;
-
-        /* what the job touches, read as fio will (after fio, --output-format and --eta) */
-        return bench_fio_job_check(g, f->argv + 3, root, &f->writes, tg, &f->created, e);
+                r = build_argv(&d, f);
+        if (r >= 0 && bench_sandbox_abi() == 0)
+                fprintf(stderr, "iosched-bench: note: this kernel has no Landlock: fio runs unconfined, held only "
+                                "by the checks made before it starts\n");
+        bench_fio_defs_done(&d);
+        return r;
 }
 
 /* End fio's process group: TERM, then KILL after 5 s. */
@@ -267,6 +300,7 @@ void bench_fio_done(struct bench_fio *f)
                         unlink(*c);
         }
         ios_strv_free(f->created);
+        bench_fio_access_done(&f->access);
         free(f->preset);
         free(f->exe);
         ios_strv_free(f->argv);

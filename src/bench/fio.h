@@ -79,10 +79,9 @@ char *bench_fio_find(void);
  */
 int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct bench_fio *f,
                       struct bench_target *tg, struct bench_error *e);
-/* fiojob.c: the job in args (fio's command line without our options) read for its files and writes,
- * each existing one checked; tg: the target whose disk is compared; created: names fio will lay out */
-int bench_fio_job_check(const struct bench_opts *g, char * const *args, struct ios_ctx *root, bool *writes,
-                        struct bench_target *tg, char ***created, struct bench_error *e);
+/* (fioread.c reads the jobs as fio does; fiojob.c models what they touch: fioread.h) */
+/* fiojob.c: the lists of a filled struct bench_fio_access freed */
+void bench_fio_access_done(struct bench_fio_access *a);
 /* sandbox.c: the Landlock ABI version the kernel offers, 0 without Landlock (or IOSCHED_BENCH_LANDLOCK=0) */
 int bench_sandbox_abi(void);
 /* One run of fio (the measurement of a plain run or a comparison's round). */

@@ -1,317 +1,525 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * fiojob.c: a job as fio will run it, read for what it touches before fio
- * starts (fio.c).  The command line's options (global until a --name),
- * then the job files ([global] over the command line's, one job per other
- * section), every "key=value" with ${VAR} expanded as fio does; per job,
- * its files (filename=, ':'-separated, or fio's NAME.N.F under
- * directory=) and whether it writes (rw= with a write or trim, verify=,
- * trim_*, fill_*, overwrite; a value we cannot read counts as a write;
- * readonly clears it).  Every existing file or device goes through
- * target.c's checks (--allow-write; a mounted or held device refused); a
- * name that does not exist yet is one fio lays out, listed for removal.
+ * fiojob.c: what the jobs touch, before fio starts, modelled on fio's
+ * rules (the jobs as fio read them: fioread.c).  Per job, its files:
+ * filename= (':'-separated, '\:' a colon) under directory='s first entry;
+ * else fio's names (filename_format, default $jobname.$jobnum.$filenum,
+ * nrfiles per clone, numjobs clones, clone N in directory= entry N mod
+ * the count), or the job's own name when that is an existing non-regular
+ * file; opendir='s tree; the logs fio writes (write_iolog, write_*_log,
+ * verify state).  Whether it changes them: rw= with write or trim,
+ * verify, trim_*, fill_device, zonemode=zbd writes, the engines that
+ * change files (ftruncate, falloc, filecreate, filedelete, e4defrag), a
+ * file smaller than offset+size (fio lays it out again, also for a read
+ * job), unlink/unlink_each_loop (an existing file deleted), and a new file
+ * (fio lays it out in its directory); readonly does not stop all of it, so
+ * it counts for nothing.  What runs code: exec_prerun/exec_postrun,
+ * trigger*, ioengine=exec, external: and any engine fio loads.  Every
+ * problem is said at once: a change without --allow-write, code without
+ * --allow-exec, a mounted or held device (target.c's checks; one open per
+ * device, shared by every job on it), targets on several disks with
+ * --compare, a target that is not --target-device, read_iolog replays;
+ * and what the model cannot resolve, without Landlock to hold fio.  The
+ * model is linear in jobs x files (hash sets) and stops on a signal.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
-#include "fio.h"
+#include "fioread.h"
 #include "macro.h"
 
-/* A job as fio will see it: "key=value" settings, the last one wins. */
-struct fjob {
-        char *name;
-        char **kv;
+struct model {
+        const struct bench_opts *g;
+        struct bench_fio_defs *d;
+        struct bench_fio *f;
+        struct ios_ctx *root;
+        struct bench_target *tg;
+        bool have_tg, tg_bdev;
+        struct sset seen, seen_w, dirs, disks;
+        struct list created, rd, wr, cr, ex;
+        dev_t want_rdev;                /* --target-device's */
+        char disk1[64];                 /* the first target's disk */
+        unsigned thread;                /* the first thread of the job met, counted over all jobs */
+        char last_dir[PATH_MAX];        /* the directory of the last new file noted */
 };
 
-struct scan {
-        char **global;
-        struct fjob *jobs;
-        unsigned n;
-        size_t cap;             /* room in jobs (ios_grow) */
-};
-
-static const char *get(char * const *kv, const char *key)
+/* the whole disk holding maj:min ("sda" for sda1), by sysfs */
+static void disk_of(unsigned maj, unsigned min, char *name, size_t len)
 {
-        size_t kl = strlen(key);
-        const char *v = NULL;
+        char p[64], real[PATH_MAX], part[PATH_MAX + 16];
+        char *slash;
 
-        for (char * const *p = kv; p && *p; p++)
-                if (!strncmp(*p, key, kl) && ((*p)[kl] == '=' || !(*p)[kl]))
-                        v = (*p)[kl] == '=' ? *p + kl + 1 : "1";
-        return v;
-}
-
-static int add_job(struct scan *s, const char *name)
-{
-        struct fjob *j = ios_grow(s->jobs, &s->cap, (size_t)s->n + 1, sizeof(*j));
-
-        if (!j)
-                return -ENOMEM;
-        s->jobs = j;
-        j = &s->jobs[s->n++];
-        *j = (struct fjob){ .name = strdup(name) };
-        if (!j->name)
-                return -ENOMEM;
-        for (char **p = s->global; p && *p; p++)
-                if (ios_strv_pushf(&j->kv, "%s", *p) < 0)
-                        return -ENOMEM;
-        return 0;
-}
-
-/* "key=value" with ${VAR} expanded from the environment (fio's rule), spaces around '=' dropped */
-static int push_setting(char ***kv, const char *line)
-{
-        _cleanup_free_ char *c = strdup(line);
-        char *eq, *key, *val = NULL, *out = NULL;
-        size_t len = 0;
-        FILE *m;
-
-        if (!c)
-                return -ENOMEM;
-        eq = strchr(c, '=');
-        if (eq) {
-                *eq = '\0';
-                val = ios_strip(eq + 1);
+        snprintf(p, sizeof(p), "/sys/dev/block/%u:%u", maj, min);
+        if (!realpath(p, real)) {
+                snprintf(name, len, "%u:%u", maj, min);
+                return;
         }
-        key = ios_strip(c);
-        if (!val)
-                return ios_strv_pushf(kv, "%s", key);
-        m = open_memstream(&out, &len);
-        if (!m)
-                return -ENOMEM;
-        for (const char *p = val; *p; p++) {
-                const char *close = p[0] == '$' && p[1] == '{' ? strchr(p, '}') : NULL;
-
-                if (close) {
-                        _cleanup_free_ char *var = strndup(p + 2, (size_t)(close - p - 2));
-                        const char *x = var ? getenv(var) : NULL;
-
-                        fputs(x ? x : "$?", m);  /* unset: unreadable, so treated as a write */
-                        p = close;
-                } else
-                        fputc(*p, m);
-        }
-        fclose(m);
-        if (!out)
-                return -ENOMEM;
-        len = (size_t)ios_strv_pushf(kv, "%s=%s", key, out);
-        free(out);
-        return (int)len < 0 ? (int)len : 0;
+        snprintf(part, sizeof(part), "%s/partition", real);
+        if (access(part, F_OK) == 0 && (slash = strrchr(real, '/')))
+                *slash = '\0';
+        slash = strrchr(real, '/');
+        snprintf(name, len, "%.63s", slash ? slash + 1 : real);
 }
 
-static int scan_file(struct scan *s, const char *path, struct bench_error *e)
+static int note_disk(struct model *m, unsigned maj, unsigned min)
 {
-        FILE *f = fopen(path, "re");
-        char line[4096];
-        char ***cur = NULL;
-        int r = 0;
+        char name[64];
 
-        if (!f)
-                return bench_error_set(e, BENCH_ERR_USAGE, errno, "%s: cannot read the job file: %s", path,
-                                       strerror(errno));
-        while (fgets(line, sizeof(line), f)) {
-                char *l = ios_strip(line), *close;
-
-                if (!*l || *l == ';' || *l == '#')
-                        continue;
-                if (*l == '[' && (close = strchr(l, ']'))) {
-                        *close = '\0';
-                        l = ios_strip(l + 1);
-                        if (streq(l, "global"))
-                                cur = &s->global;
-                        else {
-                                r = add_job(s, l);
-                                if (r < 0)
-                                        break;
-                                cur = &s->jobs[s->n - 1].kv;
-                        }
-                        continue;
-                }
-                if (cur && (r = push_setting(cur, l)) < 0)
-                        break;
-        }
-        fclose(f);
-        return r;
+        disk_of(maj, min, name, sizeof(name));
+        if (!m->disk1[0])
+                snprintf(m->disk1, sizeof(m->disk1), "%s", name);
+        return sset_add(&m->disks, name);
 }
 
-/* The job as written: the command line's options (global until a --name), then the job files. */
-static int scan_job(char * const *args, struct scan *s, struct bench_error *e)
+/* a directory fio makes files in; data: the job's own files there (its disk is a target's) */
+static int note_dir(struct model *m, const char *dir, bool data)
 {
-        char ***cur = &s->global;
-        int r;
-
-        for (char * const *a = args; a && *a; a++) {
-                const char *opt = *a + strspn(*a, "-");
-
-                if (**a != '-')
-                        continue;
-                if (!strncmp(opt, "name=", 5)) {
-                        r = add_job(s, opt + 5);
-                        if (r < 0)
-                                return r;
-                        cur = &s->jobs[s->n - 1].kv;
-                        continue;
-                }
-                r = push_setting(cur, opt);
-                if (r < 0)
-                        return r;
-        }
-        /* fio reads every option before the job files, wherever they stand */
-        for (char * const *a = args; a && *a; a++)
-                if (**a != '-' && (r = scan_file(s, *a, e)) < 0)
-                        return r;
-        return 0;
-}
-
-static bool falsy(const char *v)
-{
-        return v && (streq(v, "0") || streq(v, "none") || streq(v, "false") || streq(v, "off"));
-}
-
-/* Whether a job writes, trims or verifies: any of it, or a value we cannot read, needs --allow-write. */
-static bool job_writes(char * const *kv)
-{
-        static const char * const writing[] = { "verify", "trim_percentage", "trim_backlog", "fill_device",
-                                                "fill_fs", "overwrite", "experimental_verify" };
-        const char *rw = get(kv, "rw") ? get(kv, "rw") : get(kv, "readwrite");
-        const char *ro = get(kv, "readonly");
-
-        if (ro && !falsy(ro))
-                return false;   /* fio itself refuses every write then */
-        if (rw) {
-                size_t n = strcspn(rw, ":");
-
-                if (strstr(rw, "write") || strstr(rw, "trim") || strchr(rw, '$') ||
-                    (n == 2 && !strncmp(rw, "rw", 2)) || (n == 6 && !strncmp(rw, "randrw", 6)))
-                        return true;
-                if (strncmp(rw, "read", n) && strncmp(rw, "randread", n))
-                        return true;    /* not a spelling we know: unsure */
-        }
-        for (size_t i = 0; i < ELEMENTSOF(writing); i++) {
-                const char *v = get(kv, writing[i]);
-
-                if (v && !falsy(v))
-                        return true;
-        }
-        return false;
-}
-
-/* One path a job touches: checked (and the first kept as tg) when it exists. */
-static int check_path(const struct bench_opts *g, const char *path, bool writes, struct ios_ctx *root,
-                      struct bench_target *tg, bool *have_tg, char ***created, struct bench_error *e)
-{
-        struct bench_opts chk = *g;
-        struct bench_target t;
         struct stat st;
+        char real[PATH_MAX], key[PATH_MAX + 2];
         int r;
 
-        if (stat(path, &st) < 0)
-                return errno == ENOENT ? ios_strv_pushf(created, "%s", path) : 0;      /* fio lays it out, we remove it */
-        if (S_ISDIR(st.st_mode))
+        snprintf(key, sizeof(key), "%c%s", data ? 'D' : 'L', dir);
+        r = sset_add(&m->dirs, key);
+        if (r <= 0)
+                return r;
+        if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+                return 0;               /* fio fails to make the file, as it says */
+        if (!data)
+                r = 0;
+        else if (!m->have_tg) {
+                *m->tg = (struct bench_target){ .fd = -1, .path = strdup(dir), .major = major(st.st_dev),
+                                                .minor = minor(st.st_dev) };
+                m->have_tg = m->tg->path != NULL;
+        }
+        if (data)
+                r = note_disk(m, major(st.st_dev), minor(st.st_dev));
+        if (r >= 0 && m->g->allow_write)
+                r = list_push(&m->cr, realpath(dir, real) ? real : dir);
+        return r < 0 ? r : 0;
+}
+
+static void first(char *buf, size_t len, unsigned *count, const char *path)
+{
+        if ((*count)++ == 0)
+                snprintf(buf, len, "%s", path);
+}
+
+/* A block device: target.c's checks (--allow-write, mounted, held, O_EXCL) once per device. */
+static int check_bdev(struct model *m, const char *path, const struct stat *st, bool change)
+{
+        char key[64];
+        struct bench_opts chk = *m->g;
+        struct bench_target t;
+        struct bench_error e = {};
+        int r;
+
+        snprintf(key, sizeof(key), "b:%lx", (unsigned long)st->st_rdev);
+        r = sset_add(change ? &m->seen_w : &m->seen, key);
+        if (r <= 0)
+                return r;               /* checked already: the bench's own open counts as itself */
+        if (change && m->have_tg && m->tg_bdev && m->tg->fd >= 0 && m->tg->writes &&
+            makedev(m->tg->major, m->tg->minor) == st->st_rdev)
                 return 0;
         chk.engine = &bench_engine_psync;
         chk.direct = false;
-        r = bench_target_open_path(&chk, path, writes, 0, root, &t, e);
+        r = bench_target_open_path(&chk, path, change, 0, m->root, &t, &e);
         if (r < 0) {
                 bench_target_close_one(&t);
-                return r;
+                return r == -ENOMEM ? r : bench_fio_problem(m->d, "%s", e.msg);
         }
-        if (!*have_tg || (t.is_bdev && !tg->is_bdev)) {
-                if (*have_tg)
-                        bench_target_close_one(tg);
-                *tg = t;
-                *have_tg = true;
+        if (!m->have_tg || !m->tg_bdev) {
+                if (m->have_tg)
+                        bench_target_close_one(m->tg);
+                *m->tg = t;
+                m->have_tg = m->tg_bdev = true;
+        } else if (change && makedev(m->tg->major, m->tg->minor) == st->st_rdev) {
+                bench_target_close_one(m->tg);  /* the same device, now opened for writing */
+                *m->tg = t;
         } else
                 bench_target_close_one(&t);
         return 0;
 }
 
-static int check_targets(const struct bench_opts *g, struct scan *s, struct ios_ctx *root, bool *writes,
-                         struct bench_target *tg, char ***created, struct bench_error *e)
+/* One file or device a job names. */
+static int one_path(struct model *m, struct jobsum *js, const char *path)
 {
-        bool have = false;
-        unsigned thread = 0;
+        struct stat st;
+        char real[PATH_MAX], key[64];
+        bool change = js->writes;
         int r;
 
-        *writes = false;
-        for (unsigned i = 0; i < s->n; i++) {
-                char **kv = s->jobs[i].kv;
-                const char *fn = get(kv, "filename"), *dir = get(kv, "directory"), *eng = get(kv, "ioengine");
-                const char *verify = get(kv, "verify"), *save = get(kv, "verify_state_save");
-                bool w = job_writes(kv);
-                unsigned numjobs = 1, nrfiles = 1;
+        if (stat(path, &st) < 0) {
+                char dir[PATH_MAX];
 
-                *writes |= w;
-                if (get(kv, "numjobs"))
-                        (void)bench_parse_uint(get(kv, "numjobs"), 1, 4096, &numjobs);
-                /* a verifying job's state, which fio saves here at its end: ours to remove if new */
-                for (unsigned n = 0; verify && !falsy(verify) && !(save && falsy(save)) && n < numjobs; n++) {
-                        struct stat st;
-                        _cleanup_free_ char *p = NULL;
-
-                        if (asprintf(&p, "local-%s-%u-verify.state", s->jobs[i].name, thread + n) < 0)
-                                return -ENOMEM;
-                        if (lstat(p, &st) < 0 && errno == ENOENT && ios_strv_pushf(created, "%s", p) < 0)
-                                return -ENOMEM;
+                if (errno != ENOENT)
+                        return 0;       /* fio says why it cannot open it */
+                if (m->g->target_device && !js->log)
+                        return bench_fio_problem(m->d, "job '%s': %s is not --target-device %s (a new file)",
+                                                 js->name, path, m->g->target_device);
+                first(js->first_new, sizeof(js->first_new), &js->nnew, path);
+                bench_fio_dir_part(path, dir, sizeof(dir));
+                r = js->keep ? 0 : list_push(&m->created, path);
+                if (r < 0 || (!js->log && streq(dir, m->last_dir)))
+                        return r;       /* the same directory as the file before (numjobs x nrfiles) */
+                if (!js->log)
+                        snprintf(m->last_dir, sizeof(m->last_dir), "%s", dir);
+                return note_dir(m, dir, !js->log);
+        }
+        if (m->g->target_device && !js->log && (!S_ISBLK(st.st_mode) || st.st_rdev != m->want_rdev))
+                return bench_fio_problem(m->d, "job '%s': %s is not --target-device %s", js->name, path,
+                                         m->g->target_device);
+        if (S_ISDIR(st.st_mode))
+                return 0;               /* fio refuses a directory as a file */
+        if (S_ISREG(st.st_mode)) {
+                change |= js->deletes || js->truncates || js->need_unsure ||
+                          (js->need && (uint64_t)st.st_size < js->need);
+                r = js->log ? 0 : note_disk(m, major(st.st_dev), minor(st.st_dev));
+                if (r >= 0 && !m->have_tg && !js->log) {
+                        *m->tg = (struct bench_target){ .fd = -1, .path = strdup(path), .major = major(st.st_dev),
+                                                        .minor = minor(st.st_dev) };
+                        m->have_tg = m->tg->path != NULL;
                 }
-                thread += numjobs;
-                if (eng && streq(eng, "null"))
+                snprintf(key, sizeof(key), "f:%lx:%lx", (unsigned long)st.st_dev, (unsigned long)st.st_ino);
+        } else {
+                change |= js->deletes || js->truncates;
+                r = S_ISBLK(st.st_mode) ? note_disk(m, major(st.st_rdev), minor(st.st_rdev)) : 0;
+                snprintf(key, sizeof(key), "c:%lx", (unsigned long)st.st_rdev);
+        }
+        if (r < 0)
+                return r;
+        if (change && !m->g->allow_write) {
+                first(js->first_change, sizeof(js->first_change), &js->nchange, path);
+                change = false;         /* said once for the job; still read below */
+        }
+        if (S_ISBLK(st.st_mode) && (r = check_bdev(m, path, &st, change)) < 0)
+                return r;
+        m->f->writes |= change;
+        if (!realpath(path, real))
+                snprintf(real, sizeof(real), "%s", path);
+        if (!S_ISBLK(st.st_mode) && (r = sset_add(change ? &m->seen_w : &m->seen, key)) <= 0)
+                return r;
+        r = list_push(change ? &m->wr : &m->rd, real);
+        if (r >= 0 && change && (js->deletes || S_ISREG(st.st_mode))) {
+                char dir[PATH_MAX];
+
+                /* fio removes a file it deletes, and one a write job lays out again (and makes it anew) */
+                bench_fio_dir_part(real, dir, sizeof(dir));
+                r = note_dir(m, dir, false);
+        }
+        return r;
+}
+
+/* opendir=: every file under the tree */
+static int walk(struct model *m, struct jobsum *js, const char *path, int depth, bool *resolved)
+{
+        DIR *d = depth < 64 ? opendir(path) : NULL;
+        struct dirent *de;
+        int r = 0;
+
+        if (!d) {
+                *resolved = false;
+                return 0;
+        }
+        while (r >= 0 && (de = readdir(d))) {
+                char p[PATH_MAX];
+                struct stat st;
+
+                if (streq(de->d_name, ".") || streq(de->d_name, ".."))
                         continue;
-                if (fn) {
-                        _cleanup_(ios_strv_freep) char **parts = NULL;
+                if (bench_stop_signal)
+                        r = -EINTR;
+                else if (bench_fio_joined(path, de->d_name, p, sizeof(p)) < 0 || lstat(p, &st) < 0)
+                        *resolved = false;
+                else if (S_ISDIR(st.st_mode))
+                        r = walk(m, js, p, depth + 1, resolved);
+                else if (S_ISREG(st.st_mode))
+                        r = one_path(m, js, p);
+        }
+        closedir(d);
+        return r;
+}
 
-                        r = ios_strv_split(fn, ":", &parts);
-                        for (char **p = parts; r >= 0 && p && *p; p++)
-                                r = check_path(g, *p, w, root, tg, &have, created, e);
-                        if (r < 0)
-                                return r;
+static bool engine_is(const char *eng, const char *name)
+{
+        return eng && streq(eng, name);
+}
+
+/* What in the job runs code: each needs --allow-exec; with it, the programs for the fence. */
+static int code(struct model *m, const struct bench_fio_def *j)
+{
+        static const char * const shells[] = { "exec_prerun", "exec_postrun" };
+        const char *eng = bench_fio_kv_get(&j->kv, "ioengine");
+        int r = 0;
+
+        for (size_t i = 0; r >= 0 && i < ELEMENTSOF(shells); i++) {
+                const char *v = bench_fio_kv_get(&j->kv, shells[i]);
+
+                if (!v || !*v)
+                        continue;
+                r = m->g->allow_exec ? list_push(&m->ex, "/bin/sh")
+                                     : bench_fio_problem(m->d, "job '%s': %s=%s runs a command: needs --allow-exec",
+                                                         j->name, shells[i], v);
+        }
+        if (r < 0 || !eng || !bench_fio_engine_runs_code(eng))
+                return r;
+        if (!m->g->allow_exec)
+                return bench_fio_problem(m->d, "job '%s': ioengine=%s %s: needs --allow-exec", j->name, eng,
+                                         engine_is(eng, "exec") ? "runs a program" : "loads code fio does not build in");
+        if (engine_is(eng, "exec") && bench_fio_kv_get(&j->kv, "program"))
+                return list_push(&m->ex, bench_fio_kv_get(&j->kv, "program"));
+        if (!strncmp(eng, "external:", 9))
+                return list_push(&m->ex, eng + 9);
+        return list_push(&m->ex, eng);
+}
+
+/* Every file one job opens, in fio's order of rules. */
+static int job_files(struct model *m, const struct bench_fio_def *j, struct jobsum *js, bool *resolved)
+{
+        const struct bench_fio_kvs *kv = &j->kv;
+        const char *fn = bench_fio_kv_get(kv, "filename"), *dirs = bench_fio_kv_get(kv, "directory");
+        const char *fmt = bench_fio_kv_get(kv, "filename_format"), *od = bench_fio_kv_get(kv, "opendir");
+        const char *eng = bench_fio_kv_get(kv, "ioengine");
+        unsigned numjobs = 1, nrfiles = 1, nnamed = 0;
+        char d0[PATH_MAX] = "", name[PATH_MAX], path[PATH_MAX];
+        const char *cur = NULL;
+        struct stat st;
+        int r = 0;
+
+        if (eng && (streq(eng, "null") || streq(eng, "cpuio") || streq(eng, "net") || streq(eng, "netsplice") ||
+                    streq(eng, "exec")))
+                return 0;       /* no file: a pseudo target, the CPU, a socket, a program */
+        if (bench_fio_kv_get(kv, "numjobs") && bench_parse_uint(bench_fio_kv_get(kv, "numjobs"), 1, 1u << 20, &numjobs) < 0)
+                *resolved = false;
+        if (bench_fio_kv_get(kv, "nrfiles") && bench_parse_uint(bench_fio_kv_get(kv, "nrfiles"), 1, 1u << 24, &nrfiles) < 0)
+                *resolved = false;
+        /* fio adds the files of every filename= and opendir= as it meets them (not the last one only),
+         * each under directory='s first entry as set at that point */
+        for (size_t i = 0; i < kv->n; i++)
+                if (kv->v[i].val && streq(kv->v[i].key, "filename"))
+                        nnamed += bench_fio_count_parts(kv->v[i].val);
+        bench_fio_changes(j, js, nnamed ? nnamed : nrfiles);
+        for (size_t i = 0; r >= 0 && i < kv->n; i++) {
+                const char *k = kv->v[i].key, *v = kv->v[i].val;
+
+                if (!v)
+                        continue;
+                if (streq(k, "directory")) {
+                        cur = v;
+                        bench_fio_dir_entry(cur, 0, d0, sizeof(d0));
+                } else if (streq(k, "opendir")) {
+                        *resolved &= !cur;      /* fio puts directory= before each file it finds */
+                        r = walk(m, js, v, 0, resolved);
+                } else if (streq(k, "filename"))
+                        for (const char *p = v; r >= 0 && p;) {
+                                p = bench_fio_next_part(p, name, sizeof(name));
+                                if (!*name)
+                                        break;  /* fio: an empty name ends the list */
+                                if (streq(name, "-"))
+                                        continue;       /* stdin/stdout */
+                                r = bench_fio_joined(cur ? d0 : NULL, name, path, sizeof(path));
+                                r = r < 0 ? (*resolved = false, 0) : one_path(m, js, path);
+                        }
+        }
+        if (r < 0 || fn || od)
+                return r;
+        /* fio: a job alone on an existing non-regular file of its own name (a device) */
+        if (nrfiles == 1 && stat(j->name, &st) == 0 && !S_ISREG(st.st_mode)) {
+                for (unsigned c = 0; r >= 0 && c < numjobs; c++) {
+                        if (dirs)
+                                bench_fio_dir_entry(dirs, c, d0, sizeof(d0));
+                        r = bench_fio_joined(dirs ? d0 : NULL, j->name, path, sizeof(path));
+                        r = r < 0 ? (*resolved = false, 0) : one_path(m, js, path);
+                }
+                return r;
+        }
+        for (unsigned c = 0; r >= 0 && c < numjobs; c++) {
+                if (dirs)
+                        bench_fio_dir_entry(dirs, c, d0, sizeof(d0));
+                for (unsigned k = 0; r >= 0 && k < nrfiles; k++) {
+                        if (((c * nrfiles + k) & 4095) == 0 && bench_stop_signal)
+                                return -EINTR;
+                        if (bench_fio_format_name(fmt, j->name, c, k, name, sizeof(name)) < 0 ||
+                            bench_fio_joined(dirs ? d0 : NULL, name, path, sizeof(path)) < 0) {
+                                *resolved = false;
+                                continue;
+                        }
+                        r = one_path(m, js, path);
+                }
+        }
+        return r;
+}
+
+/* The files fio writes besides the job's: its logs and verify state, new (made) or existing (changed). */
+static int logs(struct model *m, const struct bench_fio_def *j, struct jobsum *js, unsigned numjobs)
+{
+        static const char * const log_keys[] = { "write_iolog", "write_bw_log", "write_lat_log", "write_iops_log",
+                                                  "write_hist_log" };
+        const char *aux = bench_fio_kv_get(&m->d->prog, "aux-path");
+        struct jobsum lj = { .name = js->name, .writes = true, .log = true };
+        char dir[PATH_MAX];
+        int r = 0;
+
+        for (size_t i = 0; r >= 0 && i < ELEMENTSOF(log_keys); i++) {
+                const char *v = bench_fio_kv_get(&j->kv, log_keys[i]);
+
+                if (!v || (i > 0 && bench_fio_falsy(v)))
+                        continue;
+                if (i == 0) {
+                        lj.keep = true;
+                        r = one_path(m, &lj, v);        /* fio appends to it */
+                        lj.keep = false;
                         continue;
                 }
-                /* fio's own names: NAME.JOBNUM.FILENUM in directory= or here */
-                if (get(kv, "nrfiles"))
-                        (void)bench_parse_uint(get(kv, "nrfiles"), 1, 4096, &nrfiles);
-                for (unsigned n = 0; n < numjobs; n++)
-                        for (unsigned k = 0; k < nrfiles; k++) {
-                                _cleanup_free_ char *p = NULL;
+                /* PREFIX_bw.N.log and the like: made in PREFIX's directory */
+                bench_fio_dir_part(streq(v, "1") ? j->name : v, dir, sizeof(dir));
+                first(lj.first_new, sizeof(lj.first_new), &lj.nnew, v);
+                r = note_dir(m, dir, false);
+        }
+        /* a verifying job's state at its end: AUX/local-JOB-THREAD-verify.state, THREAD counted over all jobs */
+        if (r >= 0 && bench_fio_kv_get(&j->kv, "verify") && !bench_fio_falsy(bench_fio_kv_get(&j->kv, "verify")) &&
+            (!bench_fio_kv_get(&j->kv, "verify_state_save") ||
+             !bench_fio_falsy(bench_fio_kv_get(&j->kv, "verify_state_save"))))
+                for (unsigned n = 0; r >= 0 && n < numjobs; n++) {
+                        char p[PATH_MAX];
 
-                                if (asprintf(&p, "%.*s%s%s.%u.%u", dir ? (int)strcspn(dir, ":") : 0, dir ? dir : "",
-                                             dir ? "/" : "", s->jobs[i].name, n, k) < 0)
-                                        return -ENOMEM;
-                                r = check_path(g, p, w, root, tg, &have, created, e);
-                                if (r < 0)
-                                        return r;
-                        }
-                if (!have) {
-                        /* nothing there yet: the disk is the directory's */
-                        struct stat st;
-                        _cleanup_free_ char *d = strndup(dir ? dir : ".", dir ? strcspn(dir, ":") : 1);
-
-                        if (d && stat(d, &st) == 0) {
-                                *tg = (struct bench_target){ .fd = -1, .path = strdup(d),
-                                                             .major = major(st.st_dev), .minor = minor(st.st_dev) };
-                                have = tg->path != NULL;
-                        }
+                        snprintf(p, sizeof(p), "%s%slocal-%s-%u-verify.state", aux ? aux : "", aux ? "/" : "",
+                                 j->name, m->thread + n);
+                        r = one_path(m, &lj, p);
                 }
+        if (r >= 0 && lj.nchange)
+                r = bench_fio_problem(m->d, "job '%s': fio would write its log %s: needs --allow-write", js->name,
+                                      lj.first_change);
+        if (r >= 0 && lj.nnew && !m->g->allow_write)
+                r = bench_fio_problem(m->d, "job '%s': fio would write %s (a log or state file): needs --allow-write",
+                                      js->name, lj.first_new);
+        return r;
+}
+
+static int one_job(struct model *m, const struct bench_fio_def *j, bool *resolved)
+{
+        struct jobsum js = { .name = j->name };
+        unsigned numjobs = 1;
+        const char *replay;
+        int r = code(m, j);
+
+        if (r < 0)
+                return r;
+        replay = bench_fio_kv_get(&j->kv, "read_iolog") ? bench_fio_kv_get(&j->kv, "read_iolog")
+                                                         : bench_fio_kv_get(&j->kv, "merge_blktrace_file");
+        if (replay)
+                return bench_fio_problem(m->d, "job '%s': read_iolog=%s replays I/O on the files the log names, "
+                                         "which iosched-bench does not resolve: not with iosched-bench", j->name, replay);
+        r = job_files(m, j, &js, resolved);
+        m->f->writes |= js.writes || js.deletes || js.truncates;
+        if (bench_fio_kv_get(&j->kv, "numjobs"))
+                (void)bench_parse_uint(bench_fio_kv_get(&j->kv, "numjobs"), 1, 1u << 20, &numjobs);
+        if (r >= 0)
+                r = logs(m, j, &js, numjobs);
+        m->thread += numjobs;
+        if (r >= 0 && js.nchange)
+                r = bench_fio_problem(m->d, "refusing to write to %s without --allow-write: job '%s' would %s it%s%s",
+                                      js.first_change, j->name,
+                                      js.deletes ? "delete or change" : js.truncates ? "truncate" : "write",
+                                      js.writes || js.deletes || js.truncates ? "" :
+                                      " (smaller than the job's size: fio lays it out again, read job or not)",
+                                      js.nchange > 1 ? ", and more files" : "");
+        if (r >= 0 && js.nnew && !m->g->allow_write)
+                r = bench_fio_problem(m->d, "job '%s': fio would lay out %u new file%s (%s): needs --allow-write",
+                                      j->name, js.nnew, js.nnew > 1 ? "s" : "", js.first_new);
+        return r;
+}
+
+static int prog_code(struct model *m)
+{
+        static const char * const trig[] = { "trigger", "trigger-file", "trigger-remote" };
+
+        for (size_t i = 0; i < ELEMENTSOF(trig); i++) {
+                const char *v = bench_fio_kv_get(&m->d->prog, trig[i]);
+                int r;
+
+                if (!v || (i == 1 && !bench_fio_kv_get(&m->d->prog, "trigger") &&
+                           !bench_fio_kv_get(&m->d->prog, "trigger-remote")))
+                        continue;       /* a trigger file alone runs nothing */
+                r = m->g->allow_exec ? list_push(&m->ex, "/bin/sh")
+                                     : bench_fio_problem(m->d, "--%s=%s runs a command: needs --allow-exec", trig[i], v);
+                if (r < 0)
+                        return r;
         }
         return 0;
 }
 
-int bench_fio_job_check(const struct bench_opts *g, char * const *args, struct ios_ctx *root, bool *writes,
-                        struct bench_target *tg, char ***created, struct bench_error *e)
+static int target_device(struct model *m)
 {
-        struct scan s = {};
-        int r = scan_job(args, &s, e);
+        _cleanup_free_ char *dev = NULL;
+        struct stat st;
+        const char *t = m->g->target_device;
 
+        if (!t)
+                return 0;
+        if (asprintf(&dev, "%s%s", strchr(t, '/') ? "" : "/dev/", t) < 0)
+                return -ENOMEM;
+        if (stat(dev, &st) < 0 || !S_ISBLK(st.st_mode))
+                return bench_fio_problem(m->d, "--target-device=%s: not a block device", t);
+        m->want_rdev = st.st_rdev;
+        return 0;
+}
+
+int bench_fio_model(const struct bench_opts *g, struct bench_fio_defs *d, struct ios_ctx *root,
+                    struct bench_fio *f, struct bench_target *tg, struct bench_error *e)
+{
+        struct model m = { .g = g, .d = d, .f = f, .root = root, .tg = tg };
+        bool resolved = true;
+        int r;
+
+        m.created = (struct list){ .v = &f->created };
+        m.rd = (struct list){ .v = &f->access.read };
+        m.wr = (struct list){ .v = &f->access.write };
+        m.cr = (struct list){ .v = &f->access.create };
+        m.ex = (struct list){ .v = &f->access.exec };
+        f->access.allow_exec = g->allow_exec;
+        r = target_device(&m);
         if (r >= 0)
-                r = check_targets(g, &s, root, writes, tg, created, e);
-        for (unsigned i = 0; i < s.n; i++) {
-                free(s.jobs[i].name);
-                ios_strv_free(s.jobs[i].kv);
+                r = prog_code(&m);
+        for (size_t i = 0; r >= 0 && i < d->n; i++)
+                r = bench_stop_signal ? -EINTR : one_job(&m, &d->jobs[i], &resolved);
+        if (r >= 0 && g->compare && m.disks.n > 1) {
+                _cleanup_free_ char *list = NULL;
+                size_t len = 0;
+                FILE *s = open_memstream(&list, &len);
+
+                for (size_t i = 0; s && i < m.disks.cap; i++)
+                        if (m.disks.v[i])
+                                fprintf(s, "%s%s", len || ftell(s) ? ", " : "", m.disks.v[i]);
+                if (s)
+                        fclose(s);
+                r = bench_fio_problem(d, "--compare switches one disk's scheduler, and the jobs' targets are on "
+                                      "%zu disks (%s)", m.disks.n, list ? list : "?");
         }
-        free(s.jobs);
-        ios_strv_free(s.global);
+        f->access.resolved = resolved;
+        if (r >= 0 && !resolved && bench_sandbox_abi() == 0)
+                r = bench_fio_problem(d, "cannot confine fio on this kernel (no Landlock) and cannot resolve every "
+                                      "file the jobs name: refusing");
+        if (r == -EINTR)
+                r = bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted by signal %d", bench_stop_signal);
+        sset_done(&m.seen);
+        sset_done(&m.seen_w);
+        sset_done(&m.dirs);
+        sset_done(&m.disks);
         return r;
+}
+
+void bench_fio_access_done(struct bench_fio_access *a)
+{
+        ios_strv_free(a->read);
+        ios_strv_free(a->write);
+        ios_strv_free(a->create);
+        ios_strv_free(a->exec);
+        *a = (struct bench_fio_access){};
 }

@@ -112,6 +112,11 @@ int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char 
                                 r = bench_jobs_add(g, &fglobal, s, &cur);
                         continue;
                 }
+                if (!strncmp(s, "include", 7) && (s[7] == ' ' || s[7] == '\t')) {
+                        /* fio's include: fio reads the file (fioread.c), so the job is fio's */
+                        r = bench_jobs_record(g, -EOPNOTSUPP, where, "include", ios_strip(s + 8));
+                        continue;
+                }
                 eq = strchr(s, '=');
                 if (eq) {
                         *eq = '\0';
@@ -170,9 +175,13 @@ int bench_jobfile_parse(struct bench_opts *g, const char *path, struct bench_err
 {
         _cleanup_free_ char *text = NULL;
         size_t len = 0;
-        bool in = streq(path, "-");     /* fio's "-": the job file on standard input */
-        FILE *f = in ? stdin : fopen(path, "re");
+        bool in = streq(path, "-");     /* fio's "-": the job file on standard input, read once */
+        FILE *f;
         int r;
+
+        if (in && g->stdin_job)
+                return bench_jobfile_parse_text(g, g->stdin_job, path, e);
+        f = in ? stdin : fopen(path, "re");
 
         if (!f)
                 return bench_error_set(e, BENCH_ERR_USAGE, errno, "%s: cannot read the job file: %s", path, strerror(errno));
@@ -197,5 +206,7 @@ int bench_jobfile_parse(struct bench_opts *g, const char *path, struct bench_err
                 return bench_error_set(e, BENCH_ERR_USAGE, EIO, "%s: cannot read the job file", path);
         if (memchr(text, '\0', len))
                 return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: not a job file (binary data)", path);
+        if (in && !(g->stdin_job = strdup(text)))
+                return -ENOMEM;         /* kept for the fio backend (fioread.c) */
         return bench_jobfile_parse_text(g, text, path, e);
 }

@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -97,6 +99,28 @@ static int plan(const struct bench_opts *g, struct want *w, struct need *nd, uns
         return 0;
 }
 
+/* --target-device=DEV: every target is the block device DEV (a path, or a name under /dev) */
+static int check_target_device(const struct bench_opts *g, const struct want *w, const struct need *nd, unsigned nt,
+                               struct bench_target *t, struct bench_error *e)
+{
+        _cleanup_free_ char *dev = NULL;
+        struct stat st;
+
+        if (asprintf(&dev, "%s%s", strchr(g->target_device, '/') ? "" : "/dev/", g->target_device) < 0)
+                return -ENOMEM;
+        if (stat(dev, &st) < 0 || !S_ISBLK(st.st_mode))
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "--target-device=%s: not a block device",
+                                       g->target_device);
+        for (unsigned i = 0; i < nt; i++) {
+                const struct bench_target *x = target_at(t, i);
+
+                if (!x->is_bdev || makedev(x->major, x->minor) != st.st_rdev)
+                        return bench_error_set(e, BENCH_ERR_REFUSED, EPERM, "job '%s': %s is not --target-device %s",
+                                               w[nd[i].first].job->name, x->path, g->target_device);
+        }
+        return 0;
+}
+
 int bench_target_open(const struct bench_opts *g, struct ios_ctx *r, struct bench_target *t,
                       struct bench_error *e)
 {
@@ -154,6 +178,8 @@ int bench_target_open(const struct bench_opts *g, struct ios_ctx *r, struct benc
                                                     o->name, tg->path, t->path);
                 }
         }
+        if (k == 0 && g->target_device)
+                k = check_target_device(g, w, nd, nt, t, e);
         if (k == 0) {
                 t->region_start = t->files[0].region_start;
                 t->region_len = t->files[0].region_len;

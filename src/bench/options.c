@@ -58,7 +58,11 @@ void bench_opts_done(struct bench_opts *o)
         ios_strv_free(o->unsupported);
         ios_strv_free(o->ignored);
         ios_strv_free(o->fio_args);
-        o->unsupported = o->ignored = o->fio_args = NULL;
+        ios_strv_free(o->fio_settings);
+        o->unsupported = o->ignored = o->fio_args = o->fio_settings = NULL;
+        free(o->stdin_job);
+        free(o->target_device);
+        o->stdin_job = o->target_device = NULL;
         free(o->policy_file);
         free(o->output);
         free(o->workload);
@@ -115,6 +119,8 @@ static int opt_name(struct parse *p, const char *arg)
         if (!*arg)
                 return BAD("invalid --name '%s' (expected a job name)", arg);
         r = bench_jobs_add(p->o, p->o, arg, &p->cur);
+        if (r >= 0)
+                r = ios_strv_pushf(&p->o->fio_settings, "name=%s", arg);
         return r < 0 ? r : 0;
 }
 
@@ -262,7 +268,23 @@ static int opt_readonly(struct parse *p, const char *arg)
 {
         (void)arg;
         p->o->readonly = true;
+        return ios_strv_pushf(&p->o->fio_settings, "readonly");
+}
+
+static int opt_allow_exec(struct parse *p, const char *arg)
+{
+        (void)arg;
+        p->o->allow_exec = true;
         return 0;
+}
+
+static int opt_target_device(struct parse *p, const char *arg)
+{
+        free(p->o->target_device);
+        p->o->target_device = *arg ? strdup(arg) : NULL;
+        if (!*arg)
+                return BAD("invalid --target-device '%s' (expected a block device)", arg);
+        return p->o->target_device ? 0 : -ENOMEM;
 }
 
 static int opt_backend(struct parse *p, const char *arg)
@@ -315,6 +337,8 @@ static const struct prog_opt {
         { "compare", optional_argument, 0, opt_compare, false },
         { "objective", required_argument, 0, opt_objective, false },
         { "allow-write", no_argument, 0, opt_allow_write, false },
+        { "allow-exec", no_argument, 0, opt_allow_exec, false },
+        { "target-device", required_argument, 0, opt_target_device, false },
         { "policy", optional_argument, 0, opt_policy, false },
         { "eta", required_argument, 0, opt_eta, false },
         { "clocksource", required_argument, 0, opt_clocksource, false },
@@ -361,6 +385,13 @@ static struct option *build_table(void)
         return t;
 }
 
+/* The setting as understood, for fio (fioread.c): "key=value", or "key" alone. */
+static int setting(struct parse *p, const char *key, const char *val)
+{
+        return val ? ios_strv_pushf(&p->o->fio_settings, "%s=%s", key, val)
+                   : ios_strv_pushf(&p->o->fio_settings, "%s", key);
+}
+
 /*
  * A job option: its value after '=', or the next argument.  A boolean given
  * alone ("--direct") may take the next argument only if it is a boolean
@@ -382,6 +413,8 @@ static int job_option(struct parse *p, const struct option *lo)
                 *p->e = (struct bench_error){ 0 };
                 r = -EOPNOTSUPP;
         }
+        if ((r >= 0 || r == -EOPNOTSUPP) && setting(p, lo->name, val) < 0)
+                return -ENOMEM;
         return bench_jobs_record(p->o, r, NULL, lo->name, val);
 }
 
@@ -404,6 +437,8 @@ static int fio_only_option(struct parse *p)
             (kind == 'v' ? p->argv[optind][0] != '-' : bench_parse_bool(p->argv[optind], &b) == 0))
                 val = p->argv[optind++];
         r = bench_jobopt_set(p->cur, opt, val, NULL, p->e);
+        if ((r >= 0 || r == -EOPNOTSUPP) && setting(p, opt, val) < 0)
+                return -ENOMEM;
         return bench_jobs_record(p->o, r, NULL, opt, val);
 }
 

@@ -84,6 +84,9 @@ void bench_usage(FILE *f)
               "Safety:\n"
               "  --allow-write            permit writes to a block device or existing file\n"
               "  --readonly               refuse every job that writes (fio's --readonly)\n"
+              "  --allow-exec             permit fio jobs to run programs or load engines\n"
+              "                           (exec_prerun, trigger, ioengine=exec, external:)\n"
+              "  --target-device=DEV      refuse unless every job's every target is DEV\n"
               "\n"
               "Exit status: 0 ok, 1 run failed, 2 usage error, 3 refused for safety.\n"
               "See iosched-bench(8).\n", f);

@@ -98,8 +98,10 @@ for a, b in zip(ours["jobs"], fio["jobs"]):
     for p in ("50.000000", "99.000000"):
         assert r["clat_ns"]["percentile"][p] == f["clat_ns"]["percentile"][p], (p, r["clat_ns"]["percentile"][p], f["clat_ns"]["percentile"][p])
 EOF
-# the fio run had our report options and the job file as written
-grep -q -- "--output-format=json+ --eta=never $B_TMP/admin.fio" "$B_TMP/fio-runs" || b_fail "fio's command line: $(cat "$B_TMP/fio-runs")"
+# the fio run had our report options and the job as fio read it (issue 27): each job's settings, no job file
+grep -q -- "--output-format=json+ --eta=never --name=small .*--filename=$dev --rw=randread .*--name=stream .*--filename=$dev --rw=read " "$B_TMP/fio-runs" ||
+        b_fail "fio's command line: $(cat "$B_TMP/fio-runs")"
+! grep -q -- "admin.fio" "$B_TMP/fio-runs" || b_fail "fio was given the job file: $(cat "$B_TMP/fio-runs")"
 $BENCH "$B_TMP/admin.fio" >"$B_TMP/admin.txt" 2>&1 || b_fail "admin text: $(cat "$B_TMP/admin.txt")"
 grep -q "^backend: fio-" "$B_TMP/admin.txt" && grep -q "^small: $dev rw=randread" "$B_TMP/admin.txt" &&
         grep -q "^stream: $dev rw=read bs=128KiB iodepth=8" "$B_TMP/admin.txt" || b_fail "admin text: $(cat "$B_TMP/admin.txt")"
@@ -142,7 +144,7 @@ $BENCH -J --backend=fio $blog >"$B_TMP/blog.json" 2>"$B_TMP/err" || b_fail "blog
 [ "$(runs)" = $((n0 + 1)) ] || b_fail "the blog line did not run through fio with --backend=fio"
 py "$B_TMP/blog.json" 'd["backend"].startswith("fio-") and d["jobs"][0]["jobname"] == "blog" and d["jobs"][0]["read"]["total_ios"] > 0' ||
         b_fail "blog via fio: $(head -c 400 "$B_TMP/blog.json")"
-grep -q -- "--readonly --invalidate=1 --refill_buffers=1" "$B_TMP/fio-runs" || b_fail "bare booleans: $(tail -1 "$B_TMP/fio-runs")"
+grep -q -- "--readonly --name=blog .*--invalidate=1 --refill_buffers=1" "$B_TMP/fio-runs" || b_fail "bare booleans: $(tail -1 "$B_TMP/fio-runs")"
 
 # 4. the seed's reader-under-writer job file, random_generator=lfsr included
 cat >"$B_TMP/seed.fio" <<EOF

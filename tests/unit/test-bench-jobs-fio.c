@@ -7,7 +7,10 @@
  * wins), name=/description= in [global], thread(s), the sync and pvsync
  * engines, random_generator=lfsr, bssplit=, random_distribution=, filesize=,
  * fio's reporting options accepted into g->ignored, the default JOBNAME.N.0
- * files, --readonly, and the table of fio's option names.
+ * files, --readonly, and the table of fio's option names.  Issue 27: the
+ * command line's settings as understood for fio (the space form
+ * "--filename DEV" is filename=DEV, not a job file), fio's names for a
+ * job's files, its aliases, and the engines a job file makes fio load.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -16,11 +19,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "../../src/bench/bench.h"
 #include "../../src/bench/jobs.h"
+#include "../../src/bench/fioread.h"
 
 static char jobfile[64];
 
@@ -283,6 +288,154 @@ static void test_fio_names(void **state)
         assert_int_equal(bench_fio_option_arg(NULL), 0);
 }
 
+static void test_settings_for_fio(void **state)
+{
+        struct bench_opts o;
+        struct bench_error e;
+
+        (void)state;
+        /* the space form, with an option only fio has (the pre-check once read the device as a job file) */
+        assert_int_equal(parse(&o, &e, "--filename", "/dev/loop7", "--rw=write", "--size=1m", "--verify", "crc32c",
+                               "--readwrite", "randwrite", "--name=b", "--stonewall", NULL), -EOPNOTSUPP);
+        assert_null(o.jobfiles);
+        assert_non_null(o.fio_settings);
+        assert_string_equal(o.fio_settings[0], "filename=/dev/loop7");
+        assert_string_equal(o.fio_settings[1], "rw=write");
+        assert_string_equal(o.fio_settings[2], "size=1m");
+        assert_string_equal(o.fio_settings[3], "verify=crc32c");
+        assert_string_equal(o.fio_settings[4], "readwrite=randwrite");
+        assert_string_equal(o.fio_settings[5], "name=b");
+        assert_string_equal(o.fio_settings[6], "stonewall");
+        assert_null(o.fio_settings[7]);
+        bench_opts_done(&o);
+        assert_int_equal(parse(&o, &e, "--allow-exec", "--target-device=loop3", "--filename=/dev/loop3", NULL), 0);
+        assert_true(o.allow_exec);
+        assert_string_equal(o.target_device, "loop3");
+        bench_opts_done(&o);
+        assert_string_equal(bench_fio_canonical("readwrite"), "rw");
+        assert_string_equal(bench_fio_canonical("nr_files"), "nrfiles");
+        assert_string_equal(bench_fio_canonical("wait_for_previous"), "stonewall");
+        assert_string_equal(bench_fio_canonical("filename"), "filename");
+}
+
+static void test_fio_file_names(void **state)
+{
+        char out[256];
+        const char *p;
+
+        (void)state;
+        assert_int_equal(bench_fio_format_name(NULL, "job", 2, 3, out, sizeof(out)), 0);
+        assert_string_equal(out, "job.2.3");
+        assert_int_equal(bench_fio_format_name("$JOBNAME-$jobnum/f$filenum", "a", 2, 3, out, sizeof(out)), 0);
+        assert_string_equal(out, "a-2/f3");
+        assert_int_equal(bench_fio_count_parts("a\\:b:c::d"), 4);
+        p = bench_fio_next_part("a\\:b:c", out, sizeof(out));
+        assert_string_equal(out, "a:b");
+        p = bench_fio_next_part(p, out, sizeof(out));
+        assert_string_equal(out, "c");
+        assert_null(p);
+        bench_fio_dir_entry("/x:/y", 3, out, sizeof(out));
+        assert_string_equal(out, "/y");
+        bench_fio_dir_entry("/x:/y", 0, out, sizeof(out));
+        assert_string_equal(out, "/x");
+        bench_fio_dir_part("file", out, sizeof(out));
+        assert_string_equal(out, ".");
+        bench_fio_dir_part("/d/e/file", out, sizeof(out));
+        assert_string_equal(out, "/d/e");
+}
+
+static void test_fio_engines(void **state)
+{
+        struct sset sections = {};
+        char *what = NULL;
+
+        (void)state;
+        assert_int_equal(bench_fio_engine_runs_code("libaio"), 0);
+        assert_int_equal(bench_fio_engine_runs_code("io_uring"), 0);
+        assert_int_equal(bench_fio_engine_runs_code("exec"), 1);
+        assert_int_equal(bench_fio_engine_runs_code("external:/tmp/x.so"), 1);
+        assert_int_equal(bench_fio_engine_runs_code("/tmp/x.so"), 1);
+        assert_int_equal(bench_fio_gate("[a]\nioengine=libaio\n[b]\n", "t.fio", 0, &what, &sections), 0);
+        assert_int_equal(sections.n, 2);
+        setenv("TEST_ENGINE", "/tmp/evil.so", 1);
+        assert_int_equal(bench_fio_gate("[a]\n  ioengine = ${TEST_ENGINE} ; a comment\n", "t.fio", 0, &what,
+                                        &sections), 1);
+        assert_non_null(strstr(what, "/tmp/evil.so"));
+        free(what);
+        sset_done(&sections);
+}
+
+static bool has(char **list, const char *s)
+{
+        for (char **p = list; p && *p; p++)
+                if (!strcmp(*p, s))
+                        return true;
+        return false;
+}
+
+/* What the model hands the fence (struct bench_fio_access), and every problem at once without leave. */
+static void test_model_access(void **state)
+{
+        char dir[] = "/tmp/test-bench-model.XXXXXX", file[128], fa[160], fb[160], nb0[160], nb1[160], buf[8192] = { 0 };
+        struct bench_opts o;
+        struct bench_error e;
+        struct bench_fio_defs d;
+        struct bench_fio f;
+        struct bench_target tg;
+        int fd;
+
+        (void)state;
+        assert_non_null(mkdtemp(dir));
+        snprintf(file, sizeof(file), "%s/f", dir);
+        fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0600);
+        assert_true(fd >= 0);
+        assert_int_equal(write(fd, buf, sizeof(buf)), (ssize_t)sizeof(buf));
+        close(fd);
+        snprintf(fa, sizeof(fa), "--filename=%s", file);
+        snprintf(fb, sizeof(fb), "--directory=%s", dir);
+        snprintf(nb0, sizeof(nb0), "%s/b.0.0", dir);
+        snprintf(nb1, sizeof(nb1), "%s/b.0.1", dir);
+        for (int allowed = 1; allowed >= 0; allowed--) {
+                int r = allowed ? parse(&o, &e, "--allow-write", "--allow-exec", "--name=a", fa, "--rw=write",
+                                        "--exec_prerun=true", "--name=b", fb, "--nrfiles=2", "--size=8k", NULL)
+                                : parse(&o, &e, "--name=a", fa, "--rw=write", "--exec_prerun=true", "--name=b", fb,
+                                        "--nrfiles=2", "--size=8k", NULL);
+
+                assert_true(r == 0 || r == -EOPNOTSUPP);
+                f = (struct bench_fio){};
+                tg = (struct bench_target){ .fd = -1 };
+                assert_int_equal(bench_fio_read(&o, "/nonexistent/fio", &d, &e), 0);
+                assert_int_equal(d.n, 2);
+                assert_int_equal(bench_fio_model(&o, &d, NULL, &f, &tg, &e), 0);
+                assert_true(f.access.resolved);
+                assert_true(has(f.created, nb0) && has(f.created, nb1));
+                if (allowed) {
+                        assert_int_equal(d.nproblems, 0);
+                        assert_true(has(f.access.write, file));
+                        assert_true(has(f.access.create, dir));
+                        assert_true(has(f.access.exec, "/bin/sh"));
+                        assert_true(f.access.allow_exec);
+                        assert_true(f.writes);
+                } else {
+                        /* a's write, a's command, b's new files: all at once */
+                        assert_int_equal(d.nproblems, 3);
+                        assert_null(f.access.write);
+                        assert_null(f.access.create);
+                        assert_true(has(f.access.read, file));
+                }
+                bench_fio_defs_done(&d);
+                bench_target_close_one(&tg);
+                ios_strv_free(f.created);
+                ios_strv_free(f.access.read);
+                ios_strv_free(f.access.write);
+                ios_strv_free(f.access.create);
+                ios_strv_free(f.access.exec);
+                bench_opts_done(&o);
+        }
+        unlink(file);
+        rmdir(dir);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -290,6 +443,10 @@ int main(void)
                 cmocka_unit_test(test_admin_styles),
                 cmocka_unit_test(test_values),
                 cmocka_unit_test(test_fio_names),
+                cmocka_unit_test(test_settings_for_fio),
+                cmocka_unit_test(test_fio_file_names),
+                cmocka_unit_test(test_fio_engines),
+                cmocka_unit_test(test_model_access),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * fiochanges.c: what a job changes of the files it opens, by fio's rules
+ * (fiojob.c applies it to each file): rw= with write or trim (or a value
+ * that is neither read nor randread), verify=, trim_*, fill_device,
+ * zonemode=zbd, the engines falloc, e4defrag and filecreate (writes),
+ * ftruncate (truncates), filedelete, unlink and unlink_each_loop
+ * (deletes), and the bytes each file must hold (offset plus filesize, or
+ * size over the job's files), else fio lays it out again, read job or not.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "fioread.h"
+#include "macro.h"
+
+static bool engine_is(const char *eng, const char *name)
+{
+        return eng && streq(eng, name);
+}
+
+bool bench_fio_falsy(const char *v)
+{
+        return !v || streq(v, "0") || streq(v, "false") || streq(v, "off") || streq(v, "none") || streq(v, "no");
+}
+
+/* What a job changes of the files it opens (fio's rules, conservative where a value is unreadable). */
+void bench_fio_changes(const struct bench_fio_def *j, struct jobsum *js, unsigned nrfiles)
+{
+        static const char * const writing[] = { "verify", "trim_percentage", "trim_backlog", "fill_device",
+                                                "experimental_verify", "verify_only" };
+        const struct bench_fio_kvs *kv = &j->kv;
+        const char *rw = bench_fio_kv_get(kv, "rw"), *eng = bench_fio_kv_get(kv, "ioengine");
+        const char *size = bench_fio_kv_get(kv, "size"), *fsz = bench_fio_kv_get(kv, "filesize");
+        const char *off = bench_fio_kv_get(kv, "offset"), *zm = bench_fio_kv_get(kv, "zonemode");
+        uint64_t s = 0, o = 0;
+
+        if (rw) {
+                size_t n = strcspn(rw, ":");
+
+                js->writes |= strstr(rw, "write") || strstr(rw, "trim") || (n == 2 && !strncmp(rw, "rw", 2)) ||
+                              (n == 6 && !strncmp(rw, "randrw", 6)) ||
+                              !((n == 4 && !strncmp(rw, "read", 4)) || (n == 8 && !strncmp(rw, "randread", 8)));
+        }
+        for (size_t i = 0; i < ELEMENTSOF(writing); i++)
+                js->writes |= !bench_fio_falsy(bench_fio_kv_get(kv, writing[i])) && bench_fio_kv_get(kv, writing[i]);
+        js->writes |= zm && streq(zm, "zbd");
+        js->writes |= engine_is(eng, "falloc") || engine_is(eng, "e4defrag") || engine_is(eng, "filecreate");
+        js->truncates = engine_is(eng, "ftruncate");
+        js->deletes = engine_is(eng, "filedelete") || !bench_fio_falsy(bench_fio_kv_get(kv, "unlink")) ||
+                      !bench_fio_falsy(bench_fio_kv_get(kv, "unlink_each_loop"));
+        /* the bytes each file must hold, else fio lays it out (writes it), read job or not */
+        if (fsz) {
+                /* "a-b": files of a to b bytes; the largest counts */
+                const char *hi = fsz + strcspn(fsz, "-:");
+
+                js->need_unsure |= strchr(fsz, '%') || bench_parse_size(*hi ? hi + 1 : fsz, &s) < 0;
+        } else if (size && !strchr(size, '%')) {
+                js->need_unsure |= bench_parse_size(size, &s) < 0;
+                s /= nrfiles ? nrfiles : 1;
+        }
+        if (off && !strchr(off, '%'))
+                js->need_unsure |= bench_parse_size(off, &o) < 0;
+        js->need = s ? s + o : 0;
+}
+

@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * fioengines.c: the engines fio loads or runs.  fio loads an engine that
+ * it has not built in (a path, external:, a plugin) with dlopen() while
+ * it reads the job, before any job runs, even for --showcmd; so a job
+ * file is read here first for its ioengine lines (with ${VAR} expanded
+ * and its includes followed by fio's rule), and its sections noted, before
+ * fio is given it (fioread.c).  Built in: the engines `fio --enghelp`
+ * lists, and the common ones if that fails; "exec" runs a program.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fioread.h"
+#include "macro.h"
+
+/* the engines built into fio that run no program and load nothing */
+static const char * const builtin_engines[] = {
+        "cpuio", "mmap", "sync", "psync", "vsync", "pvsync", "pvsync2", "null", "net", "netsplice", "ftruncate",
+        "filecreate", "filestat", "filedelete", "posixaio", "falloc", "e4defrag", "splice", "mtd", "sg",
+        "io_uring", "io_uring_cmd", "libaio",
+};
+
+/* the engines this fio has built in (fio --enghelp: registered, none loaded from a path), "exec" aside */
+static char *installed_engines;
+
+static bool in_list(const char *list, const char *engine, size_t n)
+{
+        for (const char *p = list; p && *p;) {
+                size_t k;
+
+                p += strspn(p, " \t\n");
+                k = strcspn(p, " \t\n");
+                if (k == n && !strncmp(p, engine, n))
+                        return true;
+                p += k;
+        }
+        return false;
+}
+
+int bench_fio_engine_runs_code(const char *engine)
+{
+        size_t n = strcspn(engine, " \t");
+
+        if (engine[n + strspn(engine + n, " \t")] || (n == 4 && !strncmp(engine, "exec", 4)))
+                return 1;
+        /* fio: "aio..." and "linuxaio..." are libaio */
+        if (!strncmp(engine, "aio", 3) || !strncmp(engine, "linuxaio", 8))
+                return 0;
+        for (size_t i = 0; i < ELEMENTSOF(builtin_engines); i++)
+                if (strlen(builtin_engines[i]) == n && !strncmp(engine, builtin_engines[i], n))
+                        return 0;
+        return in_list(installed_engines, engine, n) ? 0 : 1;
+}
+
+/* Ask fio once which engines it has built in (a job naming another makes fio load it). */
+void bench_fio_read_engines(const char *exe)
+{
+        char *argv[] = { (char *)exe, (char *)"--enghelp", NULL }, *out = NULL, *err = NULL, *list;
+        struct bench_error e = {};
+
+        if (installed_engines || bench_fio_capture(argv, NULL, &out, &err, &e) != 0) {
+                free(out);
+                free(err);
+                return;
+        }
+        list = strstr(out ? out : "", "Available IO engines:");
+        if (list)
+                installed_engines = strdup(list + strlen("Available IO engines:"));
+        free(out);
+        free(err);
+}
+
+/* ------------------------------------------------------------------ */
+/* Before fio reads a file: the engines it names (fio loads a path)    */
+/* ------------------------------------------------------------------ */
+
+static char *expand_env(const char *s)
+{
+        char *out = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&out, &len);
+
+        if (!m)
+                return NULL;
+        for (; *s; s++) {
+                const char *close = s[0] == '$' && s[1] == '{' ? strchr(s, '}') : NULL;
+
+                if (close) {
+                        _cleanup_free_ char *var = strndup(s + 2, (size_t)(close - s - 2));
+                        const char *x = var ? getenv(var) : NULL;
+
+                        fputs(x ? x : "", m);
+                        s = close;
+                } else
+                        fputc(*s, m);
+        }
+        fclose(m);
+        return out;
+}
+
+int bench_fio_read_text(const char *path, char **ret)
+{
+        FILE *f = fopen(path, "re");
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *m;
+        char chunk[4096];
+        size_t n;
+
+        if (!f)
+                return -errno;
+        m = open_memstream(&buf, &len);
+        if (!m) {
+                fclose(f);
+                return -ENOMEM;
+        }
+        while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+                fwrite(chunk, 1, n, m);
+        fclose(m);
+        fclose(f);
+        if (!buf)
+                return -ENOMEM;
+        *ret = buf;
+        return 0;
+}
+
+/*
+ * Every ioengine line of text and of the files it includes (fio's rule: a
+ * relative include is beside the including file): 1 when one names an
+ * engine that loads or runs code (its value in *what), 0 none, < 0 error.
+ */
+int bench_fio_gate(const char *text, const char *path, int depth, char **what, struct sset *sections)
+{
+        _cleanup_free_ char *copy = strdup(text);
+        char *save = NULL;
+
+        if (!copy)
+                return -ENOMEM;
+        if (depth > 16)
+                return asprintf(what, "%s: includes nested too deep", path) < 0 ? -ENOMEM : 1;
+        for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+                _cleanup_free_ char *x = expand_env(line);
+                char *l = x ? ios_strip(x) : NULL, *eq;
+
+                if (!x)
+                        return -ENOMEM;
+                if (!strncmp(ios_strip(line), "include", 7) && ios_strip(line)[7]) {
+                        /* fio's rule: the name as written if it exists, else beside the including file */
+                        _cleanup_free_ char *inc = NULL, *itext = NULL, *dir = strdup(path);
+                        char *name = ios_strip(line) + 8, *slash = dir ? strrchr(dir, '/') : NULL;
+                        int r;
+
+                        if (!dir)
+                                return -ENOMEM;
+                        if (slash)
+                                slash[1] = '\0';
+                        if (asprintf(&inc, "%s%s", access(name, F_OK) == 0 || !slash ? "" : dir, name) < 0)
+                                return -ENOMEM;
+                        if (bench_fio_read_text(inc, &itext) < 0)
+                                continue;       /* fio says so itself */
+                        r = bench_fio_gate(itext, inc, depth + 1, what, sections);
+                        if (r != 0)
+                                return r;
+                        continue;
+                }
+                if (*l == '[' && strchr(l, ']')) {
+                        _cleanup_free_ char *sec = strndup(l + 1, strcspn(l + 1, "]"));
+                        int r = sec ? sset_add(sections, ios_strip(sec)) : -ENOMEM;
+
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
+                eq = strchr(l, '=');
+                if (!eq || !strstr(l, "ioengine"))
+                        continue;
+                *eq = '\0';
+                l[strcspn(l, ";#")] = '\0';
+                eq[1 + strcspn(eq + 1, ";#")] = '\0';
+                if (!streq(ios_strip(l), "ioengine") || !bench_fio_engine_runs_code(ios_strip(eq + 1)))
+                        continue;
+                return asprintf(what, "%s: ioengine=%s", path, ios_strip(eq + 1)) < 0 ? -ENOMEM : 1;
+        }
+        return 0;
+}
+

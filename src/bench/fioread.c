@@ -1,0 +1,467 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * fioread.c: the jobs as fio reads them, with one grammar: fio's.  The
+ * command line's settings come as options.c understood them ("--filename
+ * /dev/x" is filename=/dev/x); every job file (and the preset, and "-",
+ * the file read once from standard input) is read by fio itself, `fio
+ * --showcmd`, which prints the file as fio parsed it: includes read,
+ * ${VAR} and $ncpus/$mb_memory expanded, aliases folded to fio's names.
+ * Each job is then the full ordered list of what reaches it: our defaults,
+ * the command line's global settings, the job files' [global] settings met
+ * so far, its own (fio's rule: the last one wins); fio.c hands fio exactly
+ * that, and no job file, so what fiojob.c checked is what fio runs.
+ * fio loads an engine named by a path while it reads a job, so a file that
+ * names one is read here first for its ioengine lines, and not given to
+ * fio without --allow-exec.  A [global] section after a job reads as that
+ * job's too (showcmd prints it there): that job then runs with it.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fioread.h"
+#include "jobs.h"
+#include "macro.h"
+
+/* fio's aliases (options.c's .alias) and the name they stand for */
+static const char * const aliases[][2] = {
+        { "readwrite", "rw" }, { "blocksize", "bs" }, { "blockalign", "ba" }, { "blocksize_range", "bsrange" },
+        { "blocksize_unaligned", "bs_unaligned" }, { "chunck_size", "chunk_size" },
+        { "disable_bw", "disable_bw_measurement" }, { "fileoffset", "offset" }, { "fill_fs", "fill_device" },
+        { "io_limit", "io_size" }, { "iodepth_batch_complete", "iodepth_batch_complete_min" },
+        { "iodepth_batch_submit", "iodepth_batch" }, { "iomem", "mem" }, { "mem_align", "iomem_align" },
+        { "nr_files", "nrfiles" }, { "ratecycle", "rate_cycle" }, { "ratemin", "rate_min" },
+        { "timeout", "runtime" }, { "wait_for_previous", "stonewall" }, { "threads", "thread" },
+        { "single-instance", "single_instance" },
+};
+
+const char *bench_fio_canonical(const char *key)
+{
+        for (size_t i = 0; i < ELEMENTSOF(aliases); i++)
+                if (streq(key, aliases[i][0]))
+                        return aliases[i][1];
+        return key;
+}
+
+const char *bench_fio_kv_get(const struct bench_fio_kvs *kvs, const char *key)
+{
+        for (size_t i = kvs->n; i > 0; i--)
+                if (streq(kvs->v[i - 1].key, key))
+                        return kvs->v[i - 1].val ? kvs->v[i - 1].val : "1";
+        return NULL;
+}
+
+int bench_fio_problem(struct bench_fio_defs *d, const char *fmt, ...)
+{
+        char **v = ios_grow(d->problems, &d->capproblems, d->nproblems + 2, sizeof(*v));
+        va_list ap;
+        int r;
+
+        if (!v)
+                return -ENOMEM;
+        d->problems = v;
+        va_start(ap, fmt);
+        r = vasprintf(&v[d->nproblems], fmt, ap);
+        va_end(ap);
+        if (r < 0)
+                return -ENOMEM;
+        v[++d->nproblems] = NULL;
+        return 0;
+}
+
+static int kv_push(struct bench_fio_kvs *kvs, const char *key, size_t keylen, const char *val)
+{
+        struct bench_fio_kv *v = ios_grow(kvs->v, &kvs->cap, kvs->n + 1, sizeof(*v));
+        _cleanup_free_ char *k = strndup(key, keylen);
+
+        if (!v || !k)
+                return -ENOMEM;
+        kvs->v = v;
+        v = &kvs->v[kvs->n];
+        *v = (struct bench_fio_kv){ .key = strdup(bench_fio_canonical(k)), .val = val ? strdup(val) : NULL };
+        if (!v->key || (val && !v->val)) {
+                free(v->key);
+                free(v->val);
+                return -ENOMEM;
+        }
+        kvs->n++;
+        return 0;
+}
+
+/* "key=value" or "key" */
+static int kv_push_setting(struct bench_fio_kvs *kvs, const char *s)
+{
+        const char *eq = strchr(s, '=');
+
+        return kv_push(kvs, s, eq ? (size_t)(eq - s) : strlen(s), eq ? eq + 1 : NULL);
+}
+
+static int kv_append(struct bench_fio_kvs *to, const struct bench_fio_kvs *from)
+{
+        for (size_t i = 0; i < from->n; i++) {
+                int r = kv_push(to, from->v[i].key, strlen(from->v[i].key), from->v[i].val);
+
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static void kvs_done(struct bench_fio_kvs *kvs)
+{
+        for (size_t i = 0; i < kvs->n; i++) {
+                free(kvs->v[i].key);
+                free(kvs->v[i].val);
+        }
+        free(kvs->v);
+        *kvs = (struct bench_fio_kvs){};
+}
+
+/* A new job: name, and the settings in base (then its own are pushed onto it). */
+static int add_job(struct bench_fio_defs *d, const char *name, size_t len, const struct bench_fio_kvs *base,
+                   struct bench_fio_def **ret)
+{
+        struct bench_fio_def *j = ios_grow(d->jobs, &d->cap, d->n + 1, sizeof(*j));
+
+        if (!j)
+                return -ENOMEM;
+        d->jobs = j;
+        j = &d->jobs[d->n++];
+        *j = (struct bench_fio_def){ .name = strndup(name, len) };
+        if (!j->name)
+                return -ENOMEM;
+        *ret = j;
+        return kv_append(&j->kv, base);
+}
+
+void bench_fio_defs_done(struct bench_fio_defs *d)
+{
+        for (size_t i = 0; i < d->n; i++) {
+                free(d->jobs[i].name);
+                kvs_done(&d->jobs[i].kv);
+        }
+        free(d->jobs);
+        kvs_done(&d->prog);
+        for (size_t i = 0; i < d->nproblems; i++)
+                free(d->problems[i]);
+        free(d->problems);
+        *d = (struct bench_fio_defs){};
+}
+
+/* ------------------------------------------------------------------ */
+/* fio --showcmd                                                       */
+/* ------------------------------------------------------------------ */
+
+static int memfd_text(const char *name, const char *text)
+{
+        int fd = memfd_create(name, MFD_CLOEXEC);
+        size_t len = text ? strlen(text) : 0, done = 0;
+
+        if (fd < 0)
+                return -errno;
+        while (done < len) {
+                ssize_t w = write(fd, text + done, len - done);
+
+                if (w <= 0) {
+                        close(fd);
+                        return -EIO;
+                }
+                done += (size_t)w;
+        }
+        lseek(fd, 0, SEEK_SET);
+        return fd;
+}
+
+static char *memfd_read(int fd)
+{
+        off_t len = lseek(fd, 0, SEEK_END);
+        char *s = len >= 0 ? malloc((size_t)len + 1) : NULL;
+        ssize_t n;
+
+        if (!s)
+                return NULL;
+        n = pread(fd, s, (size_t)len, 0);
+        s[n > 0 ? n : 0] = '\0';
+        return s;
+}
+
+/* fio's argv run to its end, stdin from in (or /dev/null), its output and errors returned; its exit status */
+int bench_fio_capture(char * const *argv, const char *in, char **out, char **err, struct bench_error *e)
+{
+        int ifd = memfd_text("fio-in", in), ofd = memfd_text("fio-out", NULL), efd = memfd_text("fio-err", NULL);
+        int status = 0, r = 0;
+        pid_t pid = -1;
+
+        if (ifd < 0 || ofd < 0 || efd < 0)
+                r = -ENOMEM;
+        else if ((pid = fork()) < 0)
+                r = bench_error_set(e, BENCH_ERR_SYSTEM, errno, "cannot start fio: %s", strerror(errno));
+        else if (pid == 0) {
+                prctl(PR_SET_PDEATHSIG, SIGKILL);
+                signal(SIGPIPE, SIG_DFL);
+                if (dup2(ifd, 0) < 0 || dup2(ofd, 1) < 0 || dup2(efd, 2) < 0)
+                        _exit(127);
+                execv(argv[0], argv);
+                _exit(127);
+        }
+        while (r == 0) {
+                pid_t w = waitpid(pid, &status, WNOHANG);
+
+                if (w == pid)
+                        break;
+                if (w < 0 && errno != EINTR) {
+                        r = -errno;
+                        break;
+                }
+                if (bench_stop_signal) {
+                        kill(pid, SIGKILL);
+                        waitpid(pid, NULL, 0);
+                        r = bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted by signal %d",
+                                            bench_stop_signal);
+                        break;
+                }
+                usleep(5000);
+        }
+        if (r == 0) {
+                *out = memfd_read(ofd);
+                *err = memfd_read(efd);
+                if (!*out || !*err)
+                        r = -ENOMEM;
+                else
+                        r = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        }
+        if (ifd >= 0)
+                close(ifd);
+        if (ofd >= 0)
+                close(ofd);
+        if (efd >= 0)
+                close(efd);
+        return r;
+}
+
+/* "--NAME=" or "--NAME " (NAME one of fio's options) at s: where a setting starts */
+static bool at_option(const char *s)
+{
+        char name[64];
+        size_t n;
+
+        if (s[0] != '-' || s[1] != '-')
+                return false;
+        n = strcspn(s + 2, "= \n");
+        if (n == 0 || n >= sizeof(name))
+                return false;
+        memcpy(name, s + 2, n);
+        name[n] = '\0';
+        return streq(name, "name") || bench_fio_option_arg(name) != 0;
+}
+
+/*
+ * showcmd's line, "fio --global=1 --name=a --rw=read ...", into d: the
+ * options before the first --name onto globals (they reach every later
+ * job), then one job per --name.  A value runs to the next " --NAME" of an
+ * option fio knows (fio prints values unquoted, description quoted).
+ */
+static int parse_showcmd(const char *text, struct bench_fio_defs *d, struct bench_fio_kvs *globals,
+                         struct sset *sections)
+{
+        const char *p = strstr(text, "fio ");
+        struct bench_fio_def *job = NULL;
+        struct bench_fio_kvs *cur = globals;
+        _cleanup_(sset_donep) struct sset started = {};
+        size_t len;
+
+        if (!p)
+                return -EINVAL;
+        p += 4;
+        len = strcspn(p, "\n");
+        while (len > 0 && p[len - 1] == ' ')
+                len--;
+        for (const char *end = p + len; p < end;) {
+                const char *key = p + 2, *q, *eq;
+                _cleanup_free_ char *val = NULL;
+                size_t klen;
+                int r;
+
+                if (!at_option(p))
+                        return -EINVAL;
+                /* the setting ends where the next one starts */
+                for (q = key; q < end && !(q[0] == ' ' && at_option(q + 1)); q++)
+                        ;
+                eq = memchr(key, '=', (size_t)(q - key));
+                klen = eq ? (size_t)(eq - key) : (size_t)(q - key);
+                while (!eq && klen > 0 && key[klen - 1] == ' ')
+                        klen--;
+                if (eq) {
+                        const char *v = eq + 1;
+                        size_t vlen = (size_t)(q - v);
+
+                        if (klen == 11 && !strncmp(key, "description", 11) && vlen >= 2 && v[0] == '"' &&
+                            v[vlen - 1] == '"') {
+                                v++;
+                                vlen -= 2;
+                        }
+                        val = strndup(v, vlen);
+                        if (!val)
+                                return -ENOMEM;
+                }
+                /* --name=X starts a section only if the file has a section [X] not met yet; else it is name= */
+                if (klen == 4 && !strncmp(key, "name", 4) && val && sset_has(sections, val) &&
+                    (r = sset_add(&started, val)) != 0) {
+                        if (r < 0)
+                                return r;
+                        r = add_job(d, val, strlen(val), globals, &job);
+                        cur = job ? &job->kv : cur;
+                } else if (klen == 4 && !strncmp(key, "name", 4)) {
+                        /* name=: in [global] it names no job; in a job it renames it (on fio's command
+                         * line it would start another job) */
+                        if (job && val) {
+                                free(job->name);
+                                job->name = TAKE_PTR(val);
+                        }
+                        r = 0;
+                } else
+                        r = kv_push(cur, key, klen, val);
+                if (r < 0)
+                        return r;
+                p = q < end ? q + 1 : end;
+        }
+        return 0;
+}
+
+/* One job file (path, or text for "-" and the preset) read by fio into d. */
+static int read_file(const struct bench_opts *g, const char *exe, const char *path, const char *text,
+                     const struct bench_fio_kvs *cmd_globals, struct bench_fio_kvs *globals,
+                     struct bench_fio_defs *d, struct bench_error *e)
+{
+        _cleanup_free_ char *own = NULL, *out = NULL, *err = NULL, *what = NULL;
+        _cleanup_(ios_strv_freep) char **argv = NULL;
+        struct sset sections = {};
+        int r;
+
+        if (!text) {
+                r = bench_fio_read_text(path, &own);
+                if (r < 0)
+                        return bench_error_set(e, BENCH_ERR_USAGE, -r, "%s: cannot read the job file: %s", path,
+                                               strerror(-r));
+                text = own;
+        }
+        r = bench_fio_gate(text, path, 0, &what, &sections);
+        if (r < 0)
+                goto out;
+        if (r > 0 && !g->allow_exec)
+                {
+                r = bench_fio_problem(d, "%s: an engine fio loads or runs (a program, or code from a path) "
+                                         "needs --allow-exec; fio has not read the file", what);
+                goto out;
+        }
+        r = ios_strv_pushf(&argv, "%s", exe);
+        if (r >= 0)
+                r = ios_strv_pushf(&argv, "--showcmd");
+        for (size_t i = 0; r >= 0 && i < cmd_globals->n; i++)
+                r = cmd_globals->v[i].val ? ios_strv_pushf(&argv, "--%s=%s", cmd_globals->v[i].key, cmd_globals->v[i].val)
+                                          : ios_strv_pushf(&argv, "--%s", cmd_globals->v[i].key);
+        for (size_t i = 0; r >= 0 && i < d->prog.n; i++)
+                if (streq(d->prog.v[i].key, "section") && d->prog.v[i].val)
+                        r = ios_strv_pushf(&argv, "--section=%s", d->prog.v[i].val);
+        if (r >= 0)
+                r = ios_strv_pushf(&argv, "%s", own ? path : "-");
+        if (r >= 0)
+                r = bench_fio_capture(argv, own ? NULL : text, &out, &err, e);
+        if (r > 0) {
+                err[strcspn(err, "\n")] = '\0';     /* fio's reason; "job x dropped" follows */
+                r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: fio cannot read the job: %s", path,
+                                    *err ? err : "(fio said nothing)");
+        } else if (r == 0)
+                r = parse_showcmd(out, d, globals, &sections);
+        if (r == -EINVAL)
+                r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: cannot read fio's reading of the job: %.200s",
+                                    path, out);
+out:
+        sset_done(&sections);
+        return r;
+}
+
+/* The command line's settings: fio's program options to d->prog, the rest global until a --name. */
+static int read_command_line(const struct bench_opts *g, struct bench_fio_defs *d, const struct bench_fio_kvs *base,
+                             struct bench_fio_kvs *cmd_globals, bool *named)
+{
+        struct bench_fio_def *job = NULL;
+        int r = 0;
+
+        for (char **s = g->fio_settings; r >= 0 && s && *s; s++) {
+                size_t klen = strcspn(*s, "=");
+                _cleanup_free_ char *key = strndup(*s, klen);
+
+                if (!key)
+                        return -ENOMEM;
+                if (bench_fio_prog_option(key))
+                        r = kv_push_setting(&d->prog, *s);
+                else if (streq(key, "name") && (*s)[klen]) {
+                        *named = true;
+                        r = add_job(d, *s + klen + 1, strlen(*s + klen + 1), base, &job);
+                        if (r >= 0)
+                                r = kv_append(&job->kv, cmd_globals);
+                } else
+                        r = kv_push_setting(job ? &job->kv : cmd_globals, *s);
+        }
+        return r;
+}
+
+int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio_defs *d, struct bench_error *e)
+{
+        struct bench_fio_kvs base = {}, cmd_globals = {}, globals = {};
+        bool named = false;
+        int r = 0;
+
+        *d = (struct bench_fio_defs){};
+        bench_fio_read_engines(exe);
+        if (g->compare)
+                r = kv_push_setting(&base, "ramp_time=1");      /* settle after each switch, as ours */
+        if (r >= 0)
+                r = read_command_line(g, d, &base, &cmd_globals, &named);
+        if (r >= 0 && !named && !g->jobfiles && !g->workload) {
+                struct bench_fio_def *job;
+                const char *name = g->name ? g->name : "iosched-bench";
+
+                r = add_job(d, name, strlen(name), &base, &job);
+                if (r >= 0)
+                        r = kv_append(&job->kv, &cmd_globals);
+        }
+        /* fio loads the command line's engine as it reads it */
+        for (size_t i = 0; r >= 0 && i < cmd_globals.n; i++)
+                if (streq(cmd_globals.v[i].key, "ioengine") && cmd_globals.v[i].val &&
+                    bench_fio_engine_runs_code(cmd_globals.v[i].val) && !g->allow_exec && (g->jobfiles || g->workload)) {
+                        r = bench_fio_problem(d, "--ioengine=%s: an engine fio loads or runs needs --allow-exec",
+                                              cmd_globals.v[i].val);
+                        goto out;
+                }
+        /* a job file's [global] reaches the jobs after it, in later files too */
+        if (r >= 0)
+                r = kv_append(&globals, &base);
+        if (r >= 0)
+                r = kv_append(&globals, &cmd_globals);
+        if (r >= 0 && g->workload)
+                r = read_file(g, exe, g->workload, bench_workload_text(g->workload), &cmd_globals, &globals, d, e);
+        for (char **f = g->jobfiles; r >= 0 && f && *f; f++) {
+                if (bench_stop_signal)
+                        r = bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted by signal %d", bench_stop_signal);
+                else if (streq(*f, "-") && !g->stdin_job)
+                        r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "-: the job on standard input was not read");
+                else
+                        r = read_file(g, exe, *f, streq(*f, "-") ? g->stdin_job : NULL, &cmd_globals, &globals, d, e);
+        }
+out:
+        kvs_done(&base);
+        kvs_done(&cmd_globals);
+        kvs_done(&globals);
+        return r;
+}

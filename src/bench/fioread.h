@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * fioread.h: the jobs as fio reads them (fioread.c) and what they touch
+ * (fiojob.c), private to the fio backend.
+ */
+#ifndef IOS_BENCH_FIOREAD_H
+#define IOS_BENCH_FIOREAD_H
+
+#include "fio.h"
+
+/* One setting, its key fio's canonical name; val NULL: a boolean alone. */
+struct bench_fio_kv {
+        char *key, *val;
+};
+
+struct bench_fio_kvs {
+        struct bench_fio_kv *v;
+        size_t n, cap;
+};
+
+/* One job as fio will run it: every setting that reaches it, in fio's order (the last one wins). */
+struct bench_fio_def {
+        char *name;
+        struct bench_fio_kvs kv;
+};
+
+struct bench_fio_defs {
+        struct bench_fio_def *jobs;
+        size_t n, cap;
+        struct bench_fio_kvs prog;      /* fio's program options (--readonly, --trigger, ...) */
+        char **problems;                /* every reason to refuse, said all at once (fiojob.c) */
+        size_t nproblems, capproblems;
+};
+
+/* The value of key in kvs as fio takes it (the last one), "1" for a boolean alone; NULL: not set. */
+const char *bench_fio_kv_get(const struct bench_fio_kvs *kvs, const char *key);
+/* fio's canonical name for an option or its alias ("readwrite": "rw") */
+const char *bench_fio_canonical(const char *key);
+/* 1: fio's program option we pass on; -1: one we refuse; 0: a job option */
+int bench_fio_prog_option(const char *name);
+/* 0: an engine built into fio; 1: one that runs or loads code (exec, external:, a path, a plugin) */
+int bench_fio_engine_runs_code(const char *engine);
+/* fioengines.c: fio's built-in engines asked once; text's ioengine lines (and its includes') checked:
+ * 1 with *what set when one loads or runs code, 0 none; its sections added to sections */
+void bench_fio_read_engines(const char *exe);
+int bench_fio_read_text(const char *path, char **ret);
+struct sset;
+int bench_fio_gate(const char *text, const char *path, int depth, char **what, struct sset *sections);
+/* fioread.c: fio run to its end on argv, stdin from in; its output and errors; its exit status */
+int bench_fio_capture(char * const *argv, const char *in, char **out, char **err, struct bench_error *e);
+int bench_fio_problem(struct bench_fio_defs *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Every job of g (the command line's settings, the job files and the
+ * preset as fio reads them: `fio --showcmd`, each file once) into d.
+ * A job file that would make fio load code while it is read (an engine
+ * from a path) is not given to fio without --allow-exec: a problem in d.
+ * < 0 with e set: fio refused the job (its reason), or the reading failed.
+ */
+int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio_defs *d, struct bench_error *e);
+void bench_fio_defs_done(struct bench_fio_defs *d);
+
+/* fioset.c: a set of strings (paths, device keys) and a list that grows in amortised O(1) */
+struct sset {
+        char **v;
+        size_t n, cap;
+};
+int sset_add(struct sset *s, const char *key);        /* 1 added, 0 there already, < 0 error */
+bool sset_has(const struct sset *s, const char *key);
+void sset_done(struct sset *s);
+void sset_donep(struct sset *s);       /* for _cleanup_ */
+struct list {
+        char ***v;                      /* a NULL-terminated strv, owned elsewhere */
+        size_t n, cap;
+};
+int list_push(struct list *l, const char *s);
+
+/* fionames.c: fio's names for a job's files */
+int bench_fio_format_name(const char *fmt, const char *job, unsigned jobnum, unsigned filenum, char *out, size_t len);
+const char *bench_fio_next_part(const char *s, char *out, size_t len);
+unsigned bench_fio_count_parts(const char *s);
+void bench_fio_dir_entry(const char *dirs, unsigned k, char *out, size_t len);
+int bench_fio_joined(const char *dir, const char *name, char *out, size_t len);
+void bench_fio_dir_part(const char *path, char *dir, size_t len);
+
+/* fiojob.c, per job: what it would do without leave, said once with a count */
+struct jobsum {
+        const char *name;
+        unsigned nnew, nchange;
+        char first_new[256], first_change[256];
+        bool writes, deletes, truncates;
+        uint64_t need;                  /* bytes each file must have, else fio lays it out; 0: no need */
+        bool need_unsure;
+        bool log;                       /* a log or state file: not a target (its disk is not compared) */
+        bool keep;                      /* a new file the user asked for (a log): not removed afterwards */
+};
+
+/* fiochanges.c: what job j changes of the files it opens (nrfiles: its files) into js */
+void bench_fio_changes(const struct bench_fio_def *j, struct jobsum *js, unsigned nrfiles);
+bool bench_fio_falsy(const char *v);     /* unset, "0", "false", "off", "none" or "no" */
+
+/* fiojob.c: what d's jobs touch, checked, into f->access, f->created, f->writes, and tg */
+int bench_fio_model(const struct bench_opts *g, struct bench_fio_defs *d, struct ios_ctx *root,
+                    struct bench_fio *f, struct bench_target *tg, struct bench_error *e);
+
+#endif

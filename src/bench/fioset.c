@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * fioset.c: the sets fiojob.c keeps so that its model stays linear in jobs
+ * x files: a set of strings (FNV-1a, open addressing) and a NULL-terminated
+ * list that grows in amortised O(1).
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "fioread.h"
+#include "macro.h"
+
+static size_t hash(const char *s)
+{
+        size_t h = 1469598103934665603ull;
+
+        for (; *s; s++)
+                h = (h ^ (unsigned char)*s) * 1099511628211ull;
+        return h;
+}
+
+/* 1 added, 0 already there, < 0 error */
+int sset_add(struct sset *s, const char *key)
+{
+        size_t i;
+
+        if (2 * (s->n + 1) > s->cap) {
+                size_t cap = s->cap ? 2 * s->cap : 64;
+                char **v = calloc(cap, sizeof(*v));
+
+                if (!v)
+                        return -ENOMEM;
+                for (size_t k = 0; k < s->cap; k++)
+                        if (s->v[k]) {
+                                for (i = hash(s->v[k]) & (cap - 1); v[i]; i = (i + 1) & (cap - 1))
+                                        ;
+                                v[i] = s->v[k];
+                        }
+                free(s->v);
+                s->v = v;
+                s->cap = cap;
+        }
+        for (i = hash(key) & (s->cap - 1); s->v[i]; i = (i + 1) & (s->cap - 1))
+                if (streq(s->v[i], key))
+                        return 0;
+        s->v[i] = strdup(key);
+        if (!s->v[i])
+                return -ENOMEM;
+        s->n++;
+        return 1;
+}
+
+void sset_donep(struct sset *s)
+{
+        sset_done(s);
+}
+
+bool sset_has(const struct sset *s, const char *key)
+{
+        if (!s->cap)
+                return false;
+        for (size_t i = hash(key) & (s->cap - 1); s->v[i]; i = (i + 1) & (s->cap - 1))
+                if (streq(s->v[i], key))
+                        return true;
+        return false;
+}
+
+void sset_done(struct sset *s)
+{
+        for (size_t i = 0; i < s->cap; i++)
+                free(s->v[i]);
+        free(s->v);
+        *s = (struct sset){};
+}
+
+int list_push(struct list *l, const char *s)
+{
+        char **v = ios_grow(*l->v, &l->cap, l->n + 2, sizeof(*v));
+
+        if (!v)
+                return -ENOMEM;
+        *l->v = v;
+        v[l->n] = strdup(s);
+        if (!v[l->n])
+                return -ENOMEM;
+        v[++l->n] = NULL;
+        return 0;
+}
+
