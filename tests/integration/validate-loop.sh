@@ -88,7 +88,7 @@ printf '[global]\nrw=randread\nbs=4k\nruntime=300ms\n[other]\nfilename=/dev/%s\n
 out=$($APPLY validate --config-root "$root" "$l" -- --loops=1 --eta=never "$T_TMP/other.fio" 2>&1)
 rc=$?
 [ $rc = 3 ] || t_fail "a job naming /dev/$m: exit $rc: $out"
-echo "$out" | grep -q "names another target than /dev/$l" || t_fail "a job naming /dev/$m: not said: $out"
+echo "$out" | grep -q "job 'other': /dev/$m is not --target-device /dev/$l" || t_fail "a job naming /dev/$m: not said: $out"
 [ "$before" = "$(cat "$q/scheduler" "$q/read_ahead_kb" "$q/nr_requests")" ] || t_fail "$l changed by a refused run"
 [ "$before2" = "$(cat "$q2/scheduler" "$q2/read_ahead_kb")" ] || t_fail "$m changed by a refused run"
 
