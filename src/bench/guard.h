@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * guard.h: what outlives iosched-bench when it is killed (guard.c), and the
+ * files a run created, removed by directory handle (created.c).
+ */
+#ifndef IOS_BENCH_GUARD_H
+#define IOS_BENCH_GUARD_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/*
+ * guard.c: a small process forked once (the first time it is told
+ * something), holding only the read end of a pipe: when the pipe reaches
+ * EOF (iosched-bench ended, however) it kills the fio process group it was
+ * last told of and, for a disk whose scheduler was switched and not given
+ * back, writes "change" to its uevent once the bench lock is free, so that
+ * ioschedd and the udev rule apply the policy again.  0 or -errno; a guard
+ * that cannot start is said once and the run goes on.
+ */
+int bench_guard_start(void);
+void bench_guard_fio(pid_t pgid);                      /* fio's process group runs; 0: none */
+void bench_guard_disk(unsigned major, unsigned minor);  /* the disk is switched; 0, 0: given back */
+
+/*
+ * created.c: each file the run makes (ours, or fio's by the names the job
+ * gives), its directory opened before the run, and removed at the end (or
+ * at exit) with unlinkat() on that directory, only while the entry is still
+ * the regular file that was made (device and inode, from the open file, or
+ * as first seen after a fio run).
+ */
+int bench_created_add(const char *path, int fd);       /* fd: the file made, or -1 when fio makes it */
+void bench_created_seen(void);                          /* record what fio made, as it is now */
+int bench_created_remove(const char *path);            /* 1 removed, 0 not ours any more or gone, -errno */
+void bench_created_remove_all(void);
+
+#endif
