@@ -11,14 +11,15 @@
  *   "D MAJ:MIN"   that disk's scheduler is switched (0:0: given back)
  * When the pipe reaches EOF, iosched-bench has ended; one that ended its
  * own way said "F 0" and "D 0:0" before, and the guard just exits.
- * Otherwise it kills fio's process group (SIGKILL: every job process of
- * it) and, for a switched disk, waits (up to 2 s) until the bench lock is
+ * Otherwise it kills fio's process group and fio's job processes (SIGKILL;
+ * learnt while fio runs, below) and, for a switched disk, waits (up to 2 s) until the bench lock is
  * free and writes "change" to the disk's uevent: ioschedd and the udev
  * rule (iosched-apply --udev) then apply the policy, as they yield to a
  * held lock only.  It says what it did in one line on standard error.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,13 +48,104 @@ static bool lock_held(unsigned major, unsigned minor)
         return r > 0;
 }
 
-static void give_back(unsigned major, unsigned minor, pid_t pgid)
-{
-        char path[64], msg[160] = "";
-        int n = 0, fd;
+/*
+ * fio's job processes: fio forks each job into a session of its own
+ * (setsid), out of reach of fio's process group, and they are orphaned
+ * when fio dies; so the guard learns them while fio runs, from fio's
+ * children (and theirs, the programs of an exec engine), every 100 ms,
+ * each with its start time, so that a pid used again is never killed.
+ */
+#define GUARD_MAX_PROCS 1024
+struct proc {
+        pid_t pid;
+        unsigned long long start;
+};
+struct procs {
+        struct proc v[GUARD_MAX_PROCS];
+        size_t n;
+};
 
-        if (pgid > 0 && kill(-pgid, SIGKILL) == 0)
-                n = snprintf(msg, sizeof(msg), "stopped fio (process group %d)", (int)pgid);
+/* pid's start time (proc/PID/stat, field 22), 0 when it is gone */
+static unsigned long long start_time(pid_t pid)
+{
+        char path[64], buf[1024], *p;
+        unsigned long long t = 0;
+        ssize_t n;
+        int fd;
+
+        snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return 0;
+        n = read(fd, buf, sizeof(buf) - 1);
+        close(fd);
+        buf[n > 0 ? n : 0] = '\0';
+        p = strrchr(buf, ')');
+        /* after the name: state (3) ... starttime (22) */
+        if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+                         &t) != 1)
+                return 0;
+        return t;
+}
+
+static void learn_children(struct procs *ps, pid_t parent)
+{
+        char path[64], buf[4096];
+        ssize_t n;
+        int fd;
+
+        snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)parent, (int)parent);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return;
+        n = read(fd, buf, sizeof(buf) - 1);
+        close(fd);
+        buf[n > 0 ? n : 0] = '\0';
+        for (char *t = strtok(buf, " \n"); t; t = strtok(NULL, " \n")) {
+                pid_t pid = (pid_t)atoi(t);
+                bool known = false;
+
+                for (size_t i = 0; i < ps->n && !known; i++)
+                        known = ps->v[i].pid == pid;
+                if (!known && pid > 1 && ps->n < GUARD_MAX_PROCS)
+                        ps->v[ps->n++] = (struct proc){ .pid = pid, .start = start_time(pid) };
+        }
+}
+
+static void learn(struct procs *ps, pid_t fio)
+{
+        size_t n;
+
+        learn_children(ps, fio);
+        n = ps->n;              /* the jobs' own children, one level down */
+        for (size_t i = 0; i < n; i++)
+                learn_children(ps, ps->v[i].pid);
+}
+
+/* Kill fio's group, and each job still the process that was learnt, with its own group. */
+static int kill_fio(struct procs *ps, pid_t pgid)
+{
+        int n = kill(-pgid, SIGKILL) == 0;
+
+        for (size_t i = 0; i < ps->n; i++)
+                if (ps->v[i].start && start_time(ps->v[i].pid) == ps->v[i].start) {
+                        (void)kill(-ps->v[i].pid, SIGKILL);
+                        n += kill(ps->v[i].pid, SIGKILL) == 0;
+                }
+        return n;
+}
+
+static void give_back(unsigned major, unsigned minor, pid_t pgid, struct procs *ps)
+{
+        char path[64], msg[200] = "";
+        int n = 0, fd, k;
+
+        if (pgid > 0) {
+                learn(ps, pgid);
+                k = kill_fio(ps, pgid);
+                if (k > 0)
+                        n = snprintf(msg, sizeof(msg), "stopped fio (%d process%s)", k, k == 1 ? "" : "es");
+        }
         if (major || minor) {
                 for (int i = 0; i < 200 && lock_held(major, minor); i++)
                         usleep(10000);
@@ -71,16 +163,23 @@ static void give_back(unsigned major, unsigned minor, pid_t pgid)
 
 static _Noreturn void guard_main(int fd)
 {
+        static struct procs ps;
         char buf[256];
         size_t len = 0;
         unsigned major = 0, minor = 0;
         pid_t pgid = 0;
 
         for (;;) {
-                ssize_t n = read(fd, buf + len, sizeof(buf) - 1 - len);
+                struct pollfd p = { .fd = fd, .events = POLLIN };
+                ssize_t n;
                 char *nl;
 
-                if (n < 0 && errno == EINTR)
+                if (poll(&p, 1, pgid > 0 ? 100 : -1) == 0) {
+                        learn(&ps, pgid);
+                        continue;
+                }
+                n = read(fd, buf + len, sizeof(buf) - 1 - len);
+                if (n < 0 && (errno == EINTR || errno == EAGAIN))
                         continue;
                 if (n <= 0)
                         break;
@@ -88,12 +187,13 @@ static _Noreturn void guard_main(int fd)
                 buf[len] = '\0';
                 while ((nl = strchr(buf, '\n'))) {
                         unsigned a, b;
-                        int p;
+                        int pg;
 
                         *nl = '\0';
-                        if (sscanf(buf, "F %d", &p) == 1)
-                                pgid = p > 1 ? p : 0;
-                        else if (sscanf(buf, "D %u:%u", &a, &b) == 2) {
+                        if (sscanf(buf, "F %d", &pg) == 1) {
+                                pgid = pg > 1 ? pg : 0;
+                                ps.n = 0;       /* a new fio, or none */
+                        } else if (sscanf(buf, "D %u:%u", &a, &b) == 2) {
                                 major = a;
                                 minor = b;
                         }
@@ -103,7 +203,7 @@ static _Noreturn void guard_main(int fd)
                 if (len == sizeof(buf) - 1)
                         len = 0;        /* no line of ours is that long */
         }
-        give_back(major, minor, pgid);
+        give_back(major, minor, pgid, &ps);
         _exit(0);
 }
 
