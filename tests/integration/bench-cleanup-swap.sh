@@ -34,6 +34,7 @@ swap() {
         done
         sleep 0.5
         mv "$u/dir" "$u/dir.old" && ln -s "$u/other" "$u/dir" || b_fail "$mode: cannot swap the directory"
+        kill -0 $bench 2>/dev/null || b_fail "$mode: the run ended before the swap: the case proves nothing"
         wait $bench || b_fail "$mode: the run failed: $(cat "$B_TMP/err.$mode")"
         cmp -s "$u/other/file" "$B_TMP/expected" || b_fail "$mode: the cleanup removed or changed another file"
         [ ! -e "$u/dir.old/file" ] || b_fail "$mode: the bench's own file was not removed"
@@ -41,7 +42,7 @@ swap() {
 
 swap native --backend=native
 if command -v fio >/dev/null; then
-        swap fio --backend=fio
+        swap fio --backend=fio --time_based     # fio ends a job by size without it
 else
         echo "no fio: the fio case is skipped"
 fi
