@@ -232,17 +232,45 @@ static _Noreturn void child_exec(struct bench_fio *f, pid_t parent, int out, int
  * left of its process group is killed while fio is not yet reaped (its
  * group id cannot be anyone else's until then); then reaped.
  */
+static bool exited(pid_t pid)
+{
+        siginfo_t si = { .si_pid = 0 };
+
+        return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid;
+}
+
+/* fio's job processes, each in a session of its own (fio's setsid): killed with their groups */
+static void kill_jobs(pid_t pid)
+{
+        char path[64], buf[4096];
+        ssize_t n;
+        int fd;
+
+        snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return;
+        n = read(fd, buf, sizeof(buf) - 1);
+        close(fd);
+        buf[n > 0 ? n : 0] = '\0';
+        for (char *t = strtok(buf, " \n"); t; t = strtok(NULL, " \n"))
+                if (atoi(t) > 1) {
+                        kill(-atoi(t), SIGKILL);
+                        kill(atoi(t), SIGKILL);
+                }
+}
+
 static void end_group(struct fio_child *c, bool term)
 {
         siginfo_t si;
 
         if (term)
                 kill(-c->pid, SIGTERM);
-        for (int i = 0; term && i < 50; i++) {
-                si.si_pid = 0;
-                if (waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid)
-                        break;
+        for (int i = 0; term && i < 50 && !exited(c->pid); i++)
                 usleep(100000);
+        if (term && !exited(c->pid)) {
+                kill_jobs(c->pid);      /* while fio lives: its children are still its own */
+                kill(-c->pid, SIGKILL);
         }
         while (waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
                 ;
@@ -338,6 +366,13 @@ static int collect(struct fio_child *c, bool *stopped)
                 struct pollfd p[2] = { { .fd = c->out, .events = POLLIN }, { .fd = c->err, .events = POLLIN } };
                 ssize_t n;
 
+                /* fio has ended and its report is read: a program it left running may hold stderr */
+                if (c->out < 0 && exited(c->pid)) {
+                        p[1].events = POLLIN;
+                        for (int i = 0; i < 64 && c->err >= 0 && poll(&p[1], 1, 0) > 0; i++)
+                                take_err(c);
+                        break;
+                }
                 if (bench_stop_signal && !*stopped) {
                         *stopped = true;
                         kill(-c->pid, SIGTERM);
