@@ -2,9 +2,9 @@
 /*
  * created.c: the files a run makes (a target we lay out, target.c; the
  * names fio lays out, fio.c), removed by directory handle.  The directory
- * of each is opened (O_PATH, the last component not followed) before the
- * run, and the file is removed with unlinkat() on that handle, only while
- * the entry is still the regular file that was made: its device and inode,
+ * of each is opened (O_PATH) before the run, as the path reads then, and
+ * the file is removed with unlinkat() on that handle, only while the
+ * entry is still the regular file that was made: its device and inode,
  * from the file we made, or as first seen after a fio run.  A directory
  * renamed or replaced by a link during the run (a user's own parent
  * directory) then never makes the cleanup remove a file elsewhere: the
@@ -57,7 +57,7 @@ int bench_created_add(const char *path, int fd)
                 return -ENOMEM;
         made = v;
         m = &made[nmade];
-        *m = (struct made){ .dfd = open(dirname(d), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) };
+        *m = (struct made){ .dfd = open(dirname(d), O_PATH | O_DIRECTORY | O_CLOEXEC) };
         if (m->dfd < 0)
                 return errno == ENOENT ? 0 : -errno;    /* fio would make the directory: not ours to remove */
         m->path = strdup(path);

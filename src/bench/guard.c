@@ -6,10 +6,10 @@
  * scheduler back.  So iosched-bench forks, once, a guard: a process of its
  * own process group (a terminal's ^C is iosched-bench's to handle), named
  * "iosched-guard", with every other descriptor closed (it never holds the
- * bench lock nor a target), that reads short lines from a pipe:
+ * bench lock nor a target), that reads short lines from a socket pair:
  *   "F PGID"      fio's process group runs (0: none runs)
  *   "D MAJ:MIN"   that disk's scheduler is switched (0:0: given back)
- * When the pipe reaches EOF, iosched-bench has ended; one that ended its
+ * When it reaches EOF, iosched-bench has ended; one that ended its
  * own way said "F 0" and "D 0:0" before, and the guard just exits.
  * Otherwise it kills fio's process group and fio's job processes (SIGKILL;
  * learnt while fio runs, below) and, for a switched disk, waits (up to 2 s) until the bench lock is
@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "guard.h"
@@ -32,6 +34,7 @@
 #include "macro.h"
 
 static int guard_fd = -1;
+static pid_t guard_pid;
 static bool guard_failed;
 
 /* Is the disk's bench lock held by a live iosched-bench? */
@@ -207,6 +210,17 @@ static _Noreturn void guard_main(int fd)
         _exit(0);
 }
 
+/* A normal end: the guard sees EOF with nothing to do and ends; reaped here, not left to init. */
+static void guard_atexit(void)
+{
+        if (guard_fd < 0)
+                return;
+        close(guard_fd);
+        guard_fd = -1;
+        for (int i = 0; i < 20 && waitpid(guard_pid, NULL, WNOHANG) == 0; i++)
+                usleep(5000);
+}
+
 int bench_guard_start(void)
 {
         int p[2], null, rd;
@@ -214,7 +228,8 @@ int bench_guard_start(void)
 
         if (guard_fd >= 0 || guard_failed)
                 return guard_fd >= 0 ? 0 : -ECHILD;
-        if (pipe2(p, O_CLOEXEC) < 0)
+        /* a socket pair, so that a write to a guard that died is EPIPE, never SIGPIPE */
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, p) < 0)
                 goto fail;
         pid = fork();
         if (pid < 0) {
@@ -230,7 +245,7 @@ int bench_guard_start(void)
                 signal(SIGHUP, SIG_IGN);
                 signal(SIGTERM, SIG_DFL);
                 signal(SIGPIPE, SIG_DFL);
-                /* the pipe as fd 3, nothing else but stderr: not the lock, not a target */
+                /* the socket as fd 3, nothing else but stderr: not the lock, not a target */
                 rd = fcntl(p[0], F_DUPFD, 100);
                 null = open("/dev/null", O_RDWR | O_CLOEXEC);
                 if (null >= 0) {
@@ -244,6 +259,8 @@ int bench_guard_start(void)
         }
         close(p[0]);
         guard_fd = p[1];
+        guard_pid = pid;
+        atexit(guard_atexit);
         return 0;
 fail:
         guard_failed = true;
@@ -258,7 +275,7 @@ static void tell(const char *line)
 
         if (bench_guard_start() < 0)
                 return;
-        while (write(guard_fd, line, len) < 0 && errno == EINTR)
+        while (send(guard_fd, line, len, MSG_NOSIGNAL) < 0 && errno == EINTR)
                 ;
 }
 

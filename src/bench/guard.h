@@ -11,7 +11,7 @@
 
 /*
  * guard.c: a small process forked once (the first time it is told
- * something), holding only the read end of a pipe: when the pipe reaches
+ * something), holding only its end of a socket pair: when that reaches
  * EOF (iosched-bench ended, however) it kills the fio process group it was
  * last told of and, for a disk whose scheduler was switched and not given
  * back, writes "change" to its uevent once the bench lock is free, so that
