@@ -6,7 +6,8 @@
  * its harm, or the case proves nothing) and once inside a fence that allows
  * no write; fenced, the file stays byte-identical and no marker appears.
  * One write beneath an access.create directory succeeds (the fence is not
- * "deny all"), and a program's ELF interpreter is read from its PT_INTERP.
+ * "deny all"), a fence that cannot be built names its step and error, and
+ * a program's ELF interpreter is read from its PT_INTERP.
  * Skips (77) when not root, without fio, or without Landlock.
  */
 #define _GNU_SOURCE
@@ -159,6 +160,36 @@ static void test_interp(void **state)
         assert_int_equal(bench_sandbox_interp(path("victim"), buf, sizeof(buf)), 0);     /* not ELF */
 }
 
+/* A fence that cannot be built says which step and why, and fio is never run unconfined (fio.c). */
+static void test_fence_fails(void **state)
+{
+        char *wr[] = { path("loop"), NULL };
+        const struct bench_fio_access a = { .write = wr, .resolved = true };
+        struct { int r; char step[32]; } m = { 0 };
+        int p[2], status;
+        pid_t pid;
+
+        (void)state;
+        assert_int_equal(symlink("loop", path("loop")), 0);    /* a link to itself: ELOOP */
+        assert_int_equal(pipe(p), 0);
+        pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+                const char *step = NULL;
+
+                m.r = bench_sandbox_enter(&a, fio, &step);
+                snprintf(m.step, sizeof(m.step), "%s", step ? step : "");
+                _exit(write(p[1], &m, sizeof(m)) == (ssize_t)sizeof(m) ? 0 : 1);
+        }
+        close(p[1]);
+        assert_int_equal(read(p[0], &m, sizeof(m)), (ssize_t)sizeof(m));
+        close(p[0]);
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_int_equal(m.r, -ELOOP);
+        assert_string_equal(m.step, "write access");
+        assert_int_equal(unlink(path("loop")), 0);
+}
+
 static int setup(void **state)
 {
         int fd;
@@ -199,6 +230,7 @@ int main(void)
                 cmocka_unit_test(test_interp),
                 cmocka_unit_test(test_no_write_escapes),
                 cmocka_unit_test(test_create_dir_allowed),
+                cmocka_unit_test(test_fence_fails),
         };
 
         if (geteuid() != 0) {
