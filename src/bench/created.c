@@ -5,7 +5,8 @@
  * of each is opened (O_PATH) before the run, as the path reads then, and
  * the file is removed with unlinkat() on that handle, only while the
  * entry is still the regular file that was made: its device and inode,
- * from the file we made, or as first seen after a fio run.  A directory
+ * from the file we made, or as seen after each fio run (fio may make it
+ * anew in each round).  A directory
  * renamed or replaced by a link during the run (a user's own parent
  * directory) then never makes the cleanup remove a file elsewhere: the
  * handle is the directory the name was made in, wherever it went.
@@ -29,6 +30,7 @@ struct made {
         dev_t dev;
         ino_t ino;
         bool known;             /* dev and ino recorded */
+        bool by_fio;            /* fio makes it, again in each run (unlink=1): recorded after each */
 };
 
 static struct made *made;
@@ -57,7 +59,7 @@ int bench_created_add(const char *path, int fd)
                 return -ENOMEM;
         made = v;
         m = &made[nmade];
-        *m = (struct made){ .dfd = open(dirname(d), O_PATH | O_DIRECTORY | O_CLOEXEC) };
+        *m = (struct made){ .dfd = open(dirname(d), O_PATH | O_DIRECTORY | O_CLOEXEC), .by_fio = fd < 0 };
         if (m->dfd < 0)
                 return errno == ENOENT ? 0 : -errno;    /* fio would make the directory: not ours to remove */
         m->path = strdup(path);
@@ -91,7 +93,8 @@ void bench_created_seen(void)
                 struct made *m = &made[i];
                 struct stat st;
 
-                if (m->known || fstatat(m->dfd, m->name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+                if ((m->known && !m->by_fio) || fstatat(m->dfd, m->name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+                    !S_ISREG(st.st_mode))
                         continue;
                 m->dev = st.st_dev;
                 m->ino = st.st_ino;

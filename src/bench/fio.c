@@ -171,7 +171,9 @@ int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct b
 
         /* what the job touches, read as fio will (after fio, --output-format and --eta) */
         r = bench_fio_job_check(g, f->argv + 3, root, &f->writes, tg, &f->created, e);
-        return r < 0 ? r : access_from_check(g, f, tg);
+        if (r >= 0)
+                r = access_from_check(g, f, tg);        /* until fiojob.c fills f->access */
+        return r;
 }
 
 /* ------------------------------------------------------------------ */

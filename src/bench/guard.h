@@ -27,7 +27,7 @@ void bench_guard_disk(unsigned major, unsigned minor);  /* the disk is switched;
  * gives), its directory opened before the run, and removed at the end (or
  * at exit) with unlinkat() on that directory, only while the entry is still
  * the regular file that was made (device and inode, from the open file, or
- * as first seen after a fio run).
+ * as seen after each fio run).
  */
 int bench_created_add(const char *path, int fd);       /* fd: the file made, or -1 when fio makes it */
 void bench_created_seen(void);                          /* record what fio made, as it is now */
