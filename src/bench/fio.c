@@ -7,9 +7,14 @@
  * histogram comes back bucket by bucket (fio's layout is ours, hist.c).
  * Before fio starts, fio's report options are refused (a typo is an
  * unknown option already: jobopts-fio.c), and the job is read for what it
- * touches and checked (fiojob.c).  fio runs in its own process group: a signal to
- * iosched-bench ends that group (SIGTERM, then SIGKILL), and the caller
- * restores.
+ * touches and checked (fiojob.c).  fio runs in its own process group,
+ * with a parent-death signal, inside the kernel's fence (sandbox.c, built
+ * in the child before execv; one that cannot be built stops the run): a
+ * signal to iosched-bench ends that group (SIGTERM, then SIGKILL), and the
+ * caller restores; a kill -9 is the guard's (guard.c).  fio's standard
+ * error is passed on and its end kept: a non-zero exit, or exit 0 with
+ * fio's "Aborting", fails the run with fio's own reason.  The files fio
+ * lays out are removed by directory handle (created.c).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -229,11 +234,7 @@ static _Noreturn void child_exec(struct bench_fio *f, pid_t parent, int out, int
         child_fail(status, errno, "execute it", false);
 }
 
-/*
- * fio has ended (or is made to: TERM, then KILL after 5 s), and whatever is
- * left of its process group is killed while fio is not yet reaped (its
- * group id cannot be anyone else's until then); then reaped.
- */
+/* Has fio ended (not reaped yet)? */
 static bool exited(pid_t pid)
 {
         siginfo_t si = { .si_pid = 0 };
@@ -262,6 +263,11 @@ static void kill_jobs(pid_t pid)
                 }
 }
 
+/*
+ * fio has ended (or is made to: TERM, then KILL after 5 s), and whatever is
+ * left of its process group is killed while fio is not yet reaped (its
+ * group id cannot be anyone else's until then); then reaped.
+ */
 static void end_group(struct fio_child *c, bool term)
 {
         siginfo_t si;
