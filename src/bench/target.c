@@ -9,7 +9,8 @@
  * while anything else claims it, and which keeps anyone from claiming it
  * during the run.  Writes to an existing regular file also need
  * --allow-write; a path that does not exist, or a directory, gets a file we
- * create, lay out and remove again, also on signals and errors (atexit).
+ * create, lay out and remove again (by directory handle: created.c), also
+ * on signals and errors (atexit).
  * The region (--offset, --size) is checked against the target here, and the
  * I/O loop never leaves it.
  */
