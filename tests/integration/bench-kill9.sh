@@ -7,7 +7,8 @@
 # each in a session of its own), the bench
 # lock is free (flock -n), the guard has sent a "change" uevent for the
 # disk (so the udev rule and ioschedd apply the policy again; seen by
-# udevadm monitor) and has ended itself, and it said so on stderr.
+# udevadm monitor) and has ended itself, and it said so on stderr; what the
+# udev rule runs on that event (iosched-apply --udev) then applies a policy.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -79,6 +80,14 @@ kill9() {
                 b_fail "$mode: the guard said nothing: $(cat "$B_TMP/err.$mode")"
         kill $mon 2>/dev/null
         wait $mon 2>/dev/null
+        # what the udev rule runs on that change event: the dead bench's lock does not hold it back
+        printf '[Match]\nName=%s\n[Set]\nScheduler=mq-deadline\n' $l >"$B_TMP/policy.conf"
+        chmod 0644 "$B_TMP/policy.conf"
+        echo none >/sys/block/$l/queue/scheduler
+        "$top/$BUILDDIR/iosched-apply" --config "$B_TMP/policy.conf" --no-builtin --udev $l >"$B_TMP/udev.$mode" 2>&1 ||
+                b_fail "$mode: iosched-apply --udev: $(cat "$B_TMP/udev.$mode")"
+        [ "$(b_sched $l)" = mq-deadline ] || b_fail "$mode: --udev left $l on $(b_sched $l): $(cat "$B_TMP/udev.$mode")"
+        echo none >/sys/block/$l/queue/scheduler
 }
 
 if command -v fio >/dev/null; then
