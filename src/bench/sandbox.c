@@ -19,6 +19,8 @@
  *     fio might open for reading gets an ioctl;
  *   - execute only fio and its ELF interpreter (the kernel opens both for
  *     execution), and with --allow-exec /bin/sh and access.exec.
+ * From ABI 6, fio and what it runs may signal only processes inside the
+ * fence (fio's own jobs), not iosched-bench, ioschedd or anyone else.
  * The fence starts with no_new_privs and cannot be left by fio or anything
  * it runs.  Files opened before it (fio's stdout and stderr pipes) are not
  * checked again.  Not fenced: reads, libraries fio maps itself (an
@@ -52,6 +54,14 @@
 #ifndef LANDLOCK_ACCESS_FS_IOCTL_DEV
 #define LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15)       /* ABI 5 */
 #endif
+
+/* ABI 6: signals to processes outside the domain (6.1's header knows only handled_access_fs) */
+#define SCOPE_SIGNAL (1ULL << 1)
+struct ruleset_attr {
+        uint64_t handled_access_fs;
+        uint64_t handled_access_net;    /* ABI 4: not handled, fio's network engines keep working */
+        uint64_t scoped;                /* ABI 6 */
+};
 
 #define FS_ABI1 ((1ULL << 13) - 1)      /* EXECUTE .. MAKE_SYM */
 #define FS_READ (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
@@ -186,14 +196,16 @@ static int add_rules(int rs, const struct bench_fio_access *a, const char *exe, 
 int bench_sandbox_enter(const struct bench_fio_access *a, const char *exe, const char **step)
 {
         int abi = bench_sandbox_abi(), r;
-        struct landlock_ruleset_attr attr = { .handled_access_fs = fs_rights(abi) };
+        struct ruleset_attr attr = { .handled_access_fs = fs_rights(abi), .scoped = abi >= 6 ? SCOPE_SIGNAL : 0 };
         int rs;
 
         *step = NULL;
         if (abi <= 0)
                 return 0;       /* unconfined: the caller has said so */
         *step = "create the ruleset";
-        rs = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr), 0);
+        /* the kernel takes the struct as long as it knows it, or longer with zeros (copy_struct_from_user) */
+        rs = (int)syscall(SYS_landlock_create_ruleset, &attr,
+                          abi >= 6 ? sizeof(attr) : sizeof(struct landlock_ruleset_attr), 0);
         if (rs < 0)
                 return -errno;
         r = add_rules(rs, a, exe, attr.handled_access_fs, step);

@@ -6,7 +6,8 @@
  * its harm, or the case proves nothing) and once inside a fence that allows
  * no write; fenced, the file stays byte-identical and no marker appears.
  * One write beneath an access.create directory succeeds (the fence is not
- * "deny all"), a fence that cannot be built names its step and error, and
+ * "deny all"), a fence that cannot be built names its step and error, the
+ * fenced cannot signal a process outside (Landlock ABI 6), and
  * a program's ELF interpreter is read from its PT_INTERP.
  * Skips (77) when not root, without fio, or without Landlock.
  */
@@ -190,6 +191,31 @@ static void test_fence_fails(void **state)
         assert_int_equal(unlink(path("loop")), 0);
 }
 
+/* From ABI 6 the fenced may not signal a process outside the fence: here its parent. */
+static void test_signal_scope(void **state)
+{
+        char *rd[] = { dir, NULL };
+        const struct bench_fio_access a = { .read = rd, .resolved = true };
+        int status;
+        pid_t pid;
+
+        (void)state;
+        if (bench_sandbox_abi() < 6)
+                skip();
+        pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+                const char *step;
+
+                if (bench_sandbox_enter(&a, fio, &step) < 0)
+                        _exit(2);
+                _exit(kill(getppid(), 0) < 0 && errno == EPERM ? 0 : 1);
+        }
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 static int setup(void **state)
 {
         int fd;
@@ -231,6 +257,7 @@ int main(void)
                 cmocka_unit_test(test_no_write_escapes),
                 cmocka_unit_test(test_create_dir_allowed),
                 cmocka_unit_test(test_fence_fails),
+                cmocka_unit_test(test_signal_scope),
         };
 
         if (geteuid() != 0) {
