@@ -9,7 +9,9 @@
  * anew in each round).  A directory
  * renamed or replaced by a link during the run (a user's own parent
  * directory) then never makes the cleanup remove a file elsewhere: the
- * handle is the directory the name was made in, wherever it went.
+ * handle is the directory the name was made in, wherever it went.  Each
+ * one is also told to the guard (guard.c, with its directory handle), which
+ * removes it by the same rule if iosched-bench is killed.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -84,6 +86,7 @@ int bench_created_add(const char *path, int fd)
                 m->known = true;
         }
         nmade++;
+        bench_guard_file(m->path, m->dfd, m->dev, m->ino, m->known);  /* removed by the guard after a kill -9 */
         return 0;
 }
 
@@ -96,9 +99,12 @@ void bench_created_seen(void)
                 if ((m->known && !m->by_fio) || fstatat(m->dfd, m->name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
                     !S_ISREG(st.st_mode))
                         continue;
+                if (m->known && m->dev == st.st_dev && m->ino == st.st_ino)
+                        continue;
                 m->dev = st.st_dev;
                 m->ino = st.st_ino;
                 m->known = true;
+                bench_guard_file_seen(m->path, m->dev, m->ino);
         }
 }
 
@@ -110,6 +116,7 @@ static int remove_one(struct made *m)
         if (m->known && fstatat(m->dfd, m->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
             st.st_dev == m->dev && st.st_ino == m->ino)
                 r = unlinkat(m->dfd, m->name, 0) == 0 ? 1 : -errno;
+        bench_guard_file_gone(m->path);
         close(m->dfd);
         free(m->path);
         free(m->name);

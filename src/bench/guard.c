@@ -19,6 +19,8 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -26,6 +28,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -138,9 +141,85 @@ static int kill_fio(struct procs *ps, pid_t pgid)
         return n;
 }
 
-static void give_back(unsigned major, unsigned minor, pid_t pgid, struct procs *ps)
+/*
+ * The files the run made (created.c): each one's directory handle (passed
+ * with SCM_RIGHTS), its path as the key, and its identity once known; at
+ * EOF removed as created.c would, beneath the handle, only while the entry
+ * is a regular file (and that file).
+ */
+#define GUARD_MAX_FILES 256
+struct file {
+        char *path;
+        int dfd;
+        dev_t dev;
+        ino_t ino;
+        bool known;
+};
+struct files {
+        struct file v[GUARD_MAX_FILES];
+        size_t n;
+        int fds[16];            /* handles received, not yet named by an "M" line */
+        size_t nfds;
+};
+
+static struct file *file_find(struct files *fs, const char *path)
 {
-        char path[64], msg[200] = "";
+        for (size_t i = 0; i < fs->n; i++)
+                if (streq(fs->v[i].path, path))
+                        return &fs->v[i];
+        return NULL;
+}
+
+/* "M DEV INO KNOWN PATH" (with a handle), "U DEV INO PATH", "R PATH" */
+static void file_line(struct files *fs, const char *line)
+{
+        uintmax_t dev, ino;
+        int known, off = 0;
+        struct file *f;
+
+        if (sscanf(line, "M %ju %ju %d %n", &dev, &ino, &known, &off) == 3 && off > 0) {
+                int dfd = fs->nfds ? fs->fds[0] : -1;
+
+                if (fs->nfds)
+                        memmove(fs->fds, fs->fds + 1, --fs->nfds * sizeof(int));
+                char *p = dfd >= 0 && fs->n < GUARD_MAX_FILES ? strdup(line + off) : NULL;
+
+                if (!p) {
+                        if (dfd >= 0)
+                                close(dfd);
+                        return;
+                }
+                fs->v[fs->n] = (struct file){ .path = p, .dfd = dfd, .dev = (dev_t)dev, .ino = (ino_t)ino,
+                                              .known = known };
+                fs->n++;
+        } else if (sscanf(line, "U %ju %ju %n", &dev, &ino, &off) == 2 && off > 0 && (f = file_find(fs, line + off)))
+                *f = (struct file){ .path = f->path, .dfd = f->dfd, .dev = (dev_t)dev, .ino = (ino_t)ino, .known = true };
+        else if (line[0] == 'R' && line[1] == ' ' && (f = file_find(fs, line + 2))) {
+                close(f->dfd);
+                free(f->path);
+                *f = fs->v[--fs->n];
+        }
+}
+
+static int remove_files(struct files *fs)
+{
+        int n = 0;
+
+        for (size_t i = 0; i < fs->n; i++) {
+                struct file *f = &fs->v[i];
+                const char *name = strrchr(f->path, '/') ? strrchr(f->path, '/') + 1 : f->path;
+                struct stat st;
+
+                if (fstatat(f->dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+                    (!f->known || (st.st_dev == f->dev && st.st_ino == f->ino)) && unlinkat(f->dfd, name, 0) == 0)
+                        n++;
+        }
+        return n;
+}
+
+static void give_back(unsigned major, unsigned minor, pid_t pgid, struct procs *ps, struct files *fs)
+{
+        char path[64], msg[256] = "";
         int n = 0, fd, k;
 
         if (pgid > 0) {
@@ -149,6 +228,10 @@ static void give_back(unsigned major, unsigned minor, pid_t pgid, struct procs *
                 if (k > 0)
                         n = snprintf(msg, sizeof(msg), "stopped fio (%d process%s)", k, k == 1 ? "" : "es");
         }
+        k = remove_files(fs);
+        if (k > 0)
+                n += snprintf(msg + n, sizeof(msg) - (size_t)n, "%sremoved %d file%s it made", n ? "; " : "", k,
+                              k == 1 ? "" : "s");
         if (major || minor) {
                 for (int i = 0; i < 200 && lock_held(major, minor); i++)
                         usleep(10000);
@@ -164,10 +247,38 @@ static void give_back(unsigned major, unsigned minor, pid_t pgid, struct procs *
                 fprintf(stderr, "iosched-bench: guard: iosched-bench ended without its cleanup: %s\n", msg);
 }
 
+/* Bytes from the socket, and the handles that come with them. */
+static ssize_t take(int fd, char *buf, size_t size, struct files *fs)
+{
+        union {
+                struct cmsghdr h;
+                char b[CMSG_SPACE(sizeof(int) * 8)];
+        } c;
+        struct iovec iov = { .iov_base = buf, .iov_len = size };
+        struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = c.b, .msg_controllen = sizeof(c.b) };
+        ssize_t n = recvmsg(fd, &m, MSG_CMSG_CLOEXEC);
+
+        for (struct cmsghdr *h = n >= 0 ? CMSG_FIRSTHDR(&m) : NULL; h; h = CMSG_NXTHDR(&m, h)) {
+                if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS)
+                        continue;
+                for (size_t i = 0; i < (h->cmsg_len - CMSG_LEN(0)) / sizeof(int); i++) {
+                        int dfd;
+
+                        memcpy(&dfd, CMSG_DATA(h) + i * sizeof(int), sizeof(int));
+                        if (fs->nfds < ELEMENTSOF(fs->fds))
+                                fs->fds[fs->nfds++] = dfd;
+                        else
+                                close(dfd);
+                }
+        }
+        return n;
+}
+
 static _Noreturn void guard_main(int fd)
 {
         static struct procs ps;
-        char buf[256];
+        static struct files fs;
+        static char buf[PATH_MAX + 128];
         size_t len = 0;
         unsigned major = 0, minor = 0;
         pid_t pgid = 0;
@@ -181,7 +292,7 @@ static _Noreturn void guard_main(int fd)
                         learn(&ps, pgid);
                         continue;
                 }
-                n = read(fd, buf + len, sizeof(buf) - 1 - len);
+                n = take(fd, buf + len, sizeof(buf) - 1 - len, &fs);
                 if (n < 0 && (errno == EINTR || errno == EAGAIN))
                         continue;
                 if (n <= 0)
@@ -199,14 +310,15 @@ static _Noreturn void guard_main(int fd)
                         } else if (sscanf(buf, "D %u:%u", &a, &b) == 2) {
                                 major = a;
                                 minor = b;
-                        }
+                        } else
+                                file_line(&fs, buf);
                         len -= (size_t)(nl + 1 - buf);
                         memmove(buf, nl + 1, len + 1);
                 }
                 if (len == sizeof(buf) - 1)
                         len = 0;        /* no line of ours is that long */
         }
-        give_back(major, minor, pgid, &ps);
+        give_back(major, minor, pgid, &ps, &fs);
         _exit(0);
 }
 
@@ -293,4 +405,45 @@ void bench_guard_disk(unsigned major, unsigned minor)
 
         snprintf(line, sizeof(line), "D %u:%u\n", major, minor);
         tell(line);
+}
+
+void bench_guard_file(const char *path, int dfd, dev_t dev, ino_t ino, bool known)
+{
+        union {
+                struct cmsghdr h;
+                char b[CMSG_SPACE(sizeof(int))];
+        } c;
+        char line[PATH_MAX + 96];
+        struct iovec iov = { .iov_base = line };
+        struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = c.b, .msg_controllen = sizeof(c.b) };
+        int n = snprintf(line, sizeof(line), "M %ju %ju %d %s\n", (uintmax_t)dev, (uintmax_t)ino, known, path);
+
+        if (strchr(path, '\n') || n < 0 || (size_t)n >= sizeof(line) || bench_guard_start() < 0)
+                return;         /* not said: the guard leaves it */
+        iov.iov_len = (size_t)n;
+        memset(&c, 0, sizeof(c));
+        c.h.cmsg_level = SOL_SOCKET;
+        c.h.cmsg_type = SCM_RIGHTS;
+        c.h.cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(&c.h), &dfd, sizeof(int));
+        while (sendmsg(guard_fd, &m, MSG_NOSIGNAL) < 0 && errno == EINTR)
+                ;
+}
+
+void bench_guard_file_seen(const char *path, dev_t dev, ino_t ino)
+{
+        char line[PATH_MAX + 64];
+        int n = snprintf(line, sizeof(line), "U %ju %ju %s\n", (uintmax_t)dev, (uintmax_t)ino, path);
+
+        if (!strchr(path, '\n') && n > 0 && (size_t)n < sizeof(line))
+                tell(line);
+}
+
+void bench_guard_file_gone(const char *path)
+{
+        char line[PATH_MAX + 8];
+        int n = snprintf(line, sizeof(line), "R %s\n", path);
+
+        if (!strchr(path, '\n') && n > 0 && (size_t)n < sizeof(line))
+                tell(line);
 }

@@ -15,12 +15,18 @@
  * EOF (iosched-bench ended, however) it kills the fio process group it was
  * last told of and, for a disk whose scheduler was switched and not given
  * back, writes "change" to its uevent once the bench lock is free, so that
- * ioschedd and the udev rule apply the policy again.  0 or -errno; a guard
+ * ioschedd and the udev rule apply the policy again; and removes the files
+ * the run made (created.c's rule, on the directory handles it was given).  0 or -errno; a guard
  * that cannot start is said once and the run goes on.
  */
 int bench_guard_start(void);
 void bench_guard_fio(pid_t pgid);                      /* fio's process group runs; 0: none */
 void bench_guard_disk(unsigned major, unsigned minor);  /* the disk is switched; 0, 0: given back */
+/* created.c's files, for the guard to remove after a kill -9: made (dfd: its directory's handle, passed),
+ * seen (its identity once fio made it), gone (removed or given up) */
+void bench_guard_file(const char *path, int dfd, dev_t dev, ino_t ino, bool known);
+void bench_guard_file_seen(const char *path, dev_t dev, ino_t ino);
+void bench_guard_file_gone(const char *path);
 
 /*
  * created.c: each file the run makes (ours, or fio's by the names the job

@@ -9,6 +9,7 @@
 # disk (so the udev rule and ioschedd apply the policy again; seen by
 # udevadm monitor) and has ended itself, and it said so on stderr; what the
 # udev rule runs on that event (iosched-apply --udev) then applies a policy.
+# A run (native, fio) killed on a file it made: the file is removed.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -96,4 +97,25 @@ else
         echo "no fio: the fio case is skipped"
 fi
 kill9 native --backend=native
+
+# the files a run made are removed after a kill -9 too (by the guard, on their directory's handle)
+if [ -w /dev/shm ]; then
+        shm=/dev/shm/iosched-bench-it-${B_TMP##*-}-kill9
+        mkdir -p "$shm"
+        for b in native fio; do
+                [ $b = fio ] && ! command -v fio >/dev/null && continue
+                "$BENCH_BIN" --backend=$b --filename="$shm/$b" --size=8m --rw=randread --direct=0 --time_based \
+                        --runtime=6 >/dev/null 2>"$B_TMP/err.file.$b" &
+                bench=$!
+                B_PIDS="$B_PIDS $bench"
+                made() { [ -f "$1" ] && [ "$(stat -c %s "$1")" = 8388608 ]; }
+                wait_for 10000 made "$shm/$b" || b_fail "$b: the run made no file: $(cat "$B_TMP/err.file.$b")"
+                sleep 0.5
+                kill -9 $bench
+                wait $bench 2>/dev/null
+                gone_file() { [ ! -e "$1" ]; }
+                wait_for 1000 gone_file "$shm/$b" || b_fail "$b: the file the run made stays after kill -9"
+                grep -q "removed 1 file it made" "$B_TMP/err.file.$b" || b_fail "$b: not said: $(cat "$B_TMP/err.file.$b")"
+        done
+fi
 exit 0
