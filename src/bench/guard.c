@@ -3,19 +3,25 @@
  * guard.c: a run never outlives iosched-bench.  fio itself dies with
  * iosched-bench (its parent-death signal, fio.c), but fio forks its jobs,
  * which do not inherit that signal, and a kill -9 leaves no one to put the
- * scheduler back.  So iosched-bench forks, once, a guard: a process of its
- * own process group (a terminal's ^C is iosched-bench's to handle), named
- * "iosched-guard", with every other descriptor closed (it never holds the
- * bench lock nor a target), that reads short lines from a socket pair:
- *   "F PGID"      fio's process group runs (0: none runs)
- *   "D MAJ:MIN"   that disk's scheduler is switched (0:0: given back)
- * When it reaches EOF, iosched-bench has ended; one that ended its
- * own way said "F 0" and "D 0:0" before, and the guard just exits.
- * Otherwise it kills fio's process group and fio's job processes (SIGKILL;
- * learnt while fio runs, below) and, for a switched disk, waits (up to 2 s) until the bench lock is
- * free and writes "change" to the disk's uevent: ioschedd and the udev
- * rule (iosched-apply --udev) then apply the policy, as they yield to a
- * held lock only.  It says what it did in one line on standard error.
+ * scheduler back nor to remove the files the run made.  So iosched-bench
+ * forks, once, a guard: a process of its own process group (a terminal's
+ * ^C is iosched-bench's to handle), named "iosched-guard", with every other
+ * descriptor closed (it never holds the bench lock nor a target), that
+ * reads short lines from a socket pair:
+ *   "F PGID"              fio's process group runs (0: none runs)
+ *   "D MAJ:MIN"           that disk's scheduler is switched (0:0: given back)
+ *   "M DEV INO KNOWN PATH" a file the run made, its directory's handle
+ *                         passed with it (SCM_RIGHTS); "U DEV INO PATH" its
+ *                         identity once fio made it; "R PATH" removed
+ * When it reaches EOF, iosched-bench has ended; one that ended its own way
+ * said "F 0", "D 0:0" and "R" before, and the guard just exits.  Otherwise
+ * it kills fio's process group and fio's job processes (SIGKILL; learnt
+ * while fio runs, below), removes the files by created.c's rule (beneath
+ * the handle, a regular file, the one made), and, for a switched disk,
+ * waits (up to 2 s) until the bench lock is free and writes "change" to the
+ * disk's uevent: ioschedd and the udev rule (iosched-apply --udev) then
+ * apply the policy, as they yield to a held lock only.  It says what it did
+ * in one line on standard error.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
