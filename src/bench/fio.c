@@ -17,6 +17,7 @@
  * lays out are removed by directory handle (created.c).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
@@ -242,6 +243,36 @@ static bool exited(pid_t pid)
         return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid;
 }
 
+/* Does a process other than a zombie remain in process group pgid (proc/N/stat: state, pgrp)? */
+static bool group_alive(pid_t pgid)
+{
+        DIR *d = opendir("/proc");
+        struct dirent *de;
+        bool alive = false;
+
+        if (!d)
+                return false;
+        while (!alive && (de = readdir(d))) {
+                char path[300], buf[512], *p, state;
+                int fd, pgrp;
+                ssize_t n;
+
+                if (de->d_name[0] < '1' || de->d_name[0] > '9')
+                        continue;
+                snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+                fd = open(path, O_RDONLY | O_CLOEXEC);
+                if (fd < 0)
+                        continue;
+                n = read(fd, buf, sizeof(buf) - 1);
+                close(fd);
+                buf[n > 0 ? n : 0] = '\0';
+                p = strrchr(buf, ')');
+                alive = p && sscanf(p + 1, " %c %*d %d", &state, &pgrp) == 2 && pgrp == pgid && state != 'Z';
+        }
+        closedir(d);
+        return alive;
+}
+
 /* fio's job processes, each in a session of its own (fio's setsid): killed with their groups */
 static void kill_jobs(pid_t pid)
 {
@@ -280,6 +311,9 @@ static void end_group(struct fio_child *c, bool term)
                 kill_jobs(c->pid);      /* while fio lives: its children are still its own */
                 kill(-c->pid, SIGKILL);
         }
+        /* a fio run through a wrapper: the real fio, in the group, ends its jobs on TERM too */
+        for (int i = 0; term && i < 20 && group_alive(c->pid); i++)
+                usleep(50000);
         while (waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
                 ;
         kill(-c->pid, SIGKILL);
