@@ -74,7 +74,7 @@ kill9() {
                 wait_for 1000 no_fio "$fios" || b_fail "fio still runs 1 s after kill -9: $(ps -o pid,ppid,stat,comm -p "$fios")"
         fi
         wait_for 1000 lock_free || b_fail "$mode: the bench lock is still held 1 s after kill -9"
-        wait_for 2000 changed $mode || b_fail "$mode: no change uevent for $l: $(cat "$B_TMP/mon.$mode")"
+        wait_for 3000 changed $mode || b_fail "$mode: no change uevent for $l: $(cat "$B_TMP/mon.$mode")"
         [ -n "$guard" ] || b_fail "$mode: no guard process was beside the bench"
         wait_for 2000 gone "$guard" || b_fail "$mode: the guard did not end"
         grep -q "guard: iosched-bench ended without its cleanup" "$B_TMP/err.$mode" ||
