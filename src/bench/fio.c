@@ -9,16 +9,25 @@
  * ours, hist.c).  Before fio starts, fio's report options are refused (a
  * typo is an unknown option already: jobopts-fio.c), and what each job
  * touches is resolved and checked, every problem said at once (fiojob.c).
- * fio runs in its own process group: a signal to iosched-bench ends that
- * group (SIGTERM, then SIGKILL), and the caller restores.
+ * fio runs in its own process group, with a parent-death signal, inside
+ * the kernel's fence (sandbox.c, built in the child before execv from
+ * struct bench_fio_access; one that cannot be built stops the run): a
+ * signal to iosched-bench ends that group (SIGTERM, then SIGKILL), and the
+ * caller restores; a kill -9 is the guard's (guard.c).  fio's standard
+ * error is passed on and its end kept: a non-zero exit, or exit 0 with
+ * fio's "Aborting", fails the run with fio's own reason.  The files fio
+ * lays out are removed by directory handle (created.c).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -26,6 +35,7 @@
 
 #include "fio.h"
 #include "fioread.h"
+#include "guard.h"
 #include "jobs.h"
 #include "macro.h"
 
@@ -177,87 +187,328 @@ int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct b
         return r;
 }
 
-/* End fio's process group: TERM, then KILL after 5 s. */
-static void stop_group(pid_t pid)
+/* ------------------------------------------------------------------ */
+/* One run of fio                                                      */
+/* ------------------------------------------------------------------ */
+
+/* fio's standard error as it comes: passed on, and its last FIO_ERR_KEEP bytes kept for the reason */
+#define FIO_ERR_KEEP 4096
+struct fio_child {
+        pid_t pid;
+        int out, err;                   /* fio's stdout (the report) and stderr */
+        char *text;                     /* the report */
+        size_t len, cap;
+        char tail[FIO_ERR_KEEP + 1];    /* the end of fio's standard error */
+        size_t tail_len;
+        int status;
+};
+
+/* What the child says before execv when it cannot: the step and the errno. */
+struct fio_child_fail {
+        int err;
+        bool fence;             /* building the Landlock fence failed */
+        char step[64];
+};
+
+static _Noreturn void child_fail(int fd, int err, const char *step, bool fence)
 {
-        kill(-pid, SIGTERM);
-        for (int i = 0; i < 50; i++) {
-                if (waitpid(pid, NULL, WNOHANG) != 0)
-                        return;
-                usleep(100000);
+        struct fio_child_fail m = { .err = err, .fence = fence };
+
+        snprintf(m.step, sizeof(m.step), "%s", step);
+        (void)!write(fd, &m, sizeof(m));
+        _exit(127);
+}
+
+/* In fio's child: its own process group, killed with its parent, the kernel's fence, then fio. */
+static _Noreturn void child_exec(struct bench_fio *f, pid_t parent, int out, int err, int status)
+{
+        const char *step = NULL;
+        int r;
+
+        setpgid(0, 0);
+        signal(SIGPIPE, SIG_DFL);
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+                child_fail(status, errno, "set the parent-death signal", false);
+        if (getppid() != parent)
+                _exit(127);             /* iosched-bench is gone already */
+        if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0)
+                child_fail(status, errno, "redirect its output", false);
+        r = bench_sandbox_enter(&f->access, f->exe, &step);
+        if (r < 0)
+                child_fail(status, -r, step, true);
+        execv(f->exe, f->argv);
+        child_fail(status, errno, "execute it", false);
+}
+
+/* Has fio ended (not reaped yet)? */
+static bool exited(pid_t pid)
+{
+        siginfo_t si = { .si_pid = 0 };
+
+        return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid;
+}
+
+/* Does a process other than a zombie remain in process group pgid (proc/N/stat: state, pgrp)? */
+static bool group_alive(pid_t pgid)
+{
+        DIR *d = opendir("/proc");
+        struct dirent *de;
+        bool alive = false;
+
+        if (!d)
+                return false;
+        while (!alive && (de = readdir(d))) {
+                char path[300], buf[512], *p, state;
+                int fd, pgrp;
+                ssize_t n;
+
+                if (de->d_name[0] < '1' || de->d_name[0] > '9')
+                        continue;
+                snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+                fd = open(path, O_RDONLY | O_CLOEXEC);
+                if (fd < 0)
+                        continue;
+                n = read(fd, buf, sizeof(buf) - 1);
+                close(fd);
+                buf[n > 0 ? n : 0] = '\0';
+                p = strrchr(buf, ')');
+                alive = p && sscanf(p + 1, " %c %*d %d", &state, &pgrp) == 2 && pgrp == pgid && state != 'Z';
         }
-        kill(-pid, SIGKILL);
+        closedir(d);
+        return alive;
+}
+
+/* fio's job processes, each in a session of its own (fio's setsid): killed with their groups */
+static void kill_jobs(pid_t pid)
+{
+        char path[64], buf[4096];
+        ssize_t n;
+        int fd;
+
+        snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return;
+        n = read(fd, buf, sizeof(buf) - 1);
+        close(fd);
+        buf[n > 0 ? n : 0] = '\0';
+        for (char *t = strtok(buf, " \n"); t; t = strtok(NULL, " \n"))
+                if (atoi(t) > 1) {
+                        kill(-atoi(t), SIGKILL);
+                        kill(atoi(t), SIGKILL);
+                }
+}
+
+/*
+ * fio has ended (or is made to: TERM, then KILL after 5 s), and whatever is
+ * left of its process group is killed while fio is not yet reaped (its
+ * group id cannot be anyone else's until then); then reaped.
+ */
+static void end_group(struct fio_child *c, bool term)
+{
+        siginfo_t si;
+
+        if (term)
+                kill(-c->pid, SIGTERM);
+        for (int i = 0; term && i < 50 && !exited(c->pid); i++)
+                usleep(100000);
+        if (term && !exited(c->pid)) {
+                kill_jobs(c->pid);      /* while fio lives: its children are still its own */
+                kill(-c->pid, SIGKILL);
+        }
+        /* a fio run through a wrapper: the real fio, in the group, ends its jobs on TERM too */
+        for (int i = 0; term && i < 20 && group_alive(c->pid); i++)
+                usleep(50000);
+        while (waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+                ;
+        kill(-c->pid, SIGKILL);
+        while (waitpid(c->pid, &c->status, 0) < 0 && errno == EINTR)
+                ;
+        bench_guard_fio(0);
+        bench_created_seen();
+}
+
+/* fio started, in its own process group, fenced; or the one line why not. */
+static int spawn(struct bench_fio *f, struct fio_child *c, struct bench_error *e)
+{
+        int o[2], er[2] = { -1, -1 }, st[2] = { -1, -1 }, r;
+        struct fio_child_fail m;
+        pid_t parent = getpid();
+        ssize_t n;
+
+        if (pipe2(o, O_CLOEXEC) < 0)
+                return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "pipe: %s", strerror(errno));
+        if (pipe2(er, O_CLOEXEC) < 0 || pipe2(st, O_CLOEXEC) < 0) {
+                r = errno;
+                close(o[0]);
+                close(o[1]);
+                if (er[0] >= 0) {
+                        close(er[0]);
+                        close(er[1]);
+                }
+                return bench_error_set(e, BENCH_ERR_SYSTEM, r, "pipe: %s", strerror(r));
+        }
+        (void)bench_guard_start();      /* before fio, so that it holds nothing of fio's */
+        c->pid = fork();
+        if (c->pid == 0)
+                child_exec(f, parent, o[1], er[1], st[1]);
+        r = errno;
+        close(o[1]);
+        close(er[1]);
+        close(st[1]);
+        c->out = o[0];
+        c->err = er[0];
+        if (c->pid < 0) {
+                close(st[0]);
+                return bench_error_set(e, BENCH_ERR_SYSTEM, r, "cannot start fio: %s", strerror(r));
+        }
+        setpgid(c->pid, c->pid);
+        bench_guard_fio(c->pid);
+        while ((n = read(st[0], &m, sizeof(m))) < 0 && errno == EINTR)
+                ;
+        close(st[0]);
+        if (n == (ssize_t)sizeof(m)) {
+                end_group(c, false);
+                if (m.fence)
+                        return bench_error_set(e, BENCH_ERR_SYSTEM, m.err,
+                                               "cannot fence fio with Landlock (%s: %s); fio not run unconfined",
+                                               m.step, strerror(m.err));
+                return bench_error_set(e, BENCH_ERR_SYSTEM, m.err, "cannot start fio (%s: %s)", m.step,
+                                       strerror(m.err));
+        }
+        return 0;
+}
+
+/* fio's standard error: passed on as it comes, its end kept. */
+static void take_err(struct fio_child *c)
+{
+        char buf[4096];
+        ssize_t n = read(c->err, buf, sizeof(buf));
+
+        if (n < 0 && errno == EINTR)
+                return;
+        if (n <= 0) {
+                close(c->err);
+                c->err = -1;
+                return;
+        }
+        (void)!write(STDERR_FILENO, buf, (size_t)n);
+        if ((size_t)n >= FIO_ERR_KEEP) {
+                memcpy(c->tail, buf + n - FIO_ERR_KEEP, FIO_ERR_KEEP);
+                c->tail_len = FIO_ERR_KEEP;
+        } else {
+                size_t keep = c->tail_len + (size_t)n > FIO_ERR_KEEP ? FIO_ERR_KEEP - (size_t)n : c->tail_len;
+
+                memmove(c->tail, c->tail + c->tail_len - keep, keep);
+                memcpy(c->tail + keep, buf, (size_t)n);
+                c->tail_len = keep + (size_t)n;
+        }
+        c->tail[c->tail_len] = '\0';
+}
+
+/* fio's report read until fio closes it, its stderr passed on; a stop signal ends fio's group. */
+static int collect(struct fio_child *c, bool *stopped)
+{
+        while (c->out >= 0 || c->err >= 0) {
+                struct pollfd p[2] = { { .fd = c->out, .events = POLLIN }, { .fd = c->err, .events = POLLIN } };
+                ssize_t n;
+
+                /* fio has ended and its report is read: a program it left running may hold stderr */
+                if (c->out < 0 && exited(c->pid)) {
+                        p[1].events = POLLIN;
+                        for (int i = 0; i < 64 && c->err >= 0 && poll(&p[1], 1, 0) > 0; i++)
+                                take_err(c);
+                        break;
+                }
+                if (bench_stop_signal && !*stopped) {
+                        *stopped = true;
+                        kill(-c->pid, SIGTERM);
+                }
+                if (poll(p, 2, 200) <= 0)
+                        continue;
+                if (p[1].revents)
+                        take_err(c);
+                if (!p[0].revents)
+                        continue;
+                if (c->len + 65536 > c->cap) {
+                        char *t = ios_grow(c->text, &c->cap, c->len + 65536, 1);
+
+                        if (!t)
+                                return -ENOMEM;
+                        c->text = t;
+                }
+                n = read(c->out, c->text + c->len, c->cap - c->len - 1);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n <= 0) {
+                        close(c->out);
+                        c->out = -1;
+                        continue;
+                }
+                c->len += (size_t)n;
+        }
+        return 0;
+}
+
+/* fio's own reason, from the end of its standard error: the last line that says it failed. */
+static const char *fio_reason(struct fio_child *c)
+{
+        char *best = NULL;
+
+        for (char *l = strtok(c->tail, "\n"); l; l = strtok(NULL, "\n")) {
+                l += strspn(l, " \t");
+                if (*l && (strstr(l, "Abort") || strstr(l, "err") || strstr(l, "fio: ") || !best))
+                        best = l;
+        }
+        if (best && startswith(best, "fio: "))
+                best += 5;
+        return best;
+}
+
+/* fio aborted: a non-zero exit, a signal, or exit 0 with its "Aborting" (a job it refused to run). */
+static int fio_failed(struct fio_child *c, bool have_json, struct bench_error *e)
+{
+        int code = WIFEXITED(c->status) ? WEXITSTATUS(c->status) : 128 + WTERMSIG(c->status);
+        bool aborted = strstr(c->tail, "Aborting") != NULL;
+        const char *why;
+
+        if (code == 0 && have_json && !aborted)
+                return 0;
+        why = fio_reason(c);
+        if (code == 0)
+                return bench_error_set(e, BENCH_ERR_IO, ECANCELED, "fio ran no job: %s", why ? why : "no report");
+        return bench_error_set(e, BENCH_ERR_IO, EIO, "fio failed (exit status %d)%s%s%s", code,
+                               why ? ": " : "", why ? why : "", have_json || why ? "" : " and wrote no report");
 }
 
 int bench_fio_run(struct bench_fio *f, const struct bench_opts *g, struct ios_device *disk,
                   struct bench_result *res, struct bench_error *e)
 {
-        _cleanup_free_ char *out = NULL;
-        size_t len = 0, cap = 0;
+        struct fio_child c = { .out = -1, .err = -1 };
         struct bench_cpu_snap a, b;
         struct bench_fj doc;
         bool have_cpu, stopped = false;
         uint64_t t0, stat0[11];
-        int pfd[2], status = 0, r;
-        pid_t pid;
-        char *json;
+        char *json = NULL;
+        int r;
 
         memset(res, 0, sizeof(*res));
         res->ncpu = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-        if (pipe2(pfd, O_CLOEXEC) < 0)
-                return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "pipe: %s", strerror(errno));
+        /* the names fio lays out: their directories held before it runs (created.c) */
+        for (char **p = f->created; p && *p; p++)
+                if ((r = bench_created_add(*p, -1)) < 0 && r != -EEXIST)
+                        return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "%s: cannot open its directory: %s", *p,
+                                               strerror(-r));
         have_cpu = bench_cpu_snap_read(&a) == 0;
         res->have_disk_stat = bench_disk_stat_read(disk, stat0);
         t0 = bench_clock_gettime_ns();
-        pid = fork();
-        if (pid < 0) {
-                close(pfd[0]);
-                close(pfd[1]);
-                return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "cannot start fio: %s", strerror(errno));
-        }
-        if (pid == 0) {
-                setpgid(0, 0);
-                signal(SIGPIPE, SIG_DFL);
-                if (dup2(pfd[1], STDOUT_FILENO) < 0)
-                        _exit(127);
-                execv(f->exe, f->argv);
-                _exit(127);
-        }
-        setpgid(pid, pid);
-        close(pfd[1]);
-        for (;;) {
-                struct pollfd p = { .fd = pfd[0], .events = POLLIN };
-                ssize_t n;
-
-                if (bench_stop_signal && !stopped) {
-                        stopped = true;
-                        kill(-pid, SIGTERM);
-                }
-                if (poll(&p, 1, 200) <= 0)
-                        continue;
-                if (len + 65536 > cap) {
-                        char *t = ios_grow(out, &cap, len + 65536, 1);
-
-                        if (!t) {
-                                close(pfd[0]);
-                                stop_group(pid);
-                                waitpid(pid, NULL, 0);
-                                return -ENOMEM;
-                        }
-                        out = t;
-                }
-                n = read(pfd[0], out + len, cap - len - 1);
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n <= 0)
-                        break;
-                len += (size_t)n;
-        }
-        close(pfd[0]);
-        if (stopped)
-                stop_group(pid);
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-                ;
+        r = spawn(f, &c, e);
+        if (r < 0)
+                goto out;
+        r = collect(&c, &stopped);
+        end_group(&c, r < 0 || stopped);
+        if (r < 0)
+                goto out;
         res->elapsed_ns = bench_clock_gettime_ns() - t0;
         if (have_cpu && bench_cpu_snap_read(&b) == 0)
                 bench_result_machine_cpu(res, &a, &b);
@@ -265,26 +516,34 @@ int bench_fio_run(struct bench_fio *f, const struct bench_opts *g, struct ios_de
                 memcpy(res->disk_stat_before, stat0, sizeof(stat0));
                 res->have_disk_stat = bench_disk_stat_read(disk, res->disk_stat_after);
         }
-        if (!out)
-                return stopped ? bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted by signal %d",
-                                                 bench_stop_signal)
-                               : bench_error_set(e, BENCH_ERR_IO, EIO, "fio failed (exit status %d) and wrote no report",
-                                                 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-        out[len] = '\0';
-        /* fio may write notes before the document: it starts at a line's '{' */
-        json = out[0] == '{' ? out : strstr(out, "\n{");
-        json = json && *json == '\n' ? json + 1 : json;
-        if (!stopped && (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !json))
-                return bench_error_set(e, BENCH_ERR_IO, EIO, "fio failed (exit status %d)%s",
-                                       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
-                                       json ? "" : " and wrote no report");
-        if (!json || bench_fj_parse(json, len - (size_t)(json - out), &doc) < 0)
-                return stopped ? bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted by signal %d",
-                                                 bench_stop_signal)
-                               : bench_error_set(e, BENCH_ERR_IO, EINVAL, "cannot read fio's JSON report");
+        if (c.text) {
+                c.text[c.len] = '\0';
+                /* fio may write notes before the document: it starts at a line's '{' */
+                json = c.text[0] == '{' ? c.text : strstr(c.text, "\n{");
+                json = json && *json == '\n' ? json + 1 : json;
+        }
+        if (stopped && (!json || bench_fj_parse(json, c.len - (size_t)(json - c.text), &doc) < 0)) {
+                r = bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted by signal %d", bench_stop_signal);
+                goto out;
+        }
+        if (!stopped) {
+                r = fio_failed(&c, json != NULL, e);
+                if (r < 0)
+                        goto out;
+                if (bench_fj_parse(json, c.len - (size_t)(json - c.text), &doc) < 0) {
+                        r = bench_error_set(e, BENCH_ERR_IO, EINVAL, "cannot read fio's JSON report");
+                        goto out;
+                }
+        }
         r = bench_fio_result(f, g, &doc, res, e);
         bench_fj_free(&doc);
         res->interrupted = stopped;
+out:
+        if (c.out >= 0)
+                close(c.out);
+        if (c.err >= 0)
+                close(c.err);
+        free(c.text);
         return r;
 }
 
@@ -292,13 +551,9 @@ void bench_fio_done(struct bench_fio *f)
 {
         if (f->preset)
                 unlink(f->preset);
-        /* the files fio laid out for the job, as our engine removes its own */
-        for (char **c = f->created; c && *c; c++) {
-                struct stat st;
-
-                if (lstat(*c, &st) == 0 && S_ISREG(st.st_mode))
-                        unlink(*c);
-        }
+        /* the files fio laid out for the job, as our engine removes its own: by directory handle */
+        for (char **c = f->created; c && *c; c++)
+                (void)bench_created_remove(*c);
         ios_strv_free(f->created);
         bench_fio_access_done(&f->access);
         free(f->preset);

@@ -84,6 +84,11 @@ int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct b
 void bench_fio_access_done(struct bench_fio_access *a);
 /* sandbox.c: the Landlock ABI version the kernel offers, 0 without Landlock (or IOSCHED_BENCH_LANDLOCK=0) */
 int bench_sandbox_abi(void);
+/* sandbox.c: in fio's child, before execv: the Landlock fence from a (exe and its ELF interpreter
+ * executable); 0 (also without Landlock: nothing done), or -errno with *step naming what failed */
+int bench_sandbox_enter(const struct bench_fio_access *a, const char *exe, const char **step);
+/* sandbox.c: exe's ELF interpreter (PT_INTERP) in buf: 1, 0 when it names none, -errno */
+int bench_sandbox_interp(const char *exe, char *buf, size_t size);
 /* One run of fio (the measurement of a plain run or a comparison's round). */
 int bench_fio_run(struct bench_fio *f, const struct bench_opts *g, struct ios_device *disk,
                   struct bench_result *res, struct bench_error *e);

@@ -14,6 +14,10 @@
  * the lock is held by taking it shared for an instant, so a lock found held
  * is tried again for a while before a refusal.
  *
+ * The guard (guard.c) is started before the lock is taken and told the disk
+ * once its state is saved, and that it is given back at the release: after
+ * a kill -9 it asks for the disk's policy again once the lock is free.
+ *
  * Not /run/lock: it is world-writable, so any user could plant the file or
  * hold the lock.  Not the device node itself: udev's convention is that
  * LOCK_EX on a whole-disk node makes udevd skip or postpone that disk's
@@ -32,6 +36,7 @@
 
 #include "bench.h"
 #include "compare.h"
+#include "guard.h"
 #include "macro.h"
 
 int bench_disk_lock_take(const struct ios_device *d, struct bench_disk_lock *l, struct bench_error *e)
@@ -41,6 +46,7 @@ int bench_disk_lock_take(const struct ios_device *d, struct bench_disk_lock *l, 
         int fd, r, tries = 0;
 
         (void)ios_bench_lock_path(d->major, d->minor, path, sizeof(path));
+        (void)bench_guard_start();      /* before the lock: the guard never holds it (guard.c) */
         if (mkdir(IOS_BENCH_LOCK_DIR, 0755) < 0 && errno != EEXIST)
                 return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "%s: cannot create " IOS_BENCH_LOCK_DIR ": %s",
                                        d->name, strerror(errno));
@@ -110,8 +116,10 @@ int bench_disk_lock_take(const struct ios_device *d, struct bench_disk_lock *l, 
 
 void bench_disk_lock_release(struct bench_disk_lock *l)
 {
-        if (l->fd >= 0)
-                close(l->fd);   /* drops the lock; the file stays, so no one can lock an unlinked one */
+        if (l->fd >= 0) {
+                bench_guard_disk(0, 0);         /* given back: nothing for the guard to ask for */
+                close(l->fd);
+        }   /* drops the lock; the file stays, so no one can lock an unlinked one */
         l->fd = -1;
 }
 
@@ -128,5 +136,7 @@ int bench_switch_begin(struct ios_device *d, struct bench_disk_lock *l, struct b
                 return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "%s: cannot read the scheduler state: %s", d->name,
                                        strerror(-r));
         bench_sched_arm(s, report);
+        /* from here a kill -9 leaves the disk switched: the guard then asks for its policy again */
+        bench_guard_disk(d->major, d->minor);
         return 0;
 }

@@ -9,7 +9,8 @@
  * while anything else claims it, and which keeps anyone from claiming it
  * during the run.  Writes to an existing regular file also need
  * --allow-write; a path that does not exist, or a directory, gets a file we
- * create, lay out and remove again, also on signals and errors (atexit).
+ * create, lay out and remove again (by directory handle: created.c), also
+ * on signals and errors (atexit).
  * The region (--offset, --size) is checked against the target here, and the
  * I/O loop never leaves it.
  */
@@ -26,29 +27,13 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "guard.h"
 #include "macro.h"
 
-/* The files we created, to remove from atexit() if the run ends early. */
-static char **created_paths;
-
+/* The files we created, removed by directory handle (created.c), also from atexit() if the run ends early. */
 void bench_target_atexit(void)
 {
-        for (char **p = created_paths; p && *p; p++)
-                (void)unlink(*p);
-        created_paths = ios_strv_free(created_paths);
-}
-
-static void forget_created(const char *path)
-{
-        size_t n = 0;
-
-        for (char **p = created_paths; p && *p; p++)
-                if (streq(*p, path))
-                        free(*p);
-                else
-                        created_paths[n++] = *p;
-        if (created_paths)
-                created_paths[n] = NULL;
+        bench_created_remove_all();
 }
 
 void bench_target_close_one(struct bench_target *t)
@@ -57,8 +42,7 @@ void bench_target_close_one(struct bench_target *t)
                 close(t->fd);
         t->fd = -1;
         if (t->created) {
-                (void)unlink(t->created);
-                forget_created(t->created);
+                (void)bench_created_remove(t->created);
                 free(t->created);
                 t->created = NULL;
         }
@@ -315,9 +299,14 @@ static int create_file(uint64_t size, const char *path, bool in_dir, struct benc
                         return -ENOMEM;
                 }
         }
-        r = ios_strv_pushf(&created_paths, "%s", t->created);
-        if (r < 0)
+        r = bench_created_add(t->created, fd);
+        if (r < 0) {
+                if (r == -EEXIST)
+                        return bench_error_set(e, BENCH_ERR_SYSTEM, EEXIST, "%s changed while it was created: left alone",
+                                               t->created);
+                (void)unlink(t->created);
                 return r;
+        }
         r = layout(fd, size);
         if (r < 0)
                 return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "cannot lay out %s: %s", t->created, strerror(-r));

@@ -1,0 +1,455 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * guard.c: a run never outlives iosched-bench.  fio itself dies with
+ * iosched-bench (its parent-death signal, fio.c), but fio forks its jobs,
+ * which do not inherit that signal, and a kill -9 leaves no one to put the
+ * scheduler back nor to remove the files the run made.  So iosched-bench
+ * forks, once, a guard: a process of its own process group (a terminal's
+ * ^C is iosched-bench's to handle), named "iosched-guard", with every other
+ * descriptor closed (it never holds the bench lock nor a target), that
+ * reads short lines from a socket pair:
+ *   "F PGID"              fio's process group runs (0: none runs)
+ *   "D MAJ:MIN"           that disk's scheduler is switched (0:0: given back)
+ *   "M DEV INO KNOWN PATH" a file the run made, its directory's handle
+ *                         passed with it (SCM_RIGHTS); "U DEV INO PATH" its
+ *                         identity once fio made it; "R PATH" removed
+ * When it reaches EOF, iosched-bench has ended; one that ended its own way
+ * said "F 0", "D 0:0" and "R" before, and the guard just exits.  Otherwise
+ * it kills fio's process group and fio's job processes (SIGKILL; learnt
+ * while fio runs, below), removes the files by created.c's rule (beneath
+ * the handle, a regular file, the one made), and, for a switched disk,
+ * waits (up to 2 s) until the bench lock is free and writes "change" to the
+ * disk's uevent: ioschedd and the udev rule (iosched-apply --udev) then
+ * apply the policy, as they yield to a held lock only.  It says what it did
+ * in one line on standard error.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "guard.h"
+#include "iosched.h"
+#include "macro.h"
+
+static int guard_fd = -1;
+static pid_t guard_pid;
+static bool guard_failed;
+
+/* Is the disk's bench lock held by a live iosched-bench? */
+static bool lock_held(unsigned major, unsigned minor)
+{
+        struct ios_ctx *ctx = NULL;
+        long pid = 0;
+        int r;
+
+        if (ios_ctx_new(NULL, &ctx) < 0)
+                return false;
+        r = ios_bench_lock_holder(ctx, major, minor, &pid);
+        ios_ctx_free(ctx);
+        return r > 0;
+}
+
+/*
+ * fio's job processes: fio forks each job into a session of its own
+ * (setsid), out of reach of fio's process group, and they are orphaned
+ * when fio dies; so the guard learns them while fio runs, from fio's
+ * children (and theirs, the programs of an exec engine), every 100 ms,
+ * each with its start time, so that a pid used again is never killed.
+ */
+#define GUARD_MAX_PROCS 1024
+struct proc {
+        pid_t pid;
+        unsigned long long start;
+};
+struct procs {
+        struct proc v[GUARD_MAX_PROCS];
+        size_t n;
+};
+
+/* pid's start time (proc/PID/stat, field 22), 0 when it is gone */
+static unsigned long long start_time(pid_t pid)
+{
+        char path[64], buf[1024], *p;
+        unsigned long long t = 0;
+        ssize_t n;
+        int fd;
+
+        snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return 0;
+        n = read(fd, buf, sizeof(buf) - 1);
+        close(fd);
+        buf[n > 0 ? n : 0] = '\0';
+        p = strrchr(buf, ')');
+        /* after the name: state (3) ... starttime (22) */
+        if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+                         &t) != 1)
+                return 0;
+        return t;
+}
+
+static void learn_children(struct procs *ps, pid_t parent)
+{
+        char path[64], buf[4096];
+        ssize_t n;
+        int fd;
+
+        snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)parent, (int)parent);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return;
+        n = read(fd, buf, sizeof(buf) - 1);
+        close(fd);
+        buf[n > 0 ? n : 0] = '\0';
+        for (char *t = strtok(buf, " \n"); t; t = strtok(NULL, " \n")) {
+                pid_t pid = (pid_t)atoi(t);
+                bool known = false;
+
+                for (size_t i = 0; i < ps->n && !known; i++)
+                        known = ps->v[i].pid == pid;
+                if (!known && pid > 1 && ps->n < GUARD_MAX_PROCS)
+                        ps->v[ps->n++] = (struct proc){ .pid = pid, .start = start_time(pid) };
+        }
+}
+
+static void learn(struct procs *ps, pid_t fio)
+{
+        size_t n;
+
+        learn_children(ps, fio);
+        n = ps->n;              /* the jobs' own children, one level down */
+        for (size_t i = 0; i < n; i++)
+                learn_children(ps, ps->v[i].pid);
+}
+
+/* Kill fio's group, and each job still the process that was learnt, with its own group. */
+static int kill_fio(struct procs *ps, pid_t pgid)
+{
+        int n = kill(-pgid, SIGKILL) == 0;
+
+        for (size_t i = 0; i < ps->n; i++)
+                if (ps->v[i].start && start_time(ps->v[i].pid) == ps->v[i].start) {
+                        (void)kill(-ps->v[i].pid, SIGKILL);
+                        n += kill(ps->v[i].pid, SIGKILL) == 0;
+                }
+        return n;
+}
+
+/*
+ * The files the run made (created.c): each one's directory handle (passed
+ * with SCM_RIGHTS), its path as the key, and its identity once known; at
+ * EOF removed as created.c would, beneath the handle, only while the entry
+ * is a regular file (and that file).
+ */
+#define GUARD_MAX_FILES 256
+struct file {
+        char *path;
+        int dfd;
+        dev_t dev;
+        ino_t ino;
+        bool known;
+};
+struct files {
+        struct file v[GUARD_MAX_FILES];
+        size_t n;
+        int fds[16];            /* handles received, not yet named by an "M" line */
+        size_t nfds;
+};
+
+static struct file *file_find(struct files *fs, const char *path)
+{
+        for (size_t i = 0; i < fs->n; i++)
+                if (streq(fs->v[i].path, path))
+                        return &fs->v[i];
+        return NULL;
+}
+
+/* "M DEV INO KNOWN PATH" (with a handle), "U DEV INO PATH", "R PATH" */
+static void file_line(struct files *fs, const char *line)
+{
+        uintmax_t dev, ino;
+        int known, off = 0;
+        struct file *f;
+
+        if (sscanf(line, "M %ju %ju %d %n", &dev, &ino, &known, &off) == 3 && off > 0) {
+                int dfd = fs->nfds ? fs->fds[0] : -1;
+
+                if (fs->nfds)
+                        memmove(fs->fds, fs->fds + 1, --fs->nfds * sizeof(int));
+                char *p = dfd >= 0 && fs->n < GUARD_MAX_FILES ? strdup(line + off) : NULL;
+
+                if (!p) {
+                        if (dfd >= 0)
+                                close(dfd);
+                        return;
+                }
+                fs->v[fs->n] = (struct file){ .path = p, .dfd = dfd, .dev = (dev_t)dev, .ino = (ino_t)ino,
+                                              .known = known };
+                fs->n++;
+        } else if (sscanf(line, "U %ju %ju %n", &dev, &ino, &off) == 2 && off > 0 && (f = file_find(fs, line + off)))
+                *f = (struct file){ .path = f->path, .dfd = f->dfd, .dev = (dev_t)dev, .ino = (ino_t)ino, .known = true };
+        else if (line[0] == 'R' && line[1] == ' ' && (f = file_find(fs, line + 2))) {
+                close(f->dfd);
+                free(f->path);
+                *f = fs->v[--fs->n];
+        }
+}
+
+static int remove_files(struct files *fs)
+{
+        int n = 0;
+
+        for (size_t i = 0; i < fs->n; i++) {
+                struct file *f = &fs->v[i];
+                const char *name = strrchr(f->path, '/') ? strrchr(f->path, '/') + 1 : f->path;
+                struct stat st;
+
+                if (fstatat(f->dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+                    (!f->known || (st.st_dev == f->dev && st.st_ino == f->ino)) && unlinkat(f->dfd, name, 0) == 0)
+                        n++;
+        }
+        return n;
+}
+
+static void give_back(unsigned major, unsigned minor, pid_t pgid, struct procs *ps, struct files *fs)
+{
+        char path[64], msg[256] = "";
+        int n = 0, fd, k;
+
+        if (pgid > 0) {
+                learn(ps, pgid);
+                k = kill_fio(ps, pgid);
+                if (k > 0)
+                        n = snprintf(msg, sizeof(msg), "stopped fio (%d process%s)", k, k == 1 ? "" : "es");
+        }
+        k = remove_files(fs);
+        if (k > 0)
+                n += snprintf(msg + n, sizeof(msg) - (size_t)n, "%sremoved %d file%s it made", n ? "; " : "", k,
+                              k == 1 ? "" : "s");
+        if (major || minor) {
+                for (int i = 0; i < 200 && lock_held(major, minor); i++)
+                        usleep(10000);
+                snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/uevent", major, minor);
+                fd = open(path, O_WRONLY | O_CLOEXEC);
+                if (fd >= 0 && write(fd, "change", 6) == 6)
+                        snprintf(msg + n, sizeof(msg) - (size_t)n, "%sasked for the policy of %u:%u again (change uevent)",
+                                 n ? "; " : "", major, minor);
+                if (fd >= 0)
+                        close(fd);
+        }
+        if (msg[0])
+                fprintf(stderr, "iosched-bench: guard: iosched-bench ended without its cleanup: %s\n", msg);
+}
+
+/* Bytes from the socket, and the handles that come with them. */
+static ssize_t take(int fd, char *buf, size_t size, struct files *fs)
+{
+        union {
+                struct cmsghdr h;
+                char b[CMSG_SPACE(sizeof(int) * 8)];
+        } c;
+        struct iovec iov = { .iov_base = buf, .iov_len = size };
+        struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = c.b, .msg_controllen = sizeof(c.b) };
+        ssize_t n = recvmsg(fd, &m, MSG_CMSG_CLOEXEC);
+
+        for (struct cmsghdr *h = n >= 0 ? CMSG_FIRSTHDR(&m) : NULL; h; h = CMSG_NXTHDR(&m, h)) {
+                if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS)
+                        continue;
+                for (size_t i = 0; i < (h->cmsg_len - CMSG_LEN(0)) / sizeof(int); i++) {
+                        int dfd;
+
+                        memcpy(&dfd, CMSG_DATA(h) + i * sizeof(int), sizeof(int));
+                        if (fs->nfds < ELEMENTSOF(fs->fds))
+                                fs->fds[fs->nfds++] = dfd;
+                        else
+                                close(dfd);
+                }
+        }
+        return n;
+}
+
+static _Noreturn void guard_main(int fd)
+{
+        static struct procs ps;
+        static struct files fs;
+        static char buf[PATH_MAX + 128];
+        size_t len = 0;
+        unsigned major = 0, minor = 0;
+        pid_t pgid = 0;
+
+        for (;;) {
+                struct pollfd p = { .fd = fd, .events = POLLIN };
+                ssize_t n;
+                char *nl;
+
+                if (poll(&p, 1, pgid > 0 ? 100 : -1) == 0) {
+                        learn(&ps, pgid);
+                        continue;
+                }
+                n = take(fd, buf + len, sizeof(buf) - 1 - len, &fs);
+                if (n < 0 && (errno == EINTR || errno == EAGAIN))
+                        continue;
+                if (n <= 0)
+                        break;
+                len += (size_t)n;
+                buf[len] = '\0';
+                while ((nl = strchr(buf, '\n'))) {
+                        unsigned a, b;
+                        int pg;
+
+                        *nl = '\0';
+                        if (sscanf(buf, "F %d", &pg) == 1) {
+                                pgid = pg > 1 ? pg : 0;
+                                ps.n = 0;       /* a new fio, or none */
+                        } else if (sscanf(buf, "D %u:%u", &a, &b) == 2) {
+                                major = a;
+                                minor = b;
+                        } else
+                                file_line(&fs, buf);
+                        len -= (size_t)(nl + 1 - buf);
+                        memmove(buf, nl + 1, len + 1);
+                }
+                if (len == sizeof(buf) - 1)
+                        len = 0;        /* no line of ours is that long */
+        }
+        give_back(major, minor, pgid, &ps, &fs);
+        _exit(0);
+}
+
+/* A normal end: the guard sees EOF with nothing to do and ends; reaped here, not left to init. */
+static void guard_atexit(void)
+{
+        if (guard_fd < 0)
+                return;
+        close(guard_fd);
+        guard_fd = -1;
+        for (int i = 0; i < 20 && waitpid(guard_pid, NULL, WNOHANG) == 0; i++)
+                usleep(5000);
+}
+
+int bench_guard_start(void)
+{
+        int p[2], null, rd;
+        pid_t pid;
+
+        if (guard_fd >= 0 || guard_failed)
+                return guard_fd >= 0 ? 0 : -ECHILD;
+        /* a socket pair, so that a write to a guard that died is EPIPE, never SIGPIPE */
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, p) < 0)
+                goto fail;
+        pid = fork();
+        if (pid < 0) {
+                close(p[0]);
+                close(p[1]);
+                goto fail;
+        }
+        if (pid == 0) {
+                setpgid(0, 0);
+                (void)prctl(PR_SET_NAME, "iosched-guard", 0, 0, 0);
+                signal(SIGINT, SIG_IGN);
+                signal(SIGQUIT, SIG_IGN);
+                signal(SIGHUP, SIG_IGN);
+                signal(SIGTERM, SIG_DFL);
+                signal(SIGPIPE, SIG_DFL);
+                /* the socket as fd 3, nothing else but stderr: not the lock, not a target */
+                rd = fcntl(p[0], F_DUPFD, 100);
+                null = open("/dev/null", O_RDWR | O_CLOEXEC);
+                if (null >= 0) {
+                        dup2(null, STDIN_FILENO);
+                        dup2(null, STDOUT_FILENO);
+                }
+                if (rd < 0 || dup2(rd, 3) < 0)
+                        _exit(1);
+                close_range(4, ~0U, 0);
+                guard_main(3);
+        }
+        close(p[0]);
+        guard_fd = p[1];
+        guard_pid = pid;
+        atexit(guard_atexit);
+        return 0;
+fail:
+        guard_failed = true;
+        fprintf(stderr, "iosched-bench: warning: cannot start the guard (%s): a kill -9 would leave fio running\n",
+                strerror(errno));
+        return -errno;
+}
+
+static void tell(const char *line)
+{
+        size_t len = strlen(line);
+
+        if (bench_guard_start() < 0)
+                return;
+        while (send(guard_fd, line, len, MSG_NOSIGNAL) < 0 && errno == EINTR)
+                ;
+}
+
+void bench_guard_fio(pid_t pgid)
+{
+        char line[32];
+
+        snprintf(line, sizeof(line), "F %d\n", (int)pgid);
+        tell(line);
+}
+
+void bench_guard_disk(unsigned major, unsigned minor)
+{
+        char line[32];
+
+        snprintf(line, sizeof(line), "D %u:%u\n", major, minor);
+        tell(line);
+}
+
+void bench_guard_file(const char *path, int dfd, dev_t dev, ino_t ino, bool known)
+{
+        union {
+                struct cmsghdr h;
+                char b[CMSG_SPACE(sizeof(int))];
+        } c;
+        char line[PATH_MAX + 96];
+        struct iovec iov = { .iov_base = line };
+        struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = c.b, .msg_controllen = sizeof(c.b) };
+        int n = snprintf(line, sizeof(line), "M %ju %ju %d %s\n", (uintmax_t)dev, (uintmax_t)ino, known, path);
+
+        if (strchr(path, '\n') || n < 0 || (size_t)n >= sizeof(line) || bench_guard_start() < 0)
+                return;         /* not said: the guard leaves it */
+        iov.iov_len = (size_t)n;
+        memset(&c, 0, sizeof(c));
+        c.h.cmsg_level = SOL_SOCKET;
+        c.h.cmsg_type = SCM_RIGHTS;
+        c.h.cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(&c.h), &dfd, sizeof(int));
+        while (sendmsg(guard_fd, &m, MSG_NOSIGNAL) < 0 && errno == EINTR)
+                ;
+}
+
+void bench_guard_file_seen(const char *path, dev_t dev, ino_t ino)
+{
+        char line[PATH_MAX + 64];
+        int n = snprintf(line, sizeof(line), "U %ju %ju %s\n", (uintmax_t)dev, (uintmax_t)ino, path);
+
+        if (!strchr(path, '\n') && n > 0 && (size_t)n < sizeof(line))
+                tell(line);
+}
+
+void bench_guard_file_gone(const char *path)
+{
+        char line[PATH_MAX + 8];
+        int n = snprintf(line, sizeof(line), "R %s\n", path);
+
+        if (!strchr(path, '\n') && n > 0 && (size_t)n < sizeof(line))
+                tell(line);
+}

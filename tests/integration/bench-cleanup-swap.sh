@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Description: the files a run creates are removed by directory handle.  A
+# run (native, and fio) whose target file it creates sits in a directory
+# a user owns; during the run that directory is renamed and a symbolic
+# link to another directory, holding a file of the same name, is put in
+# its place.  At the end the run's own file (in the renamed directory) is
+# removed and the other file is left in place, byte for byte.  On tmpfs
+# (/dev/shm): no disk is written.
+. "$(dirname "$0")/bench-lib.sh"
+b_require_root
+[ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
+[ -w /dev/shm ] || b_skip "no /dev/shm"
+top_dir=/dev/shm/iosched-bench-it-${B_TMP##*-}-swap
+mkdir -p "$top_dir" || b_fail "mkdir"
+
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+swap() {
+        mode=$1; shift
+        u=$top_dir/$mode
+        mkdir -p "$u/dir" "$u/other"
+        chown nobody "$u" "$u/dir" 2>/dev/null     # a user's own directories
+        echo "another file, not the bench's" >"$u/other/file"
+        cp "$u/other/file" "$B_TMP/expected"
+        "$BENCH_BIN" --filename="$u/dir/file" --size=4m --rw=read --direct=0 --runtime=2 "$@" \
+                >"$B_TMP/out.$mode" 2>"$B_TMP/err.$mode" &
+        bench=$!
+        B_PIDS="$B_PIDS $bench"
+        end=$(( $(now_ms) + 10000 ))
+        until [ -f "$u/dir/file" ] && [ "$(stat -c %s "$u/dir/file")" = 4194304 ]; do
+                [ "$(now_ms)" -lt $end ] || b_fail "$mode: the bench never laid out its file: $(cat "$B_TMP/err.$mode")"
+                sleep 0.05
+        done
+        sleep 0.5
+        mv "$u/dir" "$u/dir.old" && ln -s "$u/other" "$u/dir" || b_fail "$mode: cannot swap the directory"
+        kill -0 $bench 2>/dev/null || b_fail "$mode: the run ended before the swap: the case proves nothing"
+        wait $bench || b_fail "$mode: the run failed: $(cat "$B_TMP/err.$mode")"
+        cmp -s "$u/other/file" "$B_TMP/expected" || b_fail "$mode: the cleanup removed or changed another file"
+        [ ! -e "$u/dir.old/file" ] || b_fail "$mode: the bench's own file was not removed"
+}
+
+swap native --backend=native
+if command -v fio >/dev/null; then
+        swap fio --backend=fio --time_based     # fio ends a job by size without it
+else
+        echo "no fio: the fio case is skipped"
+fi
+exit 0
