@@ -38,12 +38,65 @@ struct made {
 static struct made *made;
 static size_t nmade, capmade;
 
+/* One handle per directory, shared by the files made in it (numjobs x nrfiles can be a million). */
+struct dir {
+        char *path;
+        int fd;
+        size_t refs;
+};
+static struct dir *dirs;
+static size_t ndirs, capdirs, lastdir;
+static size_t ntold;            /* files told to the guard, which keeps GUARD_MAX_FILES */
+
 static struct made *find(const char *path)
 {
         for (size_t i = 0; i < nmade; i++)
                 if (streq(made[i].path, path))
                         return &made[i];
         return NULL;
+}
+
+/* The handle of directory path, opened (O_PATH) on its first file; -errno. */
+static int dir_get(const char *path)
+{
+        struct dir *v;
+
+        if (lastdir < ndirs && streq(dirs[lastdir].path, path))
+                return dirs[lastdir].refs++, dirs[lastdir].fd;
+        for (size_t i = 0; i < ndirs; i++)
+                if (streq(dirs[i].path, path)) {
+                        lastdir = i;
+                        return dirs[i].refs++, dirs[i].fd;
+                }
+        v = ios_grow(dirs, &capdirs, ndirs + 1, sizeof(*dirs));
+        if (!v)
+                return -ENOMEM;
+        dirs = v;
+        dirs[ndirs] = (struct dir){ .path = strdup(path), .fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC), .refs = 1 };
+        if (dirs[ndirs].fd < 0 || !dirs[ndirs].path) {
+                int e = dirs[ndirs].fd < 0 ? -errno : -ENOMEM;
+
+                if (dirs[ndirs].fd >= 0)
+                        close(dirs[ndirs].fd);
+                free(dirs[ndirs].path);
+                return e;
+        }
+        lastdir = ndirs;
+        return dirs[ndirs++].fd;
+}
+
+static void dir_put(int fd)
+{
+        for (size_t i = 0; i < ndirs; i++)
+                if (dirs[i].fd == fd) {
+                        if (--dirs[i].refs == 0) {
+                                close(fd);
+                                free(dirs[i].path);
+                                dirs[i] = dirs[--ndirs];
+                                lastdir = 0;
+                        }
+                        return;
+                }
 }
 
 int bench_created_add(const char *path, int fd)
@@ -54,22 +107,23 @@ int bench_created_add(const char *path, int fd)
 
         if (!d || !b)
                 return -ENOMEM;
-        if (find(path))
+        /* ours are few; fio's names are unique already (fiojob.c) and added once (fio.c) */
+        if (fd >= 0 && find(path))
                 return 0;
         v = ios_grow(made, &capmade, nmade + 1, sizeof(*made));
         if (!v)
                 return -ENOMEM;
         made = v;
         m = &made[nmade];
-        *m = (struct made){ .dfd = open(dirname(d), O_PATH | O_DIRECTORY | O_CLOEXEC), .by_fio = fd < 0 };
+        *m = (struct made){ .dfd = dir_get(dirname(d)), .by_fio = fd < 0 };
         if (m->dfd < 0)
-                return errno == ENOENT ? 0 : -errno;    /* fio would make the directory: not ours to remove */
+                return m->dfd == -ENOENT ? 0 : m->dfd;  /* fio would make the directory: not ours to remove */
         m->path = strdup(path);
         m->name = strdup(basename(b));
         if (!m->path || !m->name) {
                 free(m->path);
                 free(m->name);
-                close(m->dfd);
+                dir_put(m->dfd);
                 return -ENOMEM;
         }
         if (fd >= 0) {
@@ -78,7 +132,7 @@ int bench_created_add(const char *path, int fd)
                     st.st_dev != at.st_dev || st.st_ino != at.st_ino) {
                         free(m->path);
                         free(m->name);
-                        close(m->dfd);
+                        dir_put(m->dfd);
                         return -EEXIST;
                 }
                 m->dev = st.st_dev;
@@ -86,7 +140,10 @@ int bench_created_add(const char *path, int fd)
                 m->known = true;
         }
         nmade++;
-        bench_guard_file(m->path, m->dfd, m->dev, m->ino, m->known);  /* removed by the guard after a kill -9 */
+        if (ntold < GUARD_MAX_FILES) {
+                ntold++;
+                bench_guard_file(m->path, m->dfd, m->dev, m->ino, m->known);  /* removed by the guard after a kill -9 */
+        }
         return 0;
 }
 
@@ -117,7 +174,7 @@ static int remove_one(struct made *m)
             st.st_dev == m->dev && st.st_ino == m->ino)
                 r = unlinkat(m->dfd, m->name, 0) == 0 ? 1 : -errno;
         bench_guard_file_gone(m->path);
-        close(m->dfd);
+        dir_put(m->dfd);
         free(m->path);
         free(m->name);
         *m = made[--nmade];
@@ -129,6 +186,14 @@ int bench_created_remove(const char *path)
         struct made *m = find(path);
 
         return m ? remove_one(m) : 0;
+}
+
+void bench_created_remove_fio(void)
+{
+        /* backwards: remove_one() moves the last entry into the slot it frees */
+        for (size_t i = nmade; i-- > 0;)
+                if (made[i].by_fio)
+                        (void)remove_one(&made[i]);
 }
 
 void bench_created_remove_all(void)

@@ -494,11 +494,12 @@ int bench_fio_run(struct bench_fio *f, const struct bench_opts *g, struct ios_de
 
         memset(res, 0, sizeof(*res));
         res->ncpu = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-        /* the names fio lays out: their directories held before it runs (created.c) */
-        for (char **p = f->created; p && *p; p++)
+        /* the names fio lays out: their directories held before its first run (created.c) */
+        for (char **p = f->created; !f->created_held && p && *p; p++)
                 if ((r = bench_created_add(*p, -1)) < 0 && r != -EEXIST)
                         return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "%s: cannot open its directory: %s", *p,
                                                strerror(-r));
+        f->created_held = true;
         have_cpu = bench_cpu_snap_read(&a) == 0;
         res->have_disk_stat = bench_disk_stat_read(disk, stat0);
         t0 = bench_clock_gettime_ns();
@@ -552,8 +553,7 @@ void bench_fio_done(struct bench_fio *f)
         if (f->preset)
                 unlink(f->preset);
         /* the files fio laid out for the job, as our engine removes its own: by directory handle */
-        for (char **c = f->created; c && *c; c++)
-                (void)bench_created_remove(*c);
+        bench_created_remove_fio();
         ios_strv_free(f->created);
         bench_fio_access_done(&f->access);
         free(f->preset);

@@ -61,6 +61,7 @@ struct bench_fio {
         bool writes;                    /* some job writes, trims or verifies */
         char **created;                 /* files the job names that did not exist: removed at the end */
         struct bench_fio_access access; /* what fio may touch (fiojob.c), enforced by sandbox.c */
+        bool created_held;              /* created's directories held (created.c), before the first run */
         /* fioresult.c: the jobs as fio reports them, for report.c and compare.c */
         struct bench_opts view;
         struct bench_fio_job *jobs;

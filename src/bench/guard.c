@@ -153,7 +153,6 @@ static int kill_fio(struct procs *ps, pid_t pgid)
  * EOF removed as created.c would, beneath the handle, only while the entry
  * is a regular file (and that file).
  */
-#define GUARD_MAX_FILES 256
 struct file {
         char *path;
         int dfd;

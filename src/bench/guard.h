@@ -35,9 +35,12 @@ void bench_guard_file_gone(const char *path);
  * the regular file that was made (device and inode, from the open file, or
  * as seen after each fio run).
  */
+/* the files the guard removes after a kill -9 (the first made; the rest are left) */
+#define GUARD_MAX_FILES 256
 int bench_created_add(const char *path, int fd);       /* fd: the file made, or -1 when fio makes it */
 void bench_created_seen(void);                          /* record what fio made, as it is now */
 int bench_created_remove(const char *path);            /* 1 removed, 0 not ours any more or gone, -errno */
 void bench_created_remove_all(void);
+void bench_created_remove_fio(void);                    /* every file fio made, in one pass */
 
 #endif

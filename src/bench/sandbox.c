@@ -31,6 +31,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/landlock.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>

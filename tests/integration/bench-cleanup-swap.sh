@@ -23,7 +23,7 @@ swap() {
         chown nobody "$u" "$u/dir" 2>/dev/null     # a user's own directories
         echo "another file, not the bench's" >"$u/other/file"
         cp "$u/other/file" "$B_TMP/expected"
-        "$BENCH_BIN" --filename="$u/dir/file" --size=4m --rw=read --direct=0 --runtime=2 "$@" \
+        "$BENCH_BIN" --filename="$u/dir/file" --size=4m --rw=read --direct=0 --runtime=2 --time_based "$@" \
                 >"$B_TMP/out.$mode" 2>"$B_TMP/err.$mode" &
         bench=$!
         B_PIDS="$B_PIDS $bench"
@@ -42,7 +42,7 @@ swap() {
 
 swap native --backend=native
 if command -v fio >/dev/null; then
-        swap fio --backend=fio --time_based     # fio ends a job by size without it
+        swap fio --backend=fio --time_based --allow-write      # fio ends a job by size without it; fio lays out a new file only with --allow-write
 else
         echo "no fio: the fio case is skipped"
 fi

@@ -92,7 +92,7 @@ kill9() {
 }
 
 if command -v fio >/dev/null; then
-        kill9 fio --backend=fio
+        kill9 fio --backend=fio --allow-write   # fio lays out a new file only with --allow-write
 else
         echo "no fio: the fio case is skipped"
 fi
@@ -104,8 +104,9 @@ if [ -w /dev/shm ]; then
         mkdir -p "$shm"
         for b in native fio; do
                 [ $b = fio ] && ! command -v fio >/dev/null && continue
+                # fio lays out a new file only with --allow-write (the fence opens its directory)
                 "$BENCH_BIN" --backend=$b --filename="$shm/$b" --size=8m --rw=randread --direct=0 --time_based \
-                        --runtime=6 >/dev/null 2>"$B_TMP/err.file.$b" &
+                        --runtime=6 --allow-write >/dev/null 2>"$B_TMP/err.file.$b" &
                 bench=$!
                 B_PIDS="$B_PIDS $bench"
                 made() { [ -f "$1" ] && [ "$(stat -c %s "$1")" = 8388608 ]; }
