@@ -12,18 +12,19 @@
  *   aacraid       aachba.c: containers on CONTAINER_CHANNEL 0
  *   hpsa,         hpsa.c / smartpqi_init.c: a logical volume's INQUIRY
  *   smartpqi      model is "LOGICAL VOLUME"
- *   ipr           ipr.h: volume sets on IPR_VSET_VIRTUAL_BUS 2, JBOD and
- *                 pass-through disks on bus 0 (array members, bus 1, are
- *                 not handed to sd); volume-set models read "IPR-0 ...",
- *                 "IPR-10 ..." (RAID 0/10)
+ *   ipr           ipr.h: volume sets on IPR_VSET_VIRTUAL_BUS 2, JBOD
+ *                 disks on bus 0; ipr.c ipr_slave_configure: array members
+ *                 (AF DASD) get TYPE_RAID and no_uld_attach, no sd disk;
+ *                 volume-set models read "IPR-0 ...", "IPR-10 ..." (RAID 0/10)
  *   pmcraid       pmcraid.h: VSETs on PMCRAID_VSET_BUS_ID 1, generic SCSI
  *                 devices on PMCRAID_PHYS_BUS_ID 0
- *   myrb, myrs    myrb.c / myrs.c: logical drives on the last channel;
- *                 physical devices on the others get no_uld_attach, so
- *                 every sd disk of the host is a logical drive
+ *   myrb, myrs    myrb.c: logical drives on myrb_logical_channel (the last);
+ *                 myrs.c: on the channels from physchan_present up; the
+ *                 physical devices below get no_uld_attach (slave_configure),
+ *                 so every sd disk of the host is a logical drive
  *   hptiop, stex, esas2r, mvumi, ips, arcmsr, 3w-*, gdth, megaraid(_mbox),
- *   cciss         the firmware exposes arrays (a single-disk "JBOD" is an
- *                 array of one to it): every disk is a logical drive
+ *   cciss         every disk is taken for a logical drive: no pass-through
+ *                 channel or model rule is known for them
  */
 #define _GNU_SOURCE
 #include <fnmatch.h>
