@@ -174,6 +174,24 @@ static void test_array_policy(void **state)
         ios_policy_free(p);
 }
 
+/* A LUN on a SAS host (a sas_host class entry for its host): the transport is named. */
+static void test_array_sas_transport(void **state)
+{
+        char *dir = t_fixture_copy("derived-dm-multipath");
+        struct ios_ctx *r = NULL;
+        struct ios_device *d;
+
+        (void)state;
+        assert_non_null(dir);
+        put(dir, "sys/class/sas_host/host0/.keep", "");
+        d = t_dev(&r, dir, "sda");
+        assert_int_equal(d->cls, IOS_CLASS_ARRAY);
+        check_evidence(d, "transport sas (SAS host)");
+        ios_device_free(d);
+        ios_ctx_free(r);
+        t_rmtree(dir);
+}
+
 /* The same map over two local SAS HDDs (no array's strings): every path spins, mq-deadline. */
 static void test_multipath_local_hdd(void **state)
 {
@@ -221,6 +239,7 @@ int main(void)
                 cmocka_unit_test(test_driver_rules),
                 cmocka_unit_test(test_card_reader_by_udev),
                 cmocka_unit_test(test_array_policy),
+                cmocka_unit_test(test_array_sas_transport),
                 cmocka_unit_test(test_multipath_local_hdd),
         };
 
