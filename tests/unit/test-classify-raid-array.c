@@ -158,6 +158,13 @@ static void test_array_policy(void **state)
         free(src);
         src = NULL;
         assert_null(wanted(p, t_fixture("derived-dm-multipath-fc"), "sda", NULL));
+        /* a map over one dual-ported local SAS HDD keeps mq-deadline */
+        v = wanted(p, t_fixture("derived-dm-multipath-sas-hdd"), "dm-0", &src);
+        assert_string_equal(v, "mq-deadline deadline");
+        assert_string_equal(src, "built-in:15");
+        free(v);
+        free(src);
+        src = NULL;
         v = wanted(p, t_fixture("derived-ipr-vset"), "sda", NULL);
         assert_string_equal(v, "none noop");
         free(v);
