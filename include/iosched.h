@@ -313,6 +313,7 @@ enum ios_class {
         IOS_CLASS_OPTICAL,              /* CD/DVD/BD drive: a removable-media drive, not a disk */
         IOS_CLASS_FLOPPY,               /* floppy drive: a removable-media drive, not a disk */
         IOS_CLASS_RAM,                  /* RAM-backed: brd ram*, pmem*, scsi_debug */
+        IOS_CLASS_ARRAY,                /* a LUN of an external storage array (FC, iSCSI, SAS) */
         _IOS_CLASS_MAX,
         _IOS_CLASS_INVALID = -EINVAL,
 };

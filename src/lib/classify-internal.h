@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Library-private parts of classification, shared by classify.c (the
- * order, and every class but virtual) and classify-virt.c (virtual).
+ * order, and the other classes), classify-virt.c (virtual),
+ * classify-raid.c (raid) and classify-array.c (array).
  */
 #ifndef IOS_CLASSIFY_INTERNAL_H
 #define IOS_CLASSIFY_INTERNAL_H
@@ -29,5 +30,12 @@ const char *ios_cls_pci_name(const char *id);
 int ios_classify_virtual(struct ios_device *d);
 /* 1 with the class set if the model is a hypervisor's emulated disk, else 0. */
 int ios_classify_virt_model(struct ios_device *d, bool controller_shown);
+
+/* classify-raid.c: 1 with the class set if a RAID logical drive; 0 (a
+ * pass-through disk on a RAID controller says so); -errno. */
+int ios_classify_raid(struct ios_device *d);
+/* classify-array.c: 1 with the class set if an external array's LUN, else 0
+ * (controller_shown: the driver and PCI id are in the evidence already). */
+int ios_classify_array(struct ios_device *d, bool controller_shown);
 
 #endif

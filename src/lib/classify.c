@@ -52,42 +52,6 @@
 #define rotational_evidence ios_cls_rotational_evidence
 #define pci_name ios_cls_pci_name
 
-/* How a RAID driver exposes logical drives next to pass-through disks. */
-enum ld_rule {
-        LD_ALL,                 /* every disk on the host is a logical drive */
-        LD_CHANNEL_GE2,         /* megaraid_sas: PDs on channels 0-1, LDs on 2+ */
-        LD_CHANNEL_1,           /* mpt3sas: IR volumes on RAID_CHANNEL 1 */
-        LD_CHANNEL_0,           /* aacraid: containers on 0, physicals on 1+ */
-        LD_MODEL,               /* hpsa/smartpqi: model "LOGICAL VOLUME" */
-};
-
-static const struct {
-        const char *driver;
-        enum ld_rule rule;
-        const char *what;
-} raid_drivers[] = {
-        { "megaraid_sas", LD_CHANNEL_GE2, "LSI/Broadcom MegaRAID, Dell PERC" },
-        { "megaraid", LD_ALL, "LSI MegaRAID (legacy)" },
-        { "megaraid_mbox", LD_ALL, "LSI MegaRAID (legacy)" },
-        { "hpsa", LD_MODEL, "HP Smart Array" },
-        { "cciss", LD_ALL, "HP Smart Array (cciss)" },
-        { "smartpqi", LD_MODEL, "HPE/Microchip SmartRAID" },
-        { "aacraid", LD_CHANNEL_0, "Adaptec/Microchip RAID" },
-        { "mpt3sas", LD_CHANNEL_1, "LSI/Broadcom SAS HBA with IR" },
-        { "mpt2sas", LD_CHANNEL_1, "LSI SAS2 HBA with IR" },
-        { "3w-xxxx", LD_ALL, "3ware Escalade" },
-        { "3w-9xxx", LD_ALL, "3ware 9000" },
-        { "3w-sas", LD_ALL, "3ware/LSI 9750" },
-        { "arcmsr", LD_ALL, "Areca" },
-        { "ips", LD_ALL, "IBM ServeRAID" },
-        { "gdth", LD_ALL, "ICP vortex GDT" },
-        { "hptiop", LD_ALL, "HighPoint RocketRAID" },
-        { "stex", LD_ALL, "Promise SuperTrak" },
-        { "esas2r", LD_ALL, "ATTO ExpressSAS RAID" },
-        { "mvumi", LD_ALL, "Marvell RAID" },
-        { "pmcraid", LD_ALL, "PMC-Sierra MaxRAID" },
-};
-
 /* Controller PCI ids worth naming in the evidence. */
 static const struct {
         const char *id, *name;
@@ -107,21 +71,6 @@ static const struct {
         { "1af4:1042", "virtio-blk (modern)" },
         { "1af4:1048", "virtio-scsi (modern)" },
         { "15ad:07c0", "VMware PVSCSI" },
-};
-
-/* SCSI INQUIRY strings of logical drives (vendor glob, model glob). */
-static const struct {
-        const char *vendor, *model;
-} raid_strings[] = {
-        { "DELL", "PERC*" },
-        { "LSI*", "MR*" },
-        { "LSI*", "MegaRAID*" },
-        { "*", "LOGICAL VOLUME*" },
-        { "AMCC", "*" },
-        { "3ware", "*" },
-        { "Areca*", "*" },
-        { "Adaptec", "*" },
-        { "IBM", "ServeRAID*" },
 };
 
 /* Model globs of CD/DVD/BD drives (their SCSI type says it first). */
@@ -164,26 +113,6 @@ int ios_cls_ev_pci(struct ios_device *d)
         return ev(d, "PCI %s", d->pci_id);
 }
 
-static int scsi_channel(const struct ios_device *d)
-{
-        unsigned h, c;
-
-        if (!d->hctl || sscanf(d->hctl, "%u:%u:", &h, &c) != 2)
-                return -1;
-        return (int)c;
-}
-
-static bool match_raid_strings(const struct ios_device *d)
-{
-        if (!d->vendor || !d->model)
-                return false;
-        for (size_t i = 0; i < ELEMENTSOF(raid_strings); i++)
-                if (fnmatch(raid_strings[i].vendor, d->vendor, 0) == 0 &&
-                    fnmatch(raid_strings[i].model, d->model, 0) == 0)
-                        return true;
-        return false;
-}
-
 int ios_cls_name_is(const struct ios_device *d, const char *prefix)
 {
         const char *rest = startswith(d->name, prefix);
@@ -197,64 +126,6 @@ int ios_cls_rotational_evidence(struct ios_device *d, const char *why)
                 return ev(d, "rotational=1 ignored: %s", why);
         if (d->rotational == 0)
                 return ev(d, "rotational=0");
-        return 0;
-}
-
-/* Returns 1 and sets the class if the disk is a RAID logical drive. */
-static int classify_raid(struct ios_device *d)
-{
-        int ch = scsi_channel(d), e;
-
-        for (size_t i = 0; d->driver && i < ELEMENTSOF(raid_drivers); i++) {
-                bool ld;
-
-                if (!streq(d->driver, raid_drivers[i].driver))
-                        continue;
-                switch (raid_drivers[i].rule) {
-                case LD_CHANNEL_GE2:
-                        ld = ch >= 2 || match_raid_strings(d);
-                        break;
-                case LD_CHANNEL_1:
-                        ld = ch == 1;
-                        break;
-                case LD_CHANNEL_0:
-                        ld = ch == 0;
-                        break;
-                case LD_MODEL:
-                        ld = d->model && fnmatch("LOGICAL VOLUME*", d->model, 0) == 0;
-                        break;
-                default:
-                        ld = true;
-                }
-                e = ev(d, "host driver %s (%s)", d->driver, raid_drivers[i].what);
-                if (e >= 0)
-                        e = ev_pci(d);
-                if (e < 0)
-                        return e;
-                if (!ld)
-                        return ev(d, "pass-through disk on the RAID controller (SCSI %s%s%s)",
-                                  d->hctl ? d->hctl : "?", d->model ? ", model " : "",
-                                  d->model ? d->model : "");
-                if (d->hctl)
-                        e = ev(d, "logical drive at SCSI %s%s%s%s%s", d->hctl,
-                               d->vendor ? ", vendor " : "", d->vendor ? d->vendor : "",
-                               d->model ? ", model " : "", d->model ? d->model : "");
-                if (e >= 0)
-                        e = rotational_evidence(d, "RAID logical drive");
-                d->cls = IOS_CLASS_RAID;
-                return e < 0 ? e : 1;
-        }
-        if (match_raid_strings(d)) {
-                e = ev(d, "SCSI vendor \"%s\" model \"%s\" is a RAID logical drive", d->vendor, d->model);
-                if (e >= 0 && d->driver)
-                        e = ev(d, "host driver %s", d->driver);
-                if (e >= 0)
-                        e = ev_pci(d);
-                if (e >= 0)
-                        e = rotational_evidence(d, "RAID logical drive");
-                d->cls = IOS_CLASS_RAID;
-                return e < 0 ? e : 1;
-        }
         return 0;
 }
 
@@ -349,7 +220,7 @@ static int classify_media(struct ios_device *d)
 static int classify_multipath(struct ios_device *d)
 {
         size_t n = ios_strv_length(d->mpath_paths);
-        bool spinning = n > 0, raid = false;
+        bool spinning = n > 0, raid = false, array = false;
         int e;
 
         d->cls = IOS_CLASS_MULTIPATH;
@@ -359,6 +230,7 @@ static int classify_multipath(struct ios_device *d)
                 e = ev(d, "path %s: %s", d->mpath_paths[i], ios_class_to_string(d->mpath_path_cls[i]));
                 spinning = spinning && d->mpath_path_cls[i] == IOS_CLASS_HDD;
                 raid = raid || d->mpath_path_cls[i] == IOS_CLASS_RAID;
+                array = array || d->mpath_path_cls[i] == IOS_CLASS_ARRAY;
         }
         if (e < 0)
                 return e;
@@ -366,7 +238,8 @@ static int classify_multipath(struct ios_device *d)
                 return ev(d, "no path in slaves/: rotational as the kernel reports it");
         d->rotational = spinning ? 1 : 0;
         e = ev(d, "rotational=%d from its paths (%s)", d->rotational,
-               spinning ? "every path spins" : raid ? "RAID logical drives" : "not every path spins");
+               spinning ? "every path spins" : array ? "LUNs of an external array, which schedules them itself" :
+               raid ? "RAID logical drives" : "not every path spins");
         if (e >= 0 && d->mpath_kernel_rotational >= 0 && d->mpath_kernel_rotational != d->rotational)
                 e = ev(d, "queue/rotational=%d of the multipath device itself ignored", d->mpath_kernel_rotational);
         return e;
@@ -418,6 +291,42 @@ static int classify_spin(struct ios_device *d, bool controller_shown)
         }
         d->cls = IOS_CLASS_OTHER;
         return ev(d, "no rotational flag");
+}
+
+/*
+ * A PCIe card reader driven as a SCSI disk (Realtek rts5208, once
+ * rts_pstor): the card is flash whatever rotational says.  udev's
+ * ID_DRIVE_FLASH_* / ID_DRIVE_MEDIA_FLASH_* name the slot and the medium.
+ */
+static int classify_card_reader(struct ios_device *d)
+{
+        static const char * const keys[] = {
+                "ID_DRIVE_FLASH_SD", "ID_DRIVE_MEDIA_FLASH_SD", "ID_DRIVE_FLASH_SDHC", "ID_DRIVE_FLASH_MMC",
+                "ID_DRIVE_FLASH_MS", "ID_DRIVE_FLASH_CF", "ID_DRIVE_FLASH_SM", "ID_DRIVE_FLASH_XD",
+                "ID_DRIVE_MEDIA_FLASH_SDHC", "ID_DRIVE_MEDIA_FLASH_MS", "ID_DRIVE_MEDIA_FLASH_CF",
+        };
+        bool drv = d->driver && (streq(d->driver, "rts5208") || streq(d->driver, "rts_pstor"));
+        const char *key = NULL;
+        int e = 0;
+
+        for (size_t i = 0; !key && i < ELEMENTSOF(keys); i++) {
+                const char *v = ios_props_get(&d->props, keys[i]);
+
+                if (v && streq(v, "1"))
+                        key = keys[i];
+        }
+        if (!drv && !key)
+                return 0;
+        d->cls = IOS_CLASS_MMC;
+        if (drv)
+                e = ev(d, "host driver %s (Realtek PCIe card reader, the card driven as a SCSI disk)", d->driver);
+        if (e >= 0 && key)
+                e = ev(d, "udev %s=1 (a flash card reader)", key);
+        if (e >= 0)
+                e = ev_pci(d);
+        if (e >= 0)
+                e = rotational_evidence(d, "a flash card");
+        return e < 0 ? e : 1;
 }
 
 static int classify_kind(struct ios_device *d)
@@ -492,6 +401,9 @@ static int classify_kind(struct ios_device *d)
                         e = ev(d, "zoned %s", ios_zoned_to_string(d->zoned));
                 return e;
         }
+        e = classify_card_reader(d);
+        if (e != 0)
+                return e < 0 ? e : 0;
         if (name_is(d, "mmcblk") || strstr(d->syspath, "/mmc_host/")) {
                 d->cls = IOS_CLASS_MMC;
                 e = ev(d, "MMC/SD block device%s%s", d->subtype ? ", card type " : "",
@@ -504,7 +416,9 @@ static int classify_kind(struct ios_device *d)
         e = ios_classify_virtual(d);
         if (e != 0)
                 return e < 0 ? e : 0;
-        e = classify_raid(d);
+        e = ios_classify_raid(d);
+        if (e == 0)
+                e = ios_classify_array(d, ios_strv_length(d->evidence) > 0);
         if (e != 0)
                 return e < 0 ? e : 0;
         e = ios_classify_virt_model(d, ios_strv_length(d->evidence) > 0);

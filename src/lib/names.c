@@ -19,7 +19,7 @@ static const char * const class_names[_IOS_CLASS_MAX] = {
         [IOS_CLASS_ZRAM] = "zram",       [IOS_CLASS_NBD] = "nbd",
         [IOS_CLASS_OTHER] = "other",     [IOS_CLASS_MULTIPATH] = "multipath",
         [IOS_CLASS_OPTICAL] = "optical", [IOS_CLASS_FLOPPY] = "floppy",
-        [IOS_CLASS_RAM] = "ram",
+        [IOS_CLASS_RAM] = "ram",         [IOS_CLASS_ARRAY] = "array",
 };
 
 const char *ios_class_to_string(enum ios_class c)

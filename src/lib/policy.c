@@ -218,7 +218,7 @@ int ios_policy_unmatched(const struct ios_policy *p, struct ios_device * const *
  */
 static const char builtin_policy[] =
         "# built-in defaults\n"
-        "[Match]\nClass=nvme ssd raid virtual multipath ram\n[Set]\nScheduler=none noop\n"
+        "[Match]\nClass=nvme ssd raid virtual multipath ram array\n[Set]\nScheduler=none noop\n"
         "[Match]\nClass=hdd\n[Set]\nScheduler=mq-deadline deadline\n"
         "# a multipath device whose paths all spin\n"
         "[Match]\nClass=multipath\nRotational=1\n[Set]\nScheduler=mq-deadline deadline\n";

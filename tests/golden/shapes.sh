@@ -19,12 +19,13 @@ trap 'rm -rf "$t"' EXIT
 MP=sys/devices/virtual/block/dm-0
 SDA=sys/devices/pci0000:00/0000:00:0d.0/virtio4/host0/target0:0:0/0:0:0:0/block/sda
 
-# 1. multipath: the device is planned, the paths are not (even at the "wrong" scheduler)
+# 1. multipath: the device is planned, the paths are not (even at the "wrong" scheduler);
+# its paths are an array's LUNs (NETAPP LUN C-Mode), so none whatever rotational says
 cp -a "$fx/derived-dm-multipath" "$t/mp"
-printf 'mq-deadline kyber bfq [none]\n' > "$t/mp/$MP/queue/scheduler"
+printf '[mq-deadline] kyber bfq none\n' > "$t/mp/$MP/queue/scheduler"
 printf '[none] mq-deadline\n' > "$t/mp/$SDA/queue/scheduler"
 out=$(${IOS_VALGRIND:-} "$bin" --dry-run --sysroot "$t/mp" 2>&1)
-echo "$out" | grep -qxF 'dm-0: would set scheduler: none -> mq-deadline (built-in:15)' ||
+echo "$out" | grep -qxF 'dm-0: would set scheduler: mq-deadline -> none (built-in:5)' ||
         t_fail "multipath: dm-0 not planned: $out"
 echo "$out" | grep -q '^sd[ab]:.*would set' && t_fail "multipath: a path was planned: $out"
 out=$("$bin" explain --sysroot "$t/mp" sda)

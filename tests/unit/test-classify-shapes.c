@@ -106,9 +106,36 @@ static void test_shapes(void **state)
                 { "derived-legacy-cfq-4.19", "sdd", IOS_CLASS_HDD, { "ID_ATA_ROTATION_RATE_RPM=7200", NULL, NULL } },
                 { "derived-no-dev", "sys/block/sdd", IOS_CLASS_VIRTUAL, { "no dev file in sys/block/sdd", NULL, NULL } },
                 { "derived-dm-multipath", "dm-0", IOS_CLASS_MULTIPATH,
-                  { "device-mapper multipath (dm/uuid mpath-", "path sdb: hdd", "rotational=1 from its paths (every path spins)" } },
-                { "derived-dm-multipath", "sda", IOS_CLASS_HDD,
-                  { "not a hypervisor's model: a disk passed through", "path of dm-multipath device dm-0 (holders/dm-0)", NULL } },
+                  { "device-mapper multipath (dm/uuid mpath-", "path sdb: array",
+                    "rotational=0 from its paths (LUNs of an external array, which schedules them itself)" } },
+                { "derived-dm-multipath", "sda", IOS_CLASS_ARRAY,
+                  { "not a hypervisor's model: a disk passed through", "path of dm-multipath device dm-0 (holders/dm-0)",
+                    "SCSI vendor \"NETAPP\" model \"LUN C-Mode\" (NetApp ONTAP): a LUN of an external storage array" } },
+                { "derived-ipr-vset", "sda", IOS_CLASS_RAID,
+                  { "host driver ipr (IBM Power RAID (ipr))",
+                    "ipr: volume sets on SCSI channel 2 (IPR_VSET_VIRTUAL_BUS), JBOD disks on 0",
+                    "logical drive at SCSI 0:2:0:0, vendor IBM, model IPR-0   6B8C4700" } },
+                { "derived-ipr-jbod", "sda", IOS_CLASS_HDD,
+                  { "PCI 1014:034a (RAID bus controller)",
+                    "pass-through disk on the RAID controller (SCSI 0:0:3:0, model ST600MM0006)", "rotational=1" } },
+                { "derived-rts5208", "sda", IOS_CLASS_MMC,
+                  { "host driver rts5208 (Realtek PCIe card reader, the card driven as a SCSI disk)",
+                    "udev ID_DRIVE_FLASH_SD=1 (a flash card reader)", "rotational=1 ignored: a flash card" } },
+                { "derived-fc-lun", "sda", IOS_CLASS_ARRAY,
+                  { "SCSI vendor \"IBM\" model \"2145\" (IBM SAN Volume Controller / Storwize / FlashSystem): "
+                    "a LUN of an external storage array",
+                    "transport fc (FC remote port in the device path)",
+                    "rotational=1 ignored: the array caches and schedules the LUN itself" } },
+                { "derived-dm-multipath-fc", "dm-0", IOS_CLASS_MULTIPATH,
+                  { "path sda: array", "path sdb: array", "queue/rotational=1 of the multipath device itself ignored" } },
+                { "derived-dm-multipath-sas-hdd", "dm-0", IOS_CLASS_MULTIPATH,
+                  { "path sda: hdd", "path sdb: hdd", "rotational=1 from its paths (every path spins)" } },
+                { "derived-dm-multipath-sas-hdd", "sdb", IOS_CLASS_HDD,
+                  { "host driver mpt3sas", "pass-through disk on the RAID controller (SCSI 0:0:1:0, model ST4000NM0023)",
+                    "path of dm-multipath device dm-0 (holders/dm-0)" } },
+                { "derived-dm-multipath-fc", "sdb", IOS_CLASS_ARRAY,
+                  { "transport fc (FC remote port in the device path)", "host driver qla2xxx",
+                    "path of dm-multipath device dm-0 (holders/dm-0)" } },
                 { "virtio-scsi-hdd", "sda", IOS_CLASS_VIRTUAL,
                   { "host driver virtio_scsi (virtio-scsi)", "(QEMU's emulated SCSI disk)", NULL } },
                 { "dm-linear", "dm-0", IOS_CLASS_DM, { "device-mapper (dm/ present", NULL, NULL } },
@@ -164,9 +191,10 @@ static char *wanted(const struct ios_policy *p, const char *root, const char *de
 }
 
 /*
- * The built-in policy: a spinning multipath LUN gets mq-deadline, its paths
- * nothing (with a note); optical and floppy drives nothing; RAM-backed and
- * virtual disks none; a legacy queue deadline for its hdd.
+ * The built-in policy: a multipath map over an array's LUNs gets none
+ * whatever rotational says, its paths nothing (with a note); optical and
+ * floppy drives nothing; RAM-backed and virtual disks none; a legacy queue
+ * deadline for its hdd.  (A map over local HDDs: test-classify-raid-array.)
  */
 static void test_builtin_policy(void **state)
 {
@@ -177,8 +205,8 @@ static void test_builtin_policy(void **state)
         assert_int_equal(ios_policy_new_builtin(&p), 0);
         v = wanted(p, t_fixture("derived-dm-multipath"), "dm-0", &src, NULL);
         assert_non_null(v);
-        assert_string_equal(v, "mq-deadline deadline");
-        assert_string_equal(src, "built-in:15");
+        assert_string_equal(v, "none noop");
+        assert_string_equal(src, "built-in:5");
         free(v);
         free(src);
         src = NULL;
@@ -236,7 +264,7 @@ static void test_site_rules(void **state)
         ios_policy_free(p);
 }
 
-/* Flash paths (and RAID logical drives) make a flash LUN: none. */
+/* Flash paths (and RAID logical drives) make a flash LUN: none (local SSD strings in place of the NetApp's). */
 static void test_multipath_flash(void **state)
 {
         char *dir = t_fixture_copy("derived-dm-multipath");
@@ -247,6 +275,13 @@ static void test_multipath_flash(void **state)
 
         (void)state;
         assert_non_null(dir);
+        /* local SAS SSDs, not an array's LUNs (those are array: test-classify-raid-array) */
+        rm(dir, MP_SDA "/../../inquiry");
+        rm(dir, MP_SDB "/../../inquiry");
+        put(dir, MP_SDA "/../../vendor", "SEAGATE \n");
+        put(dir, MP_SDB "/../../vendor", "SEAGATE \n");
+        put(dir, MP_SDA "/../../model", "ST800FM0053     \n");
+        put(dir, MP_SDB "/../../model", "ST800FM0053     \n");
         put(dir, MP_SDA "/queue/rotational", "0\n");
         put(dir, MP_SDB "/queue/rotational", "0\n");
         d = t_dev(&r, dir, "dm-0");

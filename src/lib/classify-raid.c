@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * classify-raid.c: a RAID controller's logical drives, told from the
+ * pass-through (JBOD) disks on the same host the way each driver tells them
+ * (drivers/scsi of the kernel): by SCSI channel, by model, or, where the
+ * driver hands only logical drives to sd, by the driver alone.
+ *
+ *   megaraid_sas  megaraid_sas_base.c: system PDs on channels 0-1
+ *                 (MEGASAS_MAX_PD_CHANNELS 2), LDs on 2-3
+ *   mpt3sas       mpt3sas_scsih.c: IR volumes on RAID_CHANNEL 1; volume
+ *                 members get no_uld_attach (no sd disk)
+ *   aacraid       aachba.c: containers on CONTAINER_CHANNEL 0
+ *   hpsa,         hpsa.c / smartpqi_init.c: a logical volume's INQUIRY
+ *   smartpqi      model is "LOGICAL VOLUME"
+ *   ipr           ipr.h: volume sets on IPR_VSET_VIRTUAL_BUS 2, JBOD
+ *                 disks on bus 0; ipr.c ipr_slave_configure: array members
+ *                 (AF DASD) get TYPE_RAID and no_uld_attach, no sd disk;
+ *                 volume-set models read "IPR-0 ...", "IPR-10 ..." (RAID 0/10)
+ *   pmcraid       pmcraid.h: VSETs on PMCRAID_VSET_BUS_ID 1, generic SCSI
+ *                 devices on PMCRAID_PHYS_BUS_ID 0
+ *   myrb, myrs    myrb.c: logical drives on myrb_logical_channel (the last);
+ *                 myrs.c: on the channels from physchan_present up; the
+ *                 physical devices below get no_uld_attach (slave_configure),
+ *                 so every sd disk of the host is a logical drive
+ *   hptiop, stex, esas2r, mvumi, ips, arcmsr, 3w-*, gdth, megaraid(_mbox),
+ *   cciss         every disk is taken for a logical drive: no pass-through
+ *                 channel or model rule is known for them
+ */
+#define _GNU_SOURCE
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "iosched.h"
+#include "macro.h"
+#include "classify-internal.h"
+
+#define ev ios_cls_ev
+#define ev_pci ios_cls_ev_pci
+#define rotational_evidence ios_cls_rotational_evidence
+
+/* How a RAID driver exposes logical drives next to pass-through disks. */
+enum ld_rule {
+        LD_ALL,                 /* every sd disk on the host is a logical drive */
+        LD_CHANNEL_GE2,         /* megaraid_sas: PDs on channels 0-1, LDs on 2+ */
+        LD_CHANNEL_1,           /* mpt3sas: IR volumes on RAID_CHANNEL 1; pmcraid: VSETs on 1 */
+        LD_CHANNEL_0,           /* aacraid: containers on 0, physicals on 1+ */
+        LD_CHANNEL_2,           /* ipr: volume sets on IPR_VSET_VIRTUAL_BUS 2, JBOD on 0 */
+        LD_MODEL,               /* hpsa/smartpqi: model "LOGICAL VOLUME" */
+};
+
+static const struct {
+        const char *driver;
+        enum ld_rule rule;
+        const char *what;
+} raid_drivers[] = {
+        { "megaraid_sas", LD_CHANNEL_GE2, "LSI/Broadcom MegaRAID, Dell PERC" },
+        { "megaraid", LD_ALL, "LSI MegaRAID (legacy)" },
+        { "megaraid_mbox", LD_ALL, "LSI MegaRAID (legacy)" },
+        { "hpsa", LD_MODEL, "HP Smart Array" },
+        { "cciss", LD_ALL, "HP Smart Array (cciss)" },
+        { "smartpqi", LD_MODEL, "HPE/Microchip SmartRAID" },
+        { "aacraid", LD_CHANNEL_0, "Adaptec/Microchip RAID" },
+        { "mpt3sas", LD_CHANNEL_1, "LSI/Broadcom SAS HBA with IR" },
+        { "mpt2sas", LD_CHANNEL_1, "LSI SAS2 HBA with IR" },
+        { "ipr", LD_CHANNEL_2, "IBM Power RAID (ipr)" },
+        { "pmcraid", LD_CHANNEL_1, "PMC-Sierra MaxRAID" },
+        { "myrb", LD_ALL, "Mylex DAC960 (myrb)" },
+        { "myrs", LD_ALL, "Mylex eXtremeRAID (myrs)" },
+        { "3w-xxxx", LD_ALL, "3ware Escalade" },
+        { "3w-9xxx", LD_ALL, "3ware 9000" },
+        { "3w-sas", LD_ALL, "3ware/LSI 9750" },
+        { "arcmsr", LD_ALL, "Areca" },
+        { "ips", LD_ALL, "IBM ServeRAID" },
+        { "gdth", LD_ALL, "ICP vortex GDT" },
+        { "hptiop", LD_ALL, "HighPoint RocketRAID" },
+        { "stex", LD_ALL, "Promise SuperTrak" },
+        { "esas2r", LD_ALL, "ATTO ExpressSAS RAID" },
+        { "mvumi", LD_ALL, "Marvell RAID" },
+};
+
+/* SCSI INQUIRY strings of logical drives (vendor glob, model glob). */
+static const struct {
+        const char *vendor, *model;
+} raid_strings[] = {
+        { "DELL", "PERC*" },
+        { "LSI*", "MR*" },
+        { "LSI*", "MegaRAID*" },
+        { "*", "LOGICAL VOLUME*" },
+        { "AMCC", "*" },
+        { "3ware", "*" },
+        { "Areca*", "*" },
+        { "Adaptec", "*" },
+        { "IBM", "ServeRAID*" },
+        { "IBM", "IPR-[0-9]*" },
+};
+
+static int scsi_channel(const struct ios_device *d)
+{
+        unsigned h, c;
+
+        if (!d->hctl || sscanf(d->hctl, "%u:%u:", &h, &c) != 2)
+                return -1;
+        return (int)c;
+}
+
+static bool match_raid_strings(const struct ios_device *d)
+{
+        if (!d->vendor || !d->model)
+                return false;
+        for (size_t i = 0; i < ELEMENTSOF(raid_strings); i++)
+                if (fnmatch(raid_strings[i].vendor, d->vendor, 0) == 0 &&
+                    fnmatch(raid_strings[i].model, d->model, 0) == 0)
+                        return true;
+        return false;
+}
+
+static bool is_logical_drive(const struct ios_device *d, enum ld_rule rule)
+{
+        int ch = scsi_channel(d);
+
+        switch (rule) {
+        case LD_CHANNEL_GE2:
+                return ch >= 2 || match_raid_strings(d);
+        case LD_CHANNEL_1:
+                return ch == 1;
+        case LD_CHANNEL_0:
+                return ch == 0;
+        case LD_CHANNEL_2:
+                return ch == 2 || (ch < 0 && match_raid_strings(d));
+        case LD_MODEL:
+                return d->model && fnmatch("LOGICAL VOLUME*", d->model, 0) == 0;
+        default:
+                return true;
+        }
+}
+
+/* What the rule is, for the rules whose evidence says it (the newer ones). */
+static const char *rule_text(enum ld_rule rule)
+{
+        return rule == LD_CHANNEL_2 ? "volume sets on SCSI channel 2 (IPR_VSET_VIRTUAL_BUS), JBOD disks on 0" : NULL;
+}
+
+static int raid_by_driver(struct ios_device *d, size_t i)
+{
+        bool ld = is_logical_drive(d, raid_drivers[i].rule);
+        int e;
+
+        e = ev(d, "host driver %s (%s)", d->driver, raid_drivers[i].what);
+        if (e >= 0)
+                e = ev_pci(d);
+        if (e < 0)
+                return e;
+        if (rule_text(raid_drivers[i].rule))
+                e = ev(d, "%s: %s", d->driver, rule_text(raid_drivers[i].rule));
+        if (e < 0)
+                return e;
+        if (!ld)
+                return ev(d, "pass-through disk on the RAID controller (SCSI %s%s%s)",
+                          d->hctl ? d->hctl : "?", d->model ? ", model " : "", d->model ? d->model : "");
+        if (d->hctl)
+                e = ev(d, "logical drive at SCSI %s%s%s%s%s", d->hctl,
+                       d->vendor ? ", vendor " : "", d->vendor ? d->vendor : "",
+                       d->model ? ", model " : "", d->model ? d->model : "");
+        if (e >= 0)
+                e = rotational_evidence(d, "RAID logical drive");
+        d->cls = IOS_CLASS_RAID;
+        return e < 0 ? e : 1;
+}
+
+int ios_classify_raid(struct ios_device *d)
+{
+        int e;
+
+        for (size_t i = 0; d->driver && i < ELEMENTSOF(raid_drivers); i++)
+                if (streq(d->driver, raid_drivers[i].driver))
+                        return raid_by_driver(d, i);
+        if (!match_raid_strings(d))
+                return 0;
+        e = ev(d, "SCSI vendor \"%s\" model \"%s\" is a RAID logical drive", d->vendor, d->model);
+        if (e >= 0 && d->driver)
+                e = ev(d, "host driver %s", d->driver);
+        if (e >= 0)
+                e = ev_pci(d);
+        if (e >= 0)
+                e = rotational_evidence(d, "RAID logical drive");
+        d->cls = IOS_CLASS_RAID;
+        return e < 0 ? e : 1;
+}
