@@ -472,6 +472,17 @@ int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct
                 r = bench_error_set(e, BENCH_ERR_USAGE, ENOTSUP, "--observe: %s has no I/O scheduler to choose", d->name);
                 goto out;
         }
+        /* without the kernel's counters every window reads as idle: say why instead */
+        {
+                _cleanup_free_ char *iostats = NULL;
+
+                if (ios_sysfs_read_string(d->fd, "queue/iostats", &iostats) == 0 && streq(iostats, "0")) {
+                        r = bench_error_set(e, BENCH_ERR_USAGE, ENODATA,
+                                            "--observe: %s has queue/iostats=0: the kernel keeps no I/O counters for it "
+                                            "(echo 1 > /sys/block/%s/queue/iostats)", d->name, d->name);
+                        goto out;
+                }
+        }
         t.upfront = upfront;
         t.upfront_data = &(struct upfront){ o, d };
         r = bench_trial_begin(o, d, &t, e);

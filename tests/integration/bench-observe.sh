@@ -48,6 +48,16 @@ b_json "$B_TMP/idle.json" '.observe.idle == true and .observe.restored == true a
         b_fail "idle JSON: $(cat "$B_TMP/idle.json")"
 same "idle observe"
 
+# a disk whose kernel keeps no counters (queue/iostats=0) is refused, not called idle
+echo 0 >/sys/block/$l/queue/iostats
+$BENCH --filename=/dev/$l --observe --compare=mq-deadline,none --runtime=200ms --ramp_time=0 --loops=2 \
+        >"$B_TMP/out" 2>"$B_TMP/err"
+rc=$?
+echo 1 >/sys/block/$l/queue/iostats
+[ $rc = 2 ] || b_fail "iostats=0: exit $rc, want 2: $(cat "$B_TMP/out" "$B_TMP/err")"
+grep -q "has queue/iostats=0: the kernel keeps no I/O counters" "$B_TMP/err" || b_fail "iostats=0: $(cat "$B_TMP/err")"
+grep -q "idle" "$B_TMP/out" && b_fail "iostats=0 called idle: $(cat "$B_TMP/out")"
+
 # 2. against fio: the counters grow by fio's I/O only
 s0=$(cat /sys/block/$l/stat)
 fio --name=load --filename=/dev/$l --rw=randrw --rwmixread=70 --bs=4k --iodepth=8 --ioengine=libaio \
