@@ -58,16 +58,6 @@ char *bench_fio_find(void)
         return NULL;
 }
 
-/* fio's own program options (fio --help) that may come with a job; those that would take the report
- * away from us, or run nothing, are refused */
-static const char * const fio_prog_ok[] = { "eta-newline", "eta-interval", "status-interval", "readonly",
-                                            "section", "alloc-size", "warnings-fatal", "max-jobs", "debug",
-                                            "aux-path", "idle-prof", "trigger-file", "trigger-timeout", "trigger" };
-static const char * const fio_prog_refused[] = { "output", "minimal", "terse-version", "append-terse", "server",
-                                                 "client", "daemonize", "remote-config", "parse-only", "showcmd",
-                                                 "cmdhelp", "enghelp", "crctest", "cpuclock-test", "bandwidth-log",
-                                                 "latency-log", "merge-blktrace-only" };
-
 /*
  * What native lacks was checked against fio's option names when it was
  * parsed (jobopts-fio.c: a typo is an unknown option there, no fio run per
@@ -82,25 +72,20 @@ static int check_unsupported(const struct bench_opts *g, struct bench_error *e)
                 if (strstr(*u, ": ") || strncmp(*u, "--", 2))
                         continue;       /* a job file's or a preset's: job options only */
                 len = strcspn(*u + 2, "=");
-                for (size_t i = 0; i < ELEMENTSOF(fio_prog_refused); i++)
-                        if (strlen(fio_prog_refused[i]) == len && !strncmp(*u + 2, fio_prog_refused[i], len))
+                {
+                        _cleanup_free_ char *name = strndup(*u + 2, len);
+
+                        if (!name)
+                                return -ENOMEM;
+                        if (bench_fio_prog_option(name) < 0)
                                 return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                                        "--%s: fio's report is iosched-bench's to read; not with iosched-bench",
-                                                       fio_prog_refused[i]);
+                                                       name);
+                }
         }
         return 0;
 }
 
-int bench_fio_prog_option(const char *name)
-{
-        for (size_t i = 0; i < ELEMENTSOF(fio_prog_ok); i++)
-                if (streq(name, fio_prog_ok[i]))
-                        return 1;
-        for (size_t i = 0; i < ELEMENTSOF(fio_prog_refused); i++)
-                if (streq(name, fio_prog_refused[i]))
-                        return -1;
-        return 0;
-}
 
 /* Every problem the model found: each on its own line, the last one the error. */
 static int refuse(struct bench_fio_defs *d, struct bench_error *e)

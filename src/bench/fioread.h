@@ -7,6 +7,7 @@
 #define IOS_BENCH_FIOREAD_H
 
 #include "fio.h"
+#include "fioset.h"
 
 /* One setting, its key fio's canonical name; val NULL: a boolean alone. */
 struct bench_fio_kv {
@@ -44,9 +45,8 @@ int bench_fio_engine_runs_code(const char *engine);
  * 1 with *what set when one loads or runs code, 0 none; its sections added to sections */
 void bench_fio_read_engines(const char *exe);
 int bench_fio_read_text(const char *path, char **ret);
-struct sset;
 int bench_fio_gate(const char *text, const char *path, int depth, char **what, struct sset *sections);
-/* fioread.c: fio run to its end on argv, stdin from in; its output and errors; its exit status */
+/* fiocapture.c: fio run to its end on argv, stdin from in; its output and errors; its exit status */
 int bench_fio_capture(char * const *argv, const char *in, char **out, char **err, struct bench_error *e);
 int bench_fio_problem(struct bench_fio_defs *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -59,21 +59,6 @@ int bench_fio_problem(struct bench_fio_defs *d, const char *fmt, ...) __attribut
  */
 int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio_defs *d, struct bench_error *e);
 void bench_fio_defs_done(struct bench_fio_defs *d);
-
-/* fioset.c: a set of strings (paths, device keys) and a list that grows in amortised O(1) */
-struct sset {
-        char **v;
-        size_t n, cap;
-};
-int sset_add(struct sset *s, const char *key);        /* 1 added, 0 there already, < 0 error */
-bool sset_has(const struct sset *s, const char *key);
-void sset_done(struct sset *s);
-void sset_donep(struct sset *s);       /* for _cleanup_ */
-struct list {
-        char ***v;                      /* a NULL-terminated strv, owned elsewhere */
-        size_t n, cap;
-};
-int list_push(struct list *l, const char *s);
 
 /* fionames.c: fio's names for a job's files */
 int bench_fio_format_name(const char *fmt, const char *job, unsigned jobnum, unsigned filenum, char *out, size_t len);

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fioread.h"
+#include "iosched.h"
+#include "fioset.h"
 #include "macro.h"
 
 static size_t hash(const char *s)

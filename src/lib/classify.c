@@ -52,82 +52,10 @@
 #define rotational_evidence ios_cls_rotational_evidence
 #define pci_name ios_cls_pci_name
 
-/* Controller PCI ids worth naming in the evidence. */
-static const struct {
-        const char *id, *name;
-} pci_names[] = {
-        { "1000:0060", "LSI SAS1078, Dell PERC 6" },
-        { "1000:0073", "LSI SAS2008 MegaRAID, Dell PERC H310" },
-        { "1000:0079", "LSI SAS2108, Dell PERC H700/H800" },
-        { "1000:005b", "LSI SAS2208, Dell PERC H710/H810" },
-        { "1000:005d", "LSI SAS3108, Dell PERC H730/H830" },
-        { "1000:005f", "LSI SAS3008, Dell PERC H330" },
-        { "1028:0015", "Dell PERC 5" },
-        { "103c:323a", "HP Smart Array G6" },
-        { "103c:323b", "HP Smart Array Gen8" },
-        { "103c:3239", "HP Smart Array Gen9" },
-        { "1af4:1001", "virtio-blk" },
-        { "1af4:1004", "virtio-scsi" },
-        { "1af4:1042", "virtio-blk (modern)" },
-        { "1af4:1048", "virtio-scsi (modern)" },
-        { "15ad:07c0", "VMware PVSCSI" },
-};
-
 /* Model globs of CD/DVD/BD drives (their SCSI type says it first). */
 static const char * const optical_models[] = {
         "*DVD-ROM*", "*CD-ROM*", "*CDROM*", "*DVD*RW*", "*DVD*RAM*", "*BD-R*", "*BDROM*",
 };
-
-const char *ios_cls_pci_name(const char *id)
-{
-        for (size_t i = 0; id && i < ELEMENTSOF(pci_names); i++)
-                if (streq(id, pci_names[i].id))
-                        return pci_names[i].name;
-        return NULL;
-}
-
-int ios_cls_ev(struct ios_device *d, const char *fmt, ...)
-{
-        va_list ap;
-        char *s;
-        int r;
-
-        va_start(ap, fmt);
-        r = vasprintf(&s, fmt, ap);
-        va_end(ap);
-        if (r < 0)
-                return -ENOMEM;
-        return ios_strv_push(&d->evidence, s);
-}
-
-int ios_cls_ev_pci(struct ios_device *d)
-{
-        const char *n = pci_name(d->pci_id);
-
-        if (!d->pci_id)
-                return 0;
-        if (n)
-                return ev(d, "PCI %s (%s)", d->pci_id, n);
-        if (d->pci_class && startswith(d->pci_class, "0104"))
-                return ev(d, "PCI %s (RAID bus controller)", d->pci_id);
-        return ev(d, "PCI %s", d->pci_id);
-}
-
-int ios_cls_name_is(const struct ios_device *d, const char *prefix)
-{
-        const char *rest = startswith(d->name, prefix);
-
-        return rest && (!*rest || (*rest >= '0' && *rest <= '9'));
-}
-
-int ios_cls_rotational_evidence(struct ios_device *d, const char *why)
-{
-        if (d->rotational == 1)
-                return ev(d, "rotational=1 ignored: %s", why);
-        if (d->rotational == 0)
-                return ev(d, "rotational=0");
-        return 0;
-}
 
 /* RAM-backed block devices: brd, persistent memory, scsi_debug. */
 static int classify_ram(struct ios_device *d)

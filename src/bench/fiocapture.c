@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * fiocapture.c: fio run to its end for its own reading of a job
+ * (--showcmd, fioread.c) or of itself (--enghelp, fioengines.c): standard
+ * input, output and errors in memory files, SIGINT and SIGTERM to
+ * iosched-bench ending it.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fioread.h"
+#include "jobs.h"
+#include "macro.h"
+
+/* ------------------------------------------------------------------ */
+
+static int memfd_text(const char *name, const char *text)
+{
+        int fd = memfd_create(name, MFD_CLOEXEC);
+        size_t len = text ? strlen(text) : 0, done = 0;
+
+        if (fd < 0)
+                return -errno;
+        while (done < len) {
+                ssize_t w = write(fd, text + done, len - done);
+
+                if (w <= 0) {
+                        close(fd);
+                        return -EIO;
+                }
+                done += (size_t)w;
+        }
+        lseek(fd, 0, SEEK_SET);
+        return fd;
+}
+
+static char *memfd_read(int fd)
+{
+        off_t len = lseek(fd, 0, SEEK_END);
+        char *s = len >= 0 ? malloc((size_t)len + 1) : NULL;
+        ssize_t n;
+
+        if (!s)
+                return NULL;
+        n = pread(fd, s, (size_t)len, 0);
+        s[n > 0 ? n : 0] = '\0';
+        return s;
+}
+
+/* fio's argv run to its end, stdin from in (or /dev/null), its output and errors returned; its exit status */
+int bench_fio_capture(char * const *argv, const char *in, char **out, char **err, struct bench_error *e)
+{
+        int ifd = memfd_text("fio-in", in), ofd = memfd_text("fio-out", NULL), efd = memfd_text("fio-err", NULL);
+        int status = 0, r = 0;
+        pid_t pid = -1;
+
+        if (ifd < 0 || ofd < 0 || efd < 0)
+                r = -ENOMEM;
+        else if ((pid = fork()) < 0)
+                r = bench_error_set(e, BENCH_ERR_SYSTEM, errno, "cannot start fio: %s", strerror(errno));
+        else if (pid == 0) {
+                prctl(PR_SET_PDEATHSIG, SIGKILL);
+                signal(SIGPIPE, SIG_DFL);
+                if (dup2(ifd, 0) < 0 || dup2(ofd, 1) < 0 || dup2(efd, 2) < 0)
+                        _exit(127);
+                execv(argv[0], argv);
+                _exit(127);
+        }
+        while (r == 0) {
+                pid_t w = waitpid(pid, &status, WNOHANG);
+
+                if (w == pid)
+                        break;
+                if (w < 0 && errno != EINTR) {
+                        r = -errno;
+                        break;
+                }
+                if (bench_stop_signal) {
+                        kill(pid, SIGKILL);
+                        waitpid(pid, NULL, 0);
+                        r = bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted by signal %d",
+                                            bench_stop_signal);
+                        break;
+                }
+                usleep(5000);
+        }
+        if (r == 0) {
+                *out = memfd_read(ofd);
+                *err = memfd_read(efd);
+                if (!*out || !*err)
+                        r = -ENOMEM;
+                else
+                        r = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        }
+        if (ifd >= 0)
+                close(ifd);
+        if (ofd >= 0)
+                close(ofd);
+        if (efd >= 0)
+                close(efd);
+        return r;
+}
