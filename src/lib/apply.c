@@ -197,6 +197,19 @@ int ios_plan_build(const struct ios_policy *p, struct ios_device *d, struct ios_
         return e;
 }
 
+/*
+ * ios_tunable_same() at the root's tick rate, which is read (a whole
+ * boot/config file, once per process) only when the answer depends on it:
+ * a time kept in ticks that differs from the wish as a rounding would.
+ * udev runs iosched-apply once per disk at boot: nothing more is read there.
+ */
+static bool same(struct ios_device *d, const char *key, const char *kernel, const char *wanted)
+{
+        if (!ios_tunable_rounded(key, kernel, wanted))
+                return ios_tunable_same(key, kernel, wanted, 0);
+        return ios_tunable_same(key, kernel, wanted, ios_ctx_hz(d->ctx));
+}
+
 int ios_plan_from_settings(struct ios_device *d, const struct ios_wanted *w_in, struct ios_plan *ret)
 {
         struct ios_plan pl = { .dev = d };
@@ -278,7 +291,7 @@ int ios_plan_from_settings(struct ios_device *d, const struct ios_wanted *w_in, 
                                 continue;
                         }
                         e = add_change(&pl, s->key, cur, s->value, s->source,
-                                       (switching && pass == 1) || !ios_tunable_same(s->key, cur, s->value, ios_ctx_hz(d->ctx)) ?
+                                       (switching && pass == 1) || !same(d, s->key, cur, s->value) ?
                                        IOS_CHANGE_DRIFT : IOS_CHANGE_OK);
                         if (e < 0)
                                 goto fail;
@@ -376,7 +389,7 @@ static int write_setting(struct ios_device *d, struct ios_change *c, bool switch
         if (switched) {
                 /* the switch reset queue/ values and rebuilt iosched/: look again */
                 e = ios_sysfs_read_string(d->fd, c->key, &now);
-                if (e == 0 && ios_tunable_same(c->key, now, c->wanted, ios_ctx_hz(d->ctx))) {
+                if (e == 0 && same(d, c->key, now, c->wanted)) {
                         if (c->state == IOS_CHANGE_DRIFT)
                                 c->state = IOS_CHANGE_OK;
                         free(c->after);
@@ -411,7 +424,7 @@ static int write_setting(struct ios_device *d, struct ios_change *c, bool switch
                 change_msg(c, "%s: cannot read back after writing \"%s\": %s", c->key, c->wanted, why(e));
                 return e;
         }
-        if (!ios_tunable_same(c->key, c->after, c->wanted, ios_ctx_hz(d->ctx))) {
+        if (!same(d, c->key, c->after, c->wanted)) {
                 c->state = IOS_CHANGE_FAILED;
                 c->error = -EINVAL;
                 change_msg(c, "%s: kernel stored \"%s\", not \"%s\"", c->key, c->after, c->wanted);
@@ -464,6 +477,9 @@ static int settle(struct ios_plan *pl)
         struct ios_device *d = pl->dev;
         int first = 0;
 
+        /* nothing written, nothing reset: no read more on a disk already in place */
+        if (!ios_plan_count(pl, IOS_CHANGE_APPLIED))
+                return 0;
         for (int round = 0; round < 3; round++) {
                 bool again = false;
 
@@ -476,7 +492,7 @@ static int settle(struct ios_plan *pl)
                         if ((c->state != IOS_CHANGE_APPLIED && c->state != IOS_CHANGE_OK) || streq(c->key, "scheduler"))
                                 continue;
                         if (ios_sysfs_read_string(d->fd, c->key, &now) < 0 ||
-                            ios_tunable_same(c->key, now, c->wanted, ios_ctx_hz(d->ctx)))
+                            same(d, c->key, now, c->wanted))
                                 continue;
                         later = writes_after(pl, i, &nlater);
                         if (round == 2) {
