@@ -263,11 +263,14 @@ void apply_policy_errors_report(const struct apply_run_opts *o, const struct ios
                                 const struct ios_plan *pls, size_t n);
 
 /*
- * textsafe.c: text that cannot drive a terminal: control characters (but
- * newline and tab) and UTF-8 C1 controls written as \xNN.
+ * textsafe.c: text that cannot drive a terminal: control characters (but,
+ * in layout text, newline and tab), UTF-8 C1 controls and bytes that are
+ * not valid UTF-8 written as \xNN.
  */
 void apply_write_safe(FILE *out, const char *s, size_t len);
-/* A malloc'd escaped copy of s (NULL for NULL or ENOMEM). */
+/* A string put inside a line (a disk's model, a file's text): newline and tab escaped too. */
+void apply_write_field(FILE *out, const char *s);
+/* A malloc'd copy of s escaped as a field (NULL for NULL or ENOMEM). */
 char *apply_escape(const char *s);
 /* Print into t->f, then apply_text_end() writes it escaped to out. */
 struct apply_text {

@@ -346,23 +346,41 @@ out:
         return e;
 }
 
-/* explain: the class, the facts, and the evidence, one per line. */
+/* One "  label       value" line of explain; the value escaped as a field (textsafe.c). */
+static void fact(FILE *out, const char *label, const char *v1, const char *sep, const char *v2)
+{
+        fprintf(out, "  %-12s", label);
+        apply_write_field(out, v1);
+        if (v1 && v2)
+                fputs(sep, out);
+        apply_write_field(out, v2);
+        fputc('\n', out);
+}
+
+/*
+ * explain: the class, the facts, and the evidence, one per line.  Every
+ * string the disk chose (model, serial, scheduler names, evidence quoting
+ * them) is a field: a newline or tab in it cannot make a line of its own.
+ */
 int apply_list_explain(FILE *out, const struct ios_device *d)
 {
         _cleanup_free_ char *avail = ios_strv_join(d->sched_avail, " ");
+        char num[64];
 
-        fprintf(out, "%s: %s\n", d->name, ios_class_to_string(d->cls));
+        apply_write_field(out, d->name);
+        fprintf(out, ": %s\n", ios_class_to_string(d->cls));
         if (d->no_dev)
-                fprintf(out, "  device      (no dev file) %s\n", d->syspath);
-        else
-                fprintf(out, "  device      %u:%u %s\n", d->major, d->minor, d->syspath);
+                fact(out, "device", "(no dev file)", " ", d->syspath);
+        else {
+                snprintf(num, sizeof(num), "%u:%u", d->major, d->minor);
+                fact(out, "device", num, " ", d->syspath);
+        }
         if (d->vendor || d->model)
-                fprintf(out, "  model       %s%s%s\n", d->vendor ? d->vendor : "",
-                        d->vendor && d->model ? " " : "", d->model ? d->model : "");
+                fact(out, "model", d->vendor, " ", d->model);
         if (d->serial)
-                fprintf(out, "  serial      %s\n", d->serial);
+                fact(out, "serial", d->serial, "", NULL);
         if (d->wwn)
-                fprintf(out, "  wwn         %s\n", d->wwn);
+                fact(out, "wwn", d->wwn, "", NULL);
         fprintf(out, "  size        %llu bytes\n", (unsigned long long)d->size);
         if (d->rotational >= 0)
                 fprintf(out, "  rotational  %d\n", d->rotational);
@@ -370,26 +388,33 @@ int apply_list_explain(FILE *out, const struct ios_device *d)
         if (d->removable >= 0)
                 fprintf(out, "  removable   %d\n", d->removable);
         if (d->tran)
-                fprintf(out, "  transport   %s\n", d->tran);
+                fact(out, "transport", d->tran, "", NULL);
         if (d->driver)
-                fprintf(out, "  driver      %s\n", d->driver);
+                fact(out, "driver", d->driver, "", NULL);
         if (d->pci_id)
-                fprintf(out, "  pci         %s\n", d->pci_id);
+                fact(out, "pci", d->pci_id, "", NULL);
         if (d->hctl)
-                fprintf(out, "  scsi        %s\n", d->hctl);
+                fact(out, "scsi", d->hctl, "", NULL);
         if (d->blk_mq)
                 fprintf(out, "  hw queues   %u\n", d->nr_hw_queues);
         else if (d->sched_current)     /* a scheduler but no mq/: before 5.0 */
                 fprintf(out, "  queue       legacy request queue (single-queue block layer)\n");
         else
                 fprintf(out, "  queue       bio-based\n");
-        if (d->sched_current)
-                fprintf(out, "  scheduler   %s (available: %s)\n", d->sched_current, avail ? avail : "");
-        else
+        if (d->sched_current) {
+                fputs("  scheduler   ", out);
+                apply_write_field(out, d->sched_current);
+                fputs(" (available: ", out);
+                apply_write_field(out, avail ? avail : "");
+                fputs(")\n", out);
+        } else
                 fprintf(out, "  scheduler   none to choose\n");
         fputs("  evidence:\n", out);
-        for (char **e = d->evidence; e && *e; e++)
-                fprintf(out, "    - %s\n", *e);
+        for (char **e = d->evidence; e && *e; e++) {
+                fputs("    - ", out);
+                apply_write_field(out, *e);
+                fputc('\n', out);
+        }
         return 0;
 }
 

@@ -31,7 +31,17 @@ mkdir -p "$t/root/etc/iosched.d" && chmod 0755 "$t/root" "$t/root/etc" "$t/root/
 has_ctl() { LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$1" || LC_ALL=C grep -q "$(printf '\302[\200-\237]')" "$1"; }
 ap explain > "$t/out" 2>&1
 has_ctl "$t/out" && t_fail "explain prints control characters: $(od -c "$t/out" | grep -m1 033)"
-grep -qF 'model       EVIL \x1b]0;pwned\x07\x1b[2J \x9bX' "$t/out" || t_fail "explain: model not shown escaped: $(grep model "$t/out")"
+grep -qF 'model       EVIL \x1b]0;pwned\x07\x1b[2J \xc2\x9bX' "$t/out" || t_fail "explain: model not shown escaped: $(grep model "$t/out")"
+# a newline, a tab or bytes that are not UTF-8 in the disk's own strings make
+# no line or column of their own: one escaping (textsafe.c) for all of them
+printf 'GOOD\n  class       ssd\tX\n' > "$dev/device/model"
+printf 'S\377N\300\257\n' > "$dev/device/serial"
+ap explain > "$t/out" 2>&1
+grep -q '^  class' "$t/out" && t_fail "explain: a model's newline starts a line: $(grep -n class "$t/out")"
+LC_ALL=C grep -q "$(printf '\t')" "$t/out" && t_fail "explain prints a model's tab"
+grep -qF 'model       GOOD\x0a  class       ssd\x09X' "$t/out" || t_fail "explain: model not escaped: $(grep -A1 model "$t/out")"
+LC_ALL=C grep -q "$(printf '[\200-\377]')" "$t/out" && t_fail "explain prints bytes that are not UTF-8: $(grep -a serial "$t/out" | od -c | head -3)"
+grep -qF 'scheduler   [mq-d\xffx]' "$t/out" || grep -qF 'mq-d\xffx' "$t/out" || t_fail "explain: scheduler name not escaped: $(grep -a scheduler "$t/out")"
 printf '[Match]\nClass=nvme\n[Set]\nScheduler=none # \033[31mred\033[0m\n' > "$t/root/etc/iosched.d/50-a.conf"
 chmod 0644 "$t/root/etc/iosched.d/50-a.conf"
 ap cat-config > "$t/out" 2>&1
