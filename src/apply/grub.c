@@ -29,7 +29,7 @@
 
 /* The classes the built-in note names, and --import-grub's (NVMe left out there: elevator= never reached it). */
 static const enum ios_class import_classes[] = {
-        IOS_CLASS_HDD, IOS_CLASS_SSD, IOS_CLASS_NVME, IOS_CLASS_RAID,
+        IOS_CLASS_HDD, IOS_CLASS_SSD, IOS_CLASS_NVME, IOS_CLASS_RAID, IOS_CLASS_ARRAY,
         IOS_CLASS_VIRTUAL, IOS_CLASS_MMC, IOS_CLASS_USB, IOS_CLASS_OTHER,
 };
 
