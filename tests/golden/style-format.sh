@@ -22,11 +22,12 @@ fail=0
 t_fail() { echo "FAIL: $*"; fail=1; }
 
 # keep_real: read a unified diff (clang-format's wish), print its hunks that
-# keep the number of lines (where clang-format would break or join lines
-# otherwise, the author's line breaks stand: ColumnLimit is 0) and whose
-# removed and added lines differ in more than alignment: spaces inside a
-# line (before a trailing comment, a macro's value, a backslash) and the
-# indent of continuation lines are the author's
+# change the spacing between tokens (the hunk's text with blanks and line
+# breaks collapsed differs), or that keep every line as it is but for its
+# indent and change more than alignment (spaces inside a line, before a
+# trailing comment, a macro's value, a backslash, and the indent of
+# continuation lines are the author's).  Where clang-format would only break or join lines otherwise,
+# the author's line breaks stand: ColumnLimit is 0
 keep_real() {
         awk '
         # a line as judged: alignment spaces inside it collapsed; the indent
@@ -43,20 +44,34 @@ keep_real() {
                         ind = "~"
                 return ind s
         }
-        function flush() {
-                if (hunk != "" && nd == na && del != add) {
+        # the text of the hunk with every run of blanks (and line break) as one
+        # blank: what differs then is spacing between tokens
+        function joined(t) {
+                gsub(/[ \t\n]+/, " ", t)
+                sub(/^ /, "", t)
+                sub(/ $/, "", t)
+                return t
+        }
+        function flush(    i, same) {
+                same = (nd == na)
+                for (i = 1; same && i <= nd; i++)
+                        if (joined(cd[i]) != joined(ca[i]))
+                                same = 0
+                if (hunk != "" && (joined(rawd) != joined(rawa) || (same && del != add))) {
                         printf "%s%s", file, hunk
                         file = ""
                 }
-                hunk = ""; del = ""; add = ""; nd = 0; na = 0
+                hunk = ""; del = ""; add = ""; rawd = ""; rawa = ""; nd = 0; na = 0
         }
         /^diff / { flush(); file = $0 "\n"; next }
         /^(---|\+\+\+) / { file = file $0 "\n"; next }
         /^@@/ { flush(); hunk = $0 "\n"; pd = ""; pa = ""; next }
         hunk != "" {
                 hunk = hunk $0 "\n"
-                if ($0 ~ /^-/) { del = del norm($0, pd) "\n"; nd++; pd = $0 }
-                if ($0 ~ /^\+/) { add = add norm($0, pa) "\n"; na++; pa = $0 }
+                t = substr($0, 2)
+                sub(/[ \t]*\\$/, "", t)
+                if ($0 ~ /^-/) { del = del norm($0, pd) "\n"; rawd = rawd " " t; cd[++nd] = t; pd = $0 }
+                if ($0 ~ /^\+/) { add = add norm($0, pa) "\n"; rawa = rawa " " t; ca[++na] = t; pa = $0 }
                 if ($0 ~ /^ /) { pd = $0; pa = $0 }
         }
         END { flush() }'
@@ -94,11 +109,19 @@ diff --git a/y.c b/y.c
 -        f(a,
 -          b);
 +        f(a, b);
+diff --git a/w.c b/w.c
+--- a/w.c
++++ b/w.c
+@@ -5 +5,2 @@
+-        if(x) return x+1;
++        if (x)
++                return x + 1;
 EOF
 out=$(keep_real < "$t/align.diff")
 printf '%s\n' "$out" | grep -q '^+++ b/y.c' && printf '%s\n' "$out" | grep -q '^+        if (x) y();' ||
         t_fail "a spacing difference was filtered out: $out"
 printf '%s\n' "$out" | grep -q 'f(a, b)' && t_fail "a line break of the author's was reported: $out"
+printf '%s\n' "$out" | grep -q '^+++ b/w.c' || t_fail "missing spaces in a statement clang-format also splits were not reported: $out"
 printf '%s\n' "$out" | grep -q 'x.h\|aligned' && t_fail "a trailing comment's alignment was reported: $out"
 long=$(printf '%*s' 111 x)
 printf 'diff --git a/z.c b/z.c\n--- a/z.c\n+++ b/z.c\n@@ -9,0 +10,2 @@\n+%s\n+%s\n' "$long" "short" > "$t/wide.diff"
