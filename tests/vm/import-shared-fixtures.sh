@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# import-shared-fixtures.sh [SRC] [DEST]
+# import-shared-fixtures.sh SRC [DEST]
 #
 # Copies the sysfs trees captured earlier from a Debian 12 guest (kernel 6.1,
-# QEMU 7.2; default SRC /work/shared/fixtures/sysfs-6.1) into tests/fixtures/
-# (DEST), in the same shape as the trees tests/mk-fixture.sh writes:
+# QEMU 7.2; SRC is the directory of that capture, one subdirectory per name
+# below, and iosched/<name>/) into DEST (default tests/fixtures/), in the same shape as the trees tests/mk-fixture.sh writes:
 #  - symlinks that the copy flattened into files holding the link text (whole
 #    content "../...", no newline) become symlinks again;
 #  - sys/dev/block/<maj>:<min> is added (the kernel's link, same target as
@@ -20,7 +20,8 @@
 #  - stub directories for link targets outside the subset, .gitkeep files in
 #    empty directories.
 set -eu
-SRC=${1:-/work/shared/fixtures/sysfs-6.1}
+[ $# -ge 1 ] && [ -n "$1" ] || { echo "usage: $0 SRC [DEST]  (SRC: the sysfs-6.1 capture directory)" >&2; exit 2; }
+SRC=$1
 here=$(cd "$(dirname "$0")" && pwd)
 DEST=${2:-$here/../fixtures}
 NAMES="virtio-scsi-rot virtio-scsi-ssd ahci-sata-ssd nvme virtio-blk-root virtio-blk loop loop-under-dm dm-linear zram"
