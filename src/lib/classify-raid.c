@@ -40,8 +40,17 @@
  *                 and pass-through disks (esas2r_targ_db_add_pthru, TF_PASS_THRU)
  *                 share channel 0's target ids and sd sees nothing of the
  *                 flag: every disk is taken for a logical drive
- *   arcmsr, 3w-*, gdth, megaraid(_mbox), cciss: every disk is taken for a
- *                 logical drive: no pass-through channel or model rule is known
+ *   arcmsr        arcmsr_hba.c: every target but 16 is a volume set of the
+ *                 firmware; target 16 is the adapter's own virtual device, a
+ *                 processor ("Areca" "RAID controller",
+ *                 arcmsr_handle_virtual_command), no disk
+ *   3w-*, gdth, megaraid, cciss: every disk is taken for a logical drive: no
+ *                 pass-through channel or model rule is known
+ *   megaraid_mbox mega_common.h MRAID_IS_LOGICAL: logical drives on the
+ *                 virtual channel (the adapter's max_channel, not in sysfs);
+ *                 an unconfigured physical disk reaches sd only with
+ *                 megaraid_mbox.unconf_disks=1 (megaraid_expose_unconf_disks),
+ *                 array members never: every disk is taken for one
  */
 #define _GNU_SOURCE
 #include <fnmatch.h>
@@ -89,7 +98,8 @@ static const struct {
         { "3w-xxxx", LD_ALL, "3ware Escalade", NULL },
         { "3w-9xxx", LD_ALL, "3ware 9000", NULL },
         { "3w-sas", LD_ALL, "3ware/LSI 9750", NULL },
-        { "arcmsr", LD_ALL, "Areca", NULL },
+        { "arcmsr", LD_ALL, "Areca",
+          "every disk is a volume set of the firmware (target 16 is the adapter's own processor device)" },
         { "ips", LD_CHANNEL_0, "IBM ServeRAID",
           "logical drives on SCSI channel 0 (INQUIRY \"IBM\" \"SERVERAID\" from the driver), "
           "physical disks on channels 1 and up are kept from sd" },

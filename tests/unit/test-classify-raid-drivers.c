@@ -3,7 +3,7 @@
  * Description: the RAID drivers whose rule comes from their kernel source
  * (src/lib/classify-raid.c): ips's logical drives on bus 0 with the
  * driver's own INQUIRY ("IBM" "SERVERAID"), a disk on another ips bus not
- * one; hptiop, stex, mvumi and esas2r saying why every disk is a logical
+ * one; hptiop, stex, mvumi, arcmsr and esas2r saying why every disk is a logical
  * drive; an iSCSI LUN of a LIO target and a multipath map over iSCSI paths
  * (class array, built-in none).  On the derived-* trees of
  * tests/fixtures/derive-raid-array.sh and copies with one fact changed.
@@ -97,6 +97,7 @@ static void test_firmware_only_drivers(void **state)
                 { "hptiop\n", "hptiop: every disk on channel 0 is a device the controller's firmware presents" },
                 { "mvumi\n", "mvumi: every disk on channel 0 is a device the controller's firmware presents" },
                 { "stex\n", "stex: every disk is a logical drive of the firmware" },
+                { "arcmsr\n", "arcmsr: every disk is a volume set of the firmware" },
                 { "esas2r\n", "esas2r: RAID partitions and pass-through disks share channel 0" },
         };
 
