@@ -22,9 +22,35 @@
  *                 myrs.c: on the channels from physchan_present up; the
  *                 physical devices below get no_uld_attach (slave_configure),
  *                 so every sd disk of the host is a logical drive
- *   hptiop, stex, esas2r, mvumi, ips, arcmsr, 3w-*, gdth, megaraid(_mbox),
- *   cciss         every disk is taken for a logical drive: no pass-through
- *                 channel or model rule is known for them
+ *   ips           ips.c: logical drives on bus 0, answered by the driver
+ *                 itself (ips_inquiry: "IBM" "SERVERAID"); an INQUIRY to a
+ *                 physical bus (1 and up) that finds a disk ends in
+ *                 DID_TIME_OUT (ips_map_status, "restrict access to physical
+ *                 DASD"), so sd never gets a physical disk: a disk on bus 1+
+ *                 is not a logical drive
+ *   hptiop        hptiop.c hptiop_queuecommand_lck: only channel 0 (others get
+ *                 DID_BAD_TARGET), targets the IOP firmware presents; the
+ *                 driver knows no pass-through kind, so every disk
+ *   stex          stex.c: the firmware's logical drives (stex_probe maps the
+ *                 firmware's LUN onto the channel); the last target is the
+ *                 RAID console, a processor device (console_inq_page), no disk
+ *   mvumi         mvumi.c mvumi_probe_devices: the devices the firmware
+ *                 reports on channel 0; the driver knows no pass-through kind
+ *   esas2r        esas2r_targ_db.c: RAID partitions (esas2r_targ_db_add_raid)
+ *                 and pass-through disks (esas2r_targ_db_add_pthru, TF_PASS_THRU)
+ *                 share channel 0's target ids and sd sees nothing of the
+ *                 flag: every disk is taken for a logical drive
+ *   arcmsr        arcmsr_hba.c: every target but 16 is a volume set of the
+ *                 firmware; target 16 is the adapter's own virtual device, a
+ *                 processor ("Areca" "RAID controller",
+ *                 arcmsr_handle_virtual_command), no disk
+ *   3w-*, gdth, megaraid, cciss: every disk is taken for a logical drive: no
+ *                 pass-through channel or model rule is known
+ *   megaraid_mbox mega_common.h MRAID_IS_LOGICAL: logical drives on the
+ *                 virtual channel (the adapter's max_channel, not in sysfs);
+ *                 an unconfigured physical disk reaches sd only with
+ *                 megaraid_mbox.unconf_disks=1 (megaraid_expose_unconf_disks),
+ *                 array members never: every disk is taken for one
  */
 #define _GNU_SOURCE
 #include <fnmatch.h>
@@ -44,7 +70,7 @@ enum ld_rule {
         LD_ALL,                 /* every sd disk on the host is a logical drive */
         LD_CHANNEL_GE2,         /* megaraid_sas: PDs on channels 0-1, LDs on 2+ */
         LD_CHANNEL_1,           /* mpt3sas: IR volumes on RAID_CHANNEL 1; pmcraid: VSETs on 1 */
-        LD_CHANNEL_0,           /* aacraid: containers on 0, physicals on 1+ */
+        LD_CHANNEL_0,           /* aacraid: containers on 0, physicals on 1+; ips: LDs on bus 0 */
         LD_CHANNEL_2,           /* ipr: volume sets on IPR_VSET_VIRTUAL_BUS 2, JBOD on 0 */
         LD_MODEL,               /* hpsa/smartpqi: model "LOGICAL VOLUME" */
 };
@@ -53,30 +79,40 @@ static const struct {
         const char *driver;
         enum ld_rule rule;
         const char *what;
+        const char *rule_text;  /* the driver's rule, for the evidence (NULL: unsaid) */
 } raid_drivers[] = {
-        { "megaraid_sas", LD_CHANNEL_GE2, "LSI/Broadcom MegaRAID, Dell PERC" },
-        { "megaraid", LD_ALL, "LSI MegaRAID (legacy)" },
-        { "megaraid_mbox", LD_ALL, "LSI MegaRAID (legacy)" },
-        { "hpsa", LD_MODEL, "HP Smart Array" },
-        { "cciss", LD_ALL, "HP Smart Array (cciss)" },
-        { "smartpqi", LD_MODEL, "HPE/Microchip SmartRAID" },
-        { "aacraid", LD_CHANNEL_0, "Adaptec/Microchip RAID" },
-        { "mpt3sas", LD_CHANNEL_1, "LSI/Broadcom SAS HBA with IR" },
-        { "mpt2sas", LD_CHANNEL_1, "LSI SAS2 HBA with IR" },
-        { "ipr", LD_CHANNEL_2, "IBM Power RAID (ipr)" },
-        { "pmcraid", LD_CHANNEL_1, "PMC-Sierra MaxRAID" },
-        { "myrb", LD_ALL, "Mylex DAC960 (myrb)" },
-        { "myrs", LD_ALL, "Mylex eXtremeRAID (myrs)" },
-        { "3w-xxxx", LD_ALL, "3ware Escalade" },
-        { "3w-9xxx", LD_ALL, "3ware 9000" },
-        { "3w-sas", LD_ALL, "3ware/LSI 9750" },
-        { "arcmsr", LD_ALL, "Areca" },
-        { "ips", LD_ALL, "IBM ServeRAID" },
-        { "gdth", LD_ALL, "ICP vortex GDT" },
-        { "hptiop", LD_ALL, "HighPoint RocketRAID" },
-        { "stex", LD_ALL, "Promise SuperTrak" },
-        { "esas2r", LD_ALL, "ATTO ExpressSAS RAID" },
-        { "mvumi", LD_ALL, "Marvell RAID" },
+        { "megaraid_sas", LD_CHANNEL_GE2, "LSI/Broadcom MegaRAID, Dell PERC", NULL },
+        { "megaraid", LD_ALL, "LSI MegaRAID (legacy)", NULL },
+        { "megaraid_mbox", LD_ALL, "LSI MegaRAID (legacy)", NULL },
+        { "hpsa", LD_MODEL, "HP Smart Array", NULL },
+        { "cciss", LD_ALL, "HP Smart Array (cciss)", NULL },
+        { "smartpqi", LD_MODEL, "HPE/Microchip SmartRAID", NULL },
+        { "aacraid", LD_CHANNEL_0, "Adaptec/Microchip RAID", NULL },
+        { "mpt3sas", LD_CHANNEL_1, "LSI/Broadcom SAS HBA with IR", NULL },
+        { "mpt2sas", LD_CHANNEL_1, "LSI SAS2 HBA with IR", NULL },
+        { "ipr", LD_CHANNEL_2, "IBM Power RAID (ipr)",
+          "volume sets on SCSI channel 2 (IPR_VSET_VIRTUAL_BUS), JBOD disks on 0" },
+        { "pmcraid", LD_CHANNEL_1, "PMC-Sierra MaxRAID", NULL },
+        { "myrb", LD_ALL, "Mylex DAC960 (myrb)", NULL },
+        { "myrs", LD_ALL, "Mylex eXtremeRAID (myrs)", NULL },
+        { "3w-xxxx", LD_ALL, "3ware Escalade", NULL },
+        { "3w-9xxx", LD_ALL, "3ware 9000", NULL },
+        { "3w-sas", LD_ALL, "3ware/LSI 9750", NULL },
+        { "arcmsr", LD_ALL, "Areca",
+          "every disk is a volume set of the firmware (target 16 is the adapter's own processor device)" },
+        { "ips", LD_CHANNEL_0, "IBM ServeRAID",
+          "logical drives on SCSI channel 0 (INQUIRY \"IBM\" \"SERVERAID\" from the driver), "
+          "physical disks on channels 1 and up are kept from sd" },
+        { "gdth", LD_ALL, "ICP vortex GDT", NULL },
+        { "hptiop", LD_ALL, "HighPoint RocketRAID",
+          "every disk on channel 0 is a device the controller's firmware presents (no pass-through kind)" },
+        { "stex", LD_ALL, "Promise SuperTrak",
+          "every disk is a logical drive of the firmware (its RAID console is a processor device)" },
+        { "esas2r", LD_ALL, "ATTO ExpressSAS RAID",
+          "RAID partitions and pass-through disks share channel 0 with nothing sd sees to tell them apart: "
+          "taken for a logical drive" },
+        { "mvumi", LD_ALL, "Marvell RAID",
+          "every disk on channel 0 is a device the controller's firmware presents (no pass-through kind)" },
 };
 
 /* SCSI INQUIRY strings of logical drives (vendor glob, model glob). */
@@ -92,6 +128,7 @@ static const struct {
         { "Areca*", "*" },
         { "Adaptec", "*" },
         { "IBM", "ServeRAID*" },
+        { "IBM", "SERVERAID*" },        /* ips.c ips_inquiry */
         { "IBM", "IPR-[0-9]*" },
 };
 
@@ -135,12 +172,6 @@ static bool is_logical_drive(const struct ios_device *d, enum ld_rule rule)
         }
 }
 
-/* What the rule is, for the rules whose evidence says it (the newer ones). */
-static const char *rule_text(enum ld_rule rule)
-{
-        return rule == LD_CHANNEL_2 ? "volume sets on SCSI channel 2 (IPR_VSET_VIRTUAL_BUS), JBOD disks on 0" : NULL;
-}
-
 static int raid_by_driver(struct ios_device *d, size_t i)
 {
         bool ld = is_logical_drive(d, raid_drivers[i].rule);
@@ -151,8 +182,8 @@ static int raid_by_driver(struct ios_device *d, size_t i)
                 e = ev_pci(d);
         if (e < 0)
                 return e;
-        if (rule_text(raid_drivers[i].rule))
-                e = ev(d, "%s: %s", d->driver, rule_text(raid_drivers[i].rule));
+        if (raid_drivers[i].rule_text)
+                e = ev(d, "%s: %s", d->driver, raid_drivers[i].rule_text);
         if (e < 0)
                 return e;
         if (!ld)
