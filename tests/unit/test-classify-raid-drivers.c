@@ -37,7 +37,8 @@ static void check_evidence(const struct ios_device *d, const char *needle)
         if (!has_evidence(d, needle)) {
                 char *ev = ios_strv_join(d->evidence, " | ");
 
-                fail_msg("%s (%s): no evidence \"%s\" in: %s", d->name, ios_class_to_string(d->cls), needle, ev);
+                fail_msg("%s (%s): no evidence \"%s\" in: %s", d->name, ios_class_to_string(d->cls),
+                         needle, ev);
         }
 }
 
@@ -68,7 +69,8 @@ static void test_ips_logical_drive(void **state)
         (void)state;
         check_as("derived-ips-ld", NULL, IOS_CLASS_RAID, "host driver ips (IBM ServeRAID)");
         check_as("derived-ips-ld", NULL, IOS_CLASS_RAID, "ips: logical drives on SCSI channel 0");
-        check_as("derived-ips-ld", NULL, IOS_CLASS_RAID, "logical drive at SCSI 0:0:0:0, vendor IBM, model SERVERAID");
+        check_as("derived-ips-ld", NULL, IOS_CLASS_RAID,
+                 "logical drive at SCSI 0:0:0:0, vendor IBM, model SERVERAID");
         /* a disk on bus 0 of ips is a logical drive whatever its strings */
         check_as("derived-ipr-jbod", "ips\n", IOS_CLASS_RAID, "logical drive at SCSI 0:0:3:0");
 }
@@ -77,7 +79,8 @@ static void test_ips_logical_drive(void **state)
 static void test_ips_physical_bus(void **state)
 {
         (void)state;
-        check_as("derived-ipr-vset", "ips\n", IOS_CLASS_HDD, "pass-through disk on the RAID controller (SCSI 0:2:0:0");
+        check_as("derived-ipr-vset", "ips\n", IOS_CLASS_HDD,
+                 "pass-through disk on the RAID controller (SCSI 0:2:0:0");
 }
 
 /* ips's INQUIRY strings ("IBM" "SERVERAID", upper case) name a logical drive on a host no table knows. */
@@ -94,8 +97,10 @@ static void test_firmware_only_drivers(void **state)
         static const struct {
                 const char *driver, *ev;
         } t[] = {
-                { "hptiop\n", "hptiop: every disk on channel 0 is a device the controller's firmware presents" },
-                { "mvumi\n", "mvumi: every disk on channel 0 is a device the controller's firmware presents" },
+                { "hptiop\n",
+                  "hptiop: every disk on channel 0 is a device the controller's firmware presents" },
+                { "mvumi\n",
+                  "mvumi: every disk on channel 0 is a device the controller's firmware presents" },
                 { "stex\n", "stex: every disk is a logical drive of the firmware" },
                 { "arcmsr\n", "arcmsr: every disk is a volume set of the firmware" },
                 { "esas2r\n", "esas2r: RAID partitions and pass-through disks share channel 0" },
