@@ -72,9 +72,10 @@ int ios_raise_nofile(void);
 int ios_ctx_open_canon(struct ios_ctx *r, const char *path, int flags, char **ret_canon);
 
 /*
- * strerror() of a negative errno, except -EBADFD, which the library returns
- * for a FIFO, socket or device node where a regular file must be (an
- * attribute, a udev database entry, a policy file): said as such.
+ * The wording of a negative errno in every message (errclass.c): strerror(),
+ * except -EBADFD, which the library returns for a FIFO, socket or device
+ * node where a regular file must be (an attribute, a udev database entry, a
+ * policy file): said as such.
  */
 const char *ios_strerror(int e);
 

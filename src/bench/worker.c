@@ -23,8 +23,6 @@
 #include "worker.h"
 #include "macro.h"
 
-volatile int bench_stop_signal;
-
 struct worker_arg {
         struct bench_workers *w;
         struct bench_thread *t;

@@ -50,6 +50,15 @@ int ios_error_set(struct ios_error *err, const char *file, unsigned line, int co
         return code;
 }
 
+const char *ios_error_where(const struct ios_error *e, char *buf, size_t n)
+{
+        if (e->line)
+                snprintf(buf, n, "%s:%u", e->file, e->line);
+        else
+                snprintf(buf, n, "%s", e->file);
+        return buf;
+}
+
 /* A diagnostic that does not stop the file from loading: "file:line: message". */
 static int warn(struct ios_policy *p, const char *file, unsigned line, const char *fmt, ...)
         __attribute__((format(printf, 4, 5)));

@@ -231,15 +231,6 @@ static int add_error(struct ios_policy *p, int code, const struct ios_error *err
         return ios_policy_hold(p, err->file, text, p->nerrors - 1);
 }
 
-const char *ios_error_where(const struct ios_error *e, char *buf, size_t n)
-{
-        if (e->line)
-                snprintf(buf, n, "%s:%u", e->file, e->line);
-        else
-                snprintf(buf, n, "%s", e->file);
-        return buf;
-}
-
 const struct ios_error *ios_policy_errors(const struct ios_policy *p, size_t *ret_n)
 {
         *ret_n = p->nerrors;

@@ -273,13 +273,6 @@ int ios_fd_verify_regular(int fd)
         return -EBADFD;         /* a FIFO, socket or device node */
 }
 
-const char *ios_strerror(int e)
-{
-        if (e == -EBADFD)
-                return "not a regular file (a FIFO, socket or device node)";
-        return strerror(e < 0 ? -e : e);
-}
-
 /* A data open: never blocks on a FIFO, never takes a controlling terminal. */
 static bool is_data_open(int flags)
 {
