@@ -18,7 +18,7 @@
 
 #include <libudev.h>
 
-#include "daemon-internal.h"
+#include "state.h"
 #include "macro.h"
 
 #define UDEVD_CONTROL "/run/udev/control"
@@ -55,7 +55,7 @@ static int udevd_running(const char **why)
         return r;
 }
 
-int iosd_monitor_open(struct daemon *d)
+int iosd_monitor_open(struct iosd_daemon *d)
 {
         enum iosd_monitor m = d->o->monitor;
         const char *why = NULL;
@@ -98,7 +98,7 @@ int iosd_monitor_open(struct daemon *d)
         return udev_monitor_get_fd(d->mon);
 }
 
-void iosd_monitor_receive(struct daemon *d)
+void iosd_monitor_receive(struct iosd_daemon *d)
 {
         for (int i = 0; i < RECV_BATCH; i++) {
                 struct udev_device *ud;
