@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "macro.h"
 #include "root-internal.h"
 #include "classify-internal.h"

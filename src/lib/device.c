@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "macro.h"
 #include "device-internal.h"
 #include "root-internal.h"

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 
 const char *ios_strerror(int e)
 {

@@ -19,6 +19,7 @@
 #include <sys/sysmacros.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "macro.h"
 #include "policy-internal.h"
 

@@ -22,6 +22,7 @@
 #include <linux/openat2.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "macro.h"
 #include "root-internal.h"
 
