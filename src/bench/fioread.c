@@ -284,7 +284,7 @@ static int read_file(const struct bench_opts *g, const char *exe, const char *pa
                 r = bench_fio_read_text(path, &own);
                 if (r < 0)
                         return bench_error_set(e, BENCH_ERR_USAGE, -r, "%s: cannot read the job file: %s", path,
-                                               strerror(-r));
+                                               ios_strerror(r));
                 text = own;
         }
         r = bench_fio_gate(text, path, 0, &what, &sections);

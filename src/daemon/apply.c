@@ -44,17 +44,17 @@ static void retry_later(struct iosd_daemon *d, dev_t dev, const char *name, cons
                 d->n_failed++;
                 iosd_log(LOG_ERR, "%s: %s%s%s; too many disks to retry, the policy is "
                          "not applied until the next uevent or reload", name,
-                         what ? what : "", what ? ": " : "", strerror(-e));
+                         what ? what : "", what ? ": " : "", ios_strerror(e));
                 break;
         case IOSD_RETRY_GIVE_UP:
                 d->n_failed++;
                 iosd_log(LOG_ERR, "%s: %s%s%s; giving up after %u attempts, the policy is not applied "
                          "until the next uevent or reload", name, what ? what : "", what ? ": " : "",
-                         strerror(-e), tries);
+                         ios_strerror(e), tries);
                 break;
         case IOSD_RETRY_LATER:
                 iosd_log(LOG_WARNING, "%s: %s%s%s; retrying in %" PRIu64 " ms (attempt %u of %u)",
-                         name, what ? what : "", what ? ": " : "", strerror(-e), delay,
+                         name, what ? what : "", what ? ": " : "", ios_strerror(e), delay,
                          tries + 1, RETRY_TRIES);
                 break;
         }
@@ -75,7 +75,7 @@ static enum iosd_yield_state yield_check(struct iosd_daemon *d, const struct ios
 
         if (e < 0)
                 iosd_log(LOG_DEBUG, "%s: cannot tell whether iosched-bench runs on it: %s", dev->name,
-                         strerror(-e));
+                         ios_strerror(e));
         s = iosd_yield_note(&d->yields, devnum, dev->name, e > 0);
         if (s == IOSD_ENDED)
                 say_bench_ended(dev->name);
@@ -239,7 +239,7 @@ static int apply_one(struct iosd_daemon *d, struct ios_device *dev, enum iosd_re
                 if (ios_errno_class(e) == IOS_ERRNO_GONE)
                         iosd_log(LOG_DEBUG, "%s: vanished before it could be planned", dev->name);
                 else
-                        iosd_log(fail_prio, "%s: cannot plan: %s", dev->name, strerror(-e));
+                        iosd_log(fail_prio, "%s: cannot plan: %s", dev->name, ios_strerror(e));
                 return e;
         }
         /* the drift check does not "restore" what the kernel would refuse again */
@@ -297,7 +297,7 @@ void iosd_apply_devnum(struct iosd_daemon *d, dev_t devnum, enum iosd_reason why
         e = ios_device_new(d->ctx, name, &dev);
         if (e < 0) {
                 if (is_gone(e)) {
-                        iosd_log(LOG_DEBUG, "%s: not a disk here (%s), ignoring", name, strerror(-e));
+                        iosd_log(LOG_DEBUG, "%s: not a disk here (%s), ignoring", name, ios_strerror(e));
                         iosd_retry_forget(&d->retries, devnum);
                 } else
                         retry_later(d, devnum, name, "cannot look the disk up", e);

@@ -91,7 +91,7 @@ static int load_policy(struct iosd_daemon *d, struct ios_policy **ret)
                 if (pe.msg[0])
                         snprintf(d->policy_error, sizeof(d->policy_error), "%s: %s", pe.file, pe.msg);
                 else
-                        snprintf(d->policy_error, sizeof(d->policy_error), "cannot load policy: %s", strerror(-e));
+                        snprintf(d->policy_error, sizeof(d->policy_error), "cannot load policy: %s", ios_strerror(e));
                 iosd_log(LOG_ERR, "%s", d->policy_error);
                 return e;
         }
@@ -164,14 +164,14 @@ static void rebuild_watch(struct iosd_daemon *d)
                            d->policy ? ios_policy_files(d->policy) : NULL, &w);
         if (e < 0) {
                 iosd_log(LOG_WARNING, "cannot watch the policy files, edits need SIGHUP: %s",
-                         strerror(-e));
+                         ios_strerror(e));
                 return;
         }
         d->watch = iosd_watch_free(d->watch);   /* closing the fd leaves the epoll set */
         d->watch = w;
         e = epoll_add(d, iosd_watch_fd(w), TAG_WATCH);
         if (e < 0)
-                iosd_log(LOG_WARNING, "cannot poll the policy watch: %s", strerror(-e));
+                iosd_log(LOG_WARNING, "cannot poll the policy watch: %s", ios_strerror(e));
         iosd_log(LOG_DEBUG, "watching %zu policy director%s", iosd_watch_count(w),
                  iosd_watch_count(w) == 1 ? "y" : "ies");
 }
@@ -297,7 +297,7 @@ static void sync_timers(struct iosd_daemon *d)
                         for (size_t i = 0; i < d->retries.n; i++)
                                 iosd_log(LOG_ERR, "%u:%u: cannot schedule a retry (%s); the policy is not "
                                          "applied until the next uevent or reload", major(d->retries.v[i].dev),
-                                         minor(d->retries.v[i].dev), strerror(-e));
+                                         minor(d->retries.v[i].dev), ios_strerror(e));
                         d->n_failed += d->retries.n;
                         d->retries.n = 0;
                         timer_close(&d->retry_fd);
@@ -314,7 +314,7 @@ static void sync_timers(struct iosd_daemon *d)
                         timer_close(&d->yield_fd);
                         /* without the timer only the next event, reload or drift check sees the end */
                         iosd_log(LOG_WARNING, "cannot watch for the end of iosched-bench (%s); its disks get "
-                                 "the policy at the next event, reload or drift check", strerror(-e));
+                                 "the policy at the next event, reload or drift check", ios_strerror(e));
                         d->yields.n = 0;
                 }
         }
@@ -485,13 +485,13 @@ enum iosd_end iosd_run(const struct iosd_options *o)
         (void)ios_raise_nofile();       /* a drift pass holds one fd per disk */
         e = ios_ctx_new(o->sysroot, &d.ctx);
         if (e < 0) {
-                iosd_log(LOG_ERR, "%s: %s", o->sysroot ? o->sysroot : "/", strerror(-e));
+                iosd_log(LOG_ERR, "%s: %s", o->sysroot ? o->sysroot : "/", ios_strerror(e));
                 rc = IOSD_BAD_START;
                 goto out;
         }
         e = setup(&d);
         if (e < 0) {
-                iosd_log(LOG_ERR, "cannot set up the event loop: %s", strerror(-e));
+                iosd_log(LOG_ERR, "cannot set up the event loop: %s", ios_strerror(e));
                 goto out;
         }
         /* watch first, then load: an edit in between is not lost */
@@ -507,12 +507,12 @@ enum iosd_end iosd_run(const struct iosd_options *o)
         if (e >= 0 && d.mon)
                 e = epoll_add(&d, e, TAG_MONITOR);
         if (e < 0) {
-                iosd_log(LOG_ERR, "cannot listen to %s uevents: %s", d.monitor_name, strerror(-e));
+                iosd_log(LOG_ERR, "cannot listen to %s uevents: %s", d.monitor_name, ios_strerror(e));
                 goto out;
         }
         e = update_drift(&d);
         if (e < 0) {
-                iosd_log(LOG_ERR, "cannot arm the drift timer: %s", strerror(-e));
+                iosd_log(LOG_ERR, "cannot arm the drift timer: %s", ios_strerror(e));
                 goto out;
         }
         if (o->initial_apply)
@@ -525,7 +525,7 @@ enum iosd_end iosd_run(const struct iosd_options *o)
         e = loop(&d);
         (void)sd_notify(0, "STOPPING=1\nSTATUS=Stopping");
         if (e < 0) {
-                iosd_log(LOG_ERR, "event loop failed: %s", strerror(-e));
+                iosd_log(LOG_ERR, "event loop failed: %s", ios_strerror(e));
                 goto out;
         }
         rc = IOSD_STOPPED;

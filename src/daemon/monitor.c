@@ -39,7 +39,7 @@ static int udevd_running(const char **why)
         memcpy(sa.sun_path, UDEVD_CONTROL, sizeof(UDEVD_CONTROL));
         fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
         if (fd < 0) {
-                *why = strerror(errno);
+                *why = ios_strerror(errno);
                 return -1;
         }
         r = connect(fd, (struct sockaddr *)&sa, sizeof(sa));
@@ -50,7 +50,7 @@ static int udevd_running(const char **why)
         }
         r = errno == ENOENT ? 0 : -1;
         *why = errno == ENOENT ? "it does not exist" :
-               errno == ECONNREFUSED ? "nobody listens on it (a stale socket: udevd stopped)" : strerror(errno);
+               errno == ECONNREFUSED ? "nobody listens on it (a stale socket: udevd stopped)" : ios_strerror(errno);
         close(fd);
         return r;
 }
