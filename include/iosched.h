@@ -99,11 +99,10 @@ bool ios_sysfs_exists(int dirfd, const char *attr);
 /* Last path component of a symlink's target ("driver" -> "ahci"). */
 int ios_sysfs_read_link_base(int dirfd, const char *attr, char **ret);
 /*
- * The names in directory sub of dirfd ("." for dirfd itself; any directory,
- * sysfs or not), those starting with "." left out, sorted by strcmp().
- * Returns their count and, unless ret_names is NULL, the names as a
- * vector; -ENOENT when sub does not exist, -ENOTDIR or -ELOOP when it is
- * no directory or a symlink (sub's last component is never followed).
+ * The names in directory sub of dirfd ("." for dirfd itself; any directory, sysfs or not), those
+ * starting with "." left out, sorted by strcmp().  Returns their count and, unless ret_names is
+ * NULL, the names as a vector; -ENOENT when sub does not exist, -ENOTDIR or -ELOOP when it is no
+ * directory or a symlink (sub's last component is never followed).
  */
 int ios_sysfs_list(int dirfd, const char *sub, char ***ret_names);
 
@@ -146,11 +145,10 @@ char *ios_strv_join(char * const *l, const char *sep);
 /* s without leading and trailing blanks: the trailing ones are cut in place. */
 char *ios_strip(char *s);
 /*
- * Write s as a JSON string (quoted, escaped), or null.  The output is valid
- * UTF-8 whatever s holds: every byte that does not start a well-formed UTF-8
- * sequence (stray bytes like \xff, overlong forms, surrogates, beyond
- * U+10FFFF, cut-off sequences) is written as U+FFFD, control characters as
- * \u00XX.
+ * Write s as a JSON string (quoted, escaped), or null.  The output is valid UTF-8 whatever s holds:
+ * every byte that does not start a well-formed UTF-8 sequence (stray bytes like \xff, overlong
+ * forms, surrogates, beyond U+10FFFF, cut-off sequences) is written as U+FFFD, control characters
+ * as \u00XX.
  */
 void ios_json_string(FILE *f, const char *s);
 /* A copy of s with the same U+FFFD replacement (for JSON written by libsmartcols); NULL on ENOMEM. */
@@ -395,18 +393,15 @@ int ios_parse_interval_ms(const char *s, uint64_t *ret);
 /* ---- policy-files.c: where the policy is read from, what is skipped ---- */
 
 /*
- * Load built-in defaults, then /etc/iosched.conf, then every *.conf of
- * /usr/lib/iosched (vendor), /etc/iosched.d and /run/iosched.d in the byte
- * order of their names, whatever the directory (a file in a later directory
- * masks a same-named earlier one).  conf_root prefixes those paths (NULL =
- * "/").  With file set, only built-in defaults plus that file are read.
- * Files writable by group or others, or not owned by root (unless
- * IOS_POLICY_ANY_OWNER), are refused.  A file that does not parse gives no
- * rule, but holds (struct ios_held) on the disks its [Match] selects every
- * setting it names; a file that cannot be read or is refused, a refused
- * directory, or a [Match] with an error holds everything (holds_all).
- * Returns 0 with those files in ios_policy_errors() (the first also in
- * err), or -ENOMEM.
+ * Load built-in defaults, then /etc/iosched.conf, then every *.conf of /usr/lib/iosched (vendor),
+ * /etc/iosched.d and /run/iosched.d in the byte order of their names, whatever the directory (a
+ * file in a later directory masks a same-named earlier one).  conf_root prefixes those paths (NULL =
+ * "/").  With file set, only built-in defaults plus that file are read.  Files writable by group or
+ * others, or not owned by root (unless IOS_POLICY_ANY_OWNER), are refused.  A file that does not
+ * parse gives no rule, but holds (struct ios_held) on the disks its [Match] selects every setting
+ * it names; a file that cannot be read or is refused, a refused directory, or a [Match] with an
+ * error holds everything (holds_all).  Returns 0 with those files in ios_policy_errors() (the first
+ * also in err), or -ENOMEM.
  */
 enum {
         IOS_POLICY_ANY_OWNER = 1 << 0,  /* tests: accept files not owned by root */
@@ -415,21 +410,19 @@ enum {
 int ios_policy_load(const char *conf_root, const char *file, unsigned flags,
                     struct ios_policy **ret, struct ios_error *err);
 /*
- * Where ios_policy_load() reads, the one owner of those paths: the files
- * read by name (conf_root's /etc/iosched.conf, or just file when given) and
- * the drop-in directories whose IOS_POLICY_DROPIN_GLOB files are read
- * (conf_root's vendor directory, /etc/iosched.d, /run/iosched.d; none when
- * file is given), each in order, whether they exist or not.
+ * Where ios_policy_load() reads, the one owner of those paths: the files read by name (conf_root's
+ * /etc/iosched.conf, or just file when given) and the drop-in directories whose
+ * IOS_POLICY_DROPIN_GLOB files are read (conf_root's vendor directory, /etc/iosched.d,
+ * /run/iosched.d; none when file is given), each in order, whether they exist or not.
  */
 #define IOS_POLICY_DROPIN_GLOB "*.conf"
 int ios_policy_search_paths(const char *conf_root, const char *file, char ***ret_files, char ***ret_dirs);
 /*
- * policy-dropin.c: --drop-in NAME=FILE.  FILE stands in for the drop-in
- * NAME (a *.conf name, no path): it replaces a drop-in of that name in any
- * policy directory, or is added as if it were in /etc/iosched.d; FILE
- * /dev/null removes NAME.  FILE is then read and checked like every
- * policy file.  ios_policy_load_dropins() is ios_policy_load() with such
- * overrides (none with file set: only built-in and that file are read).
+ * policy-dropin.c: --drop-in NAME=FILE.  FILE stands in for the drop-in NAME (a *.conf name, no
+ * path): it replaces a drop-in of that name in any policy directory, or is added as if it were in
+ * /etc/iosched.d; FILE /dev/null removes NAME.  FILE is then read and checked like every policy
+ * file.  ios_policy_load_dropins() is ios_policy_load() with such overrides (none with file set:
+ * only built-in and that file are read).
  */
 struct ios_dropin {
         char *name;             /* "60-perc.conf" */
