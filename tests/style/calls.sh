@@ -46,30 +46,23 @@ fail=0
 t_fail() { [ $quiet = 1 ] || echo "FAIL: $*"; fail=1; }
 
 dirs=$(cd "$objs" && for d in */; do d=${d%/}; ls "$d"/*.o >/dev/null 2>&1 && echo "$d"; done)
-# the global definitions of each directory: "symbol dir/file.c"
+# every object's global definitions and undefined symbols, one nm a directory each:
+# "D dir file.c symbol" and "U dir file.c symbol"
 for d in $dirs; do
-        for o in "$objs/$d"/*.o; do
-                f=$d/$(basename "$o" .o).c
-                nm --defined-only "$o" | awk -v f="$f" '$2 ~ /^[TDRBVW]$/ { print $3, f }'
-        done | LC_ALL=C sort > "$t/defs.$d"
-done
+        nm -A --defined-only "$objs/$d"/*.o | awk -v d="$d" '$(NF-1) ~ /^[TDRBVW]$/ { f = $1; sub(/:.*/, "", f); sub(/.*\//, "", f); sub(/\.o$/, ".c", f); print "D", d, f, $NF }'
+        nm -A -u "$objs/$d"/*.o | awk -v d="$d" '{ f = $1; sub(/:.*/, "", f); sub(/.*\//, "", f); sub(/\.o$/, ".c", f); print "U", d, f, $NF }'
+done > "$t/syms"
 # a program links its own files and the library; the library only itself
-: > "$t/edges"
-for d in $dirs; do
-        if [ "$d" = lib ]; then cat "$t/defs.lib"; else LC_ALL=C sort -m "$t/defs.$d" "$t/defs.lib"; fi > "$t/seen"
-        for o in "$objs/$d"/*.o; do
-                f=$d/$(basename "$o" .o).c
-                nm -u "$o" | awk '{ print $NF }' | LC_ALL=C sort -u > "$t/undef"
-                LC_ALL=C join "$t/undef" "$t/seen" | awk -v f="$f" '$2 != f { print f, $2 }' >> "$t/edges"
-                if [ "$d" = lib ]; then
-                        for p in $dirs; do
-                                [ "$p" = lib ] && continue
-                                LC_ALL=C join "$t/undef" "$t/defs.$p" | awk -v f="$f" '{ print f " uses " $1 " of " $2 }'
-                        done > "$t/up"
-                        [ -s "$t/up" ] && t_fail "the library calls a program: $(cat "$t/up")"
-                fi
-        done
-done
+awk 'NR == FNR { if ($1 == "D") { def[$2, $4] = $2 "/" $3; if ($2 != "lib") prog[$4] = $2 "/" $3 }; next }
+     $1 == "U" {
+        f = $2 "/" $3
+        c = (($2, $4) in def) ? def[$2, $4] : ((("lib", $4) in def) ? def["lib", $4] : "")
+        if (c != "" && c != f) print "E", f, c
+        if ($2 == "lib" && ($4 in prog)) print "P", f, $4, prog[$4]
+     }' "$t/syms" "$t/syms" > "$t/calls"
+awk '$1 == "E" { print $2, $3 }' "$t/calls" > "$t/edges"
+awk '$1 == "P" { print $2 " uses " $3 " of " $4 }' "$t/calls" > "$t/up"
+while read -r l; do t_fail "the library calls a program: $l"; done < "$t/up"
 LC_ALL=C sort -u "$t/edges" -o "$t/edges"
 if [ $edges_only = 1 ]; then cat "$t/edges"; exit 0; fi
 [ -s "$t/edges" ] || t_fail "no call between files found (nm output changed?)"
