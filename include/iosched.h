@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * iosched internal library: the API shared by iosched-apply, ioschedd and
- * iosched-bench.  Every function returns 0 (or a count) on success and a
- * negative errno on failure, and never prints.  Objects returned through
- * ret_* out-parameters are owned by the caller and written only on success.
+ * libiosched, the API of iosched-apply, ioschedd and iosched-bench (what
+ * only the library itself uses is in src/lib/iosched-internal.h).  Every
+ * function returns 0 (or a count) on success and a negative errno on
+ * failure, and never prints.  Objects returned through ret_* out-parameters
+ * are owned by the caller and written only on success.
  */
 #ifndef IOSCHED_H
 #define IOSCHED_H
@@ -19,10 +20,7 @@
 #error "IOS_VERSION is not defined: build with the Makefile (it reads the file VERSION)"
 #endif
 
-/* ------------------------------------------------------------------ */
-/* root.c: the library context, and the only place that resolves      */
-/* paths under its (fake) root.                                        */
-/* ------------------------------------------------------------------ */
+/* ---- root.c: the library context, the one place that resolves paths under its root ---- */
 
 /*
  * The library context: the root every path is opened under, and what
@@ -30,11 +28,8 @@
  */
 struct ios_ctx;
 
-/*
- * ios_ctx_new - a context on a root prefix ("/" or NULL for the running
- * system, or a directory holding a captured sys/ and run/udev/data/ tree).
- * Returns 0, -ENOENT / -ENOTDIR if the prefix is not a directory.
- */
+/* A context on a root prefix ("/" or NULL for the running system, or a directory holding a
+ * captured sys/ and run/udev/data/ tree): 0, -ENOENT / -ENOTDIR if the prefix is no directory. */
 int ios_ctx_new(const char *prefix, struct ios_ctx **ret);
 struct ios_ctx *ios_ctx_free(struct ios_ctx *r);
 /* "" for the running system, else the prefix without a trailing slash. */
@@ -52,29 +47,17 @@ enum {
 void ios_ctx_set_probe(struct ios_ctx *r, unsigned flags);
 unsigned ios_ctx_get_probe(const struct ios_ctx *r);
 
-/*
- * ios_ctx_realpath - canonicalise an absolute path inside the root,
- * following symlinks (relative and absolute) without ever leaving it.
- * The result is absolute and relative to the root ("/sys/devices/...").
- */
-int ios_ctx_realpath(struct ios_ctx *r, const char *path, char **ret);
-
-/*
- * ios_ctx_open - open a path inside the root (O_CLOEXEC is added; symlinks
- * are resolved inside the root).  Returns the fd or a negative errno.
- */
+/* Open a path inside the root (O_CLOEXEC added, symlinks resolved inside the root): the fd or -errno. */
 int ios_ctx_open(struct ios_ctx *r, const char *path, int flags);
 
 /* Raise RLIMIT_NOFILE's soft limit to the hard one (one fd per listed disk). */
 int ios_raise_nofile(void);
 
-/* ios_ctx_open() that also returns the canonical path of what it opened. */
-int ios_ctx_open_canon(struct ios_ctx *r, const char *path, int flags, char **ret_canon);
-
 /*
- * strerror() of a negative errno, except -EBADFD, which the library returns
- * for a FIFO, socket or device node where a regular file must be (an
- * attribute, a udev database entry, a policy file): said as such.
+ * The wording of a negative errno in every message (errclass.c): strerror(),
+ * except -EBADFD, which the library returns for a FIFO, socket or device
+ * node where a regular file must be (an attribute, a udev database entry, a
+ * policy file): said as such.
  */
 const char *ios_strerror(int e);
 
@@ -98,55 +81,32 @@ enum ios_errno_class {
         IOS_ERRNO_FAILED,
 };
 enum ios_errno_class ios_errno_class(int e);
-/* The one phrase for a class ("device vanished", ...), or ios_strerror(e) for REFUSED, RETRY and FAILED. */
-const char *ios_errno_reason(int e);
 
 /* Read a whole (small) file inside the root; NUL-terminated, not stripped. */
 int ios_ctx_read_file(struct ios_ctx *r, const char *path, char **ret, size_t *ret_len);
 
-/* readfile.c: a whole configuration file, NUL-terminated; -EFBIG past max bytes. */
-int ios_read_fd_max(int fd, size_t max, char **ret, size_t *ret_len);
-/* The same for a path (host paths, links followed): opened without blocking, a
- * regular file only (-EISDIR, -EBADFD for a FIFO, socket or device node). */
+/* readfile.c: a whole configuration file at path (host paths, links followed),
+ * NUL-terminated, -EFBIG past max bytes; opened without blocking, a regular
+ * file only (-EISDIR, -EBADFD for a FIFO, socket or device node). */
 int ios_read_regular_file(const char *path, size_t max, char **ret, size_t *ret_len);
 
-/*
- * The root's kernel release ("6.1.0-18-amd64" gives 6, 1): a captured
- * tree's proc/sys/kernel/osrelease, else the running kernel's for the host;
- * -ENOENT when a captured tree does not say.  For version-dependent rules.
- */
-int ios_ctx_kernel_version(struct ios_ctx *r, unsigned *major, unsigned *minor);
-/*
- * The root's kernel's tick rate (CONFIG_HZ from boot/config-RELEASE inside
- * the root, as Debian installs it), read once; 0 when it cannot be known.
- * For the values the kernel keeps in ticks (ios_tunable_kernel_value).
- */
-unsigned ios_ctx_hz(struct ios_ctx *r);
-
-/* ------------------------------------------------------------------ */
-/* sysfs.c: typed attribute I/O relative to a directory fd from root.c */
-/* ------------------------------------------------------------------ */
+/* ---- sysfs.c: typed attribute I/O relative to a directory fd from root.c ---- */
 
 /* Attribute names are relative and must not contain "..". */
 int ios_sysfs_read_string(int dirfd, const char *attr, char **ret);     /* newline stripped */
 int ios_sysfs_read_u64(int dirfd, const char *attr, uint64_t *ret);
-int ios_sysfs_read_int(int dirfd, const char *attr, int *ret);
-int ios_sysfs_write_string(int dirfd, const char *attr, const char *value);
 bool ios_sysfs_exists(int dirfd, const char *attr);
 /* Last path component of a symlink's target ("driver" -> "ahci"). */
 int ios_sysfs_read_link_base(int dirfd, const char *attr, char **ret);
 /*
- * The names in directory sub of dirfd ("." for dirfd itself; any directory,
- * sysfs or not), those starting with "." left out, sorted by strcmp().
- * Returns their count and, unless ret_names is NULL, the names as a
- * vector; -ENOENT when sub does not exist, -ENOTDIR or -ELOOP when it is
- * no directory or a symlink (sub's last component is never followed).
+ * The names in directory sub of dirfd ("." for dirfd itself; any directory, sysfs or not), those
+ * starting with "." left out, sorted by strcmp().  Returns their count and, unless ret_names is
+ * NULL, the names as a vector; -ENOENT when sub does not exist, -ENOTDIR or -ELOOP when it is no
+ * directory or a symlink (sub's last component is never followed).
  */
 int ios_sysfs_list(int dirfd, const char *sub, char ***ret_names);
 
-/* ------------------------------------------------------------------ */
-/* benchlock.c: iosched-bench's lock on a disk, which ioschedd yields to */
-/* ------------------------------------------------------------------ */
+/* ---- benchlock.c: iosched-bench's lock on a disk, which ioschedd yields to ---- */
 
 #define IOS_BENCH_LOCK_DIR "/run/iosched-bench"
 /* "/run/iosched-bench/MAJ:MIN.lock"; -ENAMETOOLONG if size is too small. */
@@ -159,9 +119,7 @@ int ios_bench_lock_path(unsigned major, unsigned minor, char *buf, size_t size);
  */
 int ios_bench_lock_holder(struct ios_ctx *r, unsigned major, unsigned minor, long *ret_pid);
 
-/* ------------------------------------------------------------------ */
-/* grow.c: the one growth helper for arrays                            */
-/* ------------------------------------------------------------------ */
+/* ---- grow.c: the one growth helper for arrays ---- */
 
 /*
  * Room for at least need elements of elem bytes in arr, which has room for
@@ -172,9 +130,7 @@ int ios_bench_lock_holder(struct ios_ctx *r, unsigned major, unsigned minor, lon
  */
 void *ios_grow(void *arr, size_t *cap, size_t need, size_t elem);
 
-/* ------------------------------------------------------------------ */
-/* strv.c: NULL-terminated string vectors, and JSON strings            */
-/* ------------------------------------------------------------------ */
+/* ---- strv.c: NULL-terminated string vectors, and JSON strings ---- */
 
 char **ios_strv_free(char **l);
 static inline void ios_strv_freep(char ***l) { ios_strv_free(*l); }
@@ -189,31 +145,16 @@ char *ios_strv_join(char * const *l, const char *sep);
 /* s without leading and trailing blanks: the trailing ones are cut in place. */
 char *ios_strip(char *s);
 /*
- * Write s as a JSON string (quoted, escaped), or null.  The output is valid
- * UTF-8 whatever s holds: every byte that does not start a well-formed UTF-8
- * sequence (stray bytes like \xff, overlong forms, surrogates, beyond
- * U+10FFFF, cut-off sequences) is written as U+FFFD, control characters as
- * \u00XX.
+ * Write s as a JSON string (quoted, escaped), or null.  The output is valid UTF-8 whatever s holds:
+ * every byte that does not start a well-formed UTF-8 sequence (stray bytes like \xff, overlong
+ * forms, surrogates, beyond U+10FFFF, cut-off sequences) is written as U+FFFD, control characters
+ * as \u00XX.
  */
 void ios_json_string(FILE *f, const char *s);
 /* A copy of s with the same U+FFFD replacement (for JSON written by libsmartcols); NULL on ENOMEM. */
 char *ios_utf8_sanitize(const char *s);
 
-/* ------------------------------------------------------------------ */
-/* suggest.c: "did you mean": a slip of the hand, by edit distance      */
-/* ------------------------------------------------------------------ */
-
-#define UINT_MAX_DISTANCE 0xffffffffu
-/* Edit distance without case (insert, delete, substitute, swap neighbours); huge past 64 bytes. */
-unsigned ios_edit_distance(const char *a, const char *b);
-/* Whether word is within a slip of known: distance 1 up to 4 letters, 2 up to 10, else 3. */
-bool ios_near_miss(const char *word, const char *known);
-/* The nearest of known[0..n) that word is a near miss of, or NULL. */
-const char *ios_suggest(const char *word, const char * const *known, size_t n);
-
-/* ------------------------------------------------------------------ */
-/* scheduler.c: queue/scheduler parsing and legacy/blk-mq name mapping */
-/* ------------------------------------------------------------------ */
+/* ---- scheduler.c, tunables.c: the scheduler file; what a policy may set, types and ranges ---- */
 
 /*
  * Parse the contents of queue/scheduler ("none [mq-deadline] kyber \n").
@@ -221,43 +162,16 @@ const char *ios_suggest(const char *word, const char * const *known, size_t n);
  * queue, or a file without brackets); ret_avail every listed name.
  */
 int ios_sched_parse(const char *text, char **ret_current, char ***ret_avail);
-/*
- * Choose the first of prefs (in order) that the queue offers, mapping each
- * through ios_sched_alias() for the queue's family (kyber has no legacy
- * twin: cfq stands in only when no preference fits otherwise).  loadable
- * names blk-mq schedulers that are not listed but whose module the kernel
- * can load on write (NULL: none).  Returns the index into prefs of the
- * match and its kernel spelling in *ret, or -ENOENT.
- */
-int ios_sched_choose(char * const *prefs, char * const *avail, char * const *loadable,
-                     const char **ret);
-
-/* ------------------------------------------------------------------ */
-/* tunables.c: what a policy may set, with types and ranges            */
-/* ------------------------------------------------------------------ */
-
 /* A scheduler of iosched's table (blk-mq and legacy names). */
 bool ios_sched_name_known(const char *name);
 #define IOS_SCHED_LEGACY  1u    /* a single-queue scheduler (kernels before 5.0) */
 #define IOS_SCHED_MODULAR 2u    /* blk-mq, may be a module the kernel loads on write */
-#define IOS_SCHED_TWIN_DIFFERS 4u /* its ios_sched_alias() only stands in for it (cfq -> bfq) */
-#define IOS_SCHED_TWIN_LAST 8u  /* ... and only when no preference fits otherwise (kyber -> cfq) */
 /* The table's i-th scheduler and its IOS_SCHED_* flags (ret_flags may be NULL); NULL past the end. */
 const char *ios_sched_nth(size_t i, unsigned *ret_flags);
-/* name's IOS_SCHED_* flags; 0 for a name the table does not know. */
-unsigned ios_sched_flags(const char *name);
 /* The name the other queue family uses ("noop" <-> "none", kyber -> cfq), or NULL. */
 const char *ios_sched_alias(const char *name, bool want_legacy);
-/* Module name the kernel loads for a scheduler ("kyber-iosched"), or NULL. */
-const char *ios_sched_module(const char *name);
 /* Could be a scheduler's name in the kernel (out-of-tree ones included). */
 bool ios_sched_name_valid(const char *name);
-/* The known scheduler name (table above) that name is a misspelling of, or NULL. */
-const char *ios_sched_name_suggest(const char *name);
-/* The known names, blank-separated ("none mq-deadline ..."), for messages. */
-const char *ios_sched_names_text(void);
-/* A key a policy may set ("Scheduler", "queue/...") that key is a misspelling of, in buf; or NULL. */
-const char *ios_tunable_suggest(const char *key, char *buf, size_t n);
 /* Whether the table knows sched's queue/iosched/ files ("none" has none). */
 bool ios_sched_tunables_known(const char *sched);
 /* Whether scheduler sched has the queue/iosched/ file tunable. */
@@ -275,25 +189,8 @@ const char *ios_tunable_reset_by(const char *key);
  * -EINVAL (not of the type) or -ERANGE, with one line in msg.
  */
 int ios_tunable_check(const char *key, const char *value, char *msg, size_t msglen);
-/* Whether the kernel's value shows the wanted one (numbers, jiffies rounding). */
-bool ios_tunable_same(const char *key, const char *kernel, const char *wanted, unsigned hz);
-/* The kernel shows wanted as another number because it keeps it in ticks (read_expire=250 as 252). */
-bool ios_tunable_rounded(const char *key, const char *kernel, const char *wanted);
 
-/* ------------------------------------------------------------------ */
-/* udevdb.c: udev properties from run/udev/data/b<maj>:<min>           */
-/* ------------------------------------------------------------------ */
-
-struct ios_props {
-        char **kv;      /* "KEY=value" strings, NULL-terminated */
-};
-int ios_props_load(struct ios_ctx *r, unsigned major, unsigned minor, struct ios_props *p);
-const char *ios_props_get(const struct ios_props *p, const char *key);
-void ios_props_done(struct ios_props *p);
-
-/* ------------------------------------------------------------------ */
-/* names.c: the class and zoned model of a disk, and their spellings   */
-/* ------------------------------------------------------------------ */
+/* ---- names.c: the class and zoned model of a disk, and their spellings ---- */
 
 enum ios_class {
         IOS_CLASS_HDD,
@@ -318,9 +215,6 @@ enum ios_class {
         _IOS_CLASS_INVALID = -EINVAL,
 };
 const char *ios_class_to_string(enum ios_class c);
-enum ios_class ios_class_from_string(const char *s);
-/* The class a misspelt name meant ("HDD": "hdd", "sdd": "ssd"), or NULL. */
-const char *ios_class_suggest(const char *s);
 /* Optical and floppy: removable-media drives, counted apart from disks. */
 bool ios_class_is_media_drive(enum ios_class c);
 
@@ -332,12 +226,13 @@ enum ios_zoned {
         _IOS_ZONED_INVALID = -EINVAL,
 };
 const char *ios_zoned_to_string(enum ios_zoned z);
-enum ios_zoned ios_zoned_from_string(const char *s);
 
-/* ------------------------------------------------------------------ */
-/* device.c: a whole disk (lookup, life); enumerate.c: every disk      */
-/* ------------------------------------------------------------------ */
+/* ---- device.c: a whole disk (lookup, life); enumerate.c: every disk ---- */
 
+/* udevdb.c: udev properties from run/udev/data/b<maj>:<min> */
+struct ios_props {
+        char **kv;      /* "KEY=value" strings, NULL-terminated */
+};
 struct ios_device {
         struct ios_ctx *ctx;           /* borrowed */
         char *name;                     /* kernel name: "sda", "cciss!c0d0" */
@@ -377,10 +272,9 @@ struct ios_device {
 };
 
 /*
- * ios_device_new - look up one whole disk by kernel name ("sda"), device
- * node ("/dev/sda", a /dev/disk/by-* link), "MAJ:MIN", or partition (its
- * parent disk is returned), read its facts and classify it.
- * Returns -ENODEV if no such block device exists.
+ * Look up one whole disk by kernel name ("sda"), device node ("/dev/sda", a /dev/disk/by-*
+ * link), "MAJ:MIN", or partition (its parent disk is returned), read its facts and classify
+ * it.  Returns -ENODEV if no such block device exists.
  */
 int ios_device_new(struct ios_ctx *r, const char *name, struct ios_device **ret);
 struct ios_device *ios_device_free(struct ios_device *d);
@@ -394,12 +288,7 @@ void ios_device_list_free(struct ios_device **l, size_t n);
 /* probe-queue.c: re-read the scheduler fields (after a write). */
 int ios_device_refresh_sched(struct ios_device *d);
 
-/* classify.c: fills cls and evidence from the facts already read. */
-int ios_device_classify(struct ios_device *d);
-
-/* ------------------------------------------------------------------ */
-/* policy.c: the policy, which rules match a disk, what it gets        */
-/* ------------------------------------------------------------------ */
+/* ---- policy.c: the policy, which rules match a disk, what it gets ---- */
 
 struct ios_policy;
 
@@ -473,9 +362,7 @@ int ios_wanted_copy(const struct ios_wanted *from, struct ios_wanted *to);
 /* Free everything w holds, settings, notes and holds; w is empty after. */
 void ios_wanted_done(struct ios_wanted *w);
 
-/* ------------------------------------------------------------------ */
-/* conf.c: the policy file format                                      */
-/* ------------------------------------------------------------------ */
+/* ---- conf.c: the policy file format ---- */
 
 /* Where a problem is: config errors name file:line. */
 struct ios_error {
@@ -500,28 +387,21 @@ struct ios_error {
  */
 #define IOS_POLICY_FILE_MAX (1u << 20)
 #define IOS_POLICY_LINE_MAX (64u * 1024u)
-/* Parse one file's text (name is used in errors and sources). */
-int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, struct ios_error *err);
 /* "500ms", "30s", "2min", "0"/"off" (a DriftInterval= value) -> milliseconds. */
 int ios_parse_interval_ms(const char *s, uint64_t *ret);
 
-/* ------------------------------------------------------------------ */
-/* policy-files.c: where the policy is read from, what is skipped      */
-/* ------------------------------------------------------------------ */
+/* ---- policy-files.c: where the policy is read from, what is skipped ---- */
 
 /*
- * Load built-in defaults, then /etc/iosched.conf, then every *.conf of
- * /usr/lib/iosched (vendor), /etc/iosched.d and /run/iosched.d in the byte
- * order of their names, whatever the directory (a file in a later directory
- * masks a same-named earlier one).  conf_root prefixes those paths (NULL =
- * "/").  With file set, only built-in defaults plus that file are read.
- * Files writable by group or others, or not owned by root (unless
- * IOS_POLICY_ANY_OWNER), are refused.  A file that does not parse gives no
- * rule, but holds (struct ios_held) on the disks its [Match] selects every
- * setting it names; a file that cannot be read or is refused, a refused
- * directory, or a [Match] with an error holds everything (holds_all).
- * Returns 0 with those files in ios_policy_errors() (the first also in
- * err), or -ENOMEM.
+ * Load built-in defaults, then /etc/iosched.conf, then every *.conf of /usr/lib/iosched (vendor),
+ * /etc/iosched.d and /run/iosched.d in the byte order of their names, whatever the directory (a
+ * file in a later directory masks a same-named earlier one).  conf_root prefixes those paths (NULL =
+ * "/").  With file set, only built-in defaults plus that file are read.  Files writable by group or
+ * others, or not owned by root (unless IOS_POLICY_ANY_OWNER), are refused.  A file that does not
+ * parse gives no rule, but holds (struct ios_held) on the disks its [Match] selects every setting
+ * it names; a file that cannot be read or is refused, a refused directory, or a [Match] with an
+ * error holds everything (holds_all).  Returns 0 with those files in ios_policy_errors() (the first
+ * also in err), or -ENOMEM.
  */
 enum {
         IOS_POLICY_ANY_OWNER = 1 << 0,  /* tests: accept files not owned by root */
@@ -530,21 +410,19 @@ enum {
 int ios_policy_load(const char *conf_root, const char *file, unsigned flags,
                     struct ios_policy **ret, struct ios_error *err);
 /*
- * Where ios_policy_load() reads, the one owner of those paths: the files
- * read by name (conf_root's /etc/iosched.conf, or just file when given) and
- * the drop-in directories whose IOS_POLICY_DROPIN_GLOB files are read
- * (conf_root's vendor directory, /etc/iosched.d, /run/iosched.d; none when
- * file is given), each in order, whether they exist or not.
+ * Where ios_policy_load() reads, the one owner of those paths: the files read by name (conf_root's
+ * /etc/iosched.conf, or just file when given) and the drop-in directories whose
+ * IOS_POLICY_DROPIN_GLOB files are read (conf_root's vendor directory, /etc/iosched.d,
+ * /run/iosched.d; none when file is given), each in order, whether they exist or not.
  */
 #define IOS_POLICY_DROPIN_GLOB "*.conf"
 int ios_policy_search_paths(const char *conf_root, const char *file, char ***ret_files, char ***ret_dirs);
 /*
- * policy-dropin.c: --drop-in NAME=FILE.  FILE stands in for the drop-in
- * NAME (a *.conf name, no path): it replaces a drop-in of that name in any
- * policy directory, or is added as if it were in /etc/iosched.d; FILE
- * /dev/null removes NAME.  FILE is then read and checked like every
- * policy file.  ios_policy_load_dropins() is ios_policy_load() with such
- * overrides (none with file set: only built-in and that file are read).
+ * policy-dropin.c: --drop-in NAME=FILE.  FILE stands in for the drop-in NAME (a *.conf name, no
+ * path): it replaces a drop-in of that name in any policy directory, or is added as if it were in
+ * /etc/iosched.d; FILE /dev/null removes NAME.  FILE is then read and checked like every policy
+ * file.  ios_policy_load_dropins() is ios_policy_load() with such overrides (none with file set:
+ * only built-in and that file are read).
  */
 struct ios_dropin {
         char *name;             /* "60-perc.conf" */
@@ -553,11 +431,6 @@ struct ios_dropin {
 /* "NAME=FILE": 0, -EINVAL (no '=', empty, NAME not a *.conf name or with a '/'), -ENOMEM. */
 int ios_dropin_parse(const char *arg, struct ios_dropin *ret);
 void ios_dropin_done(struct ios_dropin *d);
-/*
- * The hook in ios_policy_load(): paths, the drop-in files in the order
- * read (sorted by file name), with ov applied; replaced by a new vector.
- */
-int ios_dropins_override(char ***paths, const struct ios_dropin *ov, size_t nov);
 int ios_policy_load_dropins(const char *conf_root, const char *file, unsigned flags,
                             const struct ios_dropin *ov, size_t nov, struct ios_policy **ret, struct ios_error *err);
 /* "file:line", or "file" for an error not on a line, in buf. */
@@ -567,9 +440,7 @@ const struct ios_error *ios_policy_errors(const struct ios_policy *p, size_t *re
 /* Diagnostics that did not stop a file from loading: "file:line: message". */
 char * const *ios_policy_warnings(const struct ios_policy *p);
 
-/* ------------------------------------------------------------------ */
-/* apply.c: plan (current vs wanted), check, apply                     */
-/* ------------------------------------------------------------------ */
+/* ---- apply.c: plan (current vs wanted), check, apply ---- */
 
 enum ios_change_state {
         IOS_CHANGE_OK,          /* already as wanted */
@@ -629,9 +500,7 @@ const char *ios_change_line(const struct ios_change *c, char *buf, size_t n);
 size_t ios_plan_count(const struct ios_plan *plan, enum ios_change_state state);
 void ios_plan_done(struct ios_plan *plan);
 
-/* ------------------------------------------------------------------ */
-/* snapshot.c: a disk's scheduler state, to put back later             */
-/* ------------------------------------------------------------------ */
+/* ---- snapshot.c: a disk's scheduler state, to put back later ---- */
 
 /*
  * The scheduler and every readable, writable attribute of queue/ and
@@ -640,9 +509,7 @@ void ios_plan_done(struct ios_plan *plan);
  */
 int ios_snapshot_take(struct ios_device *d, struct ios_wanted *ret);
 
-/* ------------------------------------------------------------------ */
-/* writers.c: who else writes a disk's queue attributes                */
-/* ------------------------------------------------------------------ */
+/* ---- writers.c: who else writes a disk's queue attributes ---- */
 
 /*
  * Another writer of a queue attribute: the active TuneD profile's [disk]

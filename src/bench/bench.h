@@ -477,7 +477,7 @@ void bench_rate_mark(struct bench_rate *m, uint64_t now_ns, const uint64_t ios[B
 void bench_rate_take(struct bench_rate *m, uint64_t now_ns, const uint64_t ios[BENCH_NDIR],
                      const uint64_t bytes[BENCH_NDIR], double iops[BENCH_NDIR], double bps[BENCH_NDIR]);
 
-/* Set by the signal handler (main.c); the workers (worker.c) stop at their next reap. */
+/* Set by the signal handler (main.c); the I/O loops (ioloop.c) stop at their next reap. */
 extern volatile int bench_stop_signal;
 /* What a run tells its caller while it runs: once a second, and once more at the end (done). */
 struct bench_progress {

@@ -322,7 +322,7 @@ static int spawn(struct bench_fio *f, struct fio_child *c, struct bench_error *e
         ssize_t n;
 
         if (pipe2(o, O_CLOEXEC) < 0)
-                return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "pipe: %s", strerror(errno));
+                return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "pipe: %s", ios_strerror(errno));
         if (pipe2(er, O_CLOEXEC) < 0 || pipe2(st, O_CLOEXEC) < 0) {
                 r = errno;
                 close(o[0]);
@@ -331,7 +331,7 @@ static int spawn(struct bench_fio *f, struct fio_child *c, struct bench_error *e
                         close(er[0]);
                         close(er[1]);
                 }
-                return bench_error_set(e, BENCH_ERR_SYSTEM, r, "pipe: %s", strerror(r));
+                return bench_error_set(e, BENCH_ERR_SYSTEM, r, "pipe: %s", ios_strerror(r));
         }
         (void)bench_guard_start();      /* before fio, so that it holds nothing of fio's */
         c->pid = fork();
@@ -345,7 +345,7 @@ static int spawn(struct bench_fio *f, struct fio_child *c, struct bench_error *e
         c->err = er[0];
         if (c->pid < 0) {
                 close(st[0]);
-                return bench_error_set(e, BENCH_ERR_SYSTEM, r, "cannot start fio: %s", strerror(r));
+                return bench_error_set(e, BENCH_ERR_SYSTEM, r, "cannot start fio: %s", ios_strerror(r));
         }
         setpgid(c->pid, c->pid);
         bench_guard_fio(c->pid);
@@ -357,9 +357,9 @@ static int spawn(struct bench_fio *f, struct fio_child *c, struct bench_error *e
                 if (m.fence)
                         return bench_error_set(e, BENCH_ERR_SYSTEM, m.err,
                                                "cannot fence fio with Landlock (%s: %s); fio not run unconfined",
-                                               m.step, strerror(m.err));
+                                               m.step, ios_strerror(m.err));
                 return bench_error_set(e, BENCH_ERR_SYSTEM, m.err, "cannot start fio (%s: %s)", m.step,
-                                       strerror(m.err));
+                                       ios_strerror(m.err));
         }
         return 0;
 }
@@ -483,7 +483,7 @@ int bench_fio_run(struct bench_fio *f, const struct bench_opts *g, struct ios_de
         for (char **p = f->created; !f->created_held && p && *p; p++)
                 if ((r = bench_created_add(*p, -1)) < 0 && r != -EEXIST)
                         return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "%s: cannot open its directory: %s", *p,
-                                               strerror(-r));
+                                               ios_strerror(r));
         f->created_held = true;
         have_cpu = bench_cpu_snap_read(&a) == 0;
         res->have_disk_stat = bench_disk_stat_read(disk, stat0);

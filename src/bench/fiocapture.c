@@ -66,7 +66,7 @@ int bench_fio_capture(char * const *argv, const char *in, char **out, char **err
         if (ifd < 0 || ofd < 0 || efd < 0)
                 r = -ENOMEM;
         else if ((pid = fork()) < 0)
-                r = bench_error_set(e, BENCH_ERR_SYSTEM, errno, "cannot start fio: %s", strerror(errno));
+                r = bench_error_set(e, BENCH_ERR_SYSTEM, errno, "cannot start fio: %s", ios_strerror(errno));
         else if (pid == 0) {
                 prctl(PR_SET_PDEATHSIG, SIGKILL);
                 signal(SIGPIPE, SIG_DFL);

@@ -133,7 +133,7 @@ int bench_fio_read_text(const char *path, char **ret)
  * relative include is beside the including file): 1 when one names an
  * engine that loads or runs code (its value in *what), 0 none, < 0 error.
  */
-int bench_fio_gate(const char *text, const char *path, int depth, char **what, struct sset *sections)
+int bench_fio_gate(const char *text, const char *path, int depth, char **what, struct bench_sset *sections)
 {
         _cleanup_free_ char *copy = strdup(text);
         char *save = NULL;
@@ -169,7 +169,7 @@ int bench_fio_gate(const char *text, const char *path, int depth, char **what, s
                 }
                 if (*l == '[' && strchr(l, ']')) {
                         _cleanup_free_ char *sec = strndup(l + 1, strcspn(l + 1, "]"));
-                        int r = sec ? sset_add(sections, ios_strip(sec)) : -ENOMEM;
+                        int r = sec ? bench_sset_add(sections, ios_strip(sec)) : -ENOMEM;
 
                         if (r < 0)
                                 return r;

@@ -42,8 +42,8 @@ struct model {
         struct ios_ctx *root;
         struct bench_target *tg;
         bool have_tg, tg_bdev;
-        struct sset seen, seen_w, dirs, disks;
-        struct list created, rd, wr, cr, ex;
+        struct bench_sset seen, seen_w, dirs, disks;
+        struct bench_list created, rd, wr, cr, ex;
         dev_t want_rdev;                /* --target-device's */
         char disk1[64];                 /* the first target's disk */
         unsigned thread;                /* the first thread of the job met, counted over all jobs */
@@ -75,7 +75,7 @@ static int note_disk(struct model *m, unsigned maj, unsigned min)
         disk_of(maj, min, name, sizeof(name));
         if (!m->disk1[0])
                 snprintf(m->disk1, sizeof(m->disk1), "%s", name);
-        return sset_add(&m->disks, name);
+        return bench_sset_add(&m->disks, name);
 }
 
 /* a directory fio makes files in; data: the job's own files there (its disk is a target's) */
@@ -86,7 +86,7 @@ static int note_dir(struct model *m, const char *dir, bool data)
         int r;
 
         snprintf(key, sizeof(key), "%c%s", data ? 'D' : 'L', dir);
-        r = sset_add(&m->dirs, key);
+        r = bench_sset_add(&m->dirs, key);
         if (r <= 0)
                 return r;
         if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
@@ -101,7 +101,7 @@ static int note_dir(struct model *m, const char *dir, bool data)
         if (data)
                 r = note_disk(m, major(st.st_dev), minor(st.st_dev));
         if (r >= 0 && m->g->allow_write)
-                r = list_push(&m->cr, realpath(dir, real) ? real : dir);
+                r = bench_list_push(&m->cr, realpath(dir, real) ? real : dir);
         return r < 0 ? r : 0;
 }
 
@@ -121,7 +121,7 @@ static int check_bdev(struct model *m, const char *path, const struct stat *st, 
         int r;
 
         snprintf(key, sizeof(key), "b:%lx", (unsigned long)st->st_rdev);
-        r = sset_add(change ? &m->seen_w : &m->seen, key);
+        r = bench_sset_add(change ? &m->seen_w : &m->seen, key);
         if (r <= 0)
                 return r;               /* checked already: the bench's own open counts as itself */
         if (change && m->have_tg && m->tg_bdev && m->tg->fd >= 0 && m->tg->writes &&
@@ -165,7 +165,7 @@ static int one_path(struct model *m, struct jobsum *js, const char *path)
                                                  js->name, path, m->g->target_device);
                 first(js->first_new, sizeof(js->first_new), &js->nnew, path);
                 bench_fio_dir_part(path, dir, sizeof(dir));
-                r = js->keep ? 0 : list_push(&m->created, path);
+                r = js->keep ? 0 : bench_list_push(&m->created, path);
                 if (r < 0 || (!js->log && streq(dir, m->last_dir)))
                         return r;       /* the same directory as the file before (numjobs x nrfiles) */
                 if (!js->log)
@@ -203,9 +203,9 @@ static int one_path(struct model *m, struct jobsum *js, const char *path)
         m->f->writes |= change;
         if (!realpath(path, real))
                 snprintf(real, sizeof(real), "%s", path);
-        if (!S_ISBLK(st.st_mode) && (r = sset_add(change ? &m->seen_w : &m->seen, key)) <= 0)
+        if (!S_ISBLK(st.st_mode) && (r = bench_sset_add(change ? &m->seen_w : &m->seen, key)) <= 0)
                 return r;
-        r = list_push(change ? &m->wr : &m->rd, real);
+        r = bench_list_push(change ? &m->wr : &m->rd, real);
         if (r >= 0 && change && (js->deletes || S_ISREG(st.st_mode))) {
                 char dir[PATH_MAX];
 
@@ -263,7 +263,7 @@ static int code(struct model *m, const struct bench_fio_def *j)
 
                 if (!v || !*v)
                         continue;
-                r = m->g->allow_exec ? list_push(&m->ex, "/bin/sh")
+                r = m->g->allow_exec ? bench_list_push(&m->ex, "/bin/sh")
                                      : bench_fio_problem(m->d, "job '%s': %s=%s runs a command: needs --allow-exec",
                                                          j->name, shells[i], v);
         }
@@ -273,10 +273,10 @@ static int code(struct model *m, const struct bench_fio_def *j)
                 return bench_fio_problem(m->d, "job '%s': ioengine=%s %s: needs --allow-exec", j->name, eng,
                                          engine_is(eng, "exec") ? "runs a program" : "loads code fio does not build in");
         if (engine_is(eng, "exec") && bench_fio_kv_get(&j->kv, "program"))
-                return list_push(&m->ex, bench_fio_kv_get(&j->kv, "program"));
+                return bench_list_push(&m->ex, bench_fio_kv_get(&j->kv, "program"));
         if (!strncmp(eng, "external:", 9))
-                return list_push(&m->ex, eng + 9);
-        return list_push(&m->ex, eng);
+                return bench_list_push(&m->ex, eng + 9);
+        return bench_list_push(&m->ex, eng);
 }
 
 /* Every file one job opens, in fio's order of rules. */
@@ -447,7 +447,7 @@ static int prog_code(struct model *m)
                 if (!v || (i == 1 && !bench_fio_kv_get(&m->d->prog, "trigger") &&
                            !bench_fio_kv_get(&m->d->prog, "trigger-remote")))
                         continue;       /* a trigger file alone runs nothing */
-                r = m->g->allow_exec ? list_push(&m->ex, "/bin/sh")
+                r = m->g->allow_exec ? bench_list_push(&m->ex, "/bin/sh")
                                      : bench_fio_problem(m->d, "--%s=%s runs a command: needs --allow-exec", trig[i], v);
                 if (r < 0)
                         return r;
@@ -478,11 +478,11 @@ int bench_fio_model(const struct bench_opts *g, struct bench_fio_defs *d, struct
         bool resolved = true;
         int r;
 
-        m.created = (struct list){ .v = &f->created };
-        m.rd = (struct list){ .v = &f->access.read };
-        m.wr = (struct list){ .v = &f->access.write };
-        m.cr = (struct list){ .v = &f->access.create };
-        m.ex = (struct list){ .v = &f->access.exec };
+        m.created = (struct bench_list){ .v = &f->created };
+        m.rd = (struct bench_list){ .v = &f->access.read };
+        m.wr = (struct bench_list){ .v = &f->access.write };
+        m.cr = (struct bench_list){ .v = &f->access.create };
+        m.ex = (struct bench_list){ .v = &f->access.exec };
         f->access.allow_exec = g->allow_exec;
         r = target_device(&m);
         if (r >= 0)
@@ -508,10 +508,10 @@ int bench_fio_model(const struct bench_opts *g, struct bench_fio_defs *d, struct
                                       "file the jobs name: refusing");
         if (r == -EINTR)
                 r = bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted by signal %d", bench_stop_signal);
-        sset_done(&m.seen);
-        sset_done(&m.seen_w);
-        sset_done(&m.dirs);
-        sset_done(&m.disks);
+        bench_sset_done(&m.seen);
+        bench_sset_done(&m.seen_w);
+        bench_sset_done(&m.dirs);
+        bench_sset_done(&m.disks);
         return r;
 }
 

@@ -204,12 +204,12 @@ static bool at_option(const char *s)
  * option fio knows (fio prints values unquoted, description quoted).
  */
 static int parse_showcmd(const char *text, struct bench_fio_defs *d, struct bench_fio_kvs *globals,
-                         struct sset *sections)
+                         struct bench_sset *sections)
 {
         const char *p = strstr(text, "fio ");
         struct bench_fio_def *job = NULL;
         struct bench_fio_kvs *cur = globals;
-        _cleanup_(sset_donep) struct sset started = {};
+        _cleanup_(bench_sset_donep) struct bench_sset started = {};
         size_t len;
 
         if (!p)
@@ -247,8 +247,8 @@ static int parse_showcmd(const char *text, struct bench_fio_defs *d, struct benc
                                 return -ENOMEM;
                 }
                 /* --name=X starts a section only if the file has a section [X] not met yet; else it is name= */
-                if (klen == 4 && !strncmp(key, "name", 4) && val && sset_has(sections, val) &&
-                    (r = sset_add(&started, val)) != 0) {
+                if (klen == 4 && !strncmp(key, "name", 4) && val && bench_sset_has(sections, val) &&
+                    (r = bench_sset_add(&started, val)) != 0) {
                         if (r < 0)
                                 return r;
                         r = add_job(d, val, strlen(val), globals, &job);
@@ -277,14 +277,14 @@ static int read_file(const struct bench_opts *g, const char *exe, const char *pa
 {
         _cleanup_free_ char *own = NULL, *out = NULL, *err = NULL, *what = NULL;
         _cleanup_(ios_strv_freep) char **argv = NULL;
-        struct sset sections = {};
+        struct bench_sset sections = {};
         int r;
 
         if (!text) {
                 r = bench_fio_read_text(path, &own);
                 if (r < 0)
                         return bench_error_set(e, BENCH_ERR_USAGE, -r, "%s: cannot read the job file: %s", path,
-                                               strerror(-r));
+                                               ios_strerror(r));
                 text = own;
         }
         r = bench_fio_gate(text, path, 0, &what, &sections);
@@ -319,7 +319,7 @@ static int read_file(const struct bench_opts *g, const char *exe, const char *pa
                 r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: cannot read fio's reading of the job: %.200s",
                                     path, out);
 out:
-        sset_done(&sections);
+        bench_sset_done(&sections);
         return r;
 }
 

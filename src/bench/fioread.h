@@ -45,7 +45,7 @@ int bench_fio_engine_runs_code(const char *engine);
  * 1 with *what set when one loads or runs code, 0 none; its sections added to sections */
 void bench_fio_read_engines(const char *exe);
 int bench_fio_read_text(const char *path, char **ret);
-int bench_fio_gate(const char *text, const char *path, int depth, char **what, struct sset *sections);
+int bench_fio_gate(const char *text, const char *path, int depth, char **what, struct bench_sset *sections);
 /* fiocapture.c: fio run to its end on argv, stdin from in; its output and errors; its exit status */
 int bench_fio_capture(char * const *argv, const char *in, char **out, char **err, struct bench_error *e);
 int bench_fio_problem(struct bench_fio_defs *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

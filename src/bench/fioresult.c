@@ -258,7 +258,7 @@ int bench_fio_result(struct bench_fio *f, const struct bench_opts *g, const stru
                 bench_result_done(&tot);
         }
         return res->error ? bench_error_set(e, BENCH_ERR_IO, res->error, "fio: a job failed: %s",
-                                            strerror(res->error)) : 0;
+                                            ios_strerror(res->error)) : 0;
 }
 
 void bench_fio_view_done(struct bench_fio *f)

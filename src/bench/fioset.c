@@ -22,7 +22,7 @@ static size_t hash(const char *s)
 }
 
 /* 1 added, 0 already there, < 0 error */
-int sset_add(struct sset *s, const char *key)
+int bench_sset_add(struct bench_sset *s, const char *key)
 {
         size_t i;
 
@@ -52,12 +52,12 @@ int sset_add(struct sset *s, const char *key)
         return 1;
 }
 
-void sset_donep(struct sset *s)
+void bench_sset_donep(struct bench_sset *s)
 {
-        sset_done(s);
+        bench_sset_done(s);
 }
 
-bool sset_has(const struct sset *s, const char *key)
+bool bench_sset_has(const struct bench_sset *s, const char *key)
 {
         if (!s->cap)
                 return false;
@@ -67,15 +67,15 @@ bool sset_has(const struct sset *s, const char *key)
         return false;
 }
 
-void sset_done(struct sset *s)
+void bench_sset_done(struct bench_sset *s)
 {
         for (size_t i = 0; i < s->cap; i++)
                 free(s->v[i]);
         free(s->v);
-        *s = (struct sset){};
+        *s = (struct bench_sset){};
 }
 
-int list_push(struct list *l, const char *s)
+int bench_list_push(struct bench_list *l, const char *s)
 {
         char **v = ios_grow(*l->v, &l->cap, l->n + 2, sizeof(*v));
 

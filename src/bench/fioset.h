@@ -7,18 +7,18 @@
 #include <stddef.h>
 
 /* fioset.c: a set of strings (paths, device keys) and a list that grows in amortised O(1) */
-struct sset {
+struct bench_sset {
         char **v;
         size_t n, cap;
 };
-int sset_add(struct sset *s, const char *key);        /* 1 added, 0 there already, < 0 error */
-bool sset_has(const struct sset *s, const char *key);
-void sset_done(struct sset *s);
-void sset_donep(struct sset *s);       /* for _cleanup_ */
-struct list {
+int bench_sset_add(struct bench_sset *s, const char *key);        /* 1 added, 0 there already, < 0 error */
+bool bench_sset_has(const struct bench_sset *s, const char *key);
+void bench_sset_done(struct bench_sset *s);
+void bench_sset_donep(struct bench_sset *s);       /* for _cleanup_ */
+struct bench_list {
         char ***v;                      /* a NULL-terminated strv, owned elsewhere */
         size_t n, cap;
 };
-int list_push(struct list *l, const char *s);
+int bench_list_push(struct bench_list *l, const char *s);
 
 #endif

@@ -382,7 +382,7 @@ int bench_guard_start(void)
 fail:
         guard_failed = true;
         fprintf(stderr, "iosched-bench: warning: cannot start the guard (%s): a kill -9 would leave fio running\n",
-                strerror(errno));
+                ios_strerror(errno));
         return -errno;
 }
 

@@ -46,7 +46,7 @@ static inline uint64_t scramble(uint64_t x, uint64_t key, unsigned bits, uint64_
 }
 
 /* rank in [0, n) to a block in [0, n): cycle-walk the bijection */
-static uint64_t scatter(const struct gen *g, unsigned dir, uint64_t rank)
+static uint64_t scatter(const struct bench_gen *g, unsigned dir, uint64_t rank)
 {
         uint64_t x = rank;
 
@@ -56,7 +56,7 @@ static uint64_t scatter(const struct gen *g, unsigned dir, uint64_t rank)
         return x;
 }
 
-uint64_t gen_perm_next(struct gen *g, unsigned dir)
+uint64_t bench_gen_perm_next(struct bench_gen *g, unsigned dir)
 {
         uint64_t x;
 
@@ -67,12 +67,12 @@ uint64_t gen_perm_next(struct gen *g, unsigned dir)
         return x;
 }
 
-static inline double uniform01(struct gen *g)
+static inline double uniform01(struct bench_gen *g)
 {
-        return (double)(gen_rand(g) >> 11) * 0x1.0p-53;
+        return (double)(bench_gen_rand(g) >> 11) * 0x1.0p-53;
 }
 
-uint64_t gen_dist_block(struct gen *g, unsigned dir)
+uint64_t bench_gen_dist_block(struct bench_gen *g, unsigned dir)
 {
         uint64_t n = g->nblocks[dir], rank = 0;
         double u = uniform01(g);
@@ -107,7 +107,7 @@ uint64_t gen_dist_block(struct gen *g, unsigned dir)
                 }
                 break;
         case BENCH_DIST_RANDOM:
-                return (uint64_t)(((unsigned __int128)gen_rand(g) * n) >> 64);
+                return (uint64_t)(((unsigned __int128)bench_gen_rand(g) * n) >> 64);
         }
         if (rank >= n)
                 rank = n - 1;
@@ -133,7 +133,7 @@ static double zeta_n(uint64_t n, double theta)
         return s;
 }
 
-void gen_init(struct gen *g, const struct bench_opts *o, uint64_t region_start, uint64_t region_len, uint64_t seed)
+void bench_gen_init(struct bench_gen *g, const struct bench_opts *o, uint64_t region_start, uint64_t region_len, uint64_t seed)
 {
         memset(g, 0, sizeof(*g));
         g->start = region_start;
@@ -145,7 +145,7 @@ void gen_init(struct gen *g, const struct bench_opts *o, uint64_t region_start, 
                 g->fixed_dir = BENCH_READ;
         g->kind = o->rng;
         g->dist = o->dist;
-        gen_seed(g, seed);
+        bench_gen_seed(g, seed);
         g->key = xorshift_next(&g->rng);
         for (int d = 0; d < BENCH_NDIR; d++) {
                 uint64_t total = 0, cum = 0;

@@ -14,7 +14,7 @@
 
 #include "bench.h"
 
-struct gen {
+struct bench_gen {
         uint64_t rng;                   /* xorshift64* state */
         uint64_t s[5];                  /* Tausworthe state */
         enum bench_rng kind;
@@ -41,11 +41,11 @@ struct gen {
 /* iogen.c: set g up for thread t's job and region (zipf's sum over the
  * blocks included, so this runs before the measured window). */
 struct bench_thread;
-void gen_init(struct gen *g, const struct bench_opts *o, uint64_t region_start, uint64_t region_len, uint64_t seed);
+void bench_gen_init(struct bench_gen *g, const struct bench_opts *o, uint64_t region_start, uint64_t region_len, uint64_t seed);
 /* iogen.c: block index in [0, n) of direction dir under a skewed distribution */
-uint64_t gen_dist_block(struct gen *g, unsigned dir);
+uint64_t bench_gen_dist_block(struct bench_gen *g, unsigned dir);
 /* iogen.c: the next block of the lfsr pass of direction dir */
-uint64_t gen_perm_next(struct gen *g, unsigned dir);
+uint64_t bench_gen_perm_next(struct bench_gen *g, unsigned dir);
 
 static inline uint64_t xorshift_next(uint64_t *s)
 {
@@ -59,7 +59,7 @@ static inline uint64_t xorshift_next(uint64_t *s)
 }
 
 /* 64 random bits (taus88 gives 32: two draws) */
-static inline uint64_t gen_rand(struct gen *g)
+static inline uint64_t bench_gen_rand(struct bench_gen *g)
 {
         uint64_t *s = g->s, b;
 
@@ -100,7 +100,7 @@ static inline uint64_t gen_rand(struct gen *g)
 }
 
 /* Seed from one 64-bit value; each Tausworthe word above its minimum, as the algorithm needs. */
-static inline void gen_seed(struct gen *g, uint64_t seed)
+static inline void bench_gen_seed(struct bench_gen *g, uint64_t seed)
 {
         static const uint64_t min[5] = { 2, 512, 4096, 131072, 8388608 };
 
@@ -114,38 +114,38 @@ static inline void gen_seed(struct gen *g, uint64_t seed)
         }
 }
 
-static inline unsigned gen_dir(struct gen *g)
+static inline unsigned bench_gen_dir(struct bench_gen *g)
 {
         if (g->fixed_dir >= 0)
                 return (unsigned)g->fixed_dir;
-        return (uint32_t)(gen_rand(g) >> 32) < g->mix ? BENCH_READ : BENCH_WRITE;
+        return (uint32_t)(bench_gen_rand(g) >> 32) < g->mix ? BENCH_READ : BENCH_WRITE;
 }
 
 /* The length of the next I/O of direction dir: bs, or drawn from bssplit. */
-static inline uint32_t gen_len(struct gen *g, unsigned dir)
+static inline uint32_t bench_gen_len(struct bench_gen *g, unsigned dir)
 {
         uint64_t r;
 
         if (!g->nsplit[dir])
                 return g->bs[dir];
-        r = gen_rand(g) >> 32;
+        r = bench_gen_rand(g) >> 32;
         for (unsigned i = 0; i + 1 < g->nsplit[dir]; i++)
                 if (r < g->split_cum[dir][i])
                         return g->split_bs[dir][i];
         return g->split_bs[dir][g->nsplit[dir] - 1];
 }
 
-static inline uint64_t gen_offset(struct gen *g, unsigned dir, uint32_t len)
+static inline uint64_t bench_gen_offset(struct bench_gen *g, unsigned dir, uint32_t len)
 {
         uint64_t off, b;
 
         if (g->random) {
                 if (g->kind == BENCH_RNG_LFSR)
-                        b = gen_perm_next(g, dir);
+                        b = bench_gen_perm_next(g, dir);
                 else if (g->dist != BENCH_DIST_RANDOM)
-                        b = gen_dist_block(g, dir);
+                        b = bench_gen_dist_block(g, dir);
                 else    /* Lemire's multiply-shift: uniform without a division */
-                        b = (uint64_t)(((unsigned __int128)gen_rand(g) * g->nblocks[dir]) >> 64);
+                        b = (uint64_t)(((unsigned __int128)bench_gen_rand(g) * g->nblocks[dir]) >> 64);
                 off = g->start + b * g->align[dir];
                 if (off + len > g->end)         /* a larger bssplit size at the end */
                         off = g->start + (g->end - len - g->start) / g->align[dir] * g->align[dir];

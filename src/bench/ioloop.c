@@ -20,6 +20,9 @@
 #include "worker.h"
 #include "macro.h"
 
+/* Set by the signal handler (main.c); every loop here stops at its next reap. */
+volatile int bench_stop_signal;
+
 static void rusage_thread(uint64_t *usr, uint64_t *sys, uint64_t *ctx, uint64_t *minf, uint64_t *majf)
 {
         struct rusage ru;
@@ -118,7 +121,7 @@ struct loop {
         struct bench_thread *t;
         const struct bench_opts *o;
         const struct bench_engine_ops *ops;
-        struct gen *g;
+        struct bench_gen *g;
         struct bench_io **freel, **staged;
         struct bench_cqe *cq;
         uint64_t *ru0;                          /* RUSAGE_THREAD when the window opened */
@@ -169,7 +172,7 @@ LOOP_STEP void loop_start(struct loop *L)
 /* Prepare and queue I/Os into the free slots, up to a submit batch, as the rate and thinktime allow. */
 LOOP_STEP void fill(struct loop *L)
 {
-        struct gen *g = L->g;
+        struct bench_gen *g = L->g;
         struct bench_io **freel = L->freel, **staged = L->staged;
         const bool refill = L->o->refill_buffers;
         unsigned nfree = L->nfree, nstaged = L->nstaged;
@@ -177,7 +180,7 @@ LOOP_STEP void fill(struct loop *L)
 
         while (nfree && nstaged < L->batch && !L->thinking) {
                 struct bench_io *io;
-                unsigned dir = pending_dir >= 0 ? (unsigned)pending_dir : gen_dir(g);
+                unsigned dir = pending_dir >= 0 ? (unsigned)pending_dir : bench_gen_dir(g);
                 int n;
 
                 if (L->interval[dir]) {
@@ -197,8 +200,8 @@ LOOP_STEP void fill(struct loop *L)
                 pending_dir = -1;
                 io = freel[--nfree];
                 io->dir = (uint8_t)dir;
-                io->len = gen_len(g, dir);
-                io->offset = gen_offset(g, dir, io->len);
+                io->len = bench_gen_len(g, dir);
+                io->offset = bench_gen_offset(g, dir, io->len);
                 if (refill && dir == BENCH_WRITE)
                         /* fio's refill_buffers: new random data in every write */
                         for (uint64_t *p = io->buf, *pe = (uint64_t *)((char *)io->buf + io->len); p < pe; p++)
@@ -373,12 +376,12 @@ LOOP_STEP void window_step(struct loop *L)
         }
 }
 
-void bench_io_loop(struct bench_workers *w, struct bench_thread *t, const struct gen *gp, struct bench_io **freel,
+void bench_io_loop(struct bench_workers *w, struct bench_thread *t, const struct bench_gen *gp, struct bench_io **freel,
                    struct bench_io **staged, struct bench_cqe *cq)
 {
         const struct bench_opts *o = t->o;
         uint64_t ru0[5] = { 0 };
-        struct gen g = *gp;
+        struct bench_gen g = *gp;
         struct loop L = {
                 .w = w, .t = t, .o = o, .ops = o->engine, .g = &g, .freel = freel, .staged = staged, .cq = cq,
                 .ru0 = ru0,

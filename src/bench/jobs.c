@@ -18,47 +18,6 @@
 #include "jobs.h"
 #include "macro.h"
 
-int bench_jobs_add(struct bench_opts *g, const struct bench_opts *base, const char *name, struct bench_opts **ret)
-{
-        struct bench_opts *jobs, *j;
-        size_t cap;
-        int r;
-
-        if (!name || !*name)
-                return bench_error_set(NULL, BENCH_ERR_USAGE, EINVAL, "empty job name");
-        if (g->njobs >= 4096)
-                return -E2BIG;
-        /* the room is not kept (opts are copied whole): exactly njobs, grown by doubling */
-        cap = g->njobs;
-        jobs = ios_grow(g->jobs, &cap, (size_t)g->njobs + 1, sizeof(*jobs));
-        if (!jobs)
-                return -ENOMEM;
-        g->jobs = jobs;
-        j = &jobs[g->njobs];
-        r = bench_opts_copy_job(j, base);
-        if (r == 0 && !(j->name = strdup(name)))
-                r = -ENOMEM;
-        g->njobs++;             /* even on failure: bench_opts_done() frees what was copied */
-        if (r < 0)
-                return r;
-        *ret = j;
-        return 0;
-}
-
-int bench_jobs_record(struct bench_opts *g, int r, const char *where, const char *name, const char *value)
-{
-        char ***list;
-
-        if (r != 1 && r != -EOPNOTSUPP)
-                return r;
-        list = r == 1 ? &g->ignored : &g->unsupported;
-        if (where)
-                r = value ? ios_strv_pushf(list, "%s: %s=%s", where, name, value) : ios_strv_pushf(list, "%s: %s", where, name);
-        else
-                r = value && *value ? ios_strv_pushf(list, "--%s=%s", name, value) : ios_strv_pushf(list, "--%s", name);
-        return r < 0 ? r : 0;
-}
-
 int bench_jobs_unsupported_error(const struct bench_opts *g, struct bench_error *e)
 {
         char list[sizeof(e->msg)] = "";

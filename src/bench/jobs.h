@@ -51,7 +51,7 @@ int bench_opts_copy_job(struct bench_opts *dst, const struct bench_opts *src);
 void bench_opts_done_job(struct bench_opts *o);
 
 /* ------------------------------------------------------------------ */
-/* jobs.c: the run's jobs: started by --name, job files, --workload    */
+/* joblist.c, jobs.c: the run's jobs: by --name, job files, --workload */
 /* ------------------------------------------------------------------ */
 
 /* A new job named name, a copy of base's job options (the global options g,

@@ -165,7 +165,7 @@ int bench_target_open(const struct bench_opts *g, struct ios_ctx *r, struct benc
                                                        (o->direct ? O_DIRECT : 0));
                                 if (f->fd < 0) {
                                         k = bench_error_set(e, BENCH_ERR_SYSTEM, errno, "cannot open %s: %s",
-                                                            tg->path, strerror(errno));
+                                                            tg->path, ios_strerror(errno));
                                         break;
                                 }
                                 f->own_fd = true;

@@ -49,14 +49,14 @@ int bench_disk_lock_take(const struct ios_device *d, struct bench_disk_lock *l, 
         (void)bench_guard_start();      /* before the lock: the guard never holds it (guard.c) */
         if (mkdir(IOS_BENCH_LOCK_DIR, 0755) < 0 && errno != EEXIST)
                 return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "%s: cannot create " IOS_BENCH_LOCK_DIR ": %s",
-                                       d->name, strerror(errno));
+                                       d->name, ios_strerror(errno));
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600);
         if (fd < 0 && (errno == ELOOP || errno == EISDIR))
                 return bench_error_set(e, BENCH_ERR_REFUSED, errno, "%s: %s is a %s: refused", d->name, path,
                                        errno == ELOOP ? "symbolic link" : "directory");
         if (fd < 0)
                 return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "%s: cannot open %s: %s", d->name, path,
-                                       strerror(errno));
+                                       ios_strerror(errno));
         if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != 0 || st.st_nlink != 1) {
                 close(fd);
                 return bench_error_set(e, BENCH_ERR_REFUSED, EPERM,
@@ -69,7 +69,7 @@ int bench_disk_lock_take(const struct ios_device *d, struct bench_disk_lock *l, 
                 r = errno;
                 close(fd);
                 return bench_error_set(e, BENCH_ERR_SYSTEM, r, "%s: cannot make %s root's only: %s", d->name, path,
-                                       strerror(r));
+                                       ios_strerror(r));
         }
         while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
                 long pid = 0;
@@ -79,7 +79,7 @@ int bench_disk_lock_take(const struct ios_device *d, struct bench_disk_lock *l, 
                 if (r != EWOULDBLOCK) {
                         close(fd);
                         return bench_error_set(e, BENCH_ERR_SYSTEM, r, "%s: cannot lock %s: %s", d->name, path,
-                                               strerror(r));
+                                               ios_strerror(r));
                 }
                 /* held shared: ioschedd asking (benchlock.c), for an instant */
                 if (++tries < 100 && flock(fd, LOCK_SH | LOCK_NB) == 0) {
@@ -108,7 +108,7 @@ int bench_disk_lock_take(const struct ios_device *d, struct bench_disk_lock *l, 
         if (ftruncate(fd, 0) < 0 || pwrite(fd, buf, (size_t)r, 0) != r) {
                 r = errno ? errno : EIO;
                 close(fd);
-                return bench_error_set(e, BENCH_ERR_SYSTEM, r, "%s: cannot write %s: %s", d->name, path, strerror(r));
+                return bench_error_set(e, BENCH_ERR_SYSTEM, r, "%s: cannot write %s: %s", d->name, path, ios_strerror(r));
         }
         l->fd = fd;
         return 0;
@@ -134,7 +134,7 @@ int bench_switch_begin(struct ios_device *d, struct bench_disk_lock *l, struct b
         r = bench_sched_save(d, s);
         if (r < 0)
                 return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "%s: cannot read the scheduler state: %s", d->name,
-                                       strerror(-r));
+                                       ios_strerror(r));
         bench_sched_arm(s, report);
         /* from here a kill -9 leaves the disk switched: the guard then asks for its policy again */
         bench_guard_disk(d->major, d->minor);

@@ -209,7 +209,7 @@ static int start(struct app *a)
 
         r = ios_ctx_new(NULL, &a->root);
         if (r < 0)
-                return bench_error_set(&a->e, BENCH_ERR_SYSTEM, -r, "cannot open /sys: %s", strerror(-r));
+                return bench_error_set(&a->e, BENCH_ERR_SYSTEM, -r, "cannot open /sys: %s", ios_strerror(r));
         r = bench_clock_init(a->o.clocksource, a->root);
         if (r < 0)
                 return bench_error_set(&a->e, BENCH_ERR_USAGE, -r, "--clocksource=cpu: no usable TSC on this machine");
@@ -275,7 +275,7 @@ static int run(struct app *a)
                 if (!a->out) {
                         a->out = stdout;
                         return bench_error_set(&a->e, BENCH_ERR_SYSTEM, errno, "cannot write %s: %s", o->output,
-                                               strerror(errno));
+                                               ios_strerror(errno));
                 }
         }
         if (o->compare)
@@ -291,7 +291,7 @@ static int exit_code(struct app *a, int r)
 
         if (r < 0) {
                 if (!e->msg[0])
-                        bench_error_set(e, BENCH_ERR_SYSTEM, -r, "%s", strerror(-r));
+                        bench_error_set(e, BENCH_ERR_SYSTEM, -r, "%s", ios_strerror(r));
                 code = exit_status(e->cls);
         }
         if (a->out != stdout && fclose(a->out) != 0 && code == EXIT_OK) {

@@ -383,7 +383,8 @@ static int find_disk(struct ios_ctx *root, const char *path, struct ios_device *
         int r;
 
         if (stat(path, &st) < 0)
-                return bench_error_set(e, BENCH_ERR_USAGE, errno, "--observe: %s: %s", path, strerror(errno));
+                return bench_error_set(e, BENCH_ERR_USAGE, errno, "--observe: %s: %s", path,
+                                       ios_strerror(errno));
         dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
         if (!S_ISBLK(st.st_mode) && major(dev) == 0)
                 return bench_error_set(e, BENCH_ERR_USAGE, ENODEV, "--observe: %s is not on a block device", path);
@@ -391,7 +392,7 @@ static int find_disk(struct ios_ctx *root, const char *path, struct ios_device *
         r = ios_device_new(root, name, ret);
         if (r < 0)
                 return bench_error_set(e, BENCH_ERR_USAGE, -r, "--observe: no disk behind %s (%s): %s", path, name,
-                                       strerror(-r));
+                                       ios_strerror(r));
         return 0;
 }
 

@@ -46,7 +46,7 @@ int bench_policy_hooks(const char *file, struct ios_ctx *root, struct bench_comp
         e = ios_policy_load(NULL, file && *file ? file : NULL, 0, &bp->p, &pe);
         if (e < 0) {
                 free(bp);
-                return bench_error_set(err, BENCH_ERR_USAGE, -e, "cannot load policy: %s", strerror(-e));
+                return bench_error_set(err, BENCH_ERR_USAGE, -e, "cannot load policy: %s", ios_strerror(e));
         }
         /* a measurement with part of the policy skipped would measure something else */
         if (pe.file[0]) {

@@ -292,7 +292,7 @@ static int check_started(struct bench_workers *w, struct bench_error *e)
                         r = bench_error_set(e, BENCH_ERR_SYSTEM, -t->error, "%s: job '%s': cannot %s: %s",
                                             t->file->tg->path ? t->file->tg->path : "null", t->o->name,
                                             t->setup_step ? t->setup_step : "set up the engine",
-                                            strerror(-t->error));
+                                            ios_strerror(t->error));
                 }
         return r;
 }
@@ -364,11 +364,11 @@ static int run_error(const struct bench_workers *w, struct bench_error *e)
                 if (t->error && t->error_is_io)
                         r = bench_error_set(e, BENCH_ERR_IO, -t->error, "%s: %s at offset %" PRIu64 ": %s",
                                             t->file->tg->path, t->error_dir == BENCH_READ ? "read" : "write",
-                                            t->error_offset, strerror(-t->error));
+                                            t->error_offset, ios_strerror(t->error));
                 else if (t->error)
                         r = bench_error_set(e, BENCH_ERR_IO, -t->error, "%s: %s engine failed: %s",
                                             t->file->tg->path ? t->file->tg->path : "null", t->o->engine->name,
-                                            strerror(-t->error));
+                                            ios_strerror(t->error));
         }
         return r;
 }

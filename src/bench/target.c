@@ -198,18 +198,18 @@ static int check_bdev_write(const char *path, struct ios_ctx *r, unsigned major,
         if (k < 0)
                 return bench_error_set(e, BENCH_ERR_REFUSED, -k,
                                        "%s: refusing to write: cannot inspect the device in sysfs (%s)",
-                                       path, strerror(-k));
+                                       path, ios_strerror(k));
         k = collect_devices(disk, major, minor, majors, minors, ELEMENTSOF(minors), &n, &held);
         if (k < 0) {
                 ios_device_free(disk);
                 return bench_error_set(e, BENCH_ERR_REFUSED, -k, "%s: refusing to write: cannot list partitions (%s)",
-                                       path, strerror(-k));
+                                       path, ios_strerror(k));
         }
         k = read_all("/proc/self/mountinfo", &mi);
         if (k < 0) {
                 ios_device_free(disk);
                 return bench_error_set(e, BENCH_ERR_REFUSED, -k, "%s: refusing to write: cannot read mountinfo (%s)",
-                                       path, strerror(-k));
+                                       path, ios_strerror(k));
         }
         k = bench_mountinfo_find(mi, majors, minors, n, &mnt);
         if (k > 0) {
@@ -283,7 +283,7 @@ static int create_file(uint64_t size, const char *path, bool in_dir, struct benc
                         r = -errno;
                         free(p);
                         return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "cannot create a file in %s: %s",
-                                               path, strerror(-r));
+                                               path, ios_strerror(r));
                 }
                 t->created = p;
         } else {
@@ -291,7 +291,7 @@ static int create_file(uint64_t size, const char *path, bool in_dir, struct benc
                 if (fd < 0) {
                         r = -errno;
                         return bench_error_set(e, r == -ENOENT ? BENCH_ERR_USAGE : BENCH_ERR_SYSTEM, -r,
-                                               "cannot create %s: %s", path, strerror(-r));
+                                               "cannot create %s: %s", path, ios_strerror(r));
                 }
                 t->created = strdup(path);
                 if (!t->created) {
@@ -309,7 +309,8 @@ static int create_file(uint64_t size, const char *path, bool in_dir, struct benc
         }
         r = layout(fd, size);
         if (r < 0)
-                return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "cannot lay out %s: %s", t->created, strerror(-r));
+                return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "cannot lay out %s: %s", t->created,
+                                       ios_strerror(r));
         return 0;
 }
 
@@ -382,7 +383,8 @@ int bench_target_open_path(const struct bench_opts *o, const char *path, bool wr
 
         if (stat(path, &st) < 0) {
                 if (errno != ENOENT)
-                        return bench_error_set(e, BENCH_ERR_USAGE, errno, "%s: %s", path, strerror(errno));
+                        return bench_error_set(e, BENCH_ERR_USAGE, errno, "%s: %s", path,
+                                               ios_strerror(errno));
                 k = create_file(create_size, path, false, t, e);
                 if (k < 0)
                         return k;
@@ -427,17 +429,18 @@ int bench_target_open_path(const struct bench_opts *o, const char *path, bool wr
                 if (k == -EINVAL && o->direct)
                         return bench_error_set(e, BENCH_ERR_SYSTEM, EINVAL,
                                                "%s: O_DIRECT is not supported here (try --direct=0)", t->path);
-                return bench_error_set(e, BENCH_ERR_SYSTEM, -k, "cannot open %s: %s", t->path, strerror(-k));
+                return bench_error_set(e, BENCH_ERR_SYSTEM, -k, "cannot open %s: %s", t->path,
+                                       ios_strerror(k));
         }
         if (fstat(t->fd, &st) < 0)
-                return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "%s: %s", t->path, strerror(errno));
+                return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "%s: %s", t->path, ios_strerror(errno));
         if (t->is_bdev) {
                 uint64_t sz;
                 int lbs;
 
                 if (ioctl(t->fd, BLKGETSIZE64, &sz) < 0)
                         return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "%s: cannot read its size: %s",
-                                               t->path, strerror(errno));
+                                               t->path, ios_strerror(errno));
                 t->dev_size = sz;
                 if (ioctl(t->fd, BLKSSZGET, &lbs) == 0 && lbs > 0)
                         t->lbs = (unsigned)lbs;

@@ -147,11 +147,11 @@ static int trial_switch(struct bench_trial *t, unsigned i, const struct bench_co
 
         if (hooks && hooks->tune && (rr = hooks->tune(hooks->userdata, d, &extra)) < 0)
                 return bench_error_set(e, BENCH_ERR_SYSTEM, -rr, "%s: policy for %s: %s", d->name, name,
-                                       strerror(-rr));
+                                       ios_strerror(rr));
         rr = bench_variant_switch(&t->vs, i, d, extra, &why);
         if (rr < 0)
                 return bench_error_set(e, BENCH_ERR_SCHED, -rr, "%s: cannot switch to %s: %s", d->name, name,
-                                       why ? why : strerror(-rr));
+                                       why ? why : ios_strerror(rr));
         /* what another program set before the switch is kept by it: a variant's own file stops here */
         return kept_stops(t, e);
 }

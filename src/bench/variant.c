@@ -314,16 +314,16 @@ int bench_variants_learn(struct bench_variants *vs, struct ios_device *d, struct
                                 r = bench_sched_switch(d, other_sched(d, sched), NULL, &why);
                                 if (r < 0)
                                         return bench_error_set(e, BENCH_ERR_SCHED, -r, "%s: cannot switch to %s: %s",
-                                                               d->name, other_sched(d, sched), why ? why : strerror(-r));
+                                                               d->name, other_sched(d, sched), why ? why : ios_strerror(r));
                         }
                         r = bench_sched_switch(d, sched, NULL, &why);
                         if (r < 0)
                                 return bench_error_set(e, BENCH_ERR_SCHED, -r, "%s: cannot switch to %s: %s",
-                                                       d->name, sched, why ? why : strerror(-r));
+                                                       d->name, sched, why ? why : ios_strerror(r));
                         r = ios_snapshot_take(d, &snap);
                         if (r < 0)
                                 return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "%s: cannot read the state under %s: %s",
-                                                       d->name, sched, strerror(-r));
+                                                       d->name, sched, ios_strerror(r));
                         ns = ios_grow(vs->start, &vs->cap_start, (size_t)vs->n_start + 1, sizeof(*ns));
                         if (!ns) {
                                 ios_wanted_done(&snap);
@@ -410,7 +410,7 @@ static int shown(struct ios_device *d, const char *key, char ***l)
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
-                return ios_strv_pushf(l, "%s=(unreadable: %s)", key, strerror(-r));
+                return ios_strv_pushf(l, "%s=(unreadable: %s)", key, ios_strerror(r));
         return ios_strv_pushf(l, "%s=%s", key, now ? now : text);
 }
 
@@ -425,7 +425,7 @@ int bench_variant_shown(const struct bench_variants *vs, unsigned i, struct ios_
                 r = shown(d, v->set.s[k].key, &l);
         if (r < 0) {
                 ios_strv_free(l);
-                return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "%s: %s", d->name, strerror(-r));
+                return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "%s: %s", d->name, ios_strerror(r));
         }
         *ret = l;
         return 0;
@@ -465,7 +465,7 @@ int bench_variant_kept(const struct bench_variants *vs, unsigned i, struct ios_d
                 return r;
         r = moved(before, after, &why);
         if (r < 0)
-                return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "%s: %s", d->name, strerror(-r));
+                return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "%s: %s", d->name, ios_strerror(r));
         if (r > 0)
                 return bench_error_set(e, BENCH_ERR_SCHED, ESTALE,
                                        "%s: %s during the %s: another program changed it "

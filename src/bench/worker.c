@@ -23,8 +23,6 @@
 #include "worker.h"
 #include "macro.h"
 
-volatile int bench_stop_signal;
-
 struct worker_arg {
         struct bench_workers *w;
         struct bench_thread *t;
@@ -60,7 +58,7 @@ static void *worker(void *arg)
         struct bench_io **freel = calloc(t->depth, sizeof(*freel));
         struct bench_io **staged = calloc(t->depth, sizeof(*staged));
         struct bench_cqe *cq = calloc(t->depth, sizeof(*cq));
-        struct gen g;
+        struct bench_gen g;
         int r;
 
         r = !freel || !staged || !cq ? -ENOMEM : 0;
@@ -78,9 +76,9 @@ static void *worker(void *arg)
                 (void)posix_fadvise(t->fd, (off_t)t->file->region_start, (off_t)t->file->region_len,
                                     POSIX_FADV_DONTNEED);
         /* the offsets' generator (zipf sums over the blocks): before the gate, outside the window */
-        gen_init(&g, o, t->file->region_start, t->file->region_len,
-                 o->randrepeat ? 0x9E3779B97F4A7C15ull * (t->job_thread + 1) + t->job * 0x5851F42D4C957F2Dull
-                               : bench_clock_gettime_ns() ^ ((uint64_t)t->id << 48));
+        bench_gen_init(&g, o, t->file->region_start, t->file->region_len,
+                       o->randrepeat ? 0x9E3779B97F4A7C15ull * (t->job_thread + 1) + t->job * 0x5851F42D4C957F2Dull
+                                     : bench_clock_gettime_ns() ^ ((uint64_t)t->id << 48));
         if (r == 0 && (r = set_ioprio(o)) < 0)
                 t->setup_step = "set the I/O priority (ioprio_set)";
         if (r < 0)

@@ -20,12 +20,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "daemon-internal.h"
+#include "state.h"
 #include "macro.h"
 
 static const char * const reason_names[] = {
-        [R_START] = "start", [R_EVENT] = "uevent", [R_RESCAN] = "rescan",
-        [R_RELOAD] = "reload", [R_DRIFT] = "drift", [R_BENCH] = "bench-ended",
+        [IOSD_R_START] = "start", [IOSD_R_EVENT] = "uevent", [IOSD_R_RESCAN] = "rescan",
+        [IOSD_R_RELOAD] = "reload", [IOSD_R_DRIFT] = "drift", [IOSD_R_BENCH] = "bench-ended",
 };
 
 static bool is_gone(int e)
@@ -34,7 +34,7 @@ static bool is_gone(int e)
 }
 
 /* The attempt for dev failed with e, not because it is gone: retry.c says when again. */
-static void retry_later(struct daemon *d, dev_t dev, const char *name, const char *what, int e)
+static void retry_later(struct iosd_daemon *d, dev_t dev, const char *name, const char *what, int e)
 {
         unsigned tries;
         uint64_t delay;
@@ -44,17 +44,17 @@ static void retry_later(struct daemon *d, dev_t dev, const char *name, const cha
                 d->n_failed++;
                 iosd_log(LOG_ERR, "%s: %s%s%s; too many disks to retry, the policy is "
                          "not applied until the next uevent or reload", name,
-                         what ? what : "", what ? ": " : "", strerror(-e));
+                         what ? what : "", what ? ": " : "", ios_strerror(e));
                 break;
         case IOSD_RETRY_GIVE_UP:
                 d->n_failed++;
                 iosd_log(LOG_ERR, "%s: %s%s%s; giving up after %u attempts, the policy is not applied "
                          "until the next uevent or reload", name, what ? what : "", what ? ": " : "",
-                         strerror(-e), tries);
+                         ios_strerror(e), tries);
                 break;
         case IOSD_RETRY_LATER:
                 iosd_log(LOG_WARNING, "%s: %s%s%s; retrying in %" PRIu64 " ms (attempt %u of %u)",
-                         name, what ? what : "", what ? ": " : "", strerror(-e), delay,
+                         name, what ? what : "", what ? ": " : "", ios_strerror(e), delay,
                          tries + 1, RETRY_TRIES);
                 break;
         }
@@ -66,7 +66,7 @@ static void say_bench_ended(const char *name)
 }
 
 /* Whether an iosched-bench switching its scheduler has the disk (yield.c), said once each way. */
-static enum iosd_yield_state yield_check(struct daemon *d, const struct ios_device *dev)
+static enum iosd_yield_state yield_check(struct iosd_daemon *d, const struct ios_device *dev)
 {
         dev_t devnum = makedev(dev->major, dev->minor);
         long pid = 0;
@@ -75,7 +75,7 @@ static enum iosd_yield_state yield_check(struct daemon *d, const struct ios_devi
 
         if (e < 0)
                 iosd_log(LOG_DEBUG, "%s: cannot tell whether iosched-bench runs on it: %s", dev->name,
-                         strerror(-e));
+                         ios_strerror(e));
         s = iosd_yield_note(&d->yields, devnum, dev->name, e > 0);
         if (s == IOSD_ENDED)
                 say_bench_ended(dev->name);
@@ -118,7 +118,7 @@ static bool disk_gone(const struct ios_device *dev)
 }
 
 /* Returns the number of failures that were not the disk going away. */
-static size_t log_failures(struct daemon *d, const struct ios_plan *plan, int prio, bool gone)
+static size_t log_failures(struct iosd_daemon *d, const struct ios_plan *plan, int prio, bool gone)
 {
         size_t n = 0;
 
@@ -153,7 +153,7 @@ static char *refused_key(dev_t devnum, const struct ios_change *c)
 /* Returns the -errno of ios_plan_build() (the plan failed, logged here), else 0. */
 /* Changes in state `state` whose key was refused before (d->refused) are
  * skipped: said once per device and policy load. */
-static void skip_refused(struct daemon *d, dev_t devnum, struct ios_plan *plan, enum ios_change_state state)
+static void skip_refused(struct iosd_daemon *d, dev_t devnum, struct ios_plan *plan, enum ios_change_state state)
 {
         for (size_t i = 0; i < plan->n; i++) {
                 struct ios_change *c = &plan->c[i];
@@ -168,7 +168,7 @@ static void skip_refused(struct daemon *d, dev_t devnum, struct ios_plan *plan, 
 
 /* Write what drifted and say each change: a value we had set and somebody
  * else changed (behind) is said with what was found, before the write. */
-static void write_plan(struct daemon *d, struct ios_device *dev, struct ios_plan *plan, enum reason why,
+static void write_plan(struct iosd_daemon *d, struct ios_device *dev, struct ios_plan *plan, enum iosd_reason why,
                        bool behind, uint64_t seq)
 {
         dev_t devnum = makedev(dev->major, dev->minor);
@@ -193,7 +193,7 @@ static void write_plan(struct daemon *d, struct ios_device *dev, struct ios_plan
                 if (c->state != IOS_CHANGE_APPLIED)
                         continue;
                 d->n_changes++;
-                d->n_drift += why == R_DRIFT;
+                d->n_drift += why == IOSD_R_DRIFT;
                 if (behind && c->current)
                         continue;       /* said above, with what was found */
                 iosd_log(LOG_INFO, "%s: %s [%s]", dev->name, ios_change_line(c, line, sizeof(line)),
@@ -201,7 +201,7 @@ static void write_plan(struct daemon *d, struct ios_device *dev, struct ios_plan
         }
 }
 
-static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
+static int apply_one(struct iosd_daemon *d, struct ios_device *dev, enum iosd_reason why)
 {
         dev_t devnum = makedev(dev->major, dev->minor);
         bool quiet;
@@ -219,12 +219,12 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
         case IOSD_HELD:
                 return 0;
         case IOSD_ENDED:
-                why = R_BENCH;
+                why = IOSD_R_BENCH;
                 break;
         case IOSD_FREE:
                 break;
         }
-        quiet = why == R_DRIFT && iosd_devset_contains(&d->quiet, devnum);
+        quiet = why == IOSD_R_DRIFT && iosd_devset_contains(&d->quiet, devnum);
         fail_prio = quiet ? LOG_DEBUG : LOG_WARNING;
         /* which disk this is (seen.c); 0 before 5.15 or when it is going away */
         if (ios_sysfs_read_u64(dev->fd, "diskseq", &seq) < 0)
@@ -233,17 +233,17 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
                 d->have_seq = true;
         /* drift on a disk planned before, not a new one under the same number
          * nor one being removed (no diskseq to read on a kernel that has them) */
-        behind = why == R_DRIFT && !(seq == 0 && d->have_seq) && iosd_seen_is(d, devnum, seq);
+        behind = why == IOSD_R_DRIFT && !(seq == 0 && d->have_seq) && iosd_seen_is(d, devnum, seq);
         e = ios_plan_build(d->policy, dev, &plan);
         if (e < 0) {
                 if (ios_errno_class(e) == IOS_ERRNO_GONE)
                         iosd_log(LOG_DEBUG, "%s: vanished before it could be planned", dev->name);
                 else
-                        iosd_log(fail_prio, "%s: cannot plan: %s", dev->name, strerror(-e));
+                        iosd_log(fail_prio, "%s: cannot plan: %s", dev->name, ios_strerror(e));
                 return e;
         }
         /* the drift check does not "restore" what the kernel would refuse again */
-        if (why == R_DRIFT)
+        if (why == IOSD_R_DRIFT)
                 skip_refused(d, devnum, &plan, IOS_CHANGE_DRIFT);
         if (ios_plan_count(&plan, IOS_CHANGE_DRIFT) > 0)
                 write_plan(d, dev, &plan, why, behind, seq);
@@ -276,7 +276,7 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
         /* failures of planning (scheduler not offered) and of writing, once */
         nfail = log_failures(d, &plan, fail_prio, gone);
         for (char **n = plan.notes; n && *n; n++)
-                iosd_log(why == R_DRIFT ? LOG_DEBUG : LOG_INFO, "%s: note: %s", dev->name, *n);
+                iosd_log(why == IOSD_R_DRIFT ? LOG_DEBUG : LOG_INFO, "%s: note: %s", dev->name, *n);
         /* a failure that repeats is reported once by the drift checks, until
          * an event or a reload for the disk */
         if (nfail > 0)
@@ -287,7 +287,7 @@ static int apply_one(struct daemon *d, struct ios_device *dev, enum reason why)
         return 0;
 }
 
-void iosd_apply_devnum(struct daemon *d, dev_t devnum, enum reason why)
+void iosd_apply_devnum(struct iosd_daemon *d, dev_t devnum, enum iosd_reason why)
 {
         struct ios_device *dev = NULL;
         char name[32];
@@ -297,7 +297,7 @@ void iosd_apply_devnum(struct daemon *d, dev_t devnum, enum reason why)
         e = ios_device_new(d->ctx, name, &dev);
         if (e < 0) {
                 if (is_gone(e)) {
-                        iosd_log(LOG_DEBUG, "%s: not a disk here (%s), ignoring", name, strerror(-e));
+                        iosd_log(LOG_DEBUG, "%s: not a disk here (%s), ignoring", name, ios_strerror(e));
                         iosd_retry_forget(&d->retries, devnum);
                 } else
                         retry_later(d, devnum, name, "cannot look the disk up", e);
@@ -311,7 +311,7 @@ void iosd_apply_devnum(struct daemon *d, dev_t devnum, enum reason why)
         ios_device_free(dev);
 }
 
-void iosd_apply_all(struct daemon *d, enum reason why)
+void iosd_apply_all(struct iosd_daemon *d, enum iosd_reason why)
 {
         struct ios_device **devs = NULL;
         size_t n = 0;
@@ -337,8 +337,8 @@ void iosd_apply_all(struct daemon *d, enum reason why)
         ios_device_list_free(devs, n);
 }
 
-void iosd_apply_bench_ended(struct daemon *d, const struct iosd_yield *y)
+void iosd_apply_bench_ended(struct iosd_daemon *d, const struct iosd_yield *y)
 {
         say_bench_ended(y->name);
-        iosd_apply_devnum(d, y->dev, R_BENCH);
+        iosd_apply_devnum(d, y->dev, IOSD_R_BENCH);
 }

@@ -33,10 +33,10 @@
 #include <libudev.h>
 #include <systemd/sd-daemon.h>
 
-#include "daemon-internal.h"
+#include "state.h"
 #include "macro.h"
 
-static int epoll_add(struct daemon *d, int fd, uint32_t tag)
+static int epoll_add(struct iosd_daemon *d, int fd, uint32_t tag)
 {
         struct epoll_event ev = { .events = EPOLLIN, .data.u32 = tag };
 
@@ -53,7 +53,7 @@ static int arm(int fd, uint64_t first_ms, uint64_t interval_ms)
         return timerfd_settime(fd, 0, &its, NULL) < 0 ? -errno : 0;
 }
 
-static void notify_status(struct daemon *d)
+static void notify_status(struct iosd_daemon *d)
 {
         char drift[64];
 
@@ -79,7 +79,7 @@ static void notify_status(struct daemon *d)
  * as on the udev path.  On a reload, reload() keeps the policy in force
  * instead.  Returns the number of files with an error, or -errno.
  */
-static int load_policy(struct daemon *d, struct ios_policy **ret)
+static int load_policy(struct iosd_daemon *d, struct ios_policy **ret)
 {
         const struct ios_error *errs;
         struct ios_error pe = {};
@@ -91,7 +91,7 @@ static int load_policy(struct daemon *d, struct ios_policy **ret)
                 if (pe.msg[0])
                         snprintf(d->policy_error, sizeof(d->policy_error), "%s: %s", pe.file, pe.msg);
                 else
-                        snprintf(d->policy_error, sizeof(d->policy_error), "cannot load policy: %s", strerror(-e));
+                        snprintf(d->policy_error, sizeof(d->policy_error), "cannot load policy: %s", ios_strerror(e));
                 iosd_log(LOG_ERR, "%s", d->policy_error);
                 return e;
         }
@@ -113,7 +113,7 @@ static int load_policy(struct daemon *d, struct ios_policy **ret)
         return (int)nerr;
 }
 
-static void describe_policy(struct daemon *d, const char *what)
+static void describe_policy(struct iosd_daemon *d, const char *what)
 {
         char * const *files = ios_policy_files(d->policy);
         size_t n = ios_strv_length(files);
@@ -126,7 +126,7 @@ static void describe_policy(struct daemon *d, const char *what)
         }
 }
 
-static int update_drift(struct daemon *d)
+static int update_drift(struct iosd_daemon *d)
 {
         uint64_t ms = d->o->drift_override_ms >= 0 ? (uint64_t)d->o->drift_override_ms
                                                    : ios_policy_drift_interval_ms(d->policy);
@@ -155,7 +155,7 @@ static int update_drift(struct daemon *d)
         return arm(d->drift_fd, ms, ms);
 }
 
-static void rebuild_watch(struct daemon *d)
+static void rebuild_watch(struct iosd_daemon *d)
 {
         struct iosd_watch *w = NULL;
         int e;
@@ -164,19 +164,19 @@ static void rebuild_watch(struct daemon *d)
                            d->policy ? ios_policy_files(d->policy) : NULL, &w);
         if (e < 0) {
                 iosd_log(LOG_WARNING, "cannot watch the policy files, edits need SIGHUP: %s",
-                         strerror(-e));
+                         ios_strerror(e));
                 return;
         }
         d->watch = iosd_watch_free(d->watch);   /* closing the fd leaves the epoll set */
         d->watch = w;
         e = epoll_add(d, iosd_watch_fd(w), TAG_WATCH);
         if (e < 0)
-                iosd_log(LOG_WARNING, "cannot poll the policy watch: %s", strerror(-e));
+                iosd_log(LOG_WARNING, "cannot poll the policy watch: %s", ios_strerror(e));
         iosd_log(LOG_DEBUG, "watching %zu policy director%s", iosd_watch_count(w),
                  iosd_watch_count(w) == 1 ? "y" : "ies");
 }
 
-static void reload(struct daemon *d, const char *why)
+static void reload(struct iosd_daemon *d, const char *why)
 {
         struct ios_policy *p = NULL;
         struct timespec ts;
@@ -215,7 +215,7 @@ static void reload(struct daemon *d, const char *why)
         iosd_devset_clear(&d->quiet);
         d->refused = ios_strv_free(d->refused);
         if (p)
-                iosd_apply_all(d, R_RELOAD);
+                iosd_apply_all(d, IOSD_R_RELOAD);
         (void)sd_notify(0, "READY=1");
         notify_status(d);
 }
@@ -224,7 +224,7 @@ static void reload(struct daemon *d, const char *why)
 /* event sources                                                       */
 /* ------------------------------------------------------------------ */
 
-static void process_pending(struct daemon *d)
+static void process_pending(struct iosd_daemon *d)
 {
         if (iosd_devset_empty(&d->pending))
                 return;
@@ -232,10 +232,10 @@ static void process_pending(struct daemon *d)
                  d->pending.all ? "all disks, " : "", d->pending.n, d->n_events);
         if (d->pending.all) {
                 iosd_devset_clear(&d->pending);
-                iosd_apply_all(d, R_RESCAN);
+                iosd_apply_all(d, IOSD_R_RESCAN);
         } else {
                 for (size_t i = 0; i < d->pending.n; i++)
-                        iosd_apply_devnum(d, d->pending.v[i], R_EVENT);
+                        iosd_apply_devnum(d, d->pending.v[i], IOSD_R_EVENT);
                 iosd_devset_clear(&d->pending);
         }
         notify_status(d);
@@ -252,7 +252,7 @@ static void drain_timer(int fd)
 /* the retry and yield timers                                          */
 /* ------------------------------------------------------------------ */
 
-static int timer_open(struct daemon *d, int *fd, uint32_t tag)
+static int timer_open(struct iosd_daemon *d, int *fd, uint32_t tag)
 {
         int e;
 
@@ -279,7 +279,7 @@ static void timer_close(int *fd)
 
 /* Before each wait: the retry timer at the earliest retry, the yield timer
  * ticking while a disk is held; each closed when its table is empty. */
-static void sync_timers(struct daemon *d)
+static void sync_timers(struct iosd_daemon *d)
 {
         uint64_t next = iosd_retry_next(&d->retries), now;
         bool dropped = false;
@@ -297,7 +297,7 @@ static void sync_timers(struct daemon *d)
                         for (size_t i = 0; i < d->retries.n; i++)
                                 iosd_log(LOG_ERR, "%u:%u: cannot schedule a retry (%s); the policy is not "
                                          "applied until the next uevent or reload", major(d->retries.v[i].dev),
-                                         minor(d->retries.v[i].dev), strerror(-e));
+                                         minor(d->retries.v[i].dev), ios_strerror(e));
                         d->n_failed += d->retries.n;
                         d->retries.n = 0;
                         timer_close(&d->retry_fd);
@@ -314,7 +314,7 @@ static void sync_timers(struct daemon *d)
                         timer_close(&d->yield_fd);
                         /* without the timer only the next event, reload or drift check sees the end */
                         iosd_log(LOG_WARNING, "cannot watch for the end of iosched-bench (%s); its disks get "
-                                 "the policy at the next event, reload or drift check", strerror(-e));
+                                 "the policy at the next event, reload or drift check", ios_strerror(e));
                         d->yields.n = 0;
                 }
         }
@@ -324,7 +324,7 @@ static void sync_timers(struct daemon *d)
 
 /* The retry timer fired: try every device that is due (apply.c forgets or
  * reschedules each). */
-static void on_retry_timer(struct daemon *d)
+static void on_retry_timer(struct iosd_daemon *d)
 {
         dev_t *due;
         size_t n;
@@ -338,21 +338,21 @@ static void on_retry_timer(struct daemon *d)
         n = iosd_retry_due(&d->retries, iosd_now_ms(), due);
         iosd_log(LOG_DEBUG, "retry: %zu device(s) due, %zu waiting", n, d->retries.n - n);
         for (size_t i = 0; i < n; i++)
-                iosd_apply_devnum(d, due[i], R_EVENT);
+                iosd_apply_devnum(d, due[i], IOSD_R_EVENT);
         free(due);
         notify_status(d);
 }
 
 static bool bench_holds(void *arg, dev_t dev)
 {
-        struct daemon *d = arg;
+        struct iosd_daemon *d = arg;
         long pid;
 
         return ios_bench_lock_holder(d->ctx, major(dev), minor(dev), &pid) > 0;
 }
 
 /* The yield timer fired: apply the policy to each disk whose benchmark has ended. */
-static void on_yield_timer(struct daemon *d)
+static void on_yield_timer(struct iosd_daemon *d)
 {
         struct iosd_yield *ended;
         size_t n;
@@ -370,7 +370,7 @@ static void on_yield_timer(struct daemon *d)
         notify_status(d);
 }
 
-static void on_signal(struct daemon *d)
+static void on_signal(struct iosd_daemon *d)
 {
         struct signalfd_siginfo si;
 
@@ -388,7 +388,7 @@ static void on_signal(struct daemon *d)
         }
 }
 
-static int loop(struct daemon *d)
+static int loop(struct iosd_daemon *d)
 {
         while (!d->quit) {
                 struct epoll_event ev[8];
@@ -420,7 +420,7 @@ static int loop(struct daemon *d)
                                 break;
                         case TAG_DRIFT:
                                 drain_timer(d->drift_fd);
-                                iosd_apply_all(d, R_DRIFT);
+                                iosd_apply_all(d, IOSD_R_DRIFT);
                                 notify_status(d);
                                 break;
                         case TAG_RETRY:
@@ -441,7 +441,7 @@ static int loop(struct daemon *d)
 
 /* ------------------------------------------------------------------ */
 
-static int setup(struct daemon *d)
+static int setup(struct iosd_daemon *d)
 {
         sigset_t mask;
         int e;
@@ -471,7 +471,7 @@ static int setup(struct daemon *d)
 
 enum iosd_end iosd_run(const struct iosd_options *o)
 {
-        struct daemon d = {
+        struct iosd_daemon d = {
                 .o = o, .epfd = -1, .sigfd = -1, .debounce_fd = -1, .drift_fd = -1, .retry_fd = -1,
                 .yield_fd = -1,
                 .monitor_name = "none",
@@ -485,13 +485,13 @@ enum iosd_end iosd_run(const struct iosd_options *o)
         (void)ios_raise_nofile();       /* a drift pass holds one fd per disk */
         e = ios_ctx_new(o->sysroot, &d.ctx);
         if (e < 0) {
-                iosd_log(LOG_ERR, "%s: %s", o->sysroot ? o->sysroot : "/", strerror(-e));
+                iosd_log(LOG_ERR, "%s: %s", o->sysroot ? o->sysroot : "/", ios_strerror(e));
                 rc = IOSD_BAD_START;
                 goto out;
         }
         e = setup(&d);
         if (e < 0) {
-                iosd_log(LOG_ERR, "cannot set up the event loop: %s", strerror(-e));
+                iosd_log(LOG_ERR, "cannot set up the event loop: %s", ios_strerror(e));
                 goto out;
         }
         /* watch first, then load: an edit in between is not lost */
@@ -507,16 +507,16 @@ enum iosd_end iosd_run(const struct iosd_options *o)
         if (e >= 0 && d.mon)
                 e = epoll_add(&d, e, TAG_MONITOR);
         if (e < 0) {
-                iosd_log(LOG_ERR, "cannot listen to %s uevents: %s", d.monitor_name, strerror(-e));
+                iosd_log(LOG_ERR, "cannot listen to %s uevents: %s", d.monitor_name, ios_strerror(e));
                 goto out;
         }
         e = update_drift(&d);
         if (e < 0) {
-                iosd_log(LOG_ERR, "cannot arm the drift timer: %s", strerror(-e));
+                iosd_log(LOG_ERR, "cannot arm the drift timer: %s", ios_strerror(e));
                 goto out;
         }
         if (o->initial_apply)
-                iosd_apply_all(&d, R_START);
+                iosd_apply_all(&d, IOSD_R_START);
         iosd_log(LOG_INFO, "ready (monitor %s, drift enforcement %s)", d.monitor_name,
                  d.drift_ms ? "on" : "off");
         (void)sd_notify(0, "READY=1");
@@ -525,7 +525,7 @@ enum iosd_end iosd_run(const struct iosd_options *o)
         e = loop(&d);
         (void)sd_notify(0, "STOPPING=1\nSTATUS=Stopping");
         if (e < 0) {
-                iosd_log(LOG_ERR, "event loop failed: %s", strerror(-e));
+                iosd_log(LOG_ERR, "event loop failed: %s", ios_strerror(e));
                 goto out;
         }
         rc = IOSD_STOPPED;

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <syslog.h>
 
-#include "daemon-internal.h"
+#include "state.h"
 #include "macro.h"
 
 #define IOSD_FIGHT_WINDOW_MS (10 * 60 * 1000ULL)
@@ -31,7 +31,7 @@ static struct fight {
 } *fights;
 static size_t nfights, capfights;
 
-static void warn(const struct daemon *d, const char *name, const struct ios_change *c)
+static void warn(const struct iosd_daemon *d, const char *name, const struct ios_change *c)
 {
         /* the plan's "scheduler" is the writers' queue/scheduler */
         const char *attr = streq(c->key, "scheduler") ? "queue/scheduler" : c->key;
@@ -59,7 +59,7 @@ static void warn(const struct daemon *d, const char *name, const struct ios_chan
         ios_writers_done(&ws);
 }
 
-void iosd_fight_note(const struct daemon *d, dev_t dev, uint64_t seq, const char *name,
+void iosd_fight_note(const struct iosd_daemon *d, dev_t dev, uint64_t seq, const char *name,
                      const struct ios_change *c)
 {
         static bool have_seq;

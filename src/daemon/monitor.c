@@ -18,7 +18,7 @@
 
 #include <libudev.h>
 
-#include "daemon-internal.h"
+#include "state.h"
 #include "macro.h"
 
 #define UDEVD_CONTROL "/run/udev/control"
@@ -39,7 +39,7 @@ static int udevd_running(const char **why)
         memcpy(sa.sun_path, UDEVD_CONTROL, sizeof(UDEVD_CONTROL));
         fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
         if (fd < 0) {
-                *why = strerror(errno);
+                *why = ios_strerror(errno);
                 return -1;
         }
         r = connect(fd, (struct sockaddr *)&sa, sizeof(sa));
@@ -50,12 +50,12 @@ static int udevd_running(const char **why)
         }
         r = errno == ENOENT ? 0 : -1;
         *why = errno == ENOENT ? "it does not exist" :
-               errno == ECONNREFUSED ? "nobody listens on it (a stale socket: udevd stopped)" : strerror(errno);
+               errno == ECONNREFUSED ? "nobody listens on it (a stale socket: udevd stopped)" : ios_strerror(errno);
         close(fd);
         return r;
 }
 
-int iosd_monitor_open(struct daemon *d)
+int iosd_monitor_open(struct iosd_daemon *d)
 {
         enum iosd_monitor m = d->o->monitor;
         const char *why = NULL;
@@ -98,7 +98,7 @@ int iosd_monitor_open(struct daemon *d)
         return udev_monitor_get_fd(d->mon);
 }
 
-void iosd_monitor_receive(struct daemon *d)
+void iosd_monitor_receive(struct iosd_daemon *d)
 {
         for (int i = 0; i < RECV_BATCH; i++) {
                 struct udev_device *ud;

@@ -14,7 +14,7 @@
 #define _GNU_SOURCE
 #include <stdlib.h>
 
-#include "daemon-internal.h"
+#include "state.h"
 
 static struct iosd_retry *find(const struct iosd_retries *t, dev_t dev)
 {

@@ -12,9 +12,9 @@
 #define _GNU_SOURCE
 #include <stdlib.h>
 
-#include "daemon-internal.h"
+#include "state.h"
 
-static size_t find(const struct daemon *d, dev_t dev, bool *found)
+static size_t find(const struct iosd_daemon *d, dev_t dev, bool *found)
 {
         size_t lo = 0, hi = d->n_seen;
 
@@ -29,7 +29,7 @@ static size_t find(const struct daemon *d, dev_t dev, bool *found)
         return lo;
 }
 
-bool iosd_seen_is(const struct daemon *d, dev_t dev, uint64_t seq)
+bool iosd_seen_is(const struct iosd_daemon *d, dev_t dev, uint64_t seq)
 {
         bool found;
         size_t i = find(d, dev, &found);
@@ -37,7 +37,7 @@ bool iosd_seen_is(const struct daemon *d, dev_t dev, uint64_t seq)
         return found && d->seen[i].seq == seq;
 }
 
-void iosd_seen_set(struct daemon *d, dev_t dev, uint64_t seq)
+void iosd_seen_set(struct iosd_daemon *d, dev_t dev, uint64_t seq)
 {
         bool found;
         size_t i = find(d, dev, &found);
@@ -62,7 +62,7 @@ void iosd_seen_set(struct daemon *d, dev_t dev, uint64_t seq)
 }
 
 /* The disk was removed: forget it, unless the number already holds another one. */
-void iosd_seen_forget(struct daemon *d, dev_t dev, uint64_t seq)
+void iosd_seen_forget(struct iosd_daemon *d, dev_t dev, uint64_t seq)
 {
         bool found;
         size_t i = find(d, dev, &found);

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "daemon-internal.h"
+#include "state.h"
 
 static struct iosd_yield *find(const struct iosd_yields *t, dev_t dev)
 {

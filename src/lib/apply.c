@@ -19,6 +19,7 @@
 #include <sys/utsname.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "macro.h"
 #include "device-internal.h"
 

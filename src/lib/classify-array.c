@@ -18,8 +18,6 @@
 #include "macro.h"
 #include "classify-internal.h"
 
-#define ev ios_cls_ev
-
 /* INQUIRY vendor glob, product glob, what it is. */
 static const struct {
         const char *vendor, *model, *what;
@@ -88,13 +86,13 @@ int ios_classify_array(struct ios_device *d, bool controller_shown)
                     fnmatch(array_luns[i].model, d->model, 0) != 0)
                         continue;
                 d->cls = IOS_CLASS_ARRAY;
-                e = ev(d, "SCSI vendor \"%s\" model \"%s\" (%s): a LUN of an external storage array",
-                       d->vendor, d->model, array_luns[i].what);
+                e = ios_cls_ev(d, "SCSI vendor \"%s\" model \"%s\" (%s): a LUN of an external storage array",
+                               d->vendor, d->model, array_luns[i].what);
                 t = transport(d);
                 if (e >= 0 && t)
-                        e = ev(d, "transport %s", t);
+                        e = ios_cls_ev(d, "transport %s", t);
                 if (e >= 0 && d->driver && !controller_shown)
-                        e = ev(d, "host driver %s", d->driver);
+                        e = ios_cls_ev(d, "host driver %s", d->driver);
                 if (e >= 0 && !controller_shown)
                         e = ios_cls_ev_pci(d);
                 if (e >= 0)

@@ -86,3 +86,12 @@ int ios_cls_rotational_evidence(struct ios_device *d, const char *why)
         return 0;
 }
 
+/* "SCSI vendor "V" model "M" (what)" or "ATA model "M" (what)" (what may be NULL). */
+int ios_cls_ev_model(struct ios_device *d, const char *what)
+{
+        if (d->vendor && !streq(d->vendor, "ATA"))
+                return ios_cls_ev(d, "SCSI vendor \"%s\" model \"%s\"%s%s%s", d->vendor, d->model,
+                                 what ? " (" : "", what ? what : "", what ? ")" : "");
+        return ios_cls_ev(d, "%s model \"%s\"%s%s%s", d->vendor ? "ATA" : "model", d->model,
+                         what ? " (" : "", what ? what : "", what ? ")" : "");
+}

@@ -9,6 +9,7 @@
 
 #include "iosched.h"
 
+/* classify-evidence.c: the evidence every classifier writes, called by these names. */
 /* One more line of evidence (printf format); 0 or -ENOMEM. */
 int ios_cls_ev(struct ios_device *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The controller's PCI id, with its name when the table knows it. */

@@ -61,10 +61,6 @@
 #include "macro.h"
 #include "classify-internal.h"
 
-#define ev ios_cls_ev
-#define ev_pci ios_cls_ev_pci
-#define rotational_evidence ios_cls_rotational_evidence
-
 /* How a RAID driver exposes logical drives next to pass-through disks. */
 enum ld_rule {
         LD_ALL,                 /* every sd disk on the host is a logical drive */
@@ -177,24 +173,24 @@ static int raid_by_driver(struct ios_device *d, size_t i)
         bool ld = is_logical_drive(d, raid_drivers[i].rule);
         int e;
 
-        e = ev(d, "host driver %s (%s)", d->driver, raid_drivers[i].what);
+        e = ios_cls_ev(d, "host driver %s (%s)", d->driver, raid_drivers[i].what);
         if (e >= 0)
-                e = ev_pci(d);
+                e = ios_cls_ev_pci(d);
         if (e < 0)
                 return e;
         if (raid_drivers[i].rule_text)
-                e = ev(d, "%s: %s", d->driver, raid_drivers[i].rule_text);
+                e = ios_cls_ev(d, "%s: %s", d->driver, raid_drivers[i].rule_text);
         if (e < 0)
                 return e;
         if (!ld)
-                return ev(d, "pass-through disk on the RAID controller (SCSI %s%s%s)",
-                          d->hctl ? d->hctl : "?", d->model ? ", model " : "", d->model ? d->model : "");
+                return ios_cls_ev(d, "pass-through disk on the RAID controller (SCSI %s%s%s)",
+                                  d->hctl ? d->hctl : "?", d->model ? ", model " : "", d->model ? d->model : "");
         if (d->hctl)
-                e = ev(d, "logical drive at SCSI %s%s%s%s%s", d->hctl,
-                       d->vendor ? ", vendor " : "", d->vendor ? d->vendor : "",
-                       d->model ? ", model " : "", d->model ? d->model : "");
+                e = ios_cls_ev(d, "logical drive at SCSI %s%s%s%s%s", d->hctl,
+                               d->vendor ? ", vendor " : "", d->vendor ? d->vendor : "",
+                               d->model ? ", model " : "", d->model ? d->model : "");
         if (e >= 0)
-                e = rotational_evidence(d, "RAID logical drive");
+                e = ios_cls_rotational_evidence(d, "RAID logical drive");
         d->cls = IOS_CLASS_RAID;
         return e < 0 ? e : 1;
 }
@@ -208,13 +204,13 @@ int ios_classify_raid(struct ios_device *d)
                         return raid_by_driver(d, i);
         if (!match_raid_strings(d))
                 return 0;
-        e = ev(d, "SCSI vendor \"%s\" model \"%s\" is a RAID logical drive", d->vendor, d->model);
+        e = ios_cls_ev(d, "SCSI vendor \"%s\" model \"%s\" is a RAID logical drive", d->vendor, d->model);
         if (e >= 0 && d->driver)
-                e = ev(d, "host driver %s", d->driver);
+                e = ios_cls_ev(d, "host driver %s", d->driver);
         if (e >= 0)
-                e = ev_pci(d);
+                e = ios_cls_ev_pci(d);
         if (e >= 0)
-                e = rotational_evidence(d, "RAID logical drive");
+                e = ios_cls_rotational_evidence(d, "RAID logical drive");
         d->cls = IOS_CLASS_RAID;
         return e < 0 ? e : 1;
 }

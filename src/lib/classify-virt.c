@@ -15,12 +15,6 @@
 #include "macro.h"
 #include "classify-internal.h"
 
-#define ev ios_cls_ev
-#define ev_pci ios_cls_ev_pci
-#define name_is ios_cls_name_is
-#define rotational_evidence ios_cls_rotational_evidence
-#define pci_name ios_cls_pci_name
-
 /* Paravirtual controllers: the hypervisor decides what the disk is. */
 static const struct {
         const char *driver, *what;
@@ -100,15 +94,6 @@ static const char *virt_model_what(const struct ios_device *d)
         return NULL;
 }
 
-int ios_cls_ev_model(struct ios_device *d, const char *what)
-{
-        if (d->vendor && !streq(d->vendor, "ATA"))
-                return ev(d, "SCSI vendor \"%s\" model \"%s\"%s%s%s", d->vendor, d->model,
-                          what ? " (" : "", what ? what : "", what ? ")" : "");
-        return ev(d, "%s model \"%s\"%s%s%s", d->vendor ? "ATA" : "model", d->model,
-                  what ? " (" : "", what ? what : "", what ? ")" : "");
-}
-
 /* A component of the device path that only paravirtual buses have, or NULL. */
 static const char *virt_path_what(const struct ios_device *d, char *comp, size_t n)
 {
@@ -127,7 +112,7 @@ static const char *virt_path_what(const struct ios_device *d, char *comp, size_t
                         return "Xen";
                 p = e;
         }
-        if (name_is(d, "xvd")) {
+        if (ios_cls_name_is(d, "xvd")) {
                 snprintf(comp, n, "%s", d->name);
                 return "Xen";
         }
@@ -153,19 +138,19 @@ int ios_classify_virtual(struct ios_device *d)
                 scsi = scsi || streq(d->driver, virt_scsi_drivers[i]);
         mwhat = virt_model_what(d);
         if (what) {
-                e = ev(d, "%s %s (%s)", d->hctl ? "host driver" : "driver", d->driver, what);
+                e = ios_cls_ev(d, "%s %s (%s)", d->hctl ? "host driver" : "driver", d->driver, what);
                 if (e >= 0)
-                        e = ev_pci(d);
+                        e = ios_cls_ev_pci(d);
         } else {
                 for (size_t i = 0; d->pci_id && i < ELEMENTSOF(virt_pci); i++)
                         if (startswith(d->pci_id, virt_pci[i].prefix))
                                 what = virt_pci[i].what;
                 if (what)
-                        e = ev(d, "PCI %s (%s)%s%s", d->pci_id, pci_name(d->pci_id) ?: what,
+                        e = ios_cls_ev(d, "PCI %s (%s)%s%s", d->pci_id, ios_cls_pci_name(d->pci_id) ?: what,
                                d->driver ? ", driver " : ", no driver link", d->driver ? d->driver : "");
                 else if ((what = virt_path_what(d, comp, sizeof(comp))))
-                        e = ev(d, "device path component %s (%s)%s", comp, what,
-                               d->driver ? "" : ", no driver link");
+                        e = ios_cls_ev(d, "device path component %s (%s)%s", comp, what,
+                                       d->driver ? "" : ", no driver link");
                 else
                         return 0;
         }
@@ -175,14 +160,15 @@ int ios_classify_virtual(struct ios_device *d)
                 /* scsi-block, an RDM, a pass-through disk: the hardware's own strings */
                 e = ios_cls_ev_model(d, NULL);
                 if (e >= 0)
-                        e = ev(d, "not a hypervisor's model: a disk passed through, classed by its own facts");
+                        e = ios_cls_ev(d,
+                                       "not a hypervisor's model: a disk passed through, classed by its own facts");
                 return e < 0 ? e : 0;
         }
         d->cls = IOS_CLASS_VIRTUAL;
         if (d->model)
                 e = ios_cls_ev_model(d, mwhat);
         if (e >= 0)
-                e = rotational_evidence(d, "the hypervisor decides what backs a virtual disk");
+                e = ios_cls_rotational_evidence(d, "the hypervisor decides what backs a virtual disk");
         return e < 0 ? e : 1;
 }
 
@@ -201,14 +187,15 @@ int ios_classify_virt_model(struct ios_device *d, bool controller_shown)
                 for (size_t i = 0; i < ELEMENTSOF(emulated_hbas); i++)
                         if (streq(d->driver, emulated_hbas[i].driver))
                                 hba = emulated_hbas[i].what;
-                e = ev(d, "%s %s%s%s%s", d->hctl ? "host driver" : "driver", d->driver, hba ? " (" : "",
-                       hba ? hba : "", hba ? ")" : "");
+                e = ios_cls_ev(d, "%s %s%s%s%s", d->hctl ? "host driver" : "driver", d->driver,
+                               hba ? " (" : "",
+                               hba ? hba : "", hba ? ")" : "");
         }
         if (e >= 0 && !controller_shown)
-                e = ev_pci(d);
+                e = ios_cls_ev_pci(d);
         if (e >= 0)
                 e = ios_cls_ev_model(d, what);
         if (e >= 0)
-                e = rotational_evidence(d, "the hypervisor decides what backs a virtual disk");
+                e = ios_cls_rotational_evidence(d, "the hypervisor decides what backs a virtual disk");
         return e < 0 ? e : 1;
 }

@@ -42,15 +42,10 @@
 #include <string.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "macro.h"
 #include "root-internal.h"
 #include "classify-internal.h"
-
-#define ev ios_cls_ev
-#define ev_pci ios_cls_ev_pci
-#define name_is ios_cls_name_is
-#define rotational_evidence ios_cls_rotational_evidence
-#define pci_name ios_cls_pci_name
 
 /* Model globs of CD/DVD/BD drives (their SCSI type says it first). */
 static const char * const optical_models[] = {
@@ -62,24 +57,25 @@ static int classify_ram(struct ios_device *d)
 {
         int e;
 
-        if (name_is(d, "ram") && strstr(d->syspath, "/virtual/")) {
+        if (ios_cls_name_is(d, "ram") && strstr(d->syspath, "/virtual/")) {
                 d->cls = IOS_CLASS_RAM;
-                e = ev(d, "brd RAM disk (%s under devices/virtual, no hardware below)", d->name);
+                e = ios_cls_ev(d, "brd RAM disk (%s under devices/virtual, no hardware below)", d->name);
                 return e < 0 ? e : 1;
         }
         if (startswith(d->name, "pmem") || (d->driver && streq(d->driver, "nd_pmem"))) {
                 d->cls = IOS_CLASS_RAM;
-                e = ev(d, "persistent memory namespace (%s%s)", d->driver ? "driver " : "name ",
-                       d->driver ? d->driver : d->name);
+                e = ios_cls_ev(d, "persistent memory namespace (%s%s)", d->driver ? "driver " : "name ",
+                               d->driver ? d->driver : d->name);
                 return e < 0 ? e : 1;
         }
         if ((d->driver && streq(d->driver, "scsi_debug")) ||
             (d->vendor && d->model && streq(d->vendor, "Linux") && streq(d->model, "scsi_debug"))) {
                 d->cls = IOS_CLASS_RAM;
-                e = ev(d, "%s%s (scsi_debug: a RAM-backed SCSI test disk)",
-                       d->driver ? "host driver " : "SCSI model ", d->driver ? d->driver : d->model);
+                e = ios_cls_ev(d, "%s%s (scsi_debug: a RAM-backed SCSI test disk)",
+                               d->driver ? "host driver " : "SCSI model ", d->driver ? d->driver : d->model);
                 if (e >= 0 && d->hctl)
-                        e = ev(d, "SCSI %s%s%s", d->hctl, d->model ? ", model " : "", d->model ? d->model : "");
+                        e = ios_cls_ev(d, "SCSI %s%s%s", d->hctl, d->model ? ", model " : "",
+                                       d->model ? d->model : "");
                 return e < 0 ? e : 1;
         }
         return 0;
@@ -95,20 +91,20 @@ static int classify_media(struct ios_device *d)
 
         if (d->scsi_type == 5 || d->scsi_type == 7) {
                 optical = true;
-                e = ev(d, "SCSI device type %d (%s)", d->scsi_type,
-                       d->scsi_type == 5 ? "CD/DVD drive" : "optical memory device");
+                e = ios_cls_ev(d, "SCSI device type %d (%s)", d->scsi_type,
+                               d->scsi_type == 5 ? "CD/DVD drive" : "optical memory device");
         }
         if (e >= 0 && cd && streq(cd, "1")) {
                 optical = true;
-                e = ev(d, "udev ID_CDROM=1");
+                e = ios_cls_ev(d, "udev ID_CDROM=1");
         }
         if (e >= 0 && type && streq(type, "cd")) {
                 optical = true;
-                e = ev(d, "udev ID_TYPE=cd");
+                e = ios_cls_ev(d, "udev ID_TYPE=cd");
         }
-        if (e >= 0 && name_is(d, "sr")) {
+        if (e >= 0 && ios_cls_name_is(d, "sr")) {
                 optical = true;
-                e = ev(d, "%s: the SCSI CD-ROM driver's name (sr)", d->name);
+                e = ios_cls_ev(d, "%s: the SCSI CD-ROM driver's name (sr)", d->name);
         }
         for (size_t i = 0; e >= 0 && d->model && i < ELEMENTSOF(optical_models); i++)
                 if (fnmatch(optical_models[i], d->model, 0) == 0) {
@@ -117,17 +113,17 @@ static int classify_media(struct ios_device *d)
                         break;
                 }
         if (e >= 0 && !optical) {
-                if (name_is(d, "fd")) {
+                if (ios_cls_name_is(d, "fd")) {
                         floppy = true;
-                        e = ev(d, "%s: the floppy driver's name (fd)", d->name);
+                        e = ios_cls_ev(d, "%s: the floppy driver's name (fd)", d->name);
                 }
                 if (e >= 0 && d->driver && streq(d->driver, "floppy")) {
                         floppy = true;
-                        e = ev(d, "driver floppy");
+                        e = ios_cls_ev(d, "driver floppy");
                 }
                 if (e >= 0 && fl && streq(fl, "1")) {
                         floppy = true;
-                        e = ev(d, "udev ID_DRIVE_FLOPPY=1");
+                        e = ios_cls_ev(d, "udev ID_DRIVE_FLOPPY=1");
                 }
         }
         if (e < 0)
@@ -136,11 +132,11 @@ static int classify_media(struct ios_device *d)
                 return 0;               /* nothing was said */
         d->cls = optical ? IOS_CLASS_OPTICAL : IOS_CLASS_FLOPPY;
         if (d->driver && !floppy)
-                e = ev(d, "%s %s", d->hctl ? "host driver" : "driver", d->driver);
+                e = ios_cls_ev(d, "%s %s", d->hctl ? "host driver" : "driver", d->driver);
         if (e >= 0 && d->removable >= 0)
-                e = ev(d, "removable=%d", d->removable);
+                e = ios_cls_ev(d, "removable=%d", d->removable);
         if (e >= 0)
-                e = ev(d, "a removable-media drive, not a disk: the built-in policy leaves it alone");
+                e = ios_cls_ev(d, "a removable-media drive, not a disk: the built-in policy leaves it alone");
         return e < 0 ? e : 1;
 }
 
@@ -152,10 +148,12 @@ static int classify_multipath(struct ios_device *d)
         int e;
 
         d->cls = IOS_CLASS_MULTIPATH;
-        e = ev(d, "device-mapper multipath (dm/uuid mpath-, request-based: blk-mq queue with a scheduler; "
+        e = ios_cls_ev(d,
+                       "device-mapper multipath (dm/uuid mpath-, request-based: blk-mq queue with a scheduler; "
                   "I/O to its paths is inserted below their schedulers)");
         for (size_t i = 0; e >= 0 && i < n; i++) {
-                e = ev(d, "path %s: %s", d->mpath_paths[i], ios_class_to_string(d->mpath_path_cls[i]));
+                e = ios_cls_ev(d, "path %s: %s", d->mpath_paths[i],
+                               ios_class_to_string(d->mpath_path_cls[i]));
                 spinning = spinning && d->mpath_path_cls[i] == IOS_CLASS_HDD;
                 raid = raid || d->mpath_path_cls[i] == IOS_CLASS_RAID;
                 array = array || d->mpath_path_cls[i] == IOS_CLASS_ARRAY;
@@ -163,13 +161,14 @@ static int classify_multipath(struct ios_device *d)
         if (e < 0)
                 return e;
         if (!n)
-                return ev(d, "no path in slaves/: rotational as the kernel reports it");
+                return ios_cls_ev(d, "no path in slaves/: rotational as the kernel reports it");
         d->rotational = spinning ? 1 : 0;
-        e = ev(d, "rotational=%d from its paths (%s)", d->rotational,
-               spinning ? "every path spins" : array ? "LUNs of an external array, which schedules them itself" :
-               raid ? "RAID logical drives" : "not every path spins");
+        e = ios_cls_ev(d, "rotational=%d from its paths (%s)", d->rotational,
+                       spinning ? "every path spins" : array ? "LUNs of an external array, which schedules them itself" :
+                       raid ? "RAID logical drives" : "not every path spins");
         if (e >= 0 && d->mpath_kernel_rotational >= 0 && d->mpath_kernel_rotational != d->rotational)
-                e = ev(d, "queue/rotational=%d of the multipath device itself ignored", d->mpath_kernel_rotational);
+                e = ios_cls_ev(d, "queue/rotational=%d of the multipath device itself ignored",
+                               d->mpath_kernel_rotational);
         return e;
 }
 
@@ -178,10 +177,12 @@ static int ev_mpath_path(struct ios_device *d)
         if (!d->mpath_path)
                 return 0;
         if (d->mpath_holder)
-                return ev(d, "path of dm-multipath device %s (holders/%s): its scheduler is bypassed, "
-                          "the built-in policy leaves it alone", d->mpath_holder, d->mpath_holder);
-        return ev(d, "udev DM_MULTIPATH_DEVICE_PATH=1, a path of a dm-multipath device: its scheduler is "
-                  "bypassed, the built-in policy leaves it alone");
+                return ios_cls_ev(d,
+                                  "path of dm-multipath device %s (holders/%s): its scheduler is bypassed, "
+                                  "the built-in policy leaves it alone", d->mpath_holder, d->mpath_holder);
+        return ios_cls_ev(d,
+                          "udev DM_MULTIPATH_DEVICE_PATH=1, a path of a dm-multipath device: its scheduler is "
+                          "bypassed, the built-in policy leaves it alone");
 }
 
 static int classify_spin(struct ios_device *d, bool controller_shown)
@@ -190,35 +191,35 @@ static int classify_spin(struct ios_device *d, bool controller_shown)
         int e = 0;
 
         if (!controller_shown && d->driver)
-                e = ev(d, "%s %s", d->hctl ? "host driver" : "driver", d->driver);
+                e = ios_cls_ev(d, "%s %s", d->hctl ? "host driver" : "driver", d->driver);
         if (e >= 0 && !controller_shown)
-                e = ev_pci(d);
+                e = ios_cls_ev_pci(d);
         if (e < 0)
                 return e;
         if (rpm && *rpm) {
                 if (streq(rpm, "0")) {
                         d->cls = IOS_CLASS_SSD;
-                        e = ev(d, "ID_ATA_ROTATION_RATE_RPM=0 (ATA IDENTIFY: non-rotating medium)");
+                        e = ios_cls_ev(d, "ID_ATA_ROTATION_RATE_RPM=0 (ATA IDENTIFY: non-rotating medium)");
                         if (e >= 0 && d->rotational == 1)
-                                e = ev(d, "rotational=1 ignored: the drive reports no rotation");
+                                e = ios_cls_ev(d, "rotational=1 ignored: the drive reports no rotation");
                 } else {
                         d->cls = IOS_CLASS_HDD;
-                        e = ev(d, "ID_ATA_ROTATION_RATE_RPM=%s", rpm);
+                        e = ios_cls_ev(d, "ID_ATA_ROTATION_RATE_RPM=%s", rpm);
                         if (e >= 0 && d->rotational == 0)
-                                e = ev(d, "rotational=0 ignored: the drive reports %s rpm", rpm);
+                                e = ios_cls_ev(d, "rotational=0 ignored: the drive reports %s rpm", rpm);
                 }
                 return e;
         }
         if (d->rotational == 1) {
                 d->cls = IOS_CLASS_HDD;
-                return ev(d, "rotational=1");
+                return ios_cls_ev(d, "rotational=1");
         }
         if (d->rotational == 0) {
                 d->cls = IOS_CLASS_SSD;
-                return ev(d, "rotational=0");
+                return ios_cls_ev(d, "rotational=0");
         }
         d->cls = IOS_CLASS_OTHER;
-        return ev(d, "no rotational flag");
+        return ios_cls_ev(d, "no rotational flag");
 }
 
 /*
@@ -247,13 +248,14 @@ static int classify_card_reader(struct ios_device *d)
                 return 0;
         d->cls = IOS_CLASS_MMC;
         if (drv)
-                e = ev(d, "host driver %s (Realtek PCIe card reader, the card driven as a SCSI disk)", d->driver);
+                e = ios_cls_ev(d,
+                               "host driver %s (Realtek PCIe card reader, the card driven as a SCSI disk)", d->driver);
         if (e >= 0 && key)
-                e = ev(d, "udev %s=1 (a flash card reader)", key);
+                e = ios_cls_ev(d, "udev %s=1 (a flash card reader)", key);
         if (e >= 0)
-                e = ev_pci(d);
+                e = ios_cls_ev_pci(d);
         if (e >= 0)
-                e = rotational_evidence(d, "a flash card");
+                e = ios_cls_rotational_evidence(d, "a flash card");
         return e < 0 ? e : 1;
 }
 
@@ -275,28 +277,30 @@ static int classify_kind(struct ios_device *d)
                         return classify_multipath(d);
                 d->cls = IOS_CLASS_DM;
                 if (mpath)
-                        return ev(d, "device-mapper multipath, bio-based (queue_mode bio): no scheduler");
-                return ev(d, "device-mapper (dm/ present%s%s)", d->subtype ? ", uuid prefix " : "",
-                          d->subtype ? d->subtype : "");
+                        return ios_cls_ev(d,
+                                          "device-mapper multipath, bio-based (queue_mode bio): no scheduler");
+                return ios_cls_ev(d, "device-mapper (dm/ present%s%s)", d->subtype ? ", uuid prefix " : "",
+                                  d->subtype ? d->subtype : "");
         }
         e = startswith(d->name, "md") ? ios_sysfs_present(d->fd, "md") : 0;
         if (e < 0)
                 return e;
         if (e > 0) {
                 d->cls = IOS_CLASS_MD;
-                return ev(d, "md software RAID%s%s", d->subtype ? " " : "", d->subtype ? d->subtype : "");
+                return ios_cls_ev(d, "md software RAID%s%s", d->subtype ? " " : "",
+                                  d->subtype ? d->subtype : "");
         }
-        if (name_is(d, "loop")) {
+        if (ios_cls_name_is(d, "loop")) {
                 d->cls = IOS_CLASS_LOOP;
-                return ev(d, "loop device");
+                return ios_cls_ev(d, "loop device");
         }
-        if (name_is(d, "zram")) {
+        if (ios_cls_name_is(d, "zram")) {
                 d->cls = IOS_CLASS_ZRAM;
-                return ev(d, "zram compressed RAM disk");
+                return ios_cls_ev(d, "zram compressed RAM disk");
         }
-        if (name_is(d, "nbd")) {
+        if (ios_cls_name_is(d, "nbd")) {
                 d->cls = IOS_CLASS_NBD;
-                return ev(d, "network block device");
+                return ios_cls_ev(d, "network block device");
         }
         e = classify_ram(d);
         if (e == 0)
@@ -306,38 +310,40 @@ static int classify_kind(struct ios_device *d)
 
         if (strstr(d->syspath, "/usb") || (bus && streq(bus, "usb"))) {
                 d->cls = IOS_CLASS_USB;
-                e = ev(d, "%s", strstr(d->syspath, "/usb") ? "USB device path" : "ID_BUS=usb");
+                e = ios_cls_ev(d, "%s", strstr(d->syspath, "/usb") ? "USB device path" : "ID_BUS=usb");
                 if (e >= 0 && d->driver)
-                        e = ev(d, "host driver %s", d->driver);
+                        e = ios_cls_ev(d, "host driver %s", d->driver);
                 if (e >= 0)
-                        e = rotational_evidence(d, "USB bridges do not pass the rotation rate on");
+                        e = ios_cls_rotational_evidence(d, "USB bridges do not pass the rotation rate on");
                 return e;
         }
-        if (name_is(d, "nvme") || strstr(d->syspath, "/nvme/") || strstr(d->syspath, "/nvme-subsystem/")) {
+        if (ios_cls_name_is(d, "nvme") || strstr(d->syspath, "/nvme/") ||
+            strstr(d->syspath, "/nvme-subsystem/")) {
                 d->cls = IOS_CLASS_NVME;
                 if (strstr(d->syspath, "/nvme-subsystem/") && !d->hidden)
-                        e = ev(d, "NVMe multipath head (bio-based; the scheduler is on its path devices)");
+                        e = ios_cls_ev(d,
+                                       "NVMe multipath head (bio-based; the scheduler is on its path devices)");
                 else if (d->hidden)
-                        e = ev(d, "NVMe multipath path device (hidden, holds the scheduler)");
+                        e = ios_cls_ev(d, "NVMe multipath path device (hidden, holds the scheduler)");
                 else
-                        e = ev(d, "NVMe namespace");
+                        e = ios_cls_ev(d, "NVMe namespace");
                 if (e >= 0 && d->subtype)
-                        e = ev(d, "NVMe transport %s", d->subtype);
+                        e = ios_cls_ev(d, "NVMe transport %s", d->subtype);
                 if (e >= 0)
-                        e = ev_pci(d);
+                        e = ios_cls_ev_pci(d);
                 if (e >= 0 && d->zoned != IOS_ZONED_NONE)
-                        e = ev(d, "zoned %s", ios_zoned_to_string(d->zoned));
+                        e = ios_cls_ev(d, "zoned %s", ios_zoned_to_string(d->zoned));
                 return e;
         }
         e = classify_card_reader(d);
         if (e != 0)
                 return e < 0 ? e : 0;
-        if (name_is(d, "mmcblk") || strstr(d->syspath, "/mmc_host/")) {
+        if (ios_cls_name_is(d, "mmcblk") || strstr(d->syspath, "/mmc_host/")) {
                 d->cls = IOS_CLASS_MMC;
-                e = ev(d, "MMC/SD block device%s%s", d->subtype ? ", card type " : "",
-                       d->subtype ? d->subtype : "");
+                e = ios_cls_ev(d, "MMC/SD block device%s%s", d->subtype ? ", card type " : "",
+                               d->subtype ? d->subtype : "");
                 if (e >= 0)
-                        e = ev_pci(d);
+                        e = ios_cls_ev_pci(d);
                 return e;
         }
 
@@ -354,7 +360,7 @@ static int classify_kind(struct ios_device *d)
                 return e < 0 ? e : 0;
         e = classify_spin(d, ios_strv_length(d->evidence) > 0);
         if (e >= 0 && d->zoned != IOS_ZONED_NONE)
-                e = ev(d, "zoned %s", ios_zoned_to_string(d->zoned));
+                e = ios_cls_ev(d, "zoned %s", ios_zoned_to_string(d->zoned));
         return e;
 }
 
@@ -368,6 +374,6 @@ int ios_device_classify(struct ios_device *d)
         if (e >= 0)
                 e = ev_mpath_path(d);
         if (e >= 0 && d->no_dev)
-                e = ev(d, "no dev file in sys/block/%s: no device number, no udev entry", d->name);
+                e = ios_cls_ev(d, "no dev file in sys/block/%s: no device number, no udev entry", d->name);
         return e < 0 ? e : 0;
 }

@@ -23,17 +23,18 @@
 #include <string.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "macro.h"
 #include "policy-internal.h"
 
-static const char * const match_names[_MK_MAX] = {
-        [MK_CLASS] = "Class",         [MK_NAME] = "Name",
-        [MK_VENDOR] = "Vendor",       [MK_MODEL] = "Model",
-        [MK_SERIAL] = "Serial",       [MK_WWN] = "WWN",
-        [MK_DRIVER] = "Driver",       [MK_TRANSPORT] = "Transport",
-        [MK_PCI] = "PCI",             [MK_ROTATIONAL] = "Rotational",
-        [MK_ZONED] = "Zoned",         [MK_REMOVABLE] = "Removable",
-        [MK_SIZE] = "Size",           [MK_PROPERTY] = "Property",
+static const char * const match_names[_IOS_MK_MAX] = {
+        [IOS_MK_CLASS] = "Class",         [IOS_MK_NAME] = "Name",
+        [IOS_MK_VENDOR] = "Vendor",       [IOS_MK_MODEL] = "Model",
+        [IOS_MK_SERIAL] = "Serial",       [IOS_MK_WWN] = "WWN",
+        [IOS_MK_DRIVER] = "Driver",       [IOS_MK_TRANSPORT] = "Transport",
+        [IOS_MK_PCI] = "PCI",             [IOS_MK_ROTATIONAL] = "Rotational",
+        [IOS_MK_ZONED] = "Zoned",         [IOS_MK_REMOVABLE] = "Removable",
+        [IOS_MK_SIZE] = "Size",           [IOS_MK_PROPERTY] = "Property",
 };
 
 int ios_error_set(struct ios_error *err, const char *file, unsigned line, int code, const char *fmt, ...)
@@ -48,6 +49,15 @@ int ios_error_set(struct ios_error *err, const char *file, unsigned line, int co
                 va_end(ap);
         }
         return code;
+}
+
+const char *ios_error_where(const struct ios_error *e, char *buf, size_t n)
+{
+        if (e->line)
+                snprintf(buf, n, "%s:%u", e->file, e->line);
+        else
+                snprintf(buf, n, "%s", e->file);
+        return buf;
 }
 
 /* A diagnostic that does not stop the file from loading: "file:line: message". */
@@ -67,23 +77,23 @@ static int warn(struct ios_policy *p, const char *file, unsigned line, const cha
         return ios_strv_pushf(&p->warnings, "%s:%u: %s", file, line, m);
 }
 
-int ios_conf_add_cond(struct rule *r, const char *file, unsigned line, const char *key, char *val,
+int ios_conf_add_cond(struct ios_rule *r, const char *file, unsigned line, const char *key, char *val,
                       struct ios_policy *p, struct ios_error *err)
 {
-        struct cond c = { .max = UINT64_MAX };
-        struct cond *nc;
+        struct ios_cond c = { .max = UINT64_MAX };
+        struct ios_cond *nc;
         int k, e;
 
-        for (k = 0; k < _MK_MAX; k++)
+        for (k = 0; k < _IOS_MK_MAX; k++)
                 if (streq(key, match_names[k]))
                         break;
-        if (k == _MK_MAX) {
-                const char *near = ios_suggest(key, match_names, _MK_MAX);
+        if (k == _IOS_MK_MAX) {
+                const char *near = ios_suggest(key, match_names, _IOS_MK_MAX);
 
                 return ios_error_set(err, file, line, -EINVAL, "unknown key \"%s\" in [Match]%s%s%s", key,
                                      near ? ": did you mean \"" : "", near ? near : "", near ? "\"?" : "");
         }
-        c.key = (enum match_key)k;
+        c.key = (enum ios_match_key)k;
         if (*val == '!') {
                 c.negate = true;
                 val = ios_strip(val + 1);
@@ -91,7 +101,7 @@ int ios_conf_add_cond(struct rule *r, const char *file, unsigned line, const cha
         if (!*val)
                 return ios_error_set(err, file, line, -EINVAL, "%s= needs a value", key);
 
-        if (c.key == MK_NAME && strchr(val, '/')) {
+        if (c.key == IOS_MK_NAME && strchr(val, '/')) {
                 /* a kernel name never has a "/": a path would match nothing, silently */
                 const char *base = startswith(val, "/dev/");
 
@@ -102,14 +112,14 @@ int ios_conf_add_cond(struct rule *r, const char *file, unsigned line, const cha
                                      "Name= takes a kernel name such as sda, not a path (\"%s\"); "
                                      "for a /dev/disk/by-* link match on Serial=, WWN= or Property=", val);
         }
-        if (c.key == MK_PROPERTY) {
+        if (c.key == IOS_MK_PROPERTY) {
                 char *eq = strchr(val, '=');
                 if (!eq || eq == val)
                         return ios_error_set(err, file, line, -EINVAL, "Property= wants KEY=GLOB, got \"%s\"", val);
                 c.prop = strndup(val, (size_t)(eq - val));
                 val = eq + 1;
         }
-        if (c.key == MK_SIZE) {
+        if (c.key == IOS_MK_SIZE) {
                 char *dash = strchr(val, '-');
                 _cleanup_free_ char *lo = dash ? strndup(val, (size_t)(dash - val)) : strdup(val);
                 const char *hi = dash ? dash + 1 : NULL;
@@ -139,14 +149,14 @@ int ios_conf_add_cond(struct rule *r, const char *file, unsigned line, const cha
                 for (char **v = c.values; v && *v; v++) {
                         const char *bad = NULL;
 
-                        if (c.key == MK_CLASS && ios_class_from_string(*v) < 0 && !strpbrk(*v, "*?["))
+                        if (c.key == IOS_MK_CLASS && ios_class_from_string(*v) < 0 && !strpbrk(*v, "*?["))
                                 bad = "class";
-                        else if ((c.key == MK_ROTATIONAL || c.key == MK_REMOVABLE) && !streq(*v, "0") && !streq(*v, "1"))
+                        else if ((c.key == IOS_MK_ROTATIONAL || c.key == IOS_MK_REMOVABLE) && !streq(*v, "0") && !streq(*v, "1"))
                                 bad = "boolean (0 or 1)";
-                        else if (c.key == MK_ZONED && ios_zoned_from_string(*v) < 0)
+                        else if (c.key == IOS_MK_ZONED && ios_zoned_from_string(*v) < 0)
                                 bad = "zoned model (none, host-aware, host-managed)";
                         if (bad) {
-                                const char *near = c.key == MK_CLASS ? ios_class_suggest(*v) : NULL;
+                                const char *near = c.key == IOS_MK_CLASS ? ios_class_suggest(*v) : NULL;
 
                                 ios_error_set(err, file, line, -EINVAL, "unknown %s \"%s\" in %s=%s%s%s", bad, *v, key,
                                               near ? ": did you mean \"" : "", near ? near : "", near ? "\"?" : "");
@@ -155,7 +165,7 @@ int ios_conf_add_cond(struct rule *r, const char *file, unsigned line, const cha
                                 return -EINVAL;
                         }
                 }
-                if (c.key == MK_REMOVABLE)
+                if (c.key == IOS_MK_REMOVABLE)
                         p->needs_extra = true;
         }
         nc = ios_grow(r->conds, &r->capconds, r->nconds + 1, sizeof(*nc));
@@ -169,7 +179,7 @@ int ios_conf_add_cond(struct rule *r, const char *file, unsigned line, const cha
         return 0;
 }
 
-static int add_setting(struct rule *r, const char *file, unsigned line, const char *key, char *val,
+static int add_setting(struct ios_rule *r, const char *file, unsigned line, const char *key, char *val,
                        struct ios_policy *p, struct ios_error *err)
 {
         _cleanup_free_ char *k = NULL, *source = NULL;
@@ -247,7 +257,7 @@ static int add_setting(struct rule *r, const char *file, unsigned line, const ch
         return ios_wanted_set(&r->set, k, val, source);
 }
 
-void ios_rule_done(struct rule *r)
+void ios_rule_done(struct ios_rule *r)
 {
         for (size_t i = 0; i < r->nconds; i++) {
                 ios_strv_free(r->conds[i].values);
@@ -256,7 +266,7 @@ void ios_rule_done(struct rule *r)
         ios_wanted_done(&r->set);
         free(r->conds);
         free(r->source);
-        *r = (struct rule){};
+        *r = (struct ios_rule){};
 }
 
 /*
@@ -265,7 +275,7 @@ void ios_rule_done(struct rule *r)
  * (their tunables go with whatever another rule chose) and rules naming an
  * out-of-tree scheduler (its files are unknown) are not judged.
  */
-static int check_rule(struct ios_policy *p, const struct rule *r)
+static int check_rule(struct ios_policy *p, const struct ios_rule *r)
 {
         _cleanup_(ios_strv_freep) char **scheds = NULL;
         const struct ios_setting *sched = ios_wanted_get(&r->set, "scheduler");
@@ -296,22 +306,22 @@ static int check_rule(struct ios_policy *p, const struct rule *r)
         return 0;
 }
 
-static int push_rule(struct ios_policy *p, struct rule *r)
+static int push_rule(struct ios_policy *p, struct ios_rule *r)
 {
-        struct rule *nr = ios_grow(p->rules, &p->caprules, p->nrules + 1, sizeof(*nr));
+        struct ios_rule *nr = ios_grow(p->rules, &p->caprules, p->nrules + 1, sizeof(*nr));
 
         if (!nr)
                 return -ENOMEM;
         p->rules = nr;
         p->rules[p->nrules++] = *r;
-        *r = (struct rule){};
+        *r = (struct ios_rule){};
         return 0;
 }
 
 /* One ios_policy_parse() in progress: the scratch policy and where the reader is. */
 struct parse {
         struct ios_policy tmp;          /* what the text gives; p is changed only at the end */
-        struct rule cur;                /* the rule being read */
+        struct ios_rule cur;                /* the rule being read */
         const char *name;
         unsigned line;
         enum { S_NONE, S_MATCH, S_SET, S_DAEMON } sect;
@@ -444,7 +454,7 @@ static int parse_lines(struct parse *ps, char *copy)
 static int commit(struct ios_policy *p, struct parse *ps)
 {
         struct ios_policy *tmp = &ps->tmp;
-        struct rule *nr = ios_grow(p->rules, &p->caprules, p->nrules + tmp->nrules + 1, sizeof(*nr));
+        struct ios_rule *nr = ios_grow(p->rules, &p->caprules, p->nrules + tmp->nrules + 1, sizeof(*nr));
 
         if (!nr)
                 return -ENOMEM;

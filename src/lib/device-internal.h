@@ -37,9 +37,9 @@ int ios_probe_queue(struct ios_device *d);
 int ios_probe_bus(struct ios_device *d, struct ios_ctrl_cache *cache);
 
 /*
- * multipath.c: a dm-multipath device's paths (opened and classified), or
- * whether another disk is a path of one (holders/, udev); ios_mpath_done()
- * frees what it filled.
+ * multipath.c: whether a disk is a path of a dm-multipath device (holders/,
+ * udev): 0, or -errno; 1 for a multipath device itself, whose paths device.c
+ * then opens and classifies.  ios_mpath_done() frees what both filled.
  */
 int ios_mpath_probe(struct ios_device *d);
 void ios_mpath_done(struct ios_device *d);

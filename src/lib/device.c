@@ -2,8 +2,9 @@
 /*
  * device.c: a whole disk's life.  Looks a disk up by name, node, MAJ:MIN or
  * partition (the parent disk is returned), opens its sysfs directory, has
- * its facts read (probe-queue.c, probe-bus.c) and decided on (classify.c),
- * writes its attributes, and frees it.
+ * its facts read (probe-queue.c, probe-bus.c, multipath.c; a multipath
+ * device's paths opened here in turn) and decided on (classify.c), writes
+ * its attributes, and frees it.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "macro.h"
 #include "device-internal.h"
 #include "root-internal.h"
@@ -51,6 +53,49 @@ int ios_device_write(struct ios_device *d, const char *attr, const char *value)
         return ios_sysfs_write_string(d->fd, attr, value);
 }
 
+/* Opening a multipath device's paths never opens another multipath device's. */
+static _Thread_local int mpath_depth;
+
+/* A multipath device's paths (slaves/), each opened and classified; a path going away is skipped. */
+static int mpath_open_paths(struct ios_device *d)
+{
+        _cleanup_(ios_strv_freep) char **names = NULL;
+        size_t n = 0;
+        int e = ios_sysfs_list(d->fd, "slaves", &names);
+
+        if (e < 0)
+                return e == -ENOMEM || e == -EMFILE || e == -ENFILE ? e : 0;
+        d->mpath_path_cls = calloc((size_t)e + 1, sizeof(*d->mpath_path_cls));
+        if (!d->mpath_path_cls)
+                return -ENOMEM;
+        mpath_depth++;
+        e = 0;
+        for (char **s = names; s && *s; s++) {
+                _cleanup_free_ char *path = NULL;
+                struct ios_device *p = NULL;
+
+                if (asprintf(&path, "/sys/block/%s", *s) < 0) {
+                        e = -ENOMEM;
+                        break;
+                }
+                e = ios_device_open(d->ctx, path, false, NULL, &p);
+                if (ios_errno_class(e) == IOS_ERRNO_GONE) {
+                        e = 0;          /* a path going away */
+                        continue;
+                }
+                if (e < 0)
+                        break;
+                d->mpath_path_cls[n] = p->cls;
+                ios_device_free(p);
+                e = ios_strv_push(&d->mpath_paths, strdup(*s));
+                if (e < 0)
+                        break;
+                n++;
+        }
+        mpath_depth--;
+        return e < 0 ? e : 0;
+}
+
 static int device_probe(struct ios_device *d, struct ios_ctrl_cache *cache)
 {
         int e;
@@ -66,6 +111,8 @@ static int device_probe(struct ios_device *d, struct ios_ctrl_cache *cache)
                 e = ios_probe_bus(d, cache);
         if (e >= 0)
                 e = ios_mpath_probe(d);
+        if (e > 0)
+                e = mpath_depth == 0 ? mpath_open_paths(d) : 0;
         if (e < 0)
                 return e;
         return ios_device_classify(d);

@@ -167,7 +167,7 @@ int ios_device_enumerate(struct ios_ctx *r, struct ios_device ***ret, size_t *re
                         }
                         e = ios_device_open(r, path, false, &cache, &d);
                 }
-                if (e == -ENODEV || e == -ENOENT) {
+                if (ios_errno_class(e) == IOS_ERRNO_GONE) {
                         e = 0;          /* vanished while we looked */
                         continue;
                 }

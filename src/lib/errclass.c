@@ -1,14 +1,24 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * errclass.c: what a negative errno means for the disk it was about, the one
- * owner of that knowledge (include/iosched.h lists the classes).  The plan's
+ * errclass.c: what a negative errno means for the disk it was about, and how
+ * it is said (ios_strerror), the one owner of that knowledge
+ * (include/iosched.h lists the classes).  The plan's
  * writer (apply.c) stops writing to a disk on GONE and READONLY, iosched-apply
  * maps the classes to its exit codes (src/apply/run.c), ioschedd forgets a
  * GONE disk and retries the rest (src/daemon/retry.c, apply.c).
  */
 #include <errno.h>
+#include <string.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
+
+const char *ios_strerror(int e)
+{
+        if (e == -EBADFD)
+                return "not a regular file (a FIFO, socket or device node)";
+        return strerror(e < 0 ? -e : e);
+}
 
 enum ios_errno_class ios_errno_class(int e)
 {

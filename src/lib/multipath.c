@@ -7,9 +7,9 @@
  * request and inserts it into a path's queue below that path's scheduler
  * (blk_insert_cloned_request), so the schedulers of the paths are bypassed.
  *
- * For a multipath device, its paths (slaves/) are opened and classified, so
- * that classify.c can say what the LUN is (every path spinning, flash, a
- * RAID logical drive).  For any other disk, whether it is such a path: a
+ * For a multipath device, its paths (slaves/) are opened and classified (by
+ * device.c, which opens disks), so that classify.c can say what the LUN is
+ * (every path spinning, flash, a RAID logical drive).  For any other disk, whether it is such a path: a
  * dm-multipath device among its holders/, or udev's DM_MULTIPATH_DEVICE_PATH=1
  * (multipath-tools' 56-multipath.rules sets it on a path before the
  * multipath device exists, which is when udev runs us for a new LUN).
@@ -20,11 +20,9 @@
 #include <string.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "macro.h"
 #include "device-internal.h"
-
-/* Opening a multipath device's paths never opens another multipath device's. */
-static _Thread_local int depth;
 
 /* A lookup that failed for our own process is an error; anything else is "not there". */
 static bool fatal(int e)
@@ -75,52 +73,13 @@ static int probe_holder(struct ios_device *d)
         return 0;
 }
 
-static int probe_paths(struct ios_device *d)
-{
-        _cleanup_(ios_strv_freep) char **names = NULL;
-        size_t n = 0;
-        int e = ios_sysfs_list(d->fd, "slaves", &names);
-
-        if (e < 0)
-                return fatal(e) ? e : 0;
-        d->mpath_path_cls = calloc((size_t)e + 1, sizeof(*d->mpath_path_cls));
-        if (!d->mpath_path_cls)
-                return -ENOMEM;
-        depth++;
-        e = 0;
-        for (char **s = names; s && *s; s++) {
-                _cleanup_free_ char *path = NULL;
-                struct ios_device *p = NULL;
-
-                if (asprintf(&path, "/sys/block/%s", *s) < 0) {
-                        e = -ENOMEM;
-                        break;
-                }
-                e = ios_device_open(d->ctx, path, false, NULL, &p);
-                if (e == -ENODEV || e == -ENOENT) {
-                        e = 0;          /* a path going away */
-                        continue;
-                }
-                if (e < 0)
-                        break;
-                d->mpath_path_cls[n] = p->cls;
-                ios_device_free(p);
-                e = ios_strv_push(&d->mpath_paths, strdup(*s));
-                if (e < 0)
-                        break;
-                n++;
-        }
-        depth--;
-        return e < 0 ? e : 0;
-}
-
 int ios_mpath_probe(struct ios_device *d)
 {
         if (d->hidden)
                 return 0;
         if (startswith(d->name, "dm-")) {
                 d->mpath_kernel_rotational = d->rotational;
-                return depth == 0 && d->subtype && streq(d->subtype, "mpath") ? probe_paths(d) : 0;
+                return d->subtype && streq(d->subtype, "mpath");
         }
         return probe_holder(d);
 }

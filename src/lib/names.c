@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "macro.h"
 
 static const char * const class_names[_IOS_CLASS_MAX] = {

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "macro.h"
 
 int ios_dropin_parse(const char *arg, struct ios_dropin *ret)

@@ -19,6 +19,7 @@
 #include <sys/sysmacros.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "macro.h"
 #include "policy-internal.h"
 
@@ -74,7 +75,7 @@ static int open_policy_path(const char *path, int final, unsigned flags, const c
                 _cleanup_free_ char *cwd = getcwd(NULL, 0);
 
                 if (!cwd)
-                        return ios_error_set(err, path, 0, -errno, "cannot know the current directory: %s", strerror(errno));
+                        return ios_error_set(err, path, 0, -errno, "cannot know the current directory: %s", ios_strerror(errno));
                 if (asprintf(&abs, "%s/%s", cwd, path) < 0)
                         abs = NULL;
         }
@@ -82,7 +83,7 @@ static int open_policy_path(const char *path, int final, unsigned flags, const c
                 return -ENOMEM;
         cur = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (cur < 0 || fstat(cur, &cst) < 0)
-                return ios_error_set(err, path, 0, -errno, "cannot open /: %s", strerror(errno));
+                return ios_error_set(err, path, 0, -errno, "cannot open /: %s", ios_strerror(errno));
         if (cst.st_uid != 0 && !(flags & IOS_POLICY_ANY_OWNER))
                 return ios_error_set(err, path, 0, -EPERM, "refusing a %s: / is not owned by root", what);
 
@@ -129,12 +130,12 @@ static int open_policy_path(const char *path, int final, unsigned flags, const c
                         }
                         if (e == -ENOENT || (e == -ENOTDIR && (final & O_DIRECTORY)))
                                 return -ENOENT;         /* absent: not an error here */
-                        return ios_error_set(err, path, 0, e, "cannot open: %s", strerror(-e));
+                        return ios_error_set(err, path, 0, e, "cannot open: %s", ios_strerror(e));
                 }
                 if (fstat(fd, &st) < 0) {
                         int e = -errno;
                         close(fd);
-                        return ios_error_set(err, path, 0, e, "cannot stat: %s", strerror(-e));
+                        return ios_error_set(err, path, 0, e, "cannot stat: %s", ios_strerror(e));
                 }
                 why = dir_unsafe(&cst, &st, flags);
                 if (why) {
@@ -174,11 +175,11 @@ static int load_file(struct ios_policy *p, const char *path, unsigned flags, str
         if (masked)
                 return 0;       /* masked with a link to /dev/null */
         if (fd == -ENOENT)
-                return ios_error_set(err, path, 0, -ENOENT, "cannot open: %s", strerror(ENOENT));
+                return ios_error_set(err, path, 0, -ENOENT, "cannot open: %s", ios_strerror(ENOENT));
         if (fd < 0)
                 return fd;
         if (fstat(fd, &st) < 0)
-                return ios_error_set(err, path, 0, -errno, "cannot stat: %s", strerror(errno));
+                return ios_error_set(err, path, 0, -errno, "cannot stat: %s", ios_strerror(errno));
         if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3))
                 return 0;       /* /dev/null itself */
         if (!S_ISREG(st.st_mode))
@@ -200,7 +201,7 @@ static int load_file(struct ios_policy *p, const char *path, unsigned flags, str
         if (e == -ENOMEM)
                 return e;
         if (e < 0)
-                return ios_error_set(err, path, 0, e, "cannot read: %s", strerror(-e));
+                return ios_error_set(err, path, 0, e, "cannot read: %s", ios_strerror(e));
         if (strlen(buf) != len)
                 return ios_error_set(err, path, 0, -EINVAL, "policy file contains a NUL byte");
         e = ios_policy_parse(p, path, buf, err);
@@ -229,15 +230,6 @@ static int add_error(struct ios_policy *p, int code, const struct ios_error *err
         p->errors[p->nerrors].holds_all = false;
         p->nerrors++;
         return ios_policy_hold(p, err->file, text, p->nerrors - 1);
-}
-
-const char *ios_error_where(const struct ios_error *e, char *buf, size_t n)
-{
-        if (e->line)
-                snprintf(buf, n, "%s:%u", e->file, e->line);
-        else
-                snprintf(buf, n, "%s", e->file);
-        return buf;
 }
 
 const struct ios_error *ios_policy_errors(const struct ios_policy *p, size_t *ret_n)
@@ -327,7 +319,7 @@ static int collect(char * const *dirs, unsigned flags, struct ios_policy *p, cha
                 }
                 e = ios_sysfs_list(fd, ".", &list);
                 if (e < 0) {
-                        e = add_error(p, ios_error_set(&err, dir, 0, e, "cannot read: %s", strerror(-e)), &err, NULL);
+                        e = add_error(p, ios_error_set(&err, dir, 0, e, "cannot read: %s", ios_strerror(e)), &err, NULL);
                         if (e < 0)
                                 goto fail;
                         continue;
@@ -439,7 +431,7 @@ int ios_policy_load_dropins(const char *conf_root, const char *file, unsigned fl
 
                 if (stat(conf_root, &st) < 0)
                         return ios_error_set(err, conf_root, 0, -errno, "cannot use the configuration root: %s",
-                                             strerror(errno));
+                                             ios_strerror(errno));
                 if (!S_ISDIR(st.st_mode))
                         return ios_error_set(err, conf_root, 0, -ENOTDIR,
                                              "cannot use the configuration root: not a directory");

@@ -20,15 +20,15 @@
 #include "macro.h"
 #include "policy-internal.h"
 
-static int hold_key(struct rule *r, const char *key)
+static int hold_key(struct ios_rule *r, const char *key)
 {
         /* what is held is the key: no value, no source */
         return ios_wanted_get(&r->set, key) ? 0 : ios_wanted_set(&r->set, key, NULL, NULL);
 }
 
-static int push_hold(struct ios_policy *p, struct rule *r)
+static int push_hold(struct ios_policy *p, struct ios_rule *r)
 {
-        struct rule *nr;
+        struct ios_rule *nr;
 
         if (!r->set.n && !r->hold_every_key) {
                 ios_rule_done(r);       /* names nothing: holds nothing */
@@ -39,7 +39,7 @@ static int push_hold(struct ios_policy *p, struct rule *r)
                 return -ENOMEM;
         p->rules = nr;
         p->rules[p->nrules++] = *r;
-        *r = (struct rule){};
+        *r = (struct ios_rule){};
         return 0;
 }
 
@@ -58,7 +58,7 @@ int ios_policy_hold(struct ios_policy *p, const char *name, const char *text, si
 {
         enum { S_NONE, S_MATCH, S_SET, S_OTHER } sect = S_NONE;
         _cleanup_free_ char *copy = NULL;
-        struct rule cur = {};
+        struct ios_rule cur = {};
         bool in_rule = false, have_set = false, whole = false;
         unsigned line = 0;
         size_t first = p->nrules;
@@ -89,7 +89,7 @@ int ios_policy_hold(struct ios_policy *p, const char *name, const char *text, si
                                         in_rule = have_set = false;
                                 }
                                 if (!in_rule)
-                                        cur = (struct rule){ .hold = true, .error = error };
+                                        cur = (struct ios_rule){ .hold = true, .error = error };
                                 in_rule = true;
                                 have_set = have_set || l[1] == 'S';
                                 sect = l[1] == 'M' ? S_MATCH : S_SET;

@@ -5,23 +5,23 @@
 
 #include "iosched.h"
 
-enum match_key {
-        MK_CLASS, MK_NAME, MK_VENDOR, MK_MODEL, MK_SERIAL, MK_WWN, MK_DRIVER,
-        MK_TRANSPORT, MK_PCI, MK_ROTATIONAL, MK_ZONED, MK_REMOVABLE, MK_SIZE,
-        MK_PROPERTY, _MK_MAX,
+enum ios_match_key {
+        IOS_MK_CLASS, IOS_MK_NAME, IOS_MK_VENDOR, IOS_MK_MODEL, IOS_MK_SERIAL, IOS_MK_WWN, IOS_MK_DRIVER,
+        IOS_MK_TRANSPORT, IOS_MK_PCI, IOS_MK_ROTATIONAL, IOS_MK_ZONED, IOS_MK_REMOVABLE, IOS_MK_SIZE,
+        IOS_MK_PROPERTY, _IOS_MK_MAX,
 };
 
-struct cond {
-        enum match_key key;
+struct ios_cond {
+        enum ios_match_key key;
         bool negate;
         char **values;          /* globs, OR-ed */
-        char *prop;             /* MK_PROPERTY: the property name */
-        uint64_t min, max;      /* MK_SIZE, bytes, inclusive */
+        char *prop;             /* IOS_MK_PROPERTY: the property name */
+        uint64_t min, max;      /* IOS_MK_SIZE, bytes, inclusive */
 };
 
-struct rule {
+struct ios_rule {
         char *source;           /* "file:line" of the rule's first section */
-        struct cond *conds;
+        struct ios_cond *conds;
         size_t nconds, capconds;
         struct ios_wanted set;  /* its [Set], one setting per key (wanted.c) */
         /* a rule of a file with an error: holds its set[].key (values unused) on what it matches */
@@ -31,7 +31,7 @@ struct rule {
 };
 
 struct ios_policy {
-        struct rule *rules;
+        struct ios_rule *rules;
         size_t nrules, caprules;        /* caprules: room in rules (amortized growth) */
         char **files;
         char **warnings;        /* "file:line: message", in reading order */
@@ -47,9 +47,9 @@ struct ios_policy {
 /* Fill err (if not NULL) with file, line and message; returns code. */
 int ios_error_set(struct ios_error *err, const char *file, unsigned line, int code, const char *fmt, ...)
         __attribute__((format(printf, 5, 6)));
-void ios_rule_done(struct rule *r);
+void ios_rule_done(struct ios_rule *r);
 /* conf.c: one [Match] line into r (p->needs_extra set as needed); 0 or -errno with err set. */
-int ios_conf_add_cond(struct rule *r, const char *file, unsigned line, const char *key, char *val,
+int ios_conf_add_cond(struct ios_rule *r, const char *file, unsigned line, const char *key, char *val,
                       struct ios_policy *p, struct ios_error *err);
 /* conf-values.c: cut a comment ("#" or ";" after a blank) off a value, and the blanks before it. */
 void ios_conf_cut_comment(char *val);

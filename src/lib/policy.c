@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "macro.h"
 #include "policy-internal.h"
 
@@ -27,34 +28,34 @@ static bool glob_any(char * const *globs, const char *s)
         return false;
 }
 
-static bool cond_holds(const struct cond *c, const struct ios_device *d)
+static bool cond_holds(const struct ios_cond *c, const struct ios_device *d)
 {
         const char *s = NULL;
         char buf[16];
         bool m;
 
         switch (c->key) {
-        case MK_CLASS: s = ios_class_to_string(d->cls); break;
-        case MK_NAME: s = d->name; break;
-        case MK_VENDOR: s = d->vendor; break;
-        case MK_MODEL: s = d->model; break;
-        case MK_SERIAL: s = d->serial; break;
-        case MK_WWN: s = d->wwn; break;
-        case MK_DRIVER: s = d->driver; break;
-        case MK_TRANSPORT: s = d->tran; break;
-        case MK_PCI: s = d->pci_id; break;
-        case MK_ZONED: s = ios_zoned_to_string(d->zoned); break;
-        case MK_PROPERTY: s = ios_props_get(&d->props, c->prop); break;
-        case MK_ROTATIONAL:
-        case MK_REMOVABLE: {
-                int v = c->key == MK_ROTATIONAL ? d->rotational : d->removable;
+        case IOS_MK_CLASS: s = ios_class_to_string(d->cls); break;
+        case IOS_MK_NAME: s = d->name; break;
+        case IOS_MK_VENDOR: s = d->vendor; break;
+        case IOS_MK_MODEL: s = d->model; break;
+        case IOS_MK_SERIAL: s = d->serial; break;
+        case IOS_MK_WWN: s = d->wwn; break;
+        case IOS_MK_DRIVER: s = d->driver; break;
+        case IOS_MK_TRANSPORT: s = d->tran; break;
+        case IOS_MK_PCI: s = d->pci_id; break;
+        case IOS_MK_ZONED: s = ios_zoned_to_string(d->zoned); break;
+        case IOS_MK_PROPERTY: s = ios_props_get(&d->props, c->prop); break;
+        case IOS_MK_ROTATIONAL:
+        case IOS_MK_REMOVABLE: {
+                int v = c->key == IOS_MK_ROTATIONAL ? d->rotational : d->removable;
                 if (v >= 0) {
                         snprintf(buf, sizeof(buf), "%d", v);
                         s = buf;
                 }
                 break;
         }
-        case MK_SIZE:
+        case IOS_MK_SIZE:
                 m = d->size >= c->min && d->size <= c->max;
                 return c->negate ? !m : m;
         default:
@@ -64,7 +65,7 @@ static bool cond_holds(const struct cond *c, const struct ios_device *d)
         return c->negate ? !m : m;
 }
 
-static bool rule_matches(const struct rule *r, const struct ios_device *d)
+static bool rule_matches(const struct ios_rule *r, const struct ios_device *d)
 {
         for (size_t i = 0; i < r->nconds; i++)
                 if (!cond_holds(&r->conds[i], d))
@@ -117,7 +118,7 @@ int ios_policy_resolve(const struct ios_policy *p, const struct ios_device *d, s
                 return 0;
         }
         for (size_t i = 0; i < p->nrules && e >= 0; i++) {
-                const struct rule *r = &p->rules[i];
+                const struct ios_rule *r = &p->rules[i];
 
                 if (!rule_matches(r, d))
                         continue;
@@ -185,7 +186,7 @@ int ios_policy_unmatched(const struct ios_policy *p, struct ios_device * const *
         int e;
 
         for (size_t i = 0; i < p->nrules; i++) {
-                const struct rule *r = &p->rules[i];
+                const struct ios_rule *r = &p->rules[i];
                 bool any = false;
 
                 if (r->hold || startswith(r->source, "built-in:"))

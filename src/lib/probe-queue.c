@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "macro.h"
 #include "device-internal.h"
 

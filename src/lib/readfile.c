@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "macro.h"
 
 int ios_read_fd_max(int fd, size_t max, char **ret, size_t *ret_len)

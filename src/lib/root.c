@@ -22,6 +22,7 @@
 #include <linux/openat2.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "macro.h"
 #include "root-internal.h"
 
@@ -271,13 +272,6 @@ int ios_fd_verify_regular(int fd)
         if (S_ISDIR(st.st_mode))
                 return -EISDIR;
         return -EBADFD;         /* a FIFO, socket or device node */
-}
-
-const char *ios_strerror(int e)
-{
-        if (e == -EBADFD)
-                return "not a regular file (a FIFO, socket or device node)";
-        return strerror(e < 0 ? -e : e);
 }
 
 /* A data open: never blocks on a FIFO, never takes a controlling terminal. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "macro.h"
 
 int ios_sched_parse(const char *text, char **ret_current, char ***ret_avail)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "macro.h"
 
 #define WORD_MAX 64
@@ -22,7 +23,7 @@ unsigned ios_edit_distance(const char *a, const char *b)
         unsigned d[WORD_MAX + 1][WORD_MAX + 1];
 
         if (na > WORD_MAX || nb > WORD_MAX)
-                return UINT_MAX_DISTANCE;
+                return IOS_DISTANCE_MAX;
         for (size_t i = 0; i <= na; i++)
                 d[i][0] = (unsigned)i;
         for (size_t j = 0; j <= nb; j++)
@@ -56,7 +57,7 @@ bool ios_near_miss(const char *word, const char *known)
 const char *ios_suggest(const char *word, const char * const *known, size_t n)
 {
         const char *best = NULL;
-        unsigned bd = UINT_MAX_DISTANCE;
+        unsigned bd = IOS_DISTANCE_MAX;
 
         for (size_t i = 0; i < n; i++) {
                 unsigned d = ios_edit_distance(word, known[i]);

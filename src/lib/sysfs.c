@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "macro.h"
 #include "root-internal.h"
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "macro.h"
 #include "policy-internal.h"
 
@@ -283,7 +284,7 @@ const char *ios_tunable_suggest(const char *key, char *buf, size_t n)
                 { "queue/", queue_attrs, ELEMENTSOF(queue_attrs) },
                 { "queue/iosched/", iosched_attrs, ELEMENTSOF(iosched_attrs) },
         };
-        unsigned best = UINT_MAX_DISTANCE;
+        unsigned best = IOS_DISTANCE_MAX;
         char cand[96];
 
         if (ios_near_miss(key, "Scheduler")) {
@@ -301,7 +302,7 @@ const char *ios_tunable_suggest(const char *key, char *buf, size_t n)
                                 snprintf(buf, n, "%s", cand);
                         }
                 }
-        return best == UINT_MAX_DISTANCE ? NULL : buf;
+        return best == IOS_DISTANCE_MAX ? NULL : buf;
 }
 
 int ios_tunable_check(const char *key, const char *value, char *msg, size_t msglen)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "macro.h"
 
 int ios_props_load(struct ios_ctx *r, unsigned major, unsigned minor, struct ios_props *p)

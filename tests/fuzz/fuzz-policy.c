@@ -10,6 +10,7 @@
  */
 #include "fuzz-util.h"
 #include "iosched.h"
+#include "iosched-internal.h"
 
 static struct ios_ctx *ctx;
 

@@ -24,6 +24,7 @@
 #include "fuzz-util.h"
 #include "apply.h"
 #include "iosched.h"
+#include "iosched-internal.h"
 
 #ifndef FUZZ_TOP
 #define FUZZ_TOP "."

@@ -7,6 +7,7 @@
  */
 #include "fuzz-util.h"
 #include "iosched.h"
+#include "iosched-internal.h"
 
 static struct ios_ctx *ctx;
 static char dbpath[512];

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 
 /* A policy of text (file name "test.conf"), on the built-in rules or on none. */
 static inline struct ios_policy *t_parse(const char *text, bool builtin)

@@ -30,7 +30,7 @@ static void test_lfsr_every_block_once(void **state)
 {
         static const uint64_t sizes[] = { 1, 2, 3, 7, 8, 9, 1000, 4096, 65537, 262144, 1000003 };
         struct bench_opts o;
-        struct gen g;
+        struct bench_gen g;
 
         (void)state;
         opts(&o, BENCH_RW_RANDREAD);
@@ -41,12 +41,12 @@ static void test_lfsr_every_block_once(void **state)
                 uint64_t first = 0;
 
                 assert_non_null(seen);
-                gen_init(&g, &o, 1 << 20, region, 42 + i);
+                bench_gen_init(&g, &o, 1 << 20, region, 42 + i);
                 assert_int_equal(g.nblocks[BENCH_READ], n);
                 /* two passes: each block once in each, and the second repeats the first's order */
                 for (int pass = 0; pass < 2; pass++) {
                         for (uint64_t k = 0; k < n; k++) {
-                                uint64_t off = gen_offset(&g, BENCH_READ, 4096), b;
+                                uint64_t off = bench_gen_offset(&g, BENCH_READ, 4096), b;
 
                                 assert_true(off >= 1 << 20 && off + 4096 <= (1 << 20) + region);
                                 assert_int_equal(off % 4096, 0);
@@ -68,15 +68,15 @@ static void test_lfsr_every_block_once(void **state)
 static void test_lfsr_scrambles(void **state)
 {
         struct bench_opts o;
-        struct gen g;
+        struct bench_gen g;
         uint64_t prev = 0, ascending = 0, n = 100000;
 
         (void)state;
         opts(&o, BENCH_RW_RANDREAD);
         o.rng = BENCH_RNG_LFSR;
-        gen_init(&g, &o, 0, n * 4096, 7);
+        bench_gen_init(&g, &o, 0, n * 4096, 7);
         for (uint64_t k = 0; k < n; k++) {
-                uint64_t off = gen_offset(&g, BENCH_READ, 4096);
+                uint64_t off = bench_gen_offset(&g, BENCH_READ, 4096);
 
                 ascending += off == prev + 4096;
                 prev = off;
@@ -96,13 +96,13 @@ static int cmp_desc(const void *a, const void *b)
 static double hot_share(struct bench_opts *o, uint64_t n, uint64_t draws, double top_frac, uint64_t *ret_hits0)
 {
         uint32_t *hits = calloc(n, sizeof(*hits));
-        struct gen g;
+        struct bench_gen g;
         uint64_t top = 0, k = (uint64_t)((double)n * top_frac);
 
         assert_non_null(hits);
-        gen_init(&g, o, 0, n * 4096, 1234);
+        bench_gen_init(&g, o, 0, n * 4096, 1234);
         for (uint64_t i = 0; i < draws; i++) {
-                uint64_t off = gen_offset(&g, BENCH_READ, 4096);
+                uint64_t off = bench_gen_offset(&g, BENCH_READ, 4096);
 
                 assert_true(off + 4096 <= n * 4096);
                 hits[off / 4096]++;
@@ -181,18 +181,18 @@ static void test_pareto_normal(void **state)
 static void test_bssplit_shares(void **state)
 {
         struct bench_opts o;
-        struct gen g;
+        struct bench_gen g;
         uint64_t count[3] = { 0 }, draws = 300000;
         const uint64_t region = 1 << 30;
 
         (void)state;
         opts(&o, BENCH_RW_RANDRW);
         assert_int_equal(bench_parse_bssplit("4k/70:16k/20:64k/10,8k/100", &o), 0);
-        gen_init(&g, &o, 4096, region, 99);
+        bench_gen_init(&g, &o, 4096, region, 99);
         assert_int_equal(g.align[BENCH_READ], 4096);
         for (uint64_t i = 0; i < draws; i++) {
-                uint32_t len = gen_len(&g, BENCH_READ);
-                uint64_t off = gen_offset(&g, BENCH_READ, len);
+                uint32_t len = bench_gen_len(&g, BENCH_READ);
+                uint64_t off = bench_gen_offset(&g, BENCH_READ, len);
 
                 assert_true(off >= 4096 && off + len <= 4096 + region);
                 assert_int_equal((off - 4096) % 4096, 0);
@@ -203,16 +203,16 @@ static void test_bssplit_shares(void **state)
         assert_true(fabs((double)count[1] / draws - 0.20) < 0.01);
         assert_true(fabs((double)count[2] / draws - 0.10) < 0.01);
         for (int i = 0; i < 1000; i++)
-                assert_int_equal(gen_len(&g, BENCH_WRITE), 8192);
+                assert_int_equal(bench_gen_len(&g, BENCH_WRITE), 8192);
         /* sequential with mixed sizes: contiguous, wrapping before the end */
         o.rw = BENCH_RW_READ;
-        gen_init(&g, &o, 0, 1 << 20, 1);
+        bench_gen_init(&g, &o, 0, 1 << 20, 1);
         {
                 uint64_t expect = 0;
 
                 for (int i = 0; i < 10000; i++) {
-                        uint32_t len = gen_len(&g, BENCH_READ);
-                        uint64_t off = gen_offset(&g, BENCH_READ, len);
+                        uint32_t len = bench_gen_len(&g, BENCH_READ);
+                        uint64_t off = bench_gen_offset(&g, BENCH_READ, len);
 
                         if (expect + len > 1 << 20)
                                 expect = 0;

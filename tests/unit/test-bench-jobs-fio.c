@@ -346,7 +346,7 @@ static void test_fio_file_names(void **state)
 
 static void test_fio_engines(void **state)
 {
-        struct sset sections = {};
+        struct bench_sset sections = {};
         char *what = NULL;
 
         (void)state;
@@ -362,7 +362,7 @@ static void test_fio_engines(void **state)
                                         &sections), 1);
         assert_non_null(strstr(what, "/tmp/evil.so"));
         free(what);
-        sset_done(&sections);
+        bench_sset_done(&sections);
 }
 
 static bool has(char **list, const char *s)

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "helpers.h"
 
 #define AHCI_DEV "sys/devices/pci0000:00/0000:00:1f.2/ata1/host2/target2:0:0/2:0:0:0"

@@ -16,7 +16,7 @@
 #include <sys/sysmacros.h>
 #include <cmocka.h>
 
-#include "../../src/daemon/daemon-internal.h"
+#include "../../src/daemon/state.h"
 
 static void test_backoff_then_give_up(void **state)
 {

@@ -17,7 +17,7 @@
 #include <sys/sysmacros.h>
 #include <cmocka.h>
 
-#include "../../src/daemon/daemon-internal.h"
+#include "../../src/daemon/state.h"
 
 /* the benchmark locks the test pretends are held */
 struct locks {

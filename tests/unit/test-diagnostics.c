@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "helpers.h"
 #include "policy-helpers.h"
 

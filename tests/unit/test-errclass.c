@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "../../src/apply/apply.h"
 
 static const struct {

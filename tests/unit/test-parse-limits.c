@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "helpers.h"
 
 /* "[Match]\nName=a a a ...\n[Set]\nScheduler=none\n" with n words */

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "helpers.h"
 #include "policy-helpers.h"
 

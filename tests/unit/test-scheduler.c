@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "device-internal.h"
 #include "helpers.h"
 

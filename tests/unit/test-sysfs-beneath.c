@@ -27,6 +27,7 @@
 #include <cmocka.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "root-internal.h"
 #include "helpers.h"
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* ioschedd's event loop state, shared by daemon.c (the loop, policy, timers),
+/* state.h: ioschedd's event loop state, shared by daemon.c (the loop, policy, timers),
  * monitor.c (uevents), apply.c (planning and applying a disk) and the tables
  * below them.  Not an API: the daemon's own files and their unit tests only. */
-#ifndef IOSD_DAEMON_INTERNAL_H
-#define IOSD_DAEMON_INTERNAL_H
+#ifndef IOSD_STATE_H
+#define IOSD_STATE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -54,9 +54,9 @@ struct iosd_seen {
         uint64_t seq;
 };
 
-enum reason { R_START, R_EVENT, R_RESCAN, R_RELOAD, R_DRIFT, R_BENCH };
+enum iosd_reason { IOSD_R_START, IOSD_R_EVENT, IOSD_R_RESCAN, IOSD_R_RELOAD, IOSD_R_DRIFT, IOSD_R_BENCH };
 
-struct daemon {
+struct iosd_daemon {
         const struct iosd_options *o;
         struct ios_ctx *ctx;
         struct ios_policy *policy;
@@ -97,17 +97,17 @@ static inline uint64_t iosd_now_ms(void)
  */
 
 /* monitor.c: the udev or kernel uevent socket */
-int iosd_monitor_open(struct daemon *d);        /* the fd to poll if d->mon is set, or -errno */
-void iosd_monitor_receive(struct daemon *d);    /* drain it into d->pending */
+int iosd_monitor_open(struct iosd_daemon *d);        /* the fd to poll if d->mon is set, or -errno */
+void iosd_monitor_receive(struct iosd_daemon *d);    /* drain it into d->pending */
 
 /* apply.c: plan and apply one disk (by number) or every disk, logging what happened */
-void iosd_apply_devnum(struct daemon *d, dev_t devnum, enum reason why);
-void iosd_apply_all(struct daemon *d, enum reason why);
+void iosd_apply_devnum(struct iosd_daemon *d, dev_t devnum, enum iosd_reason why);
+void iosd_apply_all(struct iosd_daemon *d, enum iosd_reason why);
 /* a disk iosched-bench held is free again (yield.c): said, then checked against the policy */
-void iosd_apply_bench_ended(struct daemon *d, const struct iosd_yield *y);
+void iosd_apply_bench_ended(struct iosd_daemon *d, const struct iosd_yield *y);
 
 /* fight.c: a value restored twice within minutes is said once, with the other writers */
-void iosd_fight_note(const struct daemon *d, dev_t dev, uint64_t seq, const char *name,
+void iosd_fight_note(const struct iosd_daemon *d, dev_t dev, uint64_t seq, const char *name,
                      const struct ios_change *c);
 
 /* yield.c: the disks left alone while iosched-bench switches their scheduler */
@@ -126,9 +126,9 @@ bool iosd_yield_forget(struct iosd_yields *t, dev_t dev);
 void iosd_yield_done(struct iosd_yields *t);
 
 /* seen.c: the diskseq each device number had when it was last planned */
-bool iosd_seen_is(const struct daemon *d, dev_t dev, uint64_t seq);
-void iosd_seen_set(struct daemon *d, dev_t dev, uint64_t seq);
-void iosd_seen_forget(struct daemon *d, dev_t dev, uint64_t seq);
+bool iosd_seen_is(const struct iosd_daemon *d, dev_t dev, uint64_t seq);
+void iosd_seen_set(struct iosd_daemon *d, dev_t dev, uint64_t seq);
+void iosd_seen_forget(struct iosd_daemon *d, dev_t dev, uint64_t seq);
 
 /* retry.c: transient failures and when each is due again */
 enum iosd_retry_verdict {
