@@ -133,7 +133,8 @@ static double zeta_n(uint64_t n, double theta)
         return s;
 }
 
-void bench_gen_init(struct bench_gen *g, const struct bench_opts *o, uint64_t region_start, uint64_t region_len, uint64_t seed)
+void bench_gen_init(struct bench_gen *g, const struct bench_opts *o, uint64_t region_start,
+                    uint64_t region_len, uint64_t seed)
 {
         memset(g, 0, sizeof(*g));
         g->start = region_start;

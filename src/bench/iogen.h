@@ -41,7 +41,8 @@ struct bench_gen {
 /* iogen.c: set g up for thread t's job and region (zipf's sum over the
  * blocks included, so this runs before the measured window). */
 struct bench_thread;
-void bench_gen_init(struct bench_gen *g, const struct bench_opts *o, uint64_t region_start, uint64_t region_len, uint64_t seed);
+void bench_gen_init(struct bench_gen *g, const struct bench_opts *o, uint64_t region_start,
+                    uint64_t region_len, uint64_t seed);
 /* iogen.c: block index in [0, n) of direction dir under a skewed distribution */
 uint64_t bench_gen_dist_block(struct bench_gen *g, unsigned dir);
 /* iogen.c: the next block of the lfsr pass of direction dir */

@@ -376,8 +376,8 @@ LOOP_STEP void window_step(struct loop *L)
         }
 }
 
-void bench_io_loop(struct bench_workers *w, struct bench_thread *t, const struct bench_gen *gp, struct bench_io **freel,
-                   struct bench_io **staged, struct bench_cqe *cq)
+void bench_io_loop(struct bench_workers *w, struct bench_thread *t, const struct bench_gen *gp,
+                   struct bench_io **freel, struct bench_io **staged, struct bench_cqe *cq)
 {
         const struct bench_opts *o = t->o;
         uint64_t ru0[5] = { 0 };

@@ -184,7 +184,8 @@ int bench_jobfile_parse(struct bench_opts *g, const char *path, struct bench_err
         f = in ? stdin : fopen(path, "re");
 
         if (!f)
-                return bench_error_set(e, BENCH_ERR_USAGE, errno, "%s: cannot read the job file: %s", path, ios_strerror(errno));
+                return bench_error_set(e, BENCH_ERR_USAGE, errno, "%s: cannot read the job file: %s", path,
+                                       ios_strerror(errno));
         {
                 FILE *m = open_memstream(&text, &len);
                 char chunk[4096];

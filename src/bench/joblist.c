@@ -12,7 +12,8 @@
 #include "jobs.h"
 #include "macro.h"
 
-int bench_jobs_add(struct bench_opts *g, const struct bench_opts *base, const char *name, struct bench_opts **ret)
+int bench_jobs_add(struct bench_opts *g, const struct bench_opts *base, const char *name,
+                   struct bench_opts **ret)
 {
         struct bench_opts *jobs, *j;
         size_t cap;
@@ -47,8 +48,10 @@ int bench_jobs_record(struct bench_opts *g, int r, const char *where, const char
                 return r;
         list = r == 1 ? &g->ignored : &g->unsupported;
         if (where)
-                r = value ? ios_strv_pushf(list, "%s: %s=%s", where, name, value) : ios_strv_pushf(list, "%s: %s", where, name);
+                r = value ? ios_strv_pushf(list, "%s: %s=%s", where, name, value) :
+                            ios_strv_pushf(list, "%s: %s", where, name);
         else
-                r = value && *value ? ios_strv_pushf(list, "--%s=%s", name, value) : ios_strv_pushf(list, "--%s", name);
+                r = value && *value ? ios_strv_pushf(list, "--%s=%s", name, value) :
+                                      ios_strv_pushf(list, "--%s", name);
         return r < 0 ? r : 0;
 }

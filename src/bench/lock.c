@@ -108,7 +108,8 @@ int bench_disk_lock_take(const struct ios_device *d, struct bench_disk_lock *l, 
         if (ftruncate(fd, 0) < 0 || pwrite(fd, buf, (size_t)r, 0) != r) {
                 r = errno ? errno : EIO;
                 close(fd);
-                return bench_error_set(e, BENCH_ERR_SYSTEM, r, "%s: cannot write %s: %s", d->name, path, ios_strerror(r));
+                return bench_error_set(e, BENCH_ERR_SYSTEM, r, "%s: cannot write %s: %s", d->name, path,
+                                       ios_strerror(r));
         }
         l->fd = fd;
         return 0;

@@ -109,7 +109,8 @@ static int plan_and_apply(struct ios_device *d, struct ios_wanted *w, struct ben
                         free(k->refused);
                         if (asprintf(&k->refused, "the kernel did not take it back under %s (%s)",
                                      d->sched_current ? d->sched_current : "its scheduler",
-                                     bad->msg ? bad->msg : ios_strerror(bad->error ? bad->error : -EINVAL)) < 0)
+                                     bad->msg ? bad->msg : ios_strerror(bad->error ? bad->error : -EINVAL)) <
+                            0)
                                 k->refused = NULL;
                         k->lost = !keep->armed;
                         ios_wanted_unset(w, bad->key);

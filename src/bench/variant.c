@@ -313,8 +313,9 @@ int bench_variants_learn(struct bench_variants *vs, struct ios_device *d, struct
                         if (d->sched_current && streq(d->sched_current, sched) && other_sched(d, sched)) {
                                 r = bench_sched_switch(d, other_sched(d, sched), NULL, &why);
                                 if (r < 0)
-                                        return bench_error_set(e, BENCH_ERR_SCHED, -r, "%s: cannot switch to %s: %s",
-                                                               d->name, other_sched(d, sched), why ? why : ios_strerror(r));
+                                        return bench_error_set(
+                                                e, BENCH_ERR_SCHED, -r, "%s: cannot switch to %s: %s",
+                                                d->name, other_sched(d, sched), why ? why : ios_strerror(r));
                         }
                         r = bench_sched_switch(d, sched, NULL, &why);
                         if (r < 0)

@@ -77,8 +77,9 @@ static void *worker(void *arg)
                                     POSIX_FADV_DONTNEED);
         /* the offsets' generator (zipf sums over the blocks): before the gate, outside the window */
         bench_gen_init(&g, o, t->file->region_start, t->file->region_len,
-                       o->randrepeat ? 0x9E3779B97F4A7C15ull * (t->job_thread + 1) + t->job * 0x5851F42D4C957F2Dull
-                                     : bench_clock_gettime_ns() ^ ((uint64_t)t->id << 48));
+                       o->randrepeat ?
+                               0x9E3779B97F4A7C15ull * (t->job_thread + 1) + t->job * 0x5851F42D4C957F2Dull :
+                               bench_clock_gettime_ns() ^ ((uint64_t)t->id << 48));
         if (r == 0 && (r = set_ioprio(o)) < 0)
                 t->setup_step = "set the I/O priority (ioprio_set)";
         if (r < 0)

@@ -110,8 +110,8 @@ void bench_workers_counts(const struct bench_workers *w, int j, uint64_t ios[BEN
 /* ioloop.c: thread t's I/O loop, from its ramp to its window's end, on depth slots (freel,
  * staged and cq have room for t->depth each) with the offsets of a copy of g. */
 struct bench_gen;
-void bench_io_loop(struct bench_workers *w, struct bench_thread *t, const struct bench_gen *g, struct bench_io **freel,
-                   struct bench_io **staged, struct bench_cqe *cq);
+void bench_io_loop(struct bench_workers *w, struct bench_thread *t, const struct bench_gen *g,
+                   struct bench_io **freel, struct bench_io **staged, struct bench_cqe *cq);
 /* Sleep up to ns, in slices that notice a stop; false if the run is being stopped. */
 bool bench_nap(struct bench_workers *w, uint64_t ns);
 

@@ -153,7 +153,8 @@ static char *refused_key(dev_t devnum, const struct ios_change *c)
 /* Returns the -errno of ios_plan_build() (the plan failed, logged here), else 0. */
 /* Changes in state `state` whose key was refused before (d->refused) are
  * skipped: said once per device and policy load. */
-static void skip_refused(struct iosd_daemon *d, dev_t devnum, struct ios_plan *plan, enum ios_change_state state)
+static void skip_refused(struct iosd_daemon *d, dev_t devnum, struct ios_plan *plan,
+                         enum ios_change_state state)
 {
         for (size_t i = 0; i < plan->n; i++) {
                 struct ios_change *c = &plan->c[i];
@@ -168,8 +169,8 @@ static void skip_refused(struct iosd_daemon *d, dev_t devnum, struct ios_plan *p
 
 /* Write what drifted and say each change: a value we had set and somebody
  * else changed (behind) is said with what was found, before the write. */
-static void write_plan(struct iosd_daemon *d, struct ios_device *dev, struct ios_plan *plan, enum iosd_reason why,
-                       bool behind, uint64_t seq)
+static void write_plan(struct iosd_daemon *d, struct ios_device *dev, struct ios_plan *plan,
+                       enum iosd_reason why, bool behind, uint64_t seq)
 {
         dev_t devnum = makedev(dev->major, dev->minor);
 

@@ -91,7 +91,8 @@ static int load_policy(struct iosd_daemon *d, struct ios_policy **ret)
                 if (pe.msg[0])
                         snprintf(d->policy_error, sizeof(d->policy_error), "%s: %s", pe.file, pe.msg);
                 else
-                        snprintf(d->policy_error, sizeof(d->policy_error), "cannot load policy: %s", ios_strerror(e));
+                        snprintf(d->policy_error, sizeof(d->policy_error), "cannot load policy: %s",
+                                 ios_strerror(e));
                 iosd_log(LOG_ERR, "%s", d->policy_error);
                 return e;
         }

@@ -49,8 +49,9 @@ static int udevd_running(const char **why)
                 return 1;
         }
         r = errno == ENOENT ? 0 : -1;
-        *why = errno == ENOENT ? "it does not exist" :
-               errno == ECONNREFUSED ? "nobody listens on it (a stale socket: udevd stopped)" : ios_strerror(errno);
+        *why = errno == ENOENT       ? "it does not exist" :
+               errno == ECONNREFUSED ? "nobody listens on it (a stale socket: udevd stopped)" :
+                                       ios_strerror(errno);
         close(fd);
         return r;
 }

@@ -184,7 +184,8 @@ static int raid_by_driver(struct ios_device *d, size_t i)
                 return e;
         if (!ld)
                 return ios_cls_ev(d, "pass-through disk on the RAID controller (SCSI %s%s%s)",
-                                  d->hctl ? d->hctl : "?", d->model ? ", model " : "", d->model ? d->model : "");
+                                  d->hctl ? d->hctl : "?", d->model ? ", model " : "",
+                                  d->model ? d->model : "");
         if (d->hctl)
                 e = ios_cls_ev(d, "logical drive at SCSI %s%s%s%s%s", d->hctl,
                                d->vendor ? ", vendor " : "", d->vendor ? d->vendor : "",

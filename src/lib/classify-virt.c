@@ -160,8 +160,9 @@ int ios_classify_virtual(struct ios_device *d)
                 /* scsi-block, an RDM, a pass-through disk: the hardware's own strings */
                 e = ios_cls_ev_model(d, NULL);
                 if (e >= 0)
-                        e = ios_cls_ev(d,
-                                       "not a hypervisor's model: a disk passed through, classed by its own facts");
+                        e = ios_cls_ev(
+                                d,
+                                "not a hypervisor's model: a disk passed through, classed by its own facts");
                 return e < 0 ? e : 0;
         }
         d->cls = IOS_CLASS_VIRTUAL;

@@ -148,9 +148,9 @@ static int classify_multipath(struct ios_device *d)
         int e;
 
         d->cls = IOS_CLASS_MULTIPATH;
-        e = ios_cls_ev(d,
-                       "device-mapper multipath (dm/uuid mpath-, request-based: blk-mq queue with a scheduler; "
-                  "I/O to its paths is inserted below their schedulers)");
+        e = ios_cls_ev(
+                d, "device-mapper multipath (dm/uuid mpath-, request-based: blk-mq queue with a scheduler; "
+                   "I/O to its paths is inserted below their schedulers)");
         for (size_t i = 0; e >= 0 && i < n; i++) {
                 e = ios_cls_ev(d, "path %s: %s", d->mpath_paths[i],
                                ios_class_to_string(d->mpath_path_cls[i]));
@@ -164,8 +164,10 @@ static int classify_multipath(struct ios_device *d)
                 return ios_cls_ev(d, "no path in slaves/: rotational as the kernel reports it");
         d->rotational = spinning ? 1 : 0;
         e = ios_cls_ev(d, "rotational=%d from its paths (%s)", d->rotational,
-                       spinning ? "every path spins" : array ? "LUNs of an external array, which schedules them itself" :
-                       raid ? "RAID logical drives" : "not every path spins");
+                       spinning ? "every path spins" :
+                       array    ? "LUNs of an external array, which schedules them itself" :
+                       raid     ? "RAID logical drives" :
+                                  "not every path spins");
         if (e >= 0 && d->mpath_kernel_rotational >= 0 && d->mpath_kernel_rotational != d->rotational)
                 e = ios_cls_ev(d, "queue/rotational=%d of the multipath device itself ignored",
                                d->mpath_kernel_rotational);
@@ -179,10 +181,11 @@ static int ev_mpath_path(struct ios_device *d)
         if (d->mpath_holder)
                 return ios_cls_ev(d,
                                   "path of dm-multipath device %s (holders/%s): its scheduler is bypassed, "
-                                  "the built-in policy leaves it alone", d->mpath_holder, d->mpath_holder);
-        return ios_cls_ev(d,
-                          "udev DM_MULTIPATH_DEVICE_PATH=1, a path of a dm-multipath device: its scheduler is "
-                          "bypassed, the built-in policy leaves it alone");
+                                  "the built-in policy leaves it alone",
+                                  d->mpath_holder, d->mpath_holder);
+        return ios_cls_ev(
+                d, "udev DM_MULTIPATH_DEVICE_PATH=1, a path of a dm-multipath device: its scheduler is "
+                   "bypassed, the built-in policy leaves it alone");
 }
 
 static int classify_spin(struct ios_device *d, bool controller_shown)
@@ -248,8 +251,8 @@ static int classify_card_reader(struct ios_device *d)
                 return 0;
         d->cls = IOS_CLASS_MMC;
         if (drv)
-                e = ios_cls_ev(d,
-                               "host driver %s (Realtek PCIe card reader, the card driven as a SCSI disk)", d->driver);
+                e = ios_cls_ev(d, "host driver %s (Realtek PCIe card reader, the card driven as a SCSI disk)",
+                               d->driver);
         if (e >= 0 && key)
                 e = ios_cls_ev(d, "udev %s=1 (a flash card reader)", key);
         if (e >= 0)
@@ -277,8 +280,8 @@ static int classify_kind(struct ios_device *d)
                         return classify_multipath(d);
                 d->cls = IOS_CLASS_DM;
                 if (mpath)
-                        return ios_cls_ev(d,
-                                          "device-mapper multipath, bio-based (queue_mode bio): no scheduler");
+                        return ios_cls_ev(
+                                d, "device-mapper multipath, bio-based (queue_mode bio): no scheduler");
                 return ios_cls_ev(d, "device-mapper (dm/ present%s%s)", d->subtype ? ", uuid prefix " : "",
                                   d->subtype ? d->subtype : "");
         }
@@ -321,8 +324,8 @@ static int classify_kind(struct ios_device *d)
             strstr(d->syspath, "/nvme-subsystem/")) {
                 d->cls = IOS_CLASS_NVME;
                 if (strstr(d->syspath, "/nvme-subsystem/") && !d->hidden)
-                        e = ios_cls_ev(d,
-                                       "NVMe multipath head (bio-based; the scheduler is on its path devices)");
+                        e = ios_cls_ev(
+                                d, "NVMe multipath head (bio-based; the scheduler is on its path devices)");
                 else if (d->hidden)
                         e = ios_cls_ev(d, "NVMe multipath path device (hidden, holds the scheduler)");
                 else

@@ -151,7 +151,8 @@ int ios_conf_add_cond(struct ios_rule *r, const char *file, unsigned line, const
 
                         if (c.key == IOS_MK_CLASS && ios_class_from_string(*v) < 0 && !strpbrk(*v, "*?["))
                                 bad = "class";
-                        else if ((c.key == IOS_MK_ROTATIONAL || c.key == IOS_MK_REMOVABLE) && !streq(*v, "0") && !streq(*v, "1"))
+                        else if ((c.key == IOS_MK_ROTATIONAL || c.key == IOS_MK_REMOVABLE) &&
+                                 !streq(*v, "0") && !streq(*v, "1"))
                                 bad = "boolean (0 or 1)";
                         else if (c.key == IOS_MK_ZONED && ios_zoned_from_string(*v) < 0)
                                 bad = "zoned model (none, host-aware, host-managed)";

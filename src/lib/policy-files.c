@@ -75,7 +75,8 @@ static int open_policy_path(const char *path, int final, unsigned flags, const c
                 _cleanup_free_ char *cwd = getcwd(NULL, 0);
 
                 if (!cwd)
-                        return ios_error_set(err, path, 0, -errno, "cannot know the current directory: %s", ios_strerror(errno));
+                        return ios_error_set(err, path, 0, -errno, "cannot know the current directory: %s",
+                                             ios_strerror(errno));
                 if (asprintf(&abs, "%s/%s", cwd, path) < 0)
                         abs = NULL;
         }
@@ -319,7 +320,8 @@ static int collect(char * const *dirs, unsigned flags, struct ios_policy *p, cha
                 }
                 e = ios_sysfs_list(fd, ".", &list);
                 if (e < 0) {
-                        e = add_error(p, ios_error_set(&err, dir, 0, e, "cannot read: %s", ios_strerror(e)), &err, NULL);
+                        e = add_error(p, ios_error_set(&err, dir, 0, e, "cannot read: %s", ios_strerror(e)),
+                                      &err, NULL);
                         if (e < 0)
                                 goto fail;
                         continue;
