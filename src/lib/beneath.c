@@ -20,6 +20,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "root-internal.h"
+#include "nodefree-internal.h"
 
 static bool beneath_force_walk;
 static unsigned n_beneath_openat2, n_beneath_walk;
@@ -114,10 +115,18 @@ static int open_beneath_cb(void *arg, const char *path, int flags)
 
 int ios_open_beneath(int dirfd, const char *path, int flags)
 {
-        int e = check_beneath_path(path);
+        int e = check_beneath_path(path), fd;
 
         if (e < 0)
                 return e;
+        /* a disk's directory on sysfs or a nodev mount: one open (nodefree.c) */
+        if (!(flags & (O_PATH | O_DIRECTORY)) && !beneath_force_walk && ios_dirfd_node_free(dirfd)) {
+                fd = ios_open_node_free(dirfd, path, flags, RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS);
+                if (fd != -IOS_NF_SLOW) {
+                        n_beneath_openat2++;
+                        return fd;
+                }
+        }
         return ios_open_checked(open_beneath_cb, &dirfd, path, flags);
 }
 

@@ -15,13 +15,13 @@
 #include "macro.h"
 #include "device-internal.h"
 #include "root-internal.h"
+#include "nodefree-internal.h"
 
 struct ios_device *ios_device_free(struct ios_device *d)
 {
         if (!d)
                 return NULL;
-        if (d->fd >= 0)
-                close(d->fd);
+        ios_dirfd_close(d->fd);
         free(d->name);
         free(d->syspath);
         free(d->tran);
@@ -83,7 +83,7 @@ int ios_device_open(struct ios_ctx *r, const char *path, bool maybe_part,
         if (!d)
                 return -ENOMEM;
         d->ctx = r;
-        d->fd = ios_ctx_open_canon(r, path, O_PATH | O_DIRECTORY, &canon);
+        d->fd = ios_ctx_open_dir(r, path, &canon);
         if (d->fd < 0) {
                 e = d->fd == -ENOENT || d->fd == -ENOTDIR ? -ENODEV : d->fd;
                 goto fail;
@@ -99,8 +99,8 @@ int ios_device_open(struct ios_ctx *r, const char *path, bool maybe_part,
                         goto fail;
                 }
                 *slash = '\0';
-                close(d->fd);
-                d->fd = ios_ctx_open(r, canon, O_PATH | O_DIRECTORY);
+                ios_dirfd_close(d->fd);
+                d->fd = ios_ctx_open_dir(r, canon, NULL);
                 if (d->fd < 0) {
                         e = d->fd;
                         goto fail;
@@ -167,7 +167,7 @@ int ios_device_open_known(struct ios_ctx *r, const char *canon, unsigned maj, un
         d->ctx = r;
         d->major = maj;
         d->minor = min;
-        d->fd = ios_ctx_open(r, canon, O_PATH | O_DIRECTORY);
+        d->fd = ios_ctx_open_dir(r, canon, NULL);
         if (d->fd < 0) {
                 e = d->fd == -ENOENT || d->fd == -ENOTDIR ? -ENODEV : d->fd;
                 goto fail;

@@ -24,6 +24,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "root-internal.h"
+#include "nodefree-internal.h"
 
 struct ios_ctx {
         char *prefix;           /* "" for the host */
@@ -35,6 +36,8 @@ struct ios_ctx {
         unsigned n_openat2, n_walk;     /* lookups each resolver answered */
         char failed_disk[64];           /* the disk that made the last enumeration fail */
         int hz;                         /* the root's kernel's CONFIG_HZ: 0 unknown, -1 not read yet */
+        int sys_fd;                     /* sys/, when no device node can be opened on it */
+        signed char root_nf, sys_nf;    /* root, sys/ node-free (nodefree.c): 1, 0, -1 not looked yet */
 };
 
 void ios_ctx_set_failed_disk(struct ios_ctx *r, const char *name)
@@ -67,6 +70,8 @@ int ios_ctx_new(const char *prefix, struct ios_ctx **ret)
                 return -ENOMEM;
         r->fd = -1;
         r->hz = -1;
+        r->sys_fd = -1;
+        r->root_nf = r->sys_nf = -1;
         if (!prefix || !*prefix || streq(prefix, "/")) {
                 r->host = true;
                 r->prefix = strdup("");
@@ -105,6 +110,8 @@ struct ios_ctx *ios_ctx_free(struct ios_ctx *r)
                 return NULL;
         if (r->fd >= 0)
                 close(r->fd);
+        if (r->sys_fd >= 0)
+                close(r->sys_fd);
         free(r->prefix);
         free(r->prefix_real);
         free(r);
@@ -344,15 +351,94 @@ static int open_in_root_cb(void *arg, const char *path, int flags)
 }
 
 /*
+ * Where path can be opened on a mount without device nodes (nodefree.c):
+ * the root itself when it is such a mount (a captured tree on a nodev
+ * mount), else sys/ when it is (sysfs), looked at once.  Returns the base
+ * descriptor with *path made relative to it and *resolve its scope, or -1.
+ */
+static int nf_base(struct ios_ctx *r, const char **path, uint64_t *resolve)
+{
+        const char *p = rel(*path), *rest;
+
+        if (r->force_walk || ios_openat2_missing())
+                return -1;
+        if (r->root_nf < 0)
+                r->root_nf = ios_fs_node_free(r->fd) > 0;
+        if (r->root_nf) {
+                *path = p;
+                *resolve = RESOLVE_IN_ROOT;
+                return r->fd;
+        }
+        rest = startswith(p, "sys/");
+        if (!rest || !*rest)
+                return -1;
+        if (r->sys_nf < 0) {
+                int fd = open_in_root_once(r, "sys", O_PATH | O_DIRECTORY);
+
+                r->sys_nf = fd >= 0 && ios_fs_node_free(fd) > 0;
+                if (r->sys_nf)
+                        r->sys_fd = fd;
+                else if (fd >= 0)
+                        close(fd);
+        }
+        if (!r->sys_nf)
+                return -1;
+        *path = rest;           /* sysfs links are relative and stay in sys/ */
+        *resolve = RESOLVE_BENEATH;
+        return r->sys_fd;
+}
+
+/*
  * Links inside the root are followed (sys/block/sdb, device); a file that
- * is read or written must be a regular file: it is looked at through an
- * O_PATH descriptor first (opening a device node can have effects of its
- * own), then opened non-blocking and checked again on the descriptor that
- * is used.
+ * is read or written must be a regular file.  On a node-free mount it is
+ * opened once (nodefree.c); elsewhere it is looked at through an O_PATH
+ * descriptor first (opening a device node can have effects of its own),
+ * then opened non-blocking and checked again on the descriptor that is used.
  */
 static int open_in_root(struct ios_ctx *r, const char *path, int flags)
 {
+        const char *p = path;
+        uint64_t resolve;
+        int base;
+
+        if (is_data_open(flags) && (base = nf_base(r, &p, &resolve)) >= 0) {
+                int fd = ios_open_node_free(base, p, flags, resolve);
+
+                if (fd != -IOS_NF_SLOW) {
+                        r->n_openat2++;
+                        return fd;
+                }
+        }
         return ios_open_checked(open_in_root_cb, r, path, flags);
+}
+
+int ios_ctx_open_dir(struct ios_ctx *r, const char *path, char **ret_canon)
+{
+        const char *p = path;
+        uint64_t resolve;
+        bool nf = false;
+        int base, fd = -IOS_NF_SLOW, e;
+
+        base = nf_base(r, &p, &resolve);
+        if (base >= 0) {
+                fd = ios_open_node_free(base, p, O_PATH | O_DIRECTORY, resolve);
+                nf = fd >= 0;
+                if (fd >= 0 || fd != -IOS_NF_SLOW)
+                        r->n_openat2++;
+        }
+        if (fd == -IOS_NF_SLOW)
+                fd = open_in_root(r, path, O_PATH | O_DIRECTORY);
+        if (fd < 0)
+                return fd;
+        if (ret_canon) {
+                e = fd_path(r, fd, path, ret_canon);
+                if (e < 0) {
+                        close(fd);
+                        return e;
+                }
+        }
+        ios_dirfd_set_node_free(fd, nf);
+        return fd;
 }
 
 bool ios_openat2_missing(void)
@@ -448,11 +534,18 @@ int ios_ctx_read_file(struct ios_ctx *r, const char *path, char **ret, size_t *r
                 if (n < 0) {
                         if (errno == EINTR)
                                 continue;
-                        return -errno;
+                        /* a FIFO on a node-free mount, opened once (nodefree.c) */
+                        return errno == EAGAIN ? ios_fd_verify_regular(fd) ?: -EAGAIN : -errno;
                 }
                 len += (size_t)n;
                 if (n == 0 || (size_t)n < want)
                         break;          /* short read: end of a small file */
+        }
+        if (len == 0) {
+                int e = ios_fd_verify_regular(fd);     /* nothing read: a FIFO? */
+
+                if (e < 0)
+                        return e;
         }
         buf[len] = '\0';
         if (ret_len)

@@ -35,11 +35,45 @@ static int check_attr(const char *attr)
         return 0;
 }
 
+/* The rest of an attribute longer than one small read, up to the cap. */
+static int read_long(int fd, const char *head, size_t len, char **ret, size_t *ret_len)
+{
+        /* one byte more than the cap tells a value at the cap from a longer one */
+        char *buf = malloc(IOS_SYSFS_ATTR_MAX + 2);
+
+        if (!buf)
+                return -ENOMEM;
+        memcpy(buf, head, len);
+        for (;;) {
+                size_t want = IOS_SYSFS_ATTR_MAX + 1 - len;
+                ssize_t n = read(fd, buf + len, want);
+
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0 || len + (size_t)n > IOS_SYSFS_ATTR_MAX) {
+                        int e = n < 0 ? -errno : -EFBIG;
+
+                        free(buf);
+                        return e;
+                }
+                len += (size_t)n;
+                /* sysfs hands out a whole attribute in one read(): no second call */
+                if (n == 0 || (size_t)n < want)
+                        break;
+        }
+        *ret = buf;
+        *ret_len = len;
+        return 0;
+}
+
 int ios_sysfs_read_string(int dirfd, const char *attr, char **ret)
 {
         _cleanup_close_ int fd = -1;
-        _cleanup_free_ char *buf = NULL;
-        size_t len = 0;
+        _cleanup_free_ char *big = NULL;
+        char small[4096];
+        const char *buf = small;
+        size_t len;
+        ssize_t n;
         int e;
 
         e = check_attr(attr);
@@ -48,29 +82,25 @@ int ios_sysfs_read_string(int dirfd, const char *attr, char **ret)
         fd = ios_open_beneath(dirfd, attr, O_RDONLY);
         if (fd < 0)
                 return fd;
-        /* one byte more than the cap tells a value at the cap from a longer one */
-        buf = malloc(IOS_SYSFS_ATTR_MAX + 2);
-        if (!buf)
-                return -ENOMEM;
-        for (;;) {
-                size_t want = IOS_SYSFS_ATTR_MAX + 1 - len;
-                ssize_t n = read(fd, buf + len, want);
-
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        return -errno;
-                }
-                len += (size_t)n;
-                if (len > IOS_SYSFS_ATTR_MAX)
-                        return -EFBIG;
-                /* sysfs hands out a whole attribute in one read(): no second call */
-                if (n == 0 || (size_t)n < want)
-                        break;
+        /* most attributes are a few bytes: one read on the stack, a read of less ends it */
+        do
+                n = read(fd, small, sizeof(small));
+        while (n < 0 && errno == EINTR);
+        if (n < 0)      /* EAGAIN: a FIFO on a node-free mount, opened once (nodefree.c) */
+                return errno == EAGAIN ? ios_fd_verify_regular(fd) ?: -EAGAIN : -errno;
+        len = (size_t)n;
+        if (len == sizeof(small)) {
+                e = read_long(fd, small, len, &big, &len);
+                if (e < 0)
+                        return e;
+                buf = big;
+        } else if (len == 0) {
+                e = ios_fd_verify_regular(fd);  /* nothing read: a FIFO? */
+                if (e < 0)
+                        return e;
         }
         while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
                 len--;
-        buf[len] = '\0';
         *ret = strndup(buf, len);
         return *ret ? 0 : -ENOMEM;
 }
