@@ -4,6 +4,7 @@
 #define IOS_ROOT_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct ios_ctx;
 /* The component walk that ios_ctx_realpath() falls back to without openat2. */
@@ -51,6 +52,9 @@ bool ios_openat2_unusable(void);
 /* Whether the walk answers every lookup: openat2 answered ENOSYS/EPERM (old
  * kernel, seccomp, valgrind 3.19) or IOSCHED_TEST_NO_OPENAT2=1 asks for it. */
 bool ios_openat2_missing(void);
+
+/* kernel-release.c: the root's kernel release ("6.18.4-amd64") into buf, or -ENOENT. */
+int ios_ctx_kernel_release(struct ios_ctx *r, char *buf, size_t n);
 
 /* enumerate.c: the disk whose lookup made ios_device_enumerate() fail (NULL: none). */
 void ios_ctx_set_failed_disk(struct ios_ctx *r, const char *name);

@@ -18,7 +18,6 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 #include <linux/openat2.h>
 
 #include "iosched.h"
@@ -264,60 +263,11 @@ bool ios_openat2_unusable(void)
         return true;
 }
 
-/* The only kind of file an attribute, a udev database entry or a policy file may be. */
-int ios_fd_verify_regular(int fd)
-{
-        struct stat st;
-
-        if (fstat(fd, &st) < 0)
-                return -errno;
-        if (S_ISREG(st.st_mode))
-                return 0;
-        if (S_ISLNK(st.st_mode))
-                return -ELOOP;
-        if (S_ISDIR(st.st_mode))
-                return -EISDIR;
-        return -EBADFD;         /* a FIFO, socket or device node */
-}
-
-const char *ios_strerror(int e)
-{
-        if (e == -EBADFD)
-                return "not a regular file (a FIFO, socket or device node)";
-        return strerror(e < 0 ? -e : e);
-}
-
 /* A data open: never blocks on a FIFO, never takes a controlling terminal. */
 static bool is_data_open(int flags)
 {
         return !(flags & (O_PATH | O_DIRECTORY));
 }
-
-int ios_open_checked(int (*open_once)(void *arg, const char *path, int flags), void *arg,
-                     const char *path, int flags)
-{
-        int fd, e;
-
-        if (!is_data_open(flags))
-                return open_once(arg, path, flags);
-        fd = open_once(arg, path, O_PATH);
-        if (fd < 0)
-                return fd;
-        e = ios_fd_verify_regular(fd);
-        close(fd);
-        if (e < 0)
-                return e;
-        fd = open_once(arg, path, flags | O_NONBLOCK | O_NOCTTY);
-        if (fd < 0)
-                return fd;
-        e = ios_fd_verify_regular(fd);
-        if (e < 0) {
-                close(fd);
-                return e;
-        }
-        return fd;
-}
-
 
 static int open_in_root_once(struct ios_ctx *r, const char *path, int flags)
 {
@@ -571,32 +521,6 @@ int ios_raise_nofile(void)
         return setrlimit(RLIMIT_NOFILE, &rl) < 0 ? -errno : 1;
 }
 
-/* The root's kernel release into buf: a captured tree's proc/sys/kernel/osrelease, else the host's. */
-static int kernel_release(struct ios_ctx *r, char *buf, size_t n)
-{
-        _cleanup_free_ char *file = NULL;
-        struct utsname u;
-
-        if (ios_ctx_read_file(r, "/proc/sys/kernel/osrelease", &file, NULL) >= 0)
-                snprintf(buf, n, "%.*s", (int)strcspn(file, "\n"), file);
-        else if (ios_ctx_is_host(r) && uname(&u) == 0)
-                snprintf(buf, n, "%s", u.release);
-        else
-                return -ENOENT;
-        return 0;
-}
-
-int ios_ctx_kernel_version(struct ios_ctx *r, unsigned *major, unsigned *minor)
-{
-        char rel[128];
-
-        if (kernel_release(r, rel, sizeof(rel)) < 0)
-                return -ENOENT;
-        if (sscanf(rel, "%u.%u", major, minor) != 2)
-                return -EINVAL;
-        return 0;
-}
-
 unsigned ios_ctx_hz(struct ios_ctx *r)
 {
         _cleanup_free_ char *cfg = NULL, *path = NULL;
@@ -608,7 +532,7 @@ unsigned ios_ctx_hz(struct ios_ctx *r)
                 return (unsigned)r->hz;
         r->hz = 0;
         /* the kernel's build configuration, as Debian installs it beside the kernel */
-        if (kernel_release(r, rel, sizeof(rel)) < 0 || !strchr(rel, '.') || strchr(rel, '/') ||
+        if (ios_ctx_kernel_release(r, rel, sizeof(rel)) < 0 || !strchr(rel, '.') || strchr(rel, '/') ||
             asprintf(&path, "/boot/config-%s", rel) < 0 || ios_ctx_read_file(r, path, &cfg, NULL) < 0)
                 return 0;
         for (p = cfg; p && (p = strstr(p, "CONFIG_HZ=")); p++)
