@@ -35,8 +35,8 @@ struct ios_ctx {
         unsigned n_openat2, n_walk;     /* lookups each resolver answered */
         char failed_disk[64];           /* the disk that made the last enumeration fail */
         int hz;                         /* the root's kernel's CONFIG_HZ: 0 unknown, -1 not read yet */
-        int sys_fd;                     /* sys/, when no device node can be opened on it */
-        signed char root_nf, sys_nf;    /* root, sys/ node-free (nodefree.c): 1, 0, -1 not looked yet */
+        int base_fd[2];                 /* sys/, run/, when no device node can be opened on it */
+        signed char root_nf, base_nf[2]; /* root, sys/, run/ node-free (nodefree.c): 1, 0, -1 not looked yet */
 };
 
 void ios_ctx_set_failed_disk(struct ios_ctx *r, const char *name)
@@ -69,8 +69,8 @@ int ios_ctx_new(const char *prefix, struct ios_ctx **ret)
                 return -ENOMEM;
         r->fd = -1;
         r->hz = -1;
-        r->sys_fd = -1;
-        r->root_nf = r->sys_nf = -1;
+        r->base_fd[0] = r->base_fd[1] = -1;
+        r->root_nf = r->base_nf[0] = r->base_nf[1] = -1;
         if (!prefix || !*prefix || streq(prefix, "/")) {
                 r->host = true;
                 r->prefix = strdup("");
@@ -109,8 +109,9 @@ struct ios_ctx *ios_ctx_free(struct ios_ctx *r)
                 return NULL;
         if (r->fd >= 0)
                 close(r->fd);
-        if (r->sys_fd >= 0)
-                close(r->sys_fd);
+        for (int i = 0; i < 2; i++)
+                if (r->base_fd[i] >= 0)
+                        close(r->base_fd[i]);
         free(r->prefix);
         free(r->prefix_real);
         free(r);
@@ -303,12 +304,15 @@ static int open_in_root_cb(void *arg, const char *path, int flags)
 /*
  * Where path can be opened on a mount without device nodes (nodefree.c):
  * the root itself when it is such a mount (a captured tree on a nodev
- * mount), else sys/ when it is (sysfs), looked at once.  Returns the base
- * descriptor with *path made relative to it and *resolve its scope, or -1.
+ * mount), else sys/ or run/ when it is (sysfs; /run is a nodev tmpfs on
+ * Debian), each looked at once.  Returns the base descriptor with *path
+ * made relative to it and *resolve its scope, or -1.
  */
 static int nf_base(struct ios_ctx *r, const char **path, uint64_t *resolve)
 {
-        const char *p = rel(*path), *rest;
+        static const char * const top[2] = { "sys", "run" };
+        const char *p = rel(*path), *rest = NULL;
+        int i;
 
         if (r->force_walk || ios_openat2_missing())
                 return -1;
@@ -319,23 +323,26 @@ static int nf_base(struct ios_ctx *r, const char **path, uint64_t *resolve)
                 *resolve = RESOLVE_IN_ROOT;
                 return r->fd;
         }
-        rest = startswith(p, "sys/");
+        for (i = 0; i < 2 && !rest; i++)
+                if (startswith(p, top[i]) && p[strlen(top[i])] == '/')
+                        rest = p + strlen(top[i]) + 1;
         if (!rest || !*rest)
                 return -1;
-        if (r->sys_nf < 0) {
-                int fd = open_in_root_once(r, "sys", O_PATH | O_DIRECTORY);
+        i--;
+        if (r->base_nf[i] < 0) {
+                int fd = open_in_root_once(r, top[i], O_PATH | O_DIRECTORY);
 
-                r->sys_nf = fd >= 0 && ios_fs_node_free(fd) > 0;
-                if (r->sys_nf)
-                        r->sys_fd = fd;
+                r->base_nf[i] = fd >= 0 && ios_fs_node_free(fd) > 0;
+                if (r->base_nf[i])
+                        r->base_fd[i] = fd;
                 else if (fd >= 0)
                         close(fd);
         }
-        if (!r->sys_nf)
+        if (!r->base_nf[i])
                 return -1;
         *path = rest;           /* sysfs links are relative and stay in sys/ */
         *resolve = RESOLVE_BENEATH;
-        return r->sys_fd;
+        return r->base_fd[i];
 }
 
 /*
