@@ -25,19 +25,7 @@
 #include "root-internal.h"
 #include "nodefree-internal.h"
 
-struct ios_ctx {
-        char *prefix;           /* "" for the host */
-        char *prefix_real;      /* realpath(prefix), to strip /proc/self/fd answers */
-        int fd;
-        bool host;
-        unsigned probe;
-        bool force_walk;        /* tests: resolve with the walk even where openat2 works */
-        unsigned n_openat2, n_walk;     /* lookups each resolver answered */
-        char failed_disk[64];           /* the disk that made the last enumeration fail */
-        int hz;                         /* the root's kernel's CONFIG_HZ: 0 unknown, -1 not read yet */
-        int base_fd[2];                 /* sys/, run/, when no device node can be opened on it */
-        signed char root_nf, base_nf[2]; /* root, sys/, run/ node-free (nodefree.c): 1, 0, -1 not looked yet */
-};
+#include "ctx-internal.h"
 
 void ios_ctx_set_failed_disk(struct ios_ctx *r, const char *name)
 {
@@ -69,8 +57,9 @@ int ios_ctx_new(const char *prefix, struct ios_ctx **ret)
                 return -ENOMEM;
         r->fd = -1;
         r->hz = -1;
-        r->base_fd[0] = r->base_fd[1] = -1;
-        r->root_nf = r->base_nf[0] = r->base_nf[1] = -1;
+        r->root_nf = -1;
+        for (int i = 0; i < NF_BASES; i++)
+                r->base_fd[i] = r->base_nf[i] = -1;
         if (!prefix || !*prefix || streq(prefix, "/")) {
                 r->host = true;
                 r->prefix = strdup("");
@@ -109,7 +98,7 @@ struct ios_ctx *ios_ctx_free(struct ios_ctx *r)
                 return NULL;
         if (r->fd >= 0)
                 close(r->fd);
-        for (int i = 0; i < 2; i++)
+        for (int i = 0; i < NF_BASES; i++)
                 if (r->base_fd[i] >= 0)
                         close(r->base_fd[i]);
         free(r->prefix);
@@ -135,74 +124,6 @@ static const char *rel(const char *path)
         return *path ? path : ".";
 }
 
-/*
- * The portable fallback: resolve one component at a time with readlinkat()
- * relative to the root fd.  "out" is always canonical, so the kernel never
- * follows a symlink while we ask about the next component.
- */
-int ios_ctx_realpath_walk(struct ios_ctx *r, const char *path, char **ret)
-{
-        char out[PATH_MAX] = "", rest[PATH_MAX], link[PATH_MAX], tmp[PATH_MAX];
-        unsigned links = 0;
-        size_t ol = 0;
-
-        if (snprintf(rest, sizeof(rest), "%s", path) >= (int)sizeof(rest))
-                return -ENAMETOOLONG;
-
-        for (char *p = rest; *p;) {
-                char *comp, *slash;
-                ssize_t n;
-
-                while (*p == '/')
-                        p++;
-                if (!*p)
-                        break;
-                comp = p;
-                slash = strchr(p, '/');
-                if (slash) {
-                        *slash = '\0';
-                        p = slash + 1;
-                } else
-                        p += strlen(p);
-
-                if (streq(comp, "."))
-                        continue;
-                if (streq(comp, "..")) {
-                        char *s = strrchr(out, '/');
-                        if (s)
-                                *s = '\0';
-                        ol = strlen(out);
-                        continue;
-                }
-                if (ol + 1 + strlen(comp) >= sizeof(out))
-                        return -ENAMETOOLONG;
-                out[ol] = '/';
-                strcpy(out + ol + 1, comp);
-
-                n = readlinkat(r->fd, out + 1, link, sizeof(link) - 1);
-                if (n < 0) {
-                        if (errno != EINVAL)
-                                return -errno;
-                        ol = strlen(out);       /* not a symlink: keep it */
-                        continue;
-                }
-                if (++links > 40)
-                        return -ELOOP;
-                link[n] = '\0';
-                out[ol] = '\0';                 /* drop the link itself */
-                if (link[0] == '/') {
-                        out[0] = '\0';
-                        ol = 0;
-                }
-                if (snprintf(tmp, sizeof(tmp), "%s/%s", link, p) >= (int)sizeof(tmp))
-                        return -ENAMETOOLONG;
-                strcpy(rest, tmp);
-                p = rest;
-        }
-
-        *ret = strdup(ol ? out : "/");
-        return *ret ? 0 : -ENOMEM;
-}
 
 static int fd_path(struct ios_ctx *r, int fd, const char *path, char **ret);
 
@@ -303,33 +224,27 @@ static int open_in_root_cb(void *arg, const char *path, int flags)
 
 /*
  * Where path can be opened on a mount without device nodes (nodefree.c):
- * the root itself when it is such a mount (a captured tree on a nodev
- * mount), else sys/ or run/ when it is (sysfs; /run is a nodev tmpfs on
- * Debian), each looked at once.  Returns the base descriptor with *path
- * made relative to it and *resolve its scope, or -1.
+ * below sys/ (sysfs), run/udev/data or run/ (a nodev tmpfs on Debian)
+ * when that is such a mount, each looked at once (a handle on udev's
+ * database saves every disk's lookup three steps), else the root itself
+ * when it is one (a captured tree on a nodev mount).  Returns the base
+ * descriptor with *path made relative to it and *resolve its scope, or -1.
  */
 static int nf_base(struct ios_ctx *r, const char **path, uint64_t *resolve)
 {
-        static const char * const top[2] = { "sys", "run" };
-        const char *p = rel(*path), *rest = NULL;
+        static const char * const top[NF_BASES] = { "sys", "run/udev/data", "run" };
+        const char *p = rel(*path);
         int i;
 
         if (r->force_walk || ios_openat2_missing())
                 return -1;
-        if (r->root_nf < 0)
-                r->root_nf = ios_fs_node_free(r->fd) > 0;
-        if (r->root_nf) {
-                *path = p;
-                *resolve = RESOLVE_IN_ROOT;
-                return r->fd;
+        for (i = 0; i < NF_BASES; i++) {
+                size_t l = strlen(top[i]);
+
+                if (strncmp(p, top[i], l) == 0 && p[l] == '/' && p[l + 1])
+                        break;
         }
-        for (i = 0; i < 2 && !rest; i++)
-                if (startswith(p, top[i]) && p[strlen(top[i])] == '/')
-                        rest = p + strlen(top[i]) + 1;
-        if (!rest || !*rest)
-                return -1;
-        i--;
-        if (r->base_nf[i] < 0) {
+        if (i < NF_BASES && r->base_nf[i] < 0) {
                 int fd = open_in_root_once(r, top[i], O_PATH | O_DIRECTORY);
 
                 r->base_nf[i] = fd >= 0 && ios_fs_node_free(fd) > 0;
@@ -338,11 +253,18 @@ static int nf_base(struct ios_ctx *r, const char **path, uint64_t *resolve)
                 else if (fd >= 0)
                         close(fd);
         }
-        if (!r->base_nf[i])
+        if (i < NF_BASES && r->base_nf[i] > 0) {
+                *path = p + strlen(top[i]) + 1;   /* sysfs links are relative and stay in sys/ */
+                *resolve = RESOLVE_BENEATH;
+                return r->base_fd[i];
+        }
+        if (r->root_nf < 0)
+                r->root_nf = ios_fs_node_free(r->fd) > 0;
+        if (!r->root_nf)
                 return -1;
-        *path = rest;           /* sysfs links are relative and stay in sys/ */
-        *resolve = RESOLVE_BENEATH;
-        return r->base_fd[i];
+        *path = p;
+        *resolve = RESOLVE_IN_ROOT;
+        return r->fd;
 }
 
 /*
@@ -352,37 +274,40 @@ static int nf_base(struct ios_ctx *r, const char **path, uint64_t *resolve)
  * descriptor first (opening a device node can have effects of its own),
  * then opened non-blocking and checked again on the descriptor that is used.
  */
-static int open_in_root(struct ios_ctx *r, const char *path, int flags)
+/*
+ * Open path with one openat2() below its node-free base (nf_base): the
+ * descriptor, -ENOENT or -ENOTDIR, or -IOS_NF_SLOW for the checked path.
+ */
+static int open_nf(struct ios_ctx *r, const char *path, int flags, bool *ret_nf)
 {
         const char *p = path;
         uint64_t resolve;
-        int base;
+        int base = nf_base(r, &p, &resolve), fd = -IOS_NF_SLOW;
 
-        if (is_data_open(flags) && (base = nf_base(r, &p, &resolve)) >= 0) {
-                int fd = ios_open_node_free(base, p, flags, resolve);
+        if (base >= 0)
+                fd = ios_open_node_free(base, p, flags, resolve);
+        if (fd != -IOS_NF_SLOW)
+                r->n_openat2++;
+        *ret_nf = fd >= 0;
+        return fd;
+}
 
-                if (fd != -IOS_NF_SLOW) {
-                        r->n_openat2++;
-                        return fd;
-                }
-        }
+static int open_in_root(struct ios_ctx *r, const char *path, int flags)
+{
+        bool nf;
+        int fd;
+
+        if (is_data_open(flags) && (fd = open_nf(r, path, flags, &nf)) != -IOS_NF_SLOW)
+                return fd;
         return ios_open_checked(open_in_root_cb, r, path, flags);
 }
 
 int ios_ctx_open_dir(struct ios_ctx *r, const char *path, char **ret_canon)
 {
-        const char *p = path;
-        uint64_t resolve;
         bool nf = false;
-        int base, fd = -IOS_NF_SLOW, e;
+        int fd, e;
 
-        base = nf_base(r, &p, &resolve);
-        if (base >= 0) {
-                fd = ios_open_node_free(base, p, O_PATH | O_DIRECTORY, resolve);
-                nf = fd >= 0;
-                if (fd >= 0 || fd != -IOS_NF_SLOW)
-                        r->n_openat2++;
-        }
+        fd = open_nf(r, path, O_PATH | O_DIRECTORY, &nf);
         if (fd == -IOS_NF_SLOW)
                 fd = open_in_root(r, path, O_PATH | O_DIRECTORY);
         if (fd < 0)
