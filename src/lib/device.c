@@ -71,6 +71,19 @@ static int device_probe(struct ios_device *d, struct ios_ctrl_cache *cache)
         return ios_device_classify(d);
 }
 
+/*
+ * 1 for a partition's directory, 0 for a disk's, else the lookup's error:
+ * "partition" (its number) read, not only looked for, so nothing is opened
+ * that is not read.
+ */
+static int is_partition(int dirfd)
+{
+        _cleanup_free_ char *s = NULL;
+        int e = ios_sysfs_read_string(dirfd, "partition", &s);
+
+        return e == -ENOENT || e == -ENOTDIR ? 0 : e < 0 ? e : 1;
+}
+
 int ios_device_open(struct ios_ctx *r, const char *path, bool maybe_part,
                     struct ios_ctrl_cache *cache, struct ios_device **ret)
 {
@@ -88,7 +101,7 @@ int ios_device_open(struct ios_ctx *r, const char *path, bool maybe_part,
                 e = d->fd == -ENOENT || d->fd == -ENOTDIR ? -ENODEV : d->fd;
                 goto fail;
         }
-        e = maybe_part ? ios_sysfs_present(d->fd, "partition") : 0;
+        e = maybe_part ? is_partition(d->fd) : 0;
         if (e < 0)
                 goto fail;      /* a failed lookup would take a partition for a disk */
         if (e > 0) {
