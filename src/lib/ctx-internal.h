@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define NF_BASES 3
+#define NF_BASES 2
 
 struct ios_ctx {
         char *prefix;           /* "" for the host */
@@ -18,7 +18,7 @@ struct ios_ctx {
         unsigned n_openat2, n_walk;     /* lookups each resolver answered */
         char failed_disk[64];           /* the disk that made the last enumeration fail */
         int hz;                         /* the root's kernel's CONFIG_HZ: 0 unknown, -1 not read yet */
-        int base_fd[NF_BASES];          /* sys/, run/udev/data, run/: when no device node can be opened on it */
+        int base_fd[NF_BASES];          /* sys/, run/: when no device node can be opened on it */
         signed char root_nf, base_nf[NF_BASES]; /* root, those node-free (nodefree.c): 1, 0, -1 not looked yet */
 };
 

@@ -224,15 +224,16 @@ static int open_in_root_cb(void *arg, const char *path, int flags)
 
 /*
  * Where path can be opened on a mount without device nodes (nodefree.c):
- * below sys/ (sysfs), run/udev/data or run/ (a nodev tmpfs on Debian)
- * when that is such a mount, each looked at once (a handle on udev's
- * database saves every disk's lookup three steps), else the root itself
- * when it is one (a captured tree on a nodev mount).  Returns the base
- * descriptor with *path made relative to it and *resolve its scope, or -1.
+ * below sys/ (sysfs) or run/ (a nodev tmpfs on Debian) when that is such
+ * a mount, each looked at once, else the root itself when it is one (a
+ * captured tree on a nodev mount).  Only mount roots are kept open: they
+ * outlive ioschedd's context, where a directory below them (udev's
+ * database) could be removed and made again.  Returns the base descriptor
+ * with *path made relative to it and *resolve its scope, or -1.
  */
 static int nf_base(struct ios_ctx *r, const char **path, uint64_t *resolve)
 {
-        static const char * const top[NF_BASES] = { "sys", "run/udev/data", "run" };
+        static const char * const top[NF_BASES] = { "sys", "run" };
         const char *p = rel(*path);
         int i;
 
