@@ -2,7 +2,7 @@
 /*
  * nodefree.c: reading the kernel cheaply without opening what must not be
  * opened.  An attribute is looked at through O_PATH and fstat() before it
- * is opened (root.c ios_open_checked) so that a device node in a captured
+ * is opened (beneath.c ios_open_checked) so that a device node in a captured
  * tree is never opened: that costs two opens, two stats and two closes per
  * read.  On a mount where no device node can be opened at all (sysfs,
  * which has neither nodes nor FIFOs, or a mount with nodev, where open()

@@ -27,7 +27,7 @@ int ios_open_beneath(int dirfd, const char *path, int flags);
 /* 0 for a regular file, else -ELOOP, -EISDIR or -EBADFD (or fstat's error). */
 int ios_fd_verify_regular(int fd);
 /*
- * root.c: open path with open_once(arg, path, flags) (either resolver).  A
+ * beneath.c: open path with open_once(arg, path, flags) (either resolver).  A
  * data open (neither O_PATH nor O_DIRECTORY) looks at the file through an
  * O_PATH descriptor first, so a device node is never opened (that can have
  * effects of its own), then opens it O_NONBLOCK|O_NOCTTY and checks the
