@@ -20,6 +20,48 @@
 #include "iosched.h"
 #include "macro.h"
 #include "root-internal.h"
+#include "nodefree-internal.h"
+
+/* The only kind of file an attribute, a udev database entry or a policy file may be. */
+int ios_fd_verify_regular(int fd)
+{
+        struct stat st;
+
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (S_ISREG(st.st_mode))
+                return 0;
+        if (S_ISLNK(st.st_mode))
+                return -ELOOP;
+        if (S_ISDIR(st.st_mode))
+                return -EISDIR;
+        return -EBADFD;         /* a FIFO, socket or device node */
+}
+
+int ios_open_checked(int (*open_once)(void *arg, const char *path, int flags), void *arg,
+                     const char *path, int flags)
+{
+        int fd, e;
+
+        if (flags & (O_PATH | O_DIRECTORY))
+                return open_once(arg, path, flags);
+        fd = open_once(arg, path, O_PATH);
+        if (fd < 0)
+                return fd;
+        e = ios_fd_verify_regular(fd);
+        close(fd);
+        if (e < 0)
+                return e;
+        fd = open_once(arg, path, flags | O_NONBLOCK | O_NOCTTY);
+        if (fd < 0)
+                return fd;
+        e = ios_fd_verify_regular(fd);
+        if (e < 0) {
+                close(fd);
+                return e;
+        }
+        return fd;
+}
 
 static bool beneath_force_walk;
 static unsigned n_beneath_openat2, n_beneath_walk;
@@ -114,10 +156,18 @@ static int open_beneath_cb(void *arg, const char *path, int flags)
 
 int ios_open_beneath(int dirfd, const char *path, int flags)
 {
-        int e = check_beneath_path(path);
+        int e = check_beneath_path(path), fd;
 
         if (e < 0)
                 return e;
+        /* a disk's directory on sysfs or a nodev mount: one open (nodefree.c) */
+        if (!(flags & (O_PATH | O_DIRECTORY)) && !beneath_force_walk && ios_dirfd_node_free(dirfd)) {
+                fd = ios_open_node_free(dirfd, path, flags, RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS);
+                if (fd != -IOS_NF_SLOW) {
+                        n_beneath_openat2++;
+                        return fd;
+                }
+        }
         return ios_open_checked(open_beneath_cb, &dirfd, path, flags);
 }
 

@@ -17,13 +17,13 @@
 #include "macro.h"
 #include "device-internal.h"
 #include "root-internal.h"
+#include "nodefree-internal.h"
 
 struct ios_device *ios_device_free(struct ios_device *d)
 {
         if (!d)
                 return NULL;
-        if (d->fd >= 0)
-                close(d->fd);
+        ios_dirfd_close(d->fd);
         free(d->name);
         free(d->syspath);
         free(d->tran);
@@ -118,6 +118,19 @@ static int device_probe(struct ios_device *d, struct ios_ctrl_cache *cache)
         return ios_device_classify(d);
 }
 
+/*
+ * 1 for a partition's directory, 0 for a disk's, else the lookup's error:
+ * "partition" (its number) read, not only looked for, so nothing is opened
+ * that is not read.
+ */
+static int is_partition(int dirfd)
+{
+        _cleanup_free_ char *s = NULL;
+        int e = ios_sysfs_read_string(dirfd, "partition", &s);
+
+        return e == -ENOENT || e == -ENOTDIR ? 0 : e < 0 ? e : 1;
+}
+
 int ios_device_open(struct ios_ctx *r, const char *path, bool maybe_part,
                     struct ios_ctrl_cache *cache, struct ios_device **ret)
 {
@@ -130,12 +143,12 @@ int ios_device_open(struct ios_ctx *r, const char *path, bool maybe_part,
         if (!d)
                 return -ENOMEM;
         d->ctx = r;
-        d->fd = ios_ctx_open_canon(r, path, O_PATH | O_DIRECTORY, &canon);
+        d->fd = ios_ctx_open_dir(r, path, &canon);
         if (d->fd < 0) {
                 e = d->fd == -ENOENT || d->fd == -ENOTDIR ? -ENODEV : d->fd;
                 goto fail;
         }
-        e = maybe_part ? ios_sysfs_present(d->fd, "partition") : 0;
+        e = maybe_part ? is_partition(d->fd) : 0;
         if (e < 0)
                 goto fail;      /* a failed lookup would take a partition for a disk */
         if (e > 0) {
@@ -146,8 +159,8 @@ int ios_device_open(struct ios_ctx *r, const char *path, bool maybe_part,
                         goto fail;
                 }
                 *slash = '\0';
-                close(d->fd);
-                d->fd = ios_ctx_open(r, canon, O_PATH | O_DIRECTORY);
+                ios_dirfd_close(d->fd);
+                d->fd = ios_ctx_open_dir(r, canon, NULL);
                 if (d->fd < 0) {
                         e = d->fd;
                         goto fail;
@@ -214,7 +227,7 @@ int ios_device_open_known(struct ios_ctx *r, const char *canon, unsigned maj, un
         d->ctx = r;
         d->major = maj;
         d->minor = min;
-        d->fd = ios_ctx_open(r, canon, O_PATH | O_DIRECTORY);
+        d->fd = ios_ctx_open_dir(r, canon, NULL);
         if (d->fd < 0) {
                 e = d->fd == -ENOENT || d->fd == -ENOTDIR ? -ENODEV : d->fd;
                 goto fail;

@@ -27,6 +27,22 @@ static bool unknown(int e)
         return e == -ENOENT || e == -EINVAL || e == -ERANGE;
 }
 
+/*
+ * The only disks the kernel hides are NVMe multipath path nodes, which it
+ * names nvme<subsystem>c<controller>n<namespace> (nvme_set_disk_name());
+ * a namespace (nvme0n1) never hides, so its "hidden" is not read.
+ */
+static bool nvme_path_node(const char *name)
+{
+        const char *p = startswith(name, "nvme");
+        size_t n;
+
+        if (!p || !(n = strspn(p, "0123456789")) || p[n] != 'c')
+                return false;
+        p += n + 1;
+        return (n = strspn(p, "0123456789")) && p[n] == 'n';
+}
+
 int ios_probe_queue(struct ios_device *d)
 {
         _cleanup_free_ char *s = NULL;
@@ -50,7 +66,7 @@ int ios_probe_queue(struct ios_device *d)
                 if (e >= 0)
                         d->size = v * 512;
         }
-        if (startswith(d->name, "nvme")) {      /* only NVMe path nodes hide */
+        if (nvme_path_node(d->name)) {          /* only NVMe path nodes hide */
                 e = ios_sysfs_read_int(d->fd, "hidden", &i);
                 if (e < 0 && !unknown(e))
                         return e;

@@ -4,6 +4,7 @@
 #define IOS_ROOT_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct ios_ctx;
 /* The component walk that ios_ctx_realpath() falls back to without openat2. */
@@ -26,7 +27,7 @@ int ios_open_beneath(int dirfd, const char *path, int flags);
 /* 0 for a regular file, else -ELOOP, -EISDIR or -EBADFD (or fstat's error). */
 int ios_fd_verify_regular(int fd);
 /*
- * root.c: open path with open_once(arg, path, flags) (either resolver).  A
+ * beneath.c: open path with open_once(arg, path, flags) (either resolver).  A
  * data open (neither O_PATH nor O_DIRECTORY) looks at the file through an
  * O_PATH descriptor first, so a device node is never opened (that can have
  * effects of its own), then opens it O_NONBLOCK|O_NOCTTY and checks the
@@ -51,6 +52,9 @@ bool ios_openat2_unusable(void);
 /* Whether the walk answers every lookup: openat2 answered ENOSYS/EPERM (old
  * kernel, seccomp, valgrind 3.19) or IOSCHED_TEST_NO_OPENAT2=1 asks for it. */
 bool ios_openat2_missing(void);
+
+/* kernel-release.c: the root's kernel release ("6.18.4-amd64") into buf, or -ENOENT. */
+int ios_ctx_kernel_release(struct ios_ctx *r, char *buf, size_t n);
 
 /* enumerate.c: the disk whose lookup made ios_device_enumerate() fail (NULL: none). */
 void ios_ctx_set_failed_disk(struct ios_ctx *r, const char *name);

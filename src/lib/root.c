@@ -18,25 +18,15 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 #include <linux/openat2.h>
 
 #include "iosched.h"
 #include "iosched-internal.h"
 #include "macro.h"
 #include "root-internal.h"
+#include "nodefree-internal.h"
 
-struct ios_ctx {
-        char *prefix;           /* "" for the host */
-        char *prefix_real;      /* realpath(prefix), to strip /proc/self/fd answers */
-        int fd;
-        bool host;
-        unsigned probe;
-        bool force_walk;        /* tests: resolve with the walk even where openat2 works */
-        unsigned n_openat2, n_walk;     /* lookups each resolver answered */
-        char failed_disk[64];           /* the disk that made the last enumeration fail */
-        int hz;                         /* the root's kernel's CONFIG_HZ: 0 unknown, -1 not read yet */
-};
+#include "ctx-internal.h"
 
 void ios_ctx_set_failed_disk(struct ios_ctx *r, const char *name)
 {
@@ -68,6 +58,9 @@ int ios_ctx_new(const char *prefix, struct ios_ctx **ret)
                 return -ENOMEM;
         r->fd = -1;
         r->hz = -1;
+        r->root_nf = -1;
+        for (int i = 0; i < NF_BASES; i++)
+                r->base_fd[i] = r->base_nf[i] = -1;
         if (!prefix || !*prefix || streq(prefix, "/")) {
                 r->host = true;
                 r->prefix = strdup("");
@@ -106,6 +99,9 @@ struct ios_ctx *ios_ctx_free(struct ios_ctx *r)
                 return NULL;
         if (r->fd >= 0)
                 close(r->fd);
+        for (int i = 0; i < NF_BASES; i++)
+                if (r->base_fd[i] >= 0)
+                        close(r->base_fd[i]);
         free(r->prefix);
         free(r->prefix_real);
         free(r);
@@ -129,182 +125,14 @@ static const char *rel(const char *path)
         return *path ? path : ".";
 }
 
-/*
- * The portable fallback: resolve one component at a time with readlinkat()
- * relative to the root fd.  "out" is always canonical, so the kernel never
- * follows a symlink while we ask about the next component.
- */
-int ios_ctx_realpath_walk(struct ios_ctx *r, const char *path, char **ret)
-{
-        char out[PATH_MAX] = "", rest[PATH_MAX], link[PATH_MAX], tmp[PATH_MAX];
-        unsigned links = 0;
-        size_t ol = 0;
-
-        if (snprintf(rest, sizeof(rest), "%s", path) >= (int)sizeof(rest))
-                return -ENAMETOOLONG;
-
-        for (char *p = rest; *p;) {
-                char *comp, *slash;
-                ssize_t n;
-
-                while (*p == '/')
-                        p++;
-                if (!*p)
-                        break;
-                comp = p;
-                slash = strchr(p, '/');
-                if (slash) {
-                        *slash = '\0';
-                        p = slash + 1;
-                } else
-                        p += strlen(p);
-
-                if (streq(comp, "."))
-                        continue;
-                if (streq(comp, "..")) {
-                        char *s = strrchr(out, '/');
-                        if (s)
-                                *s = '\0';
-                        ol = strlen(out);
-                        continue;
-                }
-                if (ol + 1 + strlen(comp) >= sizeof(out))
-                        return -ENAMETOOLONG;
-                out[ol] = '/';
-                strcpy(out + ol + 1, comp);
-
-                n = readlinkat(r->fd, out + 1, link, sizeof(link) - 1);
-                if (n < 0) {
-                        if (errno != EINVAL)
-                                return -errno;
-                        ol = strlen(out);       /* not a symlink: keep it */
-                        continue;
-                }
-                if (++links > 40)
-                        return -ELOOP;
-                link[n] = '\0';
-                out[ol] = '\0';                 /* drop the link itself */
-                if (link[0] == '/') {
-                        out[0] = '\0';
-                        ol = 0;
-                }
-                if (snprintf(tmp, sizeof(tmp), "%s/%s", link, p) >= (int)sizeof(tmp))
-                        return -ENAMETOOLONG;
-                strcpy(rest, tmp);
-                p = rest;
-        }
-
-        *ret = strdup(ol ? out : "/");
-        return *ret ? 0 : -ENOMEM;
-}
 
 static int fd_path(struct ios_ctx *r, int fd, const char *path, char **ret);
-
-/*
- * A lookup scoped with RESOLVE_IN_ROOT fails with EAGAIN when a rename or a
- * mount anywhere on the system raced one of its ".." steps (the kernel's
- * rename_lock and mount_lock seqcounts, fs/namei.c handle_dots()), and
- * openat2(2) leaves the retry to the caller.  Every sysfs link goes through
- * "..", and udevd renames files in /run/udev on every event, so on a busy
- * machine this is common and means nothing: try again.  The bound only
- * keeps a pathological rename storm from spinning forever; after it the
- * caller sees -EAGAIN, never a missing file.
- */
-#define OPENAT2_TRIES 64
-
-int ios_openat2_retry(int dirfd, const char *path, struct open_how *how)
-{
-        int fd;
-
-        for (unsigned i = 1;; i++) {
-                fd = (int)syscall(SYS_openat2, dirfd, path, how, sizeof(*how));
-                if (fd >= 0 || errno != EAGAIN || i >= OPENAT2_TRIES)
-                        return fd;
-                if (i >= OPENAT2_TRIES / 2)
-                        (void)sched_yield();    /* let the renamer finish its burst */
-        }
-}
-
-/*
- * Set once openat2() answered ENOSYS (kernel before 5.6, or valgrind 3.19,
- * which does not know the system call) or EPERM (a seccomp filter): from
- * then on both resolvers below use their component walk, which gives the
- * same guarantee.  The unit tests force the walk as well, so both paths are
- * checked on every machine.
- */
-static bool openat2_missing;
-
-/*
- * IOSCHED_TEST_NO_OPENAT2=1 makes the programs resolve as on a kernel
- * without openat2, so the integration tests run the walk with the real
- * binaries too.  The walk gives the same guarantees: nothing is weakened.
- */
-static bool walk_forced_by_env(void)
-{
-        static int forced = -1;
-
-        if (forced < 0) {
-                const char *v = getenv("IOSCHED_TEST_NO_OPENAT2");
-                forced = v && streq(v, "1");
-        }
-        return forced;
-}
-
-bool ios_openat2_unusable(void)
-{
-        if (errno != ENOSYS && errno != EPERM)
-                return false;
-        openat2_missing = true;
-        return true;
-}
-
-/* The only kind of file an attribute, a udev database entry or a policy file may be. */
-int ios_fd_verify_regular(int fd)
-{
-        struct stat st;
-
-        if (fstat(fd, &st) < 0)
-                return -errno;
-        if (S_ISREG(st.st_mode))
-                return 0;
-        if (S_ISLNK(st.st_mode))
-                return -ELOOP;
-        if (S_ISDIR(st.st_mode))
-                return -EISDIR;
-        return -EBADFD;         /* a FIFO, socket or device node */
-}
 
 /* A data open: never blocks on a FIFO, never takes a controlling terminal. */
 static bool is_data_open(int flags)
 {
         return !(flags & (O_PATH | O_DIRECTORY));
 }
-
-int ios_open_checked(int (*open_once)(void *arg, const char *path, int flags), void *arg,
-                     const char *path, int flags)
-{
-        int fd, e;
-
-        if (!is_data_open(flags))
-                return open_once(arg, path, flags);
-        fd = open_once(arg, path, O_PATH);
-        if (fd < 0)
-                return fd;
-        e = ios_fd_verify_regular(fd);
-        close(fd);
-        if (e < 0)
-                return e;
-        fd = open_once(arg, path, flags | O_NONBLOCK | O_NOCTTY);
-        if (fd < 0)
-                return fd;
-        e = ios_fd_verify_regular(fd);
-        if (e < 0) {
-                close(fd);
-                return e;
-        }
-        return fd;
-}
-
 
 static int open_in_root_once(struct ios_ctx *r, const char *path, int flags)
 {
@@ -338,21 +166,107 @@ static int open_in_root_cb(void *arg, const char *path, int flags)
 }
 
 /*
- * Links inside the root are followed (sys/block/sdb, device); a file that
- * is read or written must be a regular file: it is looked at through an
- * O_PATH descriptor first (opening a device node can have effects of its
- * own), then opened non-blocking and checked again on the descriptor that
- * is used.
+ * Where path can be opened on a mount without device nodes (nodefree.c):
+ * below sys/ (sysfs) or run/ (a nodev tmpfs on Debian) when that is such
+ * a mount, each looked at once, else the root itself when it is one (a
+ * captured tree on a nodev mount).  Only mount roots are kept open: they
+ * outlive ioschedd's context, where a directory below them (udev's
+ * database) could be removed and made again.  Returns the base descriptor
+ * with *path made relative to it and *resolve its scope, or -1.
  */
+static int nf_base(struct ios_ctx *r, const char **path, uint64_t *resolve)
+{
+        static const char * const top[NF_BASES] = { "sys", "run" };
+        const char *p = rel(*path);
+        int i;
+
+        if (r->force_walk || ios_openat2_missing())
+                return -1;
+        for (i = 0; i < NF_BASES; i++) {
+                size_t l = strlen(top[i]);
+
+                if (strncmp(p, top[i], l) == 0 && p[l] == '/' && p[l + 1])
+                        break;
+        }
+        if (i < NF_BASES && r->base_nf[i] < 0) {
+                int fd = open_in_root_once(r, top[i], O_PATH | O_DIRECTORY);
+
+                r->base_nf[i] = fd >= 0 && ios_fs_node_free(fd) > 0;
+                if (r->base_nf[i])
+                        r->base_fd[i] = fd;
+                else if (fd >= 0)
+                        close(fd);
+        }
+        if (i < NF_BASES && r->base_nf[i] > 0) {
+                *path = p + strlen(top[i]) + 1;   /* sysfs links are relative and stay in sys/ */
+                *resolve = RESOLVE_BENEATH;
+                return r->base_fd[i];
+        }
+        if (r->root_nf < 0)
+                r->root_nf = ios_fs_node_free(r->fd) > 0;
+        if (!r->root_nf)
+                return -1;
+        *path = p;
+        *resolve = RESOLVE_IN_ROOT;
+        return r->fd;
+}
+
+/*
+ * Links inside the root are followed (sys/block/sdb, device); a file that
+ * is read or written must be a regular file.  On a node-free mount it is
+ * opened once (nodefree.c); elsewhere it is looked at through an O_PATH
+ * descriptor first (opening a device node can have effects of its own),
+ * then opened non-blocking and checked again on the descriptor that is used.
+ */
+/*
+ * Open path with one openat2() below its node-free base (nf_base): the
+ * descriptor, -ENOENT or -ENOTDIR, or -IOS_NF_SLOW for the checked path.
+ */
+static int open_nf(struct ios_ctx *r, const char *path, int flags, bool *ret_nf)
+{
+        const char *p = path;
+        uint64_t resolve;
+        int base = nf_base(r, &p, &resolve), fd = -IOS_NF_SLOW;
+
+        if (base >= 0)
+                fd = ios_open_node_free(base, p, flags, resolve);
+        if (fd != -IOS_NF_SLOW)
+                r->n_openat2++;
+        *ret_nf = fd >= 0;
+        return fd;
+}
+
 static int open_in_root(struct ios_ctx *r, const char *path, int flags)
 {
+        bool nf;
+        int fd;
+
+        if (is_data_open(flags) && (fd = open_nf(r, path, flags, &nf)) != -IOS_NF_SLOW)
+                return fd;
         return ios_open_checked(open_in_root_cb, r, path, flags);
 }
 
-bool ios_openat2_missing(void)
+int ios_ctx_open_dir(struct ios_ctx *r, const char *path, char **ret_canon)
 {
-        return openat2_missing || walk_forced_by_env();
+        bool nf = false;
+        int fd, e;
+
+        fd = open_nf(r, path, O_PATH | O_DIRECTORY, &nf);
+        if (fd == -IOS_NF_SLOW)
+                fd = open_in_root(r, path, O_PATH | O_DIRECTORY);
+        if (fd < 0)
+                return fd;
+        if (ret_canon) {
+                e = fd_path(r, fd, path, ret_canon);
+                if (e < 0) {
+                        close(fd);
+                        return e;
+                }
+        }
+        ios_dirfd_set_node_free(fd, nf);
+        return fd;
 }
+
 
 
 void ios_ctx_force_walk(struct ios_ctx *r)
@@ -442,11 +356,18 @@ int ios_ctx_read_file(struct ios_ctx *r, const char *path, char **ret, size_t *r
                 if (n < 0) {
                         if (errno == EINTR)
                                 continue;
-                        return -errno;
+                        /* a FIFO on a node-free mount, opened once (nodefree.c) */
+                        return errno == EAGAIN ? ios_fd_verify_regular(fd) ?: -EAGAIN : -errno;
                 }
                 len += (size_t)n;
                 if (n == 0 || (size_t)n < want)
                         break;          /* short read: end of a small file */
+        }
+        if (len == 0) {
+                int e = ios_fd_verify_regular(fd);     /* nothing read: a FIFO? */
+
+                if (e < 0)
+                        return e;
         }
         buf[len] = '\0';
         if (ret_len)
@@ -470,52 +391,4 @@ int ios_raise_nofile(void)
                 return 0;
         rl.rlim_cur = rl.rlim_max;
         return setrlimit(RLIMIT_NOFILE, &rl) < 0 ? -errno : 1;
-}
-
-/* The root's kernel release into buf: a captured tree's proc/sys/kernel/osrelease, else the host's. */
-static int kernel_release(struct ios_ctx *r, char *buf, size_t n)
-{
-        _cleanup_free_ char *file = NULL;
-        struct utsname u;
-
-        if (ios_ctx_read_file(r, "/proc/sys/kernel/osrelease", &file, NULL) >= 0)
-                snprintf(buf, n, "%.*s", (int)strcspn(file, "\n"), file);
-        else if (ios_ctx_is_host(r) && uname(&u) == 0)
-                snprintf(buf, n, "%s", u.release);
-        else
-                return -ENOENT;
-        return 0;
-}
-
-int ios_ctx_kernel_version(struct ios_ctx *r, unsigned *major, unsigned *minor)
-{
-        char rel[128];
-
-        if (kernel_release(r, rel, sizeof(rel)) < 0)
-                return -ENOENT;
-        if (sscanf(rel, "%u.%u", major, minor) != 2)
-                return -EINVAL;
-        return 0;
-}
-
-unsigned ios_ctx_hz(struct ios_ctx *r)
-{
-        _cleanup_free_ char *cfg = NULL, *path = NULL;
-        char rel[128];
-        const char *p;
-        unsigned hz;
-
-        if (r->hz >= 0)
-                return (unsigned)r->hz;
-        r->hz = 0;
-        /* the kernel's build configuration, as Debian installs it beside the kernel */
-        if (kernel_release(r, rel, sizeof(rel)) < 0 || !strchr(rel, '.') || strchr(rel, '/') ||
-            asprintf(&path, "/boot/config-%s", rel) < 0 || ios_ctx_read_file(r, path, &cfg, NULL) < 0)
-                return 0;
-        for (p = cfg; p && (p = strstr(p, "CONFIG_HZ=")); p++)
-                if ((p == cfg || p[-1] == '\n') && sscanf(p, "CONFIG_HZ=%u", &hz) == 1 && hz >= 24 && hz <= 10000) {
-                        r->hz = (int)hz;
-                        break;
-                }
-        return (unsigned)r->hz;
 }

@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "iosched.h"
 #include "iosched-internal.h"
@@ -36,11 +38,45 @@ static int check_attr(const char *attr)
         return 0;
 }
 
+/* The rest of an attribute longer than one small read, up to the cap. */
+static int read_long(int fd, const char *head, size_t len, char **ret, size_t *ret_len)
+{
+        /* one byte more than the cap tells a value at the cap from a longer one */
+        char *buf = malloc(IOS_SYSFS_ATTR_MAX + 2);
+
+        if (!buf)
+                return -ENOMEM;
+        memcpy(buf, head, len);
+        for (;;) {
+                size_t want = IOS_SYSFS_ATTR_MAX + 1 - len;
+                ssize_t n = read(fd, buf + len, want);
+
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0 || len + (size_t)n > IOS_SYSFS_ATTR_MAX) {
+                        int e = n < 0 ? -errno : -EFBIG;
+
+                        free(buf);
+                        return e;
+                }
+                len += (size_t)n;
+                /* sysfs hands out a whole attribute in one read(): no second call */
+                if (n == 0 || (size_t)n < want)
+                        break;
+        }
+        *ret = buf;
+        *ret_len = len;
+        return 0;
+}
+
 int ios_sysfs_read_string(int dirfd, const char *attr, char **ret)
 {
         _cleanup_close_ int fd = -1;
-        _cleanup_free_ char *buf = NULL;
-        size_t len = 0;
+        _cleanup_free_ char *big = NULL;
+        char small[4096];
+        const char *buf = small;
+        size_t len;
+        ssize_t n;
         int e;
 
         e = check_attr(attr);
@@ -49,29 +85,25 @@ int ios_sysfs_read_string(int dirfd, const char *attr, char **ret)
         fd = ios_open_beneath(dirfd, attr, O_RDONLY);
         if (fd < 0)
                 return fd;
-        /* one byte more than the cap tells a value at the cap from a longer one */
-        buf = malloc(IOS_SYSFS_ATTR_MAX + 2);
-        if (!buf)
-                return -ENOMEM;
-        for (;;) {
-                size_t want = IOS_SYSFS_ATTR_MAX + 1 - len;
-                ssize_t n = read(fd, buf + len, want);
-
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        return -errno;
-                }
-                len += (size_t)n;
-                if (len > IOS_SYSFS_ATTR_MAX)
-                        return -EFBIG;
-                /* sysfs hands out a whole attribute in one read(): no second call */
-                if (n == 0 || (size_t)n < want)
-                        break;
+        /* most attributes are a few bytes: one read on the stack, a read of less ends it */
+        do
+                n = read(fd, small, sizeof(small));
+        while (n < 0 && errno == EINTR);
+        if (n < 0)      /* EAGAIN: a FIFO on a node-free mount, opened once (nodefree.c) */
+                return errno == EAGAIN ? ios_fd_verify_regular(fd) ?: -EAGAIN : -errno;
+        len = (size_t)n;
+        if (len == sizeof(small)) {
+                e = read_long(fd, small, len, &big, &len);
+                if (e < 0)
+                        return e;
+                buf = big;
+        } else if (len == 0) {
+                e = ios_fd_verify_regular(fd);  /* nothing read: a FIFO? */
+                if (e < 0)
+                        return e;
         }
         while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
                 len--;
-        buf[len] = '\0';
         *ret = strndup(buf, len);
         return *ret ? 0 : -ENOMEM;
 }
@@ -210,13 +242,37 @@ static int cmp_name(const void *a, const void *b)
         return strcmp(*(char * const *)a, *(char * const *)b);
 }
 
+/* One name into the list (NULL: only counted); 0 or -errno. */
+static int list_add(char ***l, size_t *n, size_t *cap, const char *name, bool keep)
+{
+        if (*n >= (size_t)INT_MAX)
+                return -E2BIG;
+        if (keep) {
+                char **nl = ios_grow(*l, cap, *n + 2, sizeof(char *));
+
+                if (!nl)
+                        return -ENOMEM;
+                *l = nl;
+                nl[*n] = strdup(name);
+                nl[*n + 1] = NULL;
+                if (!nl[*n])
+                        return -ENOMEM;
+        }
+        (*n)++;
+        return 0;
+}
+
+/*
+ * The directory read with getdents64() on the descriptor itself: no
+ * fdopendir() (which adds an fstat and two fcntl calls to every listing).
+ */
 int ios_sysfs_list(int dirfd, const char *sub, char ***ret_names)
 {
         _cleanup_(ios_strv_freep) char **l = NULL;
+        _cleanup_close_ int fd = -1;
         size_t n = 0, cap = 0;
-        struct dirent *de;
-        DIR *d;
-        int fd, e;
+        char buf[8192] __attribute__((aligned(8)));
+        int e;
 
         e = check_attr(sub);
         if (e < 0)
@@ -224,47 +280,26 @@ int ios_sysfs_list(int dirfd, const char *sub, char ***ret_names)
         fd = ios_open_beneath(dirfd, sub, O_RDONLY | O_DIRECTORY);
         if (fd < 0)
                 return fd;
-        d = fdopendir(fd);
-        if (!d) {
-                e = -errno;
-                close(fd);
-                return e;
-        }
         for (;;) {
-                errno = 0;
-                de = readdir(d);
-                if (!de) {
-                        e = -errno;     /* 0 at the end */
-                        break;
-                }
-                if (de->d_name[0] == '.')
-                        continue;
-                if (n >= (size_t)INT_MAX) {
-                        e = -E2BIG;
-                        break;
-                }
-                if (ret_names) {
-                        char **nl = ios_grow(l, &cap, n + 2, sizeof(char *));
+                ssize_t got = syscall(SYS_getdents64, fd, buf, sizeof(buf));
 
-                        if (!nl) {
-                                e = -ENOMEM;
-                                break;
-                        }
-                        l = nl;
+                if (got < 0 && errno == EINTR)
+                        continue;
+                if (got < 0)
+                        return -errno;
+                if (got == 0)
+                        break;
+                for (ssize_t off = 0; off < got;) {
+                        struct dirent64 *de = (struct dirent64 *)(void *)(buf + off);
+
+                        off += de->d_reclen;
+                        if (de->d_name[0] == '.')
+                                continue;
+                        e = list_add(&l, &n, &cap, de->d_name, ret_names != NULL);
+                        if (e < 0)
+                                return e;
                 }
-                if (ret_names) {
-                        l[n] = strdup(de->d_name);
-                        l[n + 1] = NULL;
-                        if (!l[n]) {
-                                e = -ENOMEM;
-                                break;
-                        }
-                }
-                n++;
         }
-        closedir(d);
-        if (e < 0)
-                return e;
         if (ret_names) {
                 if (!l && !(l = calloc(1, sizeof(char *))))
                         return -ENOMEM;
