@@ -3,7 +3,7 @@
  * explain.c: `iosched-apply explain [DEVICE...]` for one, several or every
  * disk: the class with its evidence, the facts, the rule behind each
  * setting and the other writers of those settings, as text or as the JSON
- * contract (schema 1).  Read only.
+ * contract (schema 1): a renderer of the run model (model.c).  Read only.
  */
 #define _GNU_SOURCE
 #include <stdio.h>

@@ -3,8 +3,9 @@
  * facts.c: `iosched-apply facts -J`, what a fleet inventory wants of a host
  * (the JSON contract, schema 1): the kernel, whether the policy loaded,
  * and per disk its class and evidence, identity, controller (driver, PCI
- * slot, id and subsystem id), scheduler and compliance.  Read only.  The
- * per-disk facts are shared with `explain -J`.
+ * slot, id and subsystem id), scheduler and compliance: a renderer of the
+ * run model (model.c).  Read only.  The per-disk facts are shared with
+ * `explain -J`.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>

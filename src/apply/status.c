@@ -2,7 +2,8 @@
 /*
  * status.c: `iosched-apply status`, one line per disk (NAME CLASS SCHED
  * WANTED STATE DRIFT CONFLICT) and the drift count, as a table, raw, or
- * the JSON contract (schema 1).  Read only.
+ * the JSON contract (schema 1): a renderer of the run model (model.c).
+ * Read only.
  */
 #define _GNU_SOURCE
 #include <stdio.h>

@@ -200,6 +200,11 @@ static int render_model(struct apply_cli *c, const struct apply_model_opts *mo)
         if (e >= 0)
                 e = c->verb->render(&(struct apply_view){ .o = &c->ro, .lo = &c->lo, .columns = c->cols, .m = &m });
         apply_model_done(&m);
+        if (e < 0 && !mo->report) {
+                /* apply: said as what it is, before a disk was planned */
+                fprintf(stderr, "%s: out of memory\n", c->out->prog);
+                return c->out->exit_of(APPLY_FAILED);
+        }
         if (e < 0)
                 return err(c, APPLY_EXIT_ERROR, "%s: %s", c->verb->shown, ios_strerror(e));
         return c->out->exit_of(e);
@@ -247,7 +252,7 @@ static int load_udev_disk(struct apply_cli *c)
                         return APPLY_EXIT_VANISHED;
                 }
                 apply_log(LOG_ERR, "%s: policy not applied: cannot read the disk: %s", c->udev_dev,
-                        ios_strerror(e));
+                          ios_strerror(e));
                 return rc;
         }
         /* a benchmark switches this disk and restores it itself; the
