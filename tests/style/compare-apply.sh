@@ -7,7 +7,8 @@
 # (on a fresh copy of the tree each time: it writes), --format prometheus,
 # --textfile, broken and site policies, and usage errors.  The run time in
 # the Prometheus output is masked.  Prints each difference and the counts;
-# exit 0 when there is none.  Not part of tests/run.sh: it needs an old
+# exit 0 when there is none.  COMPARE_TREES="nvme md-raid1" limits the trees
+# (the generated one is "many").  Not part of tests/run.sh: it needs an old
 # binary (make one from another commit: git archive REV | tar -x -C DIR;
 # make -C DIR build/iosched-apply).
 set -u
@@ -167,6 +168,9 @@ EOF
 }
 
 trees=$(ls -d "$t"/fx/*/)
+if [ -n "${COMPARE_TREES:-}" ]; then
+        trees=$(for n in $COMPARE_TREES; do echo "$t/fx/$n/"; done)
+fi
 for tree in $trees; do
         tree=${tree%/}
         set_ro | while IFS= read -r line; do
@@ -182,7 +186,7 @@ for tree in $trees; do
         done
 done
 # the policy variants, on a few trees
-for n in ahci-sata-hdd md-raid1 nvme megaraid-ld usb-stick derived-ahci-dvd derived-floppy loop many; do
+for n in ${COMPARE_TREES:-ahci-sata-hdd md-raid1 nvme megaraid-ld usb-stick derived-ahci-dvd derived-floppy loop many}; do
         [ -d "$t/fx/$n" ] || continue
         set_conf | while IFS= read -r c; do
                 set_conf_cmds | while IFS= read -r line; do
