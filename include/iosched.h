@@ -498,6 +498,8 @@ int ios_plan_apply(struct ios_plan *plan);
 const char *ios_change_line(const struct ios_change *c, char *buf, size_t n);
 /* Number of changes in a state. */
 size_t ios_plan_count(const struct ios_plan *plan, enum ios_change_state state);
+/* No error, and nothing drifting, failed or not applied. */
+bool ios_plan_compliant(const struct ios_plan *plan);
 void ios_plan_done(struct ios_plan *plan);
 
 /* ---- snapshot.c: a disk's scheduler state, to put back later ---- */

@@ -61,7 +61,6 @@ struct apply_run_opts {
         bool json, prometheus, quiet, verbose, udev;
         bool all_disks;         /* no disk named: every disk of the machine */
         enum apply_outcome base;        /* what happened before the run (skipped files, missing disks) */
-        int (*exit_of)(enum apply_outcome o);   /* main.c's exit codes, for the JSON "exit" */
         struct ios_ctx *ctx;    /* for conflicting writers (--check) */
         const char *conf_root;
         struct apply_out *out;  /* where output and errors go */
@@ -81,6 +80,7 @@ enum apply_format { APPLY_FORMAT_TEXT, APPLY_FORMAT_JSON, APPLY_FORMAT_PROMETHEU
 struct apply_error;
 struct apply_out {
         const char *prog;
+        int (*exit_of)(enum apply_outcome o);   /* main.c's exit codes: the JSON "exit", each error's */
         enum apply_format format;       /* as the command line asks (looked at before parsing it) */
         const char *command;    /* the error object's "command": a verb, "import-grub"; NULL: apply */
         int mode;               /* its "mode" (enum apply_mode), -1: none */
@@ -109,6 +109,8 @@ int apply_verr(struct apply_out *out, int code, const char *device, const char *
         __attribute__((format(printf, 4, 0)));
 /* A string vector as a JSON array of strings. */
 void apply_json_strv(FILE *f, char * const *l);
+/* The policy's broken files as the JSON "policy_errors" array. */
+void apply_json_policy_errors(FILE *f, const struct ios_policy *p);
 
 /*
  * textfile.c: --textfile FILE: standard output goes to a new file of a random
@@ -133,18 +135,71 @@ void apply_log_open(const char *prog);
 void apply_log(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 
-/* Plan (and apply) every disk and report it; returns the worst outcome. */
-enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_policy *p, struct ios_device **devs, size_t n);
-void apply_explain_plan(FILE *out, const struct ios_plan *pl);
-/* explain.c: explain one, several or every disk, text or JSON; returns the exit status (exit, or 2). */
-int apply_explain(const struct apply_run_opts *o, const struct ios_policy *p, struct ios_device **devs, size_t n,
-                  int exit);
-/* status.c: the status table or JSON; columns as -o takes them; returns the exit status or -errno. */
+/*
+ * model.c: the run model.  Every disk planned once (and written when the
+ * mode is apply), the result recorded here; the verbs only render it.
+ */
+struct apply_disk {
+        struct ios_device *dev;         /* borrowed: its class and evidence */
+        struct ios_plan plan;           /* each setting's before, wanted, after and state; held; notes */
+        int read_error;                 /* -errno: its current settings could not be read (no plan) */
+        enum apply_outcome outcome;     /* what it came to */
+        size_t drift;                   /* settings that differ from the policy */
+        bool changed;                   /* apply: something written; otherwise: something would be */
+        bool compliant;                 /* ios_plan_compliant */
+        const char *wanted;             /* the scheduler the plan chose; NULL: the policy sets none */
+};
+struct apply_model_opts {
+        enum apply_mode mode;
+        bool report;                    /* explain, status, facts: read only, an outcome is a read error */
+        bool hide_empty;                /* status: disks of size 0 left out */
+        enum apply_outcome base;        /* what happened before (a broken policy, a disk named and missing) */
+};
+struct apply_model {
+        enum apply_mode mode;
+        bool report;
+        const struct ios_policy *policy;        /* borrowed */
+        struct ios_device **devs;       /* borrowed: every disk given, also those left out */
+        size_t ndevs;
+        size_t policy_errors;           /* files the policy could not use */
+        struct apply_disk *disks;       /* in the order given, without the ones left out */
+        size_t n;
+        size_t drift, ndrift, ndrives;  /* settings drifting, disks drifting, removable-media drives */
+        bool changed, disks_compliant;
+        bool compliant;                 /* no broken policy file, and every disk compliant */
+        enum apply_outcome outcome;     /* the worst of the disks' and the base */
+};
+int apply_model_build(struct apply_model *m, const struct apply_model_opts *mo, const struct ios_policy *p,
+                      struct ios_device **devs, size_t n);
+void apply_model_done(struct apply_model *m);
+/* A disk whose settings could not be read: its error recorded (say: and printed). */
+void apply_model_disk_error(struct apply_out *out, const struct apply_disk *d, bool say);
+void apply_model_disk_errors(struct apply_out *out, const struct apply_model *m, bool say);
+const char *apply_change_state_name(enum ios_change_state s);   /* "ok", "drift", "not-applied" ... */
+
+/*
+ * What a verb's renderer sees: the model and the options.  A renderer
+ * prints it (records and says the disks' errors at the point its output
+ * wants them) and returns the outcome, or -errno when it could not print.
+ */
+struct apply_view {
+        const struct apply_run_opts *o;
+        const struct apply_list_opts *lo;       /* status: the table's options */
+        const char *columns;                    /* status: -o */
+        struct apply_model *m;
+};
+typedef int apply_render_fn(const struct apply_view *v);
+apply_render_fn apply_run_render;       /* run.c: apply, --dry-run, --check, --udev */
+apply_render_fn apply_explain_render;   /* explain.c: text or JSON */
+apply_render_fn apply_status_render;    /* status.c: the table or JSON */
+apply_render_fn apply_facts_render;     /* facts.c: the JSON inventory */
+/* run.c: plan (and apply) every disk and render it in one call; returns the worst outcome. */
+enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_policy *p, struct ios_device **devs,
+                             size_t n);
+/* status.c: its columns for --help. */
 void apply_status_help_columns(FILE *out);
 /* cat-config.c: the policy as read, each line with its source. */
 int apply_cat_config(FILE *out, const struct ios_policy *p);
-int apply_status(const struct apply_run_opts *o, const struct apply_list_opts *lo, const char *columns,
-                 const struct ios_policy *p, struct ios_device **devs, size_t n, int exit);
 
 /* grub.c: the last elevator=VALUE of a kernel command line (malloc'd), or NULL. */
 char *apply_find_elevator(const char *text);
@@ -257,10 +312,10 @@ void apply_verdict_json(FILE *f, const struct apply_verdict *v);
 /*
  * held.c: one line per policy file with an error (stderr, or the journal
  * with o->udev, and -J "errors"): file:line, the error, and the disks of
- * pls it holds (pls NULL: not known).  Once per run; later calls do nothing.
+ * the model it holds (m NULL: not known).  Once per run; later calls do nothing.
  */
 void apply_policy_errors_report(const struct apply_run_opts *o, const struct ios_policy *p,
-                                const struct ios_plan *pls, size_t n);
+                                const struct apply_model *m);
 
 /*
  * textsafe.c: text that cannot drive a terminal: control characters (but,
@@ -281,17 +336,8 @@ struct apply_text {
 int apply_text_begin(struct apply_text *t);
 int apply_text_end(struct apply_text *t, FILE *out);
 
-/* run.c: no error, nothing drifting, failed or not applied. */
-bool apply_plan_compliant(const struct ios_plan *pl);
-
-/* facts.c: `facts -J`, and the facts of one disk shared with `explain -J`. */
+/* facts.c: the facts of one disk, shared with `explain -J`. */
 void apply_json_disk_facts(FILE *f, const struct ios_device *d);
-const char *apply_plan_wanted_scheduler(const struct ios_plan *pl);
-char *apply_kernel_release(struct ios_ctx *r);
-void apply_json_policy_errors(FILE *f, const struct ios_policy *p);
-/* Prints the facts object; returns the exit status it printed (exit, or 2 if a disk could not be read). */
-int apply_facts(FILE *f, const struct apply_run_opts *o, const struct ios_policy *p, struct ios_device **devs,
-                size_t n, int exit);
 
 /*
  * conflicts.c: other writers (TuneD, udev rules, elevator=) of what the
@@ -305,8 +351,7 @@ char *apply_conflicts_short(const struct apply_run_opts *o, const struct ios_pla
 void apply_conflicts_free(void);
 
 /* prom.c: --format prometheus; health and time on every run (policy_ok -1: not known, left out). */
-void apply_prom_run(FILE *f, const struct apply_run_opts *o, const struct ios_policy *p, struct ios_plan *pls,
-                    size_t n, int exit);
+void apply_prom_run(FILE *f, const struct apply_run_opts *o, const struct apply_model *m, int exit);
 void apply_prom_failure(struct apply_out *out, FILE *f, int exit);
 
 #endif

@@ -41,7 +41,7 @@ static int print_file(FILE *out, const char *path)
 
         fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
         if (fd < 0 || fstat(fd, &st) < 0) {
-                fprintf(out, "# %s: cannot read it again: %s\n", path, strerror(errno));
+                fprintf(out, "# %s: cannot read it again: %s\n", path, ios_strerror(errno));
                 return 0;
         }
         if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)) {

@@ -116,7 +116,7 @@ static int add_dropin(struct apply_cli *c, const char *arg)
         e = ios_dropin_parse(arg, &c->dropins[c->ndropins]);
         if (e < 0)
                 return err(c, "--drop-in %s: %s", arg,
-                           e == -EINVAL ? "not NAME=FILE with NAME a *.conf file name" : strerror(-e));
+                           e == -EINVAL ? "not NAME=FILE with NAME a *.conf file name" : ios_strerror(e));
         c->ndropins++;
         return 0;
 }

@@ -17,12 +17,13 @@
 #define APPLY_EXIT_VANISHED 4     /* a disk disappeared while being applied */
 #define APPLY_EXIT_READONLY 5     /* /sys is read-only or not writable */
 
-/* main.c: a run's outcome class as an exit status. */
-int apply_exit_code(enum apply_outcome o);
-
 struct apply_cli;
 
-/* One verb: a word after the options, --import-grub, or none (apply, --dry-run, --check). */
+/*
+ * One verb: a word after the options, --import-grub, or none (apply,
+ * --dry-run, --check).  A verb that renders the run model (apply, explain,
+ * status, facts) names its renderer; the model is built the same for all.
+ */
 struct apply_verb {
         const char *name;       /* the word; NULL: none (apply, --import-grub) */
         const char *shown;      /* as messages name it ("--import-grub") */
@@ -30,8 +31,12 @@ struct apply_verb {
         unsigned formats;       /* 1 << enum apply_format it can print */
         bool bench_args;        /* what follows "--" is iosched-bench's options, not disks */
         bool policy;            /* reads the policy before it runs */
+        bool policy_fact;       /* a broken policy file is a fact it reports (policy_ok), not an error */
+        bool held_by_disk;      /* a broken file's line names the disks it holds: said once they are planned */
+        bool hide_empty;        /* with no disk named and no -a, disks of size 0 are left out */
         enum { PROBE_POLICY, PROBE_EXTRA, PROBE_EXTRA_UNLESS_ALL } probe;
         int (*run)(struct apply_cli *c);        /* returns the exit status */
+        apply_render_fn *render;                /* the run model's renderer; NULL: the verb is no view of it */
 };
 
 struct apply_cli {
@@ -62,7 +67,7 @@ const struct apply_verb *apply_verb_find(const char *word);     /* NULL: not a v
 extern const struct apply_verb apply_verb_apply, apply_verb_import_grub;
 /* Runs c->verb: the context, the policy if the verb reads one, the verb; returns the exit status. */
 int apply_cli_run(struct apply_cli *c);
-/* Frees what the run held; a broken policy file makes *rc at least APPLY_EXIT_ERROR. */
+/* Frees what the run held; a broken policy file (not a fact of the verb) makes *rc APPLY_EXIT_ERROR. */
 void apply_cli_done(struct apply_cli *c, int *rc);
 
 /* cli.c: parse argv into c; returns -1 to run c->verb, else the exit status (--help, usage errors). */

@@ -16,6 +16,8 @@
 #include "macro.h"
 #include "apply.h"
 
+const char * const apply_mode_names[] = { "apply", "dry-run", "check" };
+
 struct apply_error {
         char *file, *device, *message;
         unsigned line;
@@ -122,6 +124,22 @@ void apply_json_strv(FILE *f, char * const *l)
         for (char * const *p = l; p && *p; p++) {
                 fputs(p == l ? "" : ", ", f);
                 ios_json_string(f, *p);
+        }
+        fputc(']', f);
+}
+
+void apply_json_policy_errors(FILE *f, const struct ios_policy *p)
+{
+        size_t nerr = 0;
+        const struct ios_error *pe = ios_policy_errors(p, &nerr);
+
+        fputc('[', f);
+        for (size_t i = 0; i < nerr; i++) {
+                fprintf(f, "%s{\"file\": ", i ? ", " : "");
+                ios_json_string(f, pe[i].file);
+                fprintf(f, ", \"line\": %u, \"message\": ", pe[i].line);
+                ios_json_string(f, pe[i].msg);
+                fputc('}', f);
         }
         fputc(']', f);
 }

@@ -3,7 +3,7 @@
  * explain.c: `iosched-apply explain [DEVICE...]` for one, several or every
  * disk: the class with its evidence, the facts, the rule behind each
  * setting and the other writers of those settings, as text or as the JSON
- * contract (schema 1).  Read only.
+ * contract (schema 1): a renderer of the run model (model.c).  Read only.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -13,18 +13,9 @@
 #include "macro.h"
 #include "apply.h"
 
-static const char *state_name(enum ios_change_state s)
+static void json_device(FILE *f, const struct apply_run_opts *o, const struct apply_disk *disk, bool first)
 {
-        static const char * const n[] = {
-                [IOS_CHANGE_OK] = "ok", [IOS_CHANGE_DRIFT] = "drift", [IOS_CHANGE_APPLIED] = "applied",
-                [IOS_CHANGE_FAILED] = "failed", [IOS_CHANGE_SKIPPED] = "skipped",
-                [IOS_CHANGE_NOT_APPLIED] = "not-applied",
-        };
-        return (size_t)s < ELEMENTSOF(n) ? n[s] : "?";
-}
-
-static void json_device(FILE *f, const struct apply_run_opts *o, const struct ios_plan *pl, bool first)
-{
+        const struct ios_plan *pl = &disk->plan;
         const struct ios_device *d = pl->dev;
 
         fprintf(f, "%s\n    {", first ? "" : ",");
@@ -42,7 +33,7 @@ static void json_device(FILE *f, const struct apply_run_opts *o, const struct io
         fputs(", \"subtype\": ", f);
         ios_json_string(f, d->subtype);
         fprintf(f, ", \"blk_mq\": %s, \"hw_queues\": %u", d->blk_mq ? "true" : "false", d->nr_hw_queues);
-        fprintf(f, ",\n     \"compliant\": %s, \"error\": ", apply_plan_compliant(pl) ? "true" : "false");
+        fprintf(f, ",\n     \"compliant\": %s, \"error\": ", disk->compliant ? "true" : "false");
         ios_json_string(f, pl->error_msg);
         fputs(", \"notes\": ", f);
         apply_json_strv(f, pl->notes);
@@ -58,7 +49,7 @@ static void json_device(FILE *f, const struct apply_run_opts *o, const struct io
                 ios_json_string(f, c->wanted);
                 fputs(", \"after\": null, \"source\": ", f);
                 ios_json_string(f, c->source);
-                fprintf(f, ", \"state\": \"%s\"", state_name(c->state));
+                fprintf(f, ", \"state\": \"%s\"", apply_change_state_name(c->state));
                 if (c->msg) {
                         fputs(", \"message\": ", f);
                         ios_json_string(f, c->msg);
@@ -70,69 +61,78 @@ static void json_device(FILE *f, const struct apply_run_opts *o, const struct io
         fputc('}', f);
 }
 
-int apply_explain(const struct apply_run_opts *o, const struct ios_policy *p, struct ios_device **devs, size_t n,
-                  int exit)
+/* The second half of a disk's text: every key the policy sets, its source and state. */
+static void text_plan(FILE *out, const struct ios_plan *pl)
 {
-        struct ios_plan *pls = calloc(n ? n : 1, sizeof(*pls));
-        size_t nerr = 0;
+        fputs("  policy:\n", out);
+        if (pl->n == 0 && pl->nheld == 0)
+                fputs("    (no rule sets anything: left as the kernel chose)\n", out);
+        for (size_t i = 0; i < pl->n; i++) {
+                const struct ios_change *c = &pl->c[i];
 
-        if (!pls)
-                return -ENOMEM;
-        (void)ios_policy_errors(p, &nerr);
-        for (size_t i = 0; i < n; i++) {
-                int e = ios_plan_build(p, devs[i], &pls[i]);
-
-                pls[i].dev = devs[i];
-                if (e < 0) {
-                        pls[i].error = e;
-                        if (asprintf(&pls[i].error_msg, "cannot read current settings: %s", strerror(-e)) < 0)
-                                pls[i].error_msg = NULL;
-                        apply_err(o->out, 2, devs[i]->name, "cannot read current settings: %s", strerror(-e));
-                        exit = exit ? exit : 2;
-                }
+                fprintf(out, "    %s = %s  (%s)  [%s%s%s]\n", c->key, c->wanted, c->source,
+                        apply_change_state_name(c->state), c->current ? ", now " : "", c->current ? c->current : "");
+                if (c->msg)
+                        fprintf(out, "      %s\n", c->msg);
         }
+        for (size_t i = 0; i < pl->nheld; i++)
+                fprintf(out, "    %s: held (%s has an error): left as it is\n",
+                        streq(pl->held[i].key, "*") ? "every setting" : pl->held[i].key, pl->held[i].source);
+        for (char **n = pl->notes; n && *n; n++)
+                fprintf(out, "    note: %s\n", *n);
+}
+
+static void json_explain(FILE *f, const struct apply_run_opts *o, const struct apply_model *m, int exit)
+{
+        apply_json_header(o->out, f, "explain");
+        fprintf(f, ", \"policy_ok\": %s, \"exit\": %d,\n \"errors\": ", m->policy_errors ? "false" : "true", exit);
+        apply_errors_json(o->out, f);
+        fputs(",\n \"policy_errors\": ", f);
+        apply_json_policy_errors(f, m->policy);
+        fputs(", \"warnings\": ", f);
+        apply_json_strv(f, ios_policy_warnings(m->policy));
+        fputs(",\n \"devices\": [", f);
+        for (size_t i = 0; i < m->n; i++)
+                json_device(f, o, &m->disks[i], i == 0);
+        fprintf(f, "%s]}\n", m->n ? "\n  " : "");
+}
+
+static void text_explain(FILE *f, const struct apply_run_opts *o, const struct apply_model *m)
+{
+        for (size_t i = 0; i < m->n; i++) {
+                const struct apply_disk *d = &m->disks[i];
+                _cleanup_(ios_strv_freep) char **w = NULL;
+
+                if (i)
+                        fputc('\n', f);
+                apply_list_explain(f, d->dev);
+                if (d->read_error)
+                        continue;
+                text_plan(f, &d->plan);
+                w = apply_conflicts_lines(o, &d->plan);
+                if (w)
+                        fputs("  other writers:\n", f);
+                for (char **l = w; l && *l; l++)
+                        fprintf(f, "    - %s\n", *l);
+        }
+}
+
+int apply_explain_render(const struct apply_view *v)
+{
+        const struct apply_run_opts *o = v->o;
+        const struct apply_model *m = v->m;
+        struct apply_text t;
+
+        apply_model_disk_errors(o->out, m, true);
         if (o->json) {
-                apply_json_header(o->out, stdout, "explain");
-                fprintf(stdout, ", \"policy_ok\": %s, \"exit\": %d,\n \"errors\": ", nerr ? "false" : "true", exit);
-                apply_errors_json(o->out, stdout);
-                fputs(",\n \"policy_errors\": ", stdout);
-                apply_json_policy_errors(stdout, p);
-                fputs(", \"warnings\": ", stdout);
-                apply_json_strv(stdout, ios_policy_warnings(p));
-                fputs(",\n \"devices\": [", stdout);
-                for (size_t i = 0; i < n; i++)
-                        json_device(stdout, o, &pls[i], i == 0);
-                printf("%s]}\n", n ? "\n  " : "");
-        } else {
-                /* model, serial, evidence: the disk's own strings, escaped (textsafe.c) */
-                struct apply_text t;
-
-                if (apply_text_begin(&t) < 0) {
-                        for (size_t i = 0; i < n; i++)
-                                ios_plan_done(&pls[i]);
-                        free(pls);
-                        return -ENOMEM;
-                }
-                for (size_t i = 0; i < n; i++) {
-                        _cleanup_(ios_strv_freep) char **w = NULL;
-
-                        if (i)
-                                fputc('\n', t.f);
-                        apply_list_explain(t.f, devs[i]);
-                        if (pls[i].error)
-                                continue;
-                        apply_explain_plan(t.f, &pls[i]);
-                        w = apply_conflicts_lines(o, &pls[i]);
-                        if (w)
-                                fputs("  other writers:\n", t.f);
-                        for (char **l = w; l && *l; l++)
-                                fprintf(t.f, "    - %s\n", *l);
-                }
-                if (apply_text_end(&t, stdout) < 0)
-                        exit = exit ? exit : 2;
+                json_explain(stdout, o, m, o->out->exit_of(m->outcome));
+                return m->outcome;
         }
-        for (size_t i = 0; i < n; i++)
-                ios_plan_done(&pls[i]);
-        free(pls);
-        return exit;
+        /* model, serial, evidence: the disk's own strings, escaped (textsafe.c) */
+        if (apply_text_begin(&t) < 0)
+                return -ENOMEM;
+        text_explain(t.f, o, m);
+        if (apply_text_end(&t, stdout) < 0)
+                return apply_outcome_worse(m->outcome, APPLY_FAILED);
+        return m->outcome;
 }

@@ -3,8 +3,9 @@
  * facts.c: `iosched-apply facts -J`, what a fleet inventory wants of a host
  * (the JSON contract, schema 1): the kernel, whether the policy loaded,
  * and per disk its class and evidence, identity, controller (driver, PCI
- * slot, id and subsystem id), scheduler and compliance.  Read only.  The
- * per-disk facts are shared with `explain -J`.
+ * slot, id and subsystem id), scheduler and compliance: a renderer of the
+ * run model (model.c).  Read only.  The per-disk facts are shared with
+ * `explain -J`.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -86,16 +87,7 @@ void apply_json_disk_facts(FILE *f, const struct ios_device *d)
         apply_json_strv(f, d->sched_current ? d->sched_avail : NULL);
 }
 
-/* The scheduler the plan chose for the disk, or NULL when the policy sets none. */
-const char *apply_plan_wanted_scheduler(const struct ios_plan *pl)
-{
-        for (size_t i = 0; i < pl->n; i++)
-                if (streq(pl->c[i].key, "scheduler") && pl->c[i].state != IOS_CHANGE_SKIPPED)
-                        return pl->c[i].wanted;
-        return NULL;
-}
-
-char *apply_kernel_release(struct ios_ctx *r)
+static char *kernel_release(struct ios_ctx *r)
 {
         char *s = NULL;
 
@@ -105,76 +97,48 @@ char *apply_kernel_release(struct ios_ctx *r)
         return s;
 }
 
-void apply_json_policy_errors(FILE *f, const struct ios_policy *p)
+static void json_disks(FILE *f, const struct apply_run_opts *o, const struct apply_model *m)
 {
-        size_t nerr = 0;
-        const struct ios_error *pe = ios_policy_errors(p, &nerr);
-
-        fputc('[', f);
-        for (size_t i = 0; i < nerr; i++) {
-                fprintf(f, "%s{\"file\": ", i ? ", " : "");
-                ios_json_string(f, pe[i].file);
-                fprintf(f, ", \"line\": %u, \"message\": ", pe[i].line);
-                ios_json_string(f, pe[i].msg);
-                fputc('}', f);
-        }
-        fputc(']', f);
-}
-
-int apply_facts(FILE *f, const struct apply_run_opts *o, const struct ios_policy *p, struct ios_device **devs,
-                size_t n, int exit)
-{
-        _cleanup_free_ char *kernel = apply_kernel_release(o->ctx);
-        struct ios_plan *pls = calloc(n ? n : 1, sizeof(*pls));
-        size_t nerr = 0, drift = 0;
-        bool compliant;
-
-        if (!pls)
-                return -ENOMEM;
-        (void)ios_policy_errors(p, &nerr);
-        compliant = nerr == 0;
-        for (size_t i = 0; i < n; i++) {
-                int e = ios_plan_build(p, devs[i], &pls[i]);
-
-                pls[i].dev = devs[i];
-                if (e < 0) {
-                        pls[i].error = e;
-                        exit = exit ? exit : 2;
-                        apply_error_add(o->out, NULL, 0, devs[i]->name, 2, "cannot read current settings: %s", strerror(-e));
-                }
-                drift += ios_plan_count(&pls[i], IOS_CHANGE_DRIFT);
-                compliant = compliant && apply_plan_compliant(&pls[i]);
-        }
-        apply_json_header(o->out, f, "facts");
-        fputs(", \"kernel\": ", f);
-        ios_json_string(f, kernel);
-        fprintf(f, ", \"policy_ok\": %s, \"policy_errors\": ", nerr ? "false" : "true");
-        apply_json_policy_errors(f, p);
-        fprintf(f, ",\n \"compliant\": %s, \"drift\": %zu, \"exit\": %d, \"errors\": ", compliant ? "true" : "false",
-                drift, exit);
-        apply_errors_json(o->out, f);
         /* optical and floppy drives are listed apart: removable-media drives, not disks */
         for (int drives = 0; drives <= 1; drives++) {
                 size_t k = 0;
 
                 fputs(drives ? ",\n \"removable_media_drives\": [" : ",\n \"disks\": [", f);
-                for (size_t i = 0; i < n; i++) {
-                        if (ios_class_is_media_drive(devs[i]->cls) != (drives == 1))
+                for (size_t i = 0; i < m->n; i++) {
+                        const struct apply_disk *d = &m->disks[i];
+
+                        if (ios_class_is_media_drive(d->dev->cls) != (drives == 1))
                                 continue;
                         fprintf(f, "%s\n    {", k++ ? "," : "");
-                        apply_json_disk_facts(f, devs[i]);
+                        apply_json_disk_facts(f, d->dev);
                         fputs(",\n     \"wanted_scheduler\": ", f);
-                        ios_json_string(f, apply_plan_wanted_scheduler(&pls[i]));
-                        fprintf(f, ", \"compliant\": %s, \"drift\": %zu", apply_plan_compliant(&pls[i]) ? "true" : "false",
-                                ios_plan_count(&pls[i], IOS_CHANGE_DRIFT));
-                        apply_conflicts_json(f, o, &pls[i]);
+                        ios_json_string(f, d->wanted);
+                        fprintf(f, ", \"compliant\": %s, \"drift\": %zu", d->compliant ? "true" : "false", d->drift);
+                        apply_conflicts_json(f, o, &d->plan);
                         fputc('}', f);
                 }
                 fprintf(f, "%s]", k ? "\n  " : "");
         }
+}
+
+/* The facts object, also without -J: a disk that could not be read is in "errors", not said on stderr. */
+int apply_facts_render(const struct apply_view *v)
+{
+        const struct apply_run_opts *o = v->o;
+        const struct apply_model *m = v->m;
+        _cleanup_free_ char *kernel = kernel_release(o->ctx);
+        FILE *f = stdout;
+
+        apply_model_disk_errors(o->out, m, false);
+        apply_json_header(o->out, f, "facts");
+        fputs(", \"kernel\": ", f);
+        ios_json_string(f, kernel);
+        fprintf(f, ", \"policy_ok\": %s, \"policy_errors\": ", m->policy_errors ? "false" : "true");
+        apply_json_policy_errors(f, m->policy);
+        fprintf(f, ",\n \"compliant\": %s, \"drift\": %zu, \"exit\": %d, \"errors\": ", m->compliant ? "true" : "false",
+                m->drift, o->out->exit_of(m->outcome));
+        apply_errors_json(o->out, f);
+        json_disks(f, o, m);
         fputs("}\n", f);
-        for (size_t i = 0; i < n; i++)
-                ios_plan_done(&pls[i]);
-        free(pls);
-        return exit;
+        return m->outcome;
 }

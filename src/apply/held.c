@@ -15,8 +15,8 @@
 #include "macro.h"
 #include "apply.h"
 
-/* "; held: sdb sdc keep their scheduler, queue/read_ahead_kb", from the plans, for error i */
-static char *held_text(const struct ios_error *errs, size_t nerr, size_t i, const struct ios_plan *pls, size_t n)
+/* "; held: sdb sdc keep their scheduler, queue/read_ahead_kb", from the model's plans, for error i */
+static char *held_text(const struct ios_error *errs, size_t nerr, size_t i, const struct apply_model *m)
 {
         const struct ios_error *e = &errs[i];
         _cleanup_(ios_strv_freep) char **disks = NULL, **keys = NULL;
@@ -36,17 +36,18 @@ static char *held_text(const struct ios_error *errs, size_t nerr, size_t i, cons
                                 return NULL;
                         return s;
                 }
-        if (!pls)
+        if (!m)
                 return strdup("; the disks it matches keep the settings it names");
-        for (size_t d = 0; d < n; d++) {
+        for (size_t d = 0; d < m->n; d++) {
+                const struct ios_plan *pl = &m->disks[d].plan;
                 bool named = false;     /* each plan is one disk: named once */
 
-                for (size_t h = 0; h < pls[d].nheld; h++) {
-                        const struct ios_held *hd = &pls[d].held[h];
+                for (size_t h = 0; h < pl->nheld; h++) {
+                        const struct ios_held *hd = &pl->held[h];
 
                         if (hd->error != i)
                                 continue;
-                        if (!named && ios_strv_push_fast(&disks, &ndisks, &capdisks, strdup(pls[d].dev->name)) < 0)
+                        if (!named && ios_strv_push_fast(&disks, &ndisks, &capdisks, strdup(pl->dev->name)) < 0)
                                 return NULL;
                         named = true;
                         if (streq(hd->key, "*"))
@@ -67,7 +68,7 @@ static char *held_text(const struct ios_error *errs, size_t nerr, size_t i, cons
 }
 
 void apply_policy_errors_report(const struct apply_run_opts *o, const struct ios_policy *p,
-                                const struct ios_plan *pls, size_t n)
+                                const struct apply_model *m)
 {
         const struct ios_error *errs;
         size_t nerr = 0;
@@ -77,14 +78,14 @@ void apply_policy_errors_report(const struct apply_run_opts *o, const struct ios
         o->out->policy_errors_reported = true;
         errs = ios_policy_errors(p, &nerr);
         for (size_t i = 0; i < nerr; i++) {
-                _cleanup_free_ char *held = held_text(errs, nerr, i, pls, n);
+                _cleanup_free_ char *held = held_text(errs, nerr, i, m);
                 const char *h = held ? held : "";
                 char where[300];
 
                 _cleanup_free_ char *safe = NULL;
 
                 ios_error_where(&errs[i], where, sizeof(where));
-                apply_error_add(o->out, errs[i].file, errs[i].line, NULL, o->exit_of ? o->exit_of(APPLY_FAILED) : 2, "%s%s",
+                apply_error_add(o->out, errs[i].file, errs[i].line, NULL, o->out->exit_of(APPLY_FAILED), "%s%s",
                                 errs[i].msg, h);
                 /* the message quotes the file (and names it): escaped for the terminal and the journal */
                 if (asprintf(&safe, "%s: %s%s", where, errs[i].msg, h) < 0)

@@ -3,7 +3,8 @@
  * iosched-apply: list and classify block devices, apply and check the I/O
  * scheduler policy.  Exit codes are chosen here only (cli.h defines them):
  * usage errors where they are found, and a run's outcome class through
- * apply_exit_code().  The output context is opened and closed here, once:
+ * apply_exit_code(), which the output context carries (exit_of) to what
+ * prints an exit status in its output.  The output context is opened and closed here, once:
  * whatever a verb printed or failed to print, -J gives one JSON object and
  * --format prometheus the health metrics (apply_out_finish).
  */
@@ -18,7 +19,7 @@
 
 static const char *prog = "iosched-apply";
 
-int apply_exit_code(enum apply_outcome o)
+static int apply_exit_code(enum apply_outcome o)
 {
         switch (o) {
         case APPLY_OK: return 0;
@@ -42,7 +43,7 @@ static int run(struct apply_out *out, int argc, char **argv)
                 rc = apply_cli_run(&c);
         apply_cli_done(&c, &rc);
         if (fflush(stdout) != 0 || ferror(stdout))
-                rc = rc ? rc : apply_err(out, APPLY_EXIT_ERROR, NULL, "write error: %s", strerror(errno));
+                rc = rc ? rc : apply_err(out, APPLY_EXIT_ERROR, NULL, "write error: %s", ios_strerror(errno));
         return rc;
 }
 
@@ -55,6 +56,7 @@ int main(int argc, char **argv)
         int rc;
 
         apply_out_init(&out, prog, argc, argv);
+        out.exit_of = apply_exit_code;
         /* --textfile: stdout is the new file from here on, whatever the exit status */
         if (textfile && apply_textfile_open(textfile, &tf, &msg) < 0) {
                 rc = apply_err(&out, APPLY_EXIT_ERROR, NULL, "%s", msg ? msg : "--textfile: out of memory");

@@ -77,59 +77,61 @@ void apply_prom_failure(struct apply_out *out, FILE *f, int exit)
         health(out, f, out->policy_ok, (size_t)-1, exit);
 }
 
-void apply_prom_run(FILE *f, const struct apply_run_opts *o, const struct ios_policy *p, struct ios_plan *pls,
-                    size_t n, int exit)
+/* Per disk: compliance, drifting and failed settings, other writers. */
+static void disk_counts(FILE *f, const struct apply_run_opts *o, const struct apply_model *m)
 {
-        size_t nerr = 0, ndrives = 0;
+        const struct apply_disk *d = m->disks;
+        size_t n = m->n;
 
-        (void)ios_policy_errors(p, &nerr);
-
-        health(o->out, f, nerr == 0, nerr, exit);
-        for (size_t i = 0; i < n; i++)
-                ndrives += ios_class_is_media_drive(pls[i].dev->cls);
-        metric(f, "iosched_disks", "Disks checked (removable-media drives not counted).");
-        fprintf(f, "iosched_disks %zu\n", n - ndrives);
-        metric(f, "iosched_removable_media_drives", "Optical and floppy drives checked: removable-media drives, not disks.");
-        fprintf(f, "iosched_removable_media_drives %zu\n", ndrives);
         metric(f, "iosched_device_compliant", "1 if the disk has every setting of its policy, else 0.");
         for (size_t i = 0; i < n; i++) {
                 fputs("iosched_device_compliant{device=", f);
-                label(f, pls[i].dev->name);
+                label(f, d[i].dev->name);
                 fputs(",class=", f);
-                label(f, ios_class_to_string(pls[i].dev->cls));
-                fprintf(f, "} %d\n", apply_plan_compliant(&pls[i]));
+                label(f, ios_class_to_string(d[i].dev->cls));
+                fprintf(f, "} %d\n", d[i].compliant);
         }
         metric(f, "iosched_device_drift_settings", "Number of settings that differ from the policy.");
         for (size_t i = 0; i < n; i++) {
                 fputs("iosched_device_drift_settings{device=", f);
-                label(f, pls[i].dev->name);
-                fprintf(f, "} %zu\n", ios_plan_count(&pls[i], IOS_CHANGE_DRIFT));
+                label(f, d[i].dev->name);
+                fprintf(f, "} %zu\n", d[i].drift);
         }
         metric(f, "iosched_device_failed_settings",
                "Settings that cannot be set or were not kept (not offered, refused, unreadable disk).");
         for (size_t i = 0; i < n; i++) {
                 fputs("iosched_device_failed_settings{device=", f);
-                label(f, pls[i].dev->name);
-                fprintf(f, "} %zu\n", ios_plan_count(&pls[i], IOS_CHANGE_FAILED) + (pls[i].error && !pls[i].n));
+                label(f, d[i].dev->name);
+                fprintf(f, "} %zu\n", ios_plan_count(&d[i].plan, IOS_CHANGE_FAILED) + (d[i].plan.error && !d[i].plan.n));
         }
         metric(f, "iosched_device_conflicting_writers",
                "Other writers (TuneD, udev rules, elevator=) of what the policy sets for the disk.");
         for (size_t i = 0; i < n; i++) {
                 fputs("iosched_device_conflicting_writers{device=", f);
-                label(f, pls[i].dev->name);
-                fprintf(f, "} %zu\n", apply_conflicts_count(o, &pls[i]));
+                label(f, d[i].dev->name);
+                fprintf(f, "} %zu\n", apply_conflicts_count(o, &d[i].plan));
         }
+}
+
+void apply_prom_run(FILE *f, const struct apply_run_opts *o, const struct apply_model *m, int exit)
+{
+        health(o->out, f, m->policy_errors == 0, m->policy_errors, exit);
+        metric(f, "iosched_disks", "Disks checked (removable-media drives not counted).");
+        fprintf(f, "iosched_disks %zu\n", m->n - m->ndrives);
+        metric(f, "iosched_removable_media_drives", "Optical and floppy drives checked: removable-media drives, not disks.");
+        fprintf(f, "iosched_removable_media_drives %zu\n", m->ndrives);
+        disk_counts(f, o, m);
         metric(f, "iosched_device_info",
                "Class, active I/O scheduler and the scheduler the policy wants (empty: none set) of each disk.");
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 0; i < m->n; i++) {
                 fputs("iosched_device_info{device=", f);
-                label(f, pls[i].dev->name);
+                label(f, m->disks[i].dev->name);
                 fputs(",class=", f);
-                label(f, ios_class_to_string(pls[i].dev->cls));
+                label(f, ios_class_to_string(m->disks[i].dev->cls));
                 fputs(",scheduler=", f);
-                label(f, pls[i].dev->sched_current ? pls[i].dev->sched_current : "");
+                label(f, m->disks[i].dev->sched_current ? m->disks[i].dev->sched_current : "");
                 fputs(",wanted=", f);
-                label(f, wanted_scheduler(&pls[i]));
+                label(f, wanted_scheduler(&m->disks[i].plan));
                 fputs("} 1\n", f);
         }
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * run.c: apply, --dry-run, --check and --udev over a set of disks, and the
- * three ways of reporting it (lines, JSON, and prom.c's node_exporter textfile).  What it
- * came to is an outcome class; main.c maps it to the exit status.
+ * run.c: apply, --dry-run, --check and --udev rendered from the run model
+ * (model.c planned and wrote every disk): lines, the journal, JSON, or
+ * prom.c's node_exporter textfile.  What it came to is the model's outcome
+ * class; main.c maps it to the exit status.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -13,32 +14,6 @@
 #include "iosched.h"
 #include "macro.h"
 #include "apply.h"
-
-const char * const apply_mode_names[] = { "apply", "dry-run", "check" };
-
-static const char *state_name(enum ios_change_state s)
-{
-        switch (s) {
-        case IOS_CHANGE_OK: return "ok";
-        case IOS_CHANGE_DRIFT: return "drift";
-        case IOS_CHANGE_APPLIED: return "applied";
-        case IOS_CHANGE_FAILED: return "failed";
-        case IOS_CHANGE_SKIPPED: return "skipped";
-        case IOS_CHANGE_NOT_APPLIED: return "not-applied";
-        }
-        return "?";
-}
-
-enum apply_outcome apply_outcome_of_errno(int e)
-{
-        switch (ios_errno_class(e)) {
-        case IOS_ERRNO_OK: return APPLY_OK;
-        case IOS_ERRNO_REFUSED: return APPLY_REFUSED;
-        case IOS_ERRNO_GONE: return APPLY_VANISHED;
-        case IOS_ERRNO_READONLY: return APPLY_READONLY;
-        default: return APPLY_FAILED;
-        }
-}
 
 /* One value of a check line: said when unknown, quoted when it has blanks ("write back"). */
 static const char *word(const char *v, char *buf, size_t n)
@@ -151,20 +126,9 @@ static void log_plan_syslog(const struct ios_plan *pl)
         }
 }
 
-bool apply_plan_compliant(const struct ios_plan *pl)
+static void json_plan(FILE *f, const struct apply_run_opts *o, const struct apply_disk *disk, bool first)
 {
-        return !pl->error && !ios_plan_count(pl, IOS_CHANGE_DRIFT) && !ios_plan_count(pl, IOS_CHANGE_FAILED) &&
-               !ios_plan_count(pl, IOS_CHANGE_NOT_APPLIED);
-}
-
-/* apply: something was written; --dry-run/--check: something would be */
-static bool plan_changed(const struct ios_plan *pl, enum apply_mode m)
-{
-        return ios_plan_count(pl, m == APPLY_MODE_APPLY ? IOS_CHANGE_APPLIED : IOS_CHANGE_DRIFT) > 0;
-}
-
-static void json_plan(FILE *f, const struct apply_run_opts *o, const struct ios_plan *pl, bool first)
-{
+        const struct ios_plan *pl = &disk->plan;
         const struct ios_device *d = pl->dev;
 
         fprintf(f, "%s\n    {\"name\": ", first ? "" : ",");
@@ -176,7 +140,7 @@ static void json_plan(FILE *f, const struct apply_run_opts *o, const struct ios_
         fprintf(f, ", \"available\": ");
         apply_json_strv(f, d->sched_current ? d->sched_avail : NULL);
         fprintf(f, ",\n     \"changed\": %s, \"compliant\": %s, \"error\": ",
-                plan_changed(pl, o->mode) ? "true" : "false", apply_plan_compliant(pl) ? "true" : "false");
+                disk->changed ? "true" : "false", disk->compliant ? "true" : "false");
         ios_json_string(f, pl->error_msg);
         fprintf(f, ",\n     \"notes\": ");
         apply_json_strv(f, pl->notes);
@@ -194,7 +158,7 @@ static void json_plan(FILE *f, const struct apply_run_opts *o, const struct ios_
                 ios_json_string(f, c->after);
                 fprintf(f, ", \"source\": ");
                 ios_json_string(f, c->source);
-                fprintf(f, ", \"state\": \"%s\"", state_name(c->state));
+                fprintf(f, ", \"state\": \"%s\"", apply_change_state_name(c->state));
                 if (c->msg) {
                         fprintf(f, ", \"message\": ");
                         ios_json_string(f, c->msg);
@@ -207,143 +171,105 @@ static void json_plan(FILE *f, const struct apply_run_opts *o, const struct ios_
 }
 
 /* The whole -J object of apply, --dry-run and --check (schema 1). */
-static void json_run(FILE *f, const struct apply_run_opts *o, const struct ios_policy *p, struct ios_plan *pls,
-                     size_t n, int exit)
+static void json_run(FILE *f, const struct apply_run_opts *o, const struct apply_model *m, int exit)
 {
-        bool changed = false, compliant = apply_errors_count(o->out) == 0;
+        bool compliant = apply_errors_count(o->out) == 0 && m->disks_compliant;
 
-        for (size_t i = 0; i < n; i++) {
-                changed = changed || plan_changed(&pls[i], o->mode);
-                compliant = compliant && apply_plan_compliant(&pls[i]);
-        }
         apply_json_header(o->out, f, NULL);
         fprintf(f, ", \"mode\": \"%s\",\n \"changed\": %s, \"compliant\": %s, \"exit\": %d,\n \"errors\": ",
-                apply_mode_names[o->mode], changed ? "true" : "false", compliant ? "true" : "false", exit);
+                apply_mode_names[o->mode], m->changed ? "true" : "false", compliant ? "true" : "false", exit);
         apply_errors_json(o->out, f);
         fputs(",\n \"policy_errors\": ", f);
-        apply_json_policy_errors(f, p);
+        apply_json_policy_errors(f, m->policy);
         fputs(", \"warnings\": ", f);
-        apply_json_strv(f, ios_policy_warnings(p));
+        apply_json_strv(f, ios_policy_warnings(m->policy));
         fputs(",\n \"devices\": [", f);
-        for (size_t i = 0; i < n; i++)
-                json_plan(f, o, &pls[i], i == 0);
-        fprintf(f, "%s]}\n", n ? "\n  " : "");
+        for (size_t i = 0; i < m->n; i++)
+                json_plan(f, o, &m->disks[i], i == 0);
+        fprintf(f, "%s]}\n", m->n ? "\n  " : "");
 }
 
-enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_policy *p,
-                             struct ios_device **devs, size_t n)
+/*
+ * One disk, in the order planned: its read error, its failed settings (errors
+ * of the run: a failed write or, planning, a value that cannot be set), and
+ * its lines (text), its journal entries (--udev) or its notes (-J).
+ */
+static void render_disk(const struct apply_run_opts *o, struct apply_disk *d)
 {
-        enum apply_outcome rc = APPLY_OK, x;
-        struct ios_plan *pls;
+        struct ios_plan *pl = &d->plan;
+        const char *name = d->dev->name;
+        const char *cls = ios_class_to_string(d->dev->cls);
+        bool unmatched;
 
-        pls = calloc(n ? n : 1, sizeof(*pls));
-        if (!pls) {
-                fprintf(stderr, "%s: out of memory\n", o->prog);
-                return APPLY_FAILED;
-        }
-        for (size_t i = 0; i < n; i++) {
-                int e = ios_plan_build(p, devs[i], &pls[i]);
+        apply_model_disk_error(o->out, d, true);
+        if (d->read_error)
+                return;
+        for (size_t k = 0; k < pl->n; k++)
+                if (pl->c[k].state == IOS_CHANGE_FAILED)
+                        apply_error_add(o->out, NULL, 0, name,
+                                        o->out->exit_of(o->mode == APPLY_MODE_CHECK ? APPLY_FAILED :
+                                                        apply_outcome_of_errno(pl->c[k].error)),
+                                        "%s: %s", pl->c[k].key, pl->c[k].msg ? pl->c[k].msg : "failed");
+        /* a disk named that no rule is about: said, not left to silence */
+        unmatched = !o->all_disks && !o->udev && !pl->error && pl->n == 0 && pl->nheld == 0;
+        if (unmatched && !o->quiet && !o->json && !o->prometheus)
+                fprintf(stderr, "%s: %s: no rule matches (class %s)\n", o->prog, name, cls);
+        if (unmatched && o->json)
+                (void)ios_strv_pushf(&pl->notes, "no rule matches (class %s)", cls);
+        /* -J: what a broken file holds on this disk (text says it in one line per file) */
+        for (size_t h = 0; o->json && h < pl->nheld; h++)
+                (void)ios_strv_pushf(&pl->notes, "%s held: %s has an error",
+                                     streq(pl->held[h].key, "*") ? "every setting" : pl->held[h].key,
+                                     pl->held[h].source);
+        if (o->udev)
+                log_plan_syslog(pl);
+        else if (!o->json && !o->prometheus) {
+                print_plan_lines(o, pl);
+                /* --check and --dry-run: who else writes what the policy sets */
+                if (o->mode != APPLY_MODE_APPLY && !o->quiet) {
+                        _cleanup_(ios_strv_freep) char **w = apply_conflicts_lines(o, pl);
 
-                pls[i].dev = devs[i];
-                if (e < 0) {
-                        x = o->mode == APPLY_MODE_CHECK ? APPLY_FAILED : apply_outcome_of_errno(e);
-                        rc = apply_outcome_worse(x, rc);
-                        pls[i].error = e;
-                        if (asprintf(&pls[i].error_msg, "cannot read current settings: %s", strerror(-e)) < 0)
-                                pls[i].error_msg = NULL;
-                        apply_err(o->out, o->exit_of ? o->exit_of(x) : 2, devs[i]->name,
-                                  "cannot read current settings: %s", strerror(-e));
-                        continue;
-                }
-                if (o->mode == APPLY_MODE_APPLY)
-                        (void)ios_plan_apply(&pls[i]);
-                else
-                        for (size_t k = 0; k < pls[i].n; k++)
-                                if (pls[i].c[k].state == IOS_CHANGE_FAILED && !pls[i].error) {
-                                        pls[i].error = pls[i].c[k].error;
-                                        pls[i].error_msg = pls[i].c[k].msg ? strdup(pls[i].c[k].msg) : NULL;
-                                }
-
-                if (o->mode == APPLY_MODE_CHECK) {
-                        x = pls[i].error ? APPLY_FAILED :
-                            ios_plan_count(&pls[i], IOS_CHANGE_DRIFT) ? APPLY_DRIFT : APPLY_OK;
-                } else
-                        x = apply_outcome_of_errno(pls[i].error);
-                rc = apply_outcome_worse(x, rc);
-                /* a failed write (or, planning, a value that cannot be set) is an error of the run */
-                for (size_t k = 0; k < pls[i].n; k++)
-                        if (pls[i].c[k].state == IOS_CHANGE_FAILED)
-                                apply_error_add(o->out, NULL, 0, devs[i]->name,
-                                                o->exit_of ? o->exit_of(o->mode == APPLY_MODE_CHECK ? APPLY_FAILED :
-                                                                        apply_outcome_of_errno(pls[i].c[k].error)) : 2,
-                                                "%s: %s", pls[i].c[k].key, pls[i].c[k].msg ? pls[i].c[k].msg : "failed");
-
-                /* a disk named that no rule is about: said, not left to silence */
-                bool unmatched = !o->all_disks && !o->udev && !pls[i].error && pls[i].n == 0 && pls[i].nheld == 0;
-
-                if (unmatched && !o->quiet && !o->json && !o->prometheus)
-                        fprintf(stderr, "%s: %s: no rule matches (class %s)\n", o->prog, devs[i]->name,
-                                ios_class_to_string(devs[i]->cls));
-                if (unmatched && o->json)
-                        (void)ios_strv_pushf(&pls[i].notes, "no rule matches (class %s)",
-                                             ios_class_to_string(devs[i]->cls));
-                /* -J: what a broken file holds on this disk (text says it in one line per file) */
-                for (size_t h = 0; o->json && h < pls[i].nheld; h++)
-                        (void)ios_strv_pushf(&pls[i].notes, "%s held: %s has an error",
-                                             streq(pls[i].held[h].key, "*") ? "every setting" : pls[i].held[h].key,
-                                             pls[i].held[h].source);
-                if (o->udev)
-                        log_plan_syslog(&pls[i]);
-                else if (!o->json && !o->prometheus) {
-                        print_plan_lines(o, &pls[i]);
-                        /* --check and --dry-run: who else writes what the policy sets */
-                        if (o->mode != APPLY_MODE_APPLY && !o->quiet) {
-                                _cleanup_(ios_strv_freep) char **w = apply_conflicts_lines(o, &pls[i]);
-
-                                for (char **l = w; l && *l; l++)
-                                        fprintf(stderr, "%s: %s: note: other writer: %s\n", o->prog, devs[i]->name, *l);
-                        }
+                        for (char **l = w; l && *l; l++)
+                                fprintf(stderr, "%s: %s: note: other writer: %s\n", o->prog, name, *l);
                 }
         }
+}
+
+int apply_run_render(const struct apply_view *v)
+{
+        const struct apply_run_opts *o = v->o;
+        struct apply_model *m = v->m;
+
+        for (size_t i = 0; i < m->n; i++)
+                render_disk(o, &m->disks[i]);
         /* a broken file: file:line and the disks it holds */
-        apply_policy_errors_report(o, p, pls, n);
+        apply_policy_errors_report(o, m->policy, m);
         /* a rule that matches no disk is a rule that does nothing: say so when asked */
         if (o->all_disks && !o->udev && !o->quiet && (o->verbose || o->mode != APPLY_MODE_APPLY)) {
                 _cleanup_(ios_strv_freep) char **unmatched = NULL;
 
-                if (ios_policy_unmatched(p, devs, n, &unmatched) >= 0)
+                if (ios_policy_unmatched(m->policy, m->devs, m->ndevs, &unmatched) >= 0)
                         for (char **u = unmatched; u && *u; u++)
                                 fprintf(stderr, "%s: note: %s: [Match] matches no disk\n", o->prog, *u);
         }
-        rc = apply_outcome_worse(rc, o->base);
         if (o->json)
-                json_run(stdout, o, p, pls, n, o->exit_of ? o->exit_of(rc) : (int)rc);
+                json_run(stdout, o, m, o->out->exit_of(m->outcome));
         else if (o->prometheus)
-                apply_prom_run(stdout, o, p, pls, n, o->exit_of ? o->exit_of(rc) : (int)rc);
-
-        for (size_t i = 0; i < n; i++)
-                ios_plan_done(&pls[i]);
-        free(pls);
-        return rc;
+                apply_prom_run(stdout, o, m, o->out->exit_of(m->outcome));
+        return m->outcome;
 }
 
-/* explain, second half: every key the policy sets, its source and state. */
-void apply_explain_plan(FILE *out, const struct ios_plan *pl)
+enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_policy *p, struct ios_device **devs,
+                             size_t n)
 {
-        fputs("  policy:\n", out);
-        if (pl->n == 0 && pl->nheld == 0)
-                fputs("    (no rule sets anything: left as the kernel chose)\n", out);
-        for (size_t i = 0; i < pl->n; i++) {
-                const struct ios_change *c = &pl->c[i];
+        struct apply_model m;
+        int e;
 
-                fprintf(out, "    %s = %s  (%s)  [%s%s%s]\n", c->key, c->wanted, c->source,
-                        state_name(c->state), c->current ? ", now " : "", c->current ? c->current : "");
-                if (c->msg)
-                        fprintf(out, "      %s\n", c->msg);
-        }
-        for (size_t i = 0; i < pl->nheld; i++)
-                fprintf(out, "    %s: held (%s has an error): left as it is\n",
-                        streq(pl->held[i].key, "*") ? "every setting" : pl->held[i].key, pl->held[i].source);
-        for (char **n = pl->notes; n && *n; n++)
-                fprintf(out, "    note: %s\n", *n);
+        e = apply_model_build(&m, &(struct apply_model_opts){ .mode = o->mode, .base = o->base }, p, devs, n);
+        if (e >= 0)
+                e = apply_run_render(&(struct apply_view){ .o = o, .m = &m });
+        apply_model_done(&m);
+        if (e < 0)
+                fprintf(stderr, "%s: out of memory\n", o->prog);
+        return e < 0 ? APPLY_FAILED : (enum apply_outcome)e;
 }

@@ -2,7 +2,8 @@
 /*
  * status.c: `iosched-apply status`, one line per disk (NAME CLASS SCHED
  * WANTED STATE DRIFT CONFLICT) and the drift count, as a table, raw, or
- * the JSON contract (schema 1).  Read only.
+ * the JSON contract (schema 1): a renderer of the run model (model.c).
+ * Read only.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -70,8 +71,10 @@ static int parse_columns(const char *arg, int *cols, size_t *ncols, const char *
         return 0;
 }
 
-static const char *state_of(const struct ios_plan *pl)
+static const char *state_of(const struct apply_disk *d)
 {
+        const struct ios_plan *pl = &d->plan;
+
         if (pl->error || ios_plan_count(pl, IOS_CHANGE_FAILED))
                 return "error";
         if (ios_plan_count(pl, IOS_CHANGE_DRIFT))
@@ -81,27 +84,26 @@ static const char *state_of(const struct ios_plan *pl)
         return "ok";
 }
 
-static char *cell(const struct apply_run_opts *o, const struct ios_plan *pl, int col)
+static char *cell(const struct apply_run_opts *o, const struct apply_disk *disk, int col)
 {
-        const struct ios_device *d = pl->dev;
-        const char *w;
+        const struct ios_device *d = disk->dev;
         char *s = NULL;
 
         switch (col) {
         case SC_NAME: return strdup(d->name);
         case SC_CLASS: return strdup(ios_class_to_string(d->cls));
         case SC_SCHED: return d->sched_current ? strdup(d->sched_current) : NULL;
-        case SC_WANTED: return (w = apply_plan_wanted_scheduler(pl)) ? strdup(w) : NULL;
-        case SC_STATE: return strdup(state_of(pl));
-        case SC_DRIFT: return asprintf(&s, "%zu", ios_plan_count(pl, IOS_CHANGE_DRIFT)) < 0 ? NULL : s;
-        case SC_CONFLICT: return apply_conflicts_short(o, pl);
+        case SC_WANTED: return disk->wanted ? strdup(disk->wanted) : NULL;
+        case SC_STATE: return strdup(state_of(disk));
+        case SC_DRIFT: return asprintf(&s, "%zu", disk->drift) < 0 ? NULL : s;
+        case SC_CONFLICT: return apply_conflicts_short(o, &disk->plan);
         }
         return NULL;
 }
 
-static void json_status_disk(FILE *f, const struct apply_run_opts *o, struct ios_plan *pl, bool first)
+static void json_status_disk(FILE *f, const struct apply_run_opts *o, const struct apply_disk *disk, bool first)
 {
-        const struct ios_device *d = pl->dev;
+        const struct ios_device *d = disk->dev;
 
         fprintf(f, "%s\n    {\"name\": ", first ? "" : ",");
         ios_json_string(f, d->name);
@@ -110,112 +112,86 @@ static void json_status_disk(FILE *f, const struct apply_run_opts *o, struct ios
         fputs(", \"scheduler\": ", f);
         ios_json_string(f, d->sched_current);
         fputs(", \"wanted\": ", f);
-        ios_json_string(f, apply_plan_wanted_scheduler(pl));
-        fprintf(f, ", \"state\": \"%s\", \"drift\": %zu, \"compliant\": %s", state_of(pl),
-                ios_plan_count(pl, IOS_CHANGE_DRIFT), apply_plan_compliant(pl) ? "true" : "false");
-        apply_conflicts_json(f, o, pl);
+        ios_json_string(f, disk->wanted);
+        fprintf(f, ", \"state\": \"%s\", \"drift\": %zu, \"compliant\": %s", state_of(disk), disk->drift,
+                disk->compliant ? "true" : "false");
+        apply_conflicts_json(f, o, &disk->plan);
         fputc('}', f);
 }
 
-static void json_status(FILE *f, const struct apply_run_opts *o, const struct ios_policy *p, struct ios_plan *pls,
-                        size_t n, size_t drift, bool compliant, int exit)
+static void json_status(FILE *f, const struct apply_run_opts *o, const struct apply_model *m, int exit)
 {
-        size_t nerr = 0;
-
-        (void)ios_policy_errors(p, &nerr);
         apply_json_header(o->out, f, "status");
         fprintf(f, ", \"policy_ok\": %s, \"compliant\": %s, \"drift\": %zu, \"exit\": %d,\n \"errors\": ",
-                nerr ? "false" : "true", compliant ? "true" : "false", drift, exit);
+                m->policy_errors ? "false" : "true", m->compliant ? "true" : "false", m->drift, exit);
         apply_errors_json(o->out, f);
         fputs(",\n \"policy_errors\": ", f);
-        apply_json_policy_errors(f, p);
+        apply_json_policy_errors(f, m->policy);
         /* optical and floppy drives are listed apart: removable-media drives, not disks */
         for (int drives = 0; drives <= 1; drives++) {
                 size_t k = 0;
 
                 fputs(drives ? ",\n \"removable_media_drives\": [" : ",\n \"disks\": [", f);
-                for (size_t i = 0; i < n; i++)
-                        if (ios_class_is_media_drive(pls[i].dev->cls) == (drives == 1))
-                                json_status_disk(f, o, &pls[i], k++ == 0);
+                for (size_t i = 0; i < m->n; i++)
+                        if (ios_class_is_media_drive(m->disks[i].dev->cls) == (drives == 1))
+                                json_status_disk(f, o, &m->disks[i], k++ == 0);
                 fprintf(f, "%s]", k ? "\n  " : "");
         }
         fputs("}\n", f);
 }
 
-int apply_status(const struct apply_run_opts *o, const struct apply_list_opts *lo, const char *columns,
-                 const struct ios_policy *p, struct ios_device **devs, size_t n, int exit)
+/* The table, and below it the counts; -errno when it cannot be printed. */
+static int text_status(const struct apply_view *v, const int *cols, size_t ncols)
 {
-        int cols[APPLY_LIST_MAX_COLS];
-        size_t ncols = 0, drift = 0, ndrift = 0, nerr = 0, nrows = 0;
-        const char *bad = NULL, *headers[APPLY_LIST_MAX_COLS];
-        bool right[APPLY_LIST_MAX_COLS], compliant;
-        struct ios_plan *pls;
-        char **cells = NULL;
-        int e = 0;
+        const struct apply_model *m = v->m;
+        const struct apply_list_opts *lo = v->lo;
+        const char *headers[APPLY_LIST_MAX_COLS];
+        bool right[APPLY_LIST_MAX_COLS];
+        char **cells = calloc(m->n * ncols + 1, sizeof(char *));
+        size_t nrows = m->n, ndisks = m->n - m->ndrives;
+        int e;
 
-        if (parse_columns(columns, cols, &ncols, &bad) < 0) {
-                apply_err(o->out, 2, NULL, "unknown column: %.*s", (int)strcspn(bad, ","), bad);
-                return 2;
-        }
-        pls = calloc(n ? n : 1, sizeof(*pls));
-        if (!pls)
+        if (!cells)
                 return -ENOMEM;
-        (void)ios_policy_errors(p, &nerr);
-        compliant = nerr == 0;
-        for (size_t i = 0; i < n; i++) {
-                pls[i].dev = devs[i];
-                if (lo->hide_empty && devs[i]->size == 0)
-                        continue;
-                e = ios_plan_build(p, devs[i], &pls[i]);
-                pls[i].dev = devs[i];
-                if (e < 0) {
-                        pls[i].error = e;
-                        apply_err(o->out, 2, devs[i]->name, "cannot read current settings: %s", strerror(-e));
-                        exit = exit ? exit : 2;
-                }
-                drift += ios_plan_count(&pls[i], IOS_CHANGE_DRIFT);
-                ndrift += ios_plan_count(&pls[i], IOS_CHANGE_DRIFT) > 0;
-                compliant = compliant && apply_plan_compliant(&pls[i]);
-                pls[nrows++] = pls[i];          /* the disks shown, in order */
-                if (nrows - 1 != i)
-                        pls[i] = (struct ios_plan){};
+        for (size_t c = 0; c < ncols; c++) {
+                headers[c] = scols[cols[c]].name;
+                right[c] = scols[cols[c]].right;
         }
-        e = 0;
-        if (o->json)
-                json_status(stdout, o, p, pls, nrows, drift, compliant, exit);
-        else {
-                cells = calloc(nrows * ncols + 1, sizeof(char *));
-                if (!cells) {
-                        e = -ENOMEM;
-                        goto out;
-                }
-                for (size_t c = 0; c < ncols; c++) {
-                        headers[c] = scols[cols[c]].name;
-                        right[c] = scols[cols[c]].right;
-                }
-                for (size_t i = 0; i < nrows; i++)
-                        for (size_t c = 0; c < ncols; c++)
-                                cells[i * ncols + c] = cell(o, &pls[i], cols[c]);
-                e = apply_table_print(headers, right, ncols, cells, nrows, lo);
-                if (e >= 0 && !lo->raw && !lo->noheadings) {
-                        size_t ndrives = 0;
+        for (size_t i = 0; i < nrows; i++)
+                for (size_t c = 0; c < ncols; c++)
+                        cells[i * ncols + c] = cell(v->o, &m->disks[i], cols[c]);
+        e = apply_table_print(headers, right, ncols, cells, nrows, lo);
+        if (e >= 0 && !lo->raw && !lo->noheadings) {
+                printf("\n%zu disk%s", ndisks, ndisks == 1 ? "" : "s");
+                if (m->ndrives)
+                        printf(", %zu removable-media drive%s", m->ndrives, m->ndrives == 1 ? "" : "s");
+                printf(", %zu setting%s drifting on %zu disk%s%s\n", m->drift, m->drift == 1 ? "" : "s", m->ndrift,
+                       m->ndrift == 1 ? "" : "s", m->policy_errors ? "; the policy has skipped files" : "");
+        }
+        for (size_t i = 0; i < nrows * ncols; i++)
+                free(cells[i]);
+        free(cells);
+        return e < 0 ? e : 0;
+}
 
-                        for (size_t i = 0; i < nrows; i++)
-                                ndrives += ios_class_is_media_drive(pls[i].dev->cls);
-                        printf("\n%zu disk%s", nrows - ndrives, nrows - ndrives == 1 ? "" : "s");
-                        if (ndrives)
-                                printf(", %zu removable-media drive%s", ndrives, ndrives == 1 ? "" : "s");
-                        printf(", %zu setting%s drifting on %zu disk%s%s\n",
-                               drift, drift == 1 ? "" : "s", ndrift, ndrift == 1 ? "" : "s",
-                               nerr ? "; the policy has skipped files" : "");
-                }
-                for (size_t i = 0; i < nrows * ncols; i++)
-                        free(cells[i]);
-                free(cells);
+int apply_status_render(const struct apply_view *v)
+{
+        const struct apply_run_opts *o = v->o;
+        int cols[APPLY_LIST_MAX_COLS];
+        const char *bad = NULL;
+        size_t ncols = 0;
+        int e;
+
+        if (parse_columns(v->columns, cols, &ncols, &bad) < 0) {
+                apply_err(o->out, o->out->exit_of(APPLY_FAILED), NULL, "unknown column: %.*s",
+                          (int)strcspn(bad, ","), bad);
+                return APPLY_FAILED;
         }
-out:
-        for (size_t i = 0; i < n; i++)
-                ios_plan_done(&pls[i]);
-        free(pls);
-        return e < 0 ? e : exit;
+        apply_model_disk_errors(o->out, v->m, true);
+        if (o->json) {
+                json_status(stdout, o, v->m, o->out->exit_of(v->m->outcome));
+                return v->m->outcome;
+        }
+        e = text_status(v, cols, ncols);
+        return e < 0 ? e : (int)v->m->outcome;
 }

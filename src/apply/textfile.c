@@ -72,7 +72,7 @@ static int open_dir_nofollow(const char *path, const char *dir, char **ret_msg)
 
                 if (!cwd)
                         return fail(ret_msg, -errno, "--textfile %s: cannot know the current directory: %s", path,
-                                    strerror(errno));
+                                    ios_strerror(errno));
                 if (asprintf(&abs, "%s/%s", cwd, dir) < 0)
                         abs = NULL;
         }
@@ -80,7 +80,7 @@ static int open_dir_nofollow(const char *path, const char *dir, char **ret_msg)
                 return -ENOMEM;
         cur = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (cur < 0)
-                return fail(ret_msg, -errno, "--textfile %s: cannot open /: %s", path, strerror(errno));
+                return fail(ret_msg, -errno, "--textfile %s: cannot open /: %s", path, ios_strerror(errno));
         for (char *p = abs, *next; *p; p = next) {
                 struct stat st;
                 int fd;
@@ -105,7 +105,7 @@ static int open_dir_nofollow(const char *path, const char *dir, char **ret_msg)
                         if (link)
                                 return fail(ret_msg, -ELOOP, "--textfile %s: refused: %s (in %s) is a symbolic link; "
                                             "the textfile's directory is opened without following links", path, p, dir);
-                        return fail(ret_msg, -e, "--textfile %s: cannot open %s: %s", path, dir, strerror(e));
+                        return fail(ret_msg, -e, "--textfile %s: cannot open %s: %s", path, dir, ios_strerror(e));
                 }
                 close(cur);
                 cur = fd;
@@ -132,7 +132,7 @@ int apply_textfile_open(const char *path, struct apply_textfile *t, char **ret_m
         if (t->dirfd < 0)
                 return t->dirfd;
         if (fstat(t->dirfd, &st) < 0)
-                return fail(ret_msg, -errno, "--textfile %s: %s: %s", path, dir, strerror(errno));
+                return fail(ret_msg, -errno, "--textfile %s: %s: %s", path, dir, ios_strerror(errno));
         if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))
                 return fail(ret_msg, -EPERM,
                             "--textfile %s: refused: %s is %s (mode %04o, owner uid %u); "
@@ -148,7 +148,7 @@ int apply_textfile_open(const char *path, struct apply_textfile *t, char **ret_m
                 char suffix[7];
 
                 if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
-                        return fail(ret_msg, -errno, "--textfile %s: getrandom: %s", path, strerror(errno));
+                        return fail(ret_msg, -errno, "--textfile %s: getrandom: %s", path, ios_strerror(errno));
                 for (size_t i = 0; i < sizeof(rnd); i++)
                         suffix[i] = chars[rnd[i] % (sizeof(chars) - 1)];
                 suffix[6] = '\0';
@@ -160,7 +160,7 @@ int apply_textfile_open(const char *path, struct apply_textfile *t, char **ret_m
                 fd = openat(t->dirfd, t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
                 if (fd < 0 && errno != EEXIST)
                         return fail(ret_msg, -errno, "--textfile %s: cannot create %s/%s: %s", path, dir, t->tmp,
-                                    strerror(errno));
+                                    ios_strerror(errno));
         }
         if (fd < 0)
                 return fail(ret_msg, -EEXIST, "--textfile %s: no free temporary name in %s", path, dir);
@@ -171,7 +171,7 @@ int apply_textfile_open(const char *path, struct apply_textfile *t, char **ret_m
                 int e = errno;
 
                 close(fd);
-                return fail(ret_msg, -e, "--textfile %s: %s", path, strerror(e));
+                return fail(ret_msg, -e, "--textfile %s: %s", path, ios_strerror(e));
         }
         close(fd);
         return 0;
@@ -199,10 +199,10 @@ int apply_textfile_commit(struct apply_textfile *t, bool keep, char **ret_msg)
         if (fflush(stdout) != 0 || ferror(stdout))
                 e = fail(ret_msg, -EIO, "--textfile %s: write error", t->path);
         else if (keep && fsync(STDOUT_FILENO) < 0)
-                e = fail(ret_msg, -errno, "--textfile %s: fsync: %s", t->path, strerror(errno));
+                e = fail(ret_msg, -errno, "--textfile %s: fsync: %s", t->path, ios_strerror(errno));
         else if (keep && renameat(t->dirfd, t->tmp, t->dirfd, t->base) < 0)
                 e = fail(ret_msg, -errno, "--textfile %s: cannot rename %s over it: %s", t->path, t->tmp,
-                         strerror(errno));
+                         ios_strerror(errno));
         if (e == 0 && !keep)
                 copy_out(t);
         if (e < 0 || !keep)

@@ -107,10 +107,10 @@ static int load_policy(struct apply_cli *c, bool defer)
         if (e < 0 && pe.msg[0])
                 return err(c, APPLY_EXIT_ERROR, "%s: %s", pe.file, pe.msg);
         if (e < 0)
-                return err(c, APPLY_EXIT_ERROR, "cannot load policy: %s", strerror(-e));
+                return err(c, APPLY_EXIT_ERROR, "cannot load policy: %s", ios_strerror(e));
         (void)ios_policy_errors(c->policy, &nerr);
         if (!defer)
-                apply_policy_errors_report(&c->ro, c->policy, NULL, 0);
+                apply_policy_errors_report(&c->ro, c->policy, NULL);
         for (char * const *w = ios_policy_warnings(c->policy); !c->ro.quiet && !c->ro.udev && w && *w; w++) {
                 _cleanup_free_ char *esc = apply_escape(*w);
 
@@ -133,7 +133,7 @@ static int run_import_grub(struct apply_cli *c)
                 fprintf(stderr, "%s: warning: %s\n", c->out->prog, *n);
         if (e < 0)
                 return msg ? err(c, APPLY_EXIT_ERROR, "%s", msg) :
-                             err(c, APPLY_EXIT_ERROR, "--import-grub: %s", strerror(-e));
+                             err(c, APPLY_EXIT_ERROR, "--import-grub: %s", ios_strerror(e));
         return 0;
 }
 
@@ -146,7 +146,7 @@ static int run_list(struct apply_cli *c)
         if (apply_list_parse_columns(c->cols, lo->cols, &lo->ncols, &bad) < 0)
                 return err(c, APPLY_EXIT_ERROR, "unknown column: %.*s", (int)strcspn(bad, ","), bad);
         /* as lsblk: disks without a medium are left out unless -a or named */
-        lo->hide_empty = !c->show_all && c->nargs == 0;
+        lo->hide_empty = c->verb->hide_empty && !c->show_all && c->nargs == 0;
         if (apply_list_needs_extra(lo) || lo->hide_empty)
                 ios_ctx_set_probe(c->root, IOS_PROBE_EXTRA);
         (void)ios_raise_nofile();
@@ -160,7 +160,7 @@ static int run_list(struct apply_cli *c)
                                 "device number\n", c->out->prog, c->devs[i]->name, c->devs[i]->name);
         e = apply_list_print(c->devs, c->ndevs, lo);
         if (e < 0)
-                rc = err(c, APPLY_EXIT_ERROR, "cannot print: %s", strerror(-e));
+                rc = err(c, APPLY_EXIT_ERROR, "cannot print: %s", ios_strerror(e));
         return rc;
 }
 
@@ -184,32 +184,46 @@ static int run_validate(struct apply_cli *c)
                 .ndropins = c->ndropins, .bench_args = c->bench_args, .nbench_args = c->nbench_args });
 }
 
-/* explain, status, facts: every disk when none is named; one that is missing does not stop the others */
-static int run_report(struct apply_cli *c)
+/*
+ * The run model of the disks loaded, rendered by the verb's renderer: base
+ * is what happened before (a disk named and missing, a broken policy file
+ * that is an error of the verb).  Returns the exit status.
+ */
+static int render_model(struct apply_cli *c, const struct apply_model_opts *mo)
 {
-        const char *cmd = c->verb->name;
-        int e, rc, devices_rc;
+        struct apply_model m;
+        int e;
 
         c->ro.ctx = c->root;
         c->ro.conf_root = c->conf_root;
+        e = apply_model_build(&m, mo, c->policy, c->devs, c->ndevs);
+        if (e >= 0)
+                e = c->verb->render(&(struct apply_view){ .o = &c->ro, .lo = &c->lo, .columns = c->cols, .m = &m });
+        apply_model_done(&m);
+        if (e < 0 && !mo->report) {
+                /* apply: said as what it is, before a disk was planned */
+                fprintf(stderr, "%s: out of memory\n", c->out->prog);
+                return c->out->exit_of(APPLY_FAILED);
+        }
+        if (e < 0)
+                return err(c, APPLY_EXIT_ERROR, "%s: %s", c->verb->shown, ios_strerror(e));
+        return c->out->exit_of(e);
+}
+
+/* explain, status, facts: every disk when none is named; one that is missing does not stop the others */
+static int run_report(struct apply_cli *c)
+{
+        const struct apply_verb *v = c->verb;
+        int devices_rc;
+
         (void)ios_raise_nofile();
         devices_rc = load_devices(c);
         if (devices_rc && c->ndevs == 0)
                 return devices_rc;
-        /* facts: a broken policy is a fact (policy_ok), not a failure to gather them */
-        rc = devices_rc ? devices_rc : c->policy_rc && !streq(cmd, "facts") ? c->policy_rc : 0;
-        if (streq(cmd, "explain"))
-                e = apply_explain(&c->ro, c->policy, c->devs, c->ndevs, rc);
-        else if (streq(cmd, "facts"))
-                e = apply_facts(stdout, &c->ro, c->policy, c->devs, c->ndevs, rc);
-        else {
-                c->lo.hide_empty = !c->show_all && c->nargs == 0;
-                e = apply_status(&c->ro, &c->lo, c->cols, c->policy, c->devs, c->ndevs, rc);
-        }
-        rc = e < 0 ? err(c, APPLY_EXIT_ERROR, "%s: %s", cmd, strerror(-e)) : e;
-        if (streq(cmd, "facts"))
-                c->policy_rc = 0;
-        return rc;
+        c->lo.hide_empty = v->hide_empty && !c->show_all && c->nargs == 0;
+        return render_model(c, &(struct apply_model_opts){
+                .report = true, .hide_empty = c->lo.hide_empty,
+                .base = devices_rc || (c->policy_rc && !v->policy_fact) ? APPLY_FAILED : APPLY_OK });
 }
 
 static int run_cat_config(struct apply_cli *c)
@@ -219,7 +233,7 @@ static int run_cat_config(struct apply_cli *c)
         if (c->nargs != 0)
                 return err(c, APPLY_EXIT_ERROR, "cat-config takes no DEVICE");
         e = apply_cat_config(stdout, c->policy);
-        return e < 0 ? err(c, APPLY_EXIT_ERROR, "cat-config: %s", strerror(-e)) : c->policy_rc;
+        return e < 0 ? err(c, APPLY_EXIT_ERROR, "cat-config: %s", ios_strerror(e)) : c->policy_rc;
 }
 
 /* --udev DEVNAME: the one disk, unless it is gone or a benchmark holds it; -1: go on */
@@ -237,7 +251,8 @@ static int load_udev_disk(struct apply_cli *c)
                         apply_log(LOG_WARNING, "%s: not a block device (removed?)", c->udev_dev);
                         return APPLY_EXIT_VANISHED;
                 }
-                apply_log(LOG_ERR, "%s: policy not applied: cannot read the disk: %s", c->udev_dev, strerror(-e));
+                apply_log(LOG_ERR, "%s: policy not applied: cannot read the disk: %s", c->udev_dev,
+                          ios_strerror(e));
                 return rc;
         }
         /* a benchmark switches this disk and restores it itself; the
@@ -272,10 +287,8 @@ static int run_apply(struct apply_cli *c)
         }
         ro->all_disks = !c->udev_dev && c->nargs == 0;
         ro->base = c->policy_rc || devices_rc ? APPLY_FAILED : APPLY_OK;
-        ro->ctx = c->root;
-        ro->conf_root = c->conf_root;
         /* a skipped policy file or a missing disk named: the others still done, exit 2 */
-        return apply_exit_code(apply_outcome_worse(apply_run(ro, c->policy, c->devs, c->ndevs), ro->base));
+        return render_model(c, &(struct apply_model_opts){ .mode = ro->mode, .base = ro->base });
 }
 
 #define F_TEXT (1u << APPLY_FORMAT_TEXT)
@@ -283,7 +296,8 @@ static int run_apply(struct apply_cli *c)
 #define F_PROM (1u << APPLY_FORMAT_PROMETHEUS)
 
 const struct apply_verb apply_verb_apply = {
-        .shown = "apply", .formats = F_TEXT | F_JSON | F_PROM, .policy = true, .run = run_apply,
+        .shown = "apply", .formats = F_TEXT | F_JSON | F_PROM, .policy = true, .held_by_disk = true,
+        .run = run_apply, .render = apply_run_render,
 };
 const struct apply_verb apply_verb_import_grub = {
         .shown = "--import-grub", .json_command = "import-grub", .formats = F_TEXT,
@@ -294,15 +308,15 @@ const struct apply_verb apply_verb_import_grub = {
 #define WORD(w) .name = w, .shown = w, .json_command = w
 
 static const struct apply_verb verbs[] = {
-        { WORD("list"), .formats = F_TEXT | F_JSON, .run = run_list },
+        { WORD("list"), .formats = F_TEXT | F_JSON, .hide_empty = true, .run = run_list },
         { WORD("explain"), .formats = F_TEXT | F_JSON, .policy = true, .probe = PROBE_EXTRA,
-          .run = run_report },
+          .run = run_report, .render = apply_explain_render },
         { WORD("validate"), .formats = F_TEXT | F_JSON, .bench_args = true, .policy = true,
           .run = run_validate },
-        { WORD("status"), .formats = F_TEXT | F_JSON, .policy = true, .probe = PROBE_EXTRA_UNLESS_ALL,
-          .run = run_report },
-        { WORD("facts"), .formats = F_TEXT | F_JSON, .policy = true, .probe = PROBE_EXTRA,
-          .run = run_report },
+        { WORD("status"), .formats = F_TEXT | F_JSON, .policy = true, .hide_empty = true,
+          .probe = PROBE_EXTRA_UNLESS_ALL, .run = run_report, .render = apply_status_render },
+        { WORD("facts"), .formats = F_TEXT | F_JSON, .policy = true, .policy_fact = true, .probe = PROBE_EXTRA,
+          .run = run_report, .render = apply_facts_render },
         { WORD("cat-config"), .formats = F_TEXT, .policy = true, .run = run_cat_config },
 };
 
@@ -322,7 +336,7 @@ int apply_cli_run(struct apply_cli *c)
 
         e = ios_ctx_new(c->sysroot, &c->root);
         if (e < 0)
-                return err(c, APPLY_EXIT_ERROR, "%s: %s", c->sysroot ? c->sysroot : "/", strerror(-e));
+                return err(c, APPLY_EXIT_ERROR, "%s: %s", c->sysroot ? c->sysroot : "/", ios_strerror(e));
         /* /etc/default/grub lives with the policy, or in the captured tree */
         if (!c->conf_root && c->sysroot) {
                 c->conf_root = c->sysroot;
@@ -334,8 +348,7 @@ int apply_cli_run(struct apply_cli *c)
                         apply_log_open(c->out->prog);
                         c->ro.udev = c->ro.quiet = true;
                 }
-                c->ro.exit_of = apply_exit_code;
-                rc = load_policy(c, v == &apply_verb_apply);
+                rc = load_policy(c, v->held_by_disk);
                 c->out->policy_ok = rc ? 0 : !c->policy_rc;
                 if (rc) {
                         if (c->udev_dev)
@@ -352,10 +365,11 @@ int apply_cli_run(struct apply_cli *c)
 /* What the run held; a broken policy file is the worst of its exit status. */
 void apply_cli_done(struct apply_cli *c, int *rc)
 {
-        if (c->policy_rc)       /* explain and validate too: a broken file is worst */
+        /* explain and validate too: a broken file is worst (facts reports it as a fact) */
+        if (c->policy_rc && !c->verb->policy_fact)
                 *rc = APPLY_EXIT_ERROR;
         if (c->policy)          /* a run that ended before its disks were planned */
-                apply_policy_errors_report(&c->ro, c->policy, NULL, 0);
+                apply_policy_errors_report(&c->ro, c->policy, NULL);
         ios_device_list_free(c->devs, c->ndevs);
         apply_conflicts_free();
         for (size_t i = 0; i < c->ndropins; i++)

@@ -621,6 +621,12 @@ size_t ios_plan_count(const struct ios_plan *pl, enum ios_change_state st)
         return n;
 }
 
+bool ios_plan_compliant(const struct ios_plan *pl)
+{
+        return !pl->error && !ios_plan_count(pl, IOS_CHANGE_DRIFT) && !ios_plan_count(pl, IOS_CHANGE_FAILED) &&
+               !ios_plan_count(pl, IOS_CHANGE_NOT_APPLIED);
+}
+
 void ios_plan_done(struct ios_plan *pl)
 {
         for (size_t i = 0; i < pl->n; i++) {

@@ -265,9 +265,15 @@ static void run_ops(char *text)
         }
 }
 
+/* iosched-apply's main.c maps outcomes to exit codes; any mapping does here */
+static int exit_of(enum apply_outcome o)
+{
+        return (int)o;
+}
+
 static void dry_run(struct ios_ctx *ctx)
 {
-        struct apply_out out = { .prog = "iosched-apply", .mode = -1, .policy_ok = -1 };
+        struct apply_out out = { .prog = "iosched-apply", .exit_of = exit_of, .mode = -1, .policy_ok = -1 };
         struct apply_run_opts o = { .prog = "iosched-apply", .mode = APPLY_MODE_DRY_RUN, .out = &out };
         struct ios_device **devs = NULL, *one = NULL;
         size_t n = 0;
