@@ -194,8 +194,8 @@ apply_render_fn apply_explain_render;   /* explain.c: text or JSON */
 apply_render_fn apply_status_render;    /* status.c: the table or JSON */
 apply_render_fn apply_facts_render;     /* facts.c: the JSON inventory */
 /* run.c: plan (and apply) every disk and render it in one call; returns the worst outcome. */
-enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_policy *p, struct ios_device **devs,
-                             size_t n);
+enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_policy *p,
+                             struct ios_device **devs, size_t n);
 /* status.c: its columns for --help. */
 void apply_status_help_columns(FILE *out);
 /* cat-config.c: the policy as read, each line with its source. */

@@ -71,7 +71,8 @@ static void text_plan(FILE *out, const struct ios_plan *pl)
                 const struct ios_change *c = &pl->c[i];
 
                 fprintf(out, "    %s = %s  (%s)  [%s%s%s]\n", c->key, c->wanted, c->source,
-                        apply_change_state_name(c->state), c->current ? ", now " : "", c->current ? c->current : "");
+                        apply_change_state_name(c->state), c->current ? ", now " : "",
+                        c->current ? c->current : "");
                 if (c->msg)
                         fprintf(out, "      %s\n", c->msg);
         }
@@ -85,7 +86,8 @@ static void text_plan(FILE *out, const struct ios_plan *pl)
 static void json_explain(FILE *f, const struct apply_run_opts *o, const struct apply_model *m, int exit)
 {
         apply_json_header(o->out, f, "explain");
-        fprintf(f, ", \"policy_ok\": %s, \"exit\": %d,\n \"errors\": ", m->policy_errors ? "false" : "true", exit);
+        fprintf(f, ", \"policy_ok\": %s, \"exit\": %d,\n \"errors\": ", m->policy_errors ? "false" : "true",
+                exit);
         apply_errors_json(o->out, f);
         fputs(",\n \"policy_errors\": ", f);
         apply_json_policy_errors(f, m->policy);

@@ -113,7 +113,8 @@ static void json_disks(FILE *f, const struct apply_run_opts *o, const struct app
                         apply_json_disk_facts(f, d->dev);
                         fputs(",\n     \"wanted_scheduler\": ", f);
                         ios_json_string(f, d->wanted);
-                        fprintf(f, ", \"compliant\": %s, \"drift\": %zu", d->compliant ? "true" : "false", d->drift);
+                        fprintf(f, ", \"compliant\": %s, \"drift\": %zu", d->compliant ? "true" : "false",
+                                d->drift);
                         apply_conflicts_json(f, o, &d->plan);
                         fputc('}', f);
                 }
@@ -135,8 +136,8 @@ int apply_facts_render(const struct apply_view *v)
         ios_json_string(f, kernel);
         fprintf(f, ", \"policy_ok\": %s, \"policy_errors\": ", m->policy_errors ? "false" : "true");
         apply_json_policy_errors(f, m->policy);
-        fprintf(f, ",\n \"compliant\": %s, \"drift\": %zu, \"exit\": %d, \"errors\": ", m->compliant ? "true" : "false",
-                m->drift, o->out->exit_of(m->outcome));
+        fprintf(f, ",\n \"compliant\": %s, \"drift\": %zu, \"exit\": %d, \"errors\": ",
+                m->compliant ? "true" : "false", m->drift, o->out->exit_of(m->outcome));
         apply_errors_json(o->out, f);
         json_disks(f, o, m);
         fputs("}\n", f);

@@ -47,7 +47,8 @@ static char *held_text(const struct ios_error *errs, size_t nerr, size_t i, cons
 
                         if (hd->error != i)
                                 continue;
-                        if (!named && ios_strv_push_fast(&disks, &ndisks, &capdisks, strdup(pl->dev->name)) < 0)
+                        if (!named &&
+                            ios_strv_push_fast(&disks, &ndisks, &capdisks, strdup(pl->dev->name)) < 0)
                                 return NULL;
                         named = true;
                         if (streq(hd->key, "*"))
@@ -85,8 +86,8 @@ void apply_policy_errors_report(const struct apply_run_opts *o, const struct ios
                 _cleanup_free_ char *safe = NULL;
 
                 ios_error_where(&errs[i], where, sizeof(where));
-                apply_error_add(o->out, errs[i].file, errs[i].line, NULL, o->out->exit_of(APPLY_FAILED), "%s%s",
-                                errs[i].msg, h);
+                apply_error_add(o->out, errs[i].file, errs[i].line, NULL, o->out->exit_of(APPLY_FAILED),
+                                "%s%s", errs[i].msg, h);
                 /* the message quotes the file (and names it): escaped for the terminal and the journal */
                 if (asprintf(&safe, "%s: %s%s", where, errs[i].msg, h) < 0)
                         safe = NULL;

@@ -66,7 +66,8 @@ static void first_failure(struct ios_plan *pl)
 static enum apply_outcome disk_outcome(const struct apply_model *m, const struct apply_disk *d)
 {
         if (d->read_error)
-                return m->report || m->mode == APPLY_MODE_CHECK ? APPLY_FAILED : apply_outcome_of_errno(d->read_error);
+                return m->report || m->mode == APPLY_MODE_CHECK ? APPLY_FAILED :
+                                                                  apply_outcome_of_errno(d->read_error);
         if (m->report)
                 return APPLY_OK;
         if (m->mode == APPLY_MODE_CHECK)
@@ -90,7 +91,8 @@ static void plan_disk(struct apply_model *m, struct apply_disk *d, struct ios_de
                 first_failure(pl);
         d->drift = ios_plan_count(pl, IOS_CHANGE_DRIFT);
         d->compliant = ios_plan_compliant(pl);
-        d->changed = ios_plan_count(pl, m->mode == APPLY_MODE_APPLY ? IOS_CHANGE_APPLIED : IOS_CHANGE_DRIFT) > 0;
+        d->changed =
+                ios_plan_count(pl, m->mode == APPLY_MODE_APPLY ? IOS_CHANGE_APPLIED : IOS_CHANGE_DRIFT) > 0;
         d->wanted = wanted_scheduler(pl);
         d->outcome = disk_outcome(m, d);
 }
@@ -98,8 +100,13 @@ static void plan_disk(struct apply_model *m, struct apply_disk *d, struct ios_de
 int apply_model_build(struct apply_model *m, const struct apply_model_opts *mo, const struct ios_policy *p,
                       struct ios_device **devs, size_t n)
 {
-        *m = (struct apply_model){ .mode = mo->mode, .report = mo->report, .policy = p, .devs = devs, .ndevs = n,
-                                   .outcome = mo->base, .disks_compliant = true };
+        *m = (struct apply_model){ .mode = mo->mode,
+                                   .report = mo->report,
+                                   .policy = p,
+                                   .devs = devs,
+                                   .ndevs = n,
+                                   .outcome = mo->base,
+                                   .disks_compliant = true };
         (void)ios_policy_errors(p, &m->policy_errors);
         m->disks = calloc(n ? n : 1, sizeof(*m->disks));
         if (!m->disks)

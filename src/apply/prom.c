@@ -102,7 +102,8 @@ static void disk_counts(FILE *f, const struct apply_run_opts *o, const struct ap
         for (size_t i = 0; i < n; i++) {
                 fputs("iosched_device_failed_settings{device=", f);
                 label(f, d[i].dev->name);
-                fprintf(f, "} %zu\n", ios_plan_count(&d[i].plan, IOS_CHANGE_FAILED) + (d[i].plan.error && !d[i].plan.n));
+                fprintf(f, "} %zu\n",
+                        ios_plan_count(&d[i].plan, IOS_CHANGE_FAILED) + (d[i].plan.error && !d[i].plan.n));
         }
         metric(f, "iosched_device_conflicting_writers",
                "Other writers (TuneD, udev rules, elevator=) of what the policy sets for the disk.");
@@ -118,7 +119,8 @@ void apply_prom_run(FILE *f, const struct apply_run_opts *o, const struct apply_
         health(o->out, f, m->policy_errors == 0, m->policy_errors, exit);
         metric(f, "iosched_disks", "Disks checked (removable-media drives not counted).");
         fprintf(f, "iosched_disks %zu\n", m->n - m->ndrives);
-        metric(f, "iosched_removable_media_drives", "Optical and floppy drives checked: removable-media drives, not disks.");
+        metric(f, "iosched_removable_media_drives",
+               "Optical and floppy drives checked: removable-media drives, not disks.");
         fprintf(f, "iosched_removable_media_drives %zu\n", m->ndrives);
         disk_counts(f, o, m);
         metric(f, "iosched_device_info",

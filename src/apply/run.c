@@ -204,12 +204,16 @@ static void render_disk(const struct apply_run_opts *o, struct apply_disk *d)
         apply_model_disk_error(o->out, d, true);
         if (d->read_error)
                 return;
-        for (size_t k = 0; k < pl->n; k++)
-                if (pl->c[k].state == IOS_CHANGE_FAILED)
-                        apply_error_add(o->out, NULL, 0, name,
-                                        o->out->exit_of(o->mode == APPLY_MODE_CHECK ? APPLY_FAILED :
-                                                        apply_outcome_of_errno(pl->c[k].error)),
-                                        "%s: %s", pl->c[k].key, pl->c[k].msg ? pl->c[k].msg : "failed");
+        for (size_t k = 0; k < pl->n; k++) {
+                const struct ios_change *c = &pl->c[k];
+                enum apply_outcome oc;
+
+                if (c->state != IOS_CHANGE_FAILED)
+                        continue;
+                oc = o->mode == APPLY_MODE_CHECK ? APPLY_FAILED : apply_outcome_of_errno(c->error);
+                apply_error_add(o->out, NULL, 0, name, o->out->exit_of(oc), "%s: %s", c->key,
+                                c->msg ? c->msg : "failed");
+        }
         /* a disk named that no rule is about: said, not left to silence */
         unmatched = !o->all_disks && !o->udev && !pl->error && pl->n == 0 && pl->nheld == 0;
         if (unmatched && !o->quiet && !o->json && !o->prometheus)
@@ -259,8 +263,8 @@ int apply_run_render(const struct apply_view *v)
         return m->outcome;
 }
 
-enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_policy *p, struct ios_device **devs,
-                             size_t n)
+enum apply_outcome apply_run(const struct apply_run_opts *o, const struct ios_policy *p,
+                             struct ios_device **devs, size_t n)
 {
         struct apply_model m;
         int e;

@@ -101,7 +101,8 @@ static char *cell(const struct apply_run_opts *o, const struct apply_disk *disk,
         return NULL;
 }
 
-static void json_status_disk(FILE *f, const struct apply_run_opts *o, const struct apply_disk *disk, bool first)
+static void json_status_disk(FILE *f, const struct apply_run_opts *o, const struct apply_disk *disk,
+                             bool first)
 {
         const struct ios_device *d = disk->dev;
 
@@ -165,8 +166,9 @@ static int text_status(const struct apply_view *v, const int *cols, size_t ncols
                 printf("\n%zu disk%s", ndisks, ndisks == 1 ? "" : "s");
                 if (m->ndrives)
                         printf(", %zu removable-media drive%s", m->ndrives, m->ndrives == 1 ? "" : "s");
-                printf(", %zu setting%s drifting on %zu disk%s%s\n", m->drift, m->drift == 1 ? "" : "s", m->ndrift,
-                       m->ndrift == 1 ? "" : "s", m->policy_errors ? "; the policy has skipped files" : "");
+                printf(", %zu setting%s drifting on %zu disk%s%s\n", m->drift, m->drift == 1 ? "" : "s",
+                       m->ndrift, m->ndrift == 1 ? "" : "s",
+                       m->policy_errors ? "; the policy has skipped files" : "");
         }
         for (size_t i = 0; i < nrows * ncols; i++)
                 free(cells[i]);

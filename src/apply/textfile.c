@@ -105,7 +105,8 @@ static int open_dir_nofollow(const char *path, const char *dir, char **ret_msg)
                         if (link)
                                 return fail(ret_msg, -ELOOP, "--textfile %s: refused: %s (in %s) is a symbolic link; "
                                             "the textfile's directory is opened without following links", path, p, dir);
-                        return fail(ret_msg, -e, "--textfile %s: cannot open %s: %s", path, dir, ios_strerror(e));
+                        return fail(ret_msg, -e, "--textfile %s: cannot open %s: %s", path, dir,
+                                    ios_strerror(e));
                 }
                 close(cur);
                 cur = fd;
@@ -148,7 +149,8 @@ int apply_textfile_open(const char *path, struct apply_textfile *t, char **ret_m
                 char suffix[7];
 
                 if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
-                        return fail(ret_msg, -errno, "--textfile %s: getrandom: %s", path, ios_strerror(errno));
+                        return fail(ret_msg, -errno, "--textfile %s: getrandom: %s", path,
+                                    ios_strerror(errno));
                 for (size_t i = 0; i < sizeof(rnd); i++)
                         suffix[i] = chars[rnd[i] % (sizeof(chars) - 1)];
                 suffix[6] = '\0';

@@ -198,7 +198,8 @@ static int render_model(struct apply_cli *c, const struct apply_model_opts *mo)
         c->ro.conf_root = c->conf_root;
         e = apply_model_build(&m, mo, c->policy, c->devs, c->ndevs);
         if (e >= 0)
-                e = c->verb->render(&(struct apply_view){ .o = &c->ro, .lo = &c->lo, .columns = c->cols, .m = &m });
+                e = c->verb->render(
+                        &(struct apply_view){ .o = &c->ro, .lo = &c->lo, .columns = c->cols, .m = &m });
         apply_model_done(&m);
         if (e < 0 && !mo->report) {
                 /* apply: said as what it is, before a disk was planned */
@@ -315,8 +316,8 @@ static const struct apply_verb verbs[] = {
           .run = run_validate },
         { WORD("status"), .formats = F_TEXT | F_JSON, .policy = true, .hide_empty = true,
           .probe = PROBE_EXTRA_UNLESS_ALL, .run = run_report, .render = apply_status_render },
-        { WORD("facts"), .formats = F_TEXT | F_JSON, .policy = true, .policy_fact = true, .probe = PROBE_EXTRA,
-          .run = run_report, .render = apply_facts_render },
+        { WORD("facts"), .formats = F_TEXT | F_JSON, .policy = true, .policy_fact = true,
+          .probe = PROBE_EXTRA, .run = run_report, .render = apply_facts_render },
         { WORD("cat-config"), .formats = F_TEXT, .policy = true, .run = run_cat_config },
 };
 

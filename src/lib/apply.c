@@ -623,8 +623,8 @@ size_t ios_plan_count(const struct ios_plan *pl, enum ios_change_state st)
 
 bool ios_plan_compliant(const struct ios_plan *pl)
 {
-        return !pl->error && !ios_plan_count(pl, IOS_CHANGE_DRIFT) && !ios_plan_count(pl, IOS_CHANGE_FAILED) &&
-               !ios_plan_count(pl, IOS_CHANGE_NOT_APPLIED);
+        return !pl->error && !ios_plan_count(pl, IOS_CHANGE_DRIFT) &&
+               !ios_plan_count(pl, IOS_CHANGE_FAILED) && !ios_plan_count(pl, IOS_CHANGE_NOT_APPLIED);
 }
 
 void ios_plan_done(struct ios_plan *pl)

@@ -68,7 +68,8 @@ static void test_modes(void **state)
         d = t_dev(&r, dir, "nvme0n1");
 
         /* --check: drift is the outcome, nothing written */
-        assert_string_equal(model_of(dir, &(struct apply_model_opts){ .mode = APPLY_MODE_CHECK }, &m, p, d), "128");
+        assert_string_equal(model_of(dir, &(struct apply_model_opts){ .mode = APPLY_MODE_CHECK }, &m, p, d),
+                            "128");
         assert_int_equal(m.n, 1);
         assert_ptr_equal(m.disks[0].dev, d);
         assert_int_equal(m.disks[0].drift, 1);
@@ -91,7 +92,8 @@ static void test_modes(void **state)
         apply_model_done(&m);
 
         /* apply: written once, read back, in place */
-        assert_string_equal(model_of(dir, &(struct apply_model_opts){ .mode = APPLY_MODE_APPLY }, &m, p, d), "5");
+        assert_string_equal(model_of(dir, &(struct apply_model_opts){ .mode = APPLY_MODE_APPLY }, &m, p, d),
+                            "5");
         assert_int_equal(m.disks[0].plan.c[0].state, IOS_CHANGE_APPLIED);
         assert_true(m.disks[0].changed);
         assert_true(m.disks[0].compliant);
@@ -115,8 +117,8 @@ static void test_failed_setting(void **state)
         struct apply_model m;
 
         (void)state;
-        snprintf(cmd, sizeof(cmd), "rm -f '%1$s/" NVME_Q "/read_ahead_kb' && mkdir '%1$s/" NVME_Q "/read_ahead_kb'",
-                 dir);
+        snprintf(cmd, sizeof(cmd),
+                 "rm -f '%1$s/" NVME_Q "/read_ahead_kb' && mkdir '%1$s/" NVME_Q "/read_ahead_kb'", dir);
         assert_int_equal(system(cmd), 0);
         d = t_dev(&r, dir, "nvme0n1");
 
@@ -163,8 +165,10 @@ static void test_hide_empty(void **state)
         ios_ctx_set_probe(r, IOS_PROBE_EXTRA);     /* the size, as status probes it */
         assert_true(ios_device_enumerate(r, &devs, &n) >= 0);
         assert_int_equal(n, 3);
-        assert_int_equal(apply_model_build(&m, &(struct apply_model_opts){ .report = true, .hide_empty = true }, p,
-                                           devs, n), 0);
+        assert_int_equal(apply_model_build(&m,
+                                           &(struct apply_model_opts){ .report = true, .hide_empty = true },
+                                           p, devs, n),
+                         0);
         assert_int_equal(m.n, 2);
         assert_int_equal(m.ndevs, 3);
         for (size_t i = 0; i < m.n; i++)
