@@ -181,7 +181,8 @@ static int run_validate(struct apply_cli *c)
         return apply_validate(&(struct apply_validate_opts){
                 .out = c->out, .policy = c->policy, .dev = c->devs[0], .config = c->config,
                 .conf_root = c->conf_root, .no_builtin = c->no_builtin, .json = c->ro.json,
-                .ndropins = c->ndropins, .bench_args = c->bench_args, .nbench_args = c->nbench_args });
+                .ndropins = c->ndropins, .bench_args = c->bench_args, .nbench_args = c->nbench_args,
+                .no_record = c->no_record, .adopt = c->adopt });
 }
 
 /* explain, status, facts: every disk when none is named; one that is missing does not stop the others */

@@ -493,6 +493,13 @@ static int kernel_release(struct ios_ctx *r, char *buf, size_t n)
         return 0;
 }
 
+char *ios_ctx_kernel_release(struct ios_ctx *r)
+{
+        char rel[128];
+
+        return kernel_release(r, rel, sizeof(rel)) < 0 ? NULL : strdup(rel);
+}
+
 int ios_ctx_kernel_version(struct ios_ctx *r, unsigned *major, unsigned *minor)
 {
         char rel[128];
