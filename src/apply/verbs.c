@@ -17,6 +17,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "cli.h"
+#include "report.h"
 
 static int err(struct apply_cli *c, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int err(struct apply_cli *c, int code, const char *fmt, ...)
@@ -213,6 +214,12 @@ static int run_report(struct apply_cli *c)
         return rc;
 }
 
+/* report FILE...|-: facts -J documents of many hosts, one table per disk model (report.c) */
+static int run_fleet_report(struct apply_cli *c)
+{
+        return apply_fleet_report(c->out, c->args, c->nargs, c->ro.json);
+}
+
 static int run_cat_config(struct apply_cli *c)
 {
         int e;
@@ -305,6 +312,7 @@ static const struct apply_verb verbs[] = {
         { WORD("facts"), .formats = F_TEXT | F_JSON, .policy = true, .probe = PROBE_EXTRA,
           .run = run_report },
         { WORD("cat-config"), .formats = F_TEXT, .policy = true, .run = run_cat_config },
+        { WORD("report"), .formats = F_TEXT | F_JSON, .run = run_fleet_report },
 };
 
 const struct apply_verb *apply_verb_find(const char *word)
