@@ -691,7 +691,8 @@ struct ios_evidence_id {
 /* Read from d (firmware: udev's ID_REVISION, else device/rev, device/firmware_rev). */
 int ios_evidence_id_of(struct ios_device *d, struct ios_evidence_id *ret);
 void ios_evidence_id_done(struct ios_evidence_id *id);
-/* The document's file name for id: "VENDOR_MODEL_WWN-or-SERIAL.json", [A-Za-z0-9._-] only (malloc'd). */
+/* The document's file name for id: "VENDOR_MODEL_WWN-or-SERIAL.json" (CLASS for VENDOR when neither vendor nor
+ * model is known; "unknown" for each part missing), [A-Za-z0-9._-] only (malloc'd). */
 char *ios_evidence_file_name(const struct ios_evidence_id *id);
 
 /* One variant of the comparison. */

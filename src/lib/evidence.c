@@ -92,7 +92,8 @@ char *ios_evidence_file_name(const struct ios_evidence_id *id)
 {
         char buf[256] = "";
 
-        name_part(buf, sizeof(buf), id->vendor);
+        /* a disk with neither vendor nor model (loop, zram): its class in their place */
+        name_part(buf, sizeof(buf), id->vendor || id->model ? id->vendor : id->cls);
         name_part(buf, sizeof(buf), id->model);
         name_part(buf, sizeof(buf), id->wwn ? id->wwn : id->serial);
         if (buf[0] == '.')
