@@ -523,6 +523,9 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
         decide(s, n, ro.loops, ro.objective, &v);
         if (o->json)
                 print_json(out, &ro, disk, s, n, &v, t.restored, t.bad, t.orig, &t.st, uncapped ? note : NULL);
+        else
+                print_text(out, &ro, fio ? &(struct bench_target){ .path = ro.filename } : tg, disk, s, n, &v,
+                           t.restored, bench_sched_restored_what(&t.st, what, sizeof(what)), uncapped ? note : NULL);
         if (o->record) {
                 /* the record is read from the same report (record.c) */
                 char *text = NULL;
@@ -535,9 +538,6 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
                         bench_record(o, disk, text, len);
                 free(text);
         }
-        else
-                print_text(out, &ro, fio ? &(struct bench_target){ .path = ro.filename } : tg, disk, s, n, &v,
-                           t.restored, bench_sched_restored_what(&t.st, what, sizeof(what)), uncapped ? note : NULL);
 out:
         for (unsigned i = 0; s && i < n; i++) {
                 for (unsigned l = 0; s[i].runs && l < o->loops; l++)
