@@ -118,7 +118,7 @@ static int read_record(const struct ios_json *o, struct ios_evidence *ev)
         *ev = (struct ios_evidence){ .effect_pct = NAN, .p_value = NAN };
         if (!o || o->type != IOS_JSON_OBJ)
                 return -EBADMSG;
-        ev->time = isnan(t) ? 0 : (long long)t;
+        ev->time = isnan(t) || t < -1e15 || t > 1e15 ? 0 : (long long)t;   /* no overflow in the cast */
         ev->tool = sdup(o, "tool", &e);
         ev->version = sdup(o, "version", &e);
         ev->kernel = sdup(o, "kernel", &e);
