@@ -796,6 +796,30 @@ unsigned ios_evidence_stale(const struct ios_evidence *rec, const struct ios_evi
 const char *ios_evidence_stale_text(unsigned stale, char *buf, size_t n);
 /* The policy's scheduler lost with significance. */
 bool ios_evidence_against_policy(const struct ios_evidence *rec);
+/*
+ * What the views show for a disk (explain, status, facts -J, --check -J,
+ * Prometheus): its document under root, its latest record, and that
+ * record's stale reasons against the disk now (its identity, the kernel
+ * release of d's root) and the rule and scheduler in force (rule: file:line
+ * of the scheduler's setting; each NULL: not compared).  0 with last NULL:
+ * never validated; -errno: the document cannot be read (-EBADMSG: not one).
+ */
+struct ios_evidence_state {
+        struct ios_evidence_doc doc;
+        const struct ios_evidence *last;        /* in doc; NULL: never validated */
+        unsigned stale;                         /* IOS_EVIDENCE_STALE_* of last */
+        bool against_policy;                    /* last: the policy's scheduler lost with significance */
+};
+int ios_evidence_of_disk(const char *root, struct ios_device *d, const char *rule, const char *scheduler,
+                         struct ios_evidence_state *ret);
+void ios_evidence_state_done(struct ios_evidence_state *st);
+/*
+ * The per-disk "validation" member of facts -J (what `iosched-apply report`
+ * reads): null when never validated, else {"verdict", "date", "kernel",
+ * "rule", "policy_scheduler", "against", "label", "effect_pct", "p_value",
+ * "rounds", "stale": [reasons], "against_policy"}.
+ */
+void ios_evidence_state_json(FILE *f, const struct ios_evidence_state *st);
 /* The root's kernel release (its proc/sys/kernel/osrelease, else the host's), malloc'd; NULL: not known. */
 char *ios_ctx_kernel_release(struct ios_ctx *r);
 

@@ -8,7 +8,10 @@
  * bounded to the last N, mode 0644, no temporary file left; a symbolic
  * link on the way or a group-writable directory refused, a file there that
  * is no document left as it is; the file name of an identity; what makes a
- * record stale (kernel, firmware, device, rule) and against the policy.
+ * record stale (kernel, firmware, device, rule) and against the policy;
+ * and what the views get for a disk of a captured tree (ios_evidence_of_disk:
+ * never validated, then the latest record, stale when the tree's kernel
+ * release or the rule changes) and its facts -J "validation" object.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -25,6 +28,7 @@
 
 #include "iosched.h"
 #include "macro.h"
+#include "helpers.h"
 
 #define SIG "{ \"best\" : \"none\", \"margin_pct\" : 45, \"ratio\" : 1.45, \"p_value\" : 0.01, \"significant\" : true, " \
             "\"label\" : \"31% lower reader p99\" }"
@@ -282,6 +286,67 @@ static void test_refused(void **state)
         rm_rf(other);
 }
 
+/* the record of a captured PERC logical drive, then what a view of that tree is told */
+static void test_of_disk(void **state)
+{
+        char *tree = t_fixture_copy("megaraid-ld"), *osr = NULL, *out = NULL;
+        struct ios_ctx *ctx = NULL;
+        struct ios_device *d = NULL;
+        struct ios_evidence_id id = {};
+        struct ios_evidence_state st;
+        struct ios_evidence ev;
+        size_t len = 0;
+        FILE *f;
+
+        (void)state;
+        assert_int_equal(ios_ctx_new(tree, &ctx), 0);
+        assert_int_equal(ios_device_new(ctx, "sdb", &d), 0);
+        assert_int_equal(ios_device_classify(d), 0);
+        assert_int_equal(ios_evidence_of_disk(tree, d, NULL, NULL, &st), 0);
+        assert_null(st.last);                                   /* never validated */
+        f = open_memstream(&out, &len);
+        ios_evidence_state_json(f, &st);
+        fclose(f);
+        assert_string_equal(out, "null");
+        free(out);
+        ios_evidence_state_done(&st);
+
+        assert_int_equal(ios_evidence_id_of(d, &id), 0);
+        from_compare(SIG, &ev);
+        ev.time = 1796000000;
+        ev.kernel = ios_ctx_kernel_release(ctx);
+        assert_non_null(ev.kernel);
+        ev.rule = strdup("/etc/iosched.d/60-perc.conf:4");
+        ev.policy_scheduler = strdup("mq-deadline");
+        assert_int_equal(ios_evidence_judge(&ev, "mq-deadline"), 0);
+        assert_int_equal(ios_evidence_record(tree, &id, &ev, 0, NULL), 0);
+        ios_evidence_done(&ev);
+
+        assert_int_equal(ios_evidence_of_disk(tree, d, "/etc/iosched.d/60-perc.conf:4", "mq-deadline", &st), 0);
+        assert_non_null(st.last);
+        assert_int_equal(st.stale, 0);
+        assert_true(st.against_policy);
+        ios_evidence_state_done(&st);
+        /* another rule, and another kernel in the tree: stale for both */
+        assert_true(asprintf(&osr, "%s/proc/sys/kernel/osrelease", tree) > 0);
+        assert_int_equal(t_write_file(osr, "9.9.9-test\n"), 0);
+        assert_int_equal(ios_evidence_of_disk(tree, d, "/etc/iosched.d/70-x.conf:2", "mq-deadline", &st), 0);
+        assert_int_equal(st.stale, IOS_EVIDENCE_STALE_KERNEL | IOS_EVIDENCE_STALE_RULE);
+        out = NULL;
+        f = open_memstream(&out, &len);
+        ios_evidence_state_json(f, &st);
+        fclose(f);
+        assert_true(startswith(out, "{\"verdict\": \"beaten\", \"date\": \"2026-"));
+        assert_non_null(strstr(out, "\"stale\": [\"kernel\", \"rule\"], \"against_policy\": true}"));
+        free(out);
+        ios_evidence_state_done(&st);
+        ios_evidence_id_done(&id);
+        free(osr);
+        ios_device_free(d);
+        ios_ctx_free(ctx);
+        t_rmtree(tree);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -291,6 +356,7 @@ int main(void)
                 cmocka_unit_test(test_file_name),
                 cmocka_unit_test(test_record_load),
                 cmocka_unit_test(test_refused),
+                cmocka_unit_test(test_of_disk),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
