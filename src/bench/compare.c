@@ -526,8 +526,7 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
         else
                 print_text(out, &ro, fio ? &(struct bench_target){ .path = ro.filename } : tg, disk, s, n, &v,
                            t.restored, bench_sched_restored_what(&t.st, what, sizeof(what)), uncapped ? note : NULL);
-        if (o->record) {
-                /* the record is read from the same report (record.c) */
+        if (o->record) {        /* the record is read from the same report (record.c) */
                 char *text = NULL;
                 size_t len = 0;
                 FILE *m = open_memstream(&text, &len);
