@@ -281,7 +281,7 @@ install: all
 	$(if $(and $(BASHCOMPDIR),$(COMPLETIONS)),$(INSTALL) -d $(DESTDIR)$(BASHCOMPDIR))
 	$(if $(and $(BASHCOMPDIR),$(COMPLETIONS)),$(INSTALL) -m 0644 $(COMPLETIONS) $(DESTDIR)$(BASHCOMPDIR)/)
 	$(INSTALL) -d $(DESTDIR)$(DATADIR)/iosched
-	$(INSTALL) -m 0644 schema/iosched-apply.schema.json $(DESTDIR)$(DATADIR)/iosched/
+	$(INSTALL) -m 0644 schema/iosched-apply.schema.json schema/iosched-evidence.schema.json $(DESTDIR)$(DATADIR)/iosched/
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(SBINDIR)/,$(notdir $(PROGS)))
@@ -292,7 +292,7 @@ uninstall:
 	$(if $(INITRAMFSDIR),rm -f $(DESTDIR)$(INITRAMFSDIR)/hooks/iosched)
 	$(if $(DRACUTDIR),rm -rf $(DESTDIR)$(DRACUTDIR)/90iosched)
 	$(if $(BASHCOMPDIR),rm -f $(addprefix $(DESTDIR)$(BASHCOMPDIR)/,$(notdir $(COMPLETIONS))))
-	rm -f $(DESTDIR)$(DATADIR)/iosched/iosched-apply.schema.json
+	rm -f $(DESTDIR)$(DATADIR)/iosched/iosched-apply.schema.json $(DESTDIR)$(DATADIR)/iosched/iosched-evidence.schema.json
 	-rmdir $(DESTDIR)$(DATADIR)/iosched 2>/dev/null
 	-rmdir $(DESTDIR)$(LIBDIR_IOSCHED) 2>/dev/null
 

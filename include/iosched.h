@@ -540,4 +540,10 @@ bool ios_writer_applies(const struct ios_writer *w, const char *dev, const char 
 const char *ios_writer_line(const struct ios_writer *w, char *buf, size_t n);
 void ios_writers_done(struct ios_writers *w);
 
+/* The root's kernel release (host: uname(); a tree: proc/sys/kernel/osrelease), malloc'd; NULL: unknown */
+char *ios_ctx_kernel_release(struct ios_ctx *r);
+/* A whole configuration file from fd, NUL-terminated; -EFBIG past max bytes. */
+int ios_read_fd_max(int fd, size_t max, char **ret, size_t *ret_len);
+/* Parse one file's text (name is used in errors and sources). */
+int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, struct ios_error *err);
 #endif

@@ -230,6 +230,7 @@ struct apply_validate_opts {
         struct ios_device *dev;
         const char *config, *conf_root;         /* as given to iosched-apply */
         bool no_builtin, json;
+        bool no_record, adopt;                  /* --no-record, --adopt */
         size_t ndropins;
         char **bench_args;                      /* after "--" */
         int nbench_args;
@@ -258,24 +259,8 @@ struct apply_bench_run {
 int apply_bench_run(char **argv, struct apply_bench_run *r);
 void apply_bench_run_done(struct apply_bench_run *r);
 
-/* jsonread.c: a small JSON reader (iosched-bench -J). */
-enum apply_json_type { APPLY_JSON_NULL, APPLY_JSON_BOOL, APPLY_JSON_NUM, APPLY_JSON_STR, APPLY_JSON_ARR,
-                       APPLY_JSON_OBJ };
-struct apply_json {
-        enum apply_json_type type;
-        char *key;                      /* the member's name, inside an object */
-        char *str;
-        double num;
-        bool b;
-        struct apply_json *kids;        /* an array's elements, an object's members */
-        size_t n;
-};
-/* 0, -EINVAL for text that is not one JSON value, -ENOMEM; free ret with apply_json_done(). */
-int apply_json_parse(const char *text, size_t len, struct apply_json *ret);
-void apply_json_done(struct apply_json *v);
-const struct apply_json *apply_json_get(const struct apply_json *obj, const char *key);  /* NULL: none */
-const char *apply_json_str(const struct apply_json *v);         /* NULL: not a string */
-bool apply_json_num(const struct apply_json *v, double *ret);   /* false: not a number */
+/* the JSON reader (iosched-bench -J, facts -J documents): src/lib/jsonread.h */
+#include "jsonread.h"
 
 /* validate-verdict.c: iosched-bench --compare -J's verdict about the policy's scheduler. */
 enum apply_verdict_kind { APPLY_VERDICT_NONE, APPLY_VERDICT_BEST, APPLY_VERDICT_WITHIN_NOISE, APPLY_VERDICT_BEATEN };

@@ -31,6 +31,7 @@ void apply_usage(FILE *out, const char *prog)
                 " %1$s validate [options] DEVICE [-- BENCH-OPTIONS]\n"
                 "                                      benchmark the policy's scheduler on DEVICE against the\n"
                 "                                      current one: exit 0 best or within the noise, 1 beaten\n"
+                " %1$s report [-J] FILE...|-           one table per disk model from many hosts' facts -J\n"
                 " %1$s --import-grub                   print a policy equivalent to elevator=\n"
                 "\n"
                 "Classify block devices and apply the I/O scheduler policy.\n"
@@ -50,6 +51,8 @@ void apply_usage(FILE *out, const char *prog)
                 "     --config-root DIR  read /etc, /run and vendor policy directories under DIR\n"
                 "     --no-builtin       start from an empty policy instead of the built-in one\n"
                 "     --drop-in NAME=FILE  read FILE as the drop-in NAME (/dev/null: without NAME)\n"
+                "     --no-record        validate: keep no evidence of the verdict\n"
+                "     --adopt            validate: a drop-in for the disk's model when another won\n"
                 "     --sysroot DIR      use DIR as the root of sys/, proc/ and run/udev\n"
                 "     --udev DEVNAME     apply to one disk, log to syslog, print nothing\n"
                 " -q, --quiet            print errors only\n"
@@ -65,7 +68,7 @@ void apply_usage(FILE *out, const char *prog)
 enum {
         OPT_SYSROOT = CHAR_MAX + 1, OPT_DRY_RUN, OPT_CHECK, OPT_UDEV, OPT_FORMAT,
         OPT_CONFIG_ROOT, OPT_IMPORT_GRUB, OPT_NO_BUILTIN, OPT_DROP_IN,
-        OPT_TEXTFILE,
+        OPT_TEXTFILE, OPT_NO_RECORD, OPT_ADOPT,
 };
 
 static const struct option longopts[] = {
@@ -86,6 +89,8 @@ static const struct option longopts[] = {
         { "no-builtin", no_argument, NULL, OPT_NO_BUILTIN },
         { "drop-in", required_argument, NULL, OPT_DROP_IN },
         { "textfile", required_argument, NULL, OPT_TEXTFILE },
+        { "no-record", no_argument, NULL, OPT_NO_RECORD },
+        { "adopt", no_argument, NULL, OPT_ADOPT },
         { "quiet", no_argument, NULL, 'q' },
         { "verbose", no_argument, NULL, 'v' },
         { "help", no_argument, NULL, 'h' },
@@ -158,6 +163,8 @@ static int option(struct apply_cli *c, int opt, char **argv)
         case OPT_IMPORT_GRUB: c->verb = &apply_verb_import_grub; break;
         case OPT_TEXTFILE: c->textfile = c->ro.prometheus = true; break;  /* opened by main() */
         case OPT_NO_BUILTIN: c->no_builtin = true; break;
+        case OPT_NO_RECORD: c->no_record = true; break;
+        case OPT_ADOPT: c->adopt = true; break;
         case OPT_DROP_IN: return add_dropin(c, optarg) ? APPLY_EXIT_ERROR : -1;
         case 'h': apply_usage(stdout, out->prog); return 0;
         case 'V': printf("%s %s\n", out->prog, IOS_VERSION); return 0;
@@ -186,6 +193,10 @@ static int check_verb(struct apply_cli *c)
                 return err(c, "--udev takes one device and no other mode");
         if (c->word && c->mode_set)
                 return err(c, "%s does not take --dry-run or --check", c->word->name);
+        if ((c->no_record || c->adopt) && !(c->word && c->word->bench_args))
+                return err(c, "--no-record and --adopt are validate's");
+        if (c->no_record && c->adopt)
+                return err(c, "--adopt names the evidence it writes: not with --no-record");
         /* --textfile sets --format prometheus: every verb but apply is refused above */
         if (c->textfile && c->mode_set && ro->mode != APPLY_MODE_CHECK)
                 return err(c, "--textfile writes what --check finds: not with --dry-run");

@@ -47,6 +47,7 @@ struct apply_cli {
         struct apply_run_opts ro;
         const char *sysroot, *cols, *config, *conf_root, *udev_dev;
         bool mode_set, no_builtin, show_all, textfile;
+        bool no_record, adopt;          /* validate --no-record, --adopt */
         bool policy_in_capture;         /* the policy is read from a captured tree: any owner */
         struct ios_dropin *dropins;
         size_t ndropins, capdropins;

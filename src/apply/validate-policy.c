@@ -82,7 +82,7 @@ static int check_rule(const char *path, const struct ios_device *d, const struct
         }
         if (e < 0) {
                 if (asprintf(ret_msg, "the policy for iosched-bench does not load as written: %s",
-                             pe.msg[0] ? pe.msg : strerror(-e)) < 0)
+                             pe.msg[0] ? pe.msg : ios_strerror(-e)) < 0)
                         *ret_msg = NULL;
                 return e;
         }
@@ -124,7 +124,7 @@ int apply_validate_policy_arg(const struct apply_validate_opts *o, char **ret_ar
         }
         e = ios_policy_resolve(o->policy, o->dev, &w);
         if (e < 0) {
-                if (asprintf(ret_msg, "cannot resolve the policy: %s", strerror(-e)) < 0)
+                if (asprintf(ret_msg, "cannot resolve the policy: %s", ios_strerror(-e)) < 0)
                         *ret_msg = NULL;
                 return e;
         }
@@ -136,7 +136,7 @@ int apply_validate_policy_arg(const struct apply_validate_opts *o, char **ret_ar
                 e = -errno;
                 ios_wanted_done(&w);
                 if (asprintf(ret_msg, "cannot make a directory for iosched-bench's policy (%s): %s", dir,
-                             strerror(-e)) < 0)
+                             ios_strerror(-e)) < 0)
                         *ret_msg = NULL;
                 return e;
         }
@@ -147,7 +147,7 @@ int apply_validate_policy_arg(const struct apply_validate_opts *o, char **ret_ar
                 return -ENOMEM;
         }
         e = write_rule(path, o->dev->name, &w);
-        if (e < 0 && asprintf(ret_msg, "cannot write %s: %s", path, strerror(-e)) < 0)
+        if (e < 0 && asprintf(ret_msg, "cannot write %s: %s", path, ios_strerror(-e)) < 0)
                 *ret_msg = NULL;
         if (e >= 0)
                 e = check_rule(path, o->dev, &w, ret_msg);

@@ -101,7 +101,7 @@ static void child(char **argv, int out, int err)
         signal(SIGINT, SIG_DFL);
         signal(SIGQUIT, SIG_DFL);
         execvp(argv[0], argv);
-        dprintf(STDERR_FILENO, "iosched-apply: cannot run %s: %s\n", argv[0], strerror(errno));
+        dprintf(STDERR_FILENO, "iosched-apply: cannot run %s: %s\n", argv[0], ios_strerror(errno));
         _exit(127);
 }
 

@@ -64,34 +64,34 @@ static int fail(char **ret_msg, const char *fmt, ...)
         return -EINVAL;
 }
 
-static double num_or_nan(const struct apply_json *o, const char *key)
+static double num_or_nan(const struct ios_json *o, const char *key)
 {
         double d;
 
-        return apply_json_num(apply_json_get(o, key), &d) ? d : NAN;
+        return ios_json_num(ios_json_get(o, key), &d) ? d : NAN;
 }
 
 /* The element of schedulers[] for name: its "name" first, else its "scheduler". */
-static const struct apply_json *find_variant(const struct apply_json *scheds, const char *name)
+static const struct ios_json *find_variant(const struct ios_json *scheds, const char *name)
 {
         for (size_t i = 0; i < scheds->n; i++)
-                if (same(apply_json_str(apply_json_get(&scheds->kids[i], "name")), name))
+                if (same(ios_json_str(ios_json_get(&scheds->kids[i], "name")), name))
                         return &scheds->kids[i];
         for (size_t i = 0; i < scheds->n; i++)
-                if (same(apply_json_str(apply_json_get(&scheds->kids[i], "scheduler")), name))
+                if (same(ios_json_str(ios_json_get(&scheds->kids[i], "scheduler")), name))
                         return &scheds->kids[i];
         return NULL;
 }
 
 /* The rows of the text table: every variant's median, range and spread of the objective. */
-static int read_rows(const struct apply_json *scheds, struct apply_verdict *v)
+static int read_rows(const struct ios_json *scheds, struct apply_verdict *v)
 {
         v->rows = calloc(scheds->n ? scheds->n : 1, sizeof(*v->rows));
         if (!v->rows)
                 return -ENOMEM;
         for (size_t i = 0; i < scheds->n; i++) {
-                const struct apply_json *s = &scheds->kids[i];
-                const char *name = apply_json_str(apply_json_get(s, "name"));
+                const struct ios_json *s = &scheds->kids[i];
+                const char *name = ios_json_str(ios_json_get(s, "name"));
                 double runs = 0;
 
                 if (!name)
@@ -100,7 +100,7 @@ static int read_rows(const struct apply_json *scheds, struct apply_verdict *v)
                 if (!v->rows[i].name)
                         return -ENOMEM;
                 v->nrows++;
-                (void)apply_json_num(apply_json_get(s, "runs"), &runs);
+                (void)ios_json_num(ios_json_get(s, "runs"), &runs);
                 v->rows[i].runs = runs > 0 ? (unsigned)runs : 0;
                 v->rows[i].median = num_or_nan(s, "median");
                 v->rows[i].min = num_or_nan(s, "min");
@@ -111,16 +111,16 @@ static int read_rows(const struct apply_json *scheds, struct apply_verdict *v)
 }
 
 /* How the best beat the variant e (its vs_best object): into v. */
-static int read_vs_best(const struct apply_json *e, const char *name, struct apply_verdict *v, char **ret_msg)
+static int read_vs_best(const struct ios_json *e, const char *name, struct apply_verdict *v, char **ret_msg)
 {
-        const struct apply_json *vs = apply_json_get(e, "vs_best"), *sig;
+        const struct ios_json *vs = ios_json_get(e, "vs_best"), *sig;
         const char *label;
 
-        if (!vs || vs->type != APPLY_JSON_OBJ)
+        if (!vs || vs->type != IOS_JSON_OBJ)
                 return fail(ret_msg, "iosched-bench gave no vs_best for %s: it is older than this iosched-apply", name);
-        sig = apply_json_get(vs, "significant");
-        label = apply_json_str(apply_json_get(vs, "label"));
-        if (!sig || sig->type != APPLY_JSON_BOOL || !label)
+        sig = ios_json_get(vs, "significant");
+        label = ios_json_str(ios_json_get(vs, "label"));
+        if (!sig || sig->type != IOS_JSON_BOOL || !label)
                 return fail(ret_msg, "iosched-bench's vs_best for %s has no significant or label", name);
         v->significant = sig->b;
         v->margin_pct = num_or_nan(vs, "margin_pct");
@@ -130,13 +130,13 @@ static int read_vs_best(const struct apply_json *e, const char *name, struct app
         return v->label ? 0 : -ENOMEM;
 }
 
-static int decide(const struct apply_json *cmp, const struct apply_json *scheds, const struct apply_json *mine,
+static int decide(const struct ios_json *cmp, const struct ios_json *scheds, const struct ios_json *mine,
                   struct apply_verdict *v, char **ret_msg)
 {
-        const char *best = apply_json_str(apply_json_get(cmp, "best"));
-        const char *second = apply_json_str(apply_json_get(cmp, "runner_up"));
-        const char *my = apply_json_str(apply_json_get(mine, "name"));
-        const struct apply_json *other;
+        const char *best = ios_json_str(ios_json_get(cmp, "best"));
+        const char *second = ios_json_str(ios_json_get(cmp, "runner_up"));
+        const char *my = ios_json_str(ios_json_get(mine, "name"));
+        const struct ios_json *other;
         int e;
 
         if (!best || !*best)
@@ -170,35 +170,35 @@ static int decide(const struct apply_json *cmp, const struct apply_json *scheds,
 
 int apply_verdict_read(const char *text, size_t len, const char *sched, struct apply_verdict *v, char **ret_msg)
 {
-        struct apply_json doc;
-        const struct apply_json *cmp, *scheds, *mine, *lib;
+        struct ios_json doc;
+        const struct ios_json *cmp, *scheds, *mine, *lib;
         const char *obj;
         double runs = 0;
         int e;
 
         *v = (struct apply_verdict){ .margin_pct = NAN, .ratio = NAN, .p_value = NAN };
         *ret_msg = NULL;
-        e = apply_json_parse(text, len, &doc);
+        e = ios_json_parse(text, len, &doc);
         if (e == -ENOMEM)
                 return e;
         if (e < 0)
                 return fail(ret_msg, "iosched-bench's output is not one JSON object (%zu bytes)", len);
-        cmp = apply_json_get(&doc, "compare");
-        scheds = apply_json_get(cmp, "schedulers");
-        if (!scheds || scheds->type != APPLY_JSON_ARR) {
+        cmp = ios_json_get(&doc, "compare");
+        scheds = ios_json_get(cmp, "schedulers");
+        if (!scheds || scheds->type != IOS_JSON_ARR) {
                 e = fail(ret_msg, "iosched-bench's output has no compare.schedulers");
                 goto out;
         }
-        lib = apply_json_get(cmp, "lower_is_better");
-        v->lower_is_better = lib && lib->type == APPLY_JSON_BOOL && lib->b;
-        lib = apply_json_get(cmp, "restored");
-        v->restored = lib && lib->type == APPLY_JSON_BOOL && lib->b;
-        obj = apply_json_str(apply_json_get(cmp, "original_scheduler"));
+        lib = ios_json_get(cmp, "lower_is_better");
+        v->lower_is_better = lib && lib->type == IOS_JSON_BOOL && lib->b;
+        lib = ios_json_get(cmp, "restored");
+        v->restored = lib && lib->type == IOS_JSON_BOOL && lib->b;
+        obj = ios_json_str(ios_json_get(cmp, "original_scheduler"));
         if (obj && !(v->original = strdup(obj))) {
                 e = -ENOMEM;
                 goto out;
         }
-        obj = apply_json_str(apply_json_get(cmp, "objective"));
+        obj = ios_json_str(ios_json_get(cmp, "objective"));
         v->objective = strdup(obj ? obj : "");
         v->sched = strdup(sched);
         e = v->objective && v->sched ? read_rows(scheds, v) : -ENOMEM;
@@ -211,14 +211,14 @@ int apply_verdict_read(const char *text, size_t len, const char *sched, struct a
                 e = fail(ret_msg, "the policy's %s was not measured", sched);
                 goto out;
         }
-        (void)apply_json_num(apply_json_get(mine, "runs"), &runs);
+        (void)ios_json_num(ios_json_get(mine, "runs"), &runs);
         if (runs < 1) {
                 e = fail(ret_msg, "the policy's %s completed no run", sched);
                 goto out;
         }
         e = decide(cmp, scheds, mine, v, ret_msg);
 out:
-        apply_json_done(&doc);
+        ios_json_done(&doc);
         if (e < 0) {
                 char *m = *ret_msg;
 

@@ -25,6 +25,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "cli.h"
+#include "validate.h"
 
 /* IOSCHED_BENCH, else iosched-bench next to our own executable, else from PATH. */
 static char *bench_path(void)
@@ -66,16 +67,6 @@ static const char *owned_option(char **args, int n)
         return NULL;
 }
 
-struct validate {
-        const struct apply_validate_opts *o;
-        const char *dev;
-        char *want;                     /* the policy's scheduler, NULL: it sets none the kernel offers */
-        char *compare, *policy, *tmpdir, *filename, *target;
-        struct apply_bench_run run;
-        bool ran;
-        struct apply_verdict v;
-};
-
 static int err(struct validate *s, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int err(struct validate *s, int code, const char *fmt, ...)
 {
@@ -96,11 +87,13 @@ static int plan(struct validate *s)
 
         e = ios_plan_build(s->o->policy, d, &pl);
         if (e < 0)
-                return err(s, APPLY_EXIT_ERROR, "cannot read current settings: %s", strerror(-e));
+                return err(s, APPLY_EXIT_ERROR, "cannot read current settings: %s", ios_strerror(-e));
         for (size_t i = 0; i < pl.n && !s->want; i++)
                 if (streq(pl.c[i].key, "scheduler") &&
-                    (pl.c[i].state == IOS_CHANGE_OK || pl.c[i].state == IOS_CHANGE_DRIFT))
+                    (pl.c[i].state == IOS_CHANGE_OK || pl.c[i].state == IOS_CHANGE_DRIFT)) {
                         s->want = strdup(pl.c[i].wanted);
+                        s->rule = pl.c[i].source ? strdup(pl.c[i].source) : NULL;
+                }
         ios_plan_done(&pl);
         if (!d->sched_current)
                 return err(s, APPLY_EXIT_ERROR, "no scheduler to choose (bio-based queue): nothing to validate");
@@ -168,7 +161,7 @@ static int run_bench(struct validate *s)
 
         e = apply_validate_policy_arg(o, &s->policy, &s->tmpdir, &msg);
         if (e < 0)
-                return err(s, APPLY_EXIT_ERROR, "%s", msg ? msg : strerror(-e));
+                return err(s, APPLY_EXIT_ERROR, "%s", msg ? msg : ios_strerror(-e));
         argv = calloc((size_t)o->nbench_args + 9, sizeof(char *));
         if (!bench || !argv)
                 return err(s, APPLY_EXIT_ERROR, "out of memory");
@@ -186,16 +179,17 @@ static int run_bench(struct validate *s)
         e = apply_bench_run(argv, &s->run);
         s->ran = e == 0 || s->run.status >= 0;
         if (e < 0 && s->run.status < 0)
-                return err(s, APPLY_EXIT_ERROR, "cannot run %s: %s", bench, strerror(-e));
+                return err(s, APPLY_EXIT_ERROR, "cannot run %s: %s", bench, ios_strerror(-e));
         rc = exit_of_bench(s);
         if (rc >= 0)
                 return rc;
         if (e < 0)
-                return err(s, APPLY_EXIT_ERROR, "no verdict: cannot read iosched-bench's report: %s", strerror(-e));
+                return err(s, APPLY_EXIT_ERROR, "no verdict: cannot read iosched-bench's report: %s",
+                           ios_strerror(-e));
         e = apply_verdict_read(s->run.out ? s->run.out : "", s->run.outlen, s->want ? s->want : o->dev->sched_current,
                                &s->v, &msg);
         if (e < 0)
-                return err(s, APPLY_EXIT_ERROR, "no verdict: %s", msg ? msg : strerror(-e));
+                return err(s, APPLY_EXIT_ERROR, "no verdict: %s", msg ? msg : ios_strerror(-e));
         return s->v.kind == APPLY_VERDICT_BEATEN ? APPLY_EXIT_BEATEN : 0;
 }
 
@@ -220,7 +214,13 @@ static void print_json(struct validate *s, int rc)
                 fprintf(f, ", \"bench_exit\": %d", s->run.status);
         else
                 fputs(", \"bench_exit\": null", f);
+        fputs(", \"rule\": ", f);
+        ios_json_string(f, s->rule);
         apply_verdict_json(f, &s->v);
+        fputs(",\n \"record\": ", f);
+        ios_json_string(f, s->record);
+        fputs(", \"adopted\": ", f);
+        ios_json_string(f, s->adopted);
         fprintf(f, ",\n \"exit\": %d, \"errors\": ", rc);
         apply_errors_json(s->o->out, f);
         fputs("}\n", f);
@@ -238,20 +238,21 @@ int apply_validate(const struct apply_validate_opts *o)
                 rc = plan(&s);
         if (rc == 0)
                 rc = run_bench(&s);
-        if (o->json)
-                print_json(&s, rc);
-        else if (s.v.kind != APPLY_VERDICT_NONE) {
+        if (s.v.kind != APPLY_VERDICT_NONE)
+                apply_validate_record(&s);
+        if (!o->json && s.v.kind != APPLY_VERDICT_NONE) {
                 apply_verdict_table(stdout, &s.v);
                 apply_verdict_line(stdout, s.dev, s.want ? "the policy's" : "the current (the policy sets none)",
                                    &s.v);
         }
+        if (o->adopt && s.v.kind != APPLY_VERDICT_NONE) {
+                int a = apply_validate_adopt(&s);
+
+                rc = a > rc ? a : rc;
+        }
+        if (o->json)
+                print_json(&s, rc);
         apply_validate_policy_remove(s.tmpdir);
-        apply_verdict_done(&s.v);
-        apply_bench_run_done(&s.run);
-        free(s.want);
-        free(s.compare);
-        free(s.policy);
-        free(s.filename);
-        free(s.target);
+        apply_validate_state_done(&s);
         return rc;
 }

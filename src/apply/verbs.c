@@ -17,6 +17,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "cli.h"
+#include "report.h"
 
 static int err(struct apply_cli *c, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int err(struct apply_cli *c, int code, const char *fmt, ...)
@@ -181,7 +182,8 @@ static int run_validate(struct apply_cli *c)
         return apply_validate(&(struct apply_validate_opts){
                 .out = c->out, .policy = c->policy, .dev = c->devs[0], .config = c->config,
                 .conf_root = c->conf_root, .no_builtin = c->no_builtin, .json = c->ro.json,
-                .ndropins = c->ndropins, .bench_args = c->bench_args, .nbench_args = c->nbench_args });
+                .ndropins = c->ndropins, .bench_args = c->bench_args, .nbench_args = c->nbench_args,
+                .no_record = c->no_record, .adopt = c->adopt });
 }
 
 /*
@@ -225,6 +227,12 @@ static int run_report(struct apply_cli *c)
         return render_model(c, &(struct apply_model_opts){
                 .report = true, .hide_empty = c->lo.hide_empty,
                 .base = devices_rc || (c->policy_rc && !v->policy_fact) ? APPLY_FAILED : APPLY_OK });
+}
+
+/* report FILE...|-: facts -J documents of many hosts, one table per disk model (report.c) */
+static int run_fleet_report(struct apply_cli *c)
+{
+        return apply_fleet_report(c->out, c->args, c->nargs, c->ro.json);
 }
 
 static int run_cat_config(struct apply_cli *c)
@@ -319,6 +327,7 @@ static const struct apply_verb verbs[] = {
         { WORD("facts"), .formats = F_TEXT | F_JSON, .policy = true, .policy_fact = true,
           .probe = PROBE_EXTRA, .run = run_report, .render = apply_facts_render },
         { WORD("cat-config"), .formats = F_TEXT, .policy = true, .run = run_cat_config },
+        { WORD("report"), .formats = F_TEXT | F_JSON, .run = run_fleet_report },
 };
 
 const struct apply_verb *apply_verb_find(const char *word)

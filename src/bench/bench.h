@@ -178,6 +178,8 @@ struct bench_opts {
         bool compare;
         bool policy;                    /* --policy: each scheduler with the policy's tunables */
         char *policy_file;              /* --policy=FILE: built-in policy plus FILE only */
+        bool record;                    /* --record: keep the --compare's verdict as evidence (record.c) */
+        const char *record_root;        /* --record=ROOT (in argv); NULL: / */
         char **compare_scheds;          /* NULL with compare: all offered */
         enum bench_objective objective;
         bool observe;                   /* --observe: alternate the variants under the disk's own load */

@@ -526,6 +526,18 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
         else
                 print_text(out, &ro, fio ? &(struct bench_target){ .path = ro.filename } : tg, disk, s, n, &v,
                            t.restored, bench_sched_restored_what(&t.st, what, sizeof(what)), uncapped ? note : NULL);
+        if (o->record) {        /* the record is read from the same report (record.c) */
+                char *text = NULL;
+                size_t len = 0;
+                FILE *m = open_memstream(&text, &len);
+
+                if (m)
+                        print_json(m, &ro, disk, s, n, &v, t.restored, t.bad, t.orig, &t.st,
+                                   uncapped ? note : NULL);
+                if (m && fclose(m) == 0)
+                        bench_record(o, disk, text, len);
+                free(text);
+        }
 out:
         for (unsigned i = 0; s && i < n; i++) {
                 for (unsigned l = 0; s[i].runs && l < o->loops; l++)

@@ -335,6 +335,11 @@ int bench_policy_hooks(const char *file, struct ios_ctx *root, struct bench_comp
                        struct bench_error *err);
 void bench_policy_hooks_done(struct bench_compare_hooks *h);
 
+/* record.c: --record[=ROOT]: the comparison kept as evidence (the library's ios_evidence_record) */
+int bench_record_option(struct bench_opts *o, const char *arg);
+int bench_record_check(const struct bench_opts *o, struct bench_error *e); /* --record without --compare */
+void bench_record(const struct bench_opts *o, struct ios_device *disk, const char *json, size_t len);
+
 /* observe.c: --observe; the option cross-checks for options.c */
 int bench_observe_check_opts(const struct bench_opts *o, struct bench_error *e);
 int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct bench_compare_hooks *hooks,

@@ -262,6 +262,8 @@ static int run(struct app *a)
         struct bench_opts *o = &a->o;
         int r = start(a);
 
+        if (r >= 0)
+                r = bench_record_check(o, &a->e);
         if (r < 0)
                 return r;
         if (o->observe)

@@ -223,6 +223,11 @@ static int opt_policy(struct parse *p, const char *arg)
         return 0;
 }
 
+static int opt_record(struct parse *p, const char *arg)
+{
+        return bench_record_option(p->o, arg);  /* record.c */
+}
+
 static int opt_eta(struct parse *p, const char *arg)
 {
         static const struct word w[] = {
@@ -340,6 +345,7 @@ static const struct prog_opt {
         { "allow-exec", no_argument, 0, opt_allow_exec, false },
         { "target-device", required_argument, 0, opt_target_device, false },
         { "policy", optional_argument, 0, opt_policy, false },
+        { "record", optional_argument, 0, opt_record, false },
         { "eta", required_argument, 0, opt_eta, false },
         { "clocksource", required_argument, 0, opt_clocksource, false },
         { "workload", required_argument, 0, opt_workload, false },

@@ -80,6 +80,7 @@ void bench_usage(FILE *f)
               "  --loops=N                interleaved rounds (default 3 with --compare)\n"
               "  --policy[=FILE]          after each switch write the policy's tunables for it\n"
               "                           (iosched.conf(5); FILE: the built-in policy plus FILE)\n"
+              "  --record[=ROOT]          keep the verdict in ROOT/var/lib/iosched/evidence\n"
               "\n"
               "Safety:\n"
               "  --allow-write            permit writes to a block device or existing file\n"

@@ -37,8 +37,6 @@ unsigned ios_ctx_hz(struct ios_ctx *r);
 
 /* The one phrase for a class ("device vanished", ...), or ios_strerror(e) for REFUSED, RETRY and FAILED. */
 const char *ios_errno_reason(int e);
-/* A whole configuration file from fd, NUL-terminated; -EFBIG past max bytes. */
-int ios_read_fd_max(int fd, size_t max, char **ret, size_t *ret_len);
 int ios_sysfs_read_int(int dirfd, const char *attr, int *ret);
 int ios_sysfs_write_string(int dirfd, const char *attr, const char *value);
 
@@ -95,8 +93,6 @@ int ios_device_classify(struct ios_device *d);
 
 /* ---- conf.c, policy-dropin.c ---- */
 
-/* Parse one file's text (name is used in errors and sources). */
-int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, struct ios_error *err);
 /*
  * The hook in ios_policy_load(): paths, the drop-in files in the order
  * read (sorted by file name), with ov applied; replaced by a new vector.

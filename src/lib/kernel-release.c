@@ -15,7 +15,7 @@
 #include "ctx-internal.h"
 
 /* The root's kernel release into buf: the host's, or a captured tree's proc/sys/kernel/osrelease. */
-int ios_ctx_kernel_release(struct ios_ctx *r, char *buf, size_t n)
+int ios_ctx_kernel_release_into(struct ios_ctx *r, char *buf, size_t n)
 {
         _cleanup_free_ char *file = NULL;
         struct utsname u;
@@ -30,11 +30,18 @@ int ios_ctx_kernel_release(struct ios_ctx *r, char *buf, size_t n)
         return 0;
 }
 
+char *ios_ctx_kernel_release(struct ios_ctx *r)
+{
+        char rel[128];
+
+        return ios_ctx_kernel_release_into(r, rel, sizeof(rel)) < 0 ? NULL : strdup(rel);
+}
+
 int ios_ctx_kernel_version(struct ios_ctx *r, unsigned *major, unsigned *minor)
 {
         char rel[128];
 
-        if (ios_ctx_kernel_release(r, rel, sizeof(rel)) < 0)
+        if (ios_ctx_kernel_release_into(r, rel, sizeof(rel)) < 0)
                 return -ENOENT;
         if (sscanf(rel, "%u.%u", major, minor) != 2)
                 return -EINVAL;
@@ -52,7 +59,8 @@ unsigned ios_ctx_hz(struct ios_ctx *r)
                 return (unsigned)r->hz;
         r->hz = 0;
         /* the kernel's build configuration, as Debian installs it beside the kernel */
-        if (ios_ctx_kernel_release(r, rel, sizeof(rel)) < 0 || !strchr(rel, '.') || strchr(rel, '/') ||
+        if (ios_ctx_kernel_release_into(r, rel, sizeof(rel)) < 0 || !strchr(rel, '.') ||
+            strchr(rel, '/') ||
             asprintf(&path, "/boot/config-%s", rel) < 0 || ios_ctx_read_file(r, path, &cfg, NULL) < 0)
                 return 0;
         for (p = cfg; p && (p = strstr(p, "CONFIG_HZ=")); p++)

@@ -54,7 +54,7 @@ bool ios_openat2_unusable(void);
 bool ios_openat2_missing(void);
 
 /* kernel-release.c: the root's kernel release ("6.18.4-amd64") into buf, or -ENOENT. */
-int ios_ctx_kernel_release(struct ios_ctx *r, char *buf, size_t n);
+int ios_ctx_kernel_release_into(struct ios_ctx *r, char *buf, size_t n);
 
 /* enumerate.c: the disk whose lookup made ios_device_enumerate() fail (NULL: none). */
 void ios_ctx_set_failed_disk(struct ios_ctx *r, const char *name);

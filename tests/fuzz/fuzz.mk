@@ -16,7 +16,7 @@
 # its dictionary tests/fuzz/NAME.dict and the inputs that once failed in
 # tests/fuzz/regressions/NAME.
 
-FUZZ_TARGETS   ?= policy udevdb grub bench-options sysfs $(if $(wildcard src/bench/jobfile.c),bench-jobfile) bench-fiojson
+FUZZ_TARGETS   ?= policy udevdb grub bench-options sysfs evidence $(if $(wildcard src/bench/jobfile.c),bench-jobfile) bench-fiojson
 FUZZ_SECONDS   ?= 60
 FUZZ_BUILDDIR  ?= build-fuzz
 FUZZ_CC        ?= $(or $(shell command -v clang-14 2>/dev/null),clang)

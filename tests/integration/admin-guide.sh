@@ -111,6 +111,11 @@ expect '^Scheduler=deadline mq-deadline$'
 expect '"schema": 1'
 expect '^iosched_device_compliant\{device="loop[0-9]+",class="loop"\} 1$'
 expect 'restored loop[0-9]+'
+# section 8: the verdicts kept, --adopt's answer, the fleet report
+expect '"rule": "[^"]*/loops/etc/iosched.d/60-try.conf:4"'
+expect '(not adopting: |adopted: )'
+expect '^QEMU QEMU HARDDISK: 1 host, 1 disk'
+expect '^  db1 +1 raid '
 set -- $(sed -n 's/^trying on \(loop[0-9]*\) and \(loop[0-9]*\)$/\1 \2/p' "$out")
 [ $# = 2 ] || t_fail "the guide did not say which loop devices it made"
 for l in "$1" "$2"; do

@@ -171,12 +171,13 @@ done
 # --config FILE reaches the bench as --policy=FILE; no policy option: the system policy
 cp "$root/etc/iosched.d/50-loop.conf" "$T_TMP/one.conf"
 mkjson mq-deadline none true 0.01
-$APPLY validate --config "$T_TMP/one.conf" "$l" >/dev/null 2>&1 || t_fail "--config: exit $?"
+# (--no-record: these use the host's root, whose /var/lib this test must not write)
+$APPLY validate --no-record --config "$T_TMP/one.conf" "$l" >/dev/null 2>&1 || t_fail "--config: exit $?"
 grep -qx -- "--policy=$T_TMP/one.conf" "$T_TMP/argv" || t_fail "--config: $(cat "$T_TMP/argv")"
-$APPLY validate "$l" >/dev/null 2>&1
+$APPLY validate --no-record "$l" >/dev/null 2>&1
 grep -qx -- "--policy" "$T_TMP/argv" || t_fail "no policy option: $(cat "$T_TMP/argv")"
 # --drop-in and --no-builtin go the way --config-root does
-$APPLY validate --no-builtin --drop-in "50-loop.conf=$T_TMP/one.conf" "$l" >/dev/null 2>&1 ||
+$APPLY validate --no-record --no-builtin --drop-in "50-loop.conf=$T_TMP/one.conf" "$l" >/dev/null 2>&1 ||
         t_fail "--drop-in: exit $?"
 grep -qx "queue/read_ahead_kb=1236" "$T_TMP/policy.seen" || t_fail "--drop-in: $(cat "$T_TMP/policy.seen")"
 # SIGTERM sent to validate alone reaches the bench, and validate waits for its end (its restore)

@@ -150,6 +150,9 @@ grep -q 'deb-systemd-helper enable' "$x/DEBIAN/postinst" && ! grep -q 'was-enabl
 grep -q 'try-restart' "$x/DEBIAN/postinst" || t_fail "the postinst does not try-restart ioschedd on upgrade"
 grep -q 'as they are' "$x/DEBIAN/postrm" || t_fail "the postrm does not say the schedulers stay as they are"
 grep -q 'rm -rf /etc/iosched.d' "$x/DEBIAN/postrm" || t_fail "the postrm does not purge /etc/iosched.d"
+grep -q 'rm -rf /var/lib/iosched' "$x/DEBIAN/postrm" || t_fail "the postrm does not purge the evidence (/var/lib/iosched)"
+[ -d "$x/var/lib/iosched/evidence" ] || t_fail "the package does not own /var/lib/iosched/evidence"
+[ -f "$x/usr/share/iosched/iosched-evidence.schema.json" ] || t_fail "no evidence schema shipped"
 [ -e "$x/DEBIAN/conffiles" ] && t_fail "conffiles shipped: $(cat "$x/DEBIAN/conffiles")"
 echo "== contents: $(wc -l <"$tmp/main.list") entries in iosched, $(wc -l <"$tmp/bench.list") in iosched-bench; paths, payload and scripts checked"
 

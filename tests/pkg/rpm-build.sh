@@ -127,6 +127,8 @@ has "$ml" /usr/lib/dracut/modules.d/90iosched
 has "$ml" /usr/lib/dracut/modules.d/90iosched/module-setup.sh
 has "$ml" /usr/lib/iosched
 has "$ml" /etc/iosched.d
+has "$ml" /var/lib/iosched/evidence
+has "$ml" /usr/share/iosched/iosched-evidence.schema.json
 has "$ml" '/usr/share/man/man5/iosched.conf.5(\.gz|\.xz|\.bz2)?'
 has "$ml" '/usr/share/man/man7/iosched.7(\.gz|\.xz|\.bz2)?'
 has "$ml" '/usr/share/man/man8/iosched-apply.8(\.gz|\.xz|\.bz2)?'

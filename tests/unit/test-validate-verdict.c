@@ -225,28 +225,28 @@ static void test_no_verdict(void **state)
 static void test_json_reader(void **state)
 {
         const char *ok = " {\"a\": [1, -2.5e3, true, false, null, \"x\\u00e9\\ud83d\\ude00\\n\\\"\\/\"], \"b\": {}} ";
-        struct apply_json v;
-        const struct apply_json *a;
+        struct ios_json v;
+        const struct ios_json *a;
         double d;
 
         (void)state;
-        assert_int_equal(apply_json_parse(ok, strlen(ok), &v), 0);
-        a = apply_json_get(&v, "a");
+        assert_int_equal(ios_json_parse(ok, strlen(ok), &v), 0);
+        a = ios_json_get(&v, "a");
         assert_non_null(a);
-        assert_int_equal(a->type, APPLY_JSON_ARR);
+        assert_int_equal(a->type, IOS_JSON_ARR);
         assert_int_equal(a->n, 6);
-        assert_true(apply_json_num(&a->kids[1], &d) && d == -2500);
-        assert_int_equal(a->kids[2].type, APPLY_JSON_BOOL);
+        assert_true(ios_json_num(&a->kids[1], &d) && d == -2500);
+        assert_int_equal(a->kids[2].type, IOS_JSON_BOOL);
         assert_true(a->kids[2].b);
         assert_false(a->kids[3].b);
-        assert_int_equal(a->kids[4].type, APPLY_JSON_NULL);
-        assert_string_equal(apply_json_str(&a->kids[5]), "x\xc3\xa9\xf0\x9f\x98\x80\n\"/");
-        assert_false(apply_json_num(&a->kids[5], &d));
-        assert_null(apply_json_str(&a->kids[0]));
-        assert_int_equal(apply_json_get(&v, "b")->type, APPLY_JSON_OBJ);
-        assert_null(apply_json_get(&v, "c"));
-        assert_null(apply_json_get(a, "a"));
-        apply_json_done(&v);
+        assert_int_equal(a->kids[4].type, IOS_JSON_NULL);
+        assert_string_equal(ios_json_str(&a->kids[5]), "x\xc3\xa9\xf0\x9f\x98\x80\n\"/");
+        assert_false(ios_json_num(&a->kids[5], &d));
+        assert_null(ios_json_str(&a->kids[0]));
+        assert_int_equal(ios_json_get(&v, "b")->type, IOS_JSON_OBJ);
+        assert_null(ios_json_get(&v, "c"));
+        assert_null(ios_json_get(a, "a"));
+        ios_json_done(&v);
 
         static const char * const bad[] = {
                 "{} {}", "{\"a\" 1}", "[1,]", "{\"a\": 01x}", "[+1]", "[.5]", "[-]", "[inf]", "[nan]", "\"a",
@@ -254,20 +254,20 @@ static void test_json_reader(void **state)
                 "", "   ", "[1] x",
         };
         for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-                if (apply_json_parse(bad[i], strlen(bad[i]), &v) != -EINVAL)
+                if (ios_json_parse(bad[i], strlen(bad[i]), &v) != -EINVAL)
                         fail_msg("accepted: %s", bad[i]);
         /* not past len: a number cut by it, an unclosed string */
-        assert_int_equal(apply_json_parse("[12]", 3, &v), -EINVAL);
-        assert_int_equal(apply_json_parse("\"ab\"", 3, &v), -EINVAL);
+        assert_int_equal(ios_json_parse("[12]", 3, &v), -EINVAL);
+        assert_int_equal(ios_json_parse("\"ab\"", 3, &v), -EINVAL);
         /* depth bounded */
         {
                 char deep[200];
 
                 memset(deep, '[', 100);
                 memset(deep + 100, ']', 100);
-                assert_int_equal(apply_json_parse(deep, 200, &v), -EINVAL);
-                assert_int_equal(apply_json_parse(deep + 40, 120, &v), 0);
-                apply_json_done(&v);
+                assert_int_equal(ios_json_parse(deep, 200, &v), -EINVAL);
+                assert_int_equal(ios_json_parse(deep + 40, 120, &v), 0);
+                ios_json_done(&v);
         }
 }
 

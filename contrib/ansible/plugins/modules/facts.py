@@ -40,11 +40,20 @@ options:
       - Path of the iosched-apply program. Default is the one found in C(PATH), C(/usr/sbin),
         C(/sbin) or C(/usr/local/sbin).
     type: path
+  sysroot:
+    description:
+      - Read the disks of a captured tree instead of the running system (C(--sysroot)); its own
+        policy is read from it too unless I(config_root) is given.
+    type: path
 notes:
   - A broken policy does not fail the task; it shows as C(policy_ok=false) with C(policy_errors),
     and a warning.
 seealso:
   - module: iosched.iosched.policy
+  - name: the fleet report playbook
+    description: C(ansible-playbook iosched.iosched.fleet_report) gathers these facts from every host and
+      runs C(iosched-apply report) on the controller.
+    link: https://example.invalid/iosched/contrib/ansible/README.md
 '''
 
 EXAMPLES = r'''
@@ -120,11 +129,13 @@ def main():
             devices=dict(type='list', elements='str', default=[]),
             config_root=dict(type='path', default='/'),
             iosched_apply=dict(type='path'),
+            sysroot=dict(type='path'),
         ),
         supports_check_mode=True,
     )
     tool = find_tool(module)
-    rc, data, err = run_json(module, tool, ['facts', '-J'] + common_args(module), module.params['devices'])
+    sysroot = ['--sysroot', module.params['sysroot']] if module.params['sysroot'] else []
+    rc, data, err = run_json(module, tool, ['facts', '-J'] + sysroot + common_args(module), module.params['devices'])
     if rc != 0:
         module.warn('iosched-apply facts exited %d: %s' % (rc, (err or '').strip()
                                                             or '; '.join(str(e) for e in data.get('policy_errors') or [])))

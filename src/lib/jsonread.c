@@ -2,10 +2,11 @@
 /*
  * jsonread.c: a small JSON reader, for what iosched-bench -J prints
  * (validate reads its verdict; iosched-apply does not link the bench's own
- * reader).  The text into a tree of values, and lookups by member name.
- * Strict: objects, arrays, strings with every escape (\uXXXX as UTF-8,
- * surrogate pairs joined), numbers, true, false, null; one value and
- * nothing after it; bounded in depth; it never reads past len.
+ * reader), the evidence records and facts -J documents.  The text into
+ * a tree of values, and lookups by member name.  Strict: objects, arrays,
+ * strings with every escape (\uXXXX as UTF-8, surrogate pairs joined),
+ * numbers, true, false, null; one value and nothing after it; bounded in
+ * depth; it never reads past len.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -14,7 +15,7 @@
 
 #include "iosched.h"
 #include "macro.h"
-#include "apply.h"
+#include "jsonread.h"
 
 struct parser {
         const char *p, *end;
@@ -27,7 +28,7 @@ static void skip_ws(struct parser *ps)
                 ps->p++;
 }
 
-static int parse_value(struct parser *ps, struct apply_json *v);
+static int parse_value(struct parser *ps, struct ios_json *v);
 
 static int hex4(struct parser *ps, unsigned *ret)
 {
@@ -40,7 +41,8 @@ static int hex4(struct parser *ps, unsigned *ret)
 
                 if (!isxdigit((unsigned char)c))
                         return -EINVAL;
-                u = u * 16 + (unsigned)(isdigit((unsigned char)c) ? c - '0' : (tolower((unsigned char)c) - 'a' + 10));
+                u = u * 16 +
+                    (unsigned)(isdigit((unsigned char)c) ? c - '0' : (tolower((unsigned char)c) - 'a' + 10));
         }
         *ret = u;
         return 0;
@@ -146,7 +148,7 @@ fail:
 }
 
 /* Members of an object or elements of an array, until close. */
-static int parse_list(struct parser *ps, struct apply_json *v, char close)
+static int parse_list(struct parser *ps, struct ios_json *v, char close)
 {
         size_t cap = 0;
         int r;
@@ -161,7 +163,7 @@ static int parse_list(struct parser *ps, struct apply_json *v, char close)
                 return 0;
         }
         for (;;) {
-                struct apply_json *k;
+                struct ios_json *k;
                 char *key = NULL;
 
                 skip_ws(ps);
@@ -179,7 +181,7 @@ static int parse_list(struct parser *ps, struct apply_json *v, char close)
                         ps->p++;
                 }
                 if (v->n == cap) {
-                        struct apply_json *t = ios_grow(v->kids, &cap, v->n + 1, sizeof(*t));
+                        struct ios_json *t = ios_grow(v->kids, &cap, v->n + 1, sizeof(*t));
 
                         if (!t) {
                                 free(key);
@@ -188,7 +190,7 @@ static int parse_list(struct parser *ps, struct apply_json *v, char close)
                         v->kids = t;
                 }
                 k = &v->kids[v->n++];
-                *k = (struct apply_json){ .key = key };
+                *k = (struct ios_json){ .key = key };
                 r = parse_value(ps, k);
                 if (r < 0)
                         return r;
@@ -217,7 +219,7 @@ static bool word(struct parser *ps, const char *w)
         return true;
 }
 
-static int parse_number(struct parser *ps, struct apply_json *v)
+static int parse_number(struct parser *ps, struct ios_json *v)
 {
         char buf[64], *end;
         size_t n = 0;
@@ -234,59 +236,59 @@ static int parse_number(struct parser *ps, struct apply_json *v)
         v->num = strtod(buf, &end);
         if (*end)
                 return -EINVAL;
-        v->type = APPLY_JSON_NUM;
+        v->type = IOS_JSON_NUM;
         ps->p += n;
         return 0;
 }
 
-static int parse_value(struct parser *ps, struct apply_json *v)
+static int parse_value(struct parser *ps, struct ios_json *v)
 {
         skip_ws(ps);
         if (ps->p >= ps->end)
                 return -EINVAL;
         switch (*ps->p) {
         case '{':
-                v->type = APPLY_JSON_OBJ;
+                v->type = IOS_JSON_OBJ;
                 return parse_list(ps, v, '}');
         case '[':
-                v->type = APPLY_JSON_ARR;
+                v->type = IOS_JSON_ARR;
                 return parse_list(ps, v, ']');
         case '"':
-                v->type = APPLY_JSON_STR;
+                v->type = IOS_JSON_STR;
                 return parse_string(ps, &v->str);
         default:
                 break;
         }
         if (word(ps, "true") || word(ps, "false")) {
-                v->type = APPLY_JSON_BOOL;
+                v->type = IOS_JSON_BOOL;
                 v->b = ps->p[-1] == 'e' && ps->p[-2] == 'u';
                 return 0;
         }
         if (word(ps, "null")) {
-                v->type = APPLY_JSON_NULL;
+                v->type = IOS_JSON_NULL;
                 return 0;
         }
         return parse_number(ps, v);
 }
 
-void apply_json_done(struct apply_json *v)
+void ios_json_done(struct ios_json *v)
 {
         if (!v)
                 return;
         for (size_t i = 0; i < v->n; i++)
-                apply_json_done(&v->kids[i]);
+                ios_json_done(&v->kids[i]);
         free(v->kids);
         free(v->str);
         free(v->key);
-        *v = (struct apply_json){};
+        *v = (struct ios_json){};
 }
 
-int apply_json_parse(const char *text, size_t len, struct apply_json *ret)
+int ios_json_parse(const char *text, size_t len, struct ios_json *ret)
 {
         struct parser ps = { .p = text, .end = text + len };
         int r;
 
-        *ret = (struct apply_json){};
+        *ret = (struct ios_json){};
         r = parse_value(&ps, ret);
         if (r == 0) {
                 skip_ws(&ps);
@@ -294,27 +296,35 @@ int apply_json_parse(const char *text, size_t len, struct apply_json *ret)
                         r = -EINVAL;
         }
         if (r < 0)
-                apply_json_done(ret);
+                ios_json_done(ret);
         return r;
 }
 
-const struct apply_json *apply_json_get(const struct apply_json *v, const char *key)
+const struct ios_json *ios_json_get(const struct ios_json *v, const char *key)
 {
-        for (size_t i = 0; v && v->type == APPLY_JSON_OBJ && i < v->n; i++)
+        for (size_t i = 0; v && v->type == IOS_JSON_OBJ && i < v->n; i++)
                 if (v->kids[i].key && streq(v->kids[i].key, key))
                         return &v->kids[i];
         return NULL;
 }
 
-const char *apply_json_str(const struct apply_json *v)
+const char *ios_json_str(const struct ios_json *v)
 {
-        return v && v->type == APPLY_JSON_STR ? v->str : NULL;
+        return v && v->type == IOS_JSON_STR ? v->str : NULL;
 }
 
-bool apply_json_num(const struct apply_json *v, double *ret)
+bool ios_json_num(const struct ios_json *v, double *ret)
 {
-        if (!v || v->type != APPLY_JSON_NUM)
+        if (!v || v->type != IOS_JSON_NUM)
                 return false;
         *ret = v->num;
+        return true;
+}
+
+bool ios_json_bool(const struct ios_json *v, bool *ret)
+{
+        if (!v || v->type != IOS_JSON_BOOL)
+                return false;
+        *ret = v->b;
         return true;
 }
