@@ -265,11 +265,16 @@ bool ios_iosched_tunable_of(const char *sched, const char *tunable);
 /* "queue/nr_requests", "queue/iosched/read_expire": a key a policy may set. */
 bool ios_tunable_known(const char *key);
 /*
- * The key whose write makes the kernel reset key to a default of its own
+ * The first key whose write makes the kernel reset key to a value of its own
  * ("queue/nr_requests" for "queue/iosched/async_depth"), or NULL.  The
- * write order (apply.c) writes the resetting key first.
+ * write order (apply.c) writes the resetting keys first.
  */
 const char *ios_tunable_reset_by(const char *key);
+/* Whether writing by makes kernel major.minor (0.0: not known) recompute key (tunables.c's table). */
+bool ios_tunable_resets(const char *key, const char *by, unsigned major, unsigned minor);
+/* The other spelling of a value the kernel moved (queue/iosched/async_depth, queue/async_depth),
+ * and the release that has the second; NULL for a key never moved. */
+const char *ios_tunable_moved(const char *key, unsigned *ret_major, unsigned *ret_minor);
 /*
  * Check value against key's type and range: 0, -ENOENT (unknown key),
  * -EINVAL (not of the type) or -ERANGE, with one line in msg.

@@ -44,7 +44,8 @@ done
 mirror=$(cat "$R"/etc/apt/sources.list "$R"/etc/apt/sources.list.d/*.list 2>/dev/null |
 	sed -n 's/^deb \(\[[^]]*\] \)\{0,1\}\([^ ]*\) bookworm main.*/\2/p' | head -n 1)
 [ -n "$mirror" ] || { echo "image-kernels: no bookworm mirror in the sources" >&2; exit 1; }
-echo "deb $mirror sid main" >"$R/etc/apt/sources.list.d/iosched-vm-sid.list"
+# a mirror snapshot may hold a sid Release past its Valid-Until: accepted for the kernel alone
+echo "deb [check-valid-until=no] $mirror sid main" >"$R/etc/apt/sources.list.d/iosched-vm-sid.list"
 in_root apt-get update -q >&2
 pkg=$(dep_of sid)
 [ -n "$pkg" ] || { echo "image-kernels: no linux-image-amd64 in sid" >&2; exit 1; }
