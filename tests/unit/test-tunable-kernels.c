@@ -188,6 +188,24 @@ static void test_read_ahead_after_limits(void **state)
         ra_order("6.1.0-50-amd64\n", "queue/read_ahead_kb", "queue/add_random");
 }
 
+/* sid's 7.x keeps the kernel's config in the module tree, not in /boot: the tick rate is found there. */
+static void test_hz_from_module_tree(void **state)
+{
+        char *dir = tree_as("7.2.0-1-amd64\n", "queue"), path[4096];
+        struct ios_ctx *r;
+
+        (void)state;
+        assert_int_equal(ios_ctx_new(dir, &r), 0);
+        assert_int_equal(ios_ctx_hz(r), 0);
+        ios_ctx_free(r);
+        snprintf(path, sizeof(path), "%s/usr/lib/modules/7.2.0-1-amd64/config", dir);
+        assert_int_equal(t_write_file(path, "CONFIG_NO_HZ=y\nCONFIG_HZ_250=y\nCONFIG_HZ=250\n"), 0);
+        assert_int_equal(ios_ctx_new(dir, &r), 0);
+        assert_int_equal(ios_ctx_hz(r), 250);
+        ios_ctx_free(r);
+        t_rmtree(dir);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -196,6 +214,7 @@ int main(void)
                 cmocka_unit_test(test_async_depth_where),
                 cmocka_unit_test(test_absent_said),
                 cmocka_unit_test(test_read_ahead_after_limits),
+                cmocka_unit_test(test_hz_from_module_tree),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
