@@ -15,8 +15,8 @@
 # ROOT/etc/iosched-vm-kernels gets one "flavour kernel-version" line each,
 # read by mk-image.sh. Part of the base image recipe.
 #
-# sid's kernel is unpacked, not installed: its package depends on sid's
-# linux-base/initramfs-tools, and nothing of sid but the kernel may enter the
+# sid's kernel is unpacked, not installed: its packages depend on sid's
+# versions of other packages, and nothing of sid but the kernel may enter the
 # bookworm userland. It keeps vmlinuz and config in /usr/lib/modules/KVER/;
 # /boot/vmlinuz-KVER and /boot/config-KVER are made relative links to them
 # (mk-image.sh copies /boot/vmlinuz-KVER), depmod and bookworm's
@@ -27,7 +27,8 @@ R=$1
 in_root() { chroot "$R" env DEBIAN_FRONTEND=noninteractive "$@"; }
 dep_of() { # the linux-image-KVER package linux-image-amd64/$1 depends on
 	in_root apt-cache show "linux-image-amd64/$1" |
-		sed -n 's/^Depends: \(linux-image-[^ ,]*\).*/\1/p' | head -n 1
+		sed -n 's/^Depends: //p' | head -n 1 | tr ',|' '\n\n' |
+		sed -n 's/^ *\(linux-image-[^ ]*\).*/\1/p' | head -n 1
 }
 for fl in bookworm bookworm-backports bullseye; do
 	pkg=$(dep_of "$fl")
@@ -50,9 +51,13 @@ in_root apt-get update -q >&2
 pkg=$(dep_of sid)
 [ -n "$pkg" ] || { echo "image-kernels: no linux-image-amd64 in sid" >&2; exit 1; }
 kv=${pkg#linux-image-}
+# sid splits the kernel: linux-image-KVER depends on linux-base-KVER (config,
+# System.map), linux-binary-KVER (vmlinuz) and linux-modules-KVER
+parts=$(in_root apt-cache show "$pkg/sid" | sed -n 's/^Depends: //p' | head -n 1 | tr ',|' '\n\n' |
+	sed -n 's/^ *\(linux-[a-z]*-[^ ]*\).*/\1/p' | grep -F -e "-$kv" | sed 's|$|/sid|' | tr '\n' ' ')
 dl=$(mktemp -d "$R/tmp/sidkernel.XXXXXX")
-chroot "$R" sh -c "cd /tmp/${dl##*/} && apt-get download -q '$pkg/sid'" >&2
-dpkg-deb -x "$dl"/*.deb "$R/"
+chroot "$R" sh -c "cd /tmp/${dl##*/} && apt-get download -q '$pkg/sid' $parts" >&2
+for deb in "$dl"/*.deb; do dpkg-deb -x "$deb" "$R/"; done
 rm -rf "$dl" "$R/etc/apt/sources.list.d/iosched-vm-sid.list"
 in_root apt-get update -q >&2
 m=usr/lib/modules/$kv
