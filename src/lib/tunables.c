@@ -309,13 +309,18 @@ static const struct reset_rule {
         { "queue/iosched/async_depth", "queue/nr_requests", 0, 0 },
         { "queue/async_depth", "queue/nr_requests", 0, 0 },
         /*
-         * A queue-limits update (queue_limits_commit_update() -> the bdi's
+         * A queue-limits update (queue_limits_commit_update(), the bdi's
          * read-ahead from the limits) raises read_ahead_kb to what the
-         * limits give (2 x io_opt, at least 128 KiB; 1024 or 2560 on a
-         * loop device over ext4).  Measured per attribute, read_ahead_kb
-         * written low, the attribute written with its own value, read
-         * back (KERNEL-FACT ra-reset, tests/vm/guest/checks-kernel.sh):
-         * 6.18 resets on each of these six; 5.10 and 6.1 on none.
+         * limits give (at least 128 KiB; 1024 on a loop device over ext4,
+         * 128 over tmpfs).  Measured per attribute (read_ahead_kb written
+         * low, the attribute written with its own value, read back; the
+         * guest's KERNEL-FACT ra-reset line does the same on every kernel
+         * of tests/vm): on 6.18 each of these six, and not nomerges,
+         * rq_affinity, wbt_lat_usec, nr_requests, io_poll or the
+         * scheduler.  The lower bounds are the releases that made them
+         * queue-limits writes (the BLK_FEAT_* flags in 6.11, max_sectors_kb
+         * through queue_limits in 6.10); writing after them costs nothing
+         * where a kernel does not recompute.
          */
         { "queue/read_ahead_kb", "queue/add_random", KV(6, 11), 0 },
         { "queue/read_ahead_kb", "queue/iostats", KV(6, 11), 0 },
