@@ -275,9 +275,10 @@ static const struct moved {
         const char *before, *after;
         unsigned major, minor;          /* the release that has "after" */
 } moved[] = {
-        /* mq-deadline's async_depth (5.14, dd_async_depth_show) became the
-         * queue's, queue/async_depth, next to nr_requests: seen on Debian
-         * sid's 7.2 (tests/vm, flavour sid), not on 6.18 */
+        /* mq-deadline's async_depth (5.14) became the queue's,
+         * queue/async_depth, next to nr_requests: on Debian sid's 7.2.13
+         * (tests/vm, flavour sid) mq-deadline's iosched/ has no
+         * async_depth; 6.12 and 6.18 keep it there */
         { "queue/iosched/async_depth", "queue/async_depth", 7, 2 },
 };
 
@@ -315,9 +316,10 @@ static const struct reset_rule {
          * 128 over tmpfs).  Measured per attribute (read_ahead_kb written
          * low, the attribute written with its own value, read back; the
          * guest's KERNEL-FACT ra-reset line does the same on every kernel
-         * of tests/vm): on 6.18 each of these six, and not nomerges,
-         * rq_affinity, wbt_lat_usec, nr_requests, io_poll or the
-         * scheduler.  The lower bounds are the releases that made them
+         * of tests/vm): on 6.12, 6.18 and 7.2 each of these six (a loop
+         * device: 64 -> 128 on 6.12, -> 1024 on 6.18, -> 2560 on 7.2; a
+         * value above, 4096, kept), and not nomerges, rq_affinity,
+         * wbt_lat_usec, nr_requests, io_poll or the scheduler.  The lower bounds are the releases that made them
          * queue-limits writes (the BLK_FEAT_* flags in 6.11, max_sectors_kb
          * through queue_limits in 6.10); writing after them costs nothing
          * where a kernel does not recompute.
