@@ -319,7 +319,8 @@ static const struct reset_rule {
          * of tests/vm): on 6.12, 6.18 and 7.2 each of these six (a loop
          * device: 64 -> 128 on 6.12, -> 1024 on 6.18, -> 2560 on 7.2; a
          * value above, 4096, kept), and not nomerges, rq_affinity,
-         * wbt_lat_usec, nr_requests, io_poll or the scheduler.  The lower bounds are the releases that made them
+         * wbt_lat_usec, nr_requests, io_poll or the scheduler; on 5.10
+         * and 6.1 none of them.  The lower bounds are the releases that made them
          * queue-limits writes (the BLK_FEAT_* flags in 6.11, max_sectors_kb
          * through queue_limits in 6.10); writing after them costs nothing
          * where a kernel does not recompute.
