@@ -179,9 +179,9 @@ bool ios_iosched_tunable_of(const char *sched, const char *tunable);
 /* "queue/nr_requests", "queue/iosched/read_expire": a key a policy may set. */
 bool ios_tunable_known(const char *key);
 /*
- * The key whose write makes the kernel reset key to a default of its own
+ * The first key whose write makes the kernel reset key to a value of its own
  * ("queue/nr_requests" for "queue/iosched/async_depth"), or NULL.  The
- * write order (apply.c) writes the resetting key first.
+ * write order (apply.c) writes the resetting keys first.
  */
 const char *ios_tunable_reset_by(const char *key);
 /*

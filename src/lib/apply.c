@@ -22,6 +22,7 @@
 #include "iosched-internal.h"
 #include "macro.h"
 #include "device-internal.h"
+#include "apply-internal.h"
 
 static int add_change(struct ios_plan *pl, const char *key, const char *cur, const char *want,
                       const char *source, enum ios_change_state st)
@@ -43,30 +44,7 @@ static int add_change(struct ios_plan *pl, const char *key, const char *cur, con
         return nc->key && (!cur || nc->current) && (!want || nc->wanted) && (!source || nc->source) ? 0 : -ENOMEM;
 }
 
-static void change_msg(struct ios_change *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void change_msg(struct ios_change *c, const char *fmt, ...)
-{
-        va_list ap;
 
-        free(c->msg);
-        c->msg = NULL;
-        va_start(ap, fmt);
-        if (vasprintf(&c->msg, fmt, ap) < 0)
-                c->msg = NULL;
-        va_end(ap);
-}
-
-/* Order rank: scheduler, nr_requests, other queue/, iosched/. */
-static int rank(const char *key)
-{
-        if (streq(key, "scheduler"))
-                return 0;
-        if (streq(key, "queue/nr_requests"))
-                return 1;
-        if (startswith(key, "queue/iosched/"))
-                return 3;
-        return 2;
-}
 
 /*
  * Blk-mq schedulers built as modules are not listed until loaded, but the
@@ -137,7 +115,7 @@ static int plan_scheduler(struct ios_plan *pl, const struct ios_setting *s, cons
         if (!d->sched_current) {
                 e = add_change(pl, "scheduler", NULL, s->value, s->source, IOS_CHANGE_SKIPPED);
                 if (e >= 0)
-                        change_msg(&pl->c[pl->n - 1], "no scheduler to choose (bio-based queue)");
+                        ios_apply_msg(&pl->c[pl->n - 1], "no scheduler to choose (bio-based queue)");
                 return e;
         }
         e = ios_strv_split(s->value, " \t", &prefs);
@@ -158,7 +136,7 @@ static int plan_scheduler(struct ios_plan *pl, const struct ios_setting *s, cons
                         return e;
                 c = &pl->c[pl->n - 1];
                 c->error = -EINVAL;
-                change_msg(c, "cannot set scheduler \"%s\": not offered by kernel (available: %s)",
+                ios_apply_msg(c, "cannot set scheduler \"%s\": not offered by kernel (available: %s)",
                            s->value, avail ? avail : "");
                 return 0;
         }
@@ -198,17 +176,53 @@ int ios_plan_build(const struct ios_policy *p, struct ios_device *d, struct ios_
         return e;
 }
 
-/*
- * ios_tunable_same() at the root's tick rate, which is read (a whole
- * boot/config file, once per process) only when the answer depends on it:
- * a time kept in ticks that differs from the wish as a rounding would.
- * udev runs iosched-apply once per disk at boot: nothing more is read there.
- */
-static bool same(struct ios_device *d, const char *key, const char *kernel, const char *wanted)
+/* A wanted value the running kernel has no file for: skipped, and said (never "ok" in silence). */
+static int absent(struct ios_plan *pl, struct ios_change *c)
 {
-        if (!ios_tunable_rounded(key, kernel, wanted))
-                return ios_tunable_same(key, kernel, wanted, 0);
-        return ios_tunable_same(key, kernel, wanted, ios_ctx_hz(d->ctx));
+        c->state = IOS_CHANGE_SKIPPED;
+        ios_apply_msg(c, "%s is not offered by this kernel or device", c->key);
+        return ios_strv_pushf(&pl->notes, "%s=%s (%s): not set and not checked: this kernel has no %s",
+                              c->key, c->wanted, c->source ? c->source : "-", c->key);
+}
+
+/* One wanted setting of the plan, under the key the running kernel has (kernel_key). */
+static int plan_setting(struct ios_plan *pl, const struct ios_setting *s, const char *key, const char *after,
+                        bool switching, bool nr_requests)
+{
+        struct ios_device *d = pl->dev;
+        _cleanup_free_ char *cur = NULL;
+        const char *tun = startswith(key, "queue/iosched/");
+        int e, r;
+
+        if (tun && not_tunable_of(after, tun)) {
+                e = add_change(pl, key, NULL, s->value, s->source, IOS_CHANGE_SKIPPED);
+                if (e >= 0)
+                        ios_apply_msg(&pl->c[pl->n - 1], "not a tunable of %s",
+                                   after ? after : "a queue without scheduler");
+                return e;
+        }
+        if (tun && switching)
+                /* iosched/ is rebuilt by the switch; value unknown until then */
+                return add_change(pl, key, NULL, s->value, s->source, IOS_CHANGE_DRIFT);
+        r = ios_sysfs_read_string(d->fd, key, &cur);
+        if (r == -ENOENT) {
+                e = add_change(pl, key, NULL, s->value, s->source, IOS_CHANGE_SKIPPED);
+                return e < 0 ? e : absent(pl, &pl->c[pl->n - 1]);
+        }
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                /* this setting cannot be judged; the others still can */
+                e = add_change(pl, key, NULL, s->value, s->source, IOS_CHANGE_FAILED);
+                if (e < 0)
+                        return e;
+                pl->c[pl->n - 1].error = r;
+                ios_apply_msg(&pl->c[pl->n - 1], "cannot read %s: %s", key, ios_strerror(r));
+                return 0;
+        }
+        return add_change(pl, key, cur, s->value, s->source,
+                          (switching && nr_requests) || !ios_apply_same(d, key, cur, s->value) ?
+                          IOS_CHANGE_DRIFT : IOS_CHANGE_OK);
 }
 
 int ios_plan_from_settings(struct ios_device *d, const struct ios_wanted *w_in, struct ios_plan *ret)
@@ -216,6 +230,7 @@ int ios_plan_from_settings(struct ios_device *d, const struct ios_wanted *w_in, 
         struct ios_plan pl = { .dev = d };
         const struct ios_wanted *w = w_in;
         const char *after = NULL;
+        struct ios_kver kv = {};
         bool switching;
         int e = 0;
 
@@ -246,54 +261,18 @@ int ios_plan_from_settings(struct ios_device *d, const struct ios_wanted *w_in, 
                 goto fail;
         switching = pl.n > 0 && pl.c[0].state == IOS_CHANGE_DRIFT;
 
-        for (int pass = 1; pass <= 3; pass++)
+        for (int pass = 1; pass <= 4; pass++)
                 for (size_t i = 0; i < w->n; i++) {
                         const struct ios_setting *s = &w->s[i];
-                        _cleanup_free_ char *cur = NULL;
-                        const char *tun;
-                        int r;
+                        const char *key = ios_apply_kernel_key(d, s->key, &kv);
 
-                        if (rank(s->key) != pass)
+                        if (ios_apply_rank(d, w, key, &kv) != pass)
                                 continue;
-                        tun = startswith(s->key, "queue/iosched/");
-                        if (tun && not_tunable_of(after, tun)) {
-                                e = add_change(&pl, s->key, NULL, s->value, s->source, IOS_CHANGE_SKIPPED);
-                                if (e < 0)
-                                        goto fail;
-                                change_msg(&pl.c[pl.n - 1], "not a tunable of %s", after ? after : "a queue without scheduler");
-                                continue;
-                        }
-                        if (tun && switching) {
-                                /* iosched/ is rebuilt by the switch; value unknown until then */
-                                e = add_change(&pl, s->key, NULL, s->value, s->source, IOS_CHANGE_DRIFT);
-                                if (e < 0)
-                                        goto fail;
-                                continue;
-                        }
-                        r = ios_sysfs_read_string(d->fd, s->key, &cur);
-                        if (r == -ENOENT) {
-                                e = add_change(&pl, s->key, NULL, s->value, s->source, IOS_CHANGE_SKIPPED);
-                                if (e < 0)
-                                        goto fail;
-                                change_msg(&pl.c[pl.n - 1], "%s is not offered by this kernel or device", s->key);
-                                continue;
-                        }
-                        if (r == -ENOMEM) {
-                                e = r;
+                        if (key != s->key &&
+                            (e = ios_strv_pushf(&pl.notes, "%s=%s (%s): this kernel keeps it as %s: %s there",
+                                                s->key, s->value, s->source, key, "set and checked")) < 0)
                                 goto fail;
-                        }
-                        if (r < 0) {
-                                /* this setting cannot be judged; the others still can */
-                                e = add_change(&pl, s->key, NULL, s->value, s->source, IOS_CHANGE_FAILED);
-                                if (e < 0)
-                                        goto fail;
-                                pl.c[pl.n - 1].error = r;
-                                change_msg(&pl.c[pl.n - 1], "cannot read %s: %s", s->key, ios_strerror(r));
-                                continue;
-                        }
-                        e = add_change(&pl, s->key, cur, s->value, s->source,
-                                       (switching && pass == 1) || !same(d, s->key, cur, s->value) ?
-                                       IOS_CHANGE_DRIFT : IOS_CHANGE_OK);
+                        e = plan_setting(&pl, s, key, after, switching, pass == 1);
                         if (e < 0)
                                 goto fail;
                 }
@@ -341,10 +320,10 @@ static int write_scheduler(struct ios_plan *pl, struct ios_change *c)
                 c->state = IOS_CHANGE_FAILED;
                 c->error = e;
                 if (e == -EINVAL)
-                        change_msg(c, "cannot set scheduler \"%s\": not offered by kernel (available: %s)",
+                        ios_apply_msg(c, "cannot set scheduler \"%s\": not offered by kernel (available: %s)",
                                    c->wanted, list ? list : "");
                 else
-                        change_msg(c, "cannot set scheduler \"%s\": %s", c->wanted, why(e));
+                        ios_apply_msg(c, "cannot set scheduler \"%s\": %s", c->wanted, why(e));
                 return e;
         }
         e = ios_device_refresh_sched(d);
@@ -359,9 +338,10 @@ static int write_scheduler(struct ios_plan *pl, struct ios_change *c)
                 c->state = IOS_CHANGE_FAILED;
                 c->error = e < 0 ? e : -EINVAL;
                 if (e < 0)
-                        change_msg(c, "scheduler: cannot read back after writing \"%s\": %s", c->wanted, why(e));
+                        ios_apply_msg(c, "scheduler: cannot read back after writing \"%s\": %s", c->wanted,
+                                      why(e));
                 else
-                        change_msg(c, "scheduler: kernel kept \"%s\", not \"%s\"",
+                        ios_apply_msg(c, "scheduler: kernel kept \"%s\", not \"%s\"",
                                    d->sched_current ? d->sched_current : "(none)", c->wanted);
                 return c->error;
         }
@@ -378,158 +358,21 @@ static bool fatal(int e)
 }
 
 /*
- * Write one attribute and read it back.  0: applied (or found as wanted
- * after a scheduler switch), 1: skipped (the kernel has no such
- * attribute), -errno: failed, with c->msg said.
- */
-static int write_setting(struct ios_device *d, struct ios_change *c, bool switched)
-{
-        _cleanup_free_ char *now = NULL;
-        int e;
-
-        if (switched) {
-                /* the switch reset queue/ values and rebuilt iosched/: look again */
-                e = ios_sysfs_read_string(d->fd, c->key, &now);
-                if (e == 0 && same(d, c->key, now, c->wanted)) {
-                        if (c->state == IOS_CHANGE_DRIFT)
-                                c->state = IOS_CHANGE_OK;
-                        free(c->after);
-                        c->after = TAKE_PTR(now);
-                        if (!c->current)
-                                c->current = strdup(c->after);
-                        return 0;
-                }
-                if (e == 0 && !c->current)
-                        c->current = TAKE_PTR(now);
-        }
-        e = ios_device_write(d, c->key, c->wanted);
-        if (e == -ENOENT && ios_sysfs_exists(d->fd, "queue/scheduler")) {
-                /* the disk is there; this kernel (or scheduler) has no such attribute */
-                c->state = IOS_CHANGE_SKIPPED;
-                change_msg(c, "%s is not offered by this kernel or device", c->key);
-                return 1;
-        }
-        if (e < 0) {
-                c->state = IOS_CHANGE_FAILED;
-                c->error = e;
-                change_msg(c, "cannot set %s to \"%s\": %s", c->key, c->wanted,
-                           e == -EINVAL ? "value refused by the kernel" : why(e));
-                return e;
-        }
-        free(c->after);
-        c->after = NULL;
-        e = ios_sysfs_read_string(d->fd, c->key, &c->after);
-        if (e < 0) {
-                c->state = IOS_CHANGE_FAILED;
-                c->error = e;
-                change_msg(c, "%s: cannot read back after writing \"%s\": %s", c->key, c->wanted, why(e));
-                return e;
-        }
-        if (!same(d, c->key, c->after, c->wanted)) {
-                c->state = IOS_CHANGE_FAILED;
-                c->error = -EINVAL;
-                change_msg(c, "%s: kernel stored \"%s\", not \"%s\"", c->key, c->after, c->wanted);
-                return -EINVAL;
-        }
-        c->state = IOS_CHANGE_APPLIED;
-        return 0;
-}
-
-/*
  * Write what the plan found different, in the plan's order, and read each
  * attribute back.  After a scheduler switch every later setting is looked
  * at again (the switch resets them).  A setting that is not reached
  * because an earlier write made the disk unusable is NOT_APPLIED, with
  * the reason; nothing is ever left in DRIFT.
  */
-/* The keys of the writes after change i that took effect, "a, b", and how many. */
-static char *writes_after(const struct ios_plan *pl, size_t i, size_t *ret_n)
-{
-        char *list = NULL;
 
-        *ret_n = 0;
-        for (size_t k = i + 1; k < pl->n; k++)
-                if (pl->c[k].state == IOS_CHANGE_APPLIED) {
-                        char *t = NULL;
-
-                        if (asprintf(&t, "%s%s%s", list ? list : "", list ? ", " : "", pl->c[k].key) < 0) {
-                                free(list);
-                                return NULL;
-                        }
-                        free(list);
-                        list = t;
-                        (*ret_n)++;
-                }
-        return list;
-}
-
-/*
- * The final state, not each write: once every write is done, each setting
- * is read once more.  A later write can make the kernel recompute an
- * earlier one (on 6.x a queue-limits update recomputes read_ahead_kb from
- * io_opt, and a driver may update its limits on its own meanwhile); such a
- * setting is written again, last, and said in a note naming the writes
- * after it.  Writes that keep undoing each other are a failure after
- * three rounds, with both values: never "applied" for what the kernel
- * does not hold at the end.
- */
-static int settle(struct ios_plan *pl)
-{
-        struct ios_device *d = pl->dev;
-        int first = 0;
-
-        /* nothing written, nothing reset: no read more on a disk already in place */
-        if (!ios_plan_count(pl, IOS_CHANGE_APPLIED))
-                return 0;
-        for (int round = 0; round < 3; round++) {
-                bool again = false;
-
-                for (size_t i = 0; i < pl->n; i++) {
-                        struct ios_change *c = &pl->c[i];
-                        _cleanup_free_ char *now = NULL, *later = NULL;
-                        size_t nlater;
-                        int e;
-
-                        if ((c->state != IOS_CHANGE_APPLIED && c->state != IOS_CHANGE_OK) || streq(c->key, "scheduler"))
-                                continue;
-                        if (ios_sysfs_read_string(d->fd, c->key, &now) < 0 ||
-                            same(d, c->key, now, c->wanted))
-                                continue;
-                        later = writes_after(pl, i, &nlater);
-                        if (round == 2) {
-                                c->state = IOS_CHANGE_FAILED;
-                                c->error = -EINVAL;
-                                change_msg(c, "%s: the kernel holds \"%s\", not \"%s\": written again after %s, "
-                                           "it was changed again", c->key, now, c->wanted,
-                                           later ? later : "the other writes");
-                                if (!first)
-                                        first = -EINVAL;
-                                continue;
-                        }
-                        e = write_setting(d, c, false);
-                        if (e < 0) {
-                                if (!first)
-                                        first = e;
-                                continue;
-                        }
-                        again = true;
-                        if (round == 0 &&
-                            ios_strv_pushf(&pl->notes, "%s: the kernel had %s after %s%s; written again, last",
-                                           c->key, now, nlater == 1 ? "the write of " : later ? "the writes of " : "",
-                                           later ? later : "the other writes") < 0)
-                                return -ENOMEM;
-                }
-                if (!again)
-                        break;
-        }
-        return first;
-}
 
 int ios_plan_apply(struct ios_plan *pl)
 {
         struct ios_device *d = pl->dev;
         _cleanup_free_ char *stop = NULL;       /* why nothing more can be written */
-        bool sched_failed = false, switched = false;
+        bool sched_failed = false, switched = false, was_ok;
+        const char *reset;
+        struct ios_kver kv = {};
         int first = 0;
 
         for (size_t i = 0; i < pl->n; i++) {
@@ -544,7 +387,8 @@ int ios_plan_apply(struct ios_plan *pl)
                 if (stop || (sched_failed && tun)) {
                         if (c->state == IOS_CHANGE_DRIFT) {
                                 c->state = IOS_CHANGE_NOT_APPLIED;
-                                change_msg(c, "not applied: %s", stop ? stop : "the scheduler switch failed");
+                                ios_apply_msg(c, "not applied: %s",
+                                              stop ? stop : "the scheduler switch failed");
                         }
                         continue;
                 }
@@ -562,15 +406,26 @@ int ios_plan_apply(struct ios_plan *pl)
                                 switched = true;
                         continue;
                 }
-                if (c->state == IOS_CHANGE_OK && !switched)
+                reset = ios_apply_reset_by_write(pl, i, &kv);
+                if (c->state == IOS_CHANGE_OK && !switched && !reset)
                         continue;
                 if (tun && d->sched_current && not_tunable_of(d->sched_current, tun)) {
                         /* the switch fell back to another scheduler */
                         c->state = IOS_CHANGE_SKIPPED;
-                        change_msg(c, "not a tunable of %s", d->sched_current);
+                        ios_apply_msg(c, "not a tunable of %s", d->sched_current);
                         continue;
                 }
-                e = write_setting(d, c, switched);
+                /* in place before, but a write before it makes the kernel recompute it: look again */
+                was_ok = c->state == IOS_CHANGE_OK;
+                e = ios_apply_write_setting(d, c, switched || reset);
+                if (e == 1 && absent(pl, c) < 0)
+                        return -ENOMEM;
+                if (e == 0 && reset && was_ok && c->state == IOS_CHANGE_APPLIED &&
+                    ios_strv_pushf(&pl->notes,
+                                   "%s: in place until the write of %s made the kernel recompute it; "
+                                   "written again after it",
+                                   c->key, reset) < 0)
+                        return -ENOMEM;
                 if (e < 0) {
                         if (!first)
                                 first = e;
@@ -579,7 +434,7 @@ int ios_plan_apply(struct ios_plan *pl)
                 }
         }
         if (!stop) {
-                int e = settle(pl);
+                int e = ios_apply_settle(pl);
 
                 if (e < 0 && !first)
                         first = e;

@@ -99,4 +99,10 @@ int ios_device_classify(struct ios_device *d);
  */
 int ios_dropins_override(char ***paths, const struct ios_dropin *ov, size_t nov);
 
+/* Whether writing by makes kernel major.minor (0.0: not known) recompute key (tunables.c's table). */
+bool ios_tunable_resets(const char *key, const char *by, unsigned major, unsigned minor);
+/* The other spelling of a value the kernel moved (queue/iosched/async_depth, queue/async_depth),
+ * and the release that has the second; NULL for a key never moved. */
+const char *ios_tunable_moved(const char *key, unsigned *ret_major, unsigned *ret_minor);
+
 #endif

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
@@ -58,11 +59,18 @@ unsigned ios_ctx_hz(struct ios_ctx *r)
         if (r->hz >= 0)
                 return (unsigned)r->hz;
         r->hz = 0;
-        /* the kernel's build configuration, as Debian installs it beside the kernel */
-        if (ios_ctx_kernel_release_into(r, rel, sizeof(rel)) < 0 || !strchr(rel, '.') ||
-            strchr(rel, '/') ||
-            asprintf(&path, "/boot/config-%s", rel) < 0 || ios_ctx_read_file(r, path, &cfg, NULL) < 0)
+        /* the kernel's build configuration, as Debian installs it beside the kernel: in
+         * /boot up to 6.x, in the module tree from sid's 7.x (usr/lib/modules/RELEASE/config) */
+        if (ios_ctx_kernel_release_into(r, rel, sizeof(rel)) < 0 || !strchr(rel, '.') || strchr(rel, '/') ||
+            asprintf(&path, "/boot/config-%s", rel) < 0)
                 return 0;
+        if (ios_ctx_read_file(r, path, &cfg, NULL) < 0) {
+                free(path);
+                if (asprintf(&path, "/usr/lib/modules/%s/config", rel) < 0)
+                        path = NULL;
+                if (!path || ios_ctx_read_file(r, path, &cfg, NULL) < 0)
+                        return 0;
+        }
         for (p = cfg; p && (p = strstr(p, "CONFIG_HZ=")); p++)
                 if ((p == cfg || p[-1] == '\n') && sscanf(p, "CONFIG_HZ=%u", &hz) == 1 && hz >= 24 &&
                     hz <= 10000) {

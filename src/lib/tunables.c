@@ -140,20 +140,21 @@ struct tunable {
         enum kind kind;
         long long min, max;
         const char *what;       /* for messages: "a time in ms", "a count" */
-        const char *reset_by;   /* the key whose write makes the kernel reset this one, or NULL */
         bool ticks;             /* a time in ms the kernel keeps in ticks (jiffies), rounded up on write */
 };
 
-#define BOOL_(n)          { n, K_BOOL, 0, 1, "0 or 1", NULL, false }
-#define INT_(n, lo, hi, w) { n, K_INT, lo, hi, w, NULL, false }
+#define BOOL_(n)          { n, K_BOOL, 0, 1, "0 or 1", false }
+#define INT_(n, lo, hi, w) { n, K_INT, lo, hi, w, false }
 /* mq-deadline's (and deadline's) expiries, bfq's timeout_sync: msecs_to_jiffies() on write,
  * jiffies_to_msecs() on read.  bfq keeps slice_idle and fifo_expire_* in ns (exact), kyber its
  * latencies in ns, cfq since 4.10 its times in ns. */
-#define TICKS_(n, lo, hi, w) { n, K_INT, lo, hi, w, NULL, true }
+#define TICKS_(n, lo, hi, w) { n, K_INT, lo, hi, w, true }
 
 /* Writable queue/ attributes (Documentation/ABI/stable/sysfs-block). */
 static const struct tunable queue_attrs[] = {
         BOOL_("add_random"),
+        /* from 7.2 the queue's (see moved[]); before, mq-deadline's iosched/async_depth */
+        INT_("async_depth", 1, INT_MAX, "a count, at least 1"),
         BOOL_("io_poll"),
         INT_("io_poll_delay", -1, INT_MAX, "-1 (classic polling) or a time in us"),
         INT_("io_timeout", 1, UINT_MAX, "a time in ms, at least 1"),
@@ -166,7 +167,7 @@ static const struct tunable queue_attrs[] = {
         INT_("rq_affinity", 0, 2, "0, 1 or 2"),
         BOOL_("stable_writes"),
         INT_("wbt_lat_usec", -1, LLONG_MAX, "-1 (the default) or a time in us"),
-        { "write_cache", K_WRITE_CACHE, 0, 0, "\"write back\" or \"write through\"", NULL, false },
+        { "write_cache", K_WRITE_CACHE, 0, 0, "\"write back\" or \"write through\"", false },
 };
 
 /* queue/iosched/ files, by name; the union of the ranges of the schedulers that have one. */
@@ -177,9 +178,8 @@ static const struct tunable iosched_attrs[] = {
         INT_("writes_starved", 0, INT_MAX, "a count"),
         BOOL_("front_merges"),
         INT_("fifo_batch", 0, INT_MAX, "a count"),
-        /* mq-deadline: writing nr_requests sets async_depth for the new depth
-         * (dd_depth_updated()); apply.c writes nr_requests before iosched/ */
-        { "async_depth", K_INT, 1, INT_MAX, "a count, at least 1", "queue/nr_requests", false },
+        /* mq-deadline's from 5.14 to 7.1; the queue's queue/async_depth from 7.2 (moved[]) */
+        INT_("async_depth", 1, INT_MAX, "a count, at least 1"),
         INT_("read_lat_nsec", 0, LLONG_MAX, "a time in ns"),
         INT_("write_lat_nsec", 0, LLONG_MAX, "a time in ns"),
         INT_("slice_idle", 0, INT_MAX, "a time in ms"),
@@ -267,11 +267,91 @@ bool ios_tunable_known(const char *key)
         return lookup(key) != NULL;
 }
 
+/*
+ * Values the kernel moved from one file to another: before the release,
+ * the first spelling; from it on, the second.  A policy may use either:
+ * apply.c writes the file the running kernel has (ios_tunable_moved).
+ */
+static const struct moved {
+        const char *before, *after;
+        unsigned major, minor;          /* the release that has "after" */
+} moved[] = {
+        /* mq-deadline's async_depth (5.14) became the queue's,
+         * queue/async_depth, next to nr_requests: on Debian sid's 7.2.13
+         * (tests/vm, flavour sid) mq-deadline's iosched/ has no
+         * async_depth; 6.12 and 6.18 keep it there */
+        { "queue/iosched/async_depth", "queue/async_depth", 7, 2 },
+};
+
+const char *ios_tunable_moved(const char *key, unsigned *ret_major, unsigned *ret_minor)
+{
+        for (size_t i = 0; key && i < ELEMENTSOF(moved); i++)
+                if (streq(key, moved[i].before) || streq(key, moved[i].after)) {
+                        if (ret_major)
+                                *ret_major = moved[i].major;
+                        if (ret_minor)
+                                *ret_minor = moved[i].minor;
+                        return streq(key, moved[i].before) ? moved[i].after : moved[i].before;
+                }
+        return NULL;
+}
+
+/*
+ * The writes that make the kernel recompute another value, with the
+ * kernels they do it on ([from, to) as major * 1000 + minor, 0: open).
+ * apply.c writes key after every "by" the plan writes; the final read-back
+ * (settle) still catches what this table does not know.
+ */
+#define KV(ma, mi) (1000u * (ma) + (mi))
+static const struct reset_rule {
+        const char *key, *by;
+        unsigned from, to;
+} resets[] = {
+        /* a new depth sets async_depth (mq-deadline's dd_depth_updated(), the queue's from 7.2) */
+        { "queue/iosched/async_depth", "queue/nr_requests", 0, 0 },
+        { "queue/async_depth", "queue/nr_requests", 0, 0 },
+        /*
+         * A queue-limits update (queue_limits_commit_update(), the bdi's
+         * read-ahead from the limits) raises read_ahead_kb to what the
+         * limits give (at least 128 KiB; 1024 on a loop device over ext4,
+         * 128 over tmpfs).  Measured per attribute (read_ahead_kb written
+         * low, the attribute written with its own value, read back; the
+         * guest's KERNEL-FACT ra-reset line does the same on every kernel
+         * of tests/vm): on 6.12, 6.18 and 7.2 each of these six (a loop
+         * device: 64 -> 128 on 6.12, -> 1024 on 6.18, -> 2560 on 7.2; a
+         * value above, 4096, kept), and not nomerges, rq_affinity,
+         * wbt_lat_usec, nr_requests, io_poll or the scheduler; on 5.10
+         * and 6.1 none of them.  The lower bounds are the releases that made them
+         * queue-limits writes (the BLK_FEAT_* flags in 6.11, max_sectors_kb
+         * through queue_limits in 6.10); writing after them costs nothing
+         * where a kernel does not recompute.
+         */
+        { "queue/read_ahead_kb", "queue/add_random", KV(6, 11), 0 },
+        { "queue/read_ahead_kb", "queue/iostats", KV(6, 11), 0 },
+        { "queue/read_ahead_kb", "queue/rotational", KV(6, 11), 0 },
+        { "queue/read_ahead_kb", "queue/stable_writes", KV(6, 11), 0 },
+        { "queue/read_ahead_kb", "queue/write_cache", KV(6, 11), 0 },
+        { "queue/read_ahead_kb", "queue/max_sectors_kb", KV(6, 10), 0 },
+};
+
+bool ios_tunable_resets(const char *key, const char *by, unsigned major, unsigned minor)
+{
+        unsigned kv = KV(major, minor);
+
+        for (size_t i = 0; key && by && i < ELEMENTSOF(resets); i++)
+                if (streq(key, resets[i].key) && streq(by, resets[i].by))
+                        /* a kernel not known (0.0): every kernel the rule names */
+                        return !kv || ((!resets[i].from || kv >= resets[i].from) &&
+                                       (!resets[i].to || kv < resets[i].to));
+        return false;
+}
+
 const char *ios_tunable_reset_by(const char *key)
 {
-        const struct tunable *t = lookup(key);
-
-        return t ? t->reset_by : NULL;
+        for (size_t i = 0; key && i < ELEMENTSOF(resets); i++)
+                if (streq(key, resets[i].key))
+                        return resets[i].by;
+        return NULL;
 }
 
 const char *ios_tunable_suggest(const char *key, char *buf, size_t n)

@@ -109,10 +109,10 @@ static void test_reset_by(void **state)
         assert_true(ios_tunable_known(by));
         assert_int_not_equal(strncmp(by, "queue/iosched/", 14), 0);
         assert_true(ios_iosched_tunable_of("mq-deadline", "async_depth"));
-        /* nothing else is reset by a write */
+        /* nothing else is reset by a write but read_ahead_kb (queue-limits writes, test-tunable-kernels.c) */
         assert_null(ios_tunable_reset_by("queue/nr_requests"));
         assert_null(ios_tunable_reset_by("queue/iosched/read_expire"));
-        assert_null(ios_tunable_reset_by("queue/read_ahead_kb"));
+        assert_string_equal(ios_tunable_reset_by("queue/read_ahead_kb"), "queue/add_random");
         assert_null(ios_tunable_reset_by("queue/iosched/nope"));
         assert_null(ios_tunable_reset_by("scheduler"));
 }

@@ -59,9 +59,9 @@ libsmartcols1,libudev1,libsystemd0,liburing2,libaio1,jq,linux-image-amd64"
 MIRRORS=("deb $VM_MIRROR bookworm main" "deb $VM_MIRROR bookworm-updates main"
 	"deb $VM_MIRROR bookworm-backports main" "deb $VM_MIRROR bullseye main")
 case $VM_KERNEL in
-bookworm | bookworm-backports | bullseye) ;;
+bookworm | bookworm-backports | bullseye | sid) ;;
 *)
-	log "unknown VM_KERNEL=$VM_KERNEL (bookworm, bookworm-backports, bullseye)"
+	log "unknown VM_KERNEL=$VM_KERNEL (bookworm, bookworm-backports, bullseye, sid)"
 	exit 2 ;;
 esac
 

@@ -14,7 +14,7 @@
 # 77 qemu/mmdebstrap/root missing.
 #
 # Environment:
-#   VM_KERNEL=bookworm|bookworm-backports|bullseye  guest kernel (mk-image.sh)
+#   VM_KERNEL=bookworm|bookworm-backports|bullseye|sid  guest kernel (mk-image.sh)
 #   VM_CHECK_<NAME>=auto|1|0   LIST EXPLAIN COLDPLUG CHECK HOTPLUG_UDEV
 #                              HOTPLUG_DAEMON DRIFT REPLAY SOAK (see guest/payload.sh);
 #                              VM_STRICT=1 sets them all to 1; SOAK is on (1)
