@@ -1,11 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# tests/vm/pkg.sh: the Debian package on a real Debian 12 system.
-# `make check-vm-pkg` runs it; VM_KERNEL=bookworm-backports for 6.12.
+# tests/vm/pkg.sh: the Debian package on a real Debian system.
+# `make check-vm-pkg` runs it: Debian 12 with its 6.1; VM_KERNEL=trixie for
+# Debian 13 (its 6.12, systemd's udev, initramfs-tools: the .debs built on
+# Debian 12 installed as they are), VM_KERNEL=bookworm-backports for Debian
+# 12 with 6.12.
 #
-# Builds the .debs on the host (tests/pkg/deb-build.sh, or takes them from
-# VM_DEBS=dir), boots the guest image *without* iosched (mk-image.sh with
+# Builds the .debs for the guest's release (Debian 12: tests/pkg/deb-build.sh
+# on the host; Debian 13: tests/pkg/deb-build-chroot.sh trixie, as Debian 12's
+# iosched-bench depends on libaio1, which Debian 13 renamed libaio1t64 with no
+# Provides), or takes them from VM_DEBS=dir, boots the guest image *without* iosched (mk-image.sh with
 # VM_INSTALL_IOSCHED=0) and a few disks, and in two boots of one overlay:
 #   1. pkg-install: apt-get install ./iosched_*.deb (no network in the guest),
 #      the policy in force at once, the initramfs rebuilt by the package's
@@ -32,8 +37,13 @@ mkdir -p "$WORK/share/debs"
 if [ -n "${VM_DEBS:-}" ]; then
 	cp "$VM_DEBS"/*.deb "$WORK/share/debs/" || { vm_log "no .deb in $VM_DEBS"; exit 1; }
 else
-	vm_log "building the .debs (tests/pkg/deb-build.sh)"
-	"$VM_TOP/tests/pkg/deb-build.sh" "$WORK/deb" >"$WORK/deb-build.log" 2>&1
+	if [ "${VM_KERNEL:-}" = trixie ]; then
+		vm_log "building the .debs in a Debian 13 chroot (tests/pkg/deb-build-chroot.sh trixie)"
+		"$VM_TOP/tests/pkg/deb-build-chroot.sh" trixie "$WORK/deb" >"$WORK/deb-build.log" 2>&1
+	else
+		vm_log "building the .debs (tests/pkg/deb-build.sh)"
+		"$VM_TOP/tests/pkg/deb-build.sh" "$WORK/deb" >"$WORK/deb-build.log" 2>&1
+	fi
 	rc=$?
 	[ $rc = 77 ] && { tail -n 1 "$WORK/deb-build.log"; exit 77; }
 	[ $rc = 0 ] || { tail -n 40 "$WORK/deb-build.log" >&2; vm_log "deb build failed"; exit 1; }
