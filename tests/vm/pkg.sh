@@ -31,6 +31,10 @@ vm_need_tools
 T_START=$(date +%s)
 WORK=${VM_WORKDIR:-/var/tmp/iosched-vm-pkg}
 VM_TIMEOUT=${VM_TIMEOUT:-600}
+# boot to the payload: 20-60 s on an idle host, 175-300 s and more under TCG
+# on a loaded 2-core host (Debian 13's first boot: ldconfig, multipathd and
+# the udev coldplug take minutes there)
+VM_BOOT_TIMEOUT=${VM_BOOT_TIMEOUT:-600}
 vm_setup "$WORK"
 mkdir -p "$WORK/share/debs"
 
@@ -68,7 +72,7 @@ fail=0
 boot() {
 	local mode=$1 res
 	vm_start "$mode" "${2:-}"
-	if ! vm_wait_for '^GUEST-UP' 300 >/dev/null; then
+	if ! vm_wait_for '^GUEST-UP' "$VM_BOOT_TIMEOUT" >/dev/null; then
 		vm_log "$mode: guest did not come up"; tail -n 40 "$WORK/console.log" >&2; fail=1; return
 	fi
 	vm_log "$mode: guest up after $(vm_elapsed)s"
