@@ -95,6 +95,9 @@ static void test_what_the_bench_reads(void **state)
         char *arg = NULL, *dir = NULL, *msg = NULL;
         struct apply_validate_opts o = { .dev = t->d };
 
+        /* the empty root's directories must be root's for the policy loader
+         * to read them (a package build runs its tests as a user) */
+        skip_unless_root();
         /* a configuration root with no policy files: the built-in policy only */
         assert_true(mkdir(at(t, "/emptyroot"), 0755) == 0 || errno == EEXIST);
         load(t, at(t, "/emptyroot"), NULL, 0);

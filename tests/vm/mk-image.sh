@@ -7,13 +7,16 @@
 #
 # Two stages, each cached by a hash of its inputs:
 #
-#  1. base   mmdebstrap of Debian 12 with systemd, udev, mdadm, multipath-tools,
-#            util-linux and the Debian kernels of EVERY flavour side by side
-#            (image-kernels.sh): one root file system for all kernels.
-#            $VM_CACHE/base-<hash>/{root/, kernels/<flavour>/{vmlinuz,
-#            initrd.img,kernel-version}}.  Rebuilt only when the recipe (this
-#            file's base section, image-kernels.sh, image-customize.sh, the
-#            package list, the mirror) changes.
+#  1. base   mmdebstrap of the flavour's Debian release (the suite, below)
+#            with systemd, udev, mdadm, multipath-tools, util-linux and its
+#            kernels: for Debian 12 the kernels of EVERY bookworm-userland
+#            flavour side by side (image-kernels.sh), one root file system
+#            for all of them; for Debian 13 its own kernel.
+#            $VM_CACHE/base-<hash>/{root/, suite, kernels/<flavour>/{vmlinuz,
+#            initrd.img,kernel-version}}.  Rebuilt only when the recipe (the
+#            suite, this file's base section, the suite's hooks, the package
+#            list, the mirror) changes; a new base replaces the older bases
+#            of its suite only.
 #  2. image  the base plus iosched installed from the work tree
 #            (make install DESTDIR=... PREFIX=/usr), the guest scripts in
 #            tests/vm/guest/ and tests/mk-fixture.sh, as an ext4 image with label
@@ -28,7 +31,11 @@
 #
 # Environment:
 #   VM_KERNEL   bookworm (default: Debian 12's 6.1), bookworm-backports (6.x
-#               from bookworm-backports), bullseye (5.10 from Debian 11)
+#               from bookworm-backports), bullseye (5.10 from Debian 11), sid
+#               (sid's newest, image-kernels.sh): a Debian 12 userland;
+#               trixie: Debian 13 (its kernel, systemd, udev, initramfs-tools)
+#   VM_SUITE    the base's release, from VM_KERNEL (trixie for trixie,
+#               bookworm for the others)
 #   VM_MIRROR   Debian mirror (default http://deb.debian.org/debian)
 #   VM_CACHE    cache directory (default /var/cache/iosched-vm)
 #   VM_INSTALL_IOSCHED  1 (default) installs iosched from the work tree; 0 not
@@ -51,35 +58,57 @@ for t in mmdebstrap mkfs.ext4; do
 done
 [ "$(id -u)" = 0 ] || { log "needs root (mmdebstrap --mode=root, mkfs -d ownership)"; exit 77; }
 
-PACKAGES="systemd,systemd-sysv,udev,kmod,mdadm,util-linux,procps,initramfs-tools,\
-e2fsprogs,nvme-cli,lsscsi,sg3-utils,dmsetup,multipath-tools,nbd-client,nbd-server,psmisc,\
-libsmartcols1,libudev1,libsystemd0,liburing2,libaio1,jq,linux-image-amd64"
-# every flavour's suite is in the base's sources: image-kernels.sh installs
-# the bookworm-backports and bullseye kernels next to bookworm's
-MIRRORS=("deb $VM_MIRROR bookworm main" "deb $VM_MIRROR bookworm-updates main"
-	"deb $VM_MIRROR bookworm-backports main" "deb $VM_MIRROR bullseye main")
 case $VM_KERNEL in
-bookworm | bookworm-backports | bullseye | sid) ;;
+bookworm | bookworm-backports | bullseye | sid) VM_SUITE=bookworm ;;
+trixie) VM_SUITE=trixie ;;
 *)
-	log "unknown VM_KERNEL=$VM_KERNEL (bookworm, bookworm-backports, bullseye, sid)"
+	log "unknown VM_KERNEL=$VM_KERNEL (bookworm, bookworm-backports, bullseye, sid, trixie)"
 	exit 2 ;;
 esac
 
+PACKAGES="systemd,systemd-sysv,udev,kmod,mdadm,util-linux,procps,initramfs-tools,\
+e2fsprogs,nvme-cli,lsscsi,sg3-utils,dmsetup,multipath-tools,nbd-client,nbd-server,psmisc,\
+libsmartcols1,libudev1,libsystemd0,liburing2,jq,linux-image-amd64"
+# the suite's hooks run before image-customize.sh; each writes ROOT/etc/iosched-vm-kernels
+# ("flavour kernel-version" lines)
+case $VM_SUITE in
+bookworm)
+	PACKAGES="$PACKAGES,libaio1"
+	# every flavour's suite is in the base's sources: image-kernels.sh installs
+	# the other flavours' kernels next to bookworm's
+	MIRRORS=("deb $VM_MIRROR bookworm main" "deb $VM_MIRROR bookworm-updates main"
+		"deb $VM_MIRROR bookworm-backports main" "deb $VM_MIRROR bullseye main")
+	KERNEL_HOOK="\"$here/image-kernels.sh\" \"\$1\""
+	HOOK_FILES=("$here/image-kernels.sh")
+	;;
+trixie)
+	# the 64-bit time_t transition renamed libaio1 (Provides: libaio1 on amd64)
+	PACKAGES="$PACKAGES,libaio1t64"
+	MIRRORS=("deb $VM_MIRROR trixie main" "deb $VM_MIRROR trixie-updates main")
+	# the kernel of linux-image-amd64/trixie only
+	KERNEL_HOOK='for v in "$1"/boot/vmlinuz-*; do echo "trixie ${v##*/vmlinuz-}"; done >"$1/etc/iosched-vm-kernels"'
+	HOOK_FILES=()
+	;;
+esac
+
 mkdir -p "$VM_CACHE"
-exec 9>"$VM_CACHE/.lock"
-flock 9
+# one lock per suite for its base (two suites' bases build side by side),
+# held to the end; the image stage (a shared build directory, the pruning of
+# images) under one more lock, always taken second
+exec 8>"$VM_CACHE/.lock-base-$VM_SUITE"
+flock 8
 
 # ---------------------------------------------------------------- base stage
 base_key=$( {
-	echo "mirror=$VM_MIRROR pkgs=$PACKAGES"
-	printf '%s\n' "${MIRRORS[@]}"
+	echo "suite=$VM_SUITE mirror=$VM_MIRROR pkgs=$PACKAGES"
+	printf '%s\n' "${MIRRORS[@]}" "${KERNEL_HOOK//"$here"/}"
 	sed -n '/^# ---------------------------------------------------------------- base stage/,/^# ---------------------------------------------------------------- image stage/p' "$0"
-	cat "$here/image-kernels.sh" "$here/image-customize.sh"
+	cat "${HOOK_FILES[@]}" "$here/image-customize.sh"
 } | sha256sum | cut -c1-16)
 BASE=$VM_CACHE/base-$base_key
 
 if [ ! -e "$BASE/stamp" ]; then
-	log "building base image $BASE (mmdebstrap, three kernels, a few minutes)"
+	log "building base image $BASE ($VM_SUITE, mmdebstrap, a few minutes)"
 	rm -rf "$BASE" "$BASE.tmp"
 	mkdir -p "$BASE.tmp"
 	t0=$(date +%s)
@@ -89,27 +118,32 @@ if [ ! -e "$BASE/stamp" ]; then
 		--dpkgopt='path-exclude=/usr/share/man/*' \
 		--dpkgopt='path-exclude=/usr/share/locale/*' \
 		--include="$PACKAGES" \
-		--customize-hook="\"$here/image-kernels.sh\" \"\$1\"" \
+		--customize-hook="$KERNEL_HOOK" \
 		--customize-hook="\"$here/image-customize.sh\" \"\$1\"" \
-		bookworm "$BASE.tmp/root" "${MIRRORS[@]}" >"$BASE.tmp/mmdebstrap.log" 2>&1; then
+		"$VM_SUITE" "$BASE.tmp/root" "${MIRRORS[@]}" >"$BASE.tmp/mmdebstrap.log" 2>&1; then
 		tail -n 40 "$BASE.tmp/mmdebstrap.log" >&2
 		log "mmdebstrap failed (log: $BASE.tmp/mmdebstrap.log)"
 		exit 1
 	fi
-	# image-kernels.sh wrote "flavour kernel-version" lines
+	# the kernel hook wrote "flavour kernel-version" lines; a kernel is in
+	# /boot or (newer packages) in /usr/lib/modules/KVER
 	while read -r fl kv; do
 		mkdir -p "$BASE.tmp/kernels/$fl"
-		cp "$BASE.tmp/root/boot/vmlinuz-$kv" "$BASE.tmp/kernels/$fl/vmlinuz"
+		vmlinuz=$BASE.tmp/root/boot/vmlinuz-$kv
+		[ -e "$vmlinuz" ] || vmlinuz=$BASE.tmp/root/usr/lib/modules/$kv/vmlinuz
+		cp "$vmlinuz" "$BASE.tmp/kernels/$fl/vmlinuz"
 		cp "$BASE.tmp/root/boot/initrd.img-$kv" "$BASE.tmp/kernels/$fl/initrd.img"
 		echo "$kv" >"$BASE.tmp/kernels/$fl/kernel-version"
 	done <"$BASE.tmp/root/etc/iosched-vm-kernels"
 	echo "$(($(date +%s) - t0))" >"$BASE.tmp/build-seconds"
+	echo "$VM_SUITE" >"$BASE.tmp/suite"
 	touch "$BASE.tmp/stamp"
 	mv "$BASE.tmp" "$BASE"
 	log "base image built in $(cat "$BASE/build-seconds") s, kernels: $(tr '\n' ' ' <"$BASE/root/etc/iosched-vm-kernels")"
-	# drop older bases (of any recipe)
+	# drop older bases of this suite (a base without a suite file is bookworm's)
 	for old in "$VM_CACHE"/base-*; do
-		[ "$old" = "$BASE" ] || rm -rf "$old"
+		[ "$old" = "$BASE" ] && continue
+		if [ "$(cat "$old/suite" 2>/dev/null || echo bookworm)" = "$VM_SUITE" ]; then rm -rf "$old"; fi
 	done
 fi
 KDIR=$BASE/kernels/$VM_KERNEL
@@ -121,6 +155,8 @@ if [ "$BASE_ONLY" = 1 ]; then
 fi
 
 # ---------------------------------------------------------------- image stage
+exec 9>"$VM_CACHE/.lock"
+flock 9
 ovl=$(mktemp -d "$VM_CACHE/overlay.XXXXXX")
 stage=
 cleanup() { rm -rf "$ovl" ${stage:+"$stage"}; }
@@ -167,8 +203,9 @@ if [ ! -e "$IMG" ]; then
 	mkfs.ext4 -q -F -L iosched-root -d "$stage" "$IMG.tmp" "${size_mb}M" >&2
 	mv "$IMG.tmp" "$IMG"
 	log "image $IMG built in $(($(date +%s) - t0)) s"
-	# keep the four newest images (e2e and package test images of two trees)
-	ls -1t "$VM_CACHE"/img-*.raw 2>/dev/null | tail -n +5 | xargs -r rm -f
+	# keep the six newest images (e2e and package test images of two trees,
+	# the Debian 13 package test's)
+	ls -1t "$VM_CACHE"/img-*.raw 2>/dev/null | tail -n +7 | xargs -r rm -f
 else
 	# newest use first: the pruning above keeps what is in use
 	touch "$IMG"

@@ -84,6 +84,8 @@ KVER=$(uname -r)
 case $mode in
 pkg-install)
 	command -v iosched-apply >/dev/null && result image-clean FAIL "iosched is already installed in the image"
+	# the system the packages go to (the .debs are the ones built on the host)
+	say "FIGURE guest $(. /etc/os-release && echo "$PRETTY_NAME") kernel=$KVER systemd=$(dpkg-query -W -f='${Version}' systemd) udev=$(dpkg-query -W -f='${Version}' udev) initramfs-tools=$(dpkg-query -W -f='${Version}' initramfs-tools)"
 	debs=$(ls "$SHARE"/debs/iosched_*.deb "$SHARE"/debs/iosched-bench_*.deb 2>/dev/null)
 	[ -n "$debs" ] || { result install FAIL "no .deb on the share"; finish; }
 	# a policy for the root disk provisioned before the package (as cloud-init
