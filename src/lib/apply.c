@@ -181,6 +181,9 @@ static int absent(struct ios_plan *pl, struct ios_change *c)
 {
         c->state = IOS_CHANGE_SKIPPED;
         ios_apply_msg(c, "%s is not offered by this kernel or device", c->key);
+        /* a disk going away loses its whole queue/: that is no fact about the kernel */
+        if (!ios_sysfs_exists(pl->dev->fd, "queue"))
+                return 0;
         return ios_strv_pushf(&pl->notes, "%s=%s (%s): not set and not checked: this kernel has no %s",
                               c->key, c->wanted, c->source ? c->source : "-", c->key);
 }
