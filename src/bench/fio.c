@@ -471,7 +471,7 @@ int bench_fio_run(struct bench_fio *f, const struct bench_opts *g, struct ios_de
 {
         struct fio_child c = { .out = -1, .err = -1 };
         struct bench_cpu_snap a, b;
-        struct bench_fj doc;
+        struct ios_json doc;
         bool have_cpu, stopped = false;
         uint64_t t0, stat0[11];
         char *json = NULL;
@@ -508,7 +508,7 @@ int bench_fio_run(struct bench_fio *f, const struct bench_opts *g, struct ios_de
                 json = c.text[0] == '{' ? c.text : strstr(c.text, "\n{");
                 json = json && *json == '\n' ? json + 1 : json;
         }
-        if (stopped && (!json || bench_fj_parse(json, c.len - (size_t)(json - c.text), &doc) < 0)) {
+        if (stopped && (!json || ios_json_parse(json, c.len - (size_t)(json - c.text), &doc) < 0)) {
                 r = bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted by signal %d", bench_stop_signal);
                 goto out;
         }
@@ -516,13 +516,13 @@ int bench_fio_run(struct bench_fio *f, const struct bench_opts *g, struct ios_de
                 r = fio_failed(&c, json != NULL, e);
                 if (r < 0)
                         goto out;
-                if (bench_fj_parse(json, c.len - (size_t)(json - c.text), &doc) < 0) {
+                if (ios_json_parse(json, c.len - (size_t)(json - c.text), &doc) < 0) {
                         r = bench_error_set(e, BENCH_ERR_IO, EINVAL, "cannot read fio's JSON report");
                         goto out;
                 }
         }
         r = bench_fio_result(f, g, &doc, res, e);
-        bench_fj_free(&doc);
+        ios_json_done(&doc);
         res->interrupted = stopped;
 out:
         if (c.out >= 0)

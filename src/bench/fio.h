@@ -12,26 +12,11 @@
 
 #include "bench.h"
 
-/* ------------------------------------------------------------------ */
-/* fiojson.c                                                           */
-/* ------------------------------------------------------------------ */
-
-enum bench_fj_type { BENCH_FJ_NULL, BENCH_FJ_NUM, BENCH_FJ_STR, BENCH_FJ_ARR, BENCH_FJ_OBJ };
-
-struct bench_fj {
-        enum bench_fj_type type;
-        char *key;                      /* the member's name, inside an object */
-        char *str;
-        double num;                     /* numbers, true (1) and false (0) */
-        struct bench_fj *kids;          /* an array's elements, an object's members */
-        unsigned n;
-};
-/* -EINVAL on text that is not one JSON value; ret freed with bench_fj_free(). */
-int bench_fj_parse(const char *text, size_t len, struct bench_fj *ret);
-void bench_fj_free(struct bench_fj *v);
-const struct bench_fj *bench_fj_get(const struct bench_fj *obj, const char *key);
-double bench_fj_num(const struct bench_fj *v, double def);     /* a number or a numeric string */
-const char *bench_fj_str(const struct bench_fj *v);
+/* fio's JSON report is read with the library's reader (src/lib/jsonread.h). */
+#include "jsonread.h"
+/* A number of fio's report: a number, a numeric string (fio prints some so), true (1) or false (0); def
+ * for anything else (fioresult.c). */
+double bench_fio_num(const struct ios_json *v, double def);
 
 /* ------------------------------------------------------------------ */
 /* fio.c                                                               */
@@ -96,7 +81,7 @@ int bench_fio_run(struct bench_fio *f, const struct bench_opts *g, struct ios_de
 void bench_fio_done(struct bench_fio *f);
 
 /* fioresult.c: fio's JSON document into res (jobs per fio job), the view built on the first */
-int bench_fio_result(struct bench_fio *f, const struct bench_opts *g, const struct bench_fj *doc,
+int bench_fio_result(struct bench_fio *f, const struct bench_opts *g, const struct ios_json *doc,
                      struct bench_result *res, struct bench_error *e);
 void bench_fio_view_done(struct bench_fio *f);
 

@@ -23,10 +23,29 @@ struct bench_fio_job {
         char engname[48];
 };
 
-/* A count from fio's report, clamped into [0, max]: the report is another program's text. */
-static uint64_t num(const struct bench_fj *v, uint64_t max)
+double bench_fio_num(const struct ios_json *v, double def)
 {
-        double d = bench_fj_num(v, 0);
+        const char *s = ios_json_str(v);
+        double d;
+        bool b;
+        char *end;
+
+        if (ios_json_num(v, &d))
+                return d;
+        if (ios_json_bool(v, &b))
+                return b ? 1 : 0;
+        if (s) {
+                d = strtod(s, &end);
+                if (end != s && !*end)
+                        return d;
+        }
+        return def;
+}
+
+/* A count from fio's report, clamped into [0, max]: the report is another program's text. */
+static uint64_t num(const struct ios_json *v, uint64_t max)
+{
+        double d = bench_fio_num(v, 0);
 
         if (!(d > 0))
                 return 0;       /* negative, zero or NaN */
@@ -36,9 +55,9 @@ static uint64_t num(const struct bench_fj *v, uint64_t max)
 }
 
 /* A measure (a mean, a percentage), clamped into [0, max] the same way. */
-static double dnum(const struct bench_fj *v, double max)
+static double dnum(const struct ios_json *v, double max)
 {
-        double d = bench_fj_num(v, 0);
+        double d = bench_fio_num(v, 0);
 
         return !(d > 0) ? 0 : d > max ? max : d;
 }
@@ -46,15 +65,15 @@ static double dnum(const struct bench_fj *v, double max)
 #define U64_MAX_SAFE (1ull << 62)       /* sums of such values still fit */
 
 /* A job's option: its own, else the document's global one. */
-static const char *opt(const struct bench_fj *doc, const struct bench_fj *job, const char *key)
+static const char *opt(const struct ios_json *doc, const struct ios_json *job, const char *key)
 {
-        const char *v = bench_fj_str(bench_fj_get(bench_fj_get(job, "job options"), key));
+        const char *v = ios_json_str(ios_json_get(ios_json_get(job, "job options"), key));
 
-        return v ? v : bench_fj_str(bench_fj_get(bench_fj_get(doc, "global options"), key));
+        return v ? v : ios_json_str(ios_json_get(ios_json_get(doc, "global options"), key));
 }
 
-static void job_view(struct bench_opts *o, struct bench_fio_job *fj, const struct bench_fj *doc,
-                     const struct bench_fj *job, const struct bench_opts *g)
+static void job_view(struct bench_opts *o, struct bench_fio_job *fj, const struct ios_json *doc,
+                     const struct ios_json *job, const struct bench_opts *g)
 {
         const char *rw = opt(doc, job, "rw") ? opt(doc, job, "rw") : opt(doc, job, "readwrite");
         const char *eng = opt(doc, job, "ioengine"), *v;
@@ -66,7 +85,9 @@ static void job_view(struct bench_opts *o, struct bench_fio_job *fj, const struc
         *o = *g;
         o->jobs = NULL;
         o->njobs = 0;
-        o->name = strdup(bench_fj_str(bench_fj_get(job, "jobname")) ? bench_fj_str(bench_fj_get(job, "jobname")) : "fio");
+        o->name = strdup(ios_json_str(ios_json_get(job, "jobname")) ?
+                                 ios_json_str(ios_json_get(job, "jobname")) :
+                                 "fio");
         v = opt(doc, job, "filename");
         o->filename = v ? strdup(v) : NULL;
         o->directory = NULL;
@@ -96,50 +117,51 @@ static void job_view(struct bench_opts *o, struct bench_fio_job *fj, const struc
         o->direct = (v = opt(doc, job, "direct")) && bench_parse_bool(v, &b) == 0 ? b : false;
         o->ramp_ns = (v = opt(doc, job, "ramp_time")) && bench_parse_time(v, &x) == 0 ? x : 0;
         o->runtime_ns = (v = opt(doc, job, "runtime")) && bench_parse_time(v, &x) == 0 ? x : 0;
-        o->groupid = (unsigned)num(bench_fj_get(job, "groupid"), 1u << 20);
+        o->groupid = (unsigned)num(ios_json_get(job, "groupid"), 1u << 20);
         o->group_reporting = false;
         o->ncpus = 0;
         o->prioclass = -1;
         o->startdelay_ns = 0;
 }
 
-static void lat_from(const struct bench_fj *l, struct bench_lat *out)
+static void lat_from(const struct ios_json *l, struct bench_lat *out)
 {
-        uint64_t n = num(bench_fj_get(l, "N"), 1ull << 40), max = num(bench_fj_get(l, "max"), 1ull << 44);
-        double mean = dnum(bench_fj_get(l, "mean"), (double)max), sd = dnum(bench_fj_get(l, "stddev"), (double)max);
+        uint64_t n = num(ios_json_get(l, "N"), 1ull << 40), max = num(ios_json_get(l, "max"), 1ull << 44);
+        double mean = dnum(ios_json_get(l, "mean"), (double)max),
+               sd = dnum(ios_json_get(l, "stddev"), (double)max);
 
         bench_lat_reset(out);
         if (n < 1)
                 return;
         out->n = n;
-        out->min = num(bench_fj_get(l, "min"), max);
+        out->min = num(ios_json_get(l, "min"), max);
         out->max = max;
         /* mean <= max < 2^44 and n < 2^40: the sums below fit */
         out->sum = (uint64_t)(mean * (double)n);
         out->sumsq = (unsigned __int128)(sd * sd * (double)(n - 1)) + (unsigned __int128)(mean * mean * (double)n);
 }
 
-static uint64_t dir_from(const struct bench_fj *d, struct bench_dir_stats *s)
+static uint64_t dir_from(const struct ios_json *d, struct bench_dir_stats *s)
 {
-        const struct bench_fj *bins = bench_fj_get(bench_fj_get(d, "clat_ns"), "bins");
+        const struct ios_json *bins = ios_json_get(ios_json_get(d, "clat_ns"), "bins");
 
         bench_dir_stats_reset(s);
         if (!d)
                 return 0;
-        s->ios = num(bench_fj_get(d, "total_ios"), U64_MAX_SAFE);
-        s->bytes = num(bench_fj_get(d, "io_bytes"), U64_MAX_SAFE);
-        s->short_ios = num(bench_fj_get(d, "short_ios"), U64_MAX_SAFE);
-        lat_from(bench_fj_get(d, "slat_ns"), &s->slat);
-        lat_from(bench_fj_get(d, "clat_ns"), &s->clat);
-        lat_from(bench_fj_get(d, "lat_ns"), &s->lat);
-        for (unsigned i = 0; bins && bins->type == BENCH_FJ_OBJ && i < bins->n; i++)
+        s->ios = num(ios_json_get(d, "total_ios"), U64_MAX_SAFE);
+        s->bytes = num(ios_json_get(d, "io_bytes"), U64_MAX_SAFE);
+        s->short_ios = num(ios_json_get(d, "short_ios"), U64_MAX_SAFE);
+        lat_from(ios_json_get(d, "slat_ns"), &s->slat);
+        lat_from(ios_json_get(d, "clat_ns"), &s->clat);
+        lat_from(ios_json_get(d, "lat_ns"), &s->lat);
+        for (unsigned i = 0; bins && bins->type == IOS_JSON_OBJ && i < bins->n; i++)
                 s->clat_hist[bench_hist_index(strtoull(bins->kids[i].key, NULL, 10))] +=
                         num(&bins->kids[i], 1ull << 48);
-        return num(bench_fj_get(d, "runtime"), 1ull << 40) * 1000000ull;      /* ms: under 2^60 ns */
+        return num(ios_json_get(d, "runtime"), 1ull << 40) * 1000000ull;      /* ms: under 2^60 ns */
 }
 
-static int build_view(struct bench_fio *f, const struct bench_opts *g, const struct bench_fj *doc,
-                      const struct bench_fj *jobs, struct bench_error *e)
+static int build_view(struct bench_fio *f, const struct bench_opts *g, const struct ios_json *doc,
+                      const struct ios_json *jobs, struct bench_error *e)
 {
         f->njobs = jobs->n;
         f->jobs = calloc(jobs->n, sizeof(*f->jobs));
@@ -183,47 +205,51 @@ static int build_view(struct bench_fio *f, const struct bench_opts *g, const str
         return 0;
 }
 
-int bench_fio_result(struct bench_fio *f, const struct bench_opts *g, const struct bench_fj *doc,
+int bench_fio_result(struct bench_fio *f, const struct bench_opts *g, const struct ios_json *doc,
                      struct bench_result *res, struct bench_error *e)
 {
-        const struct bench_fj *jobs = bench_fj_get(doc, "jobs");
+        const struct ios_json *jobs = ios_json_get(doc, "jobs");
         int r;
 
-        if (!jobs || jobs->type != BENCH_FJ_ARR || jobs->n == 0)
+        if (!jobs || jobs->type != IOS_JSON_ARR || jobs->n == 0)
                 return bench_error_set(e, BENCH_ERR_IO, EINVAL, "fio's report has no jobs");
-        if (bench_fj_str(bench_fj_get(doc, "fio version")))
-                snprintf(f->version, sizeof(f->version), "%s", bench_fj_str(bench_fj_get(doc, "fio version")));
+        if (ios_json_str(ios_json_get(doc, "fio version")))
+                snprintf(f->version, sizeof(f->version), "%s",
+                         ios_json_str(ios_json_get(doc, "fio version")));
         if (!f->have_view) {
                 r = build_view(f, g, doc, jobs, e);
                 if (r < 0)
                         return r;
         } else if (jobs->n != f->njobs)
-                return bench_error_set(e, BENCH_ERR_IO, EINVAL, "fio reported %u jobs, %u before", jobs->n, f->njobs);
+                return bench_error_set(e, BENCH_ERR_IO, EINVAL, "fio reported %zu jobs, %u before", jobs->n,
+                                       f->njobs);
         res->jobs = calloc(jobs->n, sizeof(*res->jobs));
         if (!res->jobs)
                 return -ENOMEM;
         res->njobs = jobs->n;
         for (unsigned i = 0; i < jobs->n; i++) {
-                const struct bench_fj *j = &jobs->kids[i];
+                const struct ios_json *j = &jobs->kids[i];
                 struct bench_result *jr = &res->jobs[i];
                 uint64_t rt = 0;
                 double jrt;
 
                 for (int d = 0; d < BENCH_NDIR; d++) {
-                        uint64_t x = dir_from(bench_fj_get(j, d == BENCH_READ ? "read" : "write"), &jr->d[d]);
+                        uint64_t x = dir_from(ios_json_get(j, d == BENCH_READ ? "read" : "write"), &jr->d[d]);
 
                         rt = x > rt ? x : rt;
                 }
-                jrt = (double)num(bench_fj_get(j, "job_runtime"), 1ull << 40) * 1e6;
+                jrt = (double)num(ios_json_get(j, "job_runtime"), 1ull << 40) * 1e6;
                 jr->runtime_ns = rt ? rt : (uint64_t)jrt;
                 jr->elapsed_ns = res->elapsed_ns;
                 /* CPU % of the runtime, at most every CPU's */
-                jr->usr_ns = (uint64_t)(dnum(bench_fj_get(j, "usr_cpu"), 100000) / 100 * (double)jr->runtime_ns);
-                jr->sys_ns = (uint64_t)(dnum(bench_fj_get(j, "sys_cpu"), 100000) / 100 * (double)jr->runtime_ns);
-                jr->ctx = num(bench_fj_get(j, "ctx"), U64_MAX_SAFE);
-                jr->majf = num(bench_fj_get(j, "majf"), U64_MAX_SAFE);
-                jr->minf = num(bench_fj_get(j, "minf"), U64_MAX_SAFE);
-                jr->error = (int)num(bench_fj_get(j, "error"), 4095);
+                jr->usr_ns =
+                        (uint64_t)(dnum(ios_json_get(j, "usr_cpu"), 100000) / 100 * (double)jr->runtime_ns);
+                jr->sys_ns =
+                        (uint64_t)(dnum(ios_json_get(j, "sys_cpu"), 100000) / 100 * (double)jr->runtime_ns);
+                jr->ctx = num(ios_json_get(j, "ctx"), U64_MAX_SAFE);
+                jr->majf = num(ios_json_get(j, "majf"), U64_MAX_SAFE);
+                jr->minf = num(ios_json_get(j, "minf"), U64_MAX_SAFE);
+                jr->error = (int)num(ios_json_get(j, "error"), 4095);
                 jr->machine_busy_pct = res->machine_busy_pct;
                 jr->machine_steal_pct = res->machine_steal_pct;
                 jr->ncpu = res->ncpu;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * fuzz-bench-fiojson: the fio backend's reading of fio's report
- * (src/bench/fiojson.c, fioresult.c).  The input is the text fio wrote on
+ * (src/lib/jsonread.c, src/bench/fioresult.c).  The input is the text fio wrote on
  * its standard output; if it is one JSON value, it is read as fio's
  * json+ document into a result and a view of the jobs, twice (the second
  * run checks the job count against the first).  A refusal must come with
@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
         struct bench_opts g;
         struct bench_fio f = {};
-        struct bench_fj doc;
+        struct ios_json doc;
         char *text;
 
         if (size > 256 * 1024)
@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(text, data, size);       /* no terminating NUL: the reader must stop at size */
         bench_opts_init(&g);
         g.objective_job = strdup("reader");
-        if (bench_fj_parse(text, size, &doc) == 0) {
+        if (ios_json_parse(text, size, &doc) == 0) {
                 for (int run = 0; run < 2; run++) {
                         struct bench_result res = {};
                         struct bench_error e = {};
@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                 abort();        /* every refusal says why */
                         bench_result_done(&res);
                 }
-                bench_fj_free(&doc);
+                ios_json_done(&doc);
         }
         bench_fio_done(&f);
         bench_opts_done(&g);

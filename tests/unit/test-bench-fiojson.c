@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Description: the fio backend's reading of fio's output.  The JSON reader
- * (fiojson.c) on values, escapes, nesting and malformed or truncated text;
+ * (src/lib/jsonread.c) as fio's report is read, with
+ * bench_fio_num() on values, escapes, nesting and malformed or truncated text;
  * and fioresult.c on a document in fio 3.33's json+ shape with two jobs:
  * per-job I/Os, bytes, runtime, clat statistics, percentiles from the bins
  * equal to the percentiles fio wrote, the run's totals, and the view of
@@ -23,39 +24,40 @@ static void test_reader(void **state)
                            " \"o\" : {\"n\" : \"42\"}, \"e\" : {}, \"ea\" : []} ";
         static const char * const bad[] = { "", "{", "{\"a\" 1}", "{\"a\":1,}", "[1 2]", "{\"a\":1} x",
                                             "\"open", "{\"a\":tru}", "[[[[" };
-        struct bench_fj d;
-        const struct bench_fj *a;
+        struct ios_json d;
+        const struct ios_json *a;
 
         (void)state;
-        assert_int_equal(bench_fj_parse(text, strlen(text), &d), 0);
-        a = bench_fj_get(&d, "a");
+        assert_int_equal(ios_json_parse(text, strlen(text), &d), 0);
+        a = ios_json_get(&d, "a");
         assert_non_null(a);
-        assert_int_equal(a->type, BENCH_FJ_ARR);
+        assert_int_equal(a->type, IOS_JSON_ARR);
         assert_int_equal(a->n, 5);
-        assert_true(bench_fj_num(&a->kids[1], 0) == -2500);
-        assert_true(bench_fj_num(&a->kids[2], 0) == 1);
-        assert_true(bench_fj_num(&a->kids[3], 7) == 0);
-        assert_int_equal(a->kids[4].type, BENCH_FJ_NULL);
-        assert_true(bench_fj_num(&a->kids[4], 7) == 7);
-        assert_string_equal(bench_fj_str(bench_fj_get(&d, "s")), "q\"\\\n?x");
-        assert_true(bench_fj_num(bench_fj_get(bench_fj_get(&d, "o"), "n"), 0) == 42);   /* fio's numeric strings */
-        assert_null(bench_fj_get(&d, "missing"));
-        assert_int_equal(bench_fj_get(&d, "e")->n, 0);
-        assert_int_equal(bench_fj_get(&d, "ea")->n, 0);
-        bench_fj_free(&d);
+        assert_true(bench_fio_num(&a->kids[1], 0) == -2500);
+        assert_true(bench_fio_num(&a->kids[2], 0) == 1);
+        assert_true(bench_fio_num(&a->kids[3], 7) == 0);
+        assert_int_equal(a->kids[4].type, IOS_JSON_NULL);
+        assert_true(bench_fio_num(&a->kids[4], 7) == 7);
+        assert_string_equal(ios_json_str(ios_json_get(&d, "s")), "q\"\\\n\xc3\xa9x");
+        assert_true(bench_fio_num(ios_json_get(ios_json_get(&d, "o"), "n"), 0) ==
+                    42); /* fio's numeric strings */
+        assert_null(ios_json_get(&d, "missing"));
+        assert_int_equal(ios_json_get(&d, "e")->n, 0);
+        assert_int_equal(ios_json_get(&d, "ea")->n, 0);
+        ios_json_done(&d);
         for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-                if (bench_fj_parse(bad[i], strlen(bad[i]), &d) != -EINVAL)
+                if (ios_json_parse(bad[i], strlen(bad[i]), &d) != -EINVAL)
                         fail_msg("accepted '%s'", bad[i]);
         /* never past len: the text cut in the middle of a number and of a string */
-        assert_int_equal(bench_fj_parse("[12345]", 3, &d), -EINVAL);
-        assert_int_equal(bench_fj_parse("{\"abc\":1}", 4, &d), -EINVAL);
+        assert_int_equal(ios_json_parse("[12345]", 3, &d), -EINVAL);
+        assert_int_equal(ios_json_parse("{\"abc\":1}", 4, &d), -EINVAL);
         /* nesting is bounded */
         {
                 char deep[300];
 
                 memset(deep, '[', 200);
                 deep[200] = '\0';
-                assert_int_equal(bench_fj_parse(deep, strlen(deep), &d), -EINVAL);
+                assert_int_equal(ios_json_parse(deep, strlen(deep), &d), -EINVAL);
         }
 }
 
@@ -91,7 +93,7 @@ static void test_result(void **state)
 {
         struct bench_opts g;
         struct bench_fio f = {};
-        struct bench_fj doc;
+        struct ios_json doc;
         struct bench_result res = {};
         struct bench_error e = {};
         uint64_t v;
@@ -99,7 +101,7 @@ static void test_result(void **state)
         (void)state;
         bench_opts_init(&g);
         g.objective_job = strdup("writer");
-        assert_int_equal(bench_fj_parse(doc_text, strlen(doc_text), &doc), 0);
+        assert_int_equal(ios_json_parse(doc_text, strlen(doc_text), &doc), 0);
         snprintf(f.version, sizeof(f.version), "fio");
         assert_int_equal(bench_fio_result(&f, &g, &doc, &res, &e), 0);
         /* the view: fio's jobs, "job options" over "global options" */
@@ -143,16 +145,16 @@ static void test_result(void **state)
         /* a later run with another number of jobs is an error, not a misreport */
         {
                 const char *one = "{ \"jobs\" : [ { \"jobname\" : \"reader\" } ] }";
-                struct bench_fj d1;
+                struct ios_json d1;
 
-                assert_int_equal(bench_fj_parse(one, strlen(one), &d1), 0);
+                assert_int_equal(ios_json_parse(one, strlen(one), &d1), 0);
                 memset(&res, 0, sizeof(res));
                 assert_true(bench_fio_result(&f, &g, &d1, &res, &e) < 0);
                 assert_non_null(strstr(e.msg, "fio reported 1 jobs, 2 before"));
                 bench_result_done(&res);
-                bench_fj_free(&d1);
+                ios_json_done(&d1);
         }
-        bench_fj_free(&doc);
+        ios_json_done(&doc);
         bench_fio_done(&f);
         bench_opts_done(&g);
 }
