@@ -20,6 +20,7 @@
 struct parser {
         const char *p, *end;
         unsigned depth;
+        unsigned flags;                 /* IOS_JSON_* */
 };
 
 static void skip_ws(struct parser *ps)
@@ -99,7 +100,7 @@ static int parse_string(struct parser *ps, char **ret)
                 char c = *ps->p++, u[4];
                 int len = 1;
 
-                if ((unsigned char)c < 0x20 || c == '\0')
+                if (c == '\0' || ((unsigned char)c < 0x20 && !(ps->flags & IOS_JSON_RAW_CONTROL)))
                         goto fail;
                 u[0] = c;
                 if (c == '\\') {
@@ -285,7 +286,12 @@ void ios_json_done(struct ios_json *v)
 
 int ios_json_parse(const char *text, size_t len, struct ios_json *ret)
 {
-        struct parser ps = { .p = text, .end = text + len };
+        return ios_json_parse_flags(text, len, 0, ret);
+}
+
+int ios_json_parse_flags(const char *text, size_t len, unsigned flags, struct ios_json *ret)
+{
+        struct parser ps = { .p = text, .end = text + len, .flags = flags };
         int r;
 
         *ret = (struct ios_json){};

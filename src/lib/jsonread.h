@@ -23,6 +23,10 @@ struct ios_json {
 };
 /* 0, -EINVAL for text that is not one JSON value, -ENOMEM; free ret with ios_json_done(). */
 int ios_json_parse(const char *text, size_t len, struct ios_json *ret);
+/* Control bytes (but NUL) inside strings taken as they stand: fio writes its job names and options so
+ * (a TAB in a job's name or description reaches its report unescaped). */
+#define IOS_JSON_RAW_CONTROL 1u
+int ios_json_parse_flags(const char *text, size_t len, unsigned flags, struct ios_json *ret);
 void ios_json_done(struct ios_json *v);
 const struct ios_json *ios_json_get(const struct ios_json *obj, const char *key);  /* NULL: none */
 const char *ios_json_str(const struct ios_json *v);             /* NULL: not a string */

@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(text, data, size);       /* no terminating NUL: the reader must stop at size */
         bench_opts_init(&g);
         g.objective_job = strdup("reader");
-        if (ios_json_parse(text, size, &doc) == 0) {
+        if (ios_json_parse_flags(text, size, IOS_JSON_RAW_CONTROL, &doc) == 0) {
                 for (int run = 0; run < 2; run++) {
                         struct bench_result res = {};
                         struct bench_error e = {};

@@ -60,10 +60,11 @@ q=/sys/block/$l/queue
 
 # 1. an admin's job file: read-only, options the native engine lacks -> fio (auto)
 cat >"$B_TMP/admin.fio" <<EOF
-; latency of a small reader next to a streaming reader
+; latency of a small reader next to a streaming reader (a TAB in the description, as a copied
+; job file may hold: fio writes it into its report unescaped)
 [global]
 name=fleet-check
-description=nightly read check of the archive disk
+description=nightly read check	of the archive disk
 filename=$dev
 direct=1
 ioengine=libaio
@@ -85,7 +86,7 @@ bs=128k
 iodepth=8
 iodepth_low=4
 EOF
-lacks="$B_TMP/admin.fio:13: randseed=1234, $B_TMP/admin.fio:24: iodepth_low=4"
+lacks="$B_TMP/admin.fio:14: randseed=1234, $B_TMP/admin.fio:25: iodepth_low=4"
 $BENCH -J "$B_TMP/admin.fio" >"$B_TMP/admin.json" 2>"$B_TMP/err" || b_fail "admin job file via fio: $(cat "$B_TMP/err")"
 grep -q "^iosched-bench: note: the native engine does not implement: $lacks; fio runs the job$" "$B_TMP/err" ||
         b_fail "auto does not say why fio runs: $(cat "$B_TMP/err")"
@@ -94,7 +95,8 @@ py "$B_TMP/admin.json" 'd["backend"].startswith("fio-") and [j["jobname"] for j 
 # the same numbers as fio's own report: I/Os, bytes, and the percentiles from json+'s bins
 python3 - "$B_TMP/admin.json" "$B_TMP/fio-last.json" <<'EOF' || b_fail "ours and fio's report differ"
 import json, sys
-ours, fio = (json.load(open(f)) for f in sys.argv[1:3])
+# fio writes the TAB of the description raw: not JSON, read as Python can (strict=False)
+ours, fio = (json.load(open(f), strict=False) for f in sys.argv[1:3])
 for a, b in zip(ours["jobs"], fio["jobs"]):
     r, f = a["read"], b["read"]
     assert r["total_ios"] == f["total_ios"] and r["io_bytes"] == f["io_bytes"], (r["total_ios"], f["total_ios"])

@@ -89,6 +89,29 @@ static const char doc_text[] =
         "  ]\n"
         "}\n";
 
+/* fio 3.33 writes a job's name and options as they stand: a TAB in them reaches the report raw (captured
+ * from `fio --output-format=json+` on a job file "[job<TAB>x]" with "description=a<TAB>b"). */
+static void test_raw_control(void **state)
+{
+        const char *text = "{\n  \"jobs\" : [\n    {\n      \"jobname\" : \"job\tx\",\n"
+                           "      \"job options\" : {\n        \"description\" : \"a\tb \\\"q\\\" \\\\ c\"\n"
+                           "      }\n    }\n  ]\n}\n";
+        const struct ios_json *job;
+        struct ios_json d;
+
+        (void)state;
+        /* JSON forbids it, and the strict reader (evidence, facts documents) refuses it */
+        assert_int_equal(ios_json_parse(text, strlen(text), &d), -EINVAL);
+        assert_int_equal(ios_json_parse_flags(text, strlen(text), IOS_JSON_RAW_CONTROL, &d), 0);
+        job = &ios_json_get(&d, "jobs")->kids[0];
+        assert_string_equal(ios_json_str(ios_json_get(job, "jobname")), "job\tx");
+        assert_string_equal(ios_json_str(ios_json_get(ios_json_get(job, "job options"), "description")),
+                            "a\tb \"q\" \\ c");
+        ios_json_done(&d);
+        /* NUL stays refused: a C string cannot hold it */
+        assert_int_equal(ios_json_parse_flags("\"a\0b\"", 5, IOS_JSON_RAW_CONTROL, &d), -EINVAL);
+}
+
 static void test_result(void **state)
 {
         struct bench_opts g;
@@ -163,6 +186,7 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_reader),
+                cmocka_unit_test(test_raw_control),
                 cmocka_unit_test(test_result),
         };
 
