@@ -508,7 +508,8 @@ int bench_fio_run(struct bench_fio *f, const struct bench_opts *g, struct ios_de
                 json = c.text[0] == '{' ? c.text : strstr(c.text, "\n{");
                 json = json && *json == '\n' ? json + 1 : json;
         }
-        if (stopped && (!json || ios_json_parse_flags(json, c.len - (size_t)(json - c.text), IOS_JSON_RAW_CONTROL, &doc) < 0)) {
+        if (stopped && (!json || ios_json_parse_flags(json, c.len - (size_t)(json - c.text),
+                                                      IOS_JSON_RAW_CONTROL, &doc) < 0)) {
                 r = bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted by signal %d", bench_stop_signal);
                 goto out;
         }
@@ -516,7 +517,8 @@ int bench_fio_run(struct bench_fio *f, const struct bench_opts *g, struct ios_de
                 r = fio_failed(&c, json != NULL, e);
                 if (r < 0)
                         goto out;
-                if (ios_json_parse_flags(json, c.len - (size_t)(json - c.text), IOS_JSON_RAW_CONTROL, &doc) < 0) {
+                if (ios_json_parse_flags(json, c.len - (size_t)(json - c.text), IOS_JSON_RAW_CONTROL, &doc) <
+                    0) {
                         r = bench_error_set(e, BENCH_ERR_IO, EINVAL, "cannot read fio's JSON report");
                         goto out;
                 }
