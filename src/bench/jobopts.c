@@ -516,26 +516,3 @@ int bench_jobopt_set(struct bench_opts *o, const char *name, const char *value, 
                                        where ? where : "", where ? ": " : "", where ? "" : "--", name);
         return j->set(s);
 }
-
-int bench_opts_copy_job(struct bench_opts *dst, const struct bench_opts *src)
-{
-        *dst = *src;
-        dst->filename = dst->name = dst->directory = NULL;
-        dst->output = dst->workload = dst->objective_job = dst->policy_file = NULL;
-        dst->jobfiles = dst->compare_scheds = NULL;
-        dst->jobs = NULL;
-        dst->njobs = 0;
-        dst->unsupported = dst->ignored = NULL;
-        if ((src->filename && !(dst->filename = strdup(src->filename))) ||
-            (src->directory && !(dst->directory = strdup(src->directory))))
-                return -ENOMEM;
-        return 0;
-}
-
-void bench_opts_done_job(struct bench_opts *o)
-{
-        free(o->filename);
-        free(o->name);
-        free(o->directory);
-        o->filename = o->name = o->directory = NULL;
-}

@@ -18,60 +18,6 @@
 #include "jobs.h"
 #include "macro.h"
 
-void bench_opts_init(struct bench_opts *o)
-{
-        static const double defp[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95,
-                                       99, 99.5, 99.9, 99.95, 99.99 };  /* fio's list */
-
-        memset(o, 0, sizeof(*o));
-        o->engine = &bench_engine_io_uring;
-        o->rw = BENCH_RW_READ;
-        o->rwmixread = 50;
-        o->bs[BENCH_READ] = o->bs[BENCH_WRITE] = 4096;
-        o->iodepth = 1;
-        o->numjobs = 1;
-        o->batch_complete_min = 1;
-        o->runtime_ns = 10ull * 1000000000ull;
-        o->direct = true;
-        o->fixedbufs = o->registerfiles = true;
-        o->randrepeat = true;
-        o->invalidate = true;
-        o->thinktime_blocks = 1;
-        o->prioclass = o->prio = -1;
-        o->loops = 0;                   /* 0: 1, or 3 with --compare */
-        o->objective = BENCH_OBJ_IOPS;
-        o->objective_jobidx = -1;
-        memcpy(o->percentiles, defp, sizeof(defp));
-        o->n_percentiles = ELEMENTSOF(defp);
-}
-
-void bench_opts_done(struct bench_opts *o)
-{
-        for (unsigned i = 0; o->jobs && i < o->njobs; i++)
-                bench_opts_done_job(&o->jobs[i]);
-        free(o->jobs);
-        o->jobs = NULL;
-        o->njobs = 0;
-        bench_opts_done_job(o);
-        ios_strv_free(o->compare_scheds);
-        ios_strv_free(o->jobfiles);
-        ios_strv_free(o->unsupported);
-        ios_strv_free(o->ignored);
-        ios_strv_free(o->fio_args);
-        ios_strv_free(o->fio_settings);
-        o->unsupported = o->ignored = o->fio_args = o->fio_settings = NULL;
-        free(o->stdin_job);
-        free(o->target_device);
-        o->stdin_job = o->target_device = NULL;
-        free(o->policy_file);
-        free(o->output);
-        free(o->workload);
-        free(o->objective_job);
-        o->policy_file = o->output = o->workload = o->objective_job = NULL;
-        o->compare_scheds = o->jobfiles = NULL;
-}
-
-
 /*
  * The command line being parsed, as the option handlers see it: the
  * global options, the job the options apply to (the global options until
