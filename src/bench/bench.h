@@ -92,6 +92,8 @@ enum bench_objective {
 };
 const char *bench_objective_to_string(enum bench_objective o);
 int bench_objective_from_string(const char *s);        /* enum or -EINVAL */
+bool bench_objective_lower_is_better(
+        enum bench_objective o); /* the latencies: p99, read-p99, await, read-await */
 
 /* ------------------------------------------------------------------ */
 /* units.c: sizes, times, booleans and counts, parsed and formatted    */

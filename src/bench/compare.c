@@ -22,33 +22,6 @@
 #include "fio.h"
 #include "macro.h"
 
-struct run {
-        struct bench_result res;
-        bool done;
-        double value;                   /* the objective */
-};
-
-/* One job's (or reporting group's) medians over a variant's runs */
-struct job_summary {
-        double iops, bw, p50, p99;
-};
-
-struct sched_summary {
-        const char *name;
-        const struct bench_variant *var;
-        struct run *runs;               /* loops */
-        unsigned n;                     /* completed runs */
-        double med, min, max, spread;   /* objective over completed runs */
-        double iops, bw, p50, p99, rp99, wp99, cpu;     /* medians, for the table */
-        struct job_summary *jobs;       /* per job, when the run has several */
-        unsigned njobs;
-};
-
-static bool lower_is_better(enum bench_objective o)
-{
-        return o == BENCH_OBJ_P99 || o == BENCH_OBJ_READ_P99;
-}
-
 /* The objective of a run: of the whole run, or of the job --objective=JOB:METRIC names */
 static double objective(const struct bench_opts *g, const struct bench_result *run)
 {
@@ -67,7 +40,8 @@ static double objective(const struct bench_opts *g, const struct bench_result *r
 }
 
 /* Median over the completed runs of f(run). */
-static double med_of(const struct sched_summary *s, unsigned loops, double (*f)(const struct bench_result *))
+static double med_of(const struct bench_cmp_variant *s, unsigned loops,
+                     double (*f)(const struct bench_result *))
 {
         double v[1000];
         unsigned n = 0;
@@ -87,7 +61,7 @@ static double f_wp99(const struct bench_result *r) { return (double)bench_result
 static double f_cpu(const struct bench_result *r) { return bench_result_cpu_us_per_io(r, true); }
 
 /* Median over the completed runs of job j's f(). */
-static double job_med(const struct sched_summary *s, unsigned loops, unsigned j,
+static double job_med(const struct bench_cmp_variant *s, unsigned loops, unsigned j,
                       double (*f)(const struct bench_result *))
 {
         double v[1000];
@@ -99,14 +73,14 @@ static double job_med(const struct sched_summary *s, unsigned loops, unsigned j,
         return bench_median(v, n);
 }
 
-static void summarise(struct sched_summary *s, unsigned loops, const struct bench_opts *obj)
+static void summarise(struct bench_cmp_variant *s, unsigned loops, const struct bench_opts *obj)
 {
         double v[1000];
 
         s->njobs = obj->njobs > 1 ? obj->njobs : 0;
         s->jobs = s->njobs ? calloc(s->njobs, sizeof(*s->jobs)) : NULL;
         for (unsigned j = 0; s->jobs && j < s->njobs; j++)
-                s->jobs[j] = (struct job_summary){ job_med(s, loops, j, f_iops), job_med(s, loops, j, f_bw),
+                s->jobs[j] = (struct bench_cmp_job){ job_med(s, loops, j, f_iops), job_med(s, loops, j, f_bw),
                                                    job_med(s, loops, j, f_p50), job_med(s, loops, j, f_p99) };
 
         s->n = 0;
@@ -127,7 +101,7 @@ static void summarise(struct sched_summary *s, unsigned loops, const struct benc
 }
 
 /* The verdict on the completed runs' objective values (verdict.c). */
-static void decide(struct sched_summary *s, unsigned n, unsigned loops, enum bench_objective obj,
+static void decide(struct bench_cmp_variant *s, unsigned n, unsigned loops, enum bench_objective obj,
                    struct bench_verdict *v)
 {
         double **vals = calloc(n, sizeof(*vals));
@@ -143,7 +117,7 @@ static void decide(struct sched_summary *s, unsigned n, unsigned loops, enum ben
                                         vals[i][counts[i]++] = s[i].runs[l].value;
                 }
         if (vals && counts && (n == 0 || vals[n - 1]))
-                bench_verdict_decide(vals, counts, n, lower_is_better(obj), v);
+                bench_verdict_decide(vals, counts, n, bench_objective_lower_is_better(obj), v);
         else
                 *v = (struct bench_verdict){ .best = -1, .second = -1, .p = 1.0 };
         for (unsigned i = 0; vals && i < n; i++)
@@ -152,275 +126,13 @@ static void decide(struct sched_summary *s, unsigned n, unsigned loops, enum ben
         free(counts);
 }
 
-static const char *obj_unit(enum bench_objective o, double v, char *buf, size_t len)
-{
-        if (o == BENCH_OBJ_BW)
-                return bench_fmt_bytes(buf, len, v);
-        if (o == BENCH_OBJ_IOPS)
-                return bench_fmt_num(buf, len, v);
-        return bench_fmt_ns(buf, len, v);
-}
-
-static double pct_change(double a, double b)
-{
-        return b > 0 ? (a / b - 1) * 100 : 0;
-}
-
-/*
- * What the other jobs paid for the winner: each job's IOPS, bandwidth and
- * p99 on the best variant against the runner-up (with --objective=JOB:,
- * every job but that one; otherwise every job).
- */
-static void paid(FILE *f, const struct bench_opts *o, const struct sched_summary *s, const struct bench_verdict *v)
-{
-        const struct sched_summary *a, *b;
-        char x[6][32];
-
-        if (v->best < 0 || v->second < 0 || !s[v->best].jobs || !s[v->second].jobs)
-                return;
-        a = &s[v->best];
-        b = &s[v->second];
-        fprintf(f, "  %s, %s against %s:\n", o->objective_jobidx >= 0 ? "what the other jobs paid for it" :
-                "per job", a->name, b->name);
-        for (unsigned j = 0; j < a->njobs; j++) {
-                if ((int)j == o->objective_jobidx)
-                        continue;
-                fprintf(f, "    %s: IOPS %s against %s (%+.1f%%), BW %s against %s, P99 %s against %s (%+.1f%%)\n",
-                        o->jobs[j].name, bench_fmt_num(x[0], sizeof(x[0]), a->jobs[j].iops),
-                        bench_fmt_num(x[1], sizeof(x[1]), b->jobs[j].iops), pct_change(a->jobs[j].iops, b->jobs[j].iops),
-                        bench_fmt_bytes(x[2], sizeof(x[2]), a->jobs[j].bw), bench_fmt_bytes(x[3], sizeof(x[3]), b->jobs[j].bw),
-                        bench_fmt_ns(x[4], sizeof(x[4]), a->jobs[j].p99), bench_fmt_ns(x[5], sizeof(x[5]), b->jobs[j].p99),
-                        pct_change(a->jobs[j].p99, b->jobs[j].p99));
-        }
-}
-
-static void print_text(FILE *f, const struct bench_opts *o, const struct bench_target *tg,
-                       const struct ios_device *disk, struct sched_summary *s, unsigned n,
-                       const struct bench_verdict *v, bool restored, const char *restored_what,
-                       const char *note)
-{
-        char b[8][32], round[160];
-        bool reads = bench_rw_reads(o->rw), writes = bench_rw_writes(o->rw);
-
-        /* the columns: what any job does; the header: the one job, or that there are several */
-        for (unsigned j = 0; j < o->njobs; j++) {
-                reads |= bench_rw_reads(o->jobs[j].rw);
-                writes |= bench_rw_writes(o->jobs[j].rw);
-        }
-        if (o->njobs > 1)
-                fprintf(f, "compare on %s (%s, %s): %u jobs, ioengine=%s direct=%d\n", disk->name,
-                        ios_class_to_string(disk->cls), tg->path, o->njobs, o->engine->name, o->direct);
-        else {
-                fprintf(f, "%s: compare on %s (%s, %s): rw=%s", o->name, disk->name, ios_class_to_string(disk->cls),
-                        tg->path, bench_rw_to_string(o->rw));
-                if (bench_rw_reads(o->rw) && bench_rw_writes(o->rw))
-                        fprintf(f, " rwmixread=%u", o->rwmixread);
-                fprintf(f, " bs=%s iodepth=%u numjobs=%u ioengine=%s direct=%d\n",
-                        bench_fmt_bytes(b[0], sizeof(b[0]), o->bs[bench_rw_reads(o->rw) ? 0 : 1]), o->iodepth,
-                        o->numjobs, o->engine->name, o->direct);
-        }
-        if (o->njobs > 1) {
-                fprintf(f, "  jobs:");
-                for (unsigned j = 0; j < o->njobs; j++)
-                        fprintf(f, " %s (rw=%s bs=%s iodepth=%u)%s", o->jobs[j].name, bench_rw_to_string(o->jobs[j].rw),
-                                bench_fmt_bytes(b[0], sizeof(b[0]), o->jobs[j].bs[bench_rw_reads(o->jobs[j].rw) ? 0 : 1]),
-                                o->jobs[j].iodepth, j + 1 < o->njobs ? "," : "\n");
-        }
-        fprintf(f, "  backend: %s\n", bench_backend_name);
-        bench_round_words(o, round, sizeof(round));
-        fprintf(f, "  %u %s per scheduler, interleaved, each %s; objective %s (%s is better)\n", o->loops,
-                o->loops == 1 ? "round" : "rounds", round, o->objective_label,
-                lower_is_better(o->objective) ? "lower" : "higher");
-        if (note)
-                fprintf(f, "  note: %s\n", note);
-        fputc('\n', f);
-        int w = 11;
-
-        for (unsigned i = 0; i < n; i++)
-                w = (int)strlen(s[i].name) > w ? (int)strlen(s[i].name) : w;
-        fprintf(f, "  %-*s %4s %9s %19s %7s %10s %9s %9s %9s %9s\n", w + 2, w > 11 ? "VARIANT" : "SCHEDULER", "RUNS",
-                o->objective == BENCH_OBJ_IOPS && o->objective_jobidx < 0 ? "IOPS" : o->objective_label,
-                "[MIN - MAX]", "SPREAD", "BW/s", "CLAT-P50", reads ? "READ-P99" : "P99",
-                writes ? "WRITE-P99" : "", "CPU/IO");
-        for (unsigned i = 0; i < n; i++) {
-                char range[64], spread[16];
-
-                if (s[i].n == 0) {
-                        fprintf(f, "  %-*s %4u  (no complete run)\n", w + 2, s[i].name, 0u);
-                        continue;
-                }
-                snprintf(range, sizeof(range), "[%s - %s]", obj_unit(o->objective, s[i].min, b[0], sizeof(b[0])),
-                         obj_unit(o->objective, s[i].max, b[1], sizeof(b[1])));
-                /* one run has no spread: "-", not 0.0% */
-                snprintf(spread, sizeof(spread), s[i].n > 1 ? "%.1f%%" : "-", s[i].spread);
-                fprintf(f, "  %-*s%s %4u %9s %19s %7s %10s %9s %9s %9s %9s\n", w, s[i].name,
-                        (int)i == v->best ? " *" : "  ", s[i].n, obj_unit(o->objective, s[i].med, b[2], sizeof(b[2])),
-                        range, spread, bench_fmt_bytes(b[3], sizeof(b[3]), s[i].bw),
-                        bench_fmt_ns(b[4], sizeof(b[4]), s[i].p50),
-                        bench_fmt_ns(b[5], sizeof(b[5]), reads ? s[i].rp99 : s[i].p99),
-                        writes ? bench_fmt_ns(b[6], sizeof(b[6]), s[i].wp99) : "",
-                        bench_fmt_ns(b[7], sizeof(b[7]), s[i].cpu * 1e3));
-                /* every job of the run, so that what one job gains is seen beside what another pays */
-                for (unsigned j = 0; s[i].jobs && j < s[i].njobs; j++)
-                        fprintf(f, "  %-*s   job %-12s IOPS %-7s BW %-11s CLAT-P50 %-8s P99 %s\n", w, "",
-                                o->jobs[j].name, bench_fmt_num(b[0], sizeof(b[0]), s[i].jobs[j].iops),
-                                bench_fmt_bytes(b[1], sizeof(b[1]), s[i].jobs[j].bw),
-                                bench_fmt_ns(b[2], sizeof(b[2]), s[i].jobs[j].p50),
-                                bench_fmt_ns(b[3], sizeof(b[3]), s[i].jobs[j].p99));
-        }
-        fputc('\n', f);
-        if (v->best >= 0 && v->second >= 0)
-                bench_verdict_print(f, v, s[v->best].name, s[v->second].name, lower_is_better(o->objective),
-                                    s[v->best].med, s[v->second].med, o->objective_label, "round", NULL);
-        else if (v->best >= 0)
-                fprintf(f, "  only %s completed\n", s[v->best].name);
-        paid(f, o, s, v);
-        fprintf(f, "  %s %s: %s\n", restored ? "restored" : "NOT restored", disk->name, restored_what);
-        fprintf(f, "  (MIN-MAX and SPREAD are over loops; CPU/IO is machine-wide, kernel threads included)\n");
-}
-
-/* The completed runs' objective values of s into v (room for loops), how many. */
-static unsigned values_of(const struct sched_summary *s, unsigned loops, double *v)
-{
-        unsigned k = 0;
-
-        for (unsigned l = 0; l < loops; l++)
-                if (s->runs[l].done)
-                        v[k++] = s->runs[l].value;
-        return k;
-}
-
-/*
- * "vs_best" of variant i: null for the best (or with no best), else how the
- * best beat it on the objective, by the verdict's own rule (verdict.c).
- */
-static void vs_best_json(FILE *f, const struct bench_opts *o, const struct sched_summary *s, unsigned i,
-                         const struct bench_verdict *v)
-{
-        double *a = calloc(o->loops ? o->loops : 1, sizeof(double)), *b = calloc(o->loops ? o->loops : 1, sizeof(double));
-        struct bench_pair w;
-        unsigned na, nb;
-
-        if (!a || !b || v->best < 0 || (int)i == v->best || s[i].n == 0) {
-                fprintf(f, "        \"vs_best\" : null,\n");
-                goto out;
-        }
-        na = values_of(&s[v->best], o->loops, a);
-        nb = values_of(&s[i], o->loops, b);
-        bench_verdict_pair(a, na, b, nb, lower_is_better(o->objective), v->noise, o->objective_label, &w);
-        fprintf(f, "        \"vs_best\" : { \"best\" : ");
-        bench_json_string(f, s[v->best].name);
-        fprintf(f, ", \"margin_pct\" : %f, \"ratio\" : %f, \"p_value\" : %f, \"significant\" : %s, \"label\" : ",
-                w.margin, w.ratio, w.p, w.significant ? "true" : "false");
-        bench_json_string(f, w.label);
-        fprintf(f, " },\n");
-out:
-        free(a);
-        free(b);
-}
-
-/* ,"margin_pct" ... "label": the verdict (noise_pct null: one round, no noise figure) */
-static void verdict_json(FILE *f, const struct bench_opts *o, const struct sched_summary *s,
-                         const struct bench_verdict *v)
-{
-        char label[128] = "";
-
-        if (v->best >= 0 && v->second >= 0)
-                bench_win_label(label, sizeof(label), s[v->best].med, s[v->second].med, lower_is_better(o->objective),
-                                o->objective_label);
-        fprintf(f, ",\n    \"margin_pct\" : %f,\n    \"ratio\" : %f,\n    \"noise_pct\" : ", v->margin, v->ratio);
-        if (v->noise_known)
-                fprintf(f, "%f", v->noise);
-        else
-                fputs("null", f);
-        fprintf(f, ",\n    \"p_value\" : %f,\n    \"significant\" : %s,\n    \"label\" : ", v->p,
-                v->significant ? "true" : "false");
-        bench_json_string(f, label);
-        fputs(",\n", f);
-}
-
-static void print_json(FILE *f, const struct bench_opts *o, const struct ios_device *disk,
-                       struct sched_summary *s, unsigned n, const struct bench_verdict *v, bool restored,
-                       char **bad, const char *orig, const struct bench_sched_state *st, const char *note)
-{
-        bench_report_json_begin(f, o);
-        fprintf(f, "  \"compare\" : {\n    \"device\" : ");
-        bench_json_string(f, disk->name);
-        fprintf(f, ",\n    \"original_scheduler\" : ");
-        bench_json_string(f, orig);
-        fprintf(f, ",\n    \"objective\" : \"%s\",\n    \"lower_is_better\" : %s,\n    \"loops\" : %u,\n",
-                o->objective_label, lower_is_better(o->objective) ? "true" : "false", o->loops);
-        fprintf(f, "    \"objective_note\" : ");
-        if (note)
-                bench_json_string(f, note);
-        else
-                fputs("null", f);
-        fprintf(f, ",\n    \"backend\" : ");
-        bench_json_string(f, bench_backend_name);
-        fprintf(f, ",\n    \"schedulers\" : [\n");
-        for (unsigned i = 0; i < n; i++) {
-                fprintf(f, "      {\n        \"name\" : ");
-                bench_json_string(f, s[i].name);
-                fputs(",\n", f);
-                bench_variant_json(f, s[i].var, "        ");
-                vs_best_json(f, o, s, i, v);
-                fprintf(f, "        \"runs\" : %u,\n        \"values\" : [", s[i].n);
-                for (unsigned l = 0, k = 0; l < o->loops; l++)
-                        if (s[i].runs[l].done)
-                                fprintf(f, "%s%f", k++ ? ", " : "", s[i].runs[l].value);
-                fprintf(f, "],\n        \"median\" : %f,\n        \"min\" : %f,\n        \"max\" : %f,\n"
-                        "        \"spread_pct\" : %f,\n        \"iops\" : %f,\n        \"bw_bytes\" : %f,\n"
-                        "        \"clat_p50_ns\" : %f,\n        \"clat_p99_ns\" : %f,\n"
-                        "        \"read_clat_p99_ns\" : %f,\n        \"write_clat_p99_ns\" : %f,\n"
-                        "        \"machine_cpu_ns_per_io\" : %f,\n        \"jobs\" : [",
-                        s[i].med, s[i].min, s[i].max, s[i].spread, s[i].iops, s[i].bw, s[i].p50, s[i].p99,
-                        s[i].rp99, s[i].wp99, s[i].cpu * 1e3);
-                for (unsigned j = 0; s[i].jobs && j < s[i].njobs; j++) {
-                        fprintf(f, "%s\n          { \"name\" : ", j ? "," : "");
-                        bench_json_string(f, o->jobs[j].name);
-                        fprintf(f, ", \"iops\" : %f, \"bw_bytes\" : %f, \"clat_p50_ns\" : %f, \"clat_p99_ns\" : %f }",
-                                s[i].jobs[j].iops, s[i].jobs[j].bw, s[i].jobs[j].p50, s[i].jobs[j].p99);
-                }
-                fprintf(f, "%s]\n      }%s\n", s[i].jobs ? "\n        " : "", i + 1 < n ? "," : "");
-        }
-        fprintf(f, "    ],\n    \"best\" : ");
-        bench_json_string(f, v->best >= 0 ? s[v->best].name : "");
-        fprintf(f, ",\n    \"runner_up\" : ");
-        bench_json_string(f, v->second >= 0 ? s[v->second].name : "");
-        verdict_json(f, o, s, v);
-        fprintf(f, "    \"restored\" : %s,\n    \"restore_errors\" : [", restored ? "true" : "false");
-        for (char **b = bad; b && *b; b++) {
-                fprintf(f, "%s", b == bad ? "" : ", ");
-                bench_json_string(f, *b);
-        }
-        fprintf(f, "],\n");
-        bench_sched_kept_json(st, f, "    ");       /* what another program set, kept (sched-kept.c) */
-        fprintf(f, "\n  },\n  \"jobs\" : [\n");
-        {
-                bool first = true;
-                /* one entry per job (or reporting group) per variant run: JOB.VARIANT.ROUND */
-                for (unsigned l = 0; l < o->loops; l++)
-                        for (unsigned i = 0; i < n; i++) {
-                                char suffix[128];
-
-                                if (!s[i].runs[l].done)
-                                        continue;
-                                snprintf(suffix, sizeof(suffix), ".%s.%u", s[i].name, l + 1);
-                                bench_report_json_units(f, o, &s[i].runs[l].res, suffix, &first);
-                        }
-                fprintf(f, "\n  ],\n");
-        }
-        bench_report_json_disk_util(f, NULL, NULL);
-        fprintf(f, "}\n");
-}
-
 /* The measurement of a --compare: one run of the jobs, ours or fio's. */
 struct measure {
         const struct bench_opts *o;
         struct bench_target *tg;
         struct ios_device *disk;
         struct bench_fio *fio;
-        struct sched_summary *s;
+        struct bench_cmp_variant *s;
 };
 
 static int measure_run(void *userdata, unsigned i, unsigned l, const char *tag, struct bench_error *e)
@@ -428,7 +140,7 @@ static int measure_run(void *userdata, unsigned i, unsigned l, const char *tag, 
         struct measure *m = userdata;
         struct bench_eta_line line = { .f = stderr, .tag = tag };
         const struct bench_progress_ops eta = { .update = bench_eta_update, .userdata = &line };
-        struct run *run = &m->s[i].runs[l];
+        struct bench_cmp_run *run = &m->s[i].runs[l];
         int r;
 
         if (m->fio)
@@ -469,7 +181,7 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
                   const struct bench_compare_hooks *hooks, struct bench_fio *fio, FILE *out, struct bench_error *e)
 {
         struct bench_trial t = { .lock = BENCH_DISK_LOCK_INIT };
-        struct sched_summary *s = NULL;
+        struct bench_cmp_variant *s = NULL;
         struct bench_verdict v;
         struct bench_opts ro;
         struct upfront up;
@@ -497,7 +209,7 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
                 for (unsigned i = 0; s && i < n; i++) {
                         s[i].name = t.vs.v[i].label;
                         s[i].var = &t.vs.v[i];
-                        s[i].runs = calloc(o->loops, sizeof(struct run));
+                        s[i].runs = calloc(o->loops, sizeof(struct bench_cmp_run));
                         if (!s[i].runs)
                                 r = -ENOMEM;
                 }
@@ -522,17 +234,19 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
                 summarise(&s[i], ro.loops, &ro);
         decide(s, n, ro.loops, ro.objective, &v);
         if (o->json)
-                print_json(out, &ro, disk, s, n, &v, t.restored, t.bad, t.orig, &t.st, uncapped ? note : NULL);
+                bench_compare_json(out, &ro, disk, s, n, &v, t.restored, t.bad, t.orig, &t.st,
+                                   uncapped ? note : NULL);
         else
-                print_text(out, &ro, fio ? &(struct bench_target){ .path = ro.filename } : tg, disk, s, n, &v,
-                           t.restored, bench_sched_restored_what(&t.st, what, sizeof(what)), uncapped ? note : NULL);
+                bench_compare_text(out, &ro, fio ? &(struct bench_target){ .path = ro.filename } : tg, disk,
+                                   s, n, &v, t.restored, bench_sched_restored_what(&t.st, what, sizeof(what)),
+                                   uncapped ? note : NULL);
         if (o->record) {        /* the record is read from the same report (record.c) */
                 char *text = NULL;
                 size_t len = 0;
                 FILE *m = open_memstream(&text, &len);
 
                 if (m)
-                        print_json(m, &ro, disk, s, n, &v, t.restored, t.bad, t.orig, &t.st,
+                        bench_compare_json(m, &ro, disk, s, n, &v, t.restored, t.bad, t.orig, &t.st,
                                    uncapped ? note : NULL);
                 if (m && fclose(m) == 0)
                         bench_record(o, disk, text, len);

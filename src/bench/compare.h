@@ -345,6 +345,42 @@ int bench_observe_check_opts(const struct bench_opts *o, struct bench_error *e);
 int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct bench_compare_hooks *hooks,
                   FILE *out, struct bench_error *e);
 
+/* ------------------------------------------------------------------ */
+/* compare.c measures, compare-report.c reports                        */
+/* ------------------------------------------------------------------ */
+
+/* One run of a variant */
+struct bench_cmp_run {
+        struct bench_result res;
+        bool done;
+        double value;                   /* the objective */
+};
+
+/* One job's (or reporting group's) medians over a variant's runs */
+struct bench_cmp_job {
+        double iops, bw, p50, p99;
+};
+
+/* A variant of a --compare: its runs and their summary */
+struct bench_cmp_variant {
+        const char *name;
+        const struct bench_variant *var;
+        struct bench_cmp_run *runs;     /* loops */
+        unsigned n;                     /* completed runs */
+        double med, min, max, spread;   /* objective over completed runs */
+        double iops, bw, p50, p99, rp99, wp99, cpu;     /* medians, for the table */
+        struct bench_cmp_job *jobs;     /* per job, when the run has several */
+        unsigned njobs;
+};
+/* The report: text, or the JSON document (--json; also what --record keeps) */
+void bench_compare_text(FILE *f, const struct bench_opts *o, const struct bench_target *tg,
+                        const struct ios_device *disk, struct bench_cmp_variant *s, unsigned n,
+                        const struct bench_verdict *v, bool restored, const char *restored_what,
+                        const char *note);
+void bench_compare_json(FILE *f, const struct bench_opts *o, const struct ios_device *disk,
+                        struct bench_cmp_variant *s, unsigned n, const struct bench_verdict *v, bool restored,
+                        char **bad, const char *orig, const struct bench_sched_state *st, const char *note);
+
 /* --compare; fio (NULL: our engine) runs the jobs when given (fio.h) */
 struct bench_fio;
 int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,

@@ -43,6 +43,12 @@ const char *bench_objective_to_string(enum bench_objective o)
         return o < _BENCH_OBJ_MAX ? obj_names[o] : NULL;
 }
 
+bool bench_objective_lower_is_better(enum bench_objective o)
+{
+        return o == BENCH_OBJ_P99 || o == BENCH_OBJ_READ_P99 || o == BENCH_OBJ_AWAIT ||
+               o == BENCH_OBJ_READ_AWAIT;
+}
+
 int bench_objective_from_string(const char *s)
 {
         for (int i = 0; s && i < _BENCH_OBJ_MAX; i++)

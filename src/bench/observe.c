@@ -77,11 +77,6 @@ int bench_observe_check_opts(const struct bench_opts *o, struct bench_error *e)
         return 0;
 }
 
-static bool lower_is_better(enum bench_objective o)
-{
-        return o == BENCH_OBJ_AWAIT || o == BENCH_OBJ_READ_AWAIT;
-}
-
 static int objective_metric(enum bench_objective o)
 {
         return o == BENCH_OBJ_BW ? M_BW : o == BENCH_OBJ_AWAIT ? M_AWAIT : o == BENCH_OBJ_READ_AWAIT ? M_RAWAIT : M_IOPS;
@@ -248,9 +243,12 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct ios_dev
                 w = (int)strlen(s[i].name) > w ? (int)strlen(s[i].name) : w;
         fprintf(f, "iosched-bench: observe %s (%s, %s): no I/O of its own, the disk's counters (stat)\n", d->name,
                 ios_class_to_string(d->cls), o->filename);
-        fprintf(f, "  %u rounds x %.1fs (+%.1fs settle) per variant, interleaved; objective %s (%s is better)\n\n",
+        fprintf(f,
+                "  %u rounds x %.1fs (+%.1fs settle) per variant, interleaved; "
+                "objective %s (%s is better)\n\n",
                 o->loops, (double)o->runtime_ns / 1e9, (double)o->ramp_ns / 1e9,
-                bench_objective_to_string(o->objective), lower_is_better(o->objective) ? "lower" : "higher");
+                bench_objective_to_string(o->objective),
+                bench_objective_lower_is_better(o->objective) ? "lower" : "higher");
         fprintf(f, "  %-*s %6s %9s %19s %7s %9s %10s %9s %9s %7s %8s %6s %9s\n", w + 2,
                 w > 11 ? "VARIANT" : "SCHEDULER", "ROUNDS", o->objective == BENCH_OBJ_IOPS ? "IOPS" :
                 bench_objective_to_string(o->objective), "[MIN - MAX]", "SPREAD", "IOPS", "BW/s", "R-AWAIT",
@@ -288,9 +286,10 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct ios_dev
         if (idle(s, n))
                 fprintf(f, "  no round saw I/O to judge by: the disk was idle\n");
         else if (v->best >= 0 && v->second >= 0)
-                bench_verdict_print(f, v, s[v->best].name, s[v->second].name, lower_is_better(o->objective),
-                                    s[v->best].med[metric], s[v->second].med[metric],
-                                    bench_objective_to_string(o->objective), "round",
+                bench_verdict_print(f, v, s[v->best].name, s[v->second].name,
+                                    bench_objective_lower_is_better(o->objective), s[v->best].med[metric],
+                                    s[v->second].med[metric], bench_objective_to_string(o->objective),
+                                    "round",
                                     changed >= 0 ? "not judged, the load changed (see below)" : NULL);
         else if (v->best >= 0)
                 fprintf(f, "  only %s has a complete round\n", s[v->best].name);
@@ -324,9 +323,11 @@ static void print_json(FILE *f, const struct bench_opts *o, const struct ios_dev
         bench_json_string(f, d->name);
         fprintf(f, ",\n    \"original_scheduler\" : ");
         bench_json_string(f, orig);
-        fprintf(f, ",\n    \"objective\" : \"%s\",\n    \"lower_is_better\" : %s,\n    \"rounds\" : %u,\n"
+        fprintf(f,
+                ",\n    \"objective\" : \"%s\",\n    \"lower_is_better\" : %s,\n    \"rounds\" : %u,\n"
                 "    \"runtime_ms\" : %.0f,\n    \"settle_ms\" : %.0f,\n    \"variants\" : [\n",
-                bench_objective_to_string(o->objective), lower_is_better(o->objective) ? "true" : "false", o->loops,
+                bench_objective_to_string(o->objective),
+                bench_objective_lower_is_better(o->objective) ? "true" : "false", o->loops,
                 (double)o->runtime_ns / 1e6, (double)o->ramp_ns / 1e6);
         for (unsigned i = 0; i < n; i++) {
                 fprintf(f, "      {\n        \"name\" : ");
@@ -511,7 +512,7 @@ int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct
         r = bench_trial_restore(&t, r, e);
         for (unsigned i = 0; i < t.vs.n; i++)
                 summarise(&s[i], o->loops);
-        decide(s, t.vs.n, o->loops, metric, lower_is_better(o->objective), &v);
+        decide(s, t.vs.n, o->loops, metric, bench_objective_lower_is_better(o->objective), &v);
         changed = load_changed(s, t.vs.n, o->loops, &changed_pct);
         if (o->json)
                 print_json(out, o, d, s, t.vs.n, &v, changed, t.restored, t.bad, t.orig);
