@@ -98,42 +98,6 @@ static int refuse(struct bench_fio_defs *d, struct bench_error *e)
         return bench_error_set(e, BENCH_ERR_REFUSED, EPERM, "%s", d->problems[0]);
 }
 
-/* fio's command line: our program options, then each job's full list of settings, and no job file. */
-static int build_argv(const struct bench_fio_defs *d, struct bench_fio *f)
-{
-        size_t n = 4 + d->prog.n, k = 0;
-        char **v;
-
-        for (size_t i = 0; i < d->n; i++)
-                n += 1 + d->jobs[i].kv.n;
-        v = calloc(n + 1, sizeof(*v));
-        if (!v)
-                return -ENOMEM;
-        f->argv = v;
-        v[k++] = strdup(f->exe);
-        v[k++] = strdup("--output-format=json+");
-        v[k++] = strdup("--eta=never");
-        for (size_t i = 0; i < d->prog.n; i++)
-                if (!streq(d->prog.v[i].key, "section")) /* applied already: fio reads no job file */
-                        (void)(d->prog.v[i].val ? asprintf(&v[k++], "--%s=%s", d->prog.v[i].key, d->prog.v[i].val)
-                                                : asprintf(&v[k++], "--%s", d->prog.v[i].key));
-        for (size_t i = 0; i < d->n; i++) {
-                const struct bench_fio_def *j = &d->jobs[i];
-
-                (void)asprintf(&v[k++], "--name=%s", j->name);
-                for (size_t s = 0; s < j->kv.n; s++) {
-                        /* a job option alone is "=1" on fio's command line */
-                        bool bare = !j->kv.v[s].val;
-
-                        (void)asprintf(&v[k++], "--%s=%s", j->kv.v[s].key, bare ? "1" : j->kv.v[s].val);
-                }
-        }
-        for (size_t i = 0; i < k; i++)
-                if (!v[i])
-                        return -ENOMEM;
-        return 0;
-}
-
 int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct bench_fio *f,
                       struct bench_target *tg, struct bench_error *e)
 {
@@ -164,7 +128,7 @@ int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct b
         if (r >= 0 && d.nproblems)
                 r = refuse(&d, e);
         if (r >= 0)
-                r = build_argv(&d, f);
+                r = bench_fio_argv(&d, f->exe, &f->argv);
         if (r >= 0 && bench_sandbox_abi() == 0)
                 fprintf(stderr, "iosched-bench: note: this kernel has no Landlock: fio runs unconfined, held only "
                                 "by the checks made before it starts\n");

@@ -8,8 +8,9 @@
  * ${VAR} and $ncpus/$mb_memory expanded, aliases folded to fio's names.
  * Each job is then the full ordered list of what reaches it: our defaults,
  * the command line's global settings, the job files' [global] settings met
- * so far, its own (fio's rule: the last one wins); fio.c hands fio exactly
- * that, and no job file, so what fiojob.c checked is what fio runs.
+ * so far, its own (fio's rule: the last one wins); bench_fio_argv() makes
+ * fio's command line of exactly that, and no job file, so what fiojob.c
+ * checked is what fio runs.
  * fio loads an engine named by a path while it reads a job, so a file that
  * names one is read here first for its ioengine lines, and not given to
  * fio without --allow-exec.  A [global] section after a job reads as that
@@ -397,4 +398,49 @@ out:
         kvs_done(&cmd_globals);
         kvs_done(&globals);
         return r;
+}
+
+/* "--KEY=VALUE" ("--KEY" with no value), or NULL: no memory (asprintf leaves its pointer undefined then). */
+static char *opt_arg(const char *key, const char *val)
+{
+        char *s;
+
+        if ((val ? asprintf(&s, "--%s=%s", key, val) : asprintf(&s, "--%s", key)) < 0)
+                return NULL;
+        return s;
+}
+
+int bench_fio_argv(const struct bench_fio_defs *d, const char *exe, char ***ret)
+{
+        size_t n = 4 + d->prog.n, k = 0;
+        char **v;
+
+        for (size_t i = 0; i < d->n; i++)
+                n += 1 + d->jobs[i].kv.n;
+        v = calloc(n + 1, sizeof(*v));
+        if (!v)
+                return -ENOMEM;
+        v[k++] = strdup(exe);
+        v[k++] = strdup("--output-format=json+");
+        v[k++] = strdup("--eta=never");
+        for (size_t i = 0; i < d->prog.n; i++)
+                if (!streq(d->prog.v[i].key, "section")) /* applied already: fio reads no job file */
+                        v[k++] = opt_arg(d->prog.v[i].key, d->prog.v[i].val);
+        for (size_t i = 0; i < d->n; i++) {
+                const struct bench_fio_def *j = &d->jobs[i];
+
+                v[k++] = opt_arg("name", j->name);
+                /* a job option alone is "=1" on fio's command line */
+                for (size_t s = 0; s < j->kv.n; s++)
+                        v[k++] = opt_arg(j->kv.v[s].key, j->kv.v[s].val ? j->kv.v[s].val : "1");
+        }
+        for (size_t i = 0; i < k; i++)
+                if (!v[i]) {
+                        for (size_t l = 0; l < k; l++)
+                                free(v[l]);
+                        free(v);
+                        return -ENOMEM;
+                }
+        *ret = v;
+        return 0;
 }

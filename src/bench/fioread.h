@@ -59,6 +59,9 @@ int bench_fio_problem(struct bench_fio_defs *d, const char *fmt, ...) __attribut
  */
 int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio_defs *d, struct bench_error *e);
 void bench_fio_defs_done(struct bench_fio_defs *d);
+/* fio's command line for d: exe, our report options, then each job's full list of settings as
+ * "--KEY=VALUE" (a job option alone "=1"), and no job file; *ret a NULL-terminated strv. */
+int bench_fio_argv(const struct bench_fio_defs *d, const char *exe, char ***ret);
 
 /* fionames.c: fio's names for a job's files */
 int bench_fio_format_name(const char *fmt, const char *job, unsigned jobnum, unsigned filenum, char *out, size_t len);
