@@ -4,9 +4,11 @@
  * when the run applies), and what it came to is recorded in one structure
  * (struct apply_model): per disk its class and evidence (the device), the
  * plan with each setting's before, wanted, after and state, what a broken
- * policy file holds on it, its drift, whether it complies, and its outcome
- * class.  apply, --dry-run, --check, --format prometheus, explain, status and
- * facts only render it (run.c, prom.c, explain.c, status.c, facts.c); main.c
+ * policy file holds on it, its drift, whether it complies, its outcome
+ * class, and, for the views (explain, status, facts, --check, prometheus),
+ * its validation evidence, read here once.  apply, --dry-run, --check,
+ * --format prometheus, explain, status and facts only render it (run.c,
+ * prom.c, explain.c, status.c, facts.c, evidence-view.c); main.c
  * turns the outcome into the exit status (struct apply_out's exit_of).
  */
 #define _GNU_SOURCE
@@ -43,13 +45,25 @@ const char *apply_change_state_name(enum ios_change_state s)
         return "?";
 }
 
-/* The scheduler the plan chose for the disk, or NULL when the policy sets none. */
-static const char *wanted_scheduler(const struct ios_plan *pl)
+/* The plan's setting of the scheduler for the disk, or NULL when the policy sets none. */
+static const struct ios_change *scheduler_change(const struct ios_plan *pl)
 {
         for (size_t i = 0; i < pl->n; i++)
                 if (streq(pl->c[i].key, "scheduler") && pl->c[i].state != IOS_CHANGE_SKIPPED)
-                        return pl->c[i].wanted;
+                        return &pl->c[i];
         return NULL;
+}
+
+/*
+ * The views: the disk's validation evidence, against the rule and scheduler
+ * in force.  Never validated (no directory, no document) is no error; a
+ * document that cannot be read is the disk's note, not the view's failure.
+ */
+static void read_evidence(const char *root, struct apply_disk *d, struct ios_device *dev)
+{
+        int e = ios_evidence_of_disk(root, dev, d->wanted_source, d->wanted, &d->ev);
+
+        d->ev_error = e < 0 ? e : 0;
 }
 
 /* --dry-run, --check: the first setting that cannot be set is the disk's error */
@@ -75,9 +89,11 @@ static enum apply_outcome disk_outcome(const struct apply_model *m, const struct
         return apply_outcome_of_errno(d->plan.error);
 }
 
-static void plan_disk(struct apply_model *m, struct apply_disk *d, struct ios_device *dev)
+static void plan_disk(struct apply_model *m, const struct apply_model_opts *mo, struct apply_disk *d,
+                      struct ios_device *dev)
 {
         struct ios_plan *pl = &d->plan;
+        const struct ios_change *sc;
         int e = ios_plan_build(m->policy, dev, pl);
 
         d->dev = pl->dev = dev;
@@ -93,8 +109,12 @@ static void plan_disk(struct apply_model *m, struct apply_disk *d, struct ios_de
         d->compliant = ios_plan_compliant(pl);
         d->changed =
                 ios_plan_count(pl, m->mode == APPLY_MODE_APPLY ? IOS_CHANGE_APPLIED : IOS_CHANGE_DRIFT) > 0;
-        d->wanted = wanted_scheduler(pl);
+        sc = scheduler_change(pl);
+        d->wanted = sc ? sc->wanted : NULL;
+        d->wanted_source = sc ? sc->source : NULL;
         d->outcome = disk_outcome(m, d);
+        if (mo->evidence)
+                read_evidence(mo->evidence_root, d, dev);
 }
 
 int apply_model_build(struct apply_model *m, const struct apply_model_opts *mo, const struct ios_policy *p,
@@ -102,6 +122,7 @@ int apply_model_build(struct apply_model *m, const struct apply_model_opts *mo, 
 {
         *m = (struct apply_model){ .mode = mo->mode,
                                    .report = mo->report,
+                                   .evidence = mo->evidence,
                                    .policy = p,
                                    .devs = devs,
                                    .ndevs = n,
@@ -117,7 +138,7 @@ int apply_model_build(struct apply_model *m, const struct apply_model_opts *mo, 
                 if (mo->hide_empty && devs[i]->size == 0)
                         continue;
                 m->n++;
-                plan_disk(m, d, devs[i]);
+                plan_disk(m, mo, d, devs[i]);
                 m->drift += d->drift;
                 m->ndrift += d->drift > 0;
                 m->ndrives += ios_class_is_media_drive(devs[i]->cls);
@@ -131,8 +152,10 @@ int apply_model_build(struct apply_model *m, const struct apply_model_opts *mo, 
 
 void apply_model_done(struct apply_model *m)
 {
-        for (size_t i = 0; i < m->n; i++)
+        for (size_t i = 0; i < m->n; i++) {
                 ios_plan_done(&m->disks[i].plan);
+                ios_evidence_state_done(&m->disks[i].ev);
+        }
         free(m->disks);
         *m = (struct apply_model){};
 }
