@@ -49,7 +49,8 @@ static const char *p_text(double p, char *buf, size_t n)
 /* The verdict about the scheduler validated, true for each kind. */
 static void verdict_words(FILE *f, const struct ios_evidence *r)
 {
-        const char *sched = r->policy_scheduler ? r->policy_scheduler : "the scheduler found (the policy set none)";
+        const char *sched = r->policy_scheduler ? r->policy_scheduler :
+                                                  "the scheduler found (the policy set none)";
         char p[32];
 
         switch (r->verdict) {
@@ -155,7 +156,8 @@ static void stale_line(FILE *f, const struct apply_disk *d)
 {
         char date[16];
 
-        fprintf(f, "warning: the validation of %s is stale, changed since: ", date_of(d->ev.last, date, sizeof(date)));
+        fprintf(f, "warning: the validation of %s is stale, changed since: ",
+                date_of(d->ev.last, date, sizeof(date)));
         stale_words(f, d);
         fputs("; validate again", f);
 }
