@@ -35,7 +35,8 @@ static void record(const char *root, struct ios_device *d, const char *kernel, e
                 .kernel = strdup(kernel), .device = strdup(d->name), .rule = strdup("test.conf:4"),
                 .policy_scheduler = strdup("mq-deadline"), .backend = strdup("native"),
                 .objective = strdup("reader:p99"), .lower_is_better = true, .rounds = 5,
-                .best = strdup(v == IOS_EVIDENCE_BEATEN ? "none" : "mq-deadline"), .runner_up = strdup("none"),
+                .best = strdup(v == IOS_EVIDENCE_BEATEN ? "none" : "mq-deadline"),
+                .runner_up = strdup("none"),
                 .verdict = v, .against = strdup("none"), .label = strdup("12% lower reader p99"),
                 .effect_pct = 12, .p_value = 0.01, .significant = true,
         };
@@ -136,8 +137,9 @@ static void test_model(void **state)
                                   " cannot be read: not an evidence document");
         ios_strv_free(w);
         s = text_of(apply_evidence_json, &m.disks[0]);
-        assert_string_equal(s, ",\n     \"validation\": null, \"validation_error\": \"its validation evidence in "
-                               IOS_EVIDENCE_DIR " cannot be read: not an evidence document\"");
+        assert_string_equal(s, ",\n     \"validation\": null, \"validation_error\": "
+                               "\"its validation evidence in " IOS_EVIDENCE_DIR
+                               " cannot be read: not an evidence document\"");
         free(s);
         apply_model_done(&m);
 
@@ -165,10 +167,13 @@ static void test_words(void **state)
         } cases[] = {
                 { IOS_EVIDENCE_BEST, "mq-deadline", "none",
                   "mq-deadline best, 12% lower reader p99 than none, p=0.01" },
-                { IOS_EVIDENCE_BEST, "mq-deadline", NULL, "mq-deadline best (nothing else completed a run)" },
+                { IOS_EVIDENCE_BEST, "mq-deadline", NULL,
+                  "mq-deadline best (nothing else completed a run)" },
                 { IOS_EVIDENCE_WITHIN_NOISE, "none", "none",
-                  "mq-deadline within the noise of none (none: 12% lower reader p99, p=0.01, not significant)" },
-                { IOS_EVIDENCE_BEATEN, "none", "none", "none beat mq-deadline, 12% lower reader p99, p=0.01" },
+                  "mq-deadline within the noise of none "
+                  "(none: 12% lower reader p99, p=0.01, not significant)" },
+                { IOS_EVIDENCE_BEATEN, "none", "none",
+                  "none beat mq-deadline, 12% lower reader p99, p=0.01" },
                 { IOS_EVIDENCE_NONE, "none", NULL, "no verdict about mq-deadline" },
         };
         char want[256], *s;
