@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "iosched.h"
 #include "macro.h"
@@ -55,6 +56,22 @@ static const struct ios_change *scheduler_change(const struct ios_plan *pl)
 }
 
 /*
+ * No evidence directory under root: every disk never validated, known with
+ * one call per run instead of the library's three per disk (its identity
+ * read, the directory opened).  Anything else, a link included, is left
+ * to the library, which refuses what it must.
+ */
+static bool evidence_dir_missing(const char *root)
+{
+        _cleanup_free_ char *path = NULL;
+        struct stat st;
+
+        if (asprintf(&path, "%s%s", root && strcmp(root, "/") ? root : "", IOS_EVIDENCE_DIR) < 0)
+                return false;
+        return lstat(path, &st) < 0 && errno == ENOENT;
+}
+
+/*
  * The views: the disk's validation evidence, against the rule and scheduler
  * in force.  Never validated (no directory, no document) is no error; a
  * document that cannot be read is the disk's note, not the view's failure.
@@ -89,8 +106,8 @@ static enum apply_outcome disk_outcome(const struct apply_model *m, const struct
         return apply_outcome_of_errno(d->plan.error);
 }
 
-static void plan_disk(struct apply_model *m, const struct apply_model_opts *mo, struct apply_disk *d,
-                      struct ios_device *dev)
+static void plan_disk(struct apply_model *m, const struct apply_model_opts *mo, bool evidence,
+                      struct apply_disk *d, struct ios_device *dev)
 {
         struct ios_plan *pl = &d->plan;
         const struct ios_change *sc;
@@ -113,13 +130,15 @@ static void plan_disk(struct apply_model *m, const struct apply_model_opts *mo, 
         d->wanted = sc ? sc->wanted : NULL;
         d->wanted_source = sc ? sc->source : NULL;
         d->outcome = disk_outcome(m, d);
-        if (mo->evidence)
+        if (evidence)
                 read_evidence(mo->evidence_root, d, dev);
 }
 
 int apply_model_build(struct apply_model *m, const struct apply_model_opts *mo, const struct ios_policy *p,
                       struct ios_device **devs, size_t n)
 {
+        bool evidence;
+
         *m = (struct apply_model){ .mode = mo->mode,
                                    .report = mo->report,
                                    .evidence = mo->evidence,
@@ -132,13 +151,14 @@ int apply_model_build(struct apply_model *m, const struct apply_model_opts *mo, 
         m->disks = calloc(n ? n : 1, sizeof(*m->disks));
         if (!m->disks)
                 return -ENOMEM;
+        evidence = mo->evidence && n > 0 && !evidence_dir_missing(mo->evidence_root);
         for (size_t i = 0; i < n; i++) {
                 struct apply_disk *d = &m->disks[m->n];
 
                 if (mo->hide_empty && devs[i]->size == 0)
                         continue;
                 m->n++;
-                plan_disk(m, mo, d, devs[i]);
+                plan_disk(m, mo, evidence, d, devs[i]);
                 m->drift += d->drift;
                 m->ndrift += d->drift > 0;
                 m->ndrives += ios_class_is_media_drive(devs[i]->cls);
