@@ -2,7 +2,8 @@
 /*
  * explain.c: `iosched-apply explain [DEVICE...]` for one, several or every
  * disk: the class with its evidence, the facts, the rule behind each
- * setting and the other writers of those settings, as text or as the JSON
+ * setting (the scheduler's with its validation evidence: evidence-view.c)
+ * and the other writers of those settings, as text or as the JSON
  * contract (schema 1): a renderer of the run model (model.c).  Read only.
  */
 #define _GNU_SOURCE
@@ -58,12 +59,36 @@ static void json_device(FILE *f, const struct apply_run_opts *o, const struct ap
         }
         fprintf(f, "%s]", pl->n ? "\n     " : "");
         apply_conflicts_json(f, o, pl);
+        apply_evidence_json(f, disk);
         fputc('}', f);
 }
 
-/* The second half of a disk's text: every key the policy sets, its source and state. */
-static void text_plan(FILE *out, const struct ios_plan *pl)
+/* The disk's validation evidence and its warnings, at indent (evidence-view.c). */
+static void text_evidence(FILE *out, const struct apply_disk *d, const char *indent)
 {
+        _cleanup_(ios_strv_freep) char **w = apply_evidence_warnings(d);
+
+        if (!d->ev_error) {
+                fputs(indent, out);
+                apply_evidence_line(out, d);
+                fputc('\n', out);
+        }
+        for (char **l = w; l && *l; l++) {
+                fputs(indent, out);
+                apply_write_field(out, *l);
+                fputc('\n', out);
+        }
+}
+
+/*
+ * The second half of a disk's text: every key the policy sets, its source
+ * and state, and under the scheduler's rule the evidence about it.
+ */
+static void text_plan(FILE *out, const struct apply_disk *d)
+{
+        const struct ios_plan *pl = &d->plan;
+        bool shown = false;
+
         fputs("  policy:\n", out);
         if (pl->n == 0 && pl->nheld == 0)
                 fputs("    (no rule sets anything: left as the kernel chose)\n", out);
@@ -75,12 +100,21 @@ static void text_plan(FILE *out, const struct ios_plan *pl)
                         c->current ? c->current : "");
                 if (c->msg)
                         fprintf(out, "      %s\n", c->msg);
+                if (c->source && c->wanted && d->wanted_source == c->source && !shown) {
+                        text_evidence(out, d, "      ");
+                        shown = true;
+                }
         }
         for (size_t i = 0; i < pl->nheld; i++)
                 fprintf(out, "    %s: held (%s has an error): left as it is\n",
                         streq(pl->held[i].key, "*") ? "every setting" : pl->held[i].key, pl->held[i].source);
         for (char **n = pl->notes; n && *n; n++)
                 fprintf(out, "    note: %s\n", *n);
+        /* validated while the policy set no scheduler (or another rule): still shown */
+        if (!shown && (d->ev.last || d->ev_error)) {
+                fputs("  validation:\n", out);
+                text_evidence(out, d, "    ");
+        }
 }
 
 static void json_explain(FILE *f, const struct apply_run_opts *o, const struct apply_model *m, int exit)
@@ -110,7 +144,7 @@ static void text_explain(FILE *f, const struct apply_run_opts *o, const struct a
                 apply_list_explain(f, d->dev);
                 if (d->read_error)
                         continue;
-                text_plan(f, &d->plan);
+                text_plan(f, d);
                 w = apply_conflicts_lines(o, &d->plan);
                 if (w)
                         fputs("  other writers:\n", f);

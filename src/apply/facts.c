@@ -3,8 +3,9 @@
  * facts.c: `iosched-apply facts -J`, what a fleet inventory wants of a host
  * (the JSON contract, schema 1): the kernel, whether the policy loaded,
  * and per disk its class and evidence, identity, controller (driver, PCI
- * slot, id and subsystem id), scheduler and compliance: a renderer of the
- * run model (model.c).  Read only.  The per-disk facts are shared with
+ * slot, id and subsystem id), scheduler, compliance and validation
+ * evidence (evidence-view.c, what `iosched-apply report` reads): a renderer
+ * of the run model (model.c).  Read only.  The per-disk facts are shared with
  * `explain -J`.
  */
 #define _GNU_SOURCE
@@ -116,6 +117,7 @@ static void json_disks(FILE *f, const struct apply_run_opts *o, const struct app
                         fprintf(f, ", \"compliant\": %s, \"drift\": %zu", d->compliant ? "true" : "false",
                                 d->drift);
                         apply_conflicts_json(f, o, &d->plan);
+                        apply_evidence_json(f, d);
                         fputc('}', f);
                 }
                 fprintf(f, "%s]", k ? "\n  " : "");

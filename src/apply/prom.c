@@ -6,7 +6,9 @@
  * fires instead of the file going stale: iosched_policy_ok,
  * iosched_policy_errors, iosched_exit_code and
  * iosched_last_run_timestamp_seconds; then per disk compliance, drifting
- * and failed settings, other writers and the class/scheduler/wanted info.
+ * and failed settings, other writers and the class/scheduler/wanted info;
+ * per disk validated, the evidence's age, staleness and verdict against
+ * the policy (iosched_validation_*).
  * --textfile (textfile.c) puts this in a file, atomically.
  */
 #define _GNU_SOURCE
@@ -114,6 +116,41 @@ static void disk_counts(FILE *f, const struct apply_run_opts *o, const struct ap
         }
 }
 
+/* Per disk with a validation record: its age, whether it is stale, whether it goes against the policy. */
+static void validation(FILE *f, const struct apply_model *m)
+{
+        static const char * const names[] = { "iosched_validation_age_seconds", "iosched_validation_stale",
+                                              "iosched_validation_against_policy" };
+        static const char * const help[] = {
+                "Seconds since the disk's last validation (iosched-apply validate); none: never validated.",
+                "1 if the kernel, firmware, disk or rule changed since the disk's last validation, else 0.",
+                "1 if the policy's scheduler lost with significance in the disk's last validation, else 0.",
+        };
+        struct timespec ts;
+        size_t k = 0;
+
+        for (size_t i = 0; i < m->n; i++)
+                k += m->disks[i].ev.last != NULL;
+        if (!m->evidence || k == 0)
+                return;
+        (void)clock_gettime(CLOCK_REALTIME, &ts);
+        for (size_t j = 0; j < ELEMENTSOF(names); j++) {
+                metric(f, names[j], help[j]);
+                for (size_t i = 0; i < m->n; i++) {
+                        const struct apply_disk *d = &m->disks[i];
+                        long long age;
+
+                        if (!d->ev.last)
+                                continue;
+                        fprintf(f, "%s{device=", names[j]);
+                        label(f, d->dev->name);
+                        age = (long long)ts.tv_sec - d->ev.last->time;
+                        fprintf(f, "} %lld\n", j == 0 ? (age > 0 ? age : 0) :
+                                               j == 1 ? d->ev.stale != 0 : d->ev.against_policy);
+                }
+        }
+}
+
 void apply_prom_run(FILE *f, const struct apply_run_opts *o, const struct apply_model *m, int exit)
 {
         health(o->out, f, m->policy_errors == 0, m->policy_errors, exit);
@@ -136,4 +173,5 @@ void apply_prom_run(FILE *f, const struct apply_run_opts *o, const struct apply_
                 label(f, wanted_scheduler(&m->disks[i].plan));
                 fputs("} 1\n", f);
         }
+        validation(f, m);
 }

@@ -126,7 +126,8 @@ static void log_plan_syslog(const struct ios_plan *pl)
         }
 }
 
-static void json_plan(FILE *f, const struct apply_run_opts *o, const struct apply_disk *disk, bool first)
+static void json_plan(FILE *f, const struct apply_run_opts *o, const struct apply_model *m,
+                      const struct apply_disk *disk, bool first)
 {
         const struct ios_plan *pl = &disk->plan;
         const struct ios_device *d = pl->dev;
@@ -167,6 +168,8 @@ static void json_plan(FILE *f, const struct apply_run_opts *o, const struct appl
         }
         fprintf(f, "%s]", pl->n ? "\n     " : "");
         apply_conflicts_json(f, o, pl);
+        if (m->evidence)
+                apply_evidence_json(f, disk);
         fputc('}', f);
 }
 
@@ -185,7 +188,7 @@ static void json_run(FILE *f, const struct apply_run_opts *o, const struct apply
         apply_json_strv(f, ios_policy_warnings(m->policy));
         fputs(",\n \"devices\": [", f);
         for (size_t i = 0; i < m->n; i++)
-                json_plan(f, o, &m->disks[i], i == 0);
+                json_plan(f, o, m, &m->disks[i], i == 0);
         fprintf(f, "%s]}\n", m->n ? "\n  " : "");
 }
 
@@ -256,6 +259,9 @@ int apply_run_render(const struct apply_view *v)
                         for (char **u = unmatched; u && *u; u++)
                                 fprintf(stderr, "%s: note: %s: [Match] matches no disk\n", o->prog, *u);
         }
+        /* --check: stale evidence, evidence against the policy said; the exit status stays the policy's */
+        if (!o->json && !o->prometheus && !o->quiet)
+                apply_evidence_say(o->prog, m);
         if (o->json)
                 json_run(stdout, o, m, o->out->exit_of(m->outcome));
         else if (o->prometheus)

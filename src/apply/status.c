@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * status.c: `iosched-apply status`, one line per disk (NAME CLASS SCHED
- * WANTED STATE DRIFT CONFLICT) and the drift count, as a table, raw, or
+ * WANTED STATE DRIFT CONFLICT VALIDATED) and the drift count, as a table, raw, or
  * the JSON contract (schema 1): a renderer of the run model (model.c).
  * Read only.
  */
@@ -14,7 +14,7 @@
 #include "macro.h"
 #include "apply.h"
 
-enum { SC_NAME, SC_CLASS, SC_SCHED, SC_WANTED, SC_STATE, SC_DRIFT, SC_CONFLICT, _SC_MAX };
+enum { SC_NAME, SC_CLASS, SC_SCHED, SC_WANTED, SC_STATE, SC_DRIFT, SC_CONFLICT, SC_VALIDATED, _SC_MAX };
 
 static const struct {
         const char *name;
@@ -28,6 +28,8 @@ static const struct {
         [SC_STATE] = { "STATE", false, "ok, drift, error or unmanaged (the policy sets nothing)" },
         [SC_DRIFT] = { "DRIFT", true, "settings that differ from the policy" },
         [SC_CONFLICT] = { "CONFLICT", false, "other writers of what the policy sets (TuneD, udev, elevator=)" },
+        [SC_VALIDATED] = { "VALIDATED", false,
+                           "date of the last validation (-: never), \",stale\", \",against\" the policy" },
 };
 
 void apply_status_help_columns(FILE *out)
@@ -97,6 +99,7 @@ static char *cell(const struct apply_run_opts *o, const struct apply_disk *disk,
         case SC_STATE: return strdup(state_of(disk));
         case SC_DRIFT: return asprintf(&s, "%zu", disk->drift) < 0 ? NULL : s;
         case SC_CONFLICT: return apply_conflicts_short(o, &disk->plan);
+        case SC_VALIDATED: return apply_evidence_cell(disk);
         }
         return NULL;
 }
@@ -117,6 +120,7 @@ static void json_status_disk(FILE *f, const struct apply_run_opts *o, const stru
         fprintf(f, ", \"state\": \"%s\", \"drift\": %zu, \"compliant\": %s", state_of(disk), disk->drift,
                 disk->compliant ? "true" : "false");
         apply_conflicts_json(f, o, &disk->plan);
+        apply_evidence_json(f, disk);
         fputc('}', f);
 }
 
@@ -195,5 +199,8 @@ int apply_status_render(const struct apply_view *v)
                 return v->m->outcome;
         }
         e = text_status(v, cols, ncols);
+        /* stale evidence, evidence against the policy: said, the outcome the policy's */
+        if (e >= 0)
+                apply_evidence_say(o->prog, v->m);
         return e < 0 ? e : (int)v->m->outcome;
 }

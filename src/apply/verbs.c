@@ -193,12 +193,13 @@ static int run_validate(struct apply_cli *c)
  */
 static int render_model(struct apply_cli *c, const struct apply_model_opts *mo)
 {
+        struct apply_model_opts o = *mo;
         struct apply_model m;
         int e;
 
         c->ro.ctx = c->root;
-        c->ro.conf_root = c->conf_root;
-        e = apply_model_build(&m, mo, c->policy, c->devs, c->ndevs);
+        c->ro.conf_root = o.evidence_root = c->conf_root;
+        e = apply_model_build(&m, &o, c->policy, c->devs, c->ndevs);
         if (e >= 0)
                 e = c->verb->render(
                         &(struct apply_view){ .o = &c->ro, .lo = &c->lo, .columns = c->cols, .m = &m });
@@ -225,7 +226,7 @@ static int run_report(struct apply_cli *c)
                 return devices_rc;
         c->lo.hide_empty = v->hide_empty && !c->show_all && c->nargs == 0;
         return render_model(c, &(struct apply_model_opts){
-                .report = true, .hide_empty = c->lo.hide_empty,
+                .report = true, .hide_empty = c->lo.hide_empty, .evidence = true,
                 .base = devices_rc || (c->policy_rc && !v->policy_fact) ? APPLY_FAILED : APPLY_OK });
 }
 
@@ -297,7 +298,10 @@ static int run_apply(struct apply_cli *c)
         ro->all_disks = !c->udev_dev && c->nargs == 0;
         ro->base = c->policy_rc || devices_rc ? APPLY_FAILED : APPLY_OK;
         /* a skipped policy file or a missing disk named: the others still done, exit 2 */
-        return render_model(c, &(struct apply_model_opts){ .mode = ro->mode, .base = ro->base });
+        /* the evidence is a view's: --check and prometheus show it; apply and --udev never read it */
+        return render_model(c, &(struct apply_model_opts){
+                .mode = ro->mode, .base = ro->base,
+                .evidence = !c->udev_dev && (ro->mode == APPLY_MODE_CHECK || ro->prometheus) });
 }
 
 #define F_TEXT (1u << APPLY_FORMAT_TEXT)

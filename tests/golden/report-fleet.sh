@@ -21,14 +21,16 @@ for h in megaraid-ld megaraid-ld-6.12 vm-perc-ld-6.1 ahci-sata-hdd ahci-sata-hdd
         [ -d "$fx/$h/sys/block" ] || { echo "FAIL no fixture $h"; exit 1; }
         "$bin" facts -J --config /dev/null --sysroot "$fx/$h" > "$tmp/h/$h.json" || { echo "FAIL facts $h: $?"; fail=1; }
 done
-# the evidence item 2 of the views adds per disk; the report reads it as documented
-sed -i 's|"conflicts": \[\]}|"conflicts": [], "validation": {"verdict": "beaten", "date": "2026-11-27T10:00:00Z", "stale": ["kernel"], "against_policy": true}}|' \
+# per-disk validation evidence as facts -J prints it (evidence-view.c), of a beaten, stale record and a best one
+sed -i 's|"validation": null}|"validation": {"verdict": "beaten", "date": "2026-11-27T10:00:00Z", "stale": ["kernel"], "against_policy": true}}|' \
         "$tmp/h/megaraid-ld.json"
-sed -i 's|"conflicts": \[\]}|"conflicts": [], "validation": {"verdict": "best", "date": "2026-11-26T09:00:00Z", "stale": [], "against_policy": false}}|' \
+sed -i 's|"validation": null}|"validation": {"verdict": "best", "date": "2026-11-26T09:00:00Z", "stale": [], "against_policy": false}}|' \
         "$tmp/h/megaraid-ld-6.12.json"
-sed -i 's|"conflicts": \[\]}|"conflicts": [], "validation": null}|' "$tmp/h/vm-perc-ld-6.1.json"
-# an older document: no wanted_scheduler (and no validation)
+grep -q '"validation": null}' "$tmp/h/vm-perc-ld-6.1.json" || { echo "FAIL: facts -J has no validation"; exit 1; }
+# an older document: no wanted_scheduler, no validation
 sed -i -e 's|"wanted_scheduler": [^,]*, ||' -e 's|"version": "[^"]*"|"version": "0.0.9"|' "$tmp/h/ahci-sata-hdd.json"
+sed -i -z 's|,\n *"validation": null}|}|g' "$tmp/h/ahci-sata-hdd.json"
+grep -q '"validation"' "$tmp/h/ahci-sata-hdd.json" && { echo "FAIL: validation left in the older document"; exit 1; }
 grep -q '"validation": {"verdict": "beaten"' "$tmp/h/megaraid-ld.json" || { echo "FAIL: evidence not injected"; exit 1; }
 
 cd "$tmp/h" || exit 1

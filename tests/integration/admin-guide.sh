@@ -114,6 +114,10 @@ expect 'restored loop[0-9]+'
 # section 8: the verdicts kept, --adopt's answer, the fleet report
 expect '"rule": "[^"]*/loops/etc/iosched.d/60-try.conf:4"'
 expect '(not adopting: |adopted: )'
+expect '^      validated [0-9]{4}-[0-9]{2}-[0-9]{2} on [^ ]+: '
+expect '^loop[0-9]+ +[^ ]* +[0-9]{4}-[0-9]{2}-[0-9]{2}(,stale)?(,against)?$'
+expect "^\\{'verdict': "
+expect '^iosched_validation_age_seconds\{device="loop[0-9]+"\} [0-9]+$'
 expect '^QEMU QEMU HARDDISK: 1 host, 1 disk'
 expect '^  db1 +1 raid '
 set -- $(sed -n 's/^trying on \(loop[0-9]*\) and \(loop[0-9]*\)$/\1 \2/p' "$out")
