@@ -132,6 +132,37 @@ $(series "$t/drift.prom")
             exp_annotations:
               summary: "iosched textfile on h is older than an hour"
               description: "The timer running \`iosched-apply --check --textfile\` (iosched-textfile.timer) has stopped; its metrics are stale."
+  - interval: 1m
+    input_series:
+      - series: 'iosched_validation_against_policy{instance="h",device="sdb"}'
+        values: '1x1500'
+      - series: 'iosched_validation_stale{instance="h",device="sdb"}'
+        values: '1x1500'
+      - series: 'iosched_validation_against_policy{instance="h",device="sdc"}'
+        values: '0x1500'
+      - series: 'iosched_validation_stale{instance="h",device="sdc"}'
+        values: '0x1500'
+    alert_rule_test:
+      - eval_time: 30m
+        alertname: IoschedValidationAgainstPolicy
+        exp_alerts: []
+      - eval_time: 70m
+        alertname: IoschedValidationAgainstPolicy
+        exp_alerts:
+          - exp_labels: {severity: info, instance: h, device: sdb}
+            exp_annotations:
+              summary: "the policy's scheduler for sdb on h lost its validation"
+              description: "The last \`iosched-apply validate\` on sdb found another scheduler better with significance. \`iosched-apply explain sdb\` shows the evidence; \`validate --adopt\` writes the winner's drop-in."
+      - eval_time: 20h
+        alertname: IoschedValidationStale
+        exp_alerts: []
+      - eval_time: 1441m
+        alertname: IoschedValidationStale
+        exp_alerts:
+          - exp_labels: {severity: info, instance: h, device: sdb}
+            exp_annotations:
+              summary: "the validation of sdb on h is stale"
+              description: "The kernel, the firmware, the disk or the rule changed since sdb was validated. \`iosched-apply explain sdb\` says what; run \`iosched-apply validate sdb\` again."
 EOT
 (cd "$t" && promtool test rules test.yml) || { t_fail "promtool test rules"; cat "$t/test.yml"; }
 exit $fail
