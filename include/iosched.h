@@ -179,12 +179,6 @@ bool ios_iosched_tunable_of(const char *sched, const char *tunable);
 /* "queue/nr_requests", "queue/iosched/read_expire": a key a policy may set. */
 bool ios_tunable_known(const char *key);
 /*
- * The first key whose write makes the kernel reset key to a value of its own
- * ("queue/nr_requests" for "queue/iosched/async_depth"), or NULL.  The
- * write order (apply.c) writes the resetting keys first.
- */
-const char *ios_tunable_reset_by(const char *key);
-/*
  * Check value against key's type and range: 0, -ENOENT (unknown key),
  * -EINVAL (not of the type) or -ERANGE, with one line in msg.
  */
@@ -490,6 +484,12 @@ int ios_plan_from_settings(struct ios_device *d, const struct ios_wanted *w, str
  * Returns 0 or the first -errno.
  */
 int ios_plan_apply(struct ios_plan *plan);
+/*
+ * Whether a write of by makes d's kernel reset key to a value of its own
+ * ("queue/nr_requests" resets "queue/iosched/async_depth"; on 6.11+ a queue-limits
+ * write recomputes "queue/read_ahead_kb"); every kernel the table names when d's is unknown.
+ */
+bool ios_tunable_reset_on(struct ios_device *d, const char *key, const char *by);
 /*
  * The one spelling of a change: "key: before -> after (source)", before
  * "(default)" when unknown ("(after switch)" for a planned one), after the

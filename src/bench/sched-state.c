@@ -147,10 +147,13 @@ static void record_left(struct bench_sched_state *s, const char *before, char * 
         sc = ios_wanted_value(&now, "scheduler");
         for (size_t i = 0; s->left_known && before && sc && streq(before, sc) && i < now.n; i++) {
                 const char *key = now.s[i].key, *cur = now.s[i].value, *ours = ios_wanted_value(&s->left, key);
-                const char *rb = ios_tunable_reset_by(key);
+                bool reset = false;
 
+                /* a value the kernel reset for one of our writes is ours, not another program's */
+                for (char * const *w = written; w && *w && !reset; w++)
+                        reset = ios_tunable_reset_on(s->dev, key, *w);
                 if (streq(key, "scheduler") || bench_sched_kept_find(s, key) || !ours || streq(ours, cur) ||
-                    ios_strv_contains(written, key) || (rb && ios_strv_contains(written, rb)))
+                    ios_strv_contains(written, key) || reset)
                         continue;
                 (void)bench_sched_kept_add(s, key, cur, ours, startswith(key, "queue/iosched/") ? sc : NULL);
         }

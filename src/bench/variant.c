@@ -379,10 +379,13 @@ int bench_variant_switch(const struct bench_variants *vs, unsigned i, struct ios
                 if (!streq(extra->s[k].key, "scheduler") && !ios_wanted_get(&w, extra->s[k].key))
                         r = ios_wanted_set(&w, extra->s[k].key, extra->s[k].value, extra->s[k].source);
         for (size_t k = 0; start && k < start->n && r >= 0; k++) {
-                const char *key = start->s[k].key, *reset_by = ios_tunable_reset_by(key);
+                const char *key = start->s[k].key;
+                bool reset = false;
 
                 /* the variant writes a key that makes the kernel reset this one: the kernel's value counts */
-                if (reset_by && ios_wanted_get(&v->set, reset_by))
+                for (size_t j = 0; j < v->set.n && !reset; j++)
+                        reset = ios_tunable_reset_on(d, key, v->set.s[j].key);
+                if (reset)
                         continue;
                 if ((startswith(key, "queue/iosched/") || streq(key, "queue/nr_requests") ||
                      ios_strv_contains(vs->queue_keys, key)) && !ios_wanted_get(&w, key))

@@ -27,6 +27,14 @@ void ios_kver_get(struct ios_device *d, struct ios_kver *k)
                 k->major = k->minor = 0;
 }
 
+bool ios_tunable_reset_on(struct ios_device *d, const char *key, const char *by)
+{
+        struct ios_kver k = {};
+
+        ios_kver_get(d, &k);
+        return ios_tunable_resets(key, by, k.major, k.minor);
+}
+
 /* Order rank without the others: scheduler, nr_requests, other queue/, iosched/. */
 static int rank_of(const char *key)
 {

@@ -101,6 +101,9 @@ int ios_dropins_override(char ***paths, const struct ios_dropin *ov, size_t nov)
 
 /* Whether writing by makes kernel major.minor (0.0: not known) recompute key (tunables.c's table). */
 bool ios_tunable_resets(const char *key, const char *by, unsigned major, unsigned minor);
+/* The first key whose write makes some kernel reset key to a value of its own, or NULL: the write order
+ * (apply-order.c) writes the resetting keys first. */
+const char *ios_tunable_reset_by(const char *key);
 /* The other spelling of a value the kernel moved (queue/iosched/async_depth, queue/async_depth),
  * and the release that has the second; NULL for a key never moved. */
 const char *ios_tunable_moved(const char *key, unsigned *ret_major, unsigned *ret_minor);

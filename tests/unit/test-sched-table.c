@@ -117,6 +117,31 @@ static void test_reset_by(void **state)
         assert_null(ios_tunable_reset_by("scheduler"));
 }
 
+/* Per the disk's kernel: 6.12 recomputes read_ahead_kb on any queue-limits write, 6.1 on none (captured trees) */
+static void test_reset_on(void **state)
+{
+        static const char * const limits[] = { "queue/add_random",  "queue/iostats",
+                                               "queue/rotational",  "queue/stable_writes",
+                                               "queue/write_cache", "queue/max_sectors_kb" };
+        struct ios_ctx *r12, *r61;
+        struct ios_device *d12 = t_dev(&r12, t_fixture("ahci-sata-hdd-6.12"), "sdd");
+        struct ios_device *d61 = t_dev(&r61, t_fixture("ahci-sata-hdd"), "sdd");
+
+        (void)state;
+        for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+                assert_true(ios_tunable_reset_on(d12, "queue/read_ahead_kb", limits[i]));
+                assert_false(ios_tunable_reset_on(d61, "queue/read_ahead_kb", limits[i]));
+        }
+        assert_false(ios_tunable_reset_on(d12, "queue/read_ahead_kb", "queue/nomerges"));
+        assert_true(ios_tunable_reset_on(d12, "queue/iosched/async_depth", "queue/nr_requests"));
+        assert_true(ios_tunable_reset_on(d61, "queue/iosched/async_depth", "queue/nr_requests"));
+        assert_false(ios_tunable_reset_on(d61, "queue/nr_requests", "queue/iosched/async_depth"));
+        ios_device_free(d12);
+        ios_device_free(d61);
+        ios_ctx_free(r12);
+        ios_ctx_free(r61);
+}
+
 /*
  * The write order follows the rule: whatever order the settings come in, a
  * plan writes the key that resets another before it (captured mq-deadline disk).
@@ -159,6 +184,7 @@ int main(void)
                 cmocka_unit_test(test_names),
                 cmocka_unit_test(test_families),
                 cmocka_unit_test(test_reset_by),
+                cmocka_unit_test(test_reset_on),
                 cmocka_unit_test(test_write_order),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
