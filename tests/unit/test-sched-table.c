@@ -117,7 +117,7 @@ static void test_reset_by(void **state)
         assert_null(ios_tunable_reset_by("scheduler"));
 }
 
-/* Per the disk's kernel: 6.12 recomputes read_ahead_kb on a queue-limits write, 6.1 on none (captured trees) */
+/* Per the disk's kernel: 6.12 recomputes read_ahead_kb on a queue-limits write, 6.1 never (captured) */
 static void test_reset_on(void **state)
 {
         static const char * const limits[] = { "queue/add_random",  "queue/iostats",
