@@ -159,6 +159,7 @@ static const struct tunable queue_attrs[] = {
         INT_("io_poll_delay", -1, INT_MAX, "-1 (classic polling) or a time in us"),
         INT_("io_timeout", 1, UINT_MAX, "a time in ms, at least 1"),
         BOOL_("iostats"),
+        BOOL_("iostats_passthrough"),   /* from 6.13: I/O statistics for passthrough commands */
         INT_("max_sectors_kb", 1, UINT_MAX, "a size in KiB, at least 1"),
         INT_("nomerges", 0, 2, "0, 1 or 2"),
         INT_("nr_requests", 1, UINT_MAX, "a count, at least 1"),
@@ -332,6 +333,8 @@ static const struct reset_rule {
         { "queue/read_ahead_kb", "queue/stable_writes", KV(6, 11), 0 },
         { "queue/read_ahead_kb", "queue/write_cache", KV(6, 11), 0 },
         { "queue/read_ahead_kb", "queue/max_sectors_kb", KV(6, 10), 0 },
+        /* the file is from 6.13, a queue-limits flag (BLK_FLAG_IOSTATS_PASSTHROUGH): 64 -> 128 on 6.18 */
+        { "queue/read_ahead_kb", "queue/iostats_passthrough", KV(6, 13), 0 },
 };
 
 bool ios_tunable_resets(const char *key, const char *by, unsigned major, unsigned minor)

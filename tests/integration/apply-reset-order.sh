@@ -55,4 +55,18 @@ else
         echo "$out" | grep -q "read_ahead_kb" && t_fail "read_ahead_kb written where the kernel keeps it: $out"
 fi
 $APPLY --check --config "$pol" "$l" >/dev/null || t_fail "--check after apply (in place): exit $?"
+
+# 3. iostats_passthrough (6.13+), a queue-limits flag too: set, and read_ahead_kb written after it
+if [ -w "$q/iostats_passthrough" ]; then
+        printf '[Match]\nName=%s\n[Set]\nqueue/read_ahead_kb=64\nqueue/iostats_passthrough=1\n' "$l" >"$pol"
+        echo 0 >"$q/iostats_passthrough"
+        echo 128 >"$q/read_ahead_kb"
+        out=$($APPLY --config "$pol" "$l" 2>&1) || t_fail "apply iostats_passthrough: exit $?: $out"
+        echo "$out"
+        [ "$(cat "$q/iostats_passthrough")" = 1 ] || t_fail "iostats_passthrough is $(cat "$q/iostats_passthrough")"
+        [ "$(cat "$q/read_ahead_kb")" = 64 ] || t_fail "after iostats_passthrough: read_ahead_kb is $(cat "$q/read_ahead_kb")"
+        echo "$out" | grep -q "written again" && t_fail "iostats_passthrough: the first pass did not hold: $out"
+        $APPLY --check --config "$pol" "$l" >/dev/null || t_fail "--check after iostats_passthrough: exit $?"
+        echo 0 >"$q/iostats_passthrough"
+fi
 exit 0
