@@ -148,8 +148,11 @@ static int run_list(struct apply_cli *c)
                 return err(c, APPLY_EXIT_ERROR, "unknown column: %.*s", (int)strcspn(bad, ","), bad);
         /* as lsblk: disks without a medium are left out unless -a or named */
         lo->hide_empty = c->verb->hide_empty && !c->show_all && c->nargs == 0;
-        if (apply_list_needs_extra(lo) || lo->hide_empty)
+        /* the RM and SIZE columns need both; leaving out disks with no medium, the size alone */
+        if (apply_list_needs_extra(lo))
                 ios_ctx_set_probe(c->root, IOS_PROBE_EXTRA);
+        else if (lo->hide_empty)
+                ios_ctx_set_probe(c->root, IOS_PROBE_SIZE);
         (void)ios_raise_nofile();
         /* as lsblk: a missing name is reported, the others are listed, exit 2 */
         rc = load_devices(c);
