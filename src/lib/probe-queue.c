@@ -85,8 +85,10 @@ int ios_probe_queue(struct ios_device *d)
                         d->zoned = z;
         }
 
-        /* kernfs (and most file systems) count subdirectories in st_nlink */
-        if (fstatat(d->fd, "mq", &st, 0) == 0) {
+        /* kernfs (and most file systems) count subdirectories in st_nlink; a dm-multipath
+         * map's class depends on it, other disks' only when asked for */
+        if ((!(ios_ctx_get_probe(d->ctx) & IOS_PROBE_NO_HWQ) || startswith(d->name, "dm-")) &&
+            fstatat(d->fd, "mq", &st, 0) == 0) {
                 int n = st.st_nlink >= 2 + 1 ? (int)(st.st_nlink - 2) : ios_sysfs_list(d->fd, "mq", NULL);
 
                 if (n == -ENOMEM)
