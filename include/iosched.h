@@ -36,13 +36,12 @@ struct ios_ctx *ios_ctx_free(struct ios_ctx *r);
 const char *ios_ctx_prefix(const struct ios_ctx *r);
 bool ios_ctx_is_host(const struct ios_ctx *r);
 
-/*
- * What ios_device_new() reads beyond what classification and the scheduler
- * need.  Every attribute costs three system calls, and udev runs us once
- * per disk, so size and removable are read only when asked for.
- */
+/* What ios_device_new() reads beyond what classification and the scheduler need (each attribute
+ * costs system calls, and udev runs us per disk), and what a caller can do without. */
 enum {
         IOS_PROBE_EXTRA = 1 << 0,       /* size, removable */
+        IOS_PROBE_SIZE = 1 << 1,        /* size only (what lsblk's "no medium" needs) */
+        IOS_PROBE_NO_HWQ = 1 << 2,      /* blk_mq, nr_hw_queues left false, 0 (but for dm- devices) */
 };
 void ios_ctx_set_probe(struct ios_ctx *r, unsigned flags);
 unsigned ios_ctx_get_probe(const struct ios_ctx *r);

@@ -24,6 +24,8 @@ struct apply_list_opts {
 void apply_list_help_columns(FILE *out);
 int apply_list_parse_columns(const char *arg, int *cols, size_t *ncols, const char **bad);
 bool apply_list_needs_extra(const struct apply_list_opts *o);
+/* Whether o's columns include the one named name ("HWQ"). */
+bool apply_list_has_column(const struct apply_list_opts *o, const char *name);
 int apply_list_print(struct ios_device **devs, size_t n, const struct apply_list_opts *o);
 int apply_list_explain(FILE *out, const struct ios_device *d);
 int apply_table_print(const char * const *headers, const bool *right, size_t ncols, char * const *cells,

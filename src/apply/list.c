@@ -166,6 +166,14 @@ int apply_list_parse_columns(const char *arg, int *cols, size_t *ncols, const ch
         return 0;
 }
 
+bool apply_list_has_column(const struct apply_list_opts *o, const char *name)
+{
+        for (size_t i = 0; i < o->ncols; i++)
+                if (streq(infos[o->cols[i]].name, name))
+                        return true;
+        return false;
+}
+
 bool apply_list_needs_extra(const struct apply_list_opts *o)
 {
         for (size_t i = 0; i < o->ncols; i++)

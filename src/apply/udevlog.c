@@ -24,6 +24,7 @@
 
 static const char *log_prog;
 static int kmsg_fd = -1;
+static bool log_ready;
 
 /* The initramfs: its root is the kernel's rootfs, a ramfs or tmpfs. */
 static bool in_initramfs(void)
@@ -33,10 +34,17 @@ static bool in_initramfs(void)
         return statfs("/", &sf) == 0 && (sf.f_type == RAMFS_MAGIC || sf.f_type == TMPFS_MAGIC);
 }
 
+/* Where lines go is looked at with the first line: a disk already in place logs none. */
 void apply_log_open(const char *prog)
 {
         log_prog = prog;
-        openlog(prog, LOG_PID, LOG_DAEMON);
+        log_ready = false;
+}
+
+static void log_setup(void)
+{
+        log_ready = true;
+        openlog(log_prog, LOG_PID, LOG_DAEMON);
         if (access("/dev/log", W_OK) != 0 && in_initramfs())
                 kmsg_fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC | O_NOCTTY);
 }
@@ -47,6 +55,8 @@ void apply_log(int prio, const char *fmt, ...)
         va_list ap;
         int n;
 
+        if (!log_ready)
+                log_setup();
         va_start(ap, fmt);
         if (kmsg_fd < 0) {
                 vsyslog(prio, fmt, ap);

@@ -142,14 +142,16 @@ static int run_list(struct apply_cli *c)
 {
         struct apply_list_opts *lo = &c->lo;
         const char *bad = NULL;
+        unsigned probe;
         int e, rc;
 
         if (apply_list_parse_columns(c->cols, lo->cols, &lo->ncols, &bad) < 0)
                 return err(c, APPLY_EXIT_ERROR, "unknown column: %.*s", (int)strcspn(bad, ","), bad);
         /* as lsblk: disks without a medium are left out unless -a or named */
         lo->hide_empty = c->verb->hide_empty && !c->show_all && c->nargs == 0;
-        if (apply_list_needs_extra(lo) || lo->hide_empty)
-                ios_ctx_set_probe(c->root, IOS_PROBE_EXTRA);
+        /* the RM and SIZE columns need both; leaving out disks with no medium, the size alone */
+        probe = apply_list_needs_extra(lo) ? IOS_PROBE_EXTRA : lo->hide_empty ? IOS_PROBE_SIZE : 0;
+        ios_ctx_set_probe(c->root, probe | (apply_list_has_column(lo, "HWQ") ? 0 : IOS_PROBE_NO_HWQ));
         (void)ios_raise_nofile();
         /* as lsblk: a missing name is reported, the others are listed, exit 2 */
         rc = load_devices(c);

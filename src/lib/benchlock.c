@@ -39,6 +39,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "root-internal.h"
+#include "nodefree-internal.h"
 
 #define BENCH_COMM "iosched-bench"
 
@@ -125,24 +126,26 @@ static bool is_root_bench(struct ios_ctx *r, long pid)
 
 int ios_bench_lock_holder(struct ios_ctx *r, unsigned major, unsigned minor, long *ret_pid)
 {
-        _cleanup_close_ int dfd = -EBADF, fd = -EBADF;
+        _cleanup_close_ int fd = -EBADF;
         char path[64], buf[24];
         struct stat st;
         long pid;
         ssize_t n;
-        int e;
+        int dfd, e;
 
         *ret_pid = 0;
         e = ios_bench_lock_path(major, minor, path, sizeof(path));
         if (e < 0)
                 return e;
-        dfd = ios_ctx_open(r, IOS_BENCH_LOCK_DIR, O_PATH | O_DIRECTORY);
+        /* marked node-free when run/ is a nodev mount: the file below is then one open */
+        dfd = ios_ctx_open_dir(r, IOS_BENCH_LOCK_DIR, NULL);
         if (dfd == -ENOENT || dfd == -ENOTDIR)
                 return 0;               /* no benchmark ever ran here */
         if (dfd < 0)
                 return dfd;
         /* the file itself: no link followed, a regular file only (beneath.c) */
         fd = ios_open_beneath(dfd, strrchr(path, '/') + 1, O_RDONLY);
+        ios_dirfd_close(dfd);
         if (fd == -ENOENT)
                 return 0;               /* none on this disk */
         if (fd == -ELOOP || fd == -EISDIR || fd == -EBADFD)
@@ -154,10 +157,9 @@ int ios_bench_lock_holder(struct ios_ctx *r, unsigned major, unsigned minor, lon
                 return -errno;
         if (st.st_uid != 0 || (st.st_mode & 07777) != 0600)
                 return 0;
-        if (flock(fd, LOCK_SH | LOCK_NB) == 0) {
-                (void)flock(fd, LOCK_UN);
+        /* free: the shared lock goes with the descriptor, closed on return */
+        if (flock(fd, LOCK_SH | LOCK_NB) == 0)
                 return 0;
-        }
         if (errno != EWOULDBLOCK)
                 return -errno;
         pid = flock_holder(r, &st);

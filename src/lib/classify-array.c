@@ -82,8 +82,8 @@ int ios_classify_array(struct ios_device *d, bool controller_shown)
         if (!d->vendor || !d->model || d->scsi_type > 0)
                 return 0;
         for (size_t i = 0; i < ELEMENTSOF(array_luns); i++) {
-                if (fnmatch(array_luns[i].vendor, d->vendor, 0) != 0 ||
-                    fnmatch(array_luns[i].model, d->model, 0) != 0)
+                if (!ios_cls_glob(array_luns[i].vendor, d->vendor) ||
+                    !ios_cls_glob(array_luns[i].model, d->model))
                         continue;
                 d->cls = IOS_CLASS_ARRAY;
                 e = ios_cls_ev(d, "SCSI vendor \"%s\" model \"%s\" (%s): a LUN of an external storage array",

@@ -7,6 +7,9 @@
 #ifndef IOS_CLASSIFY_INTERNAL_H
 #define IOS_CLASSIFY_INTERNAL_H
 
+#include <fnmatch.h>
+#include <stdbool.h>
+
 #include "iosched.h"
 
 /* classify-evidence.c: the evidence every classifier writes, called by these names. */
@@ -38,5 +41,24 @@ int ios_classify_raid(struct ios_device *d);
 /* classify-array.c: 1 with the class set if an external array's LUN, else 0
  * (controller_shown: the driver and PCI id are in the evidence already). */
 int ios_classify_array(struct ios_device *d, bool controller_shown);
+
+/*
+ * fnmatch(pattern, s, 0) == 0, answered without fnmatch() where the
+ * pattern's literal start (up to its first *, ?, [ or backslash) already
+ * differs from s, or the pattern is all literal: the model tables are
+ * matched against every disk, and most entries differ in the first byte.
+ * With flags 0 nothing but those four characters is special.
+ */
+static inline bool ios_cls_glob(const char *pattern, const char *s)
+{
+        const char *p = pattern, *q = s;
+
+        for (; *p && *p != '*' && *p != '?' && *p != '[' && *p != '\\'; p++, q++)
+                if (*p != *q)
+                        return false;
+        if (!*p)
+                return !*q;
+        return fnmatch(pattern, s, 0) == 0;
+}
 
 #endif

@@ -142,8 +142,8 @@ static bool match_raid_strings(const struct ios_device *d)
         if (!d->vendor || !d->model)
                 return false;
         for (size_t i = 0; i < ELEMENTSOF(raid_strings); i++)
-                if (fnmatch(raid_strings[i].vendor, d->vendor, 0) == 0 &&
-                    fnmatch(raid_strings[i].model, d->model, 0) == 0)
+                if (ios_cls_glob(raid_strings[i].vendor, d->vendor) &&
+                    ios_cls_glob(raid_strings[i].model, d->model))
                         return true;
         return false;
 }
@@ -162,7 +162,7 @@ static bool is_logical_drive(const struct ios_device *d, enum ld_rule rule)
         case LD_CHANNEL_2:
                 return ch == 2 || (ch < 0 && match_raid_strings(d));
         case LD_MODEL:
-                return d->model && fnmatch("LOGICAL VOLUME*", d->model, 0) == 0;
+                return d->model && ios_cls_glob("LOGICAL VOLUME*", d->model);
         default:
                 return true;
         }

@@ -10,6 +10,7 @@
 #include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "iosched.h"
 #include "macro.h"
@@ -88,10 +89,19 @@ static const char *virt_model_what(const struct ios_device *d)
                 if (*p == '_')
                         *p = ' ';
         for (size_t i = 0; i < ELEMENTSOF(virt_models); i++)
-                if (fnmatch(virt_models[i].vendor, d->vendor ? d->vendor : "", 0) == 0 &&
-                    fnmatch(virt_models[i].model, model, 0) == 0)
+                if (ios_cls_glob(virt_models[i].vendor, d->vendor ? d->vendor : "") &&
+                    ios_cls_glob(virt_models[i].model, model))
                         return virt_models[i].what;
         return NULL;
+}
+
+/* strcasestr(s, "vmbus") != NULL, looking at each byte once (every disk's path is searched). */
+static bool has_vmbus(const char *s)
+{
+        for (; *s; s++)
+                if ((*s == 'v' || *s == 'V') && strncasecmp(s, "vmbus", 5) == 0)
+                        return true;
+        return false;
 }
 
 /* A component of the device path that only paravirtual buses have, or NULL. */
@@ -103,10 +113,12 @@ static const char *virt_path_what(const struct ios_device *d, char *comp, size_t
                 const char *c = p + 1, *e = strchr(c, '/');
                 size_t len = e ? (size_t)(e - c) : strlen(c);
 
-                snprintf(comp, n, "%.*s", (int)len, c);
+                /* as snprintf(comp, n, "%.*s", len, c), without formatting per component */
+                memcpy(comp, c, len < n ? len : n - 1);
+                comp[len < n ? len : n - 1] = '\0';
                 if (startswith(comp, "virtio") && comp[6] && strspn(comp + 6, "0123456789") == len - 6)
                         return "a virtio device";
-                if (strcasestr(comp, "vmbus"))
+                if (has_vmbus(comp))
                         return "Hyper-V VMBus";
                 if (startswith(comp, "vbd-") || startswith(comp, "xen"))
                         return "Xen";

@@ -107,7 +107,7 @@ static int classify_media(struct ios_device *d)
                 e = ios_cls_ev(d, "%s: the SCSI CD-ROM driver's name (sr)", d->name);
         }
         for (size_t i = 0; e >= 0 && d->model && i < ELEMENTSOF(optical_models); i++)
-                if (fnmatch(optical_models[i], d->model, 0) == 0) {
+                if (ios_cls_glob(optical_models[i], d->model)) {
                         optical = true;
                         e = ios_cls_ev_model(d, "an optical drive");
                         break;

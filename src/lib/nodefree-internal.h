@@ -24,6 +24,9 @@ void ios_dirfd_set_node_free(int fd, bool on);
 bool ios_dirfd_node_free(int fd);
 /* Clear the mark, then close; -1 is ignored. */
 void ios_dirfd_close(int fd);
+static inline void ios_dirfd_closep(int *fd) { ios_dirfd_close(*fd); }
+/* A directory handle from ios_ctx_open_dir() closed at the end of its scope. */
+#define _cleanup_dirfd_ __attribute__((cleanup(ios_dirfd_closep)))
 
 /*
  * Open path below dirfd, which is on a node-free mount, with resolve

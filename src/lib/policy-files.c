@@ -62,7 +62,7 @@ static const char *dir_unsafe(const struct stat *st, const struct stat *child, u
  * when the file is a link to /dev/null (then -ENOENT too).
  */
 static int open_policy_path(const char *path, int final, unsigned flags, const char *what,
-                            struct ios_error *err, bool *masked)
+                            struct ios_error *err, bool *masked, struct stat *ret_st)
 {
         _cleanup_free_ char *abs = NULL;
         _cleanup_close_ int cur = -1;
@@ -154,6 +154,8 @@ static int open_policy_path(const char *path, int final, unsigned flags, const c
                 cur = fd;
                 cst = st;
         }
+        if (ret_st)
+                *ret_st = cst;          /* the descriptor's, as checked */
         return TAKE_FD(cur);
 }
 
@@ -172,15 +174,13 @@ static int load_file(struct ios_policy *p, const char *path, unsigned flags, str
         bool masked = false;
         int e;
 
-        fd = open_policy_path(path, O_RDONLY, flags, "policy file", err, &masked);
+        fd = open_policy_path(path, O_RDONLY, flags, "policy file", err, &masked, &st);
         if (masked)
                 return 0;       /* masked with a link to /dev/null */
         if (fd == -ENOENT)
                 return ios_error_set(err, path, 0, -ENOENT, "cannot open: %s", ios_strerror(ENOENT));
         if (fd < 0)
                 return fd;
-        if (fstat(fd, &st) < 0)
-                return ios_error_set(err, path, 0, -errno, "cannot stat: %s", ios_strerror(errno));
         if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3))
                 return 0;       /* /dev/null itself */
         if (!S_ISREG(st.st_mode))
@@ -195,7 +195,7 @@ static int load_file(struct ios_policy *p, const char *path, unsigned flags, str
                 return ios_error_set(err, path, 0, -EFBIG, "policy file larger than %u KiB",
                                      IOS_POLICY_FILE_MAX / 1024);
         /* read to the end from this descriptor: a file that grew since fstat is still bounded */
-        e = ios_read_fd_max(fd, IOS_POLICY_FILE_MAX, &buf, &len);
+        e = ios_read_fd_sized(fd, IOS_POLICY_FILE_MAX, st.st_size, &buf, &len);
         if (e == -EFBIG)
                 return ios_error_set(err, path, 0, -EFBIG, "policy file larger than %u KiB",
                                      IOS_POLICY_FILE_MAX / 1024);
@@ -294,7 +294,8 @@ static int collect(char * const *dirs, unsigned flags, struct ios_policy *p, cha
                 struct stat st;
                 bool masked = false;
 
-                fd = open_policy_path(dir, O_RDONLY | O_DIRECTORY, flags, "policy directory", &err, &masked);
+                fd = open_policy_path(dir, O_RDONLY | O_DIRECTORY, flags, "policy directory", &err, &masked,
+                                      &st);
                 if (fd == -ENOENT)
                         continue;
                 if (fd == -ENOMEM) {
@@ -309,7 +310,7 @@ static int collect(char * const *dirs, unsigned flags, struct ios_policy *p, cha
                         continue;
                 }
                 /* whoever may add or replace files here writes the policy */
-                if (fstat(fd, &st) < 0 || (st.st_mode & (S_IWGRP | S_IWOTH)) ||
+                if ((st.st_mode & (S_IWGRP | S_IWOTH)) ||
                     (st.st_uid != 0 && !(flags & IOS_POLICY_ANY_OWNER))) {
                         e = add_error(p, ios_error_set(&err, dir, 0, -EPERM, "refusing a policy directory "
                                               "writable by others or not owned by root: its files are skipped"),

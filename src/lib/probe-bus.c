@@ -17,6 +17,7 @@
 #include "iosched-internal.h"
 #include "macro.h"
 #include "device-internal.h"
+#include "nodefree-internal.h"
 
 /*
  * The identity strings below are optional: a missing or unreadable one is
@@ -66,7 +67,7 @@ static int keep_read_link_base(int dirfd, const char *attr, char **ret)
 /* Read attr of the directory at path (inside the root); -errno on failure. */
 static int read_at(struct ios_ctx *r, const char *dir, const char *attr, char **ret)
 {
-        _cleanup_close_ int fd = ios_ctx_open(r, dir, O_PATH | O_DIRECTORY);
+        _cleanup_dirfd_ int fd = ios_ctx_open_dir(r, dir, NULL);
 
         if (fd < 0)
                 return keep(fd);
@@ -139,7 +140,7 @@ static char *dup_or_null(const char *s)
 /* Read the controller's PCI id, class and driver, through the cache. */
 static int probe_ctrl(struct ios_device *d, struct ios_ctrl_cache *c, char **ret_driver)
 {
-        _cleanup_close_ int fd = -1;
+        _cleanup_dirfd_ int fd = -1;
         _cleanup_free_ char *vendor = NULL, *device = NULL;
         struct ios_cache_entry *e = c ? ios_cache_find(c->ctrl, d->ctrl_path) : NULL;
 
@@ -149,7 +150,7 @@ static int probe_ctrl(struct ios_device *d, struct ios_ctrl_cache *c, char **ret
                 *ret_driver = dup_or_null(e->v[2]);
                 return 0;
         }
-        fd = keep(ios_ctx_open(d->ctx, d->ctrl_path, O_PATH | O_DIRECTORY));
+        fd = keep(ios_ctx_open_dir(d->ctx, d->ctrl_path, NULL));
         if (fd < 0)
                 return 0;
         if (keep_read_string(fd, "vendor", &vendor) >= 0 &&
@@ -313,12 +314,12 @@ static int probe_device_dir(struct ios_device *d, struct ios_ctrl_cache *cache)
                 for (size_t i = 0; i < 4; i++)
                         v[i] = dup_or_null(e->v[i]);
         } else {
-                _cleanup_close_ int fd = -1;
+                _cleanup_dirfd_ int fd = -1;
                 bool nvme = strncmp(d->name, "nvme", 4) == 0, mmc = strncmp(d->name, "mmcblk", 6) == 0;
 
                 if (asprintf(&dev, "%s/device", d->syspath) < 0)
                         return -ENOMEM;
-                fd = keep(ios_ctx_open(d->ctx, dev, O_PATH | O_DIRECTORY));
+                fd = keep(ios_ctx_open_dir(d->ctx, dev, NULL));
                 if (fd >= 0) {
                         if (keep_read_string(fd, mmc ? "name" : "model", &v[0]) >= 0)
                                 v[0] = trim(v[0]);

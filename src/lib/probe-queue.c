@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * probe-queue.c: a disk's request queue.  The flags the kernel reports
- * (rotational, zoned; removable and size when IOS_PROBE_EXTRA asks), whether
+ * (rotational, zoned; removable and size when IOS_PROBE_EXTRA asks, size
+ * alone when IOS_PROBE_SIZE does), whether
  * the queue is blk-mq and with how many hardware queues, and the schedulers
  * it offers and has.
  */
@@ -60,6 +61,8 @@ int ios_probe_queue(struct ios_device *d)
                 if (e < 0 && !unknown(e))
                         return e;
                 d->removable = e >= 0 ? i : -1;
+        }
+        if (ios_ctx_get_probe(d->ctx) & (IOS_PROBE_EXTRA | IOS_PROBE_SIZE)) {
                 e = ios_sysfs_read_u64(d->fd, "size", &v);
                 if (e < 0 && !unknown(e))
                         return e;
@@ -82,8 +85,10 @@ int ios_probe_queue(struct ios_device *d)
                         d->zoned = z;
         }
 
-        /* kernfs (and most file systems) count subdirectories in st_nlink */
-        if (fstatat(d->fd, "mq", &st, 0) == 0) {
+        /* kernfs (and most file systems) count subdirectories in st_nlink; a dm-multipath
+         * map's class depends on it, other disks' only when asked for */
+        if ((!(ios_ctx_get_probe(d->ctx) & IOS_PROBE_NO_HWQ) || startswith(d->name, "dm-")) &&
+            fstatat(d->fd, "mq", &st, 0) == 0) {
                 int n = st.st_nlink >= 2 + 1 ? (int)(st.st_nlink - 2) : ios_sysfs_list(d->fd, "mq", NULL);
 
                 if (n == -ENOMEM)

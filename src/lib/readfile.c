@@ -19,13 +19,19 @@
 
 int ios_read_fd_max(int fd, size_t max, char **ret, size_t *ret_len)
 {
-        _cleanup_free_ char *buf = NULL;
         struct stat st;
+
+        return ios_read_fd_sized(fd, max, fstat(fd, &st) == 0 ? st.st_size : 0, ret, ret_len);
+}
+
+int ios_read_fd_sized(int fd, size_t max, off_t size, char **ret, size_t *ret_len)
+{
+        _cleanup_free_ char *buf = NULL;
         size_t len = 0, cap;
 
-        /* room for the size fstat gives and one byte more (to see the end
+        /* room for the size fstat gave and one byte more (to see the end
          * in one read), doubled if the file is longer (proc files say 0) */
-        cap = fstat(fd, &st) == 0 && st.st_size > 0 && (uint64_t)st.st_size < max ? (size_t)st.st_size + 2 : 4096;
+        cap = size > 0 && (uint64_t)size < max ? (size_t)size + 2 : 4096;
         for (;;) {
                 ssize_t n;
 

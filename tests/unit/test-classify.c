@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "iosched.h"
+#include "classify-internal.h"
 #include "iosched-internal.h"
 #include "helpers.h"
 
@@ -148,6 +149,63 @@ static void test_facts_virtio_scsi(void **state)
         assert_true(has_evidence(d, "rotational=1 ignored"));
         assert_true(d->blk_mq);
         assert_true(d->nr_hw_queues >= 1);
+}
+
+/* Disk name from the fixture fx, opened with probe flags: the class never depends on them. */
+static struct ios_device *load_probe(struct tree *t, const char *fx, const char *name, unsigned flags)
+{
+        struct ios_ctx *r = NULL;
+
+        unload(t->d);
+        t->d = NULL;
+        assert_int_equal(ios_ctx_new(t_fixture(fx), &r), 0);
+        ios_ctx_set_probe(r, flags);
+        if (ios_device_new(r, name, &t->d) < 0)
+                ios_ctx_free(r);
+        assert_non_null(t->d);
+        return t->d;
+}
+
+/* What list leaves out (the removable flag; the hardware queues without HWQ), and what it keeps */
+static void test_probe_flags(void **state)
+{
+        struct ios_device *d = load_probe(*state, "virtio-scsi-rot", "/dev/sda",
+                                          IOS_PROBE_SIZE | IOS_PROBE_NO_HWQ);
+        enum ios_class cls = d->cls;
+
+        assert_true(d->size > 0);
+        assert_int_equal(d->removable, -1);
+        assert_false(d->blk_mq);
+        assert_int_equal(d->nr_hw_queues, 0);
+        d = load_probe(*state, "virtio-scsi-rot", "/dev/sda", IOS_PROBE_EXTRA);
+        assert_int_equal(d->cls, cls);
+        assert_true(d->size > 0);
+        assert_int_not_equal(d->removable, -1);
+        assert_true(d->blk_mq);
+        /* a dm-multipath map's class needs its queue: read whatever the flags */
+        d = load_probe(*state, "derived-dm-multipath", "dm-0", IOS_PROBE_NO_HWQ);
+        assert_int_equal(d->cls, IOS_CLASS_MULTIPATH);
+        assert_true(d->blk_mq);
+}
+
+/* The model tables' quick match answers as fnmatch(3) does, literal start or not */
+static void test_cls_glob(void **state)
+{
+        static const char * const pats[] = {
+                "QEMU*", "LOGICAL VOLUME*", "Virtual*", "VBOX HARDDISK", "*", "",
+                "IPR-[0-9]*", "?MC*", "\\*x", "a\\", "DGC", "LUN C-Mode*",
+        };
+        static const char * const strs[] = {
+                "QEMU HARDDISK", "QEMU", "QEM", "", "LOGICAL VOLUME", "VBOX HARDDISK", "VBOX HARDDISK2",
+                "IPR-0 5EC1D800", "IPR-X", "EMC", "SMC SYMMETRIX", "*x", "a\\", "a", "DGC", "dgc",
+                "LUN C-Mode", "Virtual disk",
+        };
+
+        (void)state;
+        for (size_t i = 0; i < sizeof(pats) / sizeof(pats[0]); i++)
+                for (size_t j = 0; j < sizeof(strs) / sizeof(strs[0]); j++)
+                        if (ios_cls_glob(pats[i], strs[j]) != (fnmatch(pats[i], strs[j], 0) == 0))
+                                fail_msg("\"%s\" against \"%s\"", pats[i], strs[j]);
 }
 
 /* virtio-blk's serial lives in the disk's directory, not in device/ (a Serial= rule must match it) */
@@ -436,6 +494,8 @@ int main(void)
                 cmocka_unit_test_setup_teardown(test_partition_resolves_to_disk, setup_ahci, teardown),
                 cmocka_unit_test_setup_teardown(test_short_inquiry_no_leak, setup_ahci, teardown),
                 cmocka_unit_test(test_enumerate_skips_nothing),
+                cmocka_unit_test(test_cls_glob),
+                cmocka_unit_test_setup_teardown(test_probe_flags, setup_plain, teardown),
                 cmocka_unit_test(test_class_names),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

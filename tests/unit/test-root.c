@@ -233,6 +233,26 @@ static void test_kernel_hz(void **state)
         assert_int_equal(ios_ctx_new(dir, &r), 0);
         assert_int_equal(ios_ctx_hz(r), 0);
         ios_ctx_free(r);
+        /* the line anywhere in a Debian-sized file: across a read's end, or the last without a newline */
+        for (size_t off = 8180; off <= 8200; off += 5) {
+                for (int last = 0; last < 2; last++) {
+                        size_t len = 0;
+                        char *text = malloc(300000);
+
+                        assert_non_null(text);
+                        while (len < off)
+                                len += (size_t)sprintf(text + len, "CONFIG_X%zu=y\n", len);
+                        len += (size_t)sprintf(text + len, "# CONFIG_HZ_1000 is not set\nCONFIG_HZ=300%s",
+                                               last ? "" : "\n");
+                        while (!last && len < 280000)
+                                len += (size_t)sprintf(text + len, "CONFIG_Y%zu=m\n", len);
+                        assert_int_equal(t_write_file(p, text), 0);
+                        free(text);
+                        assert_int_equal(ios_ctx_new(dir, &r), 0);
+                        assert_int_equal(ios_ctx_hz(r), 300);
+                        ios_ctx_free(r);
+                }
+        }
 }
 
 static void test_root_errors(void **state)
