@@ -271,7 +271,7 @@ static int probe_path(struct ios_device *d, struct ios_ctrl_cache *cache)
                                 d->driver = (free(d->driver), NULL);
                         if (cache && (ce = ios_cache_put(cache->host, &cache->next_host, host_dir))) {
                                 ce->v[0] = dup_or_null(d->driver);
-                                ce->flag = -1;          /* sas_host: not looked at yet */
+                                ce->flag = -1;          /* transport class: not looked at yet */
                         }
                 }
         }
@@ -386,7 +386,7 @@ static void probe_tran(struct ios_device *d, struct ios_ctrl_cache *cache)
         if (strstr(d->syspath, "/usb"))
                 t = "usb";
         else if (d->hctl && d->driver) {
-                _cleanup_free_ char *path = NULL;
+                char path[64];
                 unsigned h = 0;
 
                 (void)sscanf(d->hctl, "%u:", &h);
@@ -395,17 +395,25 @@ static void probe_tran(struct ios_device *d, struct ios_ctrl_cache *cache)
                 else if (strstr(d->driver, "ata"))
                         t = "ata";
                 else {
+                        /* the SCSI transport class the host registered with, as lsblk's TRAN (sas first:
+                         * the commonest, one look) */
+                        static const char * const hosts[] = { "sas", "fc", "iscsi", "spi" };
                         _cleanup_free_ char *hd = host_dir_of(d);
                         struct ios_cache_entry *ce = cache && hd ? ios_cache_find(cache->host, hd) : NULL;
-                        int sas = ce ? ce->flag : -1;
+                        int k = ce ? ce->flag : -1;     /* -1: not looked at; ELEMENTSOF: none */
 
-                        if (sas < 0)
-                                sas = asprintf(&path, "/sys/class/sas_host/host%u", h) > 0 &&
-                                      exists(d->ctx, path);
-                        if (ce)
-                                ce->flag = sas;
-                        if (sas)
-                                t = "sas";
+                        if (k < 0) {
+                                for (k = 0; k < (int)ELEMENTSOF(hosts); k++) {
+                                        snprintf(path, sizeof(path), "/sys/class/%s_host/host%u", hosts[k],
+                                                 h);
+                                        if (exists(d->ctx, path))
+                                                break;
+                                }
+                                if (ce)
+                                        ce->flag = k;
+                        }
+                        if (k < (int)ELEMENTSOF(hosts))
+                                t = hosts[k];
                 }
         } else if (strncmp(d->name, "nvme", 4) == 0)
                 t = "nvme";
