@@ -11,7 +11,6 @@
  * the transport the LUN is reached over as more evidence.
  */
 #define _GNU_SOURCE
-#include <fnmatch.h>
 #include <string.h>
 
 #include "iosched.h"

@@ -2,10 +2,12 @@
 /*
  * classify-evidence.c: the evidence lines every classifier writes
  * (classify.c, classify-virt.c, classify-raid.c, classify-array.c), and the
- * controller PCI ids worth naming in them: one owner below them all, so
- * that none of them imports another for its wording.
+ * controller PCI ids worth naming in them, and the model tables' glob match
+ * (ios_cls_glob): one owner below them all, so that none of them imports
+ * another for its wording or its matching.
  */
 #define _GNU_SOURCE
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -94,4 +96,16 @@ int ios_cls_ev_model(struct ios_device *d, const char *what)
                                  what ? " (" : "", what ? what : "", what ? ")" : "");
         return ios_cls_ev(d, "%s model \"%s\"%s%s%s", d->vendor ? "ATA" : "model", d->model,
                          what ? " (" : "", what ? what : "", what ? ")" : "");
+}
+
+bool ios_cls_glob(const char *pattern, const char *s)
+{
+        const char *p = pattern, *q = s;
+
+        for (; *p && *p != '*' && *p != '?' && *p != '[' && *p != '\\'; p++, q++)
+                if (*p != *q)
+                        return false;
+        if (!*p)
+                return !*q;
+        return fnmatch(pattern, s, 0) == 0;
 }

@@ -7,7 +7,6 @@
 #ifndef IOS_CLASSIFY_INTERNAL_H
 #define IOS_CLASSIFY_INTERNAL_H
 
-#include <fnmatch.h>
 #include <stdbool.h>
 
 #include "iosched.h"
@@ -49,16 +48,6 @@ int ios_classify_array(struct ios_device *d, bool controller_shown);
  * matched against every disk, and most entries differ in the first byte.
  * With flags 0 nothing but those four characters is special.
  */
-static inline bool ios_cls_glob(const char *pattern, const char *s)
-{
-        const char *p = pattern, *q = s;
-
-        for (; *p && *p != '*' && *p != '?' && *p != '[' && *p != '\\'; p++, q++)
-                if (*p != *q)
-                        return false;
-        if (!*p)
-                return !*q;
-        return fnmatch(pattern, s, 0) == 0;
-}
+bool ios_cls_glob(const char *pattern, const char *s);     /* classify-evidence.c */
 
 #endif

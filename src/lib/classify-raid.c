@@ -53,7 +53,6 @@
  *                 array members never: every disk is taken for one
  */
 #define _GNU_SOURCE
-#include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
 

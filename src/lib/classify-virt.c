@@ -7,7 +7,6 @@
  * controller.  Every rule names what it saw in the evidence.
  */
 #define _GNU_SOURCE
-#include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>

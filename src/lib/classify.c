@@ -36,7 +36,6 @@
  *   scheduler being bypassed.
  */
 #define _GNU_SOURCE
-#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
