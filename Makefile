@@ -336,5 +336,7 @@ clean:
 .DELETE_ON_ERROR:
 
 # the compiler's header dependencies for whichever build directory this is
-# (BUILDDIR=... for packaging and the VM image, build-san for SANITIZE=1)
--include $(shell find $(BUILDDIR) -name '*.d' 2>/dev/null)
+# (BUILDDIR=... for packaging and the VM image, build-san for SANITIZE=1):
+# files beside the objects only (build/ also holds the package builds, whose
+# trees have directories such as etc/iosched.d while CI's lanes run)
+-include $(shell find $(BUILDDIR)/src $(BUILDDIR)/tests -name '*.d' -type f 2>/dev/null)
