@@ -15,7 +15,7 @@
 #   make distcheck        make dist, unpack it under $(BUILDDIR) and run check-fast there
 #   make deb              the Debian packages (tests/pkg/deb-build.sh) into build/deb
 #   make SANITIZE=1       build with AddressSanitizer + UndefinedBehaviorSanitizer
-#   make WERROR=1         warnings are errors (check, check-fast, tests, valgrind set it)
+#   make WERROR=1         warnings are errors (check, check-fast, check-contrib, tests, valgrind set it)
 #   make V=1              show the full commands
 #
 # CPPFLAGS, CFLAGS and LDFLAGS from the environment or the command line are
@@ -62,7 +62,7 @@ CPPFLAGS ?=
 LDFLAGS ?=
 # the project's own checks treat warnings as errors; a packager's build does
 # not (WERROR=0 on the command line or in the environment undoes it)
-ifneq ($(filter check check-plain check-san check-fast tests valgrind distcheck,$(MAKECMDGOALS)),)
+ifneq ($(filter check check-plain check-san check-fast check-contrib tests valgrind distcheck,$(MAKECMDGOALS)),)
 WERROR  ?= 1
 endif
 WERROR  ?= 0
@@ -159,7 +159,7 @@ FLAGS_SIG = $(CC) | $(ALL_CPPFLAGS) | $(ALL_CFLAGS) | $(ALL_LDFLAGS)
 PATHS_SIG = $(SBINDIR) | $(LIBDIR_IOSCHED)
 write_stamp = $(shell mkdir -p $(BUILDDIR) && { printf '%s\n' '$(call sq,$(2))' | cmp -s - $(BUILDDIR)/$(1) || \
 	printf '%s\n' '$(call sq,$(2))' > $(BUILDDIR)/$(1); })
-ifneq ($(filter-out clean dist deb check-vm-pkg,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter-out clean dist deb check-vm check-vm-pkg fuzz fuzz-run-%,$(or $(MAKECMDGOALS),all)),)
 _ := $(call write_stamp,flags.stamp,$(FLAGS_SIG))$(call write_stamp,paths.stamp,$(PATHS_SIG))
 endif
 $(VENDOR_OBJS): $(BUILDDIR)/paths.stamp
@@ -231,19 +231,27 @@ include tests/fuzz/fuzz.mk
 # The two halves are independent targets: `make -j2 check` runs them side by
 # side (tests/run.sh keeps the machine-wide tests, daemons and live udev, from
 # overlapping), plain `make check` one after the other as before.
+# Each half runs RUN_JOBS tests at a time (tests/run.sh; its lock keeps the
+# machine-wide tests apart). PLAIN_DONE="pattern ...": tests the plain half
+# leaves out because they ran on this same build just before (.ci/run's quick
+# stage: unit/ golden/); the ASan half runs every test.
+RUN_JOBS ?= 2
 check: check-plain check-san
 
 check-plain: tests
-	BUILDDIR=$(BUILDDIR) RUN_TAG=plain tests/run.sh
+	BUILDDIR=$(BUILDDIR) RUN_TAG=plain RUN_JOBS=$(RUN_JOBS) TESTS_SKIP="$(PLAIN_DONE)" tests/run.sh
 
 check-san:
 	$(MAKE) SANITIZE=1 tests
-	BUILDDIR=build-san RUN_TAG=asan ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run.sh
+	BUILDDIR=build-san RUN_TAG=asan RUN_JOBS=$(RUN_JOBS) TESTS_SKIP= ASAN_OPTIONS=detect_leaks=1 \
+		UBSAN_OPTIONS=print_stacktrace=1 tests/run.sh
 
 check-fast: tests
-	BUILDDIR=$(BUILDDIR) tests/run.sh
+	BUILDDIR=$(BUILDDIR) RUN_JOBS=$(RUN_JOBS) tests/run.sh
 
-check-vm: all
+# tests/vm/run.sh builds the tree it installs in the guest itself, in a
+# directory of its own (tests/vm/mk-image.sh): build/ is not touched
+check-vm:
 	tests/vm/run.sh
 
 check-vm-pkg:
@@ -328,5 +336,7 @@ clean:
 .DELETE_ON_ERROR:
 
 # the compiler's header dependencies for whichever build directory this is
-# (BUILDDIR=... for packaging and the VM image, build-san for SANITIZE=1)
--include $(shell find $(BUILDDIR) -name '*.d' 2>/dev/null)
+# (BUILDDIR=... for packaging and the VM image, build-san for SANITIZE=1):
+# files beside the objects only (build/ also holds the package builds, whose
+# trees have directories such as etc/iosched.d while CI's lanes run)
+-include $(shell find $(BUILDDIR)/src $(BUILDDIR)/tests -name '*.d' -type f 2>/dev/null)

@@ -4,7 +4,10 @@
 # tests and loop-device integration tests (tests/integration/*.sh).
 # Every test is an executable with the 0 = pass, 77 = skip, else = fail contract.
 # Environment: BUILDDIR (default build), VALGRIND=1 runs binaries under valgrind,
-# TESTS="pattern ..." limits the run, TIMEOUT per test (default 300 s),
+# TESTS="pattern ..." limits the run, TESTS_SKIP="pattern ..." leaves out the
+# tests it names (they ran already on this build: .ci/run's quick stage runs
+# unit/ and golden/ before make check), TIMEOUT per test (default 300 s),
+# RUN_JOBS=N runs up to N tests at a time (default 1; make check: 2),
 # RUN_TAG="name" prefixes every result line (make -j2 check runs two suites
 # side by side), IOS_TEST_LOCK the lock file of the machine-wide tests (below).
 #
@@ -60,17 +63,27 @@ lock_mode() {
         fi
 }
 
-pass=0 fail=0 skip=0 failed="" deferred=""
 LOCK_BUSY=200   # flock -n's status when the lock is held
-# run_one NAME LOCK CMD...: LOCK is "" (no lock), "try-x", "try-s" (return
-# $LOCK_BUSY if the lock cannot be had now), "wait-x" or "wait-s"
-run_one() {
-        name=$1; lock=$2; shift 2
+# wanted NAME: true if TESTS (when set) names it and TESTS_SKIP does not
+# (a skipped one is counted in done_before)
+done_before=0
+wanted() {
         case "${TESTS:-}" in
         "") ;;
-        *) ok=0; for p in $TESTS; do case "$name" in *$p*) ok=1;; esac; done
-           [ $ok = 1 ] || return 0;;
+        *) ok=0; for p in $TESTS; do case "$1" in *$p*) ok=1;; esac; done
+           [ $ok = 1 ] || return 1;;
         esac
+        for p in ${TESTS_SKIP:-}; do
+                case "$1" in *$p*) done_before=$((done_before + 1)); return 1;; esac
+        done
+        return 0
+}
+# run_one NAME LOCK CMD...: LOCK is "" (no lock), "try-x", "try-s" (return
+# $LOCK_BUSY if the lock cannot be had now), "wait-x" or "wait-s".  Prints
+# the test's result line (with the tail of its log when it fails) and writes
+# the outcome, "pass", "skip" or "fail", to $OUTCOME
+run_one() {
+        name=$1; lock=$2; shift 2
         log="$top/$BUILDDIR/test-logs/$name.log"
         mkdir -p "$(dirname "$log")"
         start=$(date +%s.%N)
@@ -95,7 +108,7 @@ run_one() {
         case $lock in try-*) [ $rc = $LOCK_BUSY ] && return $LOCK_BUSY ;; esac
         secs=$(echo "$(date +%s.%N) - $start" | bc 2>/dev/null || echo "?")
         case $rc in
-        0) pass=$((pass + 1))
+        0) echo pass >"$OUTCOME"
            # a cmocka skip() is not a pass: name the cases it skipped
            skipped=$(sed -n 's/^\[  SKIPPED \] \([A-Za-z0-9_]*\)$/\1/p' "$log" | sort -u | tr '\n' ' ')
            if [ -n "$skipped" ]; then
@@ -103,8 +116,8 @@ run_one() {
            else
                    printf '%sPASS  %-44s %6.2fs\n' "$RUN_TAG" "$name" "$secs"
            fi ;;
-        77) skip=$((skip + 1)); printf '%sSKIP  %-44s %s\n' "$RUN_TAG" "$name" "$(tail -n 1 "$log")" ;;
-        *) fail=$((fail + 1)); failed="$failed $name"
+        77) echo skip >"$OUTCOME"; printf '%sSKIP  %-44s %s\n' "$RUN_TAG" "$name" "$(tail -n 1 "$log")" ;;
+        *) echo fail >"$OUTCOME"
            printf '%sFAIL  %-44s (exit %d)\n' "$RUN_TAG" "$name" "$rc"; sed "s/^/$RUN_TAG      | /" "$log" | tail -n 40 ;;
         esac
 }
@@ -115,25 +128,67 @@ if [ "${VALGRIND:-0}" = 1 ]; then
         export IOS_VALGRIND="$vg"
 fi
 
+# Up to RUN_JOBS tests at a time (default 1: one after the other); the locks
+# above keep the machine-wide tests apart whatever runs.  Each test runs in
+# the background once one of RUN_JOBS tokens (a FIFO) is free; its result
+# line is printed in one piece when it ends, its outcome kept in $res.
+RUN_JOBS=${RUN_JOBS:-1}
+res=$(mktemp -d "${TMPDIR:-/tmp}/iosched-run.XXXXXX") || exit 1
+trap 'rm -rf "$res"' EXIT
+mkfifo "$res/tokens" || exit 1
+exec 3<>"$res/tokens"
+i=0
+while [ $i -lt "$RUN_JOBS" ]; do echo >&3; i=$((i + 1)); done
+seq=0
+# spawn NAME LOCK CMD...: run_one in the background, the test without the
+# token descriptor; the outcome in $res/SEQ.NAME (slashes as colons), "fail"
+# until run_one says otherwise, "busy" if a try- lock was held
+spawn() {
+        read -r _ <&3
+        seq=$((seq + 1))
+        out=$res/$(printf '%05d' $seq).$(printf '%s' "$1" | tr / :)
+        echo fail >"$out"
+        (
+                OUTCOME=$out
+                run_one "$@" >"$out.txt" 2>&1 3>&-
+                [ $? = $LOCK_BUSY ] && echo busy >"$out"
+                [ -s "$out.txt" ] && cat "$out.txt"
+                echo >&3
+        ) &
+}
+
 for t in "$BUILDDIR"/tests/test-*; do
         [ -x "$t" ] || continue
-        run_one "unit/$(basename "$t")" "" $vg "$t"
+        n="unit/$(basename "$t")"
+        wanted "$n" || continue
+        spawn "$n" "" $vg "$t"
 done
 for t in tests/golden/*.sh tests/integration/*.sh; do
         [ -x "$t" ] || continue
+        wanted "${t#tests/}" || continue
         m=$(lock_mode "$t")
-        if [ -n "$m" ]; then
-                run_one "${t#tests/}" "try-$m" "$t" || [ $? != $LOCK_BUSY ] || deferred="$deferred $m:$t"
-        else
-                run_one "${t#tests/}" "" "$t"
-        fi
+        spawn "${t#tests/}" "${m:+try-$m}" "$t"
 done
-# the tests that found the lock held, now waiting for it
-for d in $deferred; do
-        t=${d#*:}
-        run_one "${t#tests/}" "wait-${d%%:*}" "$t"
+wait
+# the tests that found the lock held, now waiting for it (in their order)
+for f in "$res"/[0-9]*.*; do
+        case $f in *.txt) continue ;; esac
+        [ "$(cat "$f")" = busy ] || continue
+        n=$(printf '%s' "${f#"$res"/*.}" | tr : /)
+        rm -f "$f" "$f.txt"
+        spawn "$n" "wait-$(lock_mode "tests/$n")" "tests/$n"
 done
+wait
 
-echo "== ${RUN_TAG}$pass passed, $fail failed, $skip skipped ($BUILDDIR)"
+pass=0 fail=0 skip=0 failed=""
+for f in "$res"/[0-9]*.*; do
+        case $f in *.txt) continue ;; esac
+        case $(cat "$f") in
+        pass) pass=$((pass + 1)) ;;
+        skip) skip=$((skip + 1)) ;;
+        *) fail=$((fail + 1)); failed="$failed $(printf '%s' "${f#"$res"/*.}" | tr : /)" ;;
+        esac
+done
+echo "== ${RUN_TAG}$pass passed, $fail failed, $skip skipped ($BUILDDIR)${TESTS_SKIP:+; $done_before run before (TESTS_SKIP=$TESTS_SKIP)}"
 [ $fail = 0 ] || { echo "failed:$failed"; exit 1; }
 exit 0

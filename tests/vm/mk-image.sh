@@ -164,8 +164,12 @@ trap cleanup EXIT
 
 if [ "$VM_INSTALL_IOSCHED" = 1 ]; then
 	# a build directory of its own: files generated with PREFIX baked in
-	# (the udev rule's RUN path) must not come from a /usr/local build
-	mkargs=(-s -C "$top" BUILDDIR="$VM_CACHE/build" PREFIX=/usr SYSCONFDIR=/etc
+	# (the udev rule's RUN path) must not come from a /usr/local build, and
+	# build/ of the work tree stays untouched (CI builds the packages and
+	# runs the contrib tests there meanwhile); one per work tree, as make
+	# goes by the sources' times
+	bdir=$VM_CACHE/build-$(printf '%s' "$top" | sha256sum | cut -c1-12)
+	mkargs=(-s -j"$(nproc 2>/dev/null || echo 1)" -C "$top" BUILDDIR="$bdir" PREFIX=/usr SYSCONFDIR=/etc
 		UDEVDIR=/usr/lib/udev SYSTEMDUNITDIR=/usr/lib/systemd/system)
 	if ! make "${mkargs[@]}" >"$VM_CACHE/make.log" 2>&1 ||
 		! make "${mkargs[@]}" install DESTDIR="$ovl" >>"$VM_CACHE/make.log" 2>&1; then

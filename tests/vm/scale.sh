@@ -25,10 +25,6 @@ T_START=$(date +%s)
 WORK=${VM_WORKDIR:-/var/tmp/iosched-vm-scale}
 VM_TIMEOUT=${VM_TIMEOUT:-5400}
 vm_setup "$WORK"
-if ! make -s -C "$VM_TOP" >"$WORK/make.log" 2>&1; then
-	cat "$WORK/make.log" >&2
-	exit 1
-fi
 vm_image || { vm_log "image build failed"; exit 1; }
 vm_log "image ready in ${VM_IMAGE_SECONDS}s: kernel $VM_KVER"
 vm_disks_tsv_init "$WORK/share/disks.tsv"
