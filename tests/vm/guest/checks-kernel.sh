@@ -99,7 +99,7 @@ check_async_depth() {
 # add_random=1 must hold on its first pass (add_random written first).
 check_ra_reset() {
 	local q=/sys/block/$KLOOP/queue a v lo hi list= out rc bad= first second
-	for a in add_random iostats rotational stable_writes max_sectors_kb write_cache nomerges rq_affinity \
+	for a in add_random iostats iostats_passthrough rotational stable_writes max_sectors_kb write_cache nomerges rq_affinity \
 		wbt_lat_usec nr_requests io_poll io_timeout; do
 		[ -w "$q/$a" ] || continue
 		v=$(cat "$q/$a")
