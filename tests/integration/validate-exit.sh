@@ -24,50 +24,7 @@ mkdir -p "$root/etc/iosched.d"
 printf '[Match]\nName=%s\n[Set]\nScheduler=mq-deadline\nqueue/read_ahead_kb=1236\n' "$l" > "$root/etc/iosched.d/50-loop.conf"
 chmod 0644 "$root/etc/iosched.d/50-loop.conf"
 
-fake=$T_TMP/fake-bench
-cat > "$fake" <<'EOF'
-#!/bin/sh
-printf '%s\n' "$@" > "$FAKE_DIR/argv"
-for a; do
-        case $a in --policy=*) cp "${a#--policy=}" "$FAKE_DIR/policy.seen" ;; esac
-done
-[ -n "${FAKE_ERR:-}" ] && printf '%s\n' "$FAKE_ERR" >&2
-[ -f "$FAKE_DIR/out.json" ] && cat "$FAKE_DIR/out.json"
-exit "${FAKE_RC:-0}"
-EOF
-chmod 0755 "$fake"
-export IOSCHED_BENCH=$fake FAKE_DIR=$T_TMP
-
-# mkjson BEST RUNNER_UP SIGNIFICANT P: a --compare -J report of none and mq-deadline; the other's vs_best
-mkjson() {
-        vs='{ "best" : "'$1'", "margin_pct" : 45.000000, "ratio" : 1.450000, "p_value" : '$4', "significant" : '$3', "label" : "31% lower reader p99" }'
-        if [ "$1" = none ]; then vn=null; vm=$vs; else vn=$vs; vm=null; fi
-        cat > "$T_TMP/out.json" <<EOF
-{
-  "iosched-bench" : "test",
-  "compare" : {
-    "device" : "$l",
-    "original_scheduler" : "none",
-    "objective" : "reader:p99",
-    "lower_is_better" : true,
-    "loops" : 3,
-    "schedulers" : [
-      { "name" : "none", "scheduler" : "none", "tunables" : {}, "runs" : 3, "values" : [1, 2, 3],
-        "vs_best" : $vn,
-        "median" : 200000.000000, "min" : 100000.000000, "max" : 300000.000000, "spread_pct" : 100.000000 },
-      { "name" : "mq-deadline", "scheduler" : "mq-deadline", "tunables" : {}, "runs" : 3, "values" : [1, 2, 3],
-        "vs_best" : $vm,
-        "median" : 138000.000000, "min" : 130000.000000, "max" : 150000.000000, "spread_pct" : 14.000000 }
-    ],
-    "best" : "$1",
-    "runner_up" : "$2",
-    "margin_pct" : 45.000000, "noise_pct" : 10.000000, "p_value" : $4, "significant" : $3,
-    "restored" : true, "restore_errors" : []
-  },
-  "jobs" : []
-}
-EOF
-}
+. "$(dirname "$0")/validate-lib.sh"
 
 v() { $APPLY validate --config-root "$root" "$l" "$@"; }
 unchanged() {

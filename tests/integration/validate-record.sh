@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Description: `iosched-apply validate` keeps its verdict as evidence, with
-# the stand-in iosched-bench of validate-exit.sh (IOSCHED_BENCH) on a loop
+# the stand-in iosched-bench of validate-lib.sh (IOSCHED_BENCH) on a loop
 # device the test attaches: one document per device identity under
 # --config-root's var/lib/iosched/evidence, root's, 0644, valid against
 # schema/iosched-evidence.schema.json, holding the rule (file:line), kernel,
@@ -25,44 +25,8 @@ printf '[Match]\nName=%s\n[Set]\nScheduler=mq-deadline\n' "$l" > "$root/etc/iosc
 chmod 0644 "$root/etc/iosched.d/50-loop.conf"
 ev=$root/var/lib/iosched/evidence
 
-fake=$T_TMP/fake-bench
-cat > "$fake" <<'EOF'
-#!/bin/sh
-[ -f "$FAKE_DIR/out.json" ] && cat "$FAKE_DIR/out.json"
-exit 0
-EOF
-chmod 0755 "$fake"
-export IOSCHED_BENCH=$fake FAKE_DIR=$T_TMP
-
-# mkjson BEST RUNNER_UP SIGNIFICANT P: a --compare -J report of none and mq-deadline
-mkjson() {
-        vs='{ "best" : "'$1'", "margin_pct" : 45.000000, "ratio" : 1.450000, "p_value" : '$4', "significant" : '$3', "label" : "31% lower reader p99" }'
-        if [ "$1" = none ]; then vn=null; vm=$vs; else vn=$vs; vm=null; fi
-        cat > "$T_TMP/out.json" <<EOF
-{
-  "iosched-bench version" : "iosched-bench-test", "backend" : "native",
-  "global options" : { "filename" : "/dev/$l", "direct" : "1" },
-  "compare" : {
-    "device" : "$l", "original_scheduler" : "none", "objective" : "reader:p99", "lower_is_better" : true,
-    "loops" : 5, "backend" : "native",
-    "schedulers" : [
-      { "name" : "none", "scheduler" : "none", "tunables" : {}, "runs" : 5, "values" : [1, 2, 3, 4, 5],
-        "vs_best" : $vn, "median" : 200000.0, "min" : 100000.0, "max" : 300000.0, "spread_pct" : 100.0 },
-      { "name" : "mq-deadline", "scheduler" : "mq-deadline", "tunables" : { "queue/iosched/read_expire" : "250" },
-        "runs" : 5, "values" : [1, 2, 3, 4, 5],
-        "vs_best" : $vm, "median" : 138000.0, "min" : 130000.0, "max" : 150000.0, "spread_pct" : 14.0 }
-    ],
-    "best" : "$1", "runner_up" : "$2", "margin_pct" : 45.0, "noise_pct" : 10.0, "p_value" : $4,
-    "significant" : $3, "restored" : true, "restore_errors" : []
-  },
-  "jobs" : [
-    { "jobname" : "reader.none.1", "job options" : { "rw" : "randread", "bs" : "4k" } },
-    { "jobname" : "reader.mq-deadline.1", "job options" : { "rw" : "randread", "bs" : "4k" } },
-    { "jobname" : "reader.none.2", "job options" : { "rw" : "randread", "bs" : "4k" } }
-  ]
-}
-EOF
-}
+. "$(dirname "$0")/validate-lib.sh"
+MQ_TUNABLES='{ "queue/iosched/read_expire" : "250" }'
 v() { $APPLY validate --config-root "$root" "$l" "$@"; }
 
 # --no-record: the verdict, nothing written, said

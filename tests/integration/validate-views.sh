@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Description: the chain of issue 30 on a loop device the test attaches:
-# `iosched-apply validate` (the stand-in iosched-bench of validate-record.sh)
+# `iosched-apply validate` (the stand-in iosched-bench of validate-lib.sh)
 # records its verdict, and every view shows it: explain under the rule it
 # concerns, status's VALIDATED column, facts -J, --check -J, status -J and
 # explain -J's "validation" (valid against the schema, read by `report`),
@@ -28,39 +28,7 @@ A="$APPLY --config-root $root"
 kernel=$(uname -r)
 today=$(date -u +%F)
 
-fake=$T_TMP/fake-bench
-cat > "$fake" <<'EOF'
-#!/bin/sh
-cat "$FAKE_DIR/out.json"
-EOF
-chmod 0755 "$fake"
-export IOSCHED_BENCH=$fake FAKE_DIR=$T_TMP
-
-# mkjson BEST RUNNER_UP SIGNIFICANT P: a --compare -J report of none and mq-deadline
-mkjson() {
-        vs='{ "best" : "'$1'", "margin_pct" : 31.000000, "ratio" : 1.450000, "p_value" : '$4', "significant" : '$3', "label" : "31% lower reader p99" }'
-        if [ "$1" = none ]; then vn=null; vm=$vs; else vn=$vs; vm=null; fi
-        cat > "$T_TMP/out.json" <<EOF
-{
-  "iosched-bench version" : "iosched-bench-test", "backend" : "native",
-  "global options" : { "filename" : "/dev/$l", "direct" : "1" },
-  "compare" : {
-    "device" : "$l", "original_scheduler" : "none", "objective" : "reader:p99", "lower_is_better" : true,
-    "loops" : 5, "backend" : "native",
-    "schedulers" : [
-      { "name" : "none", "scheduler" : "none", "tunables" : {}, "runs" : 5, "values" : [1, 2, 3, 4, 5],
-        "vs_best" : $vn, "median" : 200000.0, "min" : 100000.0, "max" : 300000.0, "spread_pct" : 100.0 },
-      { "name" : "mq-deadline", "scheduler" : "mq-deadline", "tunables" : {},
-        "runs" : 5, "values" : [1, 2, 3, 4, 5],
-        "vs_best" : $vm, "median" : 138000.0, "min" : 130000.0, "max" : 150000.0, "spread_pct" : 14.0 }
-    ],
-    "best" : "$1", "runner_up" : "$2", "margin_pct" : 31.0, "noise_pct" : 10.0, "p_value" : $4,
-    "significant" : $3, "restored" : true, "restore_errors" : []
-  },
-  "jobs" : [ { "jobname" : "reader.none.1", "job options" : { "rw" : "randread", "bs" : "4k" } } ]
-}
-EOF
-}
+. "$(dirname "$0")/validate-lib.sh"
 
 # json CMD...: the command's -J object on stdout (its stderr in $T_TMP/err); exit status in $T_TMP/rc
 json() {
