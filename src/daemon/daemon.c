@@ -11,9 +11,9 @@
  * drained first (monitor.c), then every device in the set is planned and
  * applied once, however many events it had (apply.c).  Transient failures
  * go to the retry table (retry.c) and disks an iosched-bench holds to the
- * yield table (yield.c); before each wait this file arms a timerfd for
- * each table that has work (and closes it when the table is empty), and
- * when one fires it applies what the table says is due.
+ * yield table (yield.c); before each wait a timerfd is armed for each
+ * table that has work and closed when it is empty (timers.c), and when one
+ * fires this file applies what the table says is due.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,23 +35,6 @@
 
 #include "state.h"
 #include "macro.h"
-
-static int epoll_add(struct iosd_daemon *d, int fd, uint32_t tag)
-{
-        struct epoll_event ev = { .events = EPOLLIN, .data.u32 = tag };
-
-        return epoll_ctl(d->epfd, EPOLL_CTL_ADD, fd, &ev) < 0 ? -errno : 0;
-}
-
-static int arm(int fd, uint64_t first_ms, uint64_t interval_ms)
-{
-        struct itimerspec its = {
-                .it_value = { (time_t)(first_ms / 1000), (long)(first_ms % 1000) * 1000000L },
-                .it_interval = { (time_t)(interval_ms / 1000), (long)(interval_ms % 1000) * 1000000L },
-        };
-
-        return timerfd_settime(fd, 0, &its, NULL) < 0 ? -errno : 0;
-}
 
 static void notify_status(struct iosd_daemon *d)
 {
@@ -148,12 +131,12 @@ static int update_drift(struct iosd_daemon *d)
                 d->drift_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
                 if (d->drift_fd < 0)
                         return -errno;
-                e = epoll_add(d, d->drift_fd, TAG_DRIFT);
+                e = iosd_epoll_add(d, d->drift_fd, TAG_DRIFT);
                 if (e < 0)
                         return e;
         }
         iosd_log(LOG_INFO, "drift enforcement every %" PRIu64 " ms", ms);
-        return arm(d->drift_fd, ms, ms);
+        return iosd_timer_arm(d->drift_fd, ms, ms);
 }
 
 static void rebuild_watch(struct iosd_daemon *d)
@@ -170,7 +153,7 @@ static void rebuild_watch(struct iosd_daemon *d)
         }
         d->watch = iosd_watch_free(d->watch);   /* closing the fd leaves the epoll set */
         d->watch = w;
-        e = epoll_add(d, iosd_watch_fd(w), TAG_WATCH);
+        e = iosd_epoll_add(d, iosd_watch_fd(w), TAG_WATCH);
         if (e < 0)
                 iosd_log(LOG_WARNING, "cannot poll the policy watch: %s", ios_strerror(e));
         iosd_log(LOG_DEBUG, "watching %zu policy director%s", iosd_watch_count(w),
@@ -242,87 +225,6 @@ static void process_pending(struct iosd_daemon *d)
         notify_status(d);
 }
 
-static void drain_timer(int fd)
-{
-        uint64_t n;
-
-        (void)!read(fd, &n, sizeof(n));
-}
-
-/* ------------------------------------------------------------------ */
-/* the retry and yield timers                                          */
-/* ------------------------------------------------------------------ */
-
-static int timer_open(struct iosd_daemon *d, int *fd, uint32_t tag)
-{
-        int e;
-
-        if (*fd >= 0)
-                return 0;
-        *fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-        if (*fd < 0)
-                return -errno;
-        e = epoll_add(d, *fd, tag);
-        if (e < 0) {
-                close(*fd);
-                *fd = -1;
-        }
-        return e;
-}
-
-static void timer_close(int *fd)
-{
-        if (*fd >= 0) {
-                close(*fd);     /* leaves the epoll set */
-                *fd = -1;
-        }
-}
-
-/* Before each wait: the retry timer at the earliest retry, the yield timer
- * ticking while a disk is held; each closed when its table is empty. */
-static void sync_timers(struct iosd_daemon *d)
-{
-        uint64_t next = iosd_retry_next(&d->retries), now;
-        bool dropped = false;
-        int e;
-
-        if (next == UINT64_MAX)
-                timer_close(&d->retry_fd);
-        else {
-                now = iosd_now_ms();
-                e = timer_open(d, &d->retry_fd, TAG_RETRY);
-                if (e >= 0)
-                        e = arm(d->retry_fd, next > now ? next - now : 1, 0);
-                if (e < 0) {
-                        /* without a timer nothing would ever retry them: say so, once each */
-                        for (size_t i = 0; i < d->retries.n; i++)
-                                iosd_log(LOG_ERR, "%u:%u: cannot schedule a retry (%s); the policy is not "
-                                         "applied until the next uevent or reload", major(d->retries.v[i].dev),
-                                         minor(d->retries.v[i].dev), ios_strerror(e));
-                        d->n_failed += d->retries.n;
-                        d->retries.n = 0;
-                        timer_close(&d->retry_fd);
-                        dropped = true;
-                }
-        }
-        if (d->yields.n == 0)
-                timer_close(&d->yield_fd);
-        else if (d->yield_fd < 0) {
-                e = timer_open(d, &d->yield_fd, TAG_YIELD);
-                if (e >= 0)
-                        e = arm(d->yield_fd, YIELD_POLL_MS, YIELD_POLL_MS);
-                if (e < 0) {
-                        timer_close(&d->yield_fd);
-                        /* without the timer only the next event, reload or drift check sees the end */
-                        iosd_log(LOG_WARNING, "cannot watch for the end of iosched-bench (%s); its disks get "
-                                 "the policy at the next event, reload or drift check", ios_strerror(e));
-                        d->yields.n = 0;
-                }
-        }
-        if (dropped)
-                notify_status(d);
-}
-
 /* The retry timer fired: try every device that is due (apply.c forgets or
  * reschedules each). */
 static void on_retry_timer(struct iosd_daemon *d)
@@ -332,7 +234,7 @@ static void on_retry_timer(struct iosd_daemon *d)
 
         if (d->retry_fd < 0)
                 return;
-        drain_timer(d->retry_fd);
+        iosd_timer_drain(d->retry_fd);
         due = calloc(d->retries.n ? d->retries.n : 1, sizeof(*due));
         if (!due)
                 return;         /* tried again at the next expiry */
@@ -360,7 +262,7 @@ static void on_yield_timer(struct iosd_daemon *d)
 
         if (d->yield_fd < 0)
                 return;
-        drain_timer(d->yield_fd);
+        iosd_timer_drain(d->yield_fd);
         ended = calloc(d->yields.n ? d->yields.n : 1, sizeof(*ended));
         if (!ended)
                 return;         /* looked at again at the next tick */
@@ -395,7 +297,8 @@ static int loop(struct iosd_daemon *d)
                 struct epoll_event ev[8];
                 int n;
 
-                sync_timers(d);
+                if (iosd_sync_timers(d))
+                        notify_status(d);
                 n = epoll_wait(d->epfd, ev, ELEMENTSOF(ev), -1);
 
                 if (n < 0) {
@@ -413,14 +316,14 @@ static int loop(struct iosd_daemon *d)
                                 break;
                         case TAG_WATCH:
                                 if (d->watch && iosd_watch_process(d->watch) > 0)
-                                        (void)arm(d->debounce_fd, DEBOUNCE_MS, 0);
+                                        (void)iosd_timer_arm(d->debounce_fd, DEBOUNCE_MS, 0);
                                 break;
                         case TAG_DEBOUNCE:
-                                drain_timer(d->debounce_fd);
+                                iosd_timer_drain(d->debounce_fd);
                                 reload(d, "policy file changed");
                                 break;
                         case TAG_DRIFT:
-                                drain_timer(d->drift_fd);
+                                iosd_timer_drain(d->drift_fd);
                                 iosd_apply_all(d, IOSD_R_DRIFT);
                                 notify_status(d);
                                 break;
@@ -461,13 +364,13 @@ static int setup(struct iosd_daemon *d)
         d->sigfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
         if (d->sigfd < 0)
                 return -errno;
-        e = epoll_add(d, d->sigfd, TAG_SIGNAL);
+        e = iosd_epoll_add(d, d->sigfd, TAG_SIGNAL);
         if (e < 0)
                 return e;
         d->debounce_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
         if (d->debounce_fd < 0)
                 return -errno;
-        return epoll_add(d, d->debounce_fd, TAG_DEBOUNCE);
+        return iosd_epoll_add(d, d->debounce_fd, TAG_DEBOUNCE);
 }
 
 enum iosd_end iosd_run(const struct iosd_options *o)
@@ -506,7 +409,7 @@ enum iosd_end iosd_run(const struct iosd_options *o)
         /* listen before the initial pass, so a disk added during it is not missed */
         e = iosd_monitor_open(&d);
         if (e >= 0 && d.mon)
-                e = epoll_add(&d, e, TAG_MONITOR);
+                e = iosd_epoll_add(&d, e, TAG_MONITOR);
         if (e < 0) {
                 iosd_log(LOG_ERR, "cannot listen to %s uevents: %s", d.monitor_name, ios_strerror(e));
                 goto out;
