@@ -20,7 +20,7 @@ struct ios_cache_entry {
 
 struct ios_ctrl_cache {
         struct ios_cache_entry ctrl[IOS_CACHE_SLOTS];   /* PCI function: id, class, driver */
-        struct ios_cache_entry host[IOS_CACHE_SLOTS];   /* SCSI host: proc_name; flag: transport class */
+        struct ios_cache_entry host[IOS_CACHE_SLOTS];   /* SCSI host: proc_name; flag: sas */
         struct ios_cache_entry devdir[IOS_CACHE_SLOTS]; /* device/: model, serial, subtype, driver */
         unsigned next_ctrl, next_host, next_devdir;
 };

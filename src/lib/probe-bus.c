@@ -271,7 +271,7 @@ static int probe_path(struct ios_device *d, struct ios_ctrl_cache *cache)
                                 d->driver = (free(d->driver), NULL);
                         if (cache && (ce = ios_cache_put(cache->host, &cache->next_host, host_dir))) {
                                 ce->v[0] = dup_or_null(d->driver);
-                                ce->flag = -1;          /* transport class: not looked at yet */
+                                ce->flag = -1;          /* sas_host: not looked at yet */
                         }
                 }
         }
@@ -394,26 +394,25 @@ static void probe_tran(struct ios_device *d, struct ios_ctrl_cache *cache)
                         t = "sata";
                 else if (strstr(d->driver, "ata"))
                         t = "ata";
+                /* FC and iSCSI from the device path (the remote port, the session: no lookup, as
+                 * classify-array.c's transport), as lsblk's TRAN */
+                else if (strstr(d->syspath, "/rport-"))
+                        t = "fc";
+                else if (strstr(d->syspath, "/session"))
+                        t = "iscsi";
                 else {
-                        /* the SCSI transport class the host registered with, as lsblk's TRAN (sas first:
-                         * the commonest, one look) */
-                        static const char * const hosts[] = { "sas", "fc", "iscsi", "spi" };
                         _cleanup_free_ char *hd = host_dir_of(d);
                         struct ios_cache_entry *ce = cache && hd ? ios_cache_find(cache->host, hd) : NULL;
-                        int k = ce ? ce->flag : -1;     /* -1: not looked at; ELEMENTSOF: none */
+                        int sas = ce ? ce->flag : -1;
 
-                        if (k < 0) {
-                                for (k = 0; k < (int)ELEMENTSOF(hosts); k++) {
-                                        snprintf(path, sizeof(path), "/sys/class/%s_host/host%u", hosts[k],
-                                                 h);
-                                        if (exists(d->ctx, path))
-                                                break;
-                                }
-                                if (ce)
-                                        ce->flag = k;
+                        if (sas < 0) {
+                                snprintf(path, sizeof(path), "/sys/class/sas_host/host%u", h);
+                                sas = exists(d->ctx, path);
                         }
-                        if (k < (int)ELEMENTSOF(hosts))
-                                t = hosts[k];
+                        if (ce)
+                                ce->flag = sas;
+                        if (sas)
+                                t = "sas";
                 }
         } else if (strncmp(d->name, "nvme", 4) == 0)
                 t = "nvme";
