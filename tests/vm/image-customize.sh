@@ -51,6 +51,19 @@ MODULES=list
 COMPRESS=gzip
 COMPRESSLEVEL=1
 EOF
+# nbd-client's two hooks (for a root on NBD) put every network driver in the
+# initramfs whatever MODULES says (auto_add_modules net): two thirds of the
+# programs an update-initramfs run starts (3,502 -> 1,163 on 6.1) and 5.6 of
+# its 13.9 MB. The guest's root is never on NBD and its nbd disks connect
+# after the switch-root, so they are diverted out of hooks/ (mkinitramfs runs
+# every executable file there); dpkg keeps them there on an upgrade
+mkdir -p "$R/usr/share/initramfs-tools/hooks.iosched-vm-off"
+for h in nbd nbd-client; do
+	[ -e "$R/usr/share/initramfs-tools/hooks/$h" ] || continue
+	chroot "$R" dpkg-divert --quiet --local --rename \
+		--divert "/usr/share/initramfs-tools/hooks.iosched-vm-off/$h" \
+		--add "/usr/share/initramfs-tools/hooks/$h"
+done
 cat >"$R/etc/initramfs-tools/modules" <<'EOF'
 virtio_pci
 virtio_blk
