@@ -23,6 +23,8 @@
 #   VM_CHECK_SCALE=1           instead of all this, the SAN-host scale run
 #                              (tests/vm/scale.sh, opt-in, tens of minutes)
 #   VM_REPLAY_ROUNDS=N         coldplug replays per variant (default 3)
+#   VM_REPLAY_COMPARE=0        the iosched rule's replays alone, without the
+#                              plain-rule and no-rule series (default 1)
 #   VM_SOAK_EVENTS=N           daemon soak: add+remove events wanted (10000), capped
 #   VM_SOAK_SECONDS=N          at N seconds of event generation (180), failing below
 #   VM_SOAK_MIN_EVENTS=N       N events (500); VM_SOAK_DEVICES loop devices (16),
@@ -156,6 +158,7 @@ mpath_lun mphdd 1 0x5000c0de00000002 7200 multipath mq-deadline
 	echo "HOTPLUG=${VM_HOTPLUG:-1}"
 	echo "REPLAY_ROUNDS=${VM_REPLAY_ROUNDS:-3}"
 	echo "REPLAY_BY_KIND=${VM_REPLAY_BY_KIND:-0}"
+	echo "REPLAY_COMPARE=${VM_REPLAY_COMPARE:-1}"
 	echo "DRIFT_INTERVAL=${VM_DRIFT_INTERVAL:-1s}"
 	echo "SOAK_EVENTS=${VM_SOAK_EVENTS:-10000}"
 	echo "SOAK_DEVICES=${VM_SOAK_DEVICES:-16}"
