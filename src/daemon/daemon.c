@@ -25,7 +25,6 @@
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/sysmacros.h>
-#include <sys/timerfd.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
@@ -121,20 +120,14 @@ static int update_drift(struct iosd_daemon *d)
         d->drift_ms = ms;
         if (ms == 0) {
                 if (d->drift_fd >= 0) {
-                        close(d->drift_fd);
-                        d->drift_fd = -1;
+                        iosd_timer_close(&d->drift_fd);
                         iosd_log(LOG_INFO, "drift enforcement off");
                 }
                 return 0;
         }
-        if (d->drift_fd < 0) {
-                d->drift_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-                if (d->drift_fd < 0)
-                        return -errno;
-                e = iosd_epoll_add(d, d->drift_fd, TAG_DRIFT);
-                if (e < 0)
-                        return e;
-        }
+        e = iosd_timer_open(d, &d->drift_fd, TAG_DRIFT);
+        if (e < 0)
+                return e;
         iosd_log(LOG_INFO, "drift enforcement every %" PRIu64 " ms", ms);
         return iosd_timer_arm(d->drift_fd, ms, ms);
 }
@@ -367,10 +360,7 @@ static int setup(struct iosd_daemon *d)
         e = iosd_epoll_add(d, d->sigfd, TAG_SIGNAL);
         if (e < 0)
                 return e;
-        d->debounce_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-        if (d->debounce_fd < 0)
-                return -errno;
-        return iosd_epoll_add(d, d->debounce_fd, TAG_DEBOUNCE);
+        return iosd_timer_open(d, &d->debounce_fd, TAG_DEBOUNCE);
 }
 
 enum iosd_end iosd_run(const struct iosd_options *o)

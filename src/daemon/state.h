@@ -96,12 +96,15 @@ static inline uint64_t iosd_now_ms(void)
  * daemon.c alone owns the epoll set and the timerfds.
  */
 
-/* monitor.c: the udev or kernel uevent socket */
 /* timers.c: epoll registration and timerfds */
 int iosd_epoll_add(struct iosd_daemon *d, int fd, uint32_t tag);
+int iosd_timer_open(struct iosd_daemon *d, int *fd, uint32_t tag);   /* 0 if already open */
+void iosd_timer_close(int *fd);                 /* closes *fd (it leaves the epoll set), sets -1 */
 int iosd_timer_arm(int fd, uint64_t first_ms, uint64_t interval_ms);
 void iosd_timer_drain(int fd);
 bool iosd_sync_timers(struct iosd_daemon *d);   /* true: retries were dropped (status changed) */
+
+/* monitor.c: the udev or kernel uevent socket */
 int iosd_monitor_open(struct iosd_daemon *d);        /* the fd to poll if d->mon is set, or -errno */
 void iosd_monitor_receive(struct iosd_daemon *d);    /* drain it into d->pending */
 

@@ -47,7 +47,8 @@ void iosd_timer_drain(int fd)
 /* the retry and yield timers                                          */
 /* ------------------------------------------------------------------ */
 
-static int timer_open(struct iosd_daemon *d, int *fd, uint32_t tag)
+/* A timerfd in *fd registered under TAG, unless *fd is open already. */
+int iosd_timer_open(struct iosd_daemon *d, int *fd, uint32_t tag)
 {
         int e;
 
@@ -64,7 +65,7 @@ static int timer_open(struct iosd_daemon *d, int *fd, uint32_t tag)
         return e;
 }
 
-static void timer_close(int *fd)
+void iosd_timer_close(int *fd)
 {
         if (*fd >= 0) {
                 close(*fd);     /* leaves the epoll set */
@@ -81,10 +82,10 @@ bool iosd_sync_timers(struct iosd_daemon *d)
         int e;
 
         if (next == UINT64_MAX)
-                timer_close(&d->retry_fd);
+                iosd_timer_close(&d->retry_fd);
         else {
                 now = iosd_now_ms();
-                e = timer_open(d, &d->retry_fd, TAG_RETRY);
+                e = iosd_timer_open(d, &d->retry_fd, TAG_RETRY);
                 if (e >= 0)
                         e = iosd_timer_arm(d->retry_fd, next > now ? next - now : 1, 0);
                 if (e < 0) {
@@ -95,18 +96,18 @@ bool iosd_sync_timers(struct iosd_daemon *d)
                                          minor(d->retries.v[i].dev), ios_strerror(e));
                         d->n_failed += d->retries.n;
                         d->retries.n = 0;
-                        timer_close(&d->retry_fd);
+                        iosd_timer_close(&d->retry_fd);
                         dropped = true;
                 }
         }
         if (d->yields.n == 0)
-                timer_close(&d->yield_fd);
+                iosd_timer_close(&d->yield_fd);
         else if (d->yield_fd < 0) {
-                e = timer_open(d, &d->yield_fd, TAG_YIELD);
+                e = iosd_timer_open(d, &d->yield_fd, TAG_YIELD);
                 if (e >= 0)
                         e = iosd_timer_arm(d->yield_fd, YIELD_POLL_MS, YIELD_POLL_MS);
                 if (e < 0) {
-                        timer_close(&d->yield_fd);
+                        iosd_timer_close(&d->yield_fd);
                         /* without the timer only the next event, reload or drift check sees the end */
                         iosd_log(LOG_WARNING, "cannot watch for the end of iosched-bench (%s); its disks get "
                                  "the policy at the next event, reload or drift check", ios_strerror(e));
