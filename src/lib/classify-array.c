@@ -16,6 +16,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "classify-internal.h"
+#include "device-internal.h"
 
 /* INQUIRY vendor glob, product glob, what it is. */
 static const struct {
@@ -64,10 +65,11 @@ static const struct {
 /* The transport the LUN is reached over, from its device path and lsblk's TRAN. */
 static const char *transport(const struct ios_device *d)
 {
-        if (strstr(d->syspath, "/rport-"))
-                return "fc (FC remote port in the device path)";
-        if (strstr(d->syspath, "/session"))
-                return "iscsi (iSCSI session in the device path)";
+        const char *p = ios_scsi_path_transport(d->syspath);
+
+        if (p)
+                return streq(p, "fc") ? "fc (FC remote port in the device path)"
+                                      : "iscsi (iSCSI session in the device path)";
         if (d->tran && streq(d->tran, "sas"))
                 return "sas (SAS host)";
         return NULL;

@@ -35,6 +35,10 @@ int ios_probe_queue(struct ios_device *d);
 
 /* probe-bus.c: stacked subtype, controller, SCSI host and address, identity, transport */
 int ios_probe_bus(struct ios_device *d, struct ios_ctrl_cache *cache);
+/* "fc" or "iscsi" when the device path holds an FC remote port or an iSCSI
+ * session, else NULL: TRAN (probe-bus.c) and an array LUN's evidence
+ * (classify-array.c) read it from there */
+const char *ios_scsi_path_transport(const char *syspath);
 
 /*
  * multipath.c: whether a disk is a path of a dm-multipath device (holders/,

@@ -379,6 +379,15 @@ static char *host_dir_of(const struct ios_device *d)
         return t ? strndup(d->syspath, (size_t)(t - d->syspath)) : NULL;
 }
 
+const char *ios_scsi_path_transport(const char *syspath)
+{
+        if (strstr(syspath, "/rport-"))
+                return "fc";
+        if (strstr(syspath, "/session"))
+                return "iscsi";
+        return NULL;
+}
+
 static void probe_tran(struct ios_device *d, struct ios_ctrl_cache *cache)
 {
         const char *t = NULL;
@@ -394,13 +403,9 @@ static void probe_tran(struct ios_device *d, struct ios_ctrl_cache *cache)
                         t = "sata";
                 else if (strstr(d->driver, "ata"))
                         t = "ata";
-                /* FC and iSCSI from the device path (the remote port, the session: no lookup, as
-                 * classify-array.c's transport), as lsblk's TRAN */
-                else if (strstr(d->syspath, "/rport-"))
-                        t = "fc";
-                else if (strstr(d->syspath, "/session"))
-                        t = "iscsi";
-                else {
+                /* FC and iSCSI from the device path (the remote port, the session: no lookup),
+                 * as lsblk's TRAN */
+                else if (!(t = ios_scsi_path_transport(d->syspath))) {
                         _cleanup_free_ char *hd = host_dir_of(d);
                         struct ios_cache_entry *ce = cache && hd ? ios_cache_find(cache->host, hd) : NULL;
                         int sas = ce ? ce->flag : -1;
