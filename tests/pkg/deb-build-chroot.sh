@@ -17,7 +17,7 @@
 #    (debian/control's Build-Depends, with the test dependencies: no nocheck);
 # 4. as "builder" (no root, no capability, in its own PID and mount namespace
 #    with /proc and a read-only /sys, no loop device it may open):
-#    tests/pkg/deb-build.sh, that is dpkg-buildpackage -b WITH the build tests,
+#    tests/pkg/deb-build.sh, that is dpkg-buildpackage (source and binaries) WITH the build tests,
 #    lintian --fail-on error,warning with SUITE's own lintian, the contents
 #    and the control files checked;
 # 5. OUTDIR (default build/deb-SUITE) receives the .debs, .changes,
@@ -125,7 +125,7 @@ echo "   $(($(date +%s) - s)) s"
 chroot "$root" dpkg-query -W -f '   ${Package} ${Version}\n' debhelper dpkg-dev gcc libsmartcols-dev libudev-dev systemd lintian 2>/dev/null
 
 # 4. the build with its tests, lintian, contents: as "builder"
-step "tests/pkg/deb-build.sh as builder (dpkg-buildpackage -b with the build tests, lintian)"
+step "tests/pkg/deb-build.sh as builder (dpkg-buildpackage with the build tests, lintian)"
 s=$(date +%s)
 in_chroot 'cd /home/builder/src && exec runuser -u builder -- env HOME=/home/builder DEB_BUILD_OPTIONS= \
         tests/pkg/deb-build.sh /home/builder/out' >"$tmp/deb-build.out" 2>&1
