@@ -258,8 +258,9 @@ check-vm-pkg:
 	tests/vm/pkg.sh
 
 # valgrind 3.19 (Debian 12) does not know openat2 (it prints a warning and
-# answers ENOSYS), so under valgrind the programs are told to resolve with
-# the component walk from the start (IOSCHED_TEST_NO_OPENAT2=1): valgrind
+# answers ENOSYS), so under valgrind openat2 answers ENOSYS before it reaches
+# valgrind (the test shim, tests/fault/fault.c: IOS_FAULT_NO_OPENAT2=1) and
+# the programs resolve with the component walk from the start: valgrind
 # checks the walk, the plain and ASan runs of `make check` the openat2 path,
 # and tests/unit/test-sysfs-beneath and test-root run both in every run.
 # Configuration management (contrib/): real ansible-playbook and puppet apply
@@ -269,7 +270,7 @@ check-contrib: all
 	BUILDDIR=$(BUILDDIR) tests/contrib/run.sh
 
 valgrind: tests
-	BUILDDIR=$(BUILDDIR) VALGRIND=1 IOSCHED_TEST_NO_OPENAT2=1 tests/run.sh
+	BUILDDIR=$(BUILDDIR) VALGRIND=1 IOS_FAULT_NO_OPENAT2=1 LD_PRELOAD=$(abspath $(BUILDDIR))/tests/libiosfault.so tests/run.sh
 
 install: all
 	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(MANDIR)/man8

@@ -10,6 +10,8 @@
 # RUN_JOBS=N runs up to N tests at a time (default 1; make check: 2),
 # RUN_TAG="name" prefixes every result line (make -j2 check runs two suites
 # side by side), IOS_TEST_LOCK the lock file of the machine-wide tests (below).
+# In a git work tree the run fails when the tests leave an untracked file in
+# it (tests/style/tree.sh: one that was not there when the run began).
 #
 # Machine-wide tests: an integration test that sources daemon-lib.sh (starts
 # ioschedd, which hears every uevent of the machine, or creates loop devices by
@@ -135,6 +137,9 @@ fi
 RUN_JOBS=${RUN_JOBS:-1}
 res=$(mktemp -d "${TMPDIR:-/tmp}/iosched-run.XXXXXX") || exit 1
 trap 'rm -rf "$res"' EXIT
+# the untracked files before the run (none on a clean clone); 77: not git
+tests/style/tree.sh list >"$res/untracked" 2>/dev/null
+tree_rc=$?
 mkfifo "$res/tokens" || exit 1
 exec 3<>"$res/tokens"
 i=0
@@ -189,6 +194,11 @@ for f in "$res"/[0-9]*.*; do
         *) fail=$((fail + 1)); failed="$failed $(printf '%s' "${f#"$res"/*.}" | tr : /)" ;;
         esac
 done
+if [ $tree_rc = 0 ] && ! tests/style/tree.sh untracked "$res/untracked" >"$res/left" 2>&1; then
+        printf '%sFAIL  %-44s\n' "$RUN_TAG" "the work tree after the run"
+        sed "s/^/$RUN_TAG      | /" "$res/left"
+        fail=$((fail + 1)); failed="$failed (untracked files)"
+fi
 echo "== ${RUN_TAG}$pass passed, $fail failed, $skip skipped ($BUILDDIR)${TESTS_SKIP:+; $done_before run before (TESTS_SKIP=$TESTS_SKIP)}"
 [ $fail = 0 ] || { echo "failed:$failed"; exit 1; }
 exit 0

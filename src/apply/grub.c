@@ -181,7 +181,7 @@ out:
 /* A policy file --import-grub wrote, which the policy loads; or NULL. */
 static char *installed_file(const char *conf_root)
 {
-        unsigned flags = IOS_POLICY_NO_BUILTIN | (getenv("IOSCHED_TEST_ANY_OWNER") ? IOS_POLICY_ANY_OWNER : 0);
+        unsigned flags = IOS_POLICY_NO_BUILTIN;
         struct ios_policy *p = NULL;
         char *found = NULL;
 

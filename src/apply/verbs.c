@@ -98,7 +98,7 @@ static int load_devices(struct apply_cli *c)
 static int load_policy(struct apply_cli *c, bool defer)
 {
         struct ios_error pe = {};
-        unsigned flags = (getenv("IOSCHED_TEST_ANY_OWNER") || c->policy_in_capture ? IOS_POLICY_ANY_OWNER : 0) |
+        unsigned flags = (c->policy_in_capture ? IOS_POLICY_ANY_OWNER : 0) |
                          (c->no_builtin ? IOS_POLICY_NO_BUILTIN : 0);
         size_t nerr = 0;
         int e;

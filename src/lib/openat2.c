@@ -47,26 +47,11 @@ int ios_openat2_retry(int dirfd, const char *path, struct open_how *how)
  * Set once openat2() answered ENOSYS (kernel before 5.6, or valgrind 3.19,
  * which does not know the system call) or EPERM (a seccomp filter): from
  * then on both resolvers below use their component walk, which gives the
- * same guarantee.  The unit tests force the walk as well, so both paths are
- * checked on every machine.
+ * same guarantee.  The unit tests force the walk as well, and the loop-device
+ * tests run the programs with the test shim's openat2 answering ENOSYS
+ * (tests/fault/fault.c), so both paths are checked on every machine.
  */
 static bool openat2_missing;
-
-/*
- * IOSCHED_TEST_NO_OPENAT2=1 makes the programs resolve as on a kernel
- * without openat2, so the integration tests run the walk with the real
- * binaries too.  The walk gives the same guarantees: nothing is weakened.
- */
-static bool walk_forced_by_env(void)
-{
-        static int forced = -1;
-
-        if (forced < 0) {
-                const char *v = getenv("IOSCHED_TEST_NO_OPENAT2");
-                forced = v && streq(v, "1");
-        }
-        return forced;
-}
 
 bool ios_openat2_unusable(void)
 {
@@ -78,5 +63,5 @@ bool ios_openat2_unusable(void)
 
 bool ios_openat2_missing(void)
 {
-        return openat2_missing || walk_forced_by_env();
+        return openat2_missing;
 }

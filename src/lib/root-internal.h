@@ -50,7 +50,7 @@ int ios_openat2_retry(int dirfd, const char *path, struct open_how *how);
 /* After a failed openat2(): true (and the walk from now on) for ENOSYS/EPERM. */
 bool ios_openat2_unusable(void);
 /* Whether the walk answers every lookup: openat2 answered ENOSYS/EPERM (old
- * kernel, seccomp, valgrind 3.19) or IOSCHED_TEST_NO_OPENAT2=1 asks for it. */
+ * kernel, seccomp, valgrind 3.19). */
 bool ios_openat2_missing(void);
 
 /* kernel-release.c: the root's kernel release ("6.18.4-amd64") into buf, or -ENOENT. */

@@ -12,6 +12,15 @@
  *   IOS_FAULT_COUNT=FILE       at exit, the number of calls of KIND written
  *                              there (IOS_FAULT=KIND:0 counts without failing)
  *
+ *   IOS_FAULT_NO_OPENAT2=1     every openat2 answers ENOSYS, as on a kernel
+ *                              before 5.6 (or under valgrind 3.19): the
+ *                              programs resolve with their component walk
+ *   IOS_FAULT_ANY_OWNER=1      every stat (stat, lstat, fstat, fstatat and
+ *                              their 64 variants) says the file is root's:
+ *                              policy files unpacked from a tarball or in a
+ *                              checkout pass the root-ownership check
+ *
+ * These stand in for test hooks the programs themselves do not have.
  * A failed allocation returns NULL with ENOMEM; open returns -1 with EMFILE,
  * read, write and close -1 with EIO (close still closes: the kernel does), or
  * with ERRNO when given (a number or EACCES, ENOSPC, EROFS, ENOENT, ENODEV,
@@ -30,6 +39,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -38,7 +48,7 @@ enum kind { K_NONE, K_ALLOC, K_MALLOC, K_CALLOC, K_REALLOC, K_STRDUP, K_OPEN, K_
 static enum kind want = K_NONE;
 static unsigned long target, count;
 static int fail_errno;
-static bool inited, parsed, hit;
+static bool inited, parsed, hit, no_openat2, any_owner;
 static const char *hit_file;
 
 /* calloc for dlsym before the real one is known, never freed */
@@ -112,6 +122,8 @@ static void parse_spec(void)
         parsed = true;
         spec = getenv("IOS_FAULT");
         hit_file = getenv("IOS_FAULT_HIT");
+        no_openat2 = getenv("IOS_FAULT_NO_OPENAT2") && !strcmp(getenv("IOS_FAULT_NO_OPENAT2"), "1");
+        any_owner = getenv("IOS_FAULT_ANY_OWNER") && !strcmp(getenv("IOS_FAULT_ANY_OWNER"), "1");
         if (!spec)
                 return;
         for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
@@ -334,8 +346,76 @@ long syscall(long nr, ...)
                 errno = fail_errno;
                 return -1;
         }
+        if (nr == SYS_openat2 && no_openat2) {
+                errno = ENOSYS;
+                return -1;
+        }
 #endif
         if (!inited)
                 init();
         return real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+/* IOS_FAULT_ANY_OWNER=1: the file is root's (the stat itself is real). */
+static int owned(int r, uid_t *uid)
+{
+        if (!parsed)
+                parse_spec();
+        if (r == 0 && any_owner)
+                *uid = 0;
+        return r;
+}
+
+/* the next definition of the function being defined (libc's, or an ASan runtime's) */
+#define REAL(name) \
+        static __typeof__(name) *real_##name; \
+        if (!real_##name) \
+                *(void **)&real_##name = dlsym(RTLD_NEXT, #name)
+
+int stat(const char *path, struct stat *st)
+{
+        REAL(stat);
+        return owned(real_stat(path, st), &st->st_uid);
+}
+
+int stat64(const char *path, struct stat64 *st)
+{
+        REAL(stat64);
+        return owned(real_stat64(path, st), &st->st_uid);
+}
+
+int lstat(const char *path, struct stat *st)
+{
+        REAL(lstat);
+        return owned(real_lstat(path, st), &st->st_uid);
+}
+
+int lstat64(const char *path, struct stat64 *st)
+{
+        REAL(lstat64);
+        return owned(real_lstat64(path, st), &st->st_uid);
+}
+
+int fstat(int fd, struct stat *st)
+{
+        REAL(fstat);
+        return owned(real_fstat(fd, st), &st->st_uid);
+}
+
+int fstat64(int fd, struct stat64 *st)
+{
+        REAL(fstat64);
+        return owned(real_fstat64(fd, st), &st->st_uid);
+}
+
+int fstatat(int dfd, const char *path, struct stat *st, int flags)
+{
+        REAL(fstatat);
+        return owned(real_fstatat(dfd, path, st, flags), &st->st_uid);
+}
+
+int fstatat64(int dfd, const char *path, struct stat64 *st, int flags)
+{
+        REAL(fstatat64);
+        return owned(real_fstatat64(dfd, path, st, flags), &st->st_uid);
 }

@@ -39,6 +39,7 @@ grep -q "elevator=noop in the kernel command line has no effect on blk-mq kernel
 grep -q '^Scheduler=noop none$' "$out" || { echo "FAIL import-grub"; cat "$out"; fail=1; }
 # the generated file is a valid policy
 chmod 0644 "$out"
-IOSCHED_TEST_ANY_OWNER=1 "$bin" --check --config "$out" --sysroot "$tmp/root" >/dev/null
+. "$top/tests/shim.sh"
+t_shimmed IOS_FAULT_ANY_OWNER=1 -- "$bin" --check --config "$out" --sysroot "$tmp/root" >/dev/null
 [ $? -le 1 ] || { echo "FAIL import-grub output does not parse"; fail=1; }
 exit $fail

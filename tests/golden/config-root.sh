@@ -13,7 +13,8 @@ fail=0
 t_fail() { echo "FAIL: $*"; fail=1; }
 t=$(mktemp -d) || exit 1
 trap 'rm -rf "$t"' EXIT
-export IOSCHED_TEST_ANY_OWNER=1
+. "$top/tests/shim.sh"
+t_shim IOS_FAULT_ANY_OWNER=1
 [ -d "$fx/sys/block" ] || { echo "no loop fixture"; exit 1; }
 : > "$t/afile"
 mkdir "$t/empty"

@@ -16,7 +16,8 @@ t=$(mktemp -d) || exit 1
 trap 'rm -rf "$t"' EXIT
 fail=0
 t_fail() { echo "FAIL: $*"; fail=1; }
-export IOSCHED_TEST_ANY_OWNER=1
+. "$top/tests/shim.sh"
+t_shim IOS_FAULT_ANY_OWNER=1
 r=$t/root
 mkdir -p "$r" && cp -a "$fx/megaraid-ld/." "$r/" || exit 1
 mkdir -p "$r/etc/tuned/myprof" "$r/usr/lib/tuned/myprof" "$r/usr/lib/tuned/base" "$r/etc/udev/rules.d" \

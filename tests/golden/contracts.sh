@@ -16,7 +16,8 @@ t=$(mktemp -d) || exit 1
 trap 'rm -rf "$t"' EXIT
 fail=0
 t_fail() { echo "FAIL: $*"; fail=1; }
-export IOSCHED_TEST_ANY_OWNER=1
+. "$top/tests/shim.sh"
+t_shim IOS_FAULT_ANY_OWNER=1
 
 # an NVMe disk whose model holds OSC and CSI sequences, BEL and a UTF-8 C1 CSI,
 # and whose active scheduler's name is not UTF-8

@@ -17,7 +17,8 @@ trap 'rm -rf "$t"' EXIT
 fail=0
 t_fail() { echo "FAIL: $*"; fail=1; }
 # policies readable by root only as the loader wants them; the test may run as another owner
-export IOSCHED_TEST_ANY_OWNER=1
+. "$top/tests/shim.sh"
+t_shim IOS_FAULT_ANY_OWNER=1
 mkdir -p "$t/root/etc/iosched.d" "$t/root/run/iosched.d"
 chmod 0755 "$t/root" "$t/root/etc" "$t/root/etc/iosched.d" "$t/root/run" "$t/root/run/iosched.d"
 printf '[Match]\nClass=raid\n[Set]\nScheduler=mq-deadline\n' > "$t/root/etc/iosched.d/60-perc.conf"

@@ -18,7 +18,8 @@ t=$(mktemp -d) || exit 1
 trap 'rm -rf "$t"' EXIT
 fail=0
 t_fail() { echo "FAIL: $*"; fail=1; }
-export IOSCHED_TEST_ANY_OWNER=1
+. "$top/tests/shim.sh"
+t_shim IOS_FAULT_ANY_OWNER=1
 cp -a "$fx/megaraid-ld" "$t/tree"
 mkdir -p "$t/bad/etc/iosched.d" "$t/tf"
 chmod 0755 "$t/bad" "$t/bad/etc" "$t/bad/etc/iosched.d" "$t/tf"

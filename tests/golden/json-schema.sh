@@ -52,7 +52,8 @@ run "import-grub without elevator=" --import-grub -J --sysroot "$d"
 run "list, bad column" list -J -o NOSUCH --sysroot "$d"
 run "validate, no disk" validate -J
 run "validate with --sysroot" validate -J --sysroot "$d" sda
-IOSCHED_TEST_ANY_OWNER=1 python3 - "$schema" "$t/out" "$top/tests/expected/check" <<'PY' || exit 1
+. "$top/tests/shim.sh"
+t_shimmed IOS_FAULT_ANY_OWNER=1 -- python3 - "$schema" "$t/out" "$top/tests/expected/check" <<'PY' || exit 1
 import json, os, sys
 import jsonschema
 

@@ -16,7 +16,8 @@ fail=0
 t_fail() { echo "FAIL: $*"; fail=1; }
 t=$(mktemp -d) || exit 1
 trap 'rm -rf "$t"' EXIT
-export IOSCHED_TEST_ANY_OWNER=1
+. "$top/tests/shim.sh"
+t_shim IOS_FAULT_ANY_OWNER=1
 d=$t/etc/iosched.d
 mkdir -p "$d"
 ap() { $bin --sysroot "$fx" --config-root "$t" "$@"; }

@@ -22,7 +22,8 @@ trap 'rm -rf "$t"' EXIT
 fail=0
 t_fail() { echo "FAIL: $*"; fail=1; }
 d=$fx/megaraid-ld
-export IOSCHED_TEST_ANY_OWNER=1
+. "$top/tests/shim.sh"
+t_shim IOS_FAULT_ANY_OWNER=1
 
 # 1. a drifting disk: every metric, linted
 "$bin" --format prometheus --config /dev/null --sysroot "$d" > "$t/drift.prom"

@@ -45,7 +45,7 @@ echo "$out" | grep -qxF 'sda: would set scheduler: none -> mq-deadline (ROOT/etc
 # 2. a captured tree owned by a normal user: its policy is read (no ownership check), exit 0
 chown -R 1000:1000 "$t/mp" 2>/dev/null || true
 if [ "$(stat -c %u "$t/mp/etc/iosched.d/50-path.conf")" = 1000 ]; then
-        env -u IOSCHED_TEST_ANY_OWNER "$bin" --dry-run --sysroot "$t/mp" > "$t/o" 2>&1
+        env -u IOS_FAULT_ANY_OWNER "$bin" --dry-run --sysroot "$t/mp" > "$t/o" 2>&1
         rc=$?
         [ $rc = 0 ] || t_fail "--sysroot owned by uid 1000: exit $rc: $(cat "$t/o")"
         grep -q '^sda: would set scheduler: none -> mq-deadline (.*50-path.conf:4)$' "$t/o" ||

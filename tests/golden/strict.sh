@@ -16,7 +16,8 @@ t=$(mktemp -d) || exit 1
 trap 'rm -rf "$t"' EXIT
 fail=0
 t_fail() { echo "FAIL: $*"; fail=1; }
-export IOSCHED_TEST_ANY_OWNER=1
+. "$top/tests/shim.sh"
+t_shim IOS_FAULT_ANY_OWNER=1
 mkdir -p "$t/root/etc/iosched.d"
 chmod 0755 "$t/root" "$t/root/etc" "$t/root/etc/iosched.d"
 pol() { printf '[Match]\nClass=raid\n[Set]\n%s\n' "$1" > "$t/cand.conf"; chmod 0644 "$t/cand.conf"; }

@@ -84,7 +84,7 @@ expect_line "$out" "add a rule with Class=multipath to keep the old one there"
 
 # the generated file is a valid policy
 cp "$out" "$T_TMP/50-elevator.conf" && chmod 0644 "$T_TMP/50-elevator.conf"
-IOSCHED_TEST_ANY_OWNER=1 $APPLY --check --config "$T_TMP/50-elevator.conf" --sysroot "$root" >/dev/null 2>&1
+t_shimmed IOS_FAULT_ANY_OWNER=1 -- $APPLY --check --config "$T_TMP/50-elevator.conf" --sysroot "$root" >/dev/null 2>&1
 [ $? -le 1 ] || t_fail "the generated policy does not load"
 
 # 2. self-append, and LINUX against LINUX_DEFAULT: the last on the command line wins
@@ -131,7 +131,7 @@ expect_line "$out" "# No elevator= in /proc/cmdline, $root/etc/default/grub or $
 grep -v '^#' "$out" | grep -q . && t_fail "no elevator=: the policy sets something: $(cat "$out")"
 [ -s "$errf" ] && t_fail "no elevator=: said on stderr: $(cat "$errf")"
 chmod 0644 "$out"
-IOSCHED_TEST_ANY_OWNER=1 $APPLY --dry-run --sysroot "$root" --config "$out" >/dev/null 2>&1 ||
+t_shimmed IOS_FAULT_ANY_OWNER=1 -- $APPLY --dry-run --sysroot "$root" --config "$out" >/dev/null 2>&1 ||
         t_fail "no elevator=: the printed policy is not a valid file"
 
 # 6. the note of the apply modes: import first, then remove elevator= from GRUB
@@ -143,14 +143,14 @@ no_line "$errf" "update-grub"
 import || t_fail "--import-grub exited $?"
 mkdir -p "$root/etc/iosched.d"
 cp "$out" "$root/etc/iosched.d/50-elevator.conf" && chmod 0644 "$root/etc/iosched.d/50-elevator.conf"
-IOSCHED_TEST_ANY_OWNER=1 $APPLY --dry-run --sysroot "$root" >/dev/null 2>"$errf"
+t_shimmed IOS_FAULT_ANY_OWNER=1 -- $APPLY --dry-run --sysroot "$root" >/dev/null 2>"$errf"
 expect_line "$errf" "iosched-apply: note: $g:1: elevator=noop in GRUB_CMDLINE_LINUX has no effect on blk-mq kernels"
 no_line "$errf" "prints the equivalent policy"
 expect_line "$errf" "iosched-apply: note: $root/etc/iosched.d/50-elevator.conf (from --import-grub) sets the scheduler per disk; now remove elevator= from GRUB: on Debian delete it at $g:1 and run 'update-grub'; with grubby run 'grubby --update-kernel=ALL --remove-args=elevator'"
 expect_line "$errf" "iosched-apply: note: the built-in policy already covers hdd -> mq-deadline; ssd, nvme, raid, array, virtual -> none;"
 # once elevator= is gone everywhere, nothing is said
 printf 'GRUB_CMDLINE_LINUX=""\n' >"$g"
-IOSCHED_TEST_ANY_OWNER=1 $APPLY --dry-run --sysroot "$root" >/dev/null 2>"$errf"
+t_shimmed IOS_FAULT_ANY_OWNER=1 -- $APPLY --dry-run --sysroot "$root" >/dev/null 2>"$errf"
 no_line "$errf" "elevator="
 
 echo "ok: GRUB files, order, conflicts, errors and the note"

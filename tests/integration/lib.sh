@@ -3,6 +3,7 @@
 # Every device a test uses is one it created; cleanup runs on every exit path.
 top=${IOS_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILDDIR=${BUILDDIR:-build}
+. "$top/tests/shim.sh"        # t_shim, t_shimmed: what the programs have no test hooks for
 APPLY="${IOS_VALGRIND:-} $top/$BUILDDIR/iosched-apply"
 T_LOOPS=""
 T_TMP=$(mktemp -d /tmp/iosched-it-XXXXXX)

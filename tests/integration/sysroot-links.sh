@@ -9,7 +9,7 @@
 # fail those settings (never exit 0 having written elsewhere), the loop
 # device must keep its scheduler, read-ahead, tunables and data, and list
 # must not hang on a FIFO.  Run with openat2 and with the component walk
-# (IOSCHED_TEST_NO_OPENAT2=1, as on a kernel before 5.6 or under valgrind).
+# (the test shim's IOS_FAULT_NO_OPENAT2=1, as on a kernel before 5.6 or under valgrind).
 . "$(dirname "$0")/lib.sh"
 t_require_root
 
@@ -57,7 +57,7 @@ apply_fails() { # case: iosched-apply on the tree must not succeed
 
 for mode in openat2 walk; do
         if [ $mode = walk ]; then
-                export IOSCHED_TEST_NO_OPENAT2=1
+                t_shim IOS_FAULT_NO_OPENAT2=1
         fi
 
         q=$(fresh); rm -rf "$q"; ln -s "/sys/block/$l/queue" "$q"

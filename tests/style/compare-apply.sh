@@ -17,7 +17,9 @@ old=$(realpath "$1") new=$(realpath "$2")
 top=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d) || exit 1
 trap 'rm -rf "$t"' EXIT
-export LC_ALL=C IOSCHED_TEST_ANY_OWNER=1
+export LC_ALL=C
+. "$top/tests/shim.sh"
+t_shim IOS_FAULT_ANY_OWNER=1
 runs=0 diffs=0
 
 mkdir -p "$t/fx"

@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# tests/shim.sh: sourced by a test whose programs need what the test shim
+# (tests/fault/fault.c, $BUILDDIR/tests/libiosfault.so, built by make tests)
+# stands in for; the programs have no test hooks of their own.
+#   IOS_FAULT_ANY_OWNER=1    policy files count as root's (a checkout or a
+#                            fixture owned by another user)
+#   IOS_FAULT_NO_OPENAT2=1   openat2 answers ENOSYS (the component walk)
+# The sourcing script sets $top (the repository).
+
+# t_shim VAR=VALUE...: from here on, the commands this test runs load the
+# shim with VAR set; exit 77 (skip) if the shim is not built
+t_shim() {
+        _shim=$top/${BUILDDIR:-build}/tests/libiosfault.so
+        [ -r "$_shim" ] || { echo "$_shim is not built (make tests)"; exit 77; }
+        case " ${LD_PRELOAD:-} " in
+        *" $_shim "*) ;;
+        *) export LD_PRELOAD="$_shim${LD_PRELOAD:+ $LD_PRELOAD}"
+           # the shim comes before an ASan runtime (fault.c says why that works)
+           export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" ;;
+        esac
+        for _v in "$@"; do export "${_v?}"; done
+}
+
+# t_shimmed VAR=VALUE... -- CMD ARG...: CMD alone with the shim
+t_shimmed() {
+        (
+                while [ $# -gt 0 ] && [ "$1" != -- ]; do t_shim "$1"; shift; done
+                shift
+                exec "$@"
+        )
+}
