@@ -11,7 +11,8 @@ t=$(mktemp -d) || exit 1
 trap 'rm -rf "$t"' EXIT
 fail=0
 t_fail() { echo "FAIL: $*"; fail=1; }
-export IOSCHED_TEST_ANY_OWNER=1
+. "$top/tests/shim.sh"
+t_shim IOS_FAULT_ANY_OWNER=1
 r=$t/root
 mkdir -p "$r" && cp -a "$fx/loop/." "$r/" || exit 1
 echo 0 > "$(realpath "$r/sys/block/loop0")/size"

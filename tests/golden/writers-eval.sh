@@ -20,7 +20,8 @@ t=$(mktemp -d) || exit 1
 trap 'rm -rf "$t"' EXIT
 fail=0
 t_fail() { echo "FAIL: $*"; fail=1; }
-export IOSCHED_TEST_ANY_OWNER=1
+. "$top/tests/shim.sh"
+t_shim IOS_FAULT_ANY_OWNER=1
 
 # The rule, written equivalent to btrfs-progs' 64-btrfs-zoned.rules (GPL-2.0;
 # not copied): its keys and flow, line 7 the assignment.
