@@ -510,31 +510,32 @@ void ios_plan_done(struct ios_plan *plan);
  */
 int ios_snapshot_take(struct ios_device *d, struct ios_wanted *ret);
 
-/* ---- writers.c: who else writes a disk's queue attributes ---- */
+/* ---- writers*.c: who else writes a disk's queue attributes ---- */
 
-/*
- * Another writer of a queue attribute: the active TuneD profile's [disk]
- * elevator=/readahead= or [sysfs] /sys/block/X/queue/... (includes
- * followed), or a udev rule's ATTR{queue/...}="..." (iosched's own
- * 60-iosched.rules left out).  As written; nothing is evaluated.
- */
+/* Another writer of a queue attribute: TuneD's [disk]/[sysfs] keys (writers-tuned.c), a udev rule's
+ * ATTR{queue/...} or RUN that drops iosched's rule (writers-udev.c).  Values as written. */
+enum ios_writer_op { IOS_WRITER_SET, IOS_WRITER_MULTIPLY /* readahead_multiply */, IOS_WRITER_RUN_FINAL };
 struct ios_writer {
-        char *kind;             /* "tuned" or "udev" */
-        char *name;             /* TuneD profile, NULL for udev */
+        char *kind, *name;      /* "tuned" or "udev"; the TuneD profile, NULL for udev */
         char *devglob;          /* disks it is limited to (devices=, KERNEL==, /sys/block/GLOB), NULL: all */
-        char *key;              /* "queue/scheduler", "queue/read_ahead_kb", ... */
-        char *value;
-        char *file;             /* where, with conf_root */
-        unsigned line;
+        char *key, *value;      /* "queue/scheduler", ...; "*" for RUN_FINAL */
+        char *file; unsigned line;      /* where (with conf_root) */
+        enum ios_writer_op op; bool final;      /* final: udev ":=" */
 };
 struct ios_writers {
         struct ios_writer *w;
         size_t n, cap;          /* cap: room in w (ios_grow) */
+        struct ios_udev_rules *udev;    /* the rules' matches and flow */
 };
-/* Every writer under conf_root (NULL: "/"): conf_root's /etc/tuned, /usr/lib/tuned and udev rules directories. */
+/* Every writer under conf_root (NULL: "/"): its TuneD profile and udev rules directories. */
 int ios_writers_scan(const char *conf_root, struct ios_writers *ret);
-/* Whether w writes key (NULL: any) of disk dev. */
+/* Whether w writes key (NULL: any) of disk dev by its name alone (devices=, KERNEL==). */
 bool ios_writer_applies(const struct ios_writer *w, const char *dev, const char *key);
+enum ios_writer_verdict { IOS_WRITER_NO, IOS_WRITER_YES, IOS_WRITER_MAYBE /* a key not evaluated */ };
+/* why: for MAYBE, the key not evaluated ("ATTRS{vendor}"), borrowed from ws */
+struct ios_writer_eval { enum ios_writer_verdict verdict; const char *why; };
+/* Each writer of ws against disk d (writers-udev.c says which keys are evaluated); ret: ws->n, malloc'd. */
+int ios_writers_eval(const struct ios_writers *ws, struct ios_device *d, struct ios_writer_eval **ret);
 /* "TuneD profile P sets queue/scheduler=bfq (FILE:LINE)", "udev rule sets ATTR{K}="V" (FILE:LINE)" */
 const char *ios_writer_line(const struct ios_writer *w, char *buf, size_t n);
 void ios_writers_done(struct ios_writers *w);

@@ -2,8 +2,10 @@
 /*
  * conflicts.c: the other writers of what the policy sets for a disk, for
  * status, explain and --check: TuneD and udev rules (the library's
- * ios_writers_scan, read once per run under the configuration root) and
- * elevator= on the root's /proc/cmdline (grub-sh.c's parser).
+ * ios_writers_scan, read once per run under the configuration root, each
+ * evaluated against the disk by ios_writers_eval: a udev rule whose match
+ * keys say no is no conflict, one with a key iosched cannot evaluate "may"
+ * conflict) and elevator= on the root's /proc/cmdline (grub-sh.c's parser).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -40,36 +42,49 @@ void apply_conflicts_free(void)
         cache.scanned = false;
 }
 
+/* whether the plan sets key ("*": anything) */
 static bool plan_sets(const struct ios_plan *pl, const char *key)
 {
         for (size_t i = 0; i < pl->n; i++)
-                if (streq(pl->c[i].key, key) && pl->c[i].state != IOS_CHANGE_SKIPPED)
+                if ((streq(key, "*") || streq(pl->c[i].key, key)) && pl->c[i].state != IOS_CHANGE_SKIPPED)
                         return true;
         return false;
 }
 
-/* Calls fn for each writer of a key the plan sets for its disk; the cmdline as w == NULL. */
-static size_t each(const struct apply_run_opts *o, const struct ios_plan *pl,
-                   void (*fn)(const struct ios_writer *w, const char *elevator, void *u), void *u)
+typedef void (*each_fn)(const struct ios_writer *w, const struct ios_writer_eval *ev, const char *elevator,
+                        void *u);
+
+/* Calls fn for each writer of a key the plan sets for its disk (YES or MAYBE); the cmdline as w == NULL. */
+static size_t each(const struct apply_run_opts *o, const struct ios_plan *pl, each_fn fn, void *u)
 {
+        _cleanup_free_ struct ios_writer_eval *ev = NULL;
         size_t n = 0;
 
         scan(o);
+        if (cache.w.n && ios_writers_eval(&cache.w, pl->dev, &ev) < 0)
+                ev = NULL;      /* out of memory: by name alone */
         for (size_t i = 0; i < cache.w.n; i++) {
                 const struct ios_writer *w = &cache.w.w[i];
+                const struct ios_writer_eval byname = { IOS_WRITER_YES, NULL };
 
                 /* the plan calls queue/scheduler "scheduler" */
-                if (!plan_sets(pl, streq(w->key, "queue/scheduler") ? "scheduler" : w->key) ||
-                    !ios_writer_applies(w, pl->dev->name, NULL))
+                if (!plan_sets(pl, streq(w->key, "queue/scheduler") ? "scheduler" : w->key))
                         continue;
-                fn(w, NULL, u);
+                if (ev ? ev[i].verdict == IOS_WRITER_NO : !ios_writer_applies(w, pl->dev->name, NULL))
+                        continue;
+                fn(w, ev ? &ev[i] : &byname, NULL, u);
                 n++;
         }
         if (cache.elevator && plan_sets(pl, "scheduler")) {
-                fn(NULL, cache.elevator, u);
+                fn(NULL, NULL, cache.elevator, u);
                 n++;
         }
         return n;
+}
+
+static bool maybe(const struct ios_writer_eval *ev)
+{
+        return ev && ev->verdict == IOS_WRITER_MAYBE;
 }
 
 struct json_ctx {
@@ -77,7 +92,8 @@ struct json_ctx {
         bool first;
 };
 
-static void json_one(const struct ios_writer *w, const char *elevator, void *u)
+static void json_one(const struct ios_writer *w, const struct ios_writer_eval *ev, const char *elevator,
+                     void *u)
 {
         struct json_ctx *j = u;
         FILE *f = j->f;
@@ -100,7 +116,16 @@ static void json_one(const struct ios_writer *w, const char *elevator, void *u)
         ios_json_string(f, w->value);
         fputs(", \"file\": ", f);
         ios_json_string(f, w->file);
-        fprintf(f, ", \"line\": %u}", w->line);
+        fprintf(f, ", \"line\": %u", w->line);
+        if (w->final)
+                fputs(", \"final\": true", f);
+        if (w->op != IOS_WRITER_SET)
+                fputs(w->op == IOS_WRITER_MULTIPLY ? ", \"op\": \"multiply\"" : ", \"op\": \"run-final\"", f);
+        if (maybe(ev)) {
+                fputs(", \"certain\": false, \"not_evaluated\": ", f);
+                ios_json_string(f, ev->why);
+        }
+        fputc('}', f);
 }
 
 void apply_conflicts_json(FILE *f, const struct apply_run_opts *o, const struct ios_plan *pl)
@@ -112,11 +137,15 @@ void apply_conflicts_json(FILE *f, const struct apply_run_opts *o, const struct 
         fputc(']', f);
 }
 
-static void line_one(const struct ios_writer *w, const char *elevator, void *u)
+static void line_one(const struct ios_writer *w, const struct ios_writer_eval *ev, const char *elevator,
+                     void *u)
 {
         char buf[1024];
 
-        if (w)
+        if (w && maybe(ev))
+                (void)ios_strv_pushf(u, "may conflict (iosched cannot evaluate the rule's %s): %s",
+                                     ev->why ? ev->why : "match", ios_writer_line(w, buf, sizeof(buf)));
+        else if (w)
                 (void)ios_strv_push(u, strdup(ios_writer_line(w, buf, sizeof(buf))));
         else
                 (void)ios_strv_pushf(u, "kernel command line sets elevator=%s (/proc/cmdline)", elevator);
@@ -137,7 +166,8 @@ size_t apply_conflicts_count(const struct apply_run_opts *o, const struct ios_pl
         return ios_strv_length(l);
 }
 
-static void short_one(const struct ios_writer *w, const char *elevator, void *u)
+static void short_one(const struct ios_writer *w, const struct ios_writer_eval *ev, const char *elevator,
+                      void *u)
 {
         const char *base;
 
@@ -150,7 +180,8 @@ static void short_one(const struct ios_writer *w, const char *elevator, void *u)
         if (streq(w->kind, "tuned"))
                 (void)ios_strv_pushf(u, "tuned:%s(%s)", w->name ? w->name : "?", w->key);
         else
-                (void)ios_strv_pushf(u, "udev:%s:%u(%s)", base, w->line, w->key);
+                (void)ios_strv_pushf(u, "udev:%s:%u(%s)%s", base, w->line,
+                                     w->op == IOS_WRITER_RUN_FINAL ? "RUN" : w->key, maybe(ev) ? "?" : "");
 }
 
 char *apply_conflicts_short(const struct apply_run_opts *o, const struct ios_plan *pl)

@@ -4,7 +4,7 @@
 # the active TuneD profile ([disk] elevator=/readahead=, [sysfs] queue keys,
 # include= followed, /etc/tuned/NAME before /usr/lib/tuned/NAME, devices=
 # honoured), udev rules assigning ATTR{queue/...} (file:line, continuation
-# lines, KERNEL== honoured, == matches and comments ignored, /etc masking
+# lines, KERNEL== and ATTR{queue/rotational}== honoured, == matches and comments ignored, /etc masking
 # /usr/lib, iosched's own 60-iosched.rules ignored) and elevator= on
 # /proc/cmdline; named by status, explain, --check and -J, and only for
 # the keys the policy sets.
@@ -27,7 +27,7 @@ printf '[disk]\nelevator=cfq\n' > "$r/usr/lib/tuned/myprof/tuned.conf"
 printf '[main]\nsummary=test\ninclude=base\n\n[disk]\nelevator=bfq\nreadahead=4096\n' > "$r/etc/tuned/myprof/tuned.conf"
 printf '[main]\nsummary=base\n\n[sysfs]\n/sys/block/sd*/queue/read_ahead_kb=2048\n/sys/block/nvme*/queue/nr_requests=8\n/sys/kernel/mm/transparent_hugepage/enabled=never\n\n[nvdisk]\ntype=disk\ndevices=nvme*\nelevator=none\n' \
         > "$r/usr/lib/tuned/base/tuned.conf"
-printf '# ATTR{queue/scheduler}="commented"\nACTION=="add|change", KERNEL=="sd[a-z]", \\\n  ATTR{queue/scheduler}="kyber"\nACTION=="add", KERNEL=="nvme*", ATTR{queue/scheduler}="none"\nACTION=="add", ATTR{queue/rotational}=="0", ATTR{queue/nr_requests}="64"\n' \
+printf '# ATTR{queue/scheduler}="commented"\nACTION=="add|change", KERNEL=="sd[a-z]", \\\n  ATTR{queue/scheduler}="kyber"\nACTION=="add", KERNEL=="nvme*", ATTR{queue/scheduler}="none"\nACTION=="add", ATTR{queue/rotational}=="1", ATTR{queue/nr_requests}="64"\nACTION=="add", ATTR{queue/rotational}=="0", ATTR{queue/nr_requests}="32"\n' \
         > "$r/etc/udev/rules.d/99-sched.rules"
 printf 'ACTION=="add", ATTR{queue/scheduler}="masked"\n' > "$r/usr/lib/udev/rules.d/99-sched.rules"
 printf 'ACTION=="add", ATTR{queue/scheduler}="iosched-own"\n' > "$r/lib/udev/rules.d/60-iosched.rules"
@@ -60,7 +60,7 @@ echo "$out" | grep -qF "{\"writer\": \"tuned\", \"profile\": \"base\", \"key\": 
         t_fail "--check -J: no TuneD conflict"
 echo "$out" | grep -qF '{"writer": "cmdline", "profile": null, "key": "queue/scheduler", "value": "deadline", "file": "/proc/cmdline", "line": null}' ||
         t_fail "--check -J: no cmdline conflict"
-for no in masked iosched-own commented cfq wbt_lat_usec '"value": "none"' '"value": "8"'; do
+for no in masked iosched-own commented cfq wbt_lat_usec '"value": "none"' '"value": "8"' '"value": "32"'; do
         echo "$out" | grep -qF "$no" && t_fail "--check -J names $no"
 done
 
