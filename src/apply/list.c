@@ -269,6 +269,7 @@ static int new_table(const struct apply_list_opts *o, bool json, struct libscols
 int apply_list_print(struct ios_device **devs, size_t n, const struct apply_list_opts *o)
 {
         struct libscols_table *tb;
+        size_t shown = 0;
         int e = new_table(o, o->json, &tb);
 
         if (e < 0)
@@ -310,6 +311,7 @@ int apply_list_print(struct ios_device **devs, size_t n, const struct apply_list
                 /* as lsblk: no medium (size 0, a loop device without a file) unless -a or named */
                 if (o->hide_empty && devs[i]->size == 0)
                         continue;
+                shown++;
                 ln = sc.scols_table_new_line(tb, NULL);
                 if (!ln) {
                         e = -ENOMEM;
@@ -346,7 +348,14 @@ int apply_list_print(struct ios_device **devs, size_t n, const struct apply_list
                         }
                 }
         }
-        e = o->json ? print_json_table(tb) : sc.scols_print_table(tb);
+        if (shown == 0 && !o->json && !o->noheadings) {
+                /* libsmartcols prints nothing for a table without lines; the header is printed
+                 * all the same (every disk hidden, e.g. all of size 0), each column as wide as its name */
+                for (size_t c = 0; c < o->ncols; c++)
+                        printf("%s%s", c ? " " : "", infos[o->cols[c]].name);
+                e = putchar('\n') == EOF ? -EIO : 0;
+        } else
+                e = o->json ? print_json_table(tb) : sc.scols_print_table(tb);
         if (o->json)
                 apply_json_mark_printed(o->out);
 out:
