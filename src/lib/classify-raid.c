@@ -45,7 +45,15 @@
  *                 processor ("Areca" "RAID controller",
  *                 arcmsr_handle_virtual_command), no disk
  *   3w-*, gdth, megaraid, cciss: every disk is taken for a logical drive: no
- *                 pass-through channel or model rule is known
+ *                 pass-through channel or model rule is known; cciss is a
+ *                 block driver of its own (cciss.c: disks "cciss/c<ctlr>d<n>",
+ *                 "cciss!c0d0" in sysfs, major 104-111; udev's
+ *                 60-persistent-storage.rules sets ID_BUS=cciss), so a disk
+ *                 so named is its logical drive even where no driver link says
+ *   mptsas        mptsas.c: Integrated RAID volumes on MPTSAS_RAID_CHANNEL 1,
+ *                 the SAS disks on 0; the IR firmware answers INQUIRY for a
+ *                 volume "LSILOGIC" "Logical Volume" (the case varies with the
+ *                 firmware), which tells one where the driver link is missing
  *   megaraid_mbox mega_common.h MRAID_IS_LOGICAL: logical drives on the
  *                 virtual channel (the adapter's max_channel, not in sysfs);
  *                 an unconfigured physical disk reaches sd only with
@@ -55,8 +63,10 @@
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "iosched.h"
+#include "iosched-internal.h"
 #include "macro.h"
 #include "classify-internal.h"
 
@@ -68,6 +78,7 @@ enum ld_rule {
         LD_CHANNEL_0,           /* aacraid: containers on 0, physicals on 1+; ips: LDs on bus 0 */
         LD_CHANNEL_2,           /* ipr: volume sets on IPR_VSET_VIRTUAL_BUS 2, JBOD on 0 */
         LD_MODEL,               /* hpsa/smartpqi: model "LOGICAL VOLUME" */
+        LD_MPT_IR,              /* mptsas: IR volumes on channel 1, or the IR INQUIRY strings */
 };
 
 static const struct {
@@ -85,6 +96,9 @@ static const struct {
         { "aacraid", LD_CHANNEL_0, "Adaptec/Microchip RAID", NULL },
         { "mpt3sas", LD_CHANNEL_1, "LSI/Broadcom SAS HBA with IR", NULL },
         { "mpt2sas", LD_CHANNEL_1, "LSI SAS2 HBA with IR", NULL },
+        { "mptsas", LD_MPT_IR, "LSI Fusion-MPT SAS (SAS1064/1068) with Integrated RAID",
+          "Integrated RAID volumes on SCSI channel 1 (MPTSAS_RAID_CHANNEL), INQUIRY \"LSILOGIC\" "
+          "\"Logical Volume\"; SAS disks on channel 0" },
         { "ipr", LD_CHANNEL_2, "IBM Power RAID (ipr)",
           "volume sets on SCSI channel 2 (IPR_VSET_VIRTUAL_BUS), JBOD disks on 0" },
         { "pmcraid", LD_CHANNEL_1, "PMC-Sierra MaxRAID", NULL },
@@ -127,6 +141,13 @@ static const struct {
         { "IBM", "IPR-[0-9]*" },
 };
 
+/* Fusion-MPT Integrated RAID volume INQUIRY strings, in any case (mptsas.c, the IR firmware) */
+static bool mpt_ir_strings(const struct ios_device *d)
+{
+        return d->vendor && d->model && strcasecmp(d->vendor, "LSILOGIC") == 0 &&
+               strncasecmp(d->model, "Logical Volume", strlen("Logical Volume")) == 0;
+}
+
 static int scsi_channel(const struct ios_device *d)
 {
         unsigned h, c;
@@ -162,6 +183,8 @@ static bool is_logical_drive(const struct ios_device *d, enum ld_rule rule)
                 return ch == 2 || (ch < 0 && match_raid_strings(d));
         case LD_MODEL:
                 return d->model && ios_cls_glob("LOGICAL VOLUME*", d->model);
+        case LD_MPT_IR:
+                return ch == 1 || mpt_ir_strings(d);
         default:
                 return true;
         }
@@ -171,6 +194,11 @@ static int raid_by_driver(struct ios_device *d, size_t i)
 {
         bool ld = is_logical_drive(d, raid_drivers[i].rule);
         int e;
+
+        /* mptsas is a plain SAS HBA first (and what VMware emulates): a disk that is no IR volume
+         * is no business of this file, the rest of classify.c names its controller */
+        if (!ld && raid_drivers[i].rule == LD_MPT_IR)
+                return 0;
 
         e = ios_cls_ev(d, "host driver %s (%s)", d->driver, raid_drivers[i].what);
         if (e >= 0)
@@ -195,16 +223,41 @@ static int raid_by_driver(struct ios_device *d, size_t i)
         return e < 0 ? e : 1;
 }
 
+/* A cciss logical drive known by its kernel name or udev's ID_BUS, without a driver link. */
+static int raid_cciss(struct ios_device *d)
+{
+        const char *bus = ios_props_get(&d->props, "ID_BUS");
+        int e = 0;
+
+        d->cls = IOS_CLASS_RAID;
+        if (startswith(d->name, "cciss!"))
+                e = ios_cls_ev(d, "kernel name %s: a logical drive of the cciss block driver "
+                               "(HP Smart Array)", d->name);
+        if (e >= 0 && bus && streq(bus, "cciss"))
+                e = ios_cls_ev(d, "udev ID_BUS=cciss (HP Smart Array logical drive)");
+        if (e >= 0)
+                e = ios_cls_ev_pci(d);
+        if (e >= 0)
+                e = ios_cls_rotational_evidence(d, "RAID logical drive");
+        return e < 0 ? e : 1;
+}
+
 int ios_classify_raid(struct ios_device *d)
 {
+        const char *bus = ios_props_get(&d->props, "ID_BUS");
+        bool ir;
         int e;
 
         for (size_t i = 0; d->driver && i < ELEMENTSOF(raid_drivers); i++)
                 if (streq(d->driver, raid_drivers[i].driver))
                         return raid_by_driver(d, i);
-        if (!match_raid_strings(d))
+        if (startswith(d->name, "cciss!") || (bus && streq(bus, "cciss")))
+                return raid_cciss(d);
+        ir = mpt_ir_strings(d);
+        if (!ir && !match_raid_strings(d))
                 return 0;
-        e = ios_cls_ev(d, "SCSI vendor \"%s\" model \"%s\" is a RAID logical drive", d->vendor, d->model);
+        e = ios_cls_ev(d, "SCSI vendor \"%s\" model \"%s\" is a RAID logical drive%s", d->vendor, d->model,
+                       ir ? " (a Fusion-MPT Integrated RAID volume)" : "");
         if (e >= 0 && d->driver)
                 e = ios_cls_ev(d, "host driver %s", d->driver);
         if (e >= 0)

@@ -34,6 +34,14 @@
  *   Rotational= key.  Its paths keep their own class, with one more piece of
  *   evidence: the built-in rules leave them alone (policy.c), their
  *   scheduler being bypassed.
+ * - s390 DASD (the dasd block driver, dasd-eckd or dasd-fba on a ccw device)
+ *   is named as such, with the scheduler IBM sets for it on the kernel in
+ *   use: on a blk-mq DASD driver none (s390-tools' 59-dasd.rules since
+ *   commit a65bc51cf4e5 "udev/dasd: change DASD udev-rule to set none
+ *   scheduler": mq-deadline gave the same throughput for up to 20% more
+ *   CPU), so class ssd; on a single-queue one deadline (kernel commit
+ *   a5fd8ddce2af moved the driver's deadline into s390-tools' udev rule as
+ *   the recommended one), so class hdd.  Its rotational flag is not used.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -261,6 +269,37 @@ static int classify_card_reader(struct ios_device *d)
         return e < 0 ? e : 1;
 }
 
+/* s390 DASD: driver dasd-eckd/dasd-fba on its ccw device, or the dasd driver's disk name */
+static int classify_dasd(struct ios_device *d)
+{
+        const char *letters = startswith(d->name, "dasd");
+        bool drv = d->driver && startswith(d->driver, "dasd-");
+        int e;
+
+        /* dasd_genhd.c names disks "dasd" and letters; their ccw devices are under css0 */
+        if (!drv && !(letters && *letters >= 'a' && *letters <= 'z' && strstr(d->syspath, "/css")))
+                return 0;
+        e = ios_cls_ev(d, "s390 DASD (%s%s)", drv ? "driver " : "name ", drv ? d->driver : d->name);
+        if (e < 0)
+                return e;
+        /* the single-queue block layer's schedulers (before 5.0) have names blk-mq has not */
+        if (!ios_strv_contains(d->sched_avail, "noop") && !ios_strv_contains(d->sched_avail, "deadline") &&
+            !ios_strv_contains(d->sched_avail, "cfq")) {
+                d->cls = IOS_CLASS_SSD;
+                e = ios_cls_ev(d, "IBM sets none for DASD on a blk-mq kernel (s390-tools 59-dasd.rules, "
+                                  "commit a65bc51cf4e5: mq-deadline's throughput for up to 20%% more CPU): "
+                                  "class ssd");
+        } else {
+                d->cls = IOS_CLASS_HDD;
+                e = ios_cls_ev(d, "IBM recommends deadline for DASD on a single-queue kernel (kernel "
+                                  "commit a5fd8ddce2af, s390-tools' udev rule): class hdd");
+        }
+        if (e >= 0 && d->rotational >= 0)
+                e = ios_cls_ev(d, "rotational=%d not used: a DASD is a volume of the storage server",
+                               d->rotational);
+        return e < 0 ? e : 1;
+}
+
 static int classify_kind(struct ios_device *d)
 {
         const char *bus = ios_props_get(&d->props, "ID_BUS");
@@ -349,7 +388,9 @@ static int classify_kind(struct ios_device *d)
                 return e;
         }
 
-        e = ios_classify_virtual(d);
+        e = classify_dasd(d);
+        if (e == 0)
+                e = ios_classify_virtual(d);
         if (e != 0)
                 return e < 0 ? e : 0;
         e = ios_classify_raid(d);

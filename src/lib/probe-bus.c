@@ -344,9 +344,10 @@ static int probe_device_dir(struct ios_device *d, struct ios_ctrl_cache *cache)
         if (!d->subtype)
                 d->subtype = TAKE_PTR(v[2]);
         /* virtio-blk: the driver of device/ (a virtioN) is virtio_blk; xen: vbd; the
-         * floppy controller (platform floppy.0) and persistent memory (nd_pmem) */
+         * floppy controller (platform floppy.0), persistent memory (nd_pmem), and an s390
+         * DASD's ccw device (dasd-eckd, dasd-fba) */
         if (v[3] && (streq(v[3], "virtio_blk") || streq(v[3], "vbd") || streq(v[3], "xen-blkfront") ||
-                     streq(v[3], "floppy") || streq(v[3], "nd_pmem"))) {
+                     streq(v[3], "floppy") || streq(v[3], "nd_pmem") || startswith(v[3], "dasd-"))) {
                 free(d->driver);
                 d->driver = TAKE_PTR(v[3]);
         }
@@ -458,7 +459,9 @@ static void probe_identity(struct ios_device *d)
                 d->wwn = kept_dup(v);
         if (!d->wwn && startswith(d->name, "nvme"))
                 (void)keep_read_string(d->fd, "wwid", &d->wwn);
-        if (!d->model && (v = ios_props_get(&d->props, "ID_MODEL")))
+        /* lvm2's udev rule of the lvmetad era (69-dm-lvm-metad.rules) sets ID_MODEL="LVM PV <uuid> on
+         * /dev/<name>" on a PV, for systemd's device unit: no model; an md or dm device has none */
+        if (!d->model && (v = ios_props_get(&d->props, "ID_MODEL")) && !startswith(v, "LVM PV "))
                 d->model = kept_dup(v);
         if (!d->vendor && (v = ios_props_get(&d->props, "ID_VENDOR")))
                 d->vendor = kept_dup(v);
