@@ -9,7 +9,9 @@
 # than fio's line buffer); fio's nbd engine reaches no socket without
 # --allow-net (a unix listener records every connection; with --allow-net
 # it records one, so the listener is seen to work); a read job on
-# /dev/zero (fio opens a character device read-write) runs.  Each form
+# /dev/zero (fio opens a character device read-write) runs; memory is
+# bounded for any job file (/dev/zero as a job file, numjobs=256
+# nrfiles=10000000: a clear error).  Each form
 # with Landlock and on the path of kernels without it
 # (IOSCHED_BENCH_LANDLOCK=0), where a job file is refused without
 # --unconfined.
@@ -54,6 +56,8 @@ print("[x]\nfilename=%s/data\nsize=1m\nrw=read" % sys.argv[1])
 print("#" + "c" * 8190 + "ioengine=%s/x.so" % sys.argv[1])
 EOP
 printf '[x]\nfilename=%s/data\nrw=read\nsize=$mb_memory/4096\n' "$B_TMP" >arith.fio
+mkdir many
+printf '[m]\ndirectory=%s/many\nnumjobs=256\nnrfiles=10000000\nsize=1m\nrw=read\n' "$B_TMP" >big.fio
 
 # run FORM...: iosched-bench on the form, its exit status in $rc, its error in err
 run() {
@@ -113,5 +117,16 @@ while True:
         if [ $mode = landlock ]; then
                 [ $rc -eq 0 ] || b_fail "a read job on /dev/zero: exit $rc: $(tail -2 err)"
         fi
+        # memory bounded whatever the job file: /dev/zero as one, 256 x 10,000,000 files
+        # (in a shell limited to 1 GB of address space: past it the run would fail otherwise)
+        for form in "/dev/zero" "--unconfined big.fio"; do
+                # shellcheck disable=SC2086
+                (ulimit -v 1048576; exec "$BENCH_BIN" --backend=fio $form) >out 2>err
+                rc=$?
+                case $form in
+                */dev/zero) [ $rc = 2 ] && grep -q "not a job file (longer than" err ;;
+                *) [ $rc = 3 ] && grep -q "more than [0-9]* files" err ;;
+                esac || b_fail "$mode: $form: exit $rc: $(tail -2 err)"
+        done
 done
 exit 0
