@@ -392,7 +392,7 @@ static int logs(struct model *m, const struct bench_fio_def *j, struct jobsum *j
                 }
                 /* PREFIX_bw.N.log and the like: made in PREFIX's directory */
                 bench_fio_dir_part(streq(v, "1") ? j->name : v, dir, sizeof(dir));
-                first(lj.first_new, sizeof(lj.first_new), &lj.nnew, v);
+                first(lj.first_new, sizeof(lj.first_new), &lj.nnew, streq(v, "1") ? j->name : v);
                 r = note_dir(m, dir, false);
         }
         /* a verifying job's state at its end: AUX/local-JOB-THREAD-verify.state, THREAD counted over all jobs */

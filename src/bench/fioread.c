@@ -458,9 +458,16 @@ int bench_fio_argv(const struct bench_fio_defs *d, const char *exe, char ***ret)
                 const struct bench_fio_def *j = &d->jobs[i];
 
                 v[k++] = opt_arg("name", j->name);
-                /* a job option alone is "=1" on fio's command line */
-                for (size_t s = 0; s < j->kv.n; s++)
-                        v[k++] = opt_arg(j->kv.v[s].key, j->kv.v[s].val ? j->kv.v[s].val : "1");
+                /* a job option alone is "=1" on fio's command line; a log alone is named after the job
+                 * (fio's rule in a job file; "=1" would name it "1") */
+                for (size_t s = 0; s < j->kv.n; s++) {
+                        const char *key = j->kv.v[s].key, *val = j->kv.v[s].val;
+
+                        if (!val)
+                                val = streq(key, "write_bw_log") || streq(key, "write_lat_log") ||
+                                      streq(key, "write_iops_log") || streq(key, "write_hist_log") ? j->name : "1";
+                        v[k++] = opt_arg(key, val);
+                }
         }
         for (size_t i = 0; i < k; i++)
                 if (!v[i]) {

@@ -11,7 +11,8 @@
 # it records one, so the listener is seen to work); a read job on
 # /dev/zero (fio opens a character device read-write) runs; memory is
 # bounded for any job file (/dev/zero as a job file, numjobs=256
-# nrfiles=10000000: a clear error).  Each form
+# nrfiles=10000000: a clear error); write_bw_log alone makes a log named
+# after the job, as fio does with the job file, not "1".  Each form
 # with Landlock and on the path of kernels without it
 # (IOSCHED_BENCH_LANDLOCK=0), where a job file is refused without
 # --unconfined.
@@ -58,6 +59,7 @@ EOP
 printf '[x]\nfilename=%s/data\nrw=read\nsize=$mb_memory/4096\n' "$B_TMP" >arith.fio
 mkdir many
 printf '[m]\ndirectory=%s/many\nnumjobs=256\nnrfiles=10000000\nsize=1m\nrw=read\n' "$B_TMP" >big.fio
+printf '[lj]\nfilename=%s/data\nrw=read\nsize=64k\nwrite_bw_log\n' "$B_TMP" >lj.fio
 
 # run FORM...: iosched-bench on the form, its exit status in $rc, its error in err
 run() {
@@ -128,5 +130,10 @@ while True:
                 *) [ $rc = 3 ] && grep -q "more than [0-9]* files" err ;;
                 esac || b_fail "$mode: $form: exit $rc: $(tail -2 err)"
         done
+        # a log named by the job (write_bw_log alone: fio names it after the job, not "1")
+        rm -f lj_bw.1.log 1_bw.1.log
+        run --allow-write --unconfined lj.fio
+        [ $rc = 0 ] && [ -f lj_bw.1.log ] && [ ! -e 1_bw.1.log ] ||
+                b_fail "$mode: write_bw_log alone: exit $rc, logs: $(ls ./*_bw.* 2>/dev/null): $(tail -2 err)"
 done
 exit 0
