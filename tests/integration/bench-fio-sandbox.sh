@@ -12,7 +12,9 @@
 # /dev/zero (fio opens a character device read-write) runs; memory is
 # bounded for any job file (/dev/zero as a job file, numjobs=256
 # nrfiles=10000000: a clear error); write_bw_log alone makes a log named
-# after the job, as fio does with the job file, not "1".  Each form
+# after the job, as fio does with the job file, not "1"; a command run with
+# --allow-exec gets EPERM for BLKROSET on a read target (the device stays
+# read-write).  Each form
 # with Landlock and on the path of kernels without it
 # (IOSCHED_BENCH_LANDLOCK=0), where a job file is refused without
 # --unconfined.
@@ -24,6 +26,8 @@ command -v cc >/dev/null || b_skip "no cc (the library a job loads is built here
 command -v python3 >/dev/null || b_skip "no python3 (the unix listener)"
 cd "$B_TMP" || b_fail "cd"
 
+b_loop l 64
+dev=/dev/$l
 head -c 1048576 /dev/zero >data
 # a library whose constructor leaves a marker, wherever and however it is loaded
 cat >lib.c <<EOC
@@ -130,6 +134,17 @@ while True:
                 *) [ $rc = 3 ] && grep -q "more than [0-9]* files" err ;;
                 esac || b_fail "$mode: $form: exit $rc: $(tail -2 err)"
         done
+        # a command a job runs (--allow-exec) makes no device request that changes a device: on the
+        # no-Landlock path it runs (its output file is made in the current directory) and
+        # BLKROSET fails; with Landlock sh cannot even make that file here
+        if [ $mode = none ]; then
+                rm -f r.prerun.txt
+                run --allow-exec --unconfined --name=r --filename="$dev" --rw=read --size=1m \
+                        "--exec_prerun=blockdev --setro $dev"
+                [ "$(blockdev --getro "$dev")" = 0 ] || b_fail "exec_prerun made $dev read-only: $(cat r.prerun.txt)"
+                grep -q "BLKROSET: Operation not permitted" r.prerun.txt ||
+                        b_fail "exec_prerun: the command did not run or was not denied: exit $rc: $(tail -2 err)"
+        fi
         # a log named by the job (write_bw_log alone: fio names it after the job, not "1")
         rm -f lj_bw.1.log 1_bw.1.log
         run --allow-write --unconfined lj.fio
