@@ -447,8 +447,56 @@ static const char *fio_reason(struct fio_child *c)
         return best;
 }
 
+static size_t count(char **v)
+{
+        size_t n = 0;
+
+        while (v && v[n])
+                n++;
+        return n;
+}
+
+/*
+ * What the fence stopped, in one line from fio's own words: what fio
+ * tried (its line with EACCES or EPERM), what the run allows, and the flag
+ * that allows it (or that none does).
+ */
+static void fence_note(const char *tail, const struct bench_fio *f, const struct bench_opts *g)
+{
+        const char *hit = strstr(tail, "Permission denied"), *l, *flag;
+        char tried[256];
+        size_t len;
+
+        if (!hit)
+                hit = strstr(tail, "Operation not permitted");
+        if (!hit)
+                return;
+        for (l = hit; l > tail && l[-1] != '\n'; l--)
+                ;
+        len = strcspn(l, "\n");
+        snprintf(tried, sizeof(tried), "%.*s", (int)(len < sizeof(tried) ? len : sizeof(tried) - 1), l);
+        if (startswith(tried, "fio: "))
+                memmove(tried, tried + 5, strlen(tried + 5) + 1);
+        if (strstr(tried, "socket") || strstr(tried, "connect"))
+                flag = f->fence.allow_net ? "no flag allows more" : "--allow-net allows it";
+        else if (strstr(tried, "ioctl") || strstr(tried, "BLK"))
+                flag = "no flag allows a request that changes a device";
+        else if (strstr(tried, "exec") || startswith(tried, "sh: "))
+                flag = g->allow_exec ? "no flag allows more" : "--allow-exec allows it";
+        else
+                flag = g->allow_write ? "no flag allows a file the job does not name" :
+                                        "--allow-write allows it for a file the job names";
+        fprintf(stderr, "iosched-bench: the fence stopped fio: %s; the run allows reading %zu target(s), "
+                        "writing %zu, making files in %zu director%s, %s, %s; %s\n", tried,
+                count(f->access.read) + count(f->access.write), count(f->access.write), count(f->access.create),
+                count(f->access.create) == 1 ? "y" : "ies",
+                g->allow_exec ? "any program" : "no program but fio",
+                f->fence.allow_net ? "sockets" : "no socket", flag);
+}
+
 /* fio aborted: a non-zero exit, a signal, or exit 0 with its "Aborting" (a job it refused to run). */
-static int fio_failed(struct fio_child *c, bool have_json, struct bench_error *e)
+static int fio_failed(struct fio_child *c, const struct bench_fio *f, const struct bench_opts *g, bool have_json,
+                      struct bench_error *e)
 {
         int code = WIFEXITED(c->status) ? WEXITSTATUS(c->status) : 128 + WTERMSIG(c->status);
         bool aborted = strstr(c->tail, "Aborting") != NULL;
@@ -456,6 +504,7 @@ static int fio_failed(struct fio_child *c, bool have_json, struct bench_error *e
 
         if (code == 0 && have_json && !aborted)
                 return 0;
+        fence_note(c->tail, f, g);
         why = fio_reason(c);
         if (code == 0)
                 return bench_error_set(e, BENCH_ERR_IO, ECANCELED, "fio ran no job: %s", why ? why : "no report");
@@ -511,7 +560,7 @@ int bench_fio_run(struct bench_fio *f, const struct bench_opts *g, struct ios_de
                 goto out;
         }
         if (!stopped) {
-                r = fio_failed(&c, json != NULL, e);
+                r = fio_failed(&c, f, g, json != NULL, e);
                 if (r < 0)
                         goto out;
                 if (ios_json_parse_flags(json, c.len - (size_t)(json - c.text), IOS_JSON_RAW_CONTROL, &doc) <

@@ -8,15 +8,15 @@
 # marker), however the job hides it (an include, a comment line longer
 # than fio's line buffer); fio's nbd engine reaches no socket without
 # --allow-net (a unix listener records every connection; with --allow-net
-# it records one, so the listener is seen to work); a read job on
-# /dev/zero (fio opens a character device read-write) runs; memory is
-# bounded for any job file (/dev/zero as a job file, numjobs=256
+# it records one, so the listener is seen to work), and one line says what
+# the fence stopped, what the run allows and the flag that allows it; a
+# read job on /dev/zero (fio opens a character device read-write) runs;
+# memory is bounded for any job file (/dev/zero as a job file, numjobs=256
 # nrfiles=10000000: a clear error); write_bw_log alone makes a log named
 # after the job, as fio does with the job file, not "1"; a command run with
 # --allow-exec gets EPERM for BLKROSET on a read target (the device stays
-# read-write).  Each form
-# with Landlock and on the path of kernels without it
-# (IOSCHED_BENCH_LANDLOCK=0), where a job file is refused without
+# read-write).  Each form with Landlock and on the path of kernels without
+# it (IOSCHED_BENCH_LANDLOCK=0), where a job file is refused without
 # --unconfined.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
@@ -113,6 +113,10 @@ while True:
         run $nbd
         [ ! -e conn ] || b_fail "$mode: the nbd engine connected without --allow-net (exit $rc: $(tail -1 err))"
         [ $rc -ne 0 ] || b_fail "$mode: nbd without --allow-net: exit 0"
+        if [ $mode = landlock ]; then   # what the fence stopped, in one line, with the flag that allows it
+                grep -q "^iosched-bench: the fence stopped fio: .*socket: Permission denied; the run allows .*no socket; --allow-net allows it$" err ||
+                        b_fail "nbd without --allow-net: no line for what the fence stopped: $(cat err)"
+        fi
         if [ $mode = landlock ]; then
                 # shellcheck disable=SC2086
                 run --allow-net $nbd
