@@ -98,12 +98,12 @@ static int check_unconfined(const struct bench_opts *g, struct bench_error *e)
                 return 0;
         if (g->jobfiles)
                 return bench_error_set(e, BENCH_ERR_REFUSED, EPERM,
-                                       "%s: this kernel has no Landlock to fence fio in, and fio would read the job "
-                                       "file unconfined; --unconfined runs it so", g->jobfiles[0]);
+                                       "%s: this kernel has no Landlock to fence fio in, and fio would read "
+                                       "the job file unconfined; --unconfined runs it so", g->jobfiles[0]);
         if (g->unsupported)
                 return bench_error_set(e, BENCH_ERR_REFUSED, EPERM,
-                                       "%s: this kernel has no Landlock to fence fio in, and the option is fio's "
-                                       "alone; --unconfined runs fio unconfined", g->unsupported[0]);
+                                       "%s: this kernel has no Landlock to fence fio in, and the option is "
+                                       "fio's alone; --unconfined runs fio unconfined", g->unsupported[0]);
         return 0;
 }
 
@@ -158,9 +158,10 @@ int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct b
                 f->access.allow_net = g->allow_net;
                 r = bench_fence_build(&f->fence, &f->access, NULL, f->exe, &step, &what);
                 if (r < 0)
-                        r = bench_error_set(e, BENCH_ERR_SYSTEM, -r, "cannot fence fio with Landlock (%s%s%s: %s); "
-                                            "fio not run unconfined", step, what ? " " : "", what ? what : "",
-                                            ios_strerror(r));
+                        r = bench_error_set(e, BENCH_ERR_SYSTEM, -r,
+                                            "cannot fence fio with Landlock (%s%s%s: %s); "
+                                            "fio not run unconfined",
+                                            step, what ? " " : "", what ? what : "", ios_strerror(r));
         }
         if (r >= 0 && bench_sandbox_abi() == 0)
                 fprintf(stderr, "iosched-bench: note: this kernel has no Landlock: fio runs unconfined, held only "
@@ -488,15 +489,16 @@ static void fence_note(const char *tail, const struct bench_fio *f, const struct
                                         "--allow-write allows it for a file the job names";
         fprintf(stderr, "iosched-bench: the fence stopped fio: %s; the run allows reading %zu target(s), "
                         "writing %zu, making files in %zu director%s, %s, %s; %s\n", tried,
-                count(f->access.read) + count(f->access.write), count(f->access.write), count(f->access.create),
+                count(f->access.read) + count(f->access.write), count(f->access.write),
+                count(f->access.create),
                 count(f->access.create) == 1 ? "y" : "ies",
                 g->allow_exec ? "any program" : "no program but fio",
                 f->fence.allow_net ? "sockets" : "no socket", flag);
 }
 
 /* fio aborted: a non-zero exit, a signal, or exit 0 with its "Aborting" (a job it refused to run). */
-static int fio_failed(struct fio_child *c, const struct bench_fio *f, const struct bench_opts *g, bool have_json,
-                      struct bench_error *e)
+static int fio_failed(struct fio_child *c, const struct bench_fio *f, const struct bench_opts *g,
+                      bool have_json, struct bench_error *e)
 {
         int code = WIFEXITED(c->status) ? WEXITSTATUS(c->status) : 128 + WTERMSIG(c->status);
         bool aborted = strstr(c->tail, "Aborting") != NULL;

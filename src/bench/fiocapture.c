@@ -57,8 +57,8 @@ static char *memfd_read(int fd)
 }
 
 /* fio's argv run to its end, stdin from in (or /dev/null), its output and errors returned; its exit status */
-int bench_fio_capture(const struct bench_fence *fc, char * const *argv, const char *in, char **out, char **err,
-                      struct bench_error *e)
+int bench_fio_capture(const struct bench_fence *fc, char * const *argv, const char *in, char **out,
+                      char **err, struct bench_error *e)
 {
         const char *step = NULL;
         int ifd = memfd_text("fio-in", in), ofd = memfd_text("fio-out", NULL), efd = memfd_text("fio-err", NULL);
@@ -76,7 +76,7 @@ int bench_fio_capture(const struct bench_fence *fc, char * const *argv, const ch
                         _exit(127);
                 /* fio reads the job inside the fence, as it runs it: never unconfined */
                 if ((r = bench_fence_enter(fc, &step)) < 0) {
-                        dprintf(2, "iosched-bench: cannot fence fio (%s: %s)\n", step, strerror(-r));
+                        dprintf(2, "iosched-bench: cannot fence fio (%s: %s)\n", step, ios_strerror(r));
                         _exit(127);
                 }
                 execv(argv[0], argv);

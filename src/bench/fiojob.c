@@ -313,8 +313,10 @@ static int job_files(struct model *m, const struct bench_fio_def *j, struct jobs
         if (m->nfiles <= FIO_FILES_MAX) {
                 m->nfiles += fn || od ? nnamed : (uint64_t)numjobs * nrfiles;
                 if (m->nfiles > FIO_FILES_MAX)
-                        return bench_fio_problem(m->d, "job '%s': numjobs=%u x nrfiles=%u: the jobs name more than "
-                                                 "%u files, more than iosched-bench resolves before fio starts",
+                        return bench_fio_problem(m->d,
+                                                 "job '%s': numjobs=%u x nrfiles=%u: the jobs name more "
+                                                 "than %u files, more than iosched-bench resolves before "
+                                                 "fio starts",
                                                  j->name, numjobs, nrfiles, FIO_FILES_MAX);
         } else
                 return 0;

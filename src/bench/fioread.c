@@ -272,8 +272,8 @@ static int parse_showcmd(const char *text, struct bench_fio_defs *d, struct benc
 }
 
 /* One job file (path, or text for "-" and the preset) read by fio into d. */
-static int read_file(const struct bench_opts *g, const struct bench_fence *fc, const char *exe, const char *path,
-                     const char *text,
+static int read_file(const struct bench_opts *g, const struct bench_fence *fc, const char *exe,
+                     const char *path, const char *text,
                      const struct bench_fio_kvs *cmd_globals, struct bench_fio_kvs *globals,
                      struct bench_fio_defs *d, struct bench_error *e)
 {
@@ -381,9 +381,9 @@ int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio
                 return r;
         r = bench_fence_build(&fc, &a, files, exe, &step, &what);
         if (r < 0)
-                return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "cannot fence fio with Landlock (%s%s%s: %s); "
-                                       "fio not run unconfined", step, what ? " " : "", what ? what : "",
-                                       ios_strerror(r));
+                return bench_error_set(e, BENCH_ERR_SYSTEM, -r,
+                                       "cannot fence fio with Landlock (%s%s%s: %s); fio not run unconfined",
+                                       step, what ? " " : "", what ? what : "", ios_strerror(r));
         bench_fio_read_engines(&fc, exe);
         if (g->compare)
                 r = kv_push_setting(&base, "ramp_time=1");      /* settle after each switch, as ours */
@@ -411,14 +411,16 @@ int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio
         if (r >= 0)
                 r = kv_append(&globals, &cmd_globals);
         if (r >= 0 && g->workload)
-                r = read_file(g, &fc, exe, g->workload, bench_workload_text(g->workload), &cmd_globals, &globals, d, e);
+                r = read_file(g, &fc, exe, g->workload, bench_workload_text(g->workload), &cmd_globals,
+                              &globals, d, e);
         for (char **f = g->jobfiles; r >= 0 && f && *f; f++) {
                 if (bench_stop_signal)
                         r = bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted by signal %d", bench_stop_signal);
                 else if (streq(*f, "-") && !g->stdin_job)
                         r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "-: the job on standard input was not read");
                 else
-                        r = read_file(g, &fc, exe, *f, streq(*f, "-") ? g->stdin_job : NULL, &cmd_globals, &globals, d, e);
+                        r = read_file(g, &fc, exe, *f, streq(*f, "-") ? g->stdin_job : NULL, &cmd_globals,
+                                      &globals, d, e);
         }
 out:
         bench_fence_done(&fc);
@@ -463,9 +465,11 @@ int bench_fio_argv(const struct bench_fio_defs *d, const char *exe, char ***ret)
                 for (size_t s = 0; s < j->kv.n; s++) {
                         const char *key = j->kv.v[s].key, *val = j->kv.v[s].val;
 
-                        if (!val)
-                                val = streq(key, "write_bw_log") || streq(key, "write_lat_log") ||
-                                      streq(key, "write_iops_log") || streq(key, "write_hist_log") ? j->name : "1";
+                        if (!val && (streq(key, "write_bw_log") || streq(key, "write_lat_log") ||
+                                     streq(key, "write_iops_log") || streq(key, "write_hist_log")))
+                                val = j->name;
+                        else if (!val)
+                                val = "1";
                         v[k++] = opt_arg(key, val);
                 }
         }

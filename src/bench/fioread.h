@@ -50,8 +50,8 @@ int bench_fio_gate(const char *text, const char *path, int depth, char **what, s
 /* fioengines.c: the files text's include lines name (and theirs), as fio finds them, pushed to files */
 int bench_fio_includes(const char *text, const char *path, int depth, char ***files);
 /* fiocapture.c: fio run to its end on argv, stdin from in; its output and errors; its exit status */
-int bench_fio_capture(const struct bench_fence *fc, char * const *argv, const char *in, char **out, char **err,
-                      struct bench_error *e);
+int bench_fio_capture(const struct bench_fence *fc, char * const *argv, const char *in, char **out,
+                      char **err, struct bench_error *e);
 int bench_fio_problem(struct bench_fio_defs *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*

@@ -205,8 +205,9 @@ int bench_jobfile_parse(struct bench_opts *g, const char *path, struct bench_err
                 if (r == 0 && total > BENCH_JOBFILE_MAX) {
                         if (!in)
                                 fclose(f);
-                        return bench_error_set(e, BENCH_ERR_USAGE, EFBIG, "%s: not a job file (longer than %u MiB)",
-                                               path, BENCH_JOBFILE_MAX >> 20);
+                        return bench_error_set(e, BENCH_ERR_USAGE, EFBIG,
+                                               "%s: not a job file (longer than %u MiB)", path,
+                                               BENCH_JOBFILE_MAX >> 20);
                 }
         }
         if (!in)

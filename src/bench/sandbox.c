@@ -100,8 +100,10 @@ static const char * const system_read[] = {
         "/etc/ld.so.cache", "/etc/ld.so.preload", "/etc/localtime", "/etc/nsswitch.conf", "/etc/passwd",
         "/etc/group", "/proc", "/sys",
 };
-/* The character devices where a write changes nothing: fio opens a character device O_RDWR, read job or not. */
-static const char * const harmless_dev[] = { "/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom" };
+/* The character devices where a write changes nothing: fio opens a character device O_RDWR, to read too. */
+static const char * const harmless_dev[] = {
+        "/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
+};
 
 int bench_sandbox_abi(void)
 {
@@ -209,7 +211,8 @@ static int add_rules(int rs, const struct bench_fio_access *a, char * const *rea
                 if ((r = add_rule(rs, system_read[i], FS_READ, handled, true)) < 0)
                         *what = system_read[i];
         for (size_t i = 0; r >= 0 && i < ELEMENTSOF(harmless_dev); i++)
-                if ((r = add_rule(rs, harmless_dev[i], FS_READ | LANDLOCK_ACCESS_FS_WRITE_FILE, handled, true)) < 0)
+                if ((r = add_rule(rs, harmless_dev[i], FS_READ | LANDLOCK_ACCESS_FS_WRITE_FILE, handled,
+                                  true)) < 0)
                         *what = harmless_dev[i];
         /* the job files as the user named them (a link to a job file is the user's choice) */
         for (char * const *p = readable; r >= 0 && p && *p; p++)
@@ -223,7 +226,8 @@ static int add_rules(int rs, const struct bench_fio_access *a, char * const *rea
                 return r;
         *step = "write access";
         for (char **p = a->write; r >= 0 && p && *p; p++)
-                if ((r = add_rule(rs, *p, FS_READ | FS_WRITE | LANDLOCK_ACCESS_FS_IOCTL_DEV, handled, false)) < 0)
+                if ((r = add_rule(rs, *p, FS_READ | FS_WRITE | LANDLOCK_ACCESS_FS_IOCTL_DEV, handled,
+                                  false)) < 0)
                         *what = *p;
         if (r < 0)
                 return r;
@@ -331,7 +335,8 @@ static int enter_filter(bool allow_net)
 
         f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
         f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FENCE_ARCH, 1, 0);
-        f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, DENY);  /* another ABI's numbers (i386 on x86_64) */
+        /* another ABI's numbers (i386's on x86_64) */
+        f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, DENY);
         f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
 #ifdef __x86_64__
         f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1);        /* x32's */
