@@ -231,8 +231,13 @@ struct bench_opts {
                                          * "key=value", "key" (a boolean alone), "name=J" starts a job (fioread.c) */
         char *stdin_job;                /* jobfile.c: the job file read from standard input ("-"), read once */
         bool allow_exec;                /* --allow-exec: fio may run programs (exec_*, trigger*, ioengine=exec, ...) */
+        bool allow_net;                 /* --allow-net: fio may open sockets (nbd, net, http, rdma engines) */
+        bool unconfined;                /* --unconfined: no Landlock, yet fio runs job files, fio's options */
         char *target_device;            /* --target-device=DEV: every job's every target must be DEV */
 };
+
+/* The largest job file read (jobfile.c, fioengines.c): what is longer (/dev/zero) is no job file. */
+#define BENCH_JOBFILE_MAX (16U << 20)
 
 void bench_opts_init(struct bench_opts *o);
 void bench_opts_done(struct bench_opts *o);

@@ -87,6 +87,26 @@ static int check_unsupported(const struct bench_opts *g, struct bench_error *e)
 }
 
 
+/*
+ * Without Landlock only the checks made before fio starts and the system
+ * call filter hold fio: a job file (which fio reads itself, includes and
+ * all) or an option only fio knows is run so only when asked.
+ */
+static int check_unconfined(const struct bench_opts *g, struct bench_error *e)
+{
+        if (g->unconfined || bench_sandbox_abi() > 0)
+                return 0;
+        if (g->jobfiles)
+                return bench_error_set(e, BENCH_ERR_REFUSED, EPERM,
+                                       "%s: this kernel has no Landlock to fence fio in, and fio would read "
+                                       "the job file unconfined; --unconfined runs it so", g->jobfiles[0]);
+        if (g->unsupported)
+                return bench_error_set(e, BENCH_ERR_REFUSED, EPERM,
+                                       "%s: this kernel has no Landlock to fence fio in, and the option is "
+                                       "fio's alone; --unconfined runs fio unconfined", g->unsupported[0]);
+        return 0;
+}
+
 /* Every problem the model found: each on its own line, the last one the error. */
 static int refuse(struct bench_fio_defs *d, struct bench_error *e)
 {
@@ -104,7 +124,7 @@ int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct b
         struct bench_fio_defs d = {};
         int r;
 
-        *f = (struct bench_fio){};
+        *f = (struct bench_fio){ .fence.rs = -1 };
         f->exe = bench_fio_find();
         if (!f->exe) {
                 _cleanup_free_ char *list = ios_strv_join(g->unsupported, ", ");
@@ -117,10 +137,12 @@ int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct b
         }
         snprintf(f->version, sizeof(f->version), "fio");       /* fio's report names its version */
         r = check_unsupported(g, e);
+        if (r >= 0)
+                r = check_unconfined(g, e);
         if (r < 0)
                 return r;
         /* the jobs as fio reads them (fioread.c), then what they touch (fiojob.c), all before fio starts */
-        r = bench_fio_read(g, f->exe, &d, e);
+        r = bench_fio_read(g, f->exe, &d, e);   /* fio itself, fenced: fiocapture.c */
         if (r >= 0 && d.n == 0 && d.nproblems == 0)
                 r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "no job for fio to run");
         if (r >= 0)
@@ -129,6 +151,18 @@ int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct b
                 r = refuse(&d, e);
         if (r >= 0)
                 r = bench_fio_argv(&d, f->exe, &f->argv);
+        if (r >= 0) {
+                const char *step, *what;
+
+                /* the fence, once, from what each path names now: no round resolves a path again */
+                f->access.allow_net = g->allow_net;
+                r = bench_fence_build(&f->fence, &f->access, NULL, f->exe, &step, &what);
+                if (r < 0)
+                        r = bench_error_set(e, BENCH_ERR_SYSTEM, -r,
+                                            "cannot fence fio with Landlock (%s%s%s: %s); "
+                                            "fio not run unconfined",
+                                            step, what ? " " : "", what ? what : "", ios_strerror(r));
+        }
         if (r >= 0 && bench_sandbox_abi() == 0)
                 fprintf(stderr, "iosched-bench: note: this kernel has no Landlock: fio runs unconfined, held only "
                                 "by the checks made before it starts\n");
@@ -182,7 +216,7 @@ static _Noreturn void child_exec(struct bench_fio *f, pid_t parent, int out, int
                 _exit(127);             /* iosched-bench is gone already */
         if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0)
                 child_fail(status, errno, "redirect its output", false);
-        r = bench_sandbox_enter(&f->access, f->exe, &step);
+        r = bench_fence_enter(&f->fence, &step);
         if (r < 0)
                 child_fail(status, -r, step, true);
         execv(f->exe, f->argv);
@@ -414,8 +448,57 @@ static const char *fio_reason(struct fio_child *c)
         return best;
 }
 
+static size_t count(char **v)
+{
+        size_t n = 0;
+
+        while (v && v[n])
+                n++;
+        return n;
+}
+
+/*
+ * What the fence stopped, in one line from fio's own words: what fio
+ * tried (its line with EACCES or EPERM), what the run allows, and the flag
+ * that allows it (or that none does).
+ */
+static void fence_note(const char *tail, const struct bench_fio *f, const struct bench_opts *g)
+{
+        const char *hit = strstr(tail, "Permission denied"), *l, *flag;
+        char tried[256];
+        size_t len;
+
+        if (!hit)
+                hit = strstr(tail, "Operation not permitted");
+        if (!hit)
+                return;
+        for (l = hit; l > tail && l[-1] != '\n'; l--)
+                ;
+        len = strcspn(l, "\n");
+        snprintf(tried, sizeof(tried), "%.*s", (int)(len < sizeof(tried) ? len : sizeof(tried) - 1), l);
+        if (startswith(tried, "fio: "))
+                memmove(tried, tried + 5, strlen(tried + 5) + 1);
+        if (strstr(tried, "socket") || strstr(tried, "connect"))
+                flag = f->fence.allow_net ? "no flag allows more" : "--allow-net allows it";
+        else if (strstr(tried, "ioctl") || strstr(tried, "BLK"))
+                flag = "no flag allows a request that changes a device";
+        else if (strstr(tried, "exec") || startswith(tried, "sh: "))
+                flag = g->allow_exec ? "no flag allows more" : "--allow-exec allows it";
+        else
+                flag = g->allow_write ? "no flag allows a file the job does not name" :
+                                        "--allow-write allows it for a file the job names";
+        fprintf(stderr, "iosched-bench: the fence stopped fio: %s; the run allows reading %zu target(s), "
+                        "writing %zu, making files in %zu director%s, %s, %s; %s\n", tried,
+                count(f->access.read) + count(f->access.write), count(f->access.write),
+                count(f->access.create),
+                count(f->access.create) == 1 ? "y" : "ies",
+                g->allow_exec ? "any program" : "no program but fio",
+                f->fence.allow_net ? "sockets" : "no socket", flag);
+}
+
 /* fio aborted: a non-zero exit, a signal, or exit 0 with its "Aborting" (a job it refused to run). */
-static int fio_failed(struct fio_child *c, bool have_json, struct bench_error *e)
+static int fio_failed(struct fio_child *c, const struct bench_fio *f, const struct bench_opts *g,
+                      bool have_json, struct bench_error *e)
 {
         int code = WIFEXITED(c->status) ? WEXITSTATUS(c->status) : 128 + WTERMSIG(c->status);
         bool aborted = strstr(c->tail, "Aborting") != NULL;
@@ -423,6 +506,7 @@ static int fio_failed(struct fio_child *c, bool have_json, struct bench_error *e
 
         if (code == 0 && have_json && !aborted)
                 return 0;
+        fence_note(c->tail, f, g);
         why = fio_reason(c);
         if (code == 0)
                 return bench_error_set(e, BENCH_ERR_IO, ECANCELED, "fio ran no job: %s", why ? why : "no report");
@@ -478,7 +562,7 @@ int bench_fio_run(struct bench_fio *f, const struct bench_opts *g, struct ios_de
                 goto out;
         }
         if (!stopped) {
-                r = fio_failed(&c, json != NULL, e);
+                r = fio_failed(&c, f, g, json != NULL, e);
                 if (r < 0)
                         goto out;
                 if (ios_json_parse_flags(json, c.len - (size_t)(json - c.text), IOS_JSON_RAW_CONTROL, &doc) <
@@ -507,9 +591,10 @@ void bench_fio_done(struct bench_fio *f)
         bench_created_remove_fio();
         ios_strv_free(f->created);
         bench_fio_access_done(&f->access);
+        bench_fence_done(&f->fence);
         free(f->preset);
         free(f->exe);
         ios_strv_free(f->argv);
         bench_fio_view_done(f);
-        *f = (struct bench_fio){};
+        *f = (struct bench_fio){ .fence.rs = -1 };
 }

@@ -35,7 +35,20 @@ struct bench_fio_access {
         char **create;          /* directories in which fio may make, truncate and remove files (--allow-write only) */
         char **exec;            /* programs fio may run besides itself (--allow-exec only) */
         bool allow_exec;        /* --allow-exec: exec_*, trigger*, ioengine=exec/external allowed */
+        bool allow_net;         /* --allow-net: sockets (fio's network engines: nbd, net, http, rdma...) */
         bool resolved;          /* every file of every job was resolved (else: only with the kernel's fence) */
+};
+
+/*
+ * The fence every fio process starts in (sandbox.c): a Landlock ruleset
+ * built once, in iosched-bench, from handles opened once; entered by each
+ * fio child between fork and execv with no_new_privs and a system call
+ * filter (no socket without --allow-net or --allow-exec; no device request
+ * that changes a device).
+ */
+struct bench_fence {
+        int rs;                 /* the Landlock ruleset; -1: none (no Landlock) */
+        bool allow_net;
 };
 
 struct bench_fio {
@@ -46,6 +59,7 @@ struct bench_fio {
         bool writes;                    /* some job writes, trims or verifies */
         char **created;                 /* files the job names that did not exist: removed at the end */
         struct bench_fio_access access; /* what fio may touch (fiojob.c), enforced by sandbox.c */
+        struct bench_fence fence;       /* built from access once, before the first run */
         bool created_held;              /* created's directories held (created.c), before the first run */
         /* fioresult.c: the jobs as fio reports them, for report.c and compare.c */
         struct bench_opts view;
@@ -70,8 +84,14 @@ int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct b
 void bench_fio_access_done(struct bench_fio_access *a);
 /* sandbox.c: the Landlock ABI version the kernel offers, 0 without Landlock (or IOSCHED_BENCH_LANDLOCK=0) */
 int bench_sandbox_abi(void);
-/* sandbox.c: in fio's child, before execv: the Landlock fence from a (exe and its ELF interpreter
- * executable); 0 (also without Landlock: nothing done), or -errno with *step naming what failed */
+/* sandbox.c: the fence from a, the files of readable (read only, as named) and exe (and its ELF
+ * interpreter) executable, built now; 0, or -errno with *step (and *what, a path) naming what failed */
+int bench_fence_build(struct bench_fence *fc, const struct bench_fio_access *a, char * const *readable,
+                      const char *exe, const char **step, const char **what);
+/* sandbox.c: in a fio child, before execv: no_new_privs, the filter, the ruleset; 0 or -errno, *step */
+int bench_fence_enter(const struct bench_fence *fc, const char **step);
+void bench_fence_done(struct bench_fence *fc);
+/* sandbox.c: build and enter at once (a child that enters one fence: the unit test) */
 int bench_sandbox_enter(const struct bench_fio_access *a, const char *exe, const char **step);
 /* sandbox.c: exe's ELF interpreter (PT_INTERP) in buf: 1, 0 when it names none, -errno */
 int bench_sandbox_interp(const char *exe, char *buf, size_t size);

@@ -57,8 +57,10 @@ static char *memfd_read(int fd)
 }
 
 /* fio's argv run to its end, stdin from in (or /dev/null), its output and errors returned; its exit status */
-int bench_fio_capture(char * const *argv, const char *in, char **out, char **err, struct bench_error *e)
+int bench_fio_capture(const struct bench_fence *fc, char * const *argv, const char *in, char **out,
+                      char **err, struct bench_error *e)
 {
+        const char *step = NULL;
         int ifd = memfd_text("fio-in", in), ofd = memfd_text("fio-out", NULL), efd = memfd_text("fio-err", NULL);
         int status = 0, r = 0;
         pid_t pid = -1;
@@ -72,6 +74,11 @@ int bench_fio_capture(char * const *argv, const char *in, char **out, char **err
                 signal(SIGPIPE, SIG_DFL);
                 if (dup2(ifd, 0) < 0 || dup2(ofd, 1) < 0 || dup2(efd, 2) < 0)
                         _exit(127);
+                /* fio reads the job inside the fence, as it runs it: never unconfined */
+                if ((r = bench_fence_enter(fc, &step)) < 0) {
+                        dprintf(2, "iosched-bench: cannot fence fio (%s: %s)\n", step, ios_strerror(r));
+                        _exit(127);
+                }
                 execv(argv[0], argv);
                 _exit(127);
         }

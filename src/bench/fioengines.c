@@ -57,12 +57,12 @@ int bench_fio_engine_runs_code(const char *engine)
 }
 
 /* Ask fio once which engines it has built in (a job naming another makes fio load it). */
-void bench_fio_read_engines(const char *exe)
+void bench_fio_read_engines(const struct bench_fence *fc, const char *exe)
 {
         char *argv[] = { (char *)exe, (char *)"--enghelp", NULL }, *out = NULL, *err = NULL, *list;
         struct bench_error e = {};
 
-        if (installed_engines || bench_fio_capture(argv, NULL, &out, &err, &e) != 0) {
+        if (installed_engines || bench_fio_capture(fc, argv, NULL, &out, &err, &e) != 0) {
                 free(out);
                 free(err);
                 return;
@@ -109,7 +109,7 @@ int bench_fio_read_text(const char *path, char **ret)
         size_t len = 0;
         FILE *m;
         char chunk[4096];
-        size_t n;
+        size_t n, total = 0;    /* (len is the stream's only after it is flushed) */
 
         if (!f)
                 return -errno;
@@ -118,12 +118,19 @@ int bench_fio_read_text(const char *path, char **ret)
                 fclose(f);
                 return -ENOMEM;
         }
-        while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+        while (total <= BENCH_JOBFILE_MAX && (n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
                 fwrite(chunk, 1, n, m);
+                total += n;
+        }
         fclose(m);
         fclose(f);
         if (!buf)
                 return -ENOMEM;
+        /* a job file is text of a bounded size (/dev/zero is neither); a library is not text */
+        if (len > BENCH_JOBFILE_MAX || memchr(buf, '\0', len)) {
+                free(buf);
+                return len > BENCH_JOBFILE_MAX ? -EFBIG : -EBADMSG;
+        }
         *ret = buf;
         return 0;
 }
@@ -133,6 +140,60 @@ int bench_fio_read_text(const char *path, char **ret)
  * relative include is beside the including file): 1 when one names an
  * engine that loads or runs code (its value in *what), 0 none, < 0 error.
  */
+/* An include line's file name (fio strips blanks and a ';' or '#' comment), else NULL; in place. */
+static char *include_name(char *line)
+{
+        char *l = ios_strip(line);
+
+        if (strncmp(l, "include", 7) || (l[7] != ' ' && l[7] != '\t'))
+                return NULL;
+        l += 8;
+        l[strcspn(l, ";#")] = '\0';
+        l = ios_strip(l);
+        return *l ? l : NULL;
+}
+
+/* fio's rule for an include's file: the name as written if it exists, else beside the including file */
+static char *include_path(char *line, const char *path)
+{
+        const char *name = include_name(line), *slash = strrchr(path, '/');
+        char *inc = NULL;
+
+        if (access(name, F_OK) == 0 || !slash || name[0] == '/')
+                return strdup(name);
+        return asprintf(&inc, "%.*s%s", (int)(slash - path + 1), path, name) < 0 ? NULL : inc;
+}
+
+int bench_fio_includes(const char *text, const char *path, int depth, char ***files)
+{
+        _cleanup_free_ char *copy = strdup(text);
+        char *save = NULL;
+
+        if (!copy)
+                return -ENOMEM;
+        if (depth > 16)
+                return 0;       /* fio says so; the gate refuses it */
+        for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+                _cleanup_free_ char *inc = NULL, *itext = NULL;
+                int r;
+
+                if (!include_name(line))
+                        continue;
+                inc = include_path(line, path);
+                if (!inc)
+                        return -ENOMEM;
+                /* readable inside the fence only if it is a job file's text (never a library) */
+                if (bench_fio_read_text(inc, &itext) < 0)
+                        continue;       /* fio cannot read it: it says so */
+                r = ios_strv_pushf(files, "%s", inc);
+                if (r >= 0)
+                        r = bench_fio_includes(itext, inc, depth + 1, files);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
 int bench_fio_gate(const char *text, const char *path, int depth, char **what, struct bench_sset *sections)
 {
         _cleanup_free_ char *copy = strdup(text);
@@ -148,17 +209,11 @@ int bench_fio_gate(const char *text, const char *path, int depth, char **what, s
 
                 if (!x)
                         return -ENOMEM;
-                if (!strncmp(ios_strip(line), "include", 7) && ios_strip(line)[7]) {
-                        /* fio's rule: the name as written if it exists, else beside the including file */
-                        _cleanup_free_ char *inc = NULL, *itext = NULL, *dir = strdup(path);
-                        char *name = ios_strip(line) + 8, *slash = dir ? strrchr(dir, '/') : NULL;
+                if (include_name(line)) {
+                        _cleanup_free_ char *inc = include_path(line, path), *itext = NULL;
                         int r;
 
-                        if (!dir)
-                                return -ENOMEM;
-                        if (slash)
-                                slash[1] = '\0';
-                        if (asprintf(&inc, "%s%s", access(name, F_OK) == 0 || !slash ? "" : dir, name) < 0)
+                        if (!inc)
                                 return -ENOMEM;
                         if (bench_fio_read_text(inc, &itext) < 0)
                                 continue;       /* fio says so itself */

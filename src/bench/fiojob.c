@@ -48,7 +48,11 @@ struct model {
         char disk1[64];                 /* the first target's disk */
         unsigned thread;                /* the first thread of the job met, counted over all jobs */
         char last_dir[PATH_MAX];        /* the directory of the last new file noted */
+        uint64_t nfiles;                /* the files of the jobs met so far (numjobs x nrfiles each) */
 };
+
+/* The most files the jobs of one run may name together: each is resolved and kept before fio starts. */
+#define FIO_FILES_MAX (1U << 22)
 
 /* the whole disk holding maj:min ("sda" for sda1), by sysfs */
 static void disk_of(unsigned maj, unsigned min, char *name, size_t len)
@@ -305,6 +309,17 @@ static int job_files(struct model *m, const struct bench_fio_def *j, struct jobs
                 if (kv->v[i].val && streq(kv->v[i].key, "filename"))
                         nnamed += bench_fio_count_parts(kv->v[i].val);
         bench_fio_changes(j, js, nnamed ? nnamed : nrfiles);
+        /* memory bounded whatever the job says: past the limit, said once, nothing more resolved */
+        if (m->nfiles <= FIO_FILES_MAX) {
+                m->nfiles += fn || od ? nnamed : (uint64_t)numjobs * nrfiles;
+                if (m->nfiles > FIO_FILES_MAX)
+                        return bench_fio_problem(m->d,
+                                                 "job '%s': numjobs=%u x nrfiles=%u: the jobs name more "
+                                                 "than %u files, more than iosched-bench resolves before "
+                                                 "fio starts",
+                                                 j->name, numjobs, nrfiles, FIO_FILES_MAX);
+        } else
+                return 0;
         for (size_t i = 0; r >= 0 && i < kv->n; i++) {
                 const char *k = kv->v[i].key, *v = kv->v[i].val;
 
@@ -379,7 +394,7 @@ static int logs(struct model *m, const struct bench_fio_def *j, struct jobsum *j
                 }
                 /* PREFIX_bw.N.log and the like: made in PREFIX's directory */
                 bench_fio_dir_part(streq(v, "1") ? j->name : v, dir, sizeof(dir));
-                first(lj.first_new, sizeof(lj.first_new), &lj.nnew, v);
+                first(lj.first_new, sizeof(lj.first_new), &lj.nnew, streq(v, "1") ? j->name : v);
                 r = note_dir(m, dir, false);
         }
         /* a verifying job's state at its end: AUX/local-JOB-THREAD-verify.state, THREAD counted over all jobs */

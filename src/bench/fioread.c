@@ -272,7 +272,8 @@ static int parse_showcmd(const char *text, struct bench_fio_defs *d, struct benc
 }
 
 /* One job file (path, or text for "-" and the preset) read by fio into d. */
-static int read_file(const struct bench_opts *g, const char *exe, const char *path, const char *text,
+static int read_file(const struct bench_opts *g, const struct bench_fence *fc, const char *exe,
+                     const char *path, const char *text,
                      const struct bench_fio_kvs *cmd_globals, struct bench_fio_kvs *globals,
                      struct bench_fio_defs *d, struct bench_error *e)
 {
@@ -283,6 +284,9 @@ static int read_file(const struct bench_opts *g, const char *exe, const char *pa
 
         if (!text) {
                 r = bench_fio_read_text(path, &own);
+                if (r == -EFBIG || r == -EBADMSG)
+                        return bench_error_set(e, BENCH_ERR_USAGE, -r, "%s: not a job file (%s)", path,
+                                               r == -EFBIG ? "longer than 16 MiB" : "binary data");
                 if (r < 0)
                         return bench_error_set(e, BENCH_ERR_USAGE, -r, "%s: cannot read the job file: %s", path,
                                                ios_strerror(r));
@@ -309,7 +313,7 @@ static int read_file(const struct bench_opts *g, const char *exe, const char *pa
         if (r >= 0)
                 r = ios_strv_pushf(&argv, "%s", own ? path : "-");
         if (r >= 0)
-                r = bench_fio_capture(argv, own ? NULL : text, &out, &err, e);
+                r = bench_fio_capture(fc, argv, own ? NULL : text, &out, &err, e);
         if (r > 0) {
                 err[strcspn(err, "\n")] = '\0';     /* fio's reason; "job x dropped" follows */
                 r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: fio cannot read the job: %s", path,
@@ -353,11 +357,34 @@ static int read_command_line(const struct bench_opts *g, struct bench_fio_defs *
 int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio_defs *d, struct bench_error *e)
 {
         struct bench_fio_kvs base = {}, cmd_globals = {}, globals = {};
+        struct bench_fio_access a = { .allow_exec = g->allow_exec, .allow_net = g->allow_net };
+        _cleanup_(ios_strv_freep) char **files = NULL;
+        struct bench_fence fc;
+        const char *step, *what;
         bool named = false;
         int r = 0;
 
         *d = (struct bench_fio_defs){};
-        bench_fio_read_engines(exe);
+        /* fio reads the job inside a fence of its own: the job files as named, the system's files; no
+         * write, no program but fio, no socket (what an include or an engine path names beyond that, fio
+         * cannot read) */
+        for (char **f = g->jobfiles; r >= 0 && f && *f; f++) {
+                _cleanup_free_ char *text = NULL;
+
+                if (!streq(*f, "-"))
+                        r = ios_strv_pushf(&files, "%s", *f);
+                /* and the files it includes (what this reading misses, fio cannot read: it says so) */
+                if (r >= 0 && (streq(*f, "-") || bench_fio_read_text(*f, &text) >= 0))
+                        r = bench_fio_includes(text ? text : g->stdin_job ? g->stdin_job : "", *f, 0, &files);
+        }
+        if (r < 0)
+                return r;
+        r = bench_fence_build(&fc, &a, files, exe, &step, &what);
+        if (r < 0)
+                return bench_error_set(e, BENCH_ERR_SYSTEM, -r,
+                                       "cannot fence fio with Landlock (%s%s%s: %s); fio not run unconfined",
+                                       step, what ? " " : "", what ? what : "", ios_strerror(r));
+        bench_fio_read_engines(&fc, exe);
         if (g->compare)
                 r = kv_push_setting(&base, "ramp_time=1");      /* settle after each switch, as ours */
         if (r >= 0)
@@ -384,16 +411,19 @@ int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio
         if (r >= 0)
                 r = kv_append(&globals, &cmd_globals);
         if (r >= 0 && g->workload)
-                r = read_file(g, exe, g->workload, bench_workload_text(g->workload), &cmd_globals, &globals, d, e);
+                r = read_file(g, &fc, exe, g->workload, bench_workload_text(g->workload), &cmd_globals,
+                              &globals, d, e);
         for (char **f = g->jobfiles; r >= 0 && f && *f; f++) {
                 if (bench_stop_signal)
                         r = bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted by signal %d", bench_stop_signal);
                 else if (streq(*f, "-") && !g->stdin_job)
                         r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "-: the job on standard input was not read");
                 else
-                        r = read_file(g, exe, *f, streq(*f, "-") ? g->stdin_job : NULL, &cmd_globals, &globals, d, e);
+                        r = read_file(g, &fc, exe, *f, streq(*f, "-") ? g->stdin_job : NULL, &cmd_globals,
+                                      &globals, d, e);
         }
 out:
+        bench_fence_done(&fc);
         kvs_done(&base);
         kvs_done(&cmd_globals);
         kvs_done(&globals);
@@ -430,9 +460,18 @@ int bench_fio_argv(const struct bench_fio_defs *d, const char *exe, char ***ret)
                 const struct bench_fio_def *j = &d->jobs[i];
 
                 v[k++] = opt_arg("name", j->name);
-                /* a job option alone is "=1" on fio's command line */
-                for (size_t s = 0; s < j->kv.n; s++)
-                        v[k++] = opt_arg(j->kv.v[s].key, j->kv.v[s].val ? j->kv.v[s].val : "1");
+                /* a job option alone is "=1" on fio's command line; a log alone is named after the job
+                 * (fio's rule in a job file; "=1" would name it "1") */
+                for (size_t s = 0; s < j->kv.n; s++) {
+                        const char *key = j->kv.v[s].key, *val = j->kv.v[s].val;
+
+                        if (!val && (streq(key, "write_bw_log") || streq(key, "write_lat_log") ||
+                                     streq(key, "write_iops_log") || streq(key, "write_hist_log")))
+                                val = j->name;
+                        else if (!val)
+                                val = "1";
+                        v[k++] = opt_arg(key, val);
+                }
         }
         for (size_t i = 0; i < k; i++)
                 if (!v[i]) {

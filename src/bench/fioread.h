@@ -43,11 +43,15 @@ int bench_fio_prog_option(const char *name);
 int bench_fio_engine_runs_code(const char *engine);
 /* fioengines.c: fio's built-in engines asked once; text's ioengine lines (and its includes') checked:
  * 1 with *what set when one loads or runs code, 0 none; its sections added to sections */
-void bench_fio_read_engines(const char *exe);
+void bench_fio_read_engines(const struct bench_fence *fc, const char *exe);
+/* a job file's text: -EFBIG past BENCH_JOBFILE_MAX bytes (bench.h), -EBADMSG with a NUL byte (not text) */
 int bench_fio_read_text(const char *path, char **ret);
 int bench_fio_gate(const char *text, const char *path, int depth, char **what, struct bench_sset *sections);
+/* fioengines.c: the files text's include lines name (and theirs), as fio finds them, pushed to files */
+int bench_fio_includes(const char *text, const char *path, int depth, char ***files);
 /* fiocapture.c: fio run to its end on argv, stdin from in; its output and errors; its exit status */
-int bench_fio_capture(char * const *argv, const char *in, char **out, char **err, struct bench_error *e);
+int bench_fio_capture(const struct bench_fence *fc, char * const *argv, const char *in, char **out,
+                      char **err, struct bench_error *e);
 int bench_fio_problem(struct bench_fio_defs *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*

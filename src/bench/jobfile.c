@@ -189,17 +189,26 @@ int bench_jobfile_parse(struct bench_opts *g, const char *path, struct bench_err
         {
                 FILE *m = open_memstream(&text, &len);
                 char chunk[4096];
-                size_t n;
+                size_t n, total = 0;    /* (len is the stream's only after it is flushed) */
 
                 if (!m) {
                         if (!in)
                                 fclose(f);
                         return -ENOMEM;
                 }
-                while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+                while (total <= BENCH_JOBFILE_MAX && (n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
                         fwrite(chunk, 1, n, m);
+                        total += n;
+                }
                 r = ferror(f) ? -EIO : 0;
                 fclose(m);
+                if (r == 0 && total > BENCH_JOBFILE_MAX) {
+                        if (!in)
+                                fclose(f);
+                        return bench_error_set(e, BENCH_ERR_USAGE, EFBIG,
+                                               "%s: not a job file (longer than %u MiB)", path,
+                                               BENCH_JOBFILE_MAX >> 20);
+                }
         }
         if (!in)
                 fclose(f);

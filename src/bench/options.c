@@ -229,6 +229,20 @@ static int opt_allow_exec(struct parse *p, const char *arg)
         return 0;
 }
 
+static int opt_allow_net(struct parse *p, const char *arg)
+{
+        (void)arg;
+        p->o->allow_net = true;
+        return 0;
+}
+
+static int opt_unconfined(struct parse *p, const char *arg)
+{
+        (void)arg;
+        p->o->unconfined = true;
+        return 0;
+}
+
 static int opt_target_device(struct parse *p, const char *arg)
 {
         free(p->o->target_device);
@@ -289,6 +303,8 @@ static const struct prog_opt {
         { "objective", required_argument, 0, opt_objective, false },
         { "allow-write", no_argument, 0, opt_allow_write, false },
         { "allow-exec", no_argument, 0, opt_allow_exec, false },
+        { "allow-net", no_argument, 0, opt_allow_net, false },
+        { "unconfined", no_argument, 0, opt_unconfined, false },
         { "target-device", required_argument, 0, opt_target_device, false },
         { "policy", optional_argument, 0, opt_policy, false },
         { "record", optional_argument, 0, opt_record, false },

@@ -1,39 +1,60 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * sandbox.c: the kernel's fence around fio (Landlock).  What the running
- * kernel offers is asked once; IOSCHED_BENCH_LANDLOCK=0 in the environment
- * makes iosched-bench behave as on a kernel without Landlock (5.10), so
- * that path can be tested on any kernel.
+ * sandbox.c: the kernel's fence around every fio process (Landlock, a
+ * seccomp filter, no_new_privs).  What the running kernel offers is asked
+ * once; IOSCHED_BENCH_LANDLOCK=0 in the environment makes iosched-bench
+ * behave as on a kernel without Landlock (5.10), so that path can be tested
+ * on any kernel.
  *
- * fio's child enters the fence between fork and execv (fio.c): a ruleset
- * that handles every filesystem right the kernel's ABI knows, so that what
- * no rule grants is denied (EACCES inside fio), whatever the job says:
- *   - read files and list directories anywhere: fio reads its libraries,
- *     /proc, /sys and the targets, and a read changes nothing;
- *   - write and truncate only the existing files and devices of access.write,
- *     and make, write, truncate and remove regular files only beneath the
- *     directories of access.create (no directory, link, node, socket or fifo
- *     is ever made, nothing is renamed across directories: REFER);
- *   - ioctl on a device (ABI 5) only on the targets (access.read and
- *     access.write): fio asks a block device its size, and no other device
- *     fio might open for reading gets an ioctl;
- *   - execute only fio and its ELF interpreter (the kernel opens both for
- *     execution), and with --allow-exec /bin/sh and access.exec.
+ * The fence is built once, in iosched-bench, from handles: each path is
+ * opened once (O_PATH, no link followed at its last component, so the rule
+ * is on the real file or device) and the Landlock ruleset made from those
+ * descriptors; every fio process after that (--enghelp, --showcmd, each
+ * round) enters the same ruleset between fork and execv, so a name swapped
+ * for a link between rounds reaches only the inode that was opened.  The
+ * ruleset handles every filesystem right the kernel's ABI knows, so what no
+ * rule grants is denied (EACCES inside fio), whatever the job says:
+ *   - read: the system's programs and libraries (/usr and the /lib and /bin
+ *     directories), the few files of /etc the loader and the C library
+ *     read, /proc, /sys, the harmless character devices (null, zero, full,
+ *     random, urandom), and the files the run reads (the job files, the
+ *     targets); nothing else, so fio cannot map a library from anywhere
+ *     else (Landlock's execute right is checked at execve only: a probe on
+ *     6.18 dlopen()ed a library with no execute right granted anywhere and
+ *     its constructor ran; tests/integration/bench-fio-sandbox.sh);
+ *   - write and truncate only the existing files and devices of
+ *     access.write, and make, write, truncate and remove regular files only
+ *     beneath the directories of access.create (no directory, link, node,
+ *     socket or fifo is ever made, nothing is renamed across directories);
+ *   - ioctl on a device (ABI 5) on the targets, and only the requests of
+ *     ioctl_allowed (the seccomp filter): a device fio only reads gets no
+ *     BLKRRPART or BLKROSET, even from a program a job runs with
+ *     --allow-exec;
+ *   - execute only fio and its ELF interpreter; with --allow-exec read and
+ *     execute anywhere (a command runs what it will), writes still fenced.
  * From ABI 6, fio and what it runs may signal only processes inside the
- * fence (fio's own jobs), not iosched-bench, ioschedd or anyone else.
- * The fence starts with no_new_privs and cannot be left by fio or anything
- * it runs.  Files opened before it (fio's stdout and stderr pipes) are not
- * checked again.  Not fenced: reads, libraries fio maps itself (an
- * external: engine is dlopen()ed, not executed), the network, SysV IPC.
+ * fence.  A seccomp filter denies socket() (EACCES) unless --allow-net or
+ * --allow-exec: fio's network engines (nbd, net, http, rdma...) reach
+ * devices nobody named.  no_new_privs comes first; the fence cannot be
+ * left.  Files opened before it (fio's stdout and stderr) are not checked
+ * again.  Without Landlock only the seccomp filter and no_new_privs apply.
  */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/audit.h>
+#include <linux/blkzoned.h>
+#include <linux/filter.h>
+#include <linux/fs.h>
+#include <linux/hdreg.h>
 #include <linux/landlock.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -60,7 +81,7 @@
 #define SCOPE_SIGNAL (1ULL << 1)
 struct ruleset_attr {
         uint64_t handled_access_fs;
-        uint64_t handled_access_net;    /* ABI 4: not handled, fio's network engines keep working */
+        uint64_t handled_access_net;    /* ABI 4: not handled; socket() is the seccomp filter's */
         uint64_t scoped;                /* ABI 6 */
 };
 
@@ -72,6 +93,17 @@ struct ruleset_attr {
 /* the rights a rule on a file (not a directory) may carry */
 #define FS_FILE (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE | \
                  LANDLOCK_ACCESS_FS_TRUNCATE | LANDLOCK_ACCESS_FS_IOCTL_DEV)
+
+/* What every fio process reads: the system's programs and libraries, what the loader and libc read. */
+static const char * const system_read[] = {
+        "/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin",
+        "/etc/ld.so.cache", "/etc/ld.so.preload", "/etc/localtime", "/etc/nsswitch.conf", "/etc/passwd",
+        "/etc/group", "/proc", "/sys",
+};
+/* The character devices where a write changes nothing: fio opens a character device O_RDWR, to read too. */
+static const char * const harmless_dev[] = {
+        "/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
+};
 
 int bench_sandbox_abi(void)
 {
@@ -87,7 +119,6 @@ int bench_sandbox_abi(void)
 #endif
         return v > 0 ? (int)v : 0;
 }
-
 /* The filesystem rights ABI abi knows. */
 static uint64_t fs_rights(int abi)
 {
@@ -131,10 +162,17 @@ int bench_sandbox_interp(const char *exe, char *buf, size_t size)
         return 0;
 }
 
-/* One rule: rights (masked by what the ruleset handles, and to a file's rights on a file) beneath path. */
-static int add_rule(int rs, const char *path, uint64_t rights, uint64_t handled)
+/*
+ * One rule: rights (masked by what the ruleset handles, and to a file's
+ * rights on a file) on what path names, opened once without following a
+ * link at its last component (follow: the system's paths, /lib -> usr/lib);
+ * a link there is refused (ELOOP): the rule is on the real file.
+ */
+static int add_rule(int rs, const char *path, uint64_t rights, uint64_t handled, bool follow)
 {
-        struct landlock_path_beneath_attr pb = { .parent_fd = open(path, O_PATH | O_CLOEXEC) };
+        struct landlock_path_beneath_attr pb = {
+                .parent_fd = open(path, O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW)),
+        };
         struct stat st;
         int r = 0;
 
@@ -142,6 +180,8 @@ static int add_rule(int rs, const char *path, uint64_t rights, uint64_t handled)
                 return errno == ENOENT ? 0 : -errno;    /* nothing there to allow */
         if (fstat(pb.parent_fd, &st) < 0)
                 r = -errno;
+        else if (S_ISLNK(st.st_mode))
+                r = -ELOOP;
         pb.allowed_access = rights & handled & (r == 0 && S_ISDIR(st.st_mode) ? ~0ULL : FS_FILE);
         if (r == 0 && pb.allowed_access &&
             syscall(SYS_landlock_add_rule, rs, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0)
@@ -154,66 +194,204 @@ static int add_rule(int rs, const char *path, uint64_t rights, uint64_t handled)
 static int add_program(int rs, const char *path, uint64_t handled)
 {
         char interp[PATH_MAX];
-        int r = add_rule(rs, path, FS_EXEC, handled);
+        int r = add_rule(rs, path, FS_EXEC, handled, true);
 
         if (r >= 0 && bench_sandbox_interp(path, interp, sizeof(interp)) > 0)
-                r = add_rule(rs, interp, FS_EXEC, handled);
+                r = add_rule(rs, interp, FS_EXEC, handled, true);
         return r;
 }
 
-static int add_rules(int rs, const struct bench_fio_access *a, const char *exe, uint64_t handled, const char **step)
+static int add_rules(int rs, const struct bench_fio_access *a, char * const *readable, const char *exe,
+                     uint64_t handled, const char **step, const char **what)
 {
-        int r;
+        int r = 0;
 
         *step = "read access";
-        r = add_rule(rs, "/", FS_READ, handled);
+        for (size_t i = 0; r >= 0 && i < ELEMENTSOF(system_read); i++)
+                if ((r = add_rule(rs, system_read[i], FS_READ, handled, true)) < 0)
+                        *what = system_read[i];
+        for (size_t i = 0; r >= 0 && i < ELEMENTSOF(harmless_dev); i++)
+                if ((r = add_rule(rs, harmless_dev[i], FS_READ | LANDLOCK_ACCESS_FS_WRITE_FILE, handled,
+                                  true)) < 0)
+                        *what = harmless_dev[i];
+        /* the job files as the user named them (a link to a job file is the user's choice) */
+        for (char * const *p = readable; r >= 0 && p && *p; p++)
+                if ((r = add_rule(rs, *p, LANDLOCK_ACCESS_FS_READ_FILE, handled, true)) < 0)
+                        *what = *p;
+        /* IOCTL_DEV: fio asks a block device its size (BLKGETSIZE64); which requests is the filter's */
         for (char **p = a->read; r >= 0 && p && *p; p++)
-                r = add_rule(rs, *p, FS_READ | LANDLOCK_ACCESS_FS_IOCTL_DEV, handled);
+                if ((r = add_rule(rs, *p, FS_READ | LANDLOCK_ACCESS_FS_IOCTL_DEV, handled, false)) < 0)
+                        *what = *p;
         if (r < 0)
                 return r;
         *step = "write access";
         for (char **p = a->write; r >= 0 && p && *p; p++)
-                r = add_rule(rs, *p, FS_READ | FS_WRITE | LANDLOCK_ACCESS_FS_IOCTL_DEV, handled);
+                if ((r = add_rule(rs, *p, FS_READ | FS_WRITE | LANDLOCK_ACCESS_FS_IOCTL_DEV, handled,
+                                  false)) < 0)
+                        *what = *p;
         if (r < 0)
                 return r;
         *step = "create access";
         for (char **p = a->create; r >= 0 && p && *p; p++)
-                r = add_rule(rs, *p, FS_READ | FS_CREATE, handled);
+                if ((r = add_rule(rs, *p, FS_READ | FS_CREATE, handled, false)) < 0)
+                        *what = *p;
         if (r < 0)
                 return r;
         *step = "execute access";
+        *what = exe;
         r = add_program(rs, exe, handled);
-        /* --allow-exec: the commands a job runs (exec_prerun=, trigger=, program=) run what they
-         * will (sh runs touch, a script its interpreter); they stay inside the fence for writes */
+        /* --allow-exec: the commands a job runs (exec_prerun=, trigger=, program=) run and read what
+         * they will (sh runs touch, a script its interpreter); they stay inside the fence for writes */
         if (r >= 0 && a->allow_exec)
-                r = add_rule(rs, "/", FS_EXEC, handled);
+                r = add_rule(rs, "/", FS_EXEC | FS_READ, handled, true);
+        if (r >= 0)
+                *what = NULL;
         return r;
+}
+
+int bench_fence_build(struct bench_fence *fc, const struct bench_fio_access *a, char * const *readable,
+                      const char *exe, const char **step, const char **what)
+{
+        int abi = bench_sandbox_abi(), r;
+        struct ruleset_attr attr = { .handled_access_fs = fs_rights(abi), .scoped = abi >= 6 ? SCOPE_SIGNAL : 0 };
+
+        *fc = (struct bench_fence){ .rs = -1, .allow_net = a->allow_exec || a->allow_net };
+        *step = NULL;
+        *what = NULL;
+        if (abi <= 0)
+                return 0;       /* no Landlock: the seccomp filter alone (the caller has said so) */
+        *step = "create the ruleset";
+        /* the kernel takes the struct as long as it knows it, or longer with zeros (copy_struct_from_user) */
+        fc->rs = (int)syscall(SYS_landlock_create_ruleset, &attr,
+                              abi >= 6 ? sizeof(attr) : sizeof(struct landlock_ruleset_attr), 0);
+        if (fc->rs < 0)
+                return -errno;
+        r = add_rules(fc->rs, a, readable, exe, attr.handled_access_fs, step, what);
+        if (r < 0)
+                bench_fence_done(fc);
+        return r;
+}
+
+void bench_fence_done(struct bench_fence *fc)
+{
+        if (fc->rs >= 0)
+                close(fc->rs);
+        fc->rs = -1;
+}
+
+/* The architecture whose system call numbers the filter names. */
+#if defined(__x86_64__)
+#define FENCE_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define FENCE_ARCH AUDIT_ARCH_AARCH64
+#elif defined(__i386__)
+#define FENCE_ARCH AUDIT_ARCH_I386
+#elif defined(__riscv) && __riscv_xlen == 64
+#define FENCE_ARCH AUDIT_ARCH_RISCV64
+#elif defined(__powerpc64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define FENCE_ARCH AUDIT_ARCH_PPC64LE
+#elif defined(__s390x__)
+#define FENCE_ARCH AUDIT_ARCH_S390X
+#endif
+
+#define DENY (SECCOMP_RET_ERRNO | (EACCES & SECCOMP_RET_DATA))
+#define DENY_IOCTL (SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA))
+
+/*
+ * The device requests any fenced process may make: questions (sizes,
+ * geometry, zones, terminals) and the ones the kernel takes only on a
+ * descriptor open for writing (discard, zero-out, zone resets), which the
+ * Landlock rules give only on write targets; and BLKFLSBUF (fio drops a
+ * device's cache before a run).  Everything else (BLKROSET, BLKRASET,
+ * BLKRRPART, BLKPG, LOOP_*, SG_IO, NVMe admin commands...) fails with
+ * EPERM, --allow-exec or not: Landlock's IOCTL_DEV is one right for every
+ * request, and fio needs BLKGETSIZE64 on a device it only reads.
+ */
+static const unsigned int ioctl_allowed[] = {
+        TCGETS, TIOCGWINSZ, TIOCGPGRP, FIONREAD, FIONBIO, FIOCLEX, FIONCLEX, FIOASYNC,
+        BLKGETSIZE, BLKGETSIZE64, BLKSSZGET, BLKBSZGET, BLKPBSZGET, BLKIOMIN, BLKIOOPT, BLKALIGNOFF,
+        BLKROGET, BLKRAGET, BLKFRAGET, BLKSECTGET, BLKDISCARDZEROES, BLKROTATIONAL, HDIO_GETGEO, FIGETBSZ,
+        BLKFLSBUF, BLKDISCARD, BLKZEROOUT, BLKSECDISCARD,
+        BLKREPORTZONE, BLKGETZONESZ, BLKGETNRZONES, BLKRESETZONE, BLKOPENZONE, BLKCLOSEZONE, BLKFINISHZONE,
+};
+
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define ARG1_LOW (offsetof(struct seccomp_data, args[1]) + 4)
+#else
+#define ARG1_LOW offsetof(struct seccomp_data, args[1])
+#endif
+
+/*
+ * The filter: ioctl() only with the requests above (the kernel reads the
+ * request as 32 bits: its low word is compared), and without allow_net no
+ * socket of any family (socket(), and socketcall() where it exists).
+ */
+static int enter_filter(bool allow_net)
+{
+#ifdef FENCE_ARCH
+        struct sock_filter f[32 + ELEMENTSOF(ioctl_allowed)];
+        unsigned n = 0, nio = ELEMENTSOF(ioctl_allowed);
+        struct sock_fprog prog;
+
+        f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
+        f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FENCE_ARCH, 1, 0);
+        /* another ABI's numbers (i386's on x86_64) */
+        f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, DENY);
+        f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+#ifdef __x86_64__
+        f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1);        /* x32's */
+        f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, DENY);
+#endif
+        if (!allow_net) {
+#ifdef __NR_socketcall
+                f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socketcall, 0, 1);
+                f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, DENY);
+#endif
+                f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 0, 1);
+                f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, DENY);
+        }
+        f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_ioctl, 1, 0);
+        f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+        f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG1_LOW);
+        for (unsigned i = 0; i < nio; i++)      /* a match jumps past the rest and the denial */
+                f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ioctl_allowed[i],
+                                                      (unsigned char)(nio - i), 0);
+        f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, DENY_IOCTL);
+        f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+        prog = (struct sock_fprog){ .len = (unsigned short)n, .filter = f };
+        return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0 ? -errno : 0;
+#else
+        (void)allow_net;
+        return -ENOSYS;         /* no filter for this architecture: fio is not run */
+#endif
+}
+
+int bench_fence_enter(const struct bench_fence *fc, const char **step)
+{
+        int r;
+
+        *step = "no_new_privs";
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+                return -errno;
+        *step = "the system call filter";
+        r = enter_filter(fc->allow_net);
+        if (r < 0)
+                return r;
+        *step = "restrict";
+        if (fc->rs >= 0 && syscall(SYS_landlock_restrict_self, fc->rs, 0) < 0)
+                return -errno;
+        *step = NULL;
+        return 0;
 }
 
 int bench_sandbox_enter(const struct bench_fio_access *a, const char *exe, const char **step)
 {
-        int abi = bench_sandbox_abi(), r;
-        struct ruleset_attr attr = { .handled_access_fs = fs_rights(abi), .scoped = abi >= 6 ? SCOPE_SIGNAL : 0 };
-        int rs;
+        struct bench_fence fc;
+        const char *what;
+        int r = bench_fence_build(&fc, a, NULL, exe, step, &what);
 
-        *step = NULL;
-        if (abi <= 0)
-                return 0;       /* unconfined: the caller has said so */
-        *step = "create the ruleset";
-        /* the kernel takes the struct as long as it knows it, or longer with zeros (copy_struct_from_user) */
-        rs = (int)syscall(SYS_landlock_create_ruleset, &attr,
-                          abi >= 6 ? sizeof(attr) : sizeof(struct landlock_ruleset_attr), 0);
-        if (rs < 0)
-                return -errno;
-        r = add_rules(rs, a, exe, attr.handled_access_fs, step);
-        if (r >= 0) {
-                *step = "no_new_privs";
-                r = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ? -errno : 0;
-        }
-        if (r >= 0) {
-                *step = "restrict";
-                r = syscall(SYS_landlock_restrict_self, rs, 0) < 0 ? -errno : 0;
-        }
-        close(rs);
+        if (r >= 0)
+                r = bench_fence_enter(&fc, step);
+        bench_fence_done(&fc);
         return r;
 }

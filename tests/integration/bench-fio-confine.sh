@@ -14,7 +14,8 @@
 # (and SIGINT meanwhile ending the pre-check, fio never started);
 # --target-device refusing another device; --compare across two disks
 # refused; without Landlock (IOSCHED_BENCH_LANDLOCK=0) a note that fio runs
-# unconfined, and a job the model cannot resolve refused.
+# unconfined, an option only fio knows refused unless --unconfined, and
+# with it a job the model cannot resolve refused.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -99,6 +100,11 @@ grep -q "no Landlock: fio runs unconfined" err || b_fail "no unconfined note: $(
 IOSCHED_BENCH_LANDLOCK=0 $BENCH --backend=fio --name=o --directory="$B_TMP/d1" --opendir="$B_TMP/d2" --rw=read \
         --runtime=1 >/dev/null 2>err
 rc=$?
+[ $rc = 3 ] && grep -q "no Landlock to fence fio in.*--unconfined" err ||
+        b_fail "fio's option without Landlock: exit $rc $(cat err)"
+IOSCHED_BENCH_LANDLOCK=0 $BENCH --unconfined --backend=fio --name=o --directory="$B_TMP/d1" --opendir="$B_TMP/d2" \
+        --rw=read --runtime=1 >/dev/null 2>err
+rc=$?
 [ $rc = 3 ] && grep -q "cannot confine fio on this kernel" err || b_fail "unresolved without Landlock: exit $rc $(cat err)"
 
 # numjobs=1024 nrfiles=1024: fio starts within seconds (the model is linear).  A fio in PATH
@@ -113,7 +119,7 @@ EOT
 chmod +x shim/fio
 t0=$(date +%s)
 # (the shim writes its note: unfenced, as on a kernel without Landlock; the fence is bench-fio-fence.sh's)
-PATH="$B_TMP/shim:$PATH" IOSCHED_BENCH_LANDLOCK=0 timeout 120 $BENCH --backend=fio --allow-write --name=m --directory="$B_TMP/many" \
+PATH="$B_TMP/shim:$PATH" IOSCHED_BENCH_LANDLOCK=0 timeout 120 $BENCH --unconfined --backend=fio --allow-write --name=m --directory="$B_TMP/many" \
         --numjobs=1024 --nrfiles=1024 --size=1m --ioengine=psync --runtime=1 >/dev/null 2>err
 [ -f started ] || b_fail "numjobs=1024 nrfiles=1024: fio never started: $(cat err)"
 [ $(($(cat started) - t0)) -le 30 ] || b_fail "numjobs=1024 nrfiles=1024: $(($(cat started) - t0)) s before fio started"

@@ -39,8 +39,10 @@ EOF
 chmod +x "$B_TMP/bin/fio"
 export PATH="$B_TMP/bin:$PATH"
 # the wrapper logs to files and runs fio, which the fence around fio (sandbox.c) denies: unconfined
-# here; the fence on iosched-bench's own runs is bench-fio-fence.sh's
+# here (and --unconfined: without Landlock a job file is refused otherwise); the fence on
+# iosched-bench's own runs is bench-fio-fence.sh's and bench-fio-sandbox.sh's
 export IOSCHED_BENCH_LANDLOCK=0
+BENCH="$BENCH --unconfined"
 runs() { [ -f "$B_TMP/fio-runs" ] && wc -l <"$B_TMP/fio-runs" || echo 0; }
 cd "$B_TMP" || b_fail "cd"     # fio writes some files (verify state) in the current directory
 
@@ -267,7 +269,7 @@ fi
 # 10. SIGINT during fio's run: fio's process group ended, the disk restored
 sed 's/^runtime=1/runtime=20/' "$B_TMP/verify.fio" >"$B_TMP/long.fio"
 b_queue_state $l >"$B_TMP/before"
-$BENCH_BIN --compare=$v1,$v2 --allow-write "$B_TMP/long.fio" >"$B_TMP/sig.txt" 2>"$B_TMP/sig.err" &
+$BENCH_BIN --unconfined --compare=$v1,$v2 --allow-write "$B_TMP/long.fio" >"$B_TMP/sig.txt" 2>"$B_TMP/sig.err" &
 pid=$!
 B_PIDS="$B_PIDS $pid"
 for i in $(seq 50); do pgrep -f "$B_TMP/long.fio" | grep -vq "^$pid\$" && break; sleep 0.2; done

@@ -1,0 +1,83 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Description: fio's option list read as a hostile job would use it, each
+# form without --allow-write or --allow-exec (and the code-running ones
+# with --allow-write but no --allow-exec): whatever the exit status, a
+# file in another directory stays byte for byte, no marker is made, no
+# file appears there, the disk keeps its scheduler and no cgroup is left.
+# Forms: write_iolog, write_lat_log, exec_prerun/exec_postrun,
+# --trigger-file/--trigger-cmd, ioengine=external:, filename_format with
+# directory=, opendir=, create_on_open, unlink=1, pre_read,
+# verify_state_save, --mem=mmap:/mmaphuge:, --profile=tiobench,
+# --ioscheduler=, --cgroup with cgroup_nodelete, --server/--client,
+# include and $-arithmetic in a job file.  With Landlock and on the path
+# of kernels without it (IOSCHED_BENCH_LANDLOCK=0), where what only fio
+# knows is refused without --unconfined.
+. "$(dirname "$0")/bench-lib.sh"
+b_require_root
+[ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
+command -v fio >/dev/null || b_skip "no fio"
+command -v cc >/dev/null || b_skip "no cc (the library a job names is built here)"
+b_loop l 64
+dev=/dev/$l
+cd "$B_TMP" || b_fail "cd"
+mkdir -p other work
+head -c 1048576 /dev/zero >work/data
+printf 'int x;\n__attribute__((constructor)) static void m(void) { extern int creat(const char *, int); creat("%s/marker", 0644); }\n' \
+        "$B_TMP" >lib.c
+cc -shared -fPIC -o other/x.so lib.c || b_fail "cc"
+printf '[j]\nfilename=%s/work/data\nrw=read\nsize=64k\ninclude %s/other/inc.fio\n' "$B_TMP" "$B_TMP" >inc-job.fio
+printf 'write_iolog=%s/other/victim\n' "$B_TMP" >other/inc.fio
+printf '[j]\nfilename=%s/work/data\nrw=read\nsize=$mb_memory/1024\n' "$B_TMP" >arith.fio
+sched0=$(b_sched "$l")
+cg0=$(ls /sys/fs/cgroup 2>/dev/null | wc -l)
+V="$B_TMP/other/victim"
+M="$B_TMP/marker"
+base="--name=j --filename=$B_TMP/work/data --rw=read --size=64k --runtime=1"
+
+check() {  # check FORM: nothing outside the run changed
+        [ "$(cat "$V" 2>/dev/null)" = "precious data" ] || b_fail "$mode: $1: the victim was changed or removed (exit $rc): $(tail -2 err)"
+        [ ! -e "$M" ] || b_fail "$mode: $1: code ran (exit $rc): $(tail -2 err)"
+        extra=$(ls other | grep -v -e '^victim$' -e '^x.so$' -e '^inc.fio$')
+        [ -z "$extra" ] || b_fail "$mode: $1: made $extra in another directory (exit $rc): $(tail -2 err)"
+        [ "$(b_sched "$l")" = "$sched0" ] || b_fail "$mode: $1: the disk's scheduler is $(b_sched "$l") (exit $rc)"
+        [ "$(ls /sys/fs/cgroup 2>/dev/null | wc -l)" = "$cg0" ] || b_fail "$mode: $1: a cgroup was left (exit $rc)"
+        [ -z "$(ls work | grep -v '^data$')" ] || b_fail "$mode: $1: made $(ls work | grep -v '^data$') beside the target"
+}
+
+form() {  # form FLAGS...: one form, then the check
+        printf 'precious data\n' >"$V"
+        rm -f "$M"
+        (cd work && eval "\"\$BENCH_BIN\" --backend=fio $*" >../out 2>../err)
+        rc=$?
+        case $rc in 0|1|2|3) ;; *) b_fail "$mode: $*: exit $rc: $(tail -2 err)" ;; esac
+        check "$*"
+}
+
+for mode in landlock none; do
+        if [ $mode = none ]; then export IOSCHED_BENCH_LANDLOCK=0; else unset IOSCHED_BENCH_LANDLOCK; fi
+        form "$base --write_iolog=$V"
+        form "$base --write_lat_log=$B_TMP/other/lat"
+        form "--allow-write $base '--exec_prerun=touch $M'"
+        form "--allow-write $base '--exec_postrun=touch $M'"
+        form "$base --trigger-file=$V"
+        form "--allow-write $base --trigger-file=$B_TMP/work/t '--trigger=touch $M'"
+        form "--allow-write $base --ioengine=external:$B_TMP/other/x.so"
+        form "--allow-write $base --ioengine=$B_TMP/other/x.so"
+        form "--name=j --directory=$B_TMP/other --filename_format=victim --rw=write --size=64k"
+        form "--name=j --opendir=$B_TMP/other --rw=write --size=4k"
+        form "--name=j --filename=$B_TMP/other/new --create_on_open=1 --rw=read --size=64k"
+        form "--name=j --filename=$V --unlink=1 --rw=read --size=14"
+        form "--name=j --filename=$V --pre_read=1 --rw=read --size=14"
+        form "$base --verify=crc32c --verify_state_save=1 --aux-path=$B_TMP/other"
+        form "$base --mem=mmap:$V"
+        form "$base --mem=mmaphuge:$V"
+        form "--profile=tiobench --size=1m"
+        form "--name=j --filename=$dev --rw=read --size=1m --runtime=1 --ioscheduler=kyber"
+        form "--name=j --filename=$dev --rw=read --size=1m --runtime=1 --cgroup=iosched-bench-it-$l --cgroup_nodelete=1"
+        form "$base --client=localhost"
+        form "--server"
+        form "$B_TMP/inc-job.fio"
+        form "$B_TMP/arith.fio"
+done
+exit 0

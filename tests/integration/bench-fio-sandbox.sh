@@ -1,0 +1,158 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Description: every fio process iosched-bench starts is fenced from its
+# first instruction, the reading of the job (--showcmd, --enghelp) as the
+# run: a job file whose $mb_memory arithmetic makes fio run sh, which and
+# bc runs no program; a library named by ioengine= from outside the
+# system's directories is never loaded (its constructor would leave a
+# marker), however the job hides it (an include, a comment line longer
+# than fio's line buffer); fio's nbd engine reaches no socket without
+# --allow-net (a unix listener records every connection; with --allow-net
+# it records one, so the listener is seen to work), and one line says what
+# the fence stopped, what the run allows and the flag that allows it; a
+# read job on /dev/zero (fio opens a character device read-write) runs;
+# memory is bounded for any job file (/dev/zero as a job file, numjobs=256
+# nrfiles=10000000: a clear error); write_bw_log alone makes a log named
+# after the job, as fio does with the job file, not "1"; a command run with
+# --allow-exec gets EPERM for BLKROSET on a read target (the device stays
+# read-write).  Each form with Landlock and on the path of kernels without
+# it (IOSCHED_BENCH_LANDLOCK=0), where a job file is refused without
+# --unconfined.
+. "$(dirname "$0")/bench-lib.sh"
+b_require_root
+[ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
+command -v fio >/dev/null || b_skip "no fio"
+command -v cc >/dev/null || b_skip "no cc (the library a job loads is built here)"
+command -v python3 >/dev/null || b_skip "no python3 (the unix listener)"
+cd "$B_TMP" || b_fail "cd"
+
+b_loop l 64
+dev=/dev/$l
+head -c 1048576 /dev/zero >data
+# a library whose constructor leaves a marker, wherever and however it is loaded
+cat >lib.c <<EOC
+#include <fcntl.h>
+#include <unistd.h>
+__attribute__((constructor)) static void mark(void)
+{
+        int fd = open("$B_TMP/marker", O_WRONLY | O_CREAT | O_APPEND, 0644);
+
+        if (fd >= 0) {
+                (void)!write(fd, "loaded\n", 7);
+                close(fd);
+        }
+}
+EOC
+cc -shared -fPIC -o x.so lib.c || b_fail "cc"
+# stand-ins for the programs fio's $mb_memory arithmetic runs (sh -c 'which bc', sh -c 'echo ... | bc')
+mkdir -p bin
+for p in which bc; do
+        printf '#!/bin/sh\necho %s >>%s/marker\nexec /usr/bin/%s "$@"\n' "$p" "$B_TMP" "$p" >"bin/$p"
+        chmod +x "bin/$p"
+done
+
+# the job files
+printf 'ioengine=%s/x.so\n' "$B_TMP" >inc.fio
+printf '[x]\nfilename=%s/data\nsize=1m\nrw=read\ninclude inc.fio ; the engine\n' "$B_TMP" >include.fio
+python3 - "$B_TMP" >long.fio <<'EOP'
+import sys
+print("[x]\nfilename=%s/data\nsize=1m\nrw=read" % sys.argv[1])
+# fio reads a line 8,191 bytes at a time: the rest of this comment is a line of its own
+print("#" + "c" * 8190 + "ioengine=%s/x.so" % sys.argv[1])
+EOP
+printf '[x]\nfilename=%s/data\nrw=read\nsize=$mb_memory/4096\n' "$B_TMP" >arith.fio
+mkdir many
+printf '[m]\ndirectory=%s/many\nnumjobs=256\nnrfiles=10000000\nsize=1m\nrw=read\n' "$B_TMP" >big.fio
+printf '[lj]\nfilename=%s/data\nrw=read\nsize=64k\nwrite_bw_log\n' "$B_TMP" >lj.fio
+
+# run FORM...: iosched-bench on the form, its exit status in $rc, its error in err
+run() {
+        # shellcheck disable=SC2086 # the form's words
+        PATH="$B_TMP/bin:$PATH" "$BENCH_BIN" --backend=fio --runtime=1 "$@" >out 2>err
+        rc=$?
+}
+
+no_marker() {
+        if [ -e marker ]; then
+                b_fail "$mode: $1: fio ran or loaded code ($(tr '\n' ' ' <marker)); exit $rc: $(tail -3 err)"
+        fi
+}
+
+for mode in landlock none; do
+        if [ $mode = none ]; then
+                export IOSCHED_BENCH_LANDLOCK=0
+        else
+                unset IOSCHED_BENCH_LANDLOCK
+                [ -n "$(fio --version 2>/dev/null)" ] || b_fail "fio"
+        fi
+        for job in include.fio long.fio arith.fio; do
+                rm -f marker
+                run "$job"
+                no_marker "$job"
+                [ $rc -ne 0 ] || b_fail "$mode: $job: exit 0 (the job's engine or size cannot be what fio ran)"
+        done
+        # the network: nbd over a unix socket nobody named as a target
+        rm -f nbd.sock conn conn.ready
+        python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(sys.argv[1]); s.listen(8)
+open(sys.argv[2] + ".ready", "w").close()
+while True:
+    c, _ = s.accept()
+    with open(sys.argv[2], "a") as f:
+        f.write("connected\n")
+    c.close()
+' "$B_TMP/nbd.sock" "$B_TMP/conn" &
+        B_PIDS="$B_PIDS $!"
+        i=0
+        while [ ! -e conn.ready ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+        [ -e conn.ready ] || b_fail "the unix listener did not start"
+        nbd="--name=n --ioengine=nbd --uri=nbd+unix:///?socket=$B_TMP/nbd.sock --rw=read --size=1m --filename=$B_TMP/data"
+        # shellcheck disable=SC2086
+        run $nbd
+        [ ! -e conn ] || b_fail "$mode: the nbd engine connected without --allow-net (exit $rc: $(tail -1 err))"
+        [ $rc -ne 0 ] || b_fail "$mode: nbd without --allow-net: exit 0"
+        if [ $mode = landlock ]; then   # what the fence stopped, in one line, with the flag that allows it
+                grep -q "^iosched-bench: the fence stopped fio: .*socket: Permission denied; the run allows .*no socket; --allow-net allows it$" err ||
+                        b_fail "nbd without --allow-net: no line for what the fence stopped: $(cat err)"
+        fi
+        if [ $mode = landlock ]; then
+                # shellcheck disable=SC2086
+                run --allow-net $nbd
+                [ -e conn ] || b_fail "--allow-net: the nbd engine did not reach the listener: $(tail -1 err)"
+        fi
+        # a read job on a character device that holds no data (fio opens it read-write)
+        run --name=z --filename=/dev/zero --rw=read --size=1m
+        if [ $mode = landlock ]; then
+                [ $rc -eq 0 ] || b_fail "a read job on /dev/zero: exit $rc: $(tail -2 err)"
+        fi
+        # memory bounded whatever the job file: /dev/zero as one, 256 x 10,000,000 files
+        # (in a shell limited to 1 GB of address space: past it the run would fail otherwise)
+        for form in "/dev/zero" "--unconfined big.fio"; do
+                # shellcheck disable=SC2086
+                (ulimit -v 1048576; exec "$BENCH_BIN" --backend=fio $form) >out 2>err
+                rc=$?
+                case $form in
+                */dev/zero) [ $rc = 2 ] && grep -q "not a job file (longer than" err ;;
+                *) [ $rc = 3 ] && grep -q "more than [0-9]* files" err ;;
+                esac || b_fail "$mode: $form: exit $rc: $(tail -2 err)"
+        done
+        # a command a job runs (--allow-exec) makes no device request that changes a device: on the
+        # no-Landlock path it runs (its output file is made in the current directory) and
+        # BLKROSET fails; with Landlock sh cannot even make that file here
+        if [ $mode = none ]; then
+                rm -f r.prerun.txt
+                run --allow-exec --unconfined --name=r --filename="$dev" --rw=read --size=1m \
+                        "--exec_prerun=blockdev --setro $dev"
+                [ "$(blockdev --getro "$dev")" = 0 ] || b_fail "exec_prerun made $dev read-only: $(cat r.prerun.txt)"
+                grep -q "BLKROSET: Operation not permitted" r.prerun.txt ||
+                        b_fail "exec_prerun: the command did not run or was not denied: exit $rc: $(tail -2 err)"
+        fi
+        # a log named by the job (write_bw_log alone: fio names it after the job, not "1")
+        rm -f lj_bw.1.log 1_bw.1.log
+        run --allow-write --unconfined lj.fio
+        [ $rc = 0 ] && [ -f lj_bw.1.log ] && [ ! -e 1_bw.1.log ] ||
+                b_fail "$mode: write_bw_log alone: exit $rc, logs: $(ls ./*_bw.* 2>/dev/null): $(tail -2 err)"
+done
+exit 0
