@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Admin input gets a word, through the command line on a captured tree:
 # "did you mean" for a class in the wrong case or misspelt (Class=HDD,
-# Class=sdd) and for a tunable without its queue/ or queue/iosched/
-# directory; a [Match] without [Set] says it sets nothing (not "matches none
+# Class=sdd), for a tunable without its queue/ or queue/iosched/
+# directory, and "Scheduler=" for queue/scheduler and elevator; a [Match] without [Set] says it sets nothing (not "matches none
 # of these disks" when its Name= matches); a UTF-8 byte-order mark at the
 # start of a file is skipped with a note and the file's rule applies; a
 # packaging leftover (.dpkg-dist, .rpmnew, .ucf-dist) beside the files is
@@ -35,6 +35,12 @@ for k in 'read_ahead_kb queue/read_ahead_kb' 'read_expire queue/iosched/read_exp
         printf '[Match]\nName=loop0\n[Set]\n%s=16\n' "$1" > "$d/10.conf"
         ap --dry-run loop0 >/dev/null 2>"$t/err"
         want "10.conf:4: unknown key \"$1\" in [Set]: did you mean \"$2\"?"
+done
+# the scheduler by the kernel's file name or the old boot option: "did you mean Scheduler="
+for k in queue/scheduler elevator Elevator queue/elevator; do
+        printf '[Match]\nName=loop0\n[Set]\n%s=kyber\n' "$k" > "$d/10.conf"
+        ap --dry-run loop0 >/dev/null 2>"$t/err"
+        want "10.conf:4: unknown key \"$k\" in [Set]: did you mean \"Scheduler=kyber\"?"
 done
 
 printf '[Match]\nName=loop0\n' > "$d/10.conf"
