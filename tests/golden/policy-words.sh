@@ -3,7 +3,8 @@
 # Admin input gets a word, through the command line on a captured tree:
 # "did you mean" for a class in the wrong case or misspelt (Class=HDD,
 # Class=sdd), for a tunable without its queue/ or queue/iosched/
-# directory, and "Scheduler=" for queue/scheduler and elevator; a [Match] without [Set] says it sets nothing (not "matches none
+# directory, and "Scheduler=" for queue/scheduler and elevator; a rule
+# that matches no disk said only by --verbose and explain; a [Match] without [Set] says it sets nothing (not "matches none
 # of these disks" when its Name= matches); a UTF-8 byte-order mark at the
 # start of a file is skipped with a note and the file's rule applies; a
 # packaging leftover (.dpkg-dist, .rpmnew, .ucf-dist) beside the files is
@@ -42,6 +43,16 @@ for k in queue/scheduler elevator Elevator queue/elevator; do
         ap --dry-run loop0 >/dev/null 2>"$t/err"
         want "10.conf:4: unknown key \"$k\" in [Set]: did you mean \"Scheduler=kyber\"?"
 done
+
+# a rule that matches no disk: said by --verbose and explain, not on every --check or --dry-run
+printf '[Match]\nName=nosuchdisk\n[Set]\nScheduler=none\n' > "$d/10.conf"
+for mode in --check --dry-run; do
+        ap $mode >/dev/null 2>"$t/err"
+        grep -q "matches no disk" "$t/err" && t_fail "$mode says an unmatched rule: $(cat "$t/err")"
+        ap $mode --verbose >/dev/null 2>"$t/err"
+        want "note: $d/10.conf:1: [Match] matches no disk"
+done
+ap explain 2>&1 | grep -qF "note: $d/10.conf:1: [Match] matches no disk" || t_fail "explain does not say the unmatched rule"
 
 printf '[Match]\nName=loop0\n' > "$d/10.conf"
 ap --dry-run loop0 >/dev/null 2>"$t/err"
