@@ -503,13 +503,15 @@ const char *ios_change_line(const struct ios_change *c, char *buf, size_t n)
                              c->state == IOS_CHANGE_DRIFT ? "(after switch)" : "(default)";
         const char *after = c->state == IOS_CHANGE_APPLIED && c->after ? c->after : c->wanted;
 
-        bool rounded = after && c->wanted && ios_tunable_rounded(c->key, after, c->wanted);
+        const char *why = after && c->wanted ? ios_tunable_kept_why(c->key, after, c->wanted) : NULL;
         int k = snprintf(buf, n, "%s: %s -> %s (%s)", c->key, before, after ? after : "-",
                          c->source ? c->source : "-");
 
-        /* say why the number is not the one asked for: the kernel keeps it in ticks */
-        if (rounded && k >= 0 && (size_t)k < n)
+        /* say why the number is not the one asked for: the kernel keeps it in a form of its own */
+        if (why && streq(why, "its next tick") && k >= 0 && (size_t)k < n)
                 snprintf(buf + k, n - (size_t)k, "; the kernel keeps %s ms as %s, its next tick", c->wanted, after);
+        else if (why && k >= 0 && (size_t)k < n)
+                snprintf(buf + k, n - (size_t)k, "; kept as %s: %s", after, why);
         return buf;
 }
 
