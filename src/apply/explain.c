@@ -151,6 +151,15 @@ static void text_explain(FILE *f, const struct apply_run_opts *o, const struct a
                 for (char **l = w; l && *l; l++)
                         fprintf(f, "    - %s\n", *l);
         }
+        /* a rule that matches none of the disks (all of them looked at): a rule that does nothing */
+        if (o->all_disks) {
+                _cleanup_(ios_strv_freep) char **unmatched = NULL;
+
+                if (ios_policy_unmatched(m->policy, m->devs, m->ndevs, &unmatched) >= 0)
+                        for (char **u = unmatched; u && *u; u++)
+                                fprintf(f, "%snote: %s: [Match] matches no disk\n",
+                                        u == unmatched ? "\n" : "", *u);
+        }
 }
 
 int apply_explain_render(const struct apply_view *v)

@@ -251,8 +251,9 @@ int apply_run_render(const struct apply_view *v)
                 render_disk(o, &m->disks[i]);
         /* a broken file: file:line and the disks it holds */
         apply_policy_errors_report(o, m->policy, m);
-        /* a rule that matches no disk is a rule that does nothing: say so when asked */
-        if (o->all_disks && !o->udev && !o->quiet && (o->verbose || o->mode != APPLY_MODE_APPLY)) {
+        /* a rule that matches no disk is a rule that does nothing: said with --verbose (and by explain),
+         * not on every unattended --check or --textfile run of a fleet-wide file */
+        if (o->all_disks && !o->udev && !o->quiet && o->verbose) {
                 _cleanup_(ios_strv_freep) char **unmatched = NULL;
 
                 if (ios_policy_unmatched(m->policy, m->devs, m->ndevs, &unmatched) >= 0)

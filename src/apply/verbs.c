@@ -227,6 +227,7 @@ static int run_report(struct apply_cli *c)
         if (devices_rc && c->ndevs == 0)
                 return devices_rc;
         c->lo.hide_empty = v->hide_empty && !c->show_all && c->nargs == 0;
+        c->ro.all_disks = c->nargs == 0;        /* explain: a rule that matches none of them is said */
         return render_model(c, &(struct apply_model_opts){
                 .report = true, .hide_empty = c->lo.hide_empty, .evidence = true,
                 .base = devices_rc || (c->policy_rc && !v->policy_fact) ? APPLY_FAILED : APPLY_OK });

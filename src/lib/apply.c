@@ -47,9 +47,33 @@ static int add_change(struct ios_plan *pl, const char *key, const char *cur, con
 
 
 /*
+ * Can the running kernel load a module at all?  Not when it is built
+ * without module support (no /proc/modules) or loading is switched off
+ * (kernel.modules_disabled=1): a scheduler it does not list then never
+ * comes, whatever the module tree holds.
+ */
+static bool kernel_loads_modules(struct ios_device *d)
+{
+        char buf[8] = "";
+        int fd = ios_ctx_open(d->ctx, "/proc/modules", O_RDONLY);
+        ssize_t n;
+
+        if (fd < 0)
+                return errno != ENOENT;
+        close(fd);
+        fd = ios_ctx_open(d->ctx, "/proc/sys/kernel/modules_disabled", O_RDONLY);
+        if (fd < 0)
+                return true;
+        n = read(fd, buf, sizeof(buf) - 1);
+        close(fd);
+        return !(n > 0 && buf[0] == '1');
+}
+
+/*
  * Blk-mq schedulers built as modules are not listed until loaded, but the
- * kernel loads them on write.  Count one as a choice only if its module is
- * installed for the running kernel: else --check would report drift forever.
+ * kernel loads them on write.  Count one as a choice only if the kernel
+ * loads modules and its module is installed for the running kernel: else
+ * --check would report drift forever (the best offered choice is in force).
  */
 static char **loadable_scheds(struct ios_device *d, char * const *prefs)
 {
@@ -66,6 +90,8 @@ static char **loadable_scheds(struct ios_device *d, char * const *prefs)
                 /* the usual case, every preference listed, costs nothing */
                 if (!mod || ios_strv_contains(d->sched_avail, name) || ios_strv_contains(l, name))
                         continue;
+                if (tree < 0 && !kernel_loads_modules(d))
+                        break;
                 if (tree < 0) {
                         /* no module tree to look at (hardened unit with
                          * ProtectKernelModules=, minimal initramfs): let the
@@ -99,6 +125,14 @@ static char **loadable_scheds(struct ios_device *d, char * const *prefs)
                 }
         }
         return l;
+}
+
+/* Is chosen the scheduler named, or its twin of the other family (mq-deadline, deadline)? */
+static bool same_family(const char *name, const char *chosen)
+{
+        const char *blk_mq = ios_sched_alias(name, false), *legacy = ios_sched_alias(name, true);
+
+        return streq(name, chosen) || (blk_mq && streq(blk_mq, chosen)) || (legacy && streq(legacy, chosen));
 }
 
 static int plan_scheduler(struct ios_plan *pl, const struct ios_setting *s, const char **ret_after)
@@ -144,6 +178,10 @@ static int plan_scheduler(struct ios_plan *pl, const struct ios_setting *s, cons
                        streq(chosen, d->sched_current) ? IOS_CHANGE_OK : IOS_CHANGE_DRIFT);
         if (e < 0)
                 return e;
+        /* a preference list: the first choice's absence said once (explain, -J), never as drift */
+        if (prefs[0] && prefs[1] && !same_family(prefs[0], chosen))
+                ios_apply_msg(&pl->c[pl->n - 1], "first choice \"%s\" not offered by the kernel "
+                              "(nor loadable): \"%s\" is its best", prefs[0], chosen);
         if (!ios_sched_name_known(chosen))
                 e = ios_strv_pushf(&pl->notes, "scheduler \"%s\" (%s) is not in iosched's table (out of tree?); "
                                    "the kernel offers it, so it is used", chosen, s->source);
@@ -291,6 +329,7 @@ static const char *why(int e)
         return ios_errno_reason(e);
 }
 
+/* The switch: 0 made, 1 nothing to make (the next preference is in force), -errno failed. */
 static int write_scheduler(struct ios_plan *pl, struct ios_change *c)
 {
         struct ios_device *d = pl->dev;
@@ -314,6 +353,10 @@ static int write_scheduler(struct ios_plan *pl, struct ios_change *c)
                                                      c->wanted, n);
                         free(c->wanted);
                         c->wanted = n;
+                        if (d->sched_current && streq(d->sched_current, n)) {
+                                c->state = IOS_CHANGE_OK;       /* the best the kernel has is in force */
+                                return 1;
+                        }
                         e = ios_device_write(d, "queue/scheduler", c->wanted);
                 }
         }
@@ -405,7 +448,7 @@ int ios_plan_apply(struct ios_plan *pl)
                                         first = e;
                                 if (fatal(e) && asprintf(&stop, "%s", why(e)) < 0)
                                         stop = NULL;
-                        } else
+                        } else if (e == 0)
                                 switched = true;
                         continue;
                 }
@@ -460,13 +503,15 @@ const char *ios_change_line(const struct ios_change *c, char *buf, size_t n)
                              c->state == IOS_CHANGE_DRIFT ? "(after switch)" : "(default)";
         const char *after = c->state == IOS_CHANGE_APPLIED && c->after ? c->after : c->wanted;
 
-        bool rounded = after && c->wanted && ios_tunable_rounded(c->key, after, c->wanted);
+        const char *why = after && c->wanted ? ios_tunable_kept_why(c->key, after, c->wanted) : NULL;
         int k = snprintf(buf, n, "%s: %s -> %s (%s)", c->key, before, after ? after : "-",
                          c->source ? c->source : "-");
 
-        /* say why the number is not the one asked for: the kernel keeps it in ticks */
-        if (rounded && k >= 0 && (size_t)k < n)
+        /* say why the number is not the one asked for: the kernel keeps it in a form of its own */
+        if (why && streq(why, "its next tick") && k >= 0 && (size_t)k < n)
                 snprintf(buf + k, n - (size_t)k, "; the kernel keeps %s ms as %s, its next tick", c->wanted, after);
+        else if (why && k >= 0 && (size_t)k < n)
+                snprintf(buf + k, n - (size_t)k, "; kept as %s: %s", after, why);
         return buf;
 }
 

@@ -21,6 +21,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "iosched.h"
 #include "iosched-internal.h"
@@ -180,6 +181,16 @@ int ios_conf_add_cond(struct ios_rule *r, const char *file, unsigned line, const
         return 0;
 }
 
+
+/* A [Set] key that names the scheduler by the kernel's file or the old boot option: queue/scheduler,
+ * elevator (a near miss of Scheduler itself gets the key's own suggestion). */
+static bool names_scheduler(const char *key)
+{
+        const char *base = strrchr(key, '/') ? strrchr(key, '/') + 1 : key;
+
+        return !strcasecmp(base, "elevator") || (strchr(key, '/') && !strcasecmp(base, "scheduler"));
+}
+
 static int add_setting(struct ios_rule *r, const char *file, unsigned line, const char *key, char *val,
                        struct ios_policy *p, struct ios_error *err)
 {
@@ -189,6 +200,9 @@ static int add_setting(struct ios_rule *r, const char *file, unsigned line, cons
 
         if (!*val)
                 return ios_error_set(err, file, line, -EINVAL, "%s= needs a value", key);
+        if (names_scheduler(key))
+                return ios_error_set(err, file, line, -EINVAL, "unknown key \"%s\" in [Set]: did you mean "
+                                     "\"Scheduler=%s\"?", key, val);
         if (streq(key, "Scheduler")) {
                 _cleanup_(ios_strv_freep) char **l = NULL;
                 if (ios_strv_split(val, " \t", &l) < 0)

@@ -80,6 +80,9 @@ const char *ios_tunable_suggest(const char *key, char *buf, size_t n);
 bool ios_tunable_same(const char *key, const char *kernel, const char *wanted, unsigned hz);
 /* The kernel shows wanted as another number because it keeps it in ticks (read_expire=250 as 252). */
 bool ios_tunable_rounded(const char *key, const char *kernel, const char *wanted);
+/* Why the kernel shows kernel for wanted, a value it keeps in its own form ("whole pages", "its next
+ * tick", ...), or NULL when it is the number wanted or not what the kernel makes of it (tunables.c). */
+const char *ios_tunable_kept_why(const char *key, const char *kernel, const char *wanted);
 
 /* ---- udevdb.c, names.c, classify.c ---- */
 

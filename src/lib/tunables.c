@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "iosched.h"
 #include "iosched-internal.h"
@@ -451,9 +452,47 @@ static bool numbers(const char *kernel, const char *wanted, long long *k, long l
  * hz (the root's CONFIG_HZ, ios_ctx_hz), or at one of the usual rates
  * when hz is 0.  So bfq's slice_idle=4 is not "in place" at 8.
  */
+/*
+ * The queue/ attributes the kernel keeps in a form of its own (block/blk-sysfs.c):
+ * read_ahead_kb in whole pages (ra_kb >> (PAGE_SHIFT - 10)), nr_requests at
+ * least BLKDEV_MIN_RQ (4), wbt_lat_usec -1 as the device's default latency
+ * (wbt_default_latency_nsec: 2 ms non-rotational, 75 ms rotational).  Whether
+ * kernel is what the kernel shows for wanted; *why says the rule.
+ */
+static bool queue_kept(const char *key, long long k, long long w, const char **why)
+{
+        long page_kb = sysconf(_SC_PAGESIZE) / 1024;
+
+        if (streq(key, "queue/read_ahead_kb") && page_kb > 0 && w >= 0) {
+                *why = "whole pages";
+                return k == w / page_kb * page_kb;
+        }
+        if (streq(key, "queue/nr_requests") && w >= 0 && w < 4) {
+                *why = "the kernel's minimum";
+                return k == 4;
+        }
+        if (streq(key, "queue/wbt_lat_usec") && w == -1) {
+                *why = "the device's default";
+                return k == 2000 || k == 75000;
+        }
+        return false;
+}
+
+const char *ios_tunable_kept_why(const char *key, const char *kernel, const char *wanted)
+{
+        const char *why = NULL;
+        long long k, w;
+
+        if (!kernel || !wanted || !numbers(kernel, wanted, &k, &w) || k == w)
+                return NULL;
+        if (queue_kept(key, k, w, &why))
+                return why;
+        return ios_tunable_same(key, kernel, wanted, 0) ? "its next tick" : NULL;
+}
+
 bool ios_tunable_same(const char *key, const char *kernel, const char *wanted, unsigned hz)
 {
-        const char *t = startswith(key, "queue/iosched/");
+        const char *t = startswith(key, "queue/iosched/"), *why;
         const struct tunable *tu = t ? lookup(key) : NULL;
         long long k, w;
 
@@ -463,7 +502,7 @@ bool ios_tunable_same(const char *key, const char *kernel, const char *wanted, u
                 return true;
         if (!numbers(kernel, wanted, &k, &w))
                 return false;
-        if (k == w)
+        if (k == w || queue_kept(key, k, w, &why))
                 return true;
         if (!tu || !tu->ticks || w < 0)
                 return false;

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Admin input gets a word, through the command line on a captured tree:
 # "did you mean" for a class in the wrong case or misspelt (Class=HDD,
-# Class=sdd) and for a tunable without its queue/ or queue/iosched/
-# directory; a [Match] without [Set] says it sets nothing (not "matches none
+# Class=sdd), for a tunable without its queue/ or queue/iosched/
+# directory, and "Scheduler=" for queue/scheduler and elevator; a rule
+# that matches no disk said only by --verbose and explain; a [Match] without [Set] says it sets nothing (not "matches none
 # of these disks" when its Name= matches); a UTF-8 byte-order mark at the
 # start of a file is skipped with a note and the file's rule applies; a
 # packaging leftover (.dpkg-dist, .rpmnew, .ucf-dist) beside the files is
@@ -37,6 +38,22 @@ for k in 'read_ahead_kb queue/read_ahead_kb' 'read_expire queue/iosched/read_exp
         ap --dry-run loop0 >/dev/null 2>"$t/err"
         want "10.conf:4: unknown key \"$1\" in [Set]: did you mean \"$2\"?"
 done
+# the scheduler by the kernel's file name or the old boot option: "did you mean Scheduler="
+for k in queue/scheduler elevator Elevator queue/elevator; do
+        printf '[Match]\nName=loop0\n[Set]\n%s=kyber\n' "$k" > "$d/10.conf"
+        ap --dry-run loop0 >/dev/null 2>"$t/err"
+        want "10.conf:4: unknown key \"$k\" in [Set]: did you mean \"Scheduler=kyber\"?"
+done
+
+# a rule that matches no disk: said by --verbose and explain, not on every --check or --dry-run
+printf '[Match]\nName=nosuchdisk\n[Set]\nScheduler=none\n' > "$d/10.conf"
+for mode in --check --dry-run; do
+        ap $mode >/dev/null 2>"$t/err"
+        grep -q "matches no disk" "$t/err" && t_fail "$mode says an unmatched rule: $(cat "$t/err")"
+        ap $mode --verbose >/dev/null 2>"$t/err"
+        want "note: $d/10.conf:1: [Match] matches no disk"
+done
+ap explain 2>&1 | grep -qF "note: $d/10.conf:1: [Match] matches no disk" || t_fail "explain does not say the unmatched rule"
 
 printf '[Match]\nName=loop0\n' > "$d/10.conf"
 ap --dry-run loop0 >/dev/null 2>"$t/err"

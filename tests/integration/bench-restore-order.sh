@@ -39,16 +39,17 @@ diff "$B_TMP/before" "$B_TMP/after" >"$B_TMP/diff" || b_fail "not restored: $(ca
 [ "$(cat $q/iosched/async_depth)" = 5 ] || b_fail "async_depth $(cat $q/iosched/async_depth), want 5"
 
 # --policy: the policy's queue/ tunable is written with each candidate and
-# read back; a value the kernel keeps otherwise (read_ahead_kb is kept in
-# pages) stops the comparison with both values, and the state is restored
+# read back; a value the kernel refuses (max_sectors_kb below one page) stops
+# the comparison with the value and the kernel's word, and the state is
+# restored
 if [ "$(getconf PAGESIZE)" = 4096 ]; then
         pol=$B_TMP/policy.conf
-        printf '[Match]\nName=%s\n[Set]\nqueue/read_ahead_kb=5\n' "$l" >"$pol"
+        printf '[Match]\nName=%s\n[Set]\nqueue/max_sectors_kb=1\n' "$l" >"$pol"
         chmod 0644 "$pol"
         $BENCH --filename=/dev/$l --rw=randread --runtime=100ms --compare="$others" --policy="$pol" \
                 >"$B_TMP/out" 2>"$B_TMP/err"; rc=$?
-        [ $rc = 1 ] || b_fail "--policy with a value the kernel does not keep: exit $rc: $(cat "$B_TMP/err")"
-        grep -q "queue/read_ahead_kb: kernel stored \"4\", not \"5\"" "$B_TMP/err" || b_fail "message: $(cat "$B_TMP/err")"
+        [ $rc = 1 ] || b_fail "--policy with a value the kernel refuses: exit $rc: $(cat "$B_TMP/err")"
+        grep -q "queue/max_sectors_kb.*\"1\"" "$B_TMP/err" || b_fail "message: $(cat "$B_TMP/err")"
         b_queue_state $l >"$B_TMP/after"
         diff "$B_TMP/before" "$B_TMP/after" >"$B_TMP/diff" || b_fail "not restored after a failed tune: $(cat "$B_TMP/diff")"
 fi

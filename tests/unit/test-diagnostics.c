@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "iosched.h"
@@ -103,8 +104,23 @@ static void test_ranges(void **state)
         assert_false(ios_tunable_same("queue/iosched/read_expire", "320", "321", 0));
         assert_true(ios_tunable_same("queue/iosched/read_expire", "330", "321", 0));    /* HZ=100 */
         assert_false(ios_tunable_same("queue/iosched/read_expire", "325", "321", 0));
-        assert_false(ios_tunable_same("queue/read_ahead_kb", "4", "5", 0));
-        assert_false(ios_tunable_same("queue/nr_requests", "4", "0", 0));
+        /* the queue/ values the kernel keeps in a form of its own (blk-sysfs.c) */
+        if (sysconf(_SC_PAGESIZE) == 4096) {
+                assert_true(ios_tunable_same("queue/read_ahead_kb", "4", "5", 0));      /* whole pages */
+                assert_true(ios_tunable_same("queue/read_ahead_kb", "0", "3", 0));
+                assert_string_equal(ios_tunable_kept_why("queue/read_ahead_kb", "4", "5"), "whole pages");
+        }
+        assert_false(ios_tunable_same("queue/read_ahead_kb", "8", "5", 0));
+        assert_true(ios_tunable_same("queue/nr_requests", "4", "0", 0));                /* BLKDEV_MIN_RQ */
+        assert_true(ios_tunable_same("queue/nr_requests", "4", "2", 0));
+        assert_false(ios_tunable_same("queue/nr_requests", "5", "2", 0));
+        assert_false(ios_tunable_same("queue/nr_requests", "4", "5", 0));
+        assert_string_equal(ios_tunable_kept_why("queue/nr_requests", "4", "2"), "the kernel's minimum");
+        assert_true(ios_tunable_same("queue/wbt_lat_usec", "75000", "-1", 0));          /* the default */
+        assert_true(ios_tunable_same("queue/wbt_lat_usec", "2000", "-1", 0));
+        assert_false(ios_tunable_same("queue/wbt_lat_usec", "20000", "-1", 0));
+        assert_string_equal(ios_tunable_kept_why("queue/iosched/read_expire", "252", "250"), "its next tick");
+        assert_null(ios_tunable_kept_why("queue/nr_requests", "4", "4"));
         /* bfq keeps slice_idle and fifo_expire_* in ns, kyber its latencies: exact */
         assert_false(ios_tunable_same("queue/iosched/slice_idle", "8", "4", 0));
         assert_false(ios_tunable_same("queue/iosched/slice_idle", "8", "0", 250));
