@@ -272,7 +272,24 @@ b_queue_state $l >"$B_TMP/before"
 $BENCH_BIN --unconfined --compare=$v1,$v2 --allow-write "$B_TMP/long.fio" >"$B_TMP/sig.txt" 2>"$B_TMP/sig.err" &
 pid=$!
 B_PIDS="$B_PIDS $pid"
-for i in $(seq 50); do pgrep -f "$B_TMP/long.fio" | grep -vq "^$pid\$" && break; sleep 0.2; done
+# the measured run: a process under the bench with fio's run options (fio reading the job
+# file, --showcmd, comes first and is not the run; however long either takes)
+running() {
+        q=$1
+        while [ -n "$q" ]; do
+                set -- $q; q=""
+                for c in "$@"; do
+                        tr '\0' ' ' </proc/$c/cmdline 2>/dev/null | grep -q -- '--output-format=json+' && return 0
+                        q="$q $(pgrep -P $c | tr '\n' ' ')"
+                done
+                q=$(echo $q)
+        done
+        return 1
+}
+until running $pid; do
+        kill -0 $pid 2>/dev/null || break
+        sleep 0.1
+done
 sleep 1
 kill -INT $pid
 wait $pid; rc=$?
