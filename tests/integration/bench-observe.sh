@@ -105,12 +105,10 @@ for sig in INT TERM; do
                 --loops=3 >"$B_TMP/out" 2>"$B_TMP/err" &
         pid=$!
         B_PIDS="$B_PIDS $pid"
-        i=0
-        while [ $i -lt 200 ]; do
+        while kill -0 $pid 2>/dev/null; do
                 b_queue_state $l >"$B_TMP/now"
                 cmp -s "$B_TMP/before" "$B_TMP/now" || break
                 sleep 0.02
-                i=$((i + 1))
         done
         cmp -s "$B_TMP/before" "$B_TMP/now" && b_fail "SIG$sig: observe never changed the state"
         sleep 0.3
@@ -123,16 +121,25 @@ for sig in INT TERM; do
 done
 
 # 4. a load that starts midway: warned about, not judged
-$BENCH --filename=/dev/$l --observe --compare=mq-deadline,none --runtime=400ms --ramp_time=0 --loops=4 \
+# (the load starts once observe has switched the disk twice, whatever the machine's speed,
+# and lasts until observe ends)
+b_queue_state $l >"$B_TMP/s0"
+$BENCH --filename=/dev/$l --observe --compare=mq-deadline,none --runtime=400ms --ramp_time=0 --loops=8 \
         >"$B_TMP/out" 2>"$B_TMP/err" &
 pid=$!
 B_PIDS="$B_PIDS $pid"
-sleep 1
+switches=0
+while [ $switches -lt 2 ] && kill -0 $pid 2>/dev/null; do
+        b_queue_state $l >"$B_TMP/s1"
+        cmp -s "$B_TMP/s0" "$B_TMP/s1" || { switches=$((switches + 1)); mv "$B_TMP/s1" "$B_TMP/s0"; }
+        sleep 0.02
+done
 fio --name=late --filename=/dev/$l --rw=randread --bs=4k --iodepth=4 --ioengine=libaio --direct=1 --time_based \
-        --runtime=3 >/dev/null 2>&1 &
+        --runtime=600 >/dev/null 2>&1 &
 fpid=$!
 B_PIDS="$B_PIDS $fpid"
 wait $pid || b_fail "observe with a late load: $(cat "$B_TMP/err")"
+kill $fpid 2>/dev/null
 wait $fpid
 grep -q "WARNING: the load changed between rounds" "$B_TMP/out" || b_fail "no load warning: $(cat "$B_TMP/out")"
 grep -q "not judged" "$B_TMP/out" || b_fail "judged anyway: $(cat "$B_TMP/out")"
