@@ -34,14 +34,17 @@ chmod 0664 "$d/30-loose.conf"
 ra=$(cat "$q/read_ahead_kb") nr=$(cat "$q/nr_requests")
 
 # --check over all disks (reads only): exit 2, both files named, the unmatched rule noted
+# with --verbose only
 out=$($APPLY --check --no-builtin --config-root "$root" 2>&1); rc=$?
 [ $rc = 2 ] || t_fail "--check with a broken drop-in: exit $rc, want 2 ($out)"
 echo "$out" | grep -qF "iosched-apply: $d/20-broken.conf:5: queue/iosched/read_expire=-5 is out of range" ||
         t_fail "broken file not named with file:line: $out"
 echo "$out" | grep -qF "iosched-apply: $d/30-loose.conf: refusing a policy file writable by group or others" ||
         t_fail "group-writable file not named: $out"
+echo "$out" | grep -qF "[Match] matches no disk" && t_fail "--check notes an unmatched rule (--verbose only): $out"
+out=$($APPLY --check --verbose --no-builtin --config-root "$root" 2>&1)
 echo "$out" | grep -qF "iosched-apply: note: $d/40-nomatch.conf:1: [Match] matches no disk" ||
-        t_fail "unmatched rule not noted: $out"
+        t_fail "unmatched rule not noted with --verbose: $out"
 echo "$out" | grep -qF "iosched-apply: warning: $d/40-nomatch.conf:5: queue/iosched/fifo_batch is not a tunable of none" ||
         t_fail "tunable of another scheduler not warned: $out"
 # the refused file holds every disk: nothing would change
@@ -51,10 +54,12 @@ echo "$out" | grep -qF "$d/30-loose.conf: refusing a policy file writable by gro
 echo "$out" | grep -qF "$d/20-broken.conf:5: queue/iosched/read_expire=-5 is out of range: wants a time in ms (0..2147483647); no disk is changed while $d/30-loose.conf stands" ||
         t_fail "the broken file does not name what holds it: $out"
 
-# --dry-run: exit 2 too, and the same note
+# --dry-run: exit 2 too, and the same note with --verbose only
 out=$($APPLY --dry-run --no-builtin --config-root "$root" 2>&1); rc=$?
 [ $rc = 2 ] || t_fail "--dry-run: exit $rc, want 2"
-echo "$out" | grep -q "matches no disk" || t_fail "--dry-run: no unmatched note: $out"
+echo "$out" | grep -q "matches no disk" && t_fail "--dry-run: an unmatched note without --verbose: $out"
+out=$($APPLY --dry-run --verbose --no-builtin --config-root "$root" 2>&1)
+echo "$out" | grep -q "matches no disk" || t_fail "--dry-run --verbose: no unmatched note: $out"
 [ "$(t_sched "$l")" = none ] || t_fail "--dry-run changed the scheduler"
 
 # -J: one JSON object carrying the errors
