@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "iosched.h"
@@ -18,6 +19,13 @@
 #include "cli.h"
 
 static const char *prog = "iosched-apply";
+
+/* IOSCHED_DEBUG=1: the library's trace, a line each on stderr */
+static void trace(void *userdata, const char *msg)
+{
+        (void)userdata;
+        fprintf(stderr, "%s: debug: %s\n", prog, msg);
+}
 
 static int apply_exit_code(enum apply_outcome o)
 {
@@ -53,8 +61,11 @@ int main(int argc, char **argv)
         struct apply_textfile tf;
         struct apply_out out;
         _cleanup_free_ char *msg = NULL;
+        const char *debug = getenv("IOSCHED_DEBUG");
         int rc;
 
+        if (debug && streq(debug, "1"))
+                ios_log_set(trace, NULL);
         apply_out_init(&out, prog, argc, argv);
         out.exit_of = apply_exit_code;
         /* --textfile: stdout is the new file from here on, whatever the exit status */

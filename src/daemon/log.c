@@ -4,7 +4,9 @@
  * (systemd sets $JOURNAL_STREAM to its device:inode) every line carries a
  * "<N>" syslog priority prefix, which journald turns into the entry's
  * PRIORITY=; elsewhere lines start with "ioschedd: ".  Each line goes out
- * in a single write(2) so lines never interleave.
+ * in a single write(2) so lines never interleave.  IOSCHED_DEBUG=1 turns
+ * on debug lines and the library's trace (each sysfs read and write, each
+ * disk's class and the rules that set its values), as debug lines.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -20,13 +22,23 @@
 static int max_prio = LOG_INFO;
 static bool journal;
 
+static void trace(void *userdata, const char *msg)
+{
+        (void)userdata;
+        iosd_log(LOG_DEBUG, "debug: %s", msg);
+}
+
 void iosd_log_setup(int prio)
 {
-        const char *e = getenv("JOURNAL_STREAM");
+        const char *e = getenv("JOURNAL_STREAM"), *debug = getenv("IOSCHED_DEBUG");
         unsigned long long dev, ino;
         struct stat st;
 
         max_prio = prio;
+        if (debug && strcmp(debug, "1") == 0) {
+                max_prio = LOG_DEBUG;
+                ios_log_set(trace, NULL);
+        }
         journal = e && sscanf(e, "%llu:%llu", &dev, &ino) == 2 &&
                   fstat(STDERR_FILENO, &st) == 0 &&
                   (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;

@@ -418,5 +418,10 @@ int ios_device_classify(struct ios_device *d)
                 e = ev_mpath_path(d);
         if (e >= 0 && d->no_dev)
                 e = ios_cls_ev(d, "no dev file in sys/block/%s: no device number, no udev entry", d->name);
+        if (e >= 0 && ios_log_current)
+                for (char * const *ev = d->evidence; ev && *ev; ev++)
+                        ios_log("%s: class %s: %s", d->name, ios_class_to_string(d->cls), *ev);
+        IOS_TRACE("%s: class %s%s", d->name, ios_class_to_string(d->cls),
+                  e < 0 ? " (classification failed)" : "");
         return e < 0 ? e : 0;
 }

@@ -12,6 +12,20 @@
 
 #include "iosched.h"
 
+/* ---- log.c: each sysfs read and write, each disk's class, each rule that sets a value on a disk ---- */
+
+typedef void (*ios_log_fn)(void *userdata, const char *msg);
+bool ios_log_enabled(void);
+void ios_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+extern ios_log_fn ios_log_current;
+/* A trace line, its arguments evaluated only when the trace is on. */
+#define IOS_TRACE(...) do { if (ios_log_current) ios_log(__VA_ARGS__); } while (0)
+/* s quoted for a trace line ("a\\nb"; cut with "..." past len, at least 10) into buf. */
+const char *ios_log_quote(const char *s, char *buf, size_t len);
+/* "DIR/name" for dirfd (its /proc/self/fd link) into buf, for a trace line. */
+const char *ios_log_path(int dirfd, const char *name, char *buf, size_t len);
+
 /* ---- root.c ---- */
 
 /*

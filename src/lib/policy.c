@@ -139,6 +139,8 @@ int ios_policy_resolve(const struct ios_policy *p, const struct ios_device *d, s
                 for (size_t k = 0; k < r->set.n && e >= 0; k++) {
                         drop_held(&w, r->set.s[k].key);
                         e = ios_wanted_set(&w, r->set.s[k].key, r->set.s[k].value, r->set.s[k].source);
+                        IOS_TRACE("%s: %s = %s (%s)", d->name, r->set.s[k].key, r->set.s[k].value ?: "(none)",
+                                  r->set.s[k].source);
                 }
         }
 

@@ -69,7 +69,7 @@ static int read_long(int fd, const char *head, size_t len, char **ret, size_t *r
         return 0;
 }
 
-int ios_sysfs_read_string(int dirfd, const char *attr, char **ret)
+static int read_string(int dirfd, const char *attr, char **ret)
 {
         _cleanup_close_ int fd = -1;
         _cleanup_free_ char *big = NULL;
@@ -106,6 +106,17 @@ int ios_sysfs_read_string(int dirfd, const char *attr, char **ret)
                 len--;
         *ret = strndup(buf, len);
         return *ret ? 0 : -ENOMEM;
+}
+
+int ios_sysfs_read_string(int dirfd, const char *attr, char **ret)
+{
+        char path[PATH_MAX], q[256];
+        int e;
+
+        e = read_string(dirfd, attr, ret);
+        IOS_TRACE("read %s: %s", ios_log_path(dirfd, attr, path, sizeof(path)),
+                  e < 0 ? ios_strerror(e) : ios_log_quote(*ret, q, sizeof(q)));
+        return e;
 }
 
 int ios_sysfs_read_u64(int dirfd, const char *attr, uint64_t *ret)
@@ -146,7 +157,7 @@ int ios_sysfs_read_int(int dirfd, const char *attr, int *ret)
         return 0;
 }
 
-int ios_sysfs_write_string(int dirfd, const char *attr, const char *value)
+static int write_string(int dirfd, const char *attr, const char *value)
 {
         _cleanup_close_ int fd = -1;
         size_t len = strlen(value);
@@ -168,6 +179,17 @@ int ios_sysfs_write_string(int dirfd, const char *attr, const char *value)
         /* sysfs reports some store() errors only at close(). */
         e = close(TAKE_FD(fd));
         return e < 0 ? -errno : 0;
+}
+
+int ios_sysfs_write_string(int dirfd, const char *attr, const char *value)
+{
+        char path[PATH_MAX], q[256];
+        int e;
+
+        e = write_string(dirfd, attr, value);
+        IOS_TRACE("write %s: %s: %s", ios_log_path(dirfd, attr, path, sizeof(path)),
+                  ios_log_quote(value, q, sizeof(q)), e < 0 ? ios_strerror(e) : "ok");
+        return e;
 }
 
 bool ios_sysfs_exists(int dirfd, const char *attr)

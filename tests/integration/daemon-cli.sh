@@ -5,7 +5,8 @@
 # bad usage exits 2; a broken policy file at start is skipped and logged
 # with file:line while the daemon runs on; a
 # captured tree (--sysroot, no uevents) gets the policy at start and the
-# daemon exits 0 on SIGTERM; the unit passes systemd-analyze verify's syntax
+# daemon exits 0 on SIGTERM, and says each sysfs write and class with
+# IOSCHED_DEBUG=1 (nothing of it without); the unit passes systemd-analyze verify's syntax
 # checks and its offline security exposure stays <= 2.0.
 # Exit 0 pass, 77 skip, 1 fail.
 set -u
@@ -84,6 +85,21 @@ if [ -d "${IOS_FIXTURES:-}/ahci-sata-ssd/sys" ]; then
         wait $pid; rc=$?
         pid=""
         [ $rc = 0 ] || t_fail "SIGTERM: exit $rc"
+        # IOSCHED_DEBUG=1: the library's trace among the daemon's lines, as debug lines
+        cp -a "$IOS_FIXTURES/ahci-sata-ssd" "$tmp/root2"
+        IOSCHED_DEBUG=1 "$bin" --sysroot "$tmp/root2" --no-builtin --config "$tmp/tree.conf" > "$tmp/log2" 2>&1 &
+        pid=$!
+        i=0
+        while ! grep -q "ready (" "$tmp/log2" && kill -0 $pid 2>/dev/null && [ $i -lt 1200 ]; do
+                sleep 0.05; i=$((i + 1))
+        done
+        kill -TERM $pid
+        wait $pid
+        pid=""
+        grep -qE 'debug: write /.*/block/sdd/queue/scheduler: ".*none.*": ok$' "$tmp/log2" ||
+                t_fail "IOSCHED_DEBUG=1: no write said: $(cat "$tmp/log2")"
+        grep -qE 'debug: sdd: class [a-z]+$' "$tmp/log2" || t_fail "IOSCHED_DEBUG=1: no class said: $(cat "$tmp/log2")"
+        grep -q 'debug:' "$tmp/log" && t_fail "a trace without IOSCHED_DEBUG: $(cat "$tmp/log")"
 else
         echo "no fixtures unpacked: sysroot check skipped"
 fi
