@@ -49,8 +49,7 @@ unsigned ios_ctx_get_probe(const struct ios_ctx *r);
 /* Open a path inside the root (O_CLOEXEC added, symlinks resolved inside the root): the fd or -errno. */
 int ios_ctx_open(struct ios_ctx *r, const char *path, int flags);
 
-/* The debug trace: fn gets each sysfs read and write and each decision, one line a call; NULL: off. */
-void ios_log_set(void (*fn)(void *userdata, const char *msg), void *userdata);
+void ios_log_set(void (*fn)(void *data, const char *line), void *data); /* the debug trace; NULL: off */
 /* Raise RLIMIT_NOFILE's soft limit to the hard one (one fd per listed disk). */
 int ios_raise_nofile(void);
 

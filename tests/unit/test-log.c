@@ -55,7 +55,8 @@ static void test_quote(void **state)
         char buf[64], small[12];
 
         (void)state;
-        assert_string_equal(ios_log_quote("none [mq-deadline]\n", buf, sizeof(buf)), "\"none [mq-deadline]\\n\"");
+        assert_string_equal(ios_log_quote("none [mq-deadline]\n", buf, sizeof(buf)),
+                            "\"none [mq-deadline]\\n\"");
         assert_string_equal(ios_log_quote("a\"b\\c\x01", buf, sizeof(buf)), "\"a\\\"b\\\\c\\x01\"");
         assert_string_equal(ios_log_quote("", buf, sizeof(buf)), "\"\"");
         /* cut: what fits, then "... and the end, never past the buffer */
