@@ -12,6 +12,7 @@
  * fails (EINVAL) the next preference is tried.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <fcntl.h>
@@ -206,6 +207,7 @@ int ios_plan_build(const struct ios_policy *p, struct ios_device *d, struct ios_
         struct ios_wanted w = {};
         int e;
 
+        assert(p && d && ret);
         e = ios_policy_resolve(p, d, &w);
         if (e < 0)
                 return e;

@@ -44,6 +44,7 @@
  *   the recommended one), so class hdd.  Its rotational flag is not used.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -411,6 +412,7 @@ int ios_device_classify(struct ios_device *d)
 {
         int e;
 
+        assert(d && d->name);
         d->evidence = ios_strv_free(d->evidence);
         d->cls = IOS_CLASS_OTHER;
         e = classify_kind(d);

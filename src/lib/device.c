@@ -7,6 +7,7 @@
  * its attributes, and frees it.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -48,6 +49,7 @@ struct ios_device *ios_device_free(struct ios_device *d)
 
 int ios_device_write(struct ios_device *d, const char *attr, const char *value)
 {
+        assert(d && attr && value);
         if (!ios_ctx_is_host(d->ctx))
                 return ios_faketree_write(d->fd, attr, value);
         return ios_sysfs_write_string(d->fd, attr, value);
@@ -283,6 +285,7 @@ int ios_device_new(struct ios_ctx *r, const char *name, struct ios_device **ret)
         unsigned maj, min;
         char c;
 
+        assert(r && ret);
         if (!name || !*name)
                 return -EINVAL;
         if (startswith(name, "/dev/")) {

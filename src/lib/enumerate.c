@@ -6,6 +6,7 @@
  * cache (ctrl-cache.c) for the whole enumeration.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -131,6 +132,7 @@ int ios_device_enumerate(struct ios_ctx *r, struct ios_device ***ret, size_t *re
         size_t n = 0, nlinks = 0;
         int fd, e;
 
+        assert(r && ret && ret_n);
         ios_ctx_set_failed_disk(r, NULL);
         e = read_devlinks(r, &links, &nlinks);
         if (e < 0)

@@ -4,6 +4,7 @@
  * pushing n elements costs O(n); a size that would not fit in size_t is
  * refused before realloc() sees it.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@ void *ios_grow(void *arr, size_t *cap, size_t need, size_t elem)
         size_t nc;
         void *n;
 
+        assert(cap && elem > 0);
         if (need <= *cap && arr)
                 return arr;
         nc = *cap < 8 ? 8 : *cap;

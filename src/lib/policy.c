@@ -9,6 +9,7 @@
  * locking), whatever a rule says.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
@@ -107,6 +108,7 @@ int ios_policy_resolve(const struct ios_policy *p, const struct ios_device *d, s
         bool skipped_builtin = false;
         int e = 0;
 
+        assert(p && d && ret);
         /* a file whose [Match] cannot be read: no disk is changed */
         if (p->hold_everything) {
                 e = hold(p, &w, NULL, p->hold_error);

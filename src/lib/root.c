@@ -10,6 +10,7 @@
  * openat2-or-walk choice, made here once per process.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
@@ -282,6 +283,7 @@ void ios_ctx_resolver_counts(const struct ios_ctx *r, unsigned *openat2, unsigne
 
 int ios_ctx_open(struct ios_ctx *r, const char *path, int flags)
 {
+        assert(r && path);
         return open_in_root(r, path, flags);
 }
 

@@ -6,6 +6,7 @@
  * so a policy written for either family is mapped to the queue's own.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <string.h>
 
 #include "iosched.h"
@@ -79,6 +80,7 @@ int ios_sched_choose(char * const *prefs, char * const *avail, char * const *loa
 {
         bool legacy = is_legacy_queue(avail);
 
+        assert(ret);
         for (int pass = 0; pass < 2; pass++)
                 for (size_t i = 0; prefs && prefs[i]; i++) {
                         const char *name = prefs[i], *alt = ios_sched_alias(name, legacy);

@@ -11,6 +11,7 @@
  * queue/ and queue/iosched/.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -61,6 +62,7 @@ int ios_snapshot_take(struct ios_device *d, struct ios_wanted *ret)
         struct ios_wanted w = {};
         int e;
 
+        assert(d && ret);
         e = ios_device_refresh_sched(d);
         if (e < 0 && e != -ENOENT)
                 return e;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* strv.c: NULL-terminated vectors of owned strings, and their JSON spelling. */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,6 +34,7 @@ int ios_strv_push(char ***l, char *s)
         size_t n, cap;
         char **nl;
 
+        assert(l);
         if (!s)
                 return -ENOMEM;
         n = ios_strv_length(*l);

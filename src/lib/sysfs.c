@@ -11,6 +11,7 @@
  * the one directory listing of the library (and of the tools).
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -113,6 +114,7 @@ int ios_sysfs_read_string(int dirfd, const char *attr, char **ret)
         char path[PATH_MAX], q[256];
         int e;
 
+        assert(ret);
         e = read_string(dirfd, attr, ret);
         IOS_TRACE("read %s: %s", ios_log_path(dirfd, attr, path, sizeof(path)),
                   e < 0 ? ios_strerror(e) : ios_log_quote(*ret, q, sizeof(q)));
@@ -186,6 +188,7 @@ int ios_sysfs_write_string(int dirfd, const char *attr, const char *value)
         char path[PATH_MAX], q[256];
         int e;
 
+        assert(value);
         e = write_string(dirfd, attr, value);
         IOS_TRACE("write %s: %s: %s", ios_log_path(dirfd, attr, path, sizeof(path)),
                   ios_log_quote(value, q, sizeof(q)), e < 0 ? ios_strerror(e) : "ok");

@@ -7,6 +7,7 @@
  * keys were first set.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <string.h>
 
 #include "iosched.h"
@@ -39,6 +40,7 @@ int ios_wanted_set(struct ios_wanted *w, const char *key, const char *value, con
         char *v, *src;
         struct ios_setting *ns;
 
+        assert(w && key);
         if (!dup_or_null(value, &v))
                 return -ENOMEM;
         if (!dup_or_null(source, &src)) {
