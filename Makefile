@@ -69,7 +69,7 @@ WERROR  ?= 0
 
 # what the project adds to the user's flags (theirs come last, so they win)
 # the version's one source is the file VERSION
-IOS_CPPFLAGS := -Iinclude -Isrc/lib -DIOS_VERSION='"$(VERSION)"'
+IOS_CPPFLAGS := -Iinclude -Isrc/shared -DIOS_VERSION='"$(VERSION)"'
 IOS_CFLAGS   := -std=c11 -Wall -Wextra
 ifeq ($(WERROR),1)
 IOS_CFLAGS += -Werror
@@ -108,6 +108,12 @@ Q_LINK = @echo '    LINK ' $@;
 Q_AR   = @echo '    AR   ' $@;
 Q_GEN  = @echo '    GEN  ' $@;
 endif
+
+# src/shared: generic helpers (string vectors, growth, file reads, the JSON
+# reader) below the library and the programs, an archive of their own
+SHARED_SRCS := $(sort $(wildcard src/shared/*.c))
+SHARED_OBJS := $(SHARED_SRCS:%.c=$(BUILDDIR)/%.o)
+LIBSHARED   := $(BUILDDIR)/libshared.a
 
 LIB_SRCS   := $(sort $(wildcard src/lib/*.c))
 LIB_OBJS   := $(LIB_SRCS:%.c=$(BUILDDIR)/%.o)
@@ -187,10 +193,15 @@ $(BUILDDIR)/man/%: man/% $(BUILDDIR)/paths.stamp
 
 $(BUILDDIR)/%.o: %.c $(BUILDDIR)/flags.stamp
 	@mkdir -p $(dir $@)
-	$(Q_CC)$(CC) $(ALL_CPPFLAGS) $(OBJ_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q_CC)$(CC) $(ALL_CPPFLAGS) $(DIR_CPPFLAGS) $(OBJ_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(LIBIOS): $(LIB_OBJS)
 	$(Q_AR)rm -f $@ && $(AR) rcs $@ $^
+$(LIBSHARED): $(SHARED_OBJS)
+	$(Q_AR)rm -f $@ && $(AR) rcs $@ $^
+# the library's private headers are for the library (and its unit tests and
+# fuzzers) only: the programs see include/ and src/shared/
+$(LIB_OBJS) $(TEST_SRCS:%.c=$(BUILDDIR)/%.o) $(TEST_HELPER_OBJS): DIR_CPPFLAGS = -Isrc/lib
 
 # Each tool's code, apart from its main.c, is an archive too, so unit tests
 # link exactly the objects they use.
@@ -204,24 +215,24 @@ $(LIBBENCH): $(filter-out %/main.o,$(BENCH_SRCS:%.c=$(BUILDDIR)/%.o))
 $(LIBDAEMON): $(filter-out %/main.o,$(DAEMON_SRCS:%.c=$(BUILDDIR)/%.o))
 	$(Q_AR)rm -f $@ && $(AR) rcs $@ $^
 
-$(BUILDDIR)/iosched-apply: $(BUILDDIR)/src/apply/main.o $(LIBAPPLY) $(LIBIOS)
+$(BUILDDIR)/iosched-apply: $(BUILDDIR)/src/apply/main.o $(LIBAPPLY) $(LIBIOS) $(LIBSHARED)
 	$(Q_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ -ldl
 
-$(BUILDDIR)/ioschedd: $(BUILDDIR)/src/daemon/main.o $(LIBDAEMON) $(LIBIOS)
+$(BUILDDIR)/ioschedd: $(BUILDDIR)/src/daemon/main.o $(LIBDAEMON) $(LIBIOS) $(LIBSHARED)
 	$(Q_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(UDEV_LIBS) $(SYSTEMD_LIBS)
 
-$(BUILDDIR)/iosched-bench: $(BUILDDIR)/src/bench/main.o $(LIBBENCH) $(LIBIOS)
+$(BUILDDIR)/iosched-bench: $(BUILDDIR)/src/bench/main.o $(LIBBENCH) $(LIBIOS) $(LIBSHARED)
 	$(Q_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(URING_LIBS) $(AIO_LIBS) -lpthread -lm
 
 # test-bench-* link the benchmark's code, test-daemon-* the daemon's, the
 # others the library and iosched-apply's
-$(BUILDDIR)/tests/test-bench-%: $(BUILDDIR)/tests/unit/test-bench-%.o $(TEST_HELPER_OBJS) $(LIBBENCH) $(LIBIOS)
+$(BUILDDIR)/tests/test-bench-%: $(BUILDDIR)/tests/unit/test-bench-%.o $(TEST_HELPER_OBJS) $(LIBBENCH) $(LIBIOS) $(LIBSHARED)
 	$(Q_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(URING_LIBS) $(AIO_LIBS) -lpthread -lm
 
-$(BUILDDIR)/tests/test-daemon-%: $(BUILDDIR)/tests/unit/test-daemon-%.o $(TEST_HELPER_OBJS) $(LIBDAEMON) $(LIBIOS)
+$(BUILDDIR)/tests/test-daemon-%: $(BUILDDIR)/tests/unit/test-daemon-%.o $(TEST_HELPER_OBJS) $(LIBDAEMON) $(LIBIOS) $(LIBSHARED)
 	$(Q_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(UDEV_LIBS) $(SYSTEMD_LIBS)
 
-$(BUILDDIR)/tests/%: $(BUILDDIR)/tests/unit/%.o $(TEST_HELPER_OBJS) $(LIBAPPLY) $(LIBIOS)
+$(BUILDDIR)/tests/%: $(BUILDDIR)/tests/unit/%.o $(TEST_HELPER_OBJS) $(LIBAPPLY) $(LIBIOS) $(LIBSHARED)
 	$(Q_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(SMARTCOLS_LIBS)
 
 tests: all $(TEST_BINS)

@@ -50,8 +50,6 @@ unsigned ios_ctx_get_probe(const struct ios_ctx *r);
 int ios_ctx_open(struct ios_ctx *r, const char *path, int flags);
 
 void ios_log_set(void (*fn)(void *data, const char *line), void *data); /* the debug trace; NULL: off */
-/* Raise RLIMIT_NOFILE's soft limit to the hard one (one fd per listed disk). */
-int ios_raise_nofile(void);
 
 /*
  * The wording of a negative errno in every message (errclass.c): strerror(),
@@ -85,11 +83,6 @@ enum ios_errno_class ios_errno_class(int e);
 /* Read a whole (small) file inside the root; NUL-terminated, not stripped. */
 int ios_ctx_read_file(struct ios_ctx *r, const char *path, char **ret, size_t *ret_len);
 
-/* readfile.c: a whole configuration file at path (host paths, links followed),
- * NUL-terminated, -EFBIG past max bytes; opened without blocking, a regular
- * file only (-EISDIR, -EBADFD for a FIFO, socket or device node). */
-int ios_read_regular_file(const char *path, size_t max, char **ret, size_t *ret_len);
-
 /* ---- sysfs.c: typed attribute I/O relative to a directory fd from root.c ---- */
 
 /* Attribute names are relative and must not contain "..". */
@@ -118,41 +111,6 @@ int ios_bench_lock_path(unsigned major, unsigned minor, char *buf, size_t size);
  * (proc/locks; else the pid in the file) is such a process.  Under r's root.
  */
 int ios_bench_lock_holder(struct ios_ctx *r, unsigned major, unsigned minor, long *ret_pid);
-
-/* ---- grow.c: the one growth helper for arrays ---- */
-
-/*
- * Room for at least need elements of elem bytes in arr, which has room for
- * *cap (0 and NULL at first): the new array (arr itself when it has room),
- * its room in *cap; NULL with arr and *cap untouched when out of memory or
- * when need * elem would overflow.  The room doubles (at least 8).
- *   v = ios_grow(a->v, &a->cap, a->n + 1, sizeof(*v)); if (!v) return -ENOMEM; a->v = v;
- */
-void *ios_grow(void *arr, size_t *cap, size_t need, size_t elem);
-
-/* ---- strv.c: NULL-terminated string vectors, and JSON strings ---- */
-
-char **ios_strv_free(char **l);
-static inline void ios_strv_freep(char ***l) { ios_strv_free(*l); }
-size_t ios_strv_length(char * const *l);
-int ios_strv_push(char ***l, char *s);            /* takes ownership of s */
-/* The same in amortized O(1): the caller keeps the length *n and the room *cap (0 at first). */
-int ios_strv_push_fast(char ***l, size_t *n, size_t *cap, char *s);
-int ios_strv_pushf(char ***l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-bool ios_strv_contains(char * const *l, const char *s);
-int ios_strv_split(const char *s, const char *sep, char ***ret);
-char *ios_strv_join(char * const *l, const char *sep);
-/* s without leading and trailing blanks: the trailing ones are cut in place. */
-char *ios_strip(char *s);
-/*
- * Write s as a JSON string (quoted, escaped), or null.  The output is valid UTF-8 whatever s holds:
- * every byte that does not start a well-formed UTF-8 sequence (stray bytes like \xff, overlong
- * forms, surrogates, beyond U+10FFFF, cut-off sequences) is written as U+FFFD, control characters
- * as \u00XX.
- */
-void ios_json_string(FILE *f, const char *s);
-/* A copy of s with the same U+FFFD replacement (for JSON written by libsmartcols); NULL on ENOMEM. */
-char *ios_utf8_sanitize(const char *s);
 
 /* ---- scheduler.c, tunables.c: the scheduler file; what a policy may set, types and ranges ---- */
 
@@ -543,8 +501,6 @@ void ios_writers_done(struct ios_writers *w);
 
 /* The root's kernel release (host: uname(); a tree: proc/sys/kernel/osrelease), malloc'd; NULL: unknown */
 char *ios_ctx_kernel_release(struct ios_ctx *r);
-/* A whole configuration file from fd, NUL-terminated; -EFBIG past max bytes. */
-int ios_read_fd_max(int fd, size_t max, char **ret, size_t *ret_len);
 /* Parse one file's text (name is used in errors and sources). */
 int ios_policy_parse(struct ios_policy *p, const char *name, const char *text, struct ios_error *err);
 #endif

@@ -14,6 +14,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "cli.h"
+#include "grow.h"
 
 void apply_usage(FILE *out, const char *prog)
 {

@@ -14,6 +14,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "apply.h"
+#include "strv.h"
 
 static struct {
         bool scanned;

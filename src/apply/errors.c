@@ -15,6 +15,8 @@
 #include "iosched.h"
 #include "macro.h"
 #include "apply.h"
+#include "grow.h"
+#include "strv.h"
 
 const char * const apply_mode_names[] = { "apply", "dry-run", "check" };
 

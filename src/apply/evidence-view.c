@@ -20,6 +20,7 @@
 #include "iosched-evidence.h"
 #include "macro.h"
 #include "apply.h"
+#include "strv.h"
 
 /* "2026-11-27" of the record's time (UTC) */
 static const char *date_of(const struct ios_evidence *r, char *buf, size_t n)

@@ -13,6 +13,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "apply.h"
+#include "strv.h"
 
 static void json_device(FILE *f, const struct apply_run_opts *o, const struct apply_disk *disk, bool first)
 {

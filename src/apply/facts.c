@@ -16,6 +16,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "apply.h"
+#include "strv.h"
 
 static void json_bool_or_null(FILE *f, int v)
 {

@@ -18,6 +18,8 @@
 #include "macro.h"
 #include "apply.h"
 #include "grub-internal.h"
+#include "grow.h"
+#include "strv.h"
 
 /* Append n characters written at at[0..n); what goes beyond GRUB_VALUE_MAX is dropped and marked. */
 static int val_append(struct val *v, const char *s, const struct pos *at, size_t n)

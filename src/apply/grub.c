@@ -19,6 +19,8 @@
 #include "macro.h"
 #include "apply.h"
 #include "grub-internal.h"
+#include "strv.h"
+#include "readfile.h"
 
 #define GRUB_FILE "/etc/default/grub"
 #define GRUB_DIR "/etc/default/grub.d"

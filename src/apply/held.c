@@ -14,6 +14,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "apply.h"
+#include "strv.h"
 
 /* "; held: sdb sdc keep their scheduler, queue/read_ahead_kb", from the model's plans, for error i */
 static char *held_text(const struct ios_error *errs, size_t nerr, size_t i, const struct apply_model *m)

@@ -13,6 +13,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "apply.h"
+#include "strv.h"
 
 /*
  * libsmartcols is opened when a table is printed, not at start-up: udev runs

@@ -19,6 +19,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "apply.h"
+#include "strv.h"
 
 /* A label value: valid UTF-8 (a stray byte becomes U+FFFD, as in the JSON), \" \\ \n escaped. */
 static void label(FILE *f, const char *raw)

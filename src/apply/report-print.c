@@ -12,6 +12,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "report.h"
+#include "strv.h"
 
 static char *join(char * const *l)
 {

@@ -23,6 +23,9 @@
 #include "jsonread.h"
 #include "cli.h"
 #include "report.h"
+#include "grow.h"
+#include "strv.h"
+#include "readfile.h"
 
 #define DOC_MAX (16u << 20)
 

@@ -14,6 +14,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "apply.h"
+#include "strv.h"
 
 /* One value of a check line: said when unknown, quoted when it has blanks ("write back"). */
 static const char *word(const char *v, char *buf, size_t n)

@@ -13,6 +13,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "apply.h"
+#include "strv.h"
 
 enum { SC_NAME, SC_CLASS, SC_SCHED, SC_WANTED, SC_STATE, SC_DRIFT, SC_CONFLICT, SC_VALIDATED, _SC_MAX };
 

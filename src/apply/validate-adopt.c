@@ -27,6 +27,7 @@
 #include "macro.h"
 #include "cli.h"
 #include "validate.h"
+#include "readfile.h"
 
 #define DROPIN_DIR "/etc/iosched.d"
 

@@ -22,6 +22,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "apply.h"
+#include "strv.h"
 
 /* "KEY=VALUE" of a that b lacks or has another value for, joined with ", " into *l. */
 static int differ(const struct ios_wanted *a, const struct ios_wanted *b, const char *what, char ***l)

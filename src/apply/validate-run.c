@@ -22,6 +22,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "apply.h"
+#include "grow.h"
 
 #define REPORT_MAX (256u << 20)         /* more -J than any bench run prints */
 

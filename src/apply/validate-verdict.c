@@ -21,6 +21,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "apply.h"
+#include "strv.h"
 
 const char *apply_verdict_name(enum apply_verdict_kind k)
 {

@@ -26,6 +26,7 @@
 #include "macro.h"
 #include "cli.h"
 #include "validate.h"
+#include "strv.h"
 
 /* IOSCHED_BENCH, else iosched-bench next to our own executable, else from PATH. */
 static char *bench_path(void)

@@ -18,6 +18,8 @@
 #include "macro.h"
 #include "cli.h"
 #include "report.h"
+#include "strv.h"
+#include "nofile.h"
 
 static int err(struct apply_cli *c, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int err(struct apply_cli *c, int code, const char *fmt, ...)

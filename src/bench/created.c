@@ -24,6 +24,7 @@
 #include "guard.h"
 #include "iosched.h"
 #include "macro.h"
+#include "grow.h"
 
 struct made {
         char *path;             /* as given, the key */

@@ -38,6 +38,8 @@
 #include "guard.h"
 #include "jobs.h"
 #include "macro.h"
+#include "grow.h"
+#include "strv.h"
 
 char *bench_fio_find(void)
 {

@@ -16,6 +16,7 @@
 
 #include "fioread.h"
 #include "macro.h"
+#include "strv.h"
 
 /* the engines built into fio that run no program and load nothing */
 static const char * const builtin_engines[] = {

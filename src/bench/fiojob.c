@@ -34,6 +34,7 @@
 
 #include "fioread.h"
 #include "macro.h"
+#include "strv.h"
 
 struct model {
         const struct bench_opts *g;

@@ -32,6 +32,8 @@
 #include "fioread.h"
 #include "jobs.h"
 #include "macro.h"
+#include "grow.h"
+#include "strv.h"
 
 /* fio's aliases (options.c's .alias) and the name they stand for */
 static const char * const aliases[][2] = {

@@ -11,6 +11,7 @@
 #include "iosched.h"
 #include "fioset.h"
 #include "macro.h"
+#include "grow.h"
 
 static size_t hash(const char *s)
 {

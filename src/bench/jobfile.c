@@ -19,6 +19,7 @@
 
 #include "jobs.h"
 #include "macro.h"
+#include "strv.h"
 
 /* ${VAR} from the environment; an unset variable is an error (*ret_var names it). */
 static int expand_env(const char *s, char **ret, char **ret_var)

@@ -11,6 +11,8 @@
 
 #include "jobs.h"
 #include "macro.h"
+#include "grow.h"
+#include "strv.h"
 
 int bench_jobs_add(struct bench_opts *g, const struct bench_opts *base, const char *name,
                    struct bench_opts **ret)

@@ -17,6 +17,7 @@
 
 #include "jobs.h"
 #include "macro.h"
+#include "strv.h"
 
 int bench_jobs_unsupported_error(const struct bench_opts *g, struct bench_error *e)
 {

@@ -17,6 +17,7 @@
 #include "compare.h"
 #include "jobs.h"
 #include "macro.h"
+#include "strv.h"
 
 /*
  * The command line being parsed, as the option handlers see it: the

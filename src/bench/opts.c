@@ -11,6 +11,7 @@
 
 #include "jobs.h"
 #include "macro.h"
+#include "strv.h"
 
 void bench_opts_init(struct bench_opts *o)
 {

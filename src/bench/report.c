@@ -17,6 +17,7 @@
 
 #include "bench.h"
 #include "macro.h"
+#include "strv.h"
 
 const char *bench_backend_name = "native";
 

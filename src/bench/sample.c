@@ -14,6 +14,7 @@
 
 #include "bench.h"
 #include "macro.h"
+#include "grow.h"
 
 int bench_cpu_snap_read(struct bench_cpu_snap *s)
 {

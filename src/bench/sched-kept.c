@@ -19,6 +19,8 @@
 #include "bench.h"
 #include "compare.h"
 #include "macro.h"
+#include "grow.h"
+#include "strv.h"
 
 void bench_sched_kept_done(struct bench_sched_state *s)
 {

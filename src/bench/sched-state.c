@@ -27,6 +27,7 @@
 #include "bench.h"
 #include "compare.h"
 #include "macro.h"
+#include "strv.h"
 
 void bench_sched_state_done(struct bench_sched_state *s)
 {

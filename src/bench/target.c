@@ -29,6 +29,7 @@
 #include "bench.h"
 #include "guard.h"
 #include "macro.h"
+#include "strv.h"
 
 /* The files we created, removed by directory handle (created.c), also from atexit() if the run ends early. */
 void bench_target_atexit(void)

@@ -25,6 +25,7 @@
 #include "bench.h"
 #include "compare.h"
 #include "macro.h"
+#include "strv.h"
 
 /* the verdict's significance level (verdict.c) */
 #define TRIAL_ALPHA 0.05

@@ -22,6 +22,7 @@
 #include "bench.h"
 #include "compare.h"
 #include "macro.h"
+#include "strv.h"
 
 /* A job's end: by its amount (bytes, per thread), by time, or both (the first). */
 static void job_end(const struct bench_opts *j, uint64_t *amount, uint64_t *time_ns)

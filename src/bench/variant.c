@@ -22,6 +22,8 @@
 #include "bench.h"
 #include "compare.h"
 #include "macro.h"
+#include "grow.h"
+#include "strv.h"
 
 static bool name_char_ok(const char *s)
 {

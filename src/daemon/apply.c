@@ -22,6 +22,7 @@
 
 #include "state.h"
 #include "macro.h"
+#include "strv.h"
 
 static const char * const reason_names[] = {
         [IOSD_R_START] = "start", [IOSD_R_EVENT] = "uevent", [IOSD_R_RESCAN] = "rescan",

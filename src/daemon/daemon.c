@@ -34,6 +34,8 @@
 
 #include "state.h"
 #include "macro.h"
+#include "strv.h"
+#include "nofile.h"
 
 static void notify_status(struct iosd_daemon *d)
 {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "daemon.h"
+#include "grow.h"
 
 void iosd_devset_init(struct iosd_devset *s, size_t max)
 {

@@ -19,6 +19,7 @@
 
 #include "state.h"
 #include "macro.h"
+#include "grow.h"
 
 #define IOSD_FIGHT_WINDOW_MS (10 * 60 * 1000ULL)
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "state.h"
+#include "grow.h"
 
 static struct iosd_retry *find(const struct iosd_retries *t, dev_t dev)
 {

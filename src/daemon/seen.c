@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "state.h"
+#include "grow.h"
 
 static size_t find(const struct iosd_daemon *d, dev_t dev, bool *found)
 {

@@ -19,6 +19,8 @@
 
 #include "daemon.h"
 #include "macro.h"
+#include "grow.h"
+#include "strv.h"
 
 #define WATCH_MASK (IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | \
                     IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "state.h"
+#include "grow.h"
 
 static struct iosd_yield *find(const struct iosd_yields *t, dev_t dev)
 {

@@ -17,6 +17,7 @@
 #include "macro.h"
 #include "device-internal.h"
 #include "apply-internal.h"
+#include "strv.h"
 
 void ios_kver_get(struct ios_device *d, struct ios_kver *k)
 {

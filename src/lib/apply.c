@@ -24,6 +24,8 @@
 #include "macro.h"
 #include "device-internal.h"
 #include "apply-internal.h"
+#include "grow.h"
+#include "strv.h"
 
 static int add_change(struct ios_plan *pl, const char *key, const char *cur, const char *want,
                       const char *source, enum ios_change_state st)

@@ -15,6 +15,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "classify-internal.h"
+#include "strv.h"
 
 /* Controller PCI ids worth naming in the evidence. */
 static const struct {

@@ -54,6 +54,7 @@
 #include "macro.h"
 #include "root-internal.h"
 #include "classify-internal.h"
+#include "strv.h"
 
 /* Model globs of CD/DVD/BD drives (their SCSI type says it first). */
 static const char * const optical_models[] = {

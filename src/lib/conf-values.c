@@ -12,6 +12,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "policy-internal.h"
+#include "strv.h"
 
 /* "4k", "100G", "2T" (binary units) -> bytes */
 int ios_conf_parse_size(const char *s, uint64_t *ret)

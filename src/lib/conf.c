@@ -27,6 +27,8 @@
 #include "iosched-internal.h"
 #include "macro.h"
 #include "policy-internal.h"
+#include "grow.h"
+#include "strv.h"
 
 static const char * const match_names[_IOS_MK_MAX] = {
         [IOS_MK_CLASS] = "Class",         [IOS_MK_NAME] = "Name",

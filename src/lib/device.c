@@ -19,6 +19,7 @@
 #include "device-internal.h"
 #include "root-internal.h"
 #include "nodefree-internal.h"
+#include "strv.h"
 
 struct ios_device *ios_device_free(struct ios_device *d)
 {

@@ -16,6 +16,7 @@
 #include "macro.h"
 #include "device-internal.h"
 #include "root-internal.h"
+#include "strv.h"
 
 static int cmp_dev(const void *a, const void *b)
 {

@@ -22,6 +22,8 @@
 #include "iosched-internal.h"
 #include "macro.h"
 #include "jsonread.h"
+#include "strv.h"
+#include "readfile.h"
 
 #define DOC_MAX (4u << 20)
 

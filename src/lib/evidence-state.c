@@ -17,6 +17,7 @@
 #include "iosched-evidence.h"
 #include "iosched-internal.h"
 #include "macro.h"
+#include "strv.h"
 
 int ios_evidence_of_disk(const char *root, struct ios_device *d, const char *rule, const char *scheduler,
                          struct ios_evidence_state *ret)

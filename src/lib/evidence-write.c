@@ -26,6 +26,8 @@
 #include "iosched-evidence.h"
 #include "iosched-internal.h"
 #include "macro.h"
+#include "strv.h"
+#include "readfile.h"
 
 #define DOC_MAX (4u << 20)
 

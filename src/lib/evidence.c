@@ -19,6 +19,7 @@
 #include "iosched-evidence.h"
 #include "iosched-internal.h"
 #include "macro.h"
+#include "strv.h"
 
 static char *dup_trim(const char *s)
 {

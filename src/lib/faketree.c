@@ -17,6 +17,7 @@
 #include "iosched-internal.h"
 #include "macro.h"
 #include "device-internal.h"
+#include "strv.h"
 
 /* The kernel's queue/scheduler after a switch to name: "none [mq-deadline] kyber \n". */
 static int write_scheduler(int dirfd, const char *value)

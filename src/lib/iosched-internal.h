@@ -127,7 +127,5 @@ const char *ios_tunable_reset_by(const char *key);
  * and the release that has the second; NULL for a key never moved. */
 const char *ios_tunable_moved(const char *key, unsigned *ret_major, unsigned *ret_minor);
 
-/* readfile.c: ios_read_fd_max() for a descriptor whose size (st_size) the caller has from fstat already. */
-int ios_read_fd_sized(int fd, size_t max, off_t size, char **ret, size_t *ret_len);
 
 #endif

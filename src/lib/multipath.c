@@ -23,6 +23,7 @@
 #include "iosched-internal.h"
 #include "macro.h"
 #include "device-internal.h"
+#include "strv.h"
 
 /* A lookup that failed for our own process is an error; anything else is "not there". */
 static bool fatal(int e)

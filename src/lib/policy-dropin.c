@@ -15,6 +15,7 @@
 #include "iosched.h"
 #include "iosched-internal.h"
 #include "macro.h"
+#include "strv.h"
 
 int ios_dropin_parse(const char *arg, struct ios_dropin *ret)
 {

@@ -22,6 +22,9 @@
 #include "iosched-internal.h"
 #include "macro.h"
 #include "policy-internal.h"
+#include "grow.h"
+#include "strv.h"
+#include "readfile.h"
 
 #ifndef IOS_VENDOR_DIR
 #define IOS_VENDOR_DIR "/usr/local/lib/iosched"

@@ -19,6 +19,8 @@
 #include "iosched.h"
 #include "macro.h"
 #include "policy-internal.h"
+#include "grow.h"
+#include "strv.h"
 
 static int hold_key(struct ios_rule *r, const char *key)
 {

@@ -18,6 +18,8 @@
 #include "iosched-internal.h"
 #include "macro.h"
 #include "policy-internal.h"
+#include "grow.h"
+#include "strv.h"
 
 static bool glob_any(char * const *globs, const char *s)
 {

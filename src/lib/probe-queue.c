@@ -16,6 +16,7 @@
 #include "iosched-internal.h"
 #include "macro.h"
 #include "device-internal.h"
+#include "strv.h"
 
 /*
  * A flag that is not there or not a number is unknown; any other failure

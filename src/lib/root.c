@@ -16,7 +16,6 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <linux/openat2.h>
@@ -28,6 +27,7 @@
 #include "nodefree-internal.h"
 
 #include "ctx-internal.h"
+#include "grow.h"
 
 void ios_ctx_set_failed_disk(struct ios_ctx *r, const char *name)
 {
@@ -376,21 +376,4 @@ int ios_ctx_read_file(struct ios_ctx *r, const char *path, char **ret, size_t *r
                 *ret_len = len;
         *ret = TAKE_PTR(buf);
         return 0;
-}
-
-/*
- * A device keeps its sysfs directory open for its lifetime, so listing many
- * disks needs one descriptor each: a 2,000-disk JBOD passes the usual soft
- * limit of 1024.  Raise the soft limit to the hard one, as systemd's tools do.
- */
-int ios_raise_nofile(void)
-{
-        struct rlimit rl;
-
-        if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
-                return -errno;
-        if (rl.rlim_cur >= rl.rlim_max)
-                return 0;
-        rl.rlim_cur = rl.rlim_max;
-        return setrlimit(RLIMIT_NOFILE, &rl) < 0 ? -errno : 1;
 }

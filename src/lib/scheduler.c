@@ -12,6 +12,7 @@
 #include "iosched.h"
 #include "iosched-internal.h"
 #include "macro.h"
+#include "strv.h"
 
 int ios_sched_parse(const char *text, char **ret_current, char ***ret_avail)
 {

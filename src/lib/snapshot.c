@@ -19,6 +19,7 @@
 
 #include "iosched.h"
 #include "macro.h"
+#include "strv.h"
 
 static int push(struct ios_wanted *w, const char *key, char *value)
 {

@@ -25,6 +25,8 @@
 #include "iosched-internal.h"
 #include "macro.h"
 #include "root-internal.h"
+#include "grow.h"
+#include "strv.h"
 
 /*
  * The largest attribute the kernel hands out: sysfs show() fills one page,

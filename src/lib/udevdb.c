@@ -13,6 +13,7 @@
 #include "iosched.h"
 #include "iosched-internal.h"
 #include "macro.h"
+#include "strv.h"
 
 int ios_props_load(struct ios_ctx *r, unsigned major, unsigned minor, struct ios_props *p)
 {

@@ -12,6 +12,8 @@
 
 #include "iosched.h"
 #include "macro.h"
+#include "grow.h"
+#include "strv.h"
 
 const struct ios_setting *ios_wanted_get(const struct ios_wanted *w, const char *key)
 {

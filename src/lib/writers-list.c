@@ -9,6 +9,8 @@
 #include "iosched.h"
 #include "macro.h"
 #include "writers-internal.h"
+#include "grow.h"
+#include "readfile.h"
 
 int ios_writers_read_text(const char *path, char **ret)
 {

@@ -27,6 +27,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "writers-internal.h"
+#include "strv.h"
 
 #define MAX_INCLUDE_DEPTH 8
 

@@ -36,6 +36,8 @@
 #include "iosched-internal.h"
 #include "macro.h"
 #include "writers-internal.h"
+#include "grow.h"
+#include "strv.h"
 
 #define OWN_RULES "60-iosched.rules"
 

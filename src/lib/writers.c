@@ -13,6 +13,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "writers-internal.h"
+#include "strv.h"
 
 int ios_writers_scan(const char *conf_root, struct ios_writers *ret)
 {

@@ -9,6 +9,7 @@
 #include "fuzz-util.h"
 #include "apply.h"
 #include "iosched.h"
+#include "strv.h"
 
 static struct ios_ctx *ctx;
 static FILE *devnull;

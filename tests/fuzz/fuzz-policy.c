@@ -11,6 +11,7 @@
 #include "fuzz-util.h"
 #include "iosched.h"
 #include "iosched-internal.h"
+#include "strv.h"
 
 static struct ios_ctx *ctx;
 

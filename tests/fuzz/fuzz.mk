@@ -23,10 +23,10 @@ FUZZ_CC        ?= $(or $(shell command -v clang-14 2>/dev/null),clang)
 FUZZ_FLAGS     ?=
 
 FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(BUILDDIR)/tests/test-fuzz-%)
-FUZZ_LIBS    = $(LIBAPPLY) $(LIBBENCH) $(LIBIOS)
+FUZZ_LIBS    = $(LIBAPPLY) $(LIBBENCH) $(LIBIOS) $(LIBSHARED)
 FUZZ_LDLIBS  = $(SMARTCOLS_LIBS) $(URING_LIBS) $(AIO_LIBS) -ldl -lpthread -lm
 
-$(BUILDDIR)/tests/fuzz/%.o: OBJ_CPPFLAGS = -Isrc/apply -Isrc/bench -DFUZZ_TOP='"$(CURDIR)"'
+$(BUILDDIR)/tests/fuzz/%.o: OBJ_CPPFLAGS = -Isrc/lib -Isrc/apply -Isrc/bench -DFUZZ_TOP='"$(CURDIR)"'
 .SECONDARY: $(FUZZ_TARGETS:%=$(BUILDDIR)/tests/fuzz/fuzz-%.o) $(FUZZ_TARGETS:%=$(BUILDDIR)/tests/fuzz/replay-%.o)
 
 $(BUILDDIR)/tests/fuzz/replay-%.o: tests/fuzz/replay.c $(BUILDDIR)/flags.stamp

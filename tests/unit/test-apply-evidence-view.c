@@ -22,6 +22,7 @@
 #include "helpers.h"
 #include "policy-helpers.h"
 #include "../../src/apply/apply.h"
+#include "strv.h"
 
 #define T0 1796000000LL /* 2026-11-30T00:53:20Z */
 

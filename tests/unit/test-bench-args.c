@@ -21,6 +21,7 @@
 
 #include "../../src/bench/bench.h"
 #include "../../src/bench/jobs.h"
+#include "strv.h"
 
 /*
  * sched_getaffinity() for the CPU-list code under test: the kernel's answer

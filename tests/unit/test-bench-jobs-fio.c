@@ -26,6 +26,7 @@
 #include "../../src/bench/bench.h"
 #include "../../src/bench/jobs.h"
 #include "../../src/bench/fioread.h"
+#include "strv.h"
 
 static char jobfile[64];
 

@@ -32,6 +32,7 @@
 #include "../../src/bench/bench.h"
 #include "../../src/bench/compare.h"
 #include "helpers.h"
+#include "strv.h"
 
 #define QDIR "/sys/devices/virtual/block/loop0/queue"
 

@@ -25,6 +25,7 @@
 #include "iosched-internal.h"
 #include "helpers.h"
 #include "policy-helpers.h"
+#include "strv.h"
 
 #define MPT_HBA "sys/devices/pci0000:00/0000:00:0d.0"
 #define MPT_SDEV MPT_HBA "/host0/target0:1:0/0:1:0:0"

@@ -22,6 +22,7 @@
 #include "iosched-internal.h"
 #include "helpers.h"
 #include "policy-helpers.h"
+#include "strv.h"
 
 #define IPR_HOST "sys/devices/pci0000:00/0000:00:0d.0/host0/scsi_host/host0/proc_name"
 #define MP_SDEV(t) "sys/devices/pci0000:00/0000:00:0d.0/virtio4/host0/target0:0:" t "/0:0:" t ":0"

@@ -20,6 +20,7 @@
 #include "iosched.h"
 #include "helpers.h"
 #include "policy-helpers.h"
+#include "strv.h"
 
 /* proc_name of the SCSI host in the trees made by pci_hba() */
 #define HBA_PROC_NAME "sys/devices/pci0000:00/0000:00:0d.0/host0/scsi_host/host0/proc_name"

@@ -19,6 +19,7 @@
 #include "iosched.h"
 #include "helpers.h"
 #include "policy-helpers.h"
+#include "strv.h"
 
 #define MP_SDA "sys/devices/pci0000:00/0000:00:0d.0/virtio4/host0/target0:0:0/0:0:0:0/block/sda"
 #define MP_SDB "sys/devices/pci0000:00/0000:00:0d.0/virtio4/host0/target0:0:1/0:0:1:0/block/sdb"

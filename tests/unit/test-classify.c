@@ -21,6 +21,7 @@
 #include "classify-internal.h"
 #include "iosched-internal.h"
 #include "helpers.h"
+#include "strv.h"
 
 #define AHCI_DEV "sys/devices/pci0000:00/0000:00:1f.2/ata1/host2/target2:0:0/2:0:0:0"
 #define AHCI_HOST "sys/devices/pci0000:00/0000:00:1f.2/ata1/host2/scsi_host/host2/proc_name"

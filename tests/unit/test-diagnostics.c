@@ -22,6 +22,7 @@
 #include "iosched-internal.h"
 #include "helpers.h"
 #include "policy-helpers.h"
+#include "strv.h"
 
 #define NVME_Q "sys/devices/pci0000:00/0000:00:06.0/nvme/nvme0/nvme0n1/queue"
 

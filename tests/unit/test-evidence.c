@@ -31,6 +31,7 @@
 #include "iosched-internal.h"
 #include "macro.h"
 #include "helpers.h"
+#include "readfile.h"
 
 #define SIG \
         "{ \"best\" : \"none\", \"margin_pct\" : 45, \"ratio\" : 1.45, \"p_value\" : 0.01, " \

@@ -24,6 +24,7 @@
 #include "iosched.h"
 #include "../../src/apply/apply.h"
 #include "helpers.h"
+#include "strv.h"
 
 struct t {
         char *dir;

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "iosched.h"
+#include "strv.h"
 
 #define R "\xef\xbf\xbd"
 

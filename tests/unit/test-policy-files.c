@@ -18,6 +18,7 @@
 
 #include "iosched.h"
 #include "helpers.h"
+#include "strv.h"
 
 /* An empty directory to hold etc/ and run/ (conf_root); teardown removes it even when an assert fails. */
 static int setup(void **state)

@@ -23,6 +23,7 @@
 
 #include "iosched.h"
 #include "helpers.h"
+#include "strv.h"
 
 static char base[64];
 

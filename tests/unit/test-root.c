@@ -24,6 +24,7 @@
 #include "iosched-internal.h"
 #include "root-internal.h"
 #include "helpers.h"
+#include "strv.h"
 
 static char *dir;
 

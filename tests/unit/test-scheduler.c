@@ -18,6 +18,7 @@
 #include "iosched-internal.h"
 #include "device-internal.h"
 #include "helpers.h"
+#include "strv.h"
 
 #define LOOP_Q "/sys/devices/virtual/block/loop0/queue"
 

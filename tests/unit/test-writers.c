@@ -19,6 +19,7 @@
 #include "iosched.h"
 #include "iosched-internal.h"
 #include "helpers.h"
+#include "strv.h"
 
 static int setup(void **state)
 {

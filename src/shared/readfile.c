@@ -9,13 +9,13 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "iosched.h"
-#include "iosched-internal.h"
 #include "macro.h"
+#include "readfile.h"
 
 int ios_read_fd_max(int fd, size_t max, char **ret, size_t *ret_len)
 {

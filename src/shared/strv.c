@@ -7,8 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "iosched.h"
 #include "macro.h"
+#include "strv.h"
+#include "grow.h"
 
 char **ios_strv_free(char **l)
 {

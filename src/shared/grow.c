@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "iosched.h"
+#include "grow.h"
 
 void *ios_grow(void *arr, size_t *cap, size_t need, size_t elem)
 {

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iosched.h"
 #include "macro.h"
 #include "jsonread.h"
+#include "grow.h"
 
 struct parser {
         const char *p, *end;
