@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Description: the settings list's own functions (wanted.c: set adds or
- * replaces by key where it stands, get, unset, copy) and the one growth
- * helper for arrays (grow.c: doubling, room kept, overflow refused with the
- * array untouched); a rule's [Set] and the merged settings of a disk are
+ * replaces by key where it stands, get, unset, copy); a rule's [Set] and the merged settings of a disk are
  * such lists (a key set twice: the later value and source, at the first
  * place).
  */
@@ -111,66 +109,6 @@ static void test_unset_copy(void **state)
         ios_wanted_done(&c);
 }
 
-static void test_grow(void **state)
-{
-        size_t cap = 0, changes = 0, last = 0;
-        int *v = NULL, *n;
-
-        (void)state;
-        /* first room: 8; then doubling, the contents kept */
-        for (size_t i = 0; i < 1000; i++) {
-                n = ios_grow(v, &cap, i + 1, sizeof(*v));
-                assert_non_null(n);
-                v = n;
-                v[i] = (int)i;
-                assert_true(cap >= i + 1);
-                if (cap != last) {
-                        changes++;
-                        assert_true(last == 0 ? cap == 8 : cap == 2 * last);
-                        last = cap;
-                }
-        }
-        assert_int_equal(cap, 1024);
-        assert_int_equal(changes, 8);           /* 8, 16, ..., 1024 */
-        for (size_t i = 0; i < 1000; i++)
-                assert_int_equal(v[i], (int)i);
-        /* room enough: the same array, the same room */
-        assert_ptr_equal(ios_grow(v, &cap, 1024, sizeof(*v)), v);
-        assert_int_equal(cap, 1024);
-        /* a need far past the room in one step */
-        n = ios_grow(v, &cap, 5000, sizeof(*v));
-        assert_non_null(n);
-        v = n;
-        assert_int_equal(cap, 8192);
-        assert_int_equal(v[999], 999);
-
-        /* need * elem past SIZE_MAX: refused, array and room untouched */
-        errno = 0;
-        assert_null(ios_grow(v, &cap, SIZE_MAX / sizeof(*v) + 1, sizeof(*v)));
-        assert_int_equal(errno, ENOMEM);
-        assert_int_equal(cap, 8192);
-        assert_null(ios_grow(v, &cap, SIZE_MAX, sizeof(*v)));
-        assert_int_equal(cap, 8192);
-        assert_null(ios_grow(v, &cap, SIZE_MAX / 2 + 1, 2));
-        assert_int_equal(cap, 8192);
-        assert_int_equal(v[0], 0);
-        assert_int_equal(v[999], 999);
-        free(v);
-
-        /* from a room near the top of size_t the doubling cannot overflow either */
-        cap = SIZE_MAX / 2 + 2;
-        v = malloc(sizeof(*v));
-        assert_non_null(v);
-        assert_null(ios_grow(v, &cap, SIZE_MAX / 2 + 3, sizeof(*v)));
-        assert_int_equal(cap, SIZE_MAX / 2 + 2);
-        free(v);
-}
-
-/*
- * A rule's [Set] and the merged settings are such lists: a key set twice in
- * one rule, and a key a later rule sets again, keep their first place with
- * the later value and source.
- */
 static void test_rule_set_twice(void **state)
 {
         struct ios_policy *p = t_parse("[Match]\nName=sda\n[Set]\n"
@@ -203,7 +141,6 @@ int main(void)
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_set_get),
                 cmocka_unit_test(test_unset_copy),
-                cmocka_unit_test(test_grow),
                 cmocka_unit_test(test_rule_set_twice),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
