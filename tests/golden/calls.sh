@@ -84,6 +84,23 @@ case $out in *"the library calls a program: lib/c.c uses main of prog/main.c"*) 
 *) t_fail "a library call into a program not found: $out" ;; esac
 obj lib c fc
 
+# src/shared: the library and the programs call it; it calls only itself
+obj shared s fs
+obj lib c fc fs
+obj prog main main fd fs
+out=$(run -a '') || t_fail "calls into src/shared fail: $out"
+obj shared s fs fc
+out=$(run -a '')
+case $out in *"src/shared calls the library or a program: shared/s.c uses fc of lib/c.c"*) ;;
+*) t_fail "a call from src/shared into the library not found: $out" ;; esac
+obj shared s fs main
+out=$(run -a '')
+case $out in *"src/shared calls the library or a program: shared/s.c uses main of prog/main.c"*) ;;
+*) t_fail "a call from src/shared into a program not found: $out" ;; esac
+rm -r "$t/o/shared"
+obj lib c fc
+obj prog main main fd
+
 # a call down the layers: a.c (top) -> d.c (low); and a file in no layer
 obj lib a fa fb fd
 obj lib e fe

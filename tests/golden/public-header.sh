@@ -4,7 +4,8 @@
 # declares carries the prefix (ios_, IOS_), every function it declares
 # is called by a program (src/apply, src/daemon or src/bench; what only the
 # library calls is in src/lib/iosched-internal.h), and every global symbol
-# of the library's objects carries the prefix too (nm).
+# of the library's objects carries the prefix too (nm); no program includes
+# a private header of the library (src/lib/*.h).
 set -u
 top=${IOS_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 h="$top/include/iosched.h"
@@ -24,6 +25,12 @@ names=$(sed 's|/\*.*\*/||g; /\/\*/,/\*\//d' "$h" | awk '
         sed 's/(.*//' | sort -u)
 bad=$(echo "$names" | grep -vE '^(_?IOS_|ios_|IOSCHED_H$)' | tr '\n' ' ')
 [ -z "${bad% }" ] || t_fail "names in include/iosched.h without the prefix: $bad"
+
+for hdr in "$top"/src/lib/*.h; do
+        b=${hdr##*/}
+        hits=$(cd "$top" && grep -ln "^#include \"$b\"" src/apply/*.[ch] src/daemon/*.[ch] src/bench/*.[ch] src/shared/*.[ch] 2>/dev/null)
+        [ -z "$hits" ] || t_fail "$(echo $hits) include the library's private $b"
+done
 
 if command -v nm >/dev/null && ls "$objs"/lib/*.o >/dev/null 2>&1; then
         glob=$(nm --defined-only "$objs"/lib/*.o | awk '$2 ~ /^[TDRBVW]$/ && $3 !~ /^ios_/ { print $3 }' | sort -u | tr '\n' ' ')

@@ -3,8 +3,8 @@
 # Description: who calls whom between the files of src/, read from the built
 # objects' symbol tables (nm): no call loop between files anywhere (no file
 # calls, through any chain, back into one that calls it), the library calls
-# none of the programs, and src/lib's files call only their own layer or the
-# layers above it, as docs/architecture.md ("The layers") draws them.
+# none of the programs, src/shared calls nothing but itself, and src/lib's
+# files call only their own layer or the layers above it, as docs/architecture.md ("The layers") draws them.
 #
 # Usage: tests/style/calls.sh [-a ALLOWLIST] [-e] [-q]
 #   Prints one line per problem and exits 1 if there is one.
@@ -53,16 +53,23 @@ for d in $dirs; do
         nm -A -u "$objs/$d"/*.o | awk -v d="$d" '{ f = $1; sub(/:.*/, "", f); sub(/.*\//, "", f); sub(/\.o$/, ".c", f); print "U", d, f, $NF }'
 done > "$t/syms"
 # a program links its own files and the library; the library only itself
-awk 'NR == FNR { if ($1 == "D") { def[$2, $4] = $2 "/" $3; if ($2 != "lib") prog[$4] = $2 "/" $3 }; next }
+# and src/shared; src/shared only itself
+awk 'NR == FNR { if ($1 == "D") { def[$2, $4] = $2 "/" $3; if ($2 != "shared") any[$4] = $2 "/" $3
+                                  if ($2 != "lib" && $2 != "shared") prog[$4] = $2 "/" $3 }; next }
      $1 == "U" {
         f = $2 "/" $3
-        c = (($2, $4) in def) ? def[$2, $4] : ((("lib", $4) in def) ? def["lib", $4] : "")
+        c = (($2, $4) in def) ? def[$2, $4] : ((("lib", $4) in def) ? def["lib", $4] : \
+            ((("shared", $4) in def) ? def["shared", $4] : ""))
         if (c != "" && c != f) print "E", f, c
         if ($2 == "lib" && ($4 in prog)) print "P", f, $4, prog[$4]
+        if ($2 == "shared" && ($4 in any)) print "S", f, $4, any[$4]
      }' "$t/syms" "$t/syms" > "$t/calls"
 awk '$1 == "E" { print $2, $3 }' "$t/calls" > "$t/edges"
 awk '$1 == "P" { print $2 " uses " $3 " of " $4 }' "$t/calls" > "$t/up"
 while read -r l; do t_fail "the library calls a program: $l"; done < "$t/up"
+awk '$1 == "S" { print $2 " uses " $3 " of " $4 }' "$t/calls" | while read -r l; do
+        t_fail "src/shared calls the library or a program: $l"
+done
 LC_ALL=C sort -u "$t/edges" -o "$t/edges"
 if [ $edges_only = 1 ]; then cat "$t/edges"; exit 0; fi
 [ -s "$t/edges" ] || t_fail "no call between files found (nm output changed?)"
