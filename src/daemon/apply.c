@@ -173,8 +173,6 @@ static void skip_refused(struct iosd_daemon *d, dev_t devnum, struct ios_plan *p
 static void write_plan(struct iosd_daemon *d, struct ios_device *dev, struct ios_plan *plan,
                        enum iosd_reason why, bool behind, uint64_t seq)
 {
-        dev_t devnum = makedev(dev->major, dev->minor);
-
         if (behind)
                 for (size_t i = 0; i < plan->n; i++) {
                         const struct ios_change *c = &plan->c[i];
@@ -184,7 +182,7 @@ static void write_plan(struct iosd_daemon *d, struct ios_device *dev, struct ios
                                          "found '%s', policy wants '%s' (%s); restoring",
                                          dev->name, c->key, c->current, iosd_str(c->wanted),
                                          iosd_str(c->source));
-                                iosd_fight_note(d, devnum, seq, dev->name, c); /* fight.c */
+                                iosd_fight_note(d, dev, seq, c); /* fight.c */
                         }
                 }
         (void)ios_plan_apply(plan);

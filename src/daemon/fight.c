@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <sys/sysmacros.h>
 
 #include "state.h"
 #include "macro.h"
@@ -32,24 +33,33 @@ static struct fight {
 } *fights;
 static size_t nfights, capfights;
 
-static void warn(const struct iosd_daemon *d, const char *name, const struct ios_change *c)
+/* The writers of attr that apply to this disk, each judged against it as
+ * status and --check judge them (ios_writers_eval: a udev rule whose match
+ * keys say no is none; one with a key not evaluated "may" write it). */
+static void warn(const struct iosd_daemon *d, struct ios_device *dev, const struct ios_change *c)
 {
         /* the plan's "scheduler" is the writers' queue/scheduler */
-        const char *attr = streq(c->key, "scheduler") ? "queue/scheduler" : c->key;
+        const char *attr = streq(c->key, "scheduler") ? "queue/scheduler" : c->key, *name = dev->name;
+        _cleanup_free_ struct ios_writer_eval *ev = NULL;
         struct ios_writers ws = {};
         char *list = NULL;
         size_t len = 0;
         FILE *f;
 
         f = open_memstream(&list, &len);
-        if (f && ios_writers_scan(d->o->config_root, &ws) >= 0)
+        if (f && ios_writers_scan(d->o->config_root, &ws) >= 0) {
+                if (ws.n && ios_writers_eval(&ws, dev, &ev) < 0)
+                        ev = NULL;      /* out of memory: by name alone */
                 for (size_t i = 0; i < ws.n; i++) {
                         char line[1024];
 
-                        if (!ios_writer_applies(&ws.w[i], name, attr))
+                        if (!ios_writer_applies(&ws.w[i], name, attr) || (ev && ev[i].verdict == IOS_WRITER_NO))
                                 continue;
                         fprintf(f, "%s%s", ftell(f) ? "; " : "", ios_writer_line(&ws.w[i], line, sizeof(line)));
+                        if (ev && ev[i].verdict == IOS_WRITER_MAYBE)
+                                fprintf(f, " (may apply: %s not evaluated)", ev[i].why ? ev[i].why : "a key");
                 }
+        }
         if (f)
                 fclose(f);
         iosd_log(LOG_WARNING, "%s: %s keeps being changed by something else (found '%s', policy wants '%s'); "
@@ -60,9 +70,9 @@ static void warn(const struct iosd_daemon *d, const char *name, const struct ios
         ios_writers_done(&ws);
 }
 
-void iosd_fight_note(const struct iosd_daemon *d, dev_t dev, uint64_t seq, const char *name,
-                     const struct ios_change *c)
+void iosd_fight_note(const struct iosd_daemon *d, struct ios_device *disk, uint64_t seq, const struct ios_change *c)
 {
+        dev_t dev = makedev(disk->major, disk->minor);
         static bool have_seq;
         uint64_t now = iosd_now_ms();
         struct fight *n;
@@ -80,7 +90,7 @@ void iosd_fight_note(const struct iosd_daemon *d, dev_t dev, uint64_t seq, const
                         f->seq = seq;
                         f->warned = false;
                 } else if (!f->warned && now - f->last_ms <= IOSD_FIGHT_WINDOW_MS) {
-                        warn(d, name, c);
+                        warn(d, disk, c);
                         f->warned = true;
                 }
                 f->last_ms = now;

@@ -115,8 +115,7 @@ void iosd_apply_all(struct iosd_daemon *d, enum iosd_reason why);
 void iosd_apply_bench_ended(struct iosd_daemon *d, const struct iosd_yield *y);
 
 /* fight.c: a value restored twice within minutes is said once, with the other writers */
-void iosd_fight_note(const struct iosd_daemon *d, dev_t dev, uint64_t seq, const char *name,
-                     const struct ios_change *c);
+void iosd_fight_note(const struct iosd_daemon *d, struct ios_device *disk, uint64_t seq, const struct ios_change *c);
 
 /* yield.c: the disks left alone while iosched-bench switches their scheduler */
 enum iosd_yield_state {
