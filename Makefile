@@ -93,7 +93,8 @@ SYSTEMD_LIBS   := $(call pc_libs,libsystemd,-lsystemd)
 URING_LIBS     := $(call pc_libs,liburing,-luring)
 AIO_LIBS       := $(call pc_libs,libaio,-laio)
 CMOCKA_LIBS    := $(call pc_libs,cmocka,-lcmocka)
-IOS_CPPFLAGS   += $(call pc_cflags,smartcols liburing)
+MOUNT_LIBS     := $(call pc_libs,mount,-lmount)
+IOS_CPPFLAGS   += $(call pc_cflags,smartcols liburing mount)
 
 ALL_CPPFLAGS = $(IOS_CPPFLAGS) $(CPPFLAGS)
 ALL_CFLAGS   = $(IOS_CFLAGS) $(CFLAGS)
@@ -222,12 +223,12 @@ $(BUILDDIR)/ioschedd: $(BUILDDIR)/src/daemon/main.o $(LIBDAEMON) $(LIBIOS) $(LIB
 	$(Q_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(UDEV_LIBS) $(SYSTEMD_LIBS)
 
 $(BUILDDIR)/iosched-bench: $(BUILDDIR)/src/bench/main.o $(LIBBENCH) $(LIBIOS) $(LIBSHARED)
-	$(Q_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(URING_LIBS) $(AIO_LIBS) -lpthread -lm
+	$(Q_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(URING_LIBS) $(AIO_LIBS) $(MOUNT_LIBS) -lpthread -lm
 
 # test-bench-* link the benchmark's code, test-daemon-* the daemon's, the
 # others the library and iosched-apply's
 $(BUILDDIR)/tests/test-bench-%: $(BUILDDIR)/tests/unit/test-bench-%.o $(TEST_HELPER_OBJS) $(LIBBENCH) $(LIBIOS) $(LIBSHARED)
-	$(Q_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(URING_LIBS) $(AIO_LIBS) -lpthread -lm
+	$(Q_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(URING_LIBS) $(AIO_LIBS) $(MOUNT_LIBS) -lpthread -lm
 
 $(BUILDDIR)/tests/test-daemon-%: $(BUILDDIR)/tests/unit/test-daemon-%.o $(TEST_HELPER_OBJS) $(LIBDAEMON) $(LIBIOS) $(LIBSHARED)
 	$(Q_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(UDEV_LIBS) $(SYSTEMD_LIBS)

@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "iosched.h"
 
@@ -424,8 +425,16 @@ void bench_target_close(struct bench_target *t);
 /* Remove any file we created, for atexit(). */
 void bench_target_atexit(void);
 
-/* For the tests too: 1 if any of the n devices majors[i]:minors[i] is
- * mounted according to this mountinfo text (mount point in *ret_mnt). */
+/* mounts.c: the mounts of a set of devices in a mountinfo text (libmount) */
+struct bench_mount {
+        dev_t dev;
+        char *target, *fstype;
+};
+/* Each mount of one of the n devs, in the table's order; free *ret with bench_mounts_free(). */
+int bench_mounts_of(const char *mountinfo, const dev_t *devs, size_t n, struct bench_mount **ret,
+                    size_t *ret_n);
+void bench_mounts_free(struct bench_mount *m, size_t n);
+/* 1 if any of the n devices majors[i]:minors[i] is mounted (the first mount point in *ret_mnt), 0 if none. */
 int bench_mountinfo_find(const char *mountinfo, const unsigned *majors, const unsigned *minors,
                          size_t n, char **ret_mnt);
 

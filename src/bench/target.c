@@ -51,50 +51,6 @@ void bench_target_close_one(struct bench_target *t)
         t->path = NULL;
 }
 
-/* mountinfo writes space, tab, newline and backslash as \\040 etc. */
-static void unescape_octal(char *s)
-{
-        char *w = s;
-
-        for (; *s; s++) {
-                if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-                    s[3] >= '0' && s[3] <= '7') {
-                        *w++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-                        s += 3;
-                } else
-                        *w++ = *s;
-        }
-        *w = '\0';
-}
-
-int bench_mountinfo_find(const char *mountinfo, const unsigned *majors, const unsigned *minors,
-                         size_t n, char **ret_mnt)
-{
-        const char *line = mountinfo;
-
-        while (line && *line) {
-                const char *nl = strchr(line, '\n');
-                unsigned ma, mi;
-                char mnt[4096];
-
-                /* "36 35 98:0 /root /mnt/point opts ... - fstype source opts" */
-                if (sscanf(line, "%*u %*u %u:%u %*s %4095s", &ma, &mi, mnt) == 3) {
-                        for (size_t i = 0; i < n; i++)
-                                if (ma == majors[i] && mi == minors[i]) {
-                                        if (ret_mnt) {
-                                                unescape_octal(mnt);
-                                                *ret_mnt = strdup(mnt);
-                                                if (!*ret_mnt)
-                                                        return -ENOMEM;
-                                        }
-                                        return 1;
-                                }
-                }
-                line = nl ? nl + 1 : NULL;
-        }
-        return 0;
-}
-
 static int read_all(const char *path, char **ret)
 {
         FILE *f = fopen(path, "re");

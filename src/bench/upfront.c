@@ -112,7 +112,7 @@ static const char *parts_find(const struct parts *p, dev_t d)
         return NULL;
 }
 
-/* mountinfo and /proc/swaps write space, tab, newline and backslash as \040 etc. */
+/* /proc/swaps writes space, tab, newline and backslash as \040 etc. */
 static void unescape(char *s)
 {
         char *w = s;
@@ -126,32 +126,23 @@ static void unescape(char *s)
         *w = '\0';
 }
 
-/* "ext4 on /mnt (loop3p1)" for each mount of p's devices, on m; -errno when mountinfo cannot be read. */
+/* "ext4 mounted on /mnt (loop3p1)" for each mount of p's devices, on m;
+ * -errno when mountinfo cannot be read. */
 static int held_mounts(struct ios_ctx *r, const struct parts *p, FILE *m, unsigned *k)
 {
         _cleanup_free_ char *mi = NULL;
+        struct bench_mount *l = NULL;
+        size_t n = 0;
         int e = ios_ctx_read_file(r, "/proc/self/mountinfo", &mi, NULL);
 
+        if (e >= 0)
+                e = bench_mounts_of(mi, p->dev, p->n, &l, &n);   /* mounts.c */
         if (e < 0)
                 return e;
-        for (char *line = mi, *nl; line && *line; line = nl) {
-                char mnt[4096], fstype[256];
-                const char *name, *dash;
-                unsigned ma, mi2;
-
-                nl = strchr(line, '\n');
-                if (nl)
-                        *nl++ = '\0';
-                dash = strstr(line, " - ");
-                if (!dash || sscanf(line, "%*u %*u %u:%u %*s %4095s", &ma, &mi2, mnt) != 3 ||
-                    sscanf(dash + 3, "%255s", fstype) != 1)
-                        continue;
-                name = parts_find(p, makedev(ma, mi2));
-                if (!name)
-                        continue;
-                unescape(mnt);
-                fprintf(m, "%s%s mounted on %s (%s)", (*k)++ ? ", " : "", fstype, mnt, name);
-        }
+        for (size_t i = 0; i < n; i++)
+                fprintf(m, "%s%s mounted on %s (%s)", (*k)++ ? ", " : "", l[i].fstype, l[i].target,
+                        parts_find(p, l[i].dev));
+        bench_mounts_free(l, n);
         return 0;
 }
 

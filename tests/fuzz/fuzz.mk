@@ -24,7 +24,7 @@ FUZZ_FLAGS     ?=
 
 FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(BUILDDIR)/tests/test-fuzz-%)
 FUZZ_LIBS    = $(LIBAPPLY) $(LIBBENCH) $(LIBIOS) $(LIBSHARED)
-FUZZ_LDLIBS  = $(SMARTCOLS_LIBS) $(URING_LIBS) $(AIO_LIBS) -ldl -lpthread -lm
+FUZZ_LDLIBS  = $(SMARTCOLS_LIBS) $(URING_LIBS) $(AIO_LIBS) $(MOUNT_LIBS) -ldl -lpthread -lm
 
 $(BUILDDIR)/tests/fuzz/%.o: OBJ_CPPFLAGS = -Isrc/lib -Isrc/apply -Isrc/bench -DFUZZ_TOP='"$(CURDIR)"'
 .SECONDARY: $(FUZZ_TARGETS:%=$(BUILDDIR)/tests/fuzz/fuzz-%.o) $(FUZZ_TARGETS:%=$(BUILDDIR)/tests/fuzz/replay-%.o)

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <sys/sysmacros.h>
 #include <cmocka.h>
 
 #include "../../src/bench/bench.h"
@@ -776,6 +777,32 @@ static void test_mountinfo(void **state)
         assert_int_equal(bench_mountinfo_find("", ma7, loop3, 1, NULL), 0);
 }
 
+/* bench_mounts_of (libmount): every mount of the devices, with optional
+ * fields, escapes and filesystem types */
+static void test_mounts_of(void **state)
+{
+        const char *mi =
+                "22 1 254:1 / / rw,relatime shared:1 - ext4 /dev/vda1 rw\n"
+                "99 22 7:3 / /mnt/a\\012b rw shared:50 master:2 propagate_from:3 - btrfs /dev/loop3 rw\n"
+                "100 99 7:3 /sub /mnt/bind rw - btrfs /dev/loop3 rw\n"
+                "101 22 7:4 / /mnt/other rw - xfs /dev/loop4 rw\n";
+        const dev_t devs[] = { makedev(7, 3) };
+        struct bench_mount *m = NULL;
+        size_t n = 0;
+
+        (void)state;
+        assert_int_equal(bench_mounts_of(mi, devs, 1, &m, &n), 0);
+        assert_int_equal(n, 2);
+        assert_string_equal(m[0].target, "/mnt/a\nb");
+        assert_string_equal(m[0].fstype, "btrfs");
+        assert_string_equal(m[1].target, "/mnt/bind");
+        assert_true(m[1].dev == makedev(7, 3));
+        bench_mounts_free(m, n);
+        assert_int_equal(bench_mounts_of("", devs, 1, &m, &n), 0);
+        assert_int_equal(n, 0);
+        assert_null(m);
+}
+
 static void test_names(void **state)
 {
         (void)state;
@@ -826,6 +853,7 @@ int main(void)
                 cmocka_unit_test(test_cpus),
                 cmocka_unit_test(test_cpus_unreadable),
                 cmocka_unit_test(test_mountinfo),
+                cmocka_unit_test(test_mounts_of),
                 cmocka_unit_test(test_names),
         };
 
