@@ -57,12 +57,12 @@ static int write_scheduler(int dirfd, const char *value)
                 strcat(line, on ? "] " : " ");
         }
         strcat(line, "\n");
-        return ios_sysfs_write_string(dirfd, "queue/scheduler", line);
+        return ios_sysfs_write_regular(dirfd, "queue/scheduler", line);
 }
 
 int ios_faketree_write(int dirfd, const char *attr, const char *value)
 {
         if (streq(attr, "queue/scheduler"))
                 return write_scheduler(dirfd, value);
-        return ios_sysfs_write_string(dirfd, attr, value);
+        return ios_sysfs_write_regular(dirfd, attr, value);
 }

@@ -55,6 +55,8 @@ unsigned ios_ctx_hz(struct ios_ctx *r);
 const char *ios_errno_reason(int e);
 int ios_sysfs_read_int(int dirfd, const char *attr, int *ret);
 int ios_sysfs_write_string(int dirfd, const char *attr, const char *value);
+/* The same into a regular file of a captured tree: a failed write leaves it as it was. */
+int ios_sysfs_write_regular(int dirfd, const char *attr, const char *value);
 
 /* ---- suggest.c: "did you mean": a slip of the hand, by edit distance ---- */
 

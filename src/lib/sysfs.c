@@ -185,6 +185,34 @@ static int write_string(int dirfd, const char *attr, const char *value)
         return e < 0 ? -errno : 0;
 }
 
+/* A fake tree's attribute: written from its start and cut to the value only
+ * after the write went in, so that a failed write leaves the file as it was,
+ * as a failed store() leaves a sysfs attribute. */
+int ios_sysfs_write_regular(int dirfd, const char *attr, const char *value)
+{
+        _cleanup_close_ int fd = -1;
+        char path[PATH_MAX], q[256];
+        size_t len = strlen(value);
+        ssize_t n;
+        int e;
+
+        e = check_attr(attr);
+        if (e < 0)
+                return e;
+        fd = ios_open_beneath(dirfd, attr, O_WRONLY);
+        if (fd < 0)
+                e = fd;
+        else if ((n = write(fd, value, len)) < 0)
+                e = -errno;
+        else if ((size_t)n != len)
+                e = -EIO;
+        else if (ftruncate(fd, (off_t)len) < 0)
+                e = -errno;
+        IOS_TRACE("write %s: %s: %s", ios_log_path(dirfd, attr, path, sizeof(path)),
+                  ios_log_quote(value, q, sizeof(q)), e < 0 ? ios_strerror(e) : "ok");
+        return e;
+}
+
 int ios_sysfs_write_string(int dirfd, const char *attr, const char *value)
 {
         char path[PATH_MAX], q[256];
