@@ -5,6 +5,8 @@
 #   IOS_FAULT_ANY_OWNER=1    policy files count as root's (a checkout or a
 #                            fixture owned by another user)
 #   IOS_FAULT_NO_OPENAT2=1   openat2 answers ENOSYS (the component walk)
+#   IOS_FAULT_BUSY=ATTR:N,.. the first N writes to each ATTR (queue/scheduler)
+#                            fail with EBUSY ("always": every one)
 # The sourcing script sets $top (the repository).
 
 # t_shim VAR=VALUE...: from here on, the commands this test runs load the

@@ -15,6 +15,12 @@
  *   IOS_FAULT_NO_OPENAT2=1     every openat2 answers ENOSYS, as on a kernel
  *                              before 5.6 (or under valgrind 3.19): the
  *                              programs resolve with their component walk
+ *   IOS_FAULT_BUSY=ATTR:N[,ATTR:N]
+ *                              the first N writes to each sysfs file ending
+ *                              in /ATTR (queue/scheduler, queue/nr_requests)
+ *                              fail with EBUSY, as kernel 7.x answers while
+ *                              another disk of the tag set holds its lock;
+ *                              N "always": every write
  *   IOS_FAULT_ANY_OWNER=1      every stat (stat, lstat, fstat, fstatat and
  *                              their 64 variants) says the file is root's:
  *                              policy files unpacked from a tarball or in a
@@ -37,6 +43,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -49,6 +56,9 @@ static enum kind want = K_NONE;
 static unsigned long target, count;
 static int fail_errno;
 static bool inited, parsed, hit, no_openat2, any_owner;
+/* IOS_FAULT_BUSY: up to 4 attributes, each with the writes still to fail */
+static struct { char attr[64]; unsigned long left; } busy[4];
+static unsigned nbusy;
 static const char *hit_file;
 
 /* calloc for dlsym before the real one is known, never freed */
@@ -106,6 +116,55 @@ static void init(void)
         real_syscall = dlsym(RTLD_NEXT, "syscall");
 }
 
+/* "queue/scheduler:3,queue/nr_requests:always" into busy[] */
+static void parse_busy(const char *spec)
+{
+        while (spec && *spec && nbusy < sizeof(busy) / sizeof(busy[0])) {
+                const char *colon = strchr(spec, ':'), *end = strchr(spec, ',');
+                size_t l;
+
+                if (!colon || (end && end < colon))
+                        return;
+                l = (size_t)(colon - spec);
+                if (l == 0 || l >= sizeof(busy[0].attr))
+                        return;
+                memcpy(busy[nbusy].attr, spec, l);
+                busy[nbusy].attr[l] = '\0';
+                if (!strncmp(colon + 1, "always", 6))
+                        busy[nbusy].left = (unsigned long)-1;
+                else
+                        busy[nbusy].left = strtoul(colon + 1, NULL, 10);
+                nbusy++;
+                spec = end ? end + 1 : NULL;
+        }
+}
+
+/* Whether this write to fd is one IOS_FAULT_BUSY fails. */
+static bool busy_now(int fd)
+{
+        char link[64], path[4096];
+        ssize_t n;
+
+        if (!nbusy)
+                return false;
+        snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+        n = readlink(link, path, sizeof(path) - 1);
+        if (n <= 0)
+                return false;
+        path[n] = '\0';
+        for (unsigned i = 0; i < nbusy; i++) {
+                size_t la = strlen(busy[i].attr), lp = (size_t)n;
+
+                if (lp > la && path[lp - la - 1] == '/' && !strcmp(path + lp - la, busy[i].attr) &&
+                    busy[i].left) {
+                        if (busy[i].left != (unsigned long)-1)
+                                busy[i].left--;
+                        return true;
+                }
+        }
+        return false;
+}
+
 /* The spec, once the environment is there (an ASan runtime calls us before). */
 static void parse_spec(void)
 {
@@ -124,6 +183,7 @@ static void parse_spec(void)
         hit_file = getenv("IOS_FAULT_HIT");
         no_openat2 = getenv("IOS_FAULT_NO_OPENAT2") && !strcmp(getenv("IOS_FAULT_NO_OPENAT2"), "1");
         any_owner = getenv("IOS_FAULT_ANY_OWNER") && !strcmp(getenv("IOS_FAULT_ANY_OWNER"), "1");
+        parse_busy(getenv("IOS_FAULT_BUSY"));
         if (!spec)
                 return;
         for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
@@ -314,6 +374,14 @@ ssize_t read(int fd, void *buf, size_t n)
 
 ssize_t write(int fd, const void *buf, size_t n)
 {
+        if (!inited)
+                init();
+        if (!parsed)
+                parse_spec();
+        if (busy_now(fd)) {
+                errno = EBUSY;
+                return -1;
+        }
         if (fail(K_WRITE)) {
                 errno = fail_errno;
                 return -1;
