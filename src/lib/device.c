@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "iosched.h"
 #include "iosched-internal.h"
@@ -48,12 +49,48 @@ struct ios_device *ios_device_free(struct ios_device *d)
         return NULL;
 }
 
-int ios_device_write(struct ios_device *d, const char *attr, const char *value)
+/*
+ * A switch of queue/scheduler or a change of queue/nr_requests takes a lock
+ * that every disk of a tag set shares (one SAS HBA, one NVMe controller).
+ * Kernel 7.x takes it with a try-lock and answers EBUSY while another disk
+ * of the set holds it (block/elevator.c elv_iosched_store, block/blk-sysfs.c
+ * queue_requests_store); 6.x waited instead.  Such an EBUSY passes: the
+ * write is tried again after 10 ms, doubling to at most 320 ms a wait,
+ * for up to about 2 s in all, then the kernel's EBUSY is the answer.
+ */
+#define IOS_BUSY_FIRST_MS 10
+#define IOS_BUSY_MAX_MS 320
+#define IOS_BUSY_TOTAL_MS 2000
+
+static bool busy_may_pass(const char *attr)
 {
-        assert(d && attr && value);
+        return streq(attr, "queue/scheduler") || streq(attr, "queue/nr_requests");
+}
+
+static int write_once(struct ios_device *d, const char *attr, const char *value)
+{
         if (!ios_ctx_is_host(d->ctx))
                 return ios_faketree_write(d->fd, attr, value);
         return ios_sysfs_write_string(d->fd, attr, value);
+}
+
+int ios_device_write(struct ios_device *d, const char *attr, const char *value)
+{
+        unsigned waited = 0, wait = IOS_BUSY_FIRST_MS;
+        int e;
+
+        assert(d && attr && value);
+        while ((e = write_once(d, attr, value)) == -EBUSY && busy_may_pass(attr) &&
+               waited < IOS_BUSY_TOTAL_MS) {
+                struct timespec ts = { 0, (long)wait * 1000000L };
+
+                IOS_TRACE("%s: %s busy, again in %u ms", d->name, attr, wait);
+                while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+                        ;
+                waited += wait;
+                wait = wait * 2 > IOS_BUSY_MAX_MS ? IOS_BUSY_MAX_MS : wait * 2;
+        }
+        return e;
 }
 
 /* Opening a multipath device's paths never opens another multipath device's. */
