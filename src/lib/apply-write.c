@@ -38,6 +38,8 @@ void ios_apply_msg(struct ios_change *c, const char *fmt, ...)
  */
 bool ios_apply_same(struct ios_device *d, const char *key, const char *kernel, const char *wanted)
 {
+        if (ios_apply_kept_by_disk(d, key, kernel, wanted))
+                return true;
         if (!ios_tunable_rounded(key, kernel, wanted))
                 return ios_tunable_same(key, kernel, wanted, 0);
         return ios_tunable_same(key, kernel, wanted, ios_ctx_hz(d->ctx));

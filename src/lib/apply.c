@@ -237,6 +237,7 @@ static int plan_setting(struct ios_plan *pl, const struct ios_setting *s, const 
         struct ios_device *d = pl->dev;
         _cleanup_free_ char *cur = NULL;
         const char *tun = startswith(key, "queue/iosched/");
+        char bound[128];
         int e, r;
 
         if (tun && not_tunable_of(after, tun)) {
@@ -245,6 +246,16 @@ static int plan_setting(struct ios_plan *pl, const struct ios_setting *s, const 
                         ios_apply_msg(&pl->c[pl->n - 1], "not a tunable of %s",
                                    after ? after : "a queue without scheduler");
                 return e;
+        }
+        if (streq(key, "queue/async_depth") && (!after || streq(after, "none"))) {
+                /* 7.2's queue attribute: every scheduler's depth for async requests, EINVAL without one */
+                e = add_change(pl, key, NULL, s->value, s->source, IOS_CHANGE_SKIPPED);
+                if (e < 0)
+                        return e;
+                ios_apply_msg(&pl->c[pl->n - 1], "not used without a scheduler: not written");
+                return ios_strv_pushf(&pl->notes, "%s=%s (%s): not set and not checked: the queue has no "
+                                      "scheduler, and async_depth is a scheduler's", key, s->value,
+                                      s->source ? s->source : "-");
         }
         if (tun && switching)
                 /* iosched/ is rebuilt by the switch; value unknown until then */
@@ -263,6 +274,17 @@ static int plan_setting(struct ios_plan *pl, const struct ios_setting *s, const 
                         return e;
                 pl->c[pl->n - 1].error = r;
                 ios_apply_msg(&pl->c[pl->n - 1], "cannot read %s: %s", key, ios_strerror(r));
+                return 0;
+        }
+        if (((switching && nr_requests) || !ios_apply_same(d, key, cur, s->value)) &&
+            ios_apply_refused(d, key, s->value, after, bound, sizeof(bound))) {
+                /* apply-limits.c: the kernel would refuse it; nothing is written on the disk */
+                e = add_change(pl, key, cur, s->value, s->source, IOS_CHANGE_FAILED);
+                if (e < 0)
+                        return e;
+                pl->c[pl->n - 1].error = -EINVAL;
+                ios_apply_msg(&pl->c[pl->n - 1], "cannot set %s to \"%s\": value refused by the kernel: %s",
+                              key, s->value, bound);
                 return 0;
         }
         return add_change(pl, key, cur, s->value, s->source,
@@ -425,6 +447,13 @@ int ios_plan_apply(struct ios_plan *pl)
         struct ios_kver kv = {};
         int first = 0;
 
+        /* a value the plan already knows the kernel refuses: nothing is written on the disk,
+         * so that it is never left half changed (--dry-run said the same) */
+        for (size_t i = 0; i < pl->n && !stop; i++)
+                if (pl->c[i].state == IOS_CHANGE_FAILED && pl->c[i].error == -EINVAL &&
+                    asprintf(&stop, "%s=%s would be refused by the kernel, so nothing is written on "
+                             "this disk", pl->c[i].key, pl->c[i].wanted ? pl->c[i].wanted : "") < 0)
+                        stop = NULL;
         for (size_t i = 0; i < pl->n; i++) {
                 struct ios_change *c = &pl->c[i];
                 const char *tun = startswith(c->key, "queue/iosched/");

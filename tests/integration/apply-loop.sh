@@ -60,16 +60,37 @@ printf '[Match]\nName=%s\n[Set]\nScheduler=noop\n' "$l" > "$pol"
 $APPLY -q --config "$pol" "$l" || t_fail "apply noop: exit $?"
 [ "$(t_sched "$l")" = none ] || t_fail "noop landed as $(t_sched "$l")"
 
-# a value the kernel refuses: exit 3, one clear line, the rest still applied
+# a value the kernel refuses: --dry-run says so first with apply's exit and
+# words; apply exits 3 with one clear line and writes nothing on the disk
 # (blk-sysfs: max_sectors_kb below one page is EINVAL)
-printf '[Match]\nName=%s\n[Set]\nScheduler=mq-deadline\nqueue/max_sectors_kb=1\nqueue/read_ahead_kb=256\n' \
-        "$l" > "$pol"
+ra0=$(cat "$q/read_ahead_kb")
+s0=$(t_sched "$l")
+want=mq-deadline
+[ "$s0" = mq-deadline ] && want=none
+printf '[Match]\nName=%s\n[Set]\nScheduler=%s\nqueue/max_sectors_kb=1\nqueue/read_ahead_kb=%s\n' \
+        "$l" "$want" $((ra0 + 128)) > "$pol"
+page_kb=$(($(getconf PAGESIZE) / 1024))
+msg="iosched-apply: $l: cannot set queue/max_sectors_kb to \"1\": value refused by the kernel: at least $page_kb (a page) ($pol:5)"
+out=$($APPLY --dry-run --config "$pol" "$l" 2>&1); rc=$?
+[ $rc = 3 ] || t_fail "refused write, --dry-run: exit $rc, want 3 ($out)"
+echo "$out" | grep -qF "$msg" || t_fail "refused write, --dry-run message: $out"
 out=$($APPLY --config "$pol" "$l" 2>&1); rc=$?
 [ $rc = 3 ] || t_fail "refused write: exit $rc, want 3 ($out)"
-echo "$out" | grep -q "iosched-apply: $l: cannot set queue/max_sectors_kb to \"1\": value refused by the kernel ($pol:5)" ||
-        t_fail "refused write message: $out"
-[ "$(cat "$q/read_ahead_kb")" = 256 ] || t_fail "other settings not applied after a refusal"
-[ "$(t_sched "$l")" = mq-deadline ] || t_fail "scheduler not applied after a refusal"
+echo "$out" | grep -qF "$msg" || t_fail "refused write message: $out"
+[ "$(cat "$q/read_ahead_kb")" = "$ra0" ] || t_fail "read_ahead_kb written beside a refused value"
+[ "$(t_sched "$l")" = "$s0" ] || t_fail "scheduler switched beside a refused value: $(t_sched "$l")"
+# nr_requests beyond the tag set's depth under none: refused before the switch
+depth=$(cat /sys/block/$l/mq/0/nr_tags 2>/dev/null)
+if [ -n "$depth" ] && grep -qw none "$q/scheduler"; then
+        printf '[Match]\nName=%s\n[Set]\nScheduler=none\nqueue/nr_requests=%s\n' "$l" $((depth * 8)) > "$pol"
+        out=$($APPLY --dry-run --config "$pol" "$l" 2>&1); rc=$?
+        [ $rc = 3 ] || t_fail "nr_requests past the tag depth, --dry-run: exit $rc, want 3 ($out)"
+        out=$($APPLY --config "$pol" "$l" 2>&1); rc=$?
+        [ $rc = 3 ] || t_fail "nr_requests past the tag depth: exit $rc, want 3 ($out)"
+        echo "$out" | grep -qF "value refused by the kernel: at most $depth without a scheduler" ||
+                t_fail "nr_requests past the tag depth: message: $out"
+        [ "$(t_sched "$l")" = "$s0" ] || t_fail "switched to none beside a refused nr_requests: $(t_sched "$l")"
+fi
 
 # every write is read back; a value the kernel keeps in a form of its own is in
 # place, said once with the rule (read_ahead_kb in whole pages: 5 KiB is 4;
@@ -99,6 +120,18 @@ if [ "$(getconf PAGESIZE)" = 4096 ]; then
         echo 8 >"$q/read_ahead_kb"
         $APPLY --check --config "$pol" "$l" >/dev/null; rc=$?
         [ $rc = 1 ] || t_fail "--check with read_ahead_kb 8 for 5: exit $rc, want 1"
+fi
+# io_timeout is kept in ticks (msecs_to_jiffies): 30001 ms is in place as
+# whatever the kernel's tick makes of it (30004 at HZ=250), apply exit 0,
+# --check 0, and once written a second apply writes nothing
+if [ -e "$q/io_timeout" ]; then
+        printf '[Match]\nName=%s\n[Set]\nqueue/io_timeout=30001\n' "$l" > "$pol"
+        out=$($APPLY --config "$pol" "$l" 2>&1); rc=$?
+        [ $rc = 0 ] || t_fail "io_timeout=30001: exit $rc, want 0 ($out)"
+        $APPLY --check --config "$pol" "$l" >/dev/null; rc=$?
+        [ $rc = 0 ] || t_fail "io_timeout=30001: --check exit $rc, want 0 (kernel shows $(cat "$q/io_timeout"))"
+        out=$($APPLY --config "$pol" "$l" 2>&1)
+        [ -z "$out" ] || t_fail "io_timeout=30001: a second apply wrote again: $out"
 fi
 
 # a read-only /sys (as in a container): exit 5, one line; what the failed
