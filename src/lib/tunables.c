@@ -154,11 +154,15 @@ struct tunable {
 /* Writable queue/ attributes (Documentation/ABI/stable/sysfs-block). */
 static const struct tunable queue_attrs[] = {
         BOOL_("add_random"),
-        /* from 7.2 the queue's (see moved[]); before, mq-deadline's iosched/async_depth */
+        /* from 7.2 the queue's (see moved[]); before, mq-deadline's iosched/async_depth.  Every
+         * scheduler uses it, none has none (EINVAL); capped at nr_requests (apply-limits.c) */
         INT_("async_depth", 1, INT_MAX, "a count, at least 1"),
+        /* bytes, a multiple of discard_granularity, at most discard_max_hw_bytes (apply-limits.c) */
+        INT_("discard_max_bytes", 0, LLONG_MAX, "a size in bytes"),
         BOOL_("io_poll"),
         INT_("io_poll_delay", -1, INT_MAX, "-1 (classic polling) or a time in us"),
-        INT_("io_timeout", 1, UINT_MAX, "a time in ms, at least 1"),
+        /* msecs_to_jiffies() on write, jiffies_to_msecs() on read (queue_io_timeout_store) */
+        TICKS_("io_timeout", 1, UINT_MAX, "a time in ms, at least 1"),
         BOOL_("iostats"),
         BOOL_("iostats_passthrough"),   /* from 6.13: I/O statistics for passthrough commands */
         INT_("max_sectors_kb", 1, UINT_MAX, "a size in KiB, at least 1"),
@@ -170,6 +174,10 @@ static const struct tunable queue_attrs[] = {
         BOOL_("stable_writes"),
         INT_("wbt_lat_usec", -1, LLONG_MAX, "-1 (the default) or a time in us"),
         { "write_cache", K_WRITE_CACHE, 0, 0, "\"write back\" or \"write through\"", false },
+        /* from 6.17: 0 (unmap off) or write_zeroes_unmap_max_hw_bytes (apply-limits.c) */
+        INT_("write_zeroes_unmap_max_bytes", 0, LLONG_MAX, "0 or the disk's write_zeroes_unmap_max_hw_bytes"),
+        /* from 7.2, zoned disks: writes to a zone one at a time */
+        BOOL_("zoned_qd1_writes"),
 };
 
 /* queue/iosched/ files, by name; the union of the ranges of the schedulers that have one. */
@@ -492,8 +500,8 @@ const char *ios_tunable_kept_why(const char *key, const char *kernel, const char
 
 bool ios_tunable_same(const char *key, const char *kernel, const char *wanted, unsigned hz)
 {
-        const char *t = startswith(key, "queue/iosched/"), *why;
-        const struct tunable *tu = t ? lookup(key) : NULL;
+        const struct tunable *tu = lookup(key);
+        const char *why;
         long long k, w;
 
         if (!kernel || !wanted)

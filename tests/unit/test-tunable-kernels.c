@@ -9,6 +9,7 @@
  * queue-limits writes that recompute it on 6.11+.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -209,6 +210,146 @@ static void test_hz_from_module_tree(void **state)
         t_rmtree(dir);
 }
 
+/* Plan w on dir's sdd. */
+static void plan_of(const char *dir, struct ios_wanted *w, struct ios_ctx **r, struct ios_device **d,
+                    struct ios_plan *pl)
+{
+        *d = t_dev(r, dir, "sdd");
+        assert_int_equal(ios_plan_from_settings(*d, w, pl), 0);
+}
+
+static const struct ios_change *change_of(const struct ios_plan *pl, const char *key)
+{
+        for (size_t i = 0; i < pl->n; i++)
+                if (strcmp(pl->c[i].key, key) == 0)
+                        return &pl->c[i];
+        fail_msg("no change for %s", key);
+        return NULL;
+}
+
+/* 7.2's queue/async_depth is a scheduler's: without one it is skipped with a note, never written. */
+static void test_async_depth_under_none(void **state)
+{
+        char *dir = tree_as("7.2.0-1-amd64\n", "queue"), path[4096];
+        struct ios_wanted w = {};
+        struct ios_ctx *r;
+        struct ios_device *d;
+        struct ios_plan pl;
+        const struct ios_change *c;
+
+        (void)state;
+        assert_int_equal(ios_wanted_set(&w, "scheduler", "none", "t:1"), 0);
+        assert_int_equal(ios_wanted_set(&w, "queue/iosched/async_depth", "16", "t:2"), 0);
+        plan_of(dir, &w, &r, &d, &pl);
+        c = change_of(&pl, "queue/async_depth");
+        assert_int_equal(c->state, IOS_CHANGE_SKIPPED);
+        assert_non_null(strstr(c->msg, "not used without a scheduler"));
+        assert_true(has_note(&pl, "the queue has no scheduler"));
+        assert_int_equal(ios_plan_apply(&pl), 0);
+        snprintf(path, sizeof(path), "%s/" HDD_Q "/async_depth", dir);
+        assert_string_equal(t_read_file(path), "64");
+        ios_plan_done(&pl);
+        ios_wanted_done(&w);
+        ios_device_free(d);
+        ios_ctx_free(r);
+        t_rmtree(dir);
+}
+
+/* nr_requests past the tag set's depth (mq/0/nr_tags: 32) under none: refused in the plan with the
+ * bound, and nothing is written on the disk (the scheduler stays); with a scheduler up to 2048. */
+static void test_nr_requests_bounds(void **state)
+{
+        char *dir = tree_as("6.12.0-1-amd64\n", "iosched"), path[4096];
+        struct ios_wanted w = {}, w2 = {};
+        struct ios_ctx *r;
+        struct ios_device *d;
+        struct ios_plan pl;
+        const struct ios_change *c;
+
+        (void)state;
+        assert_int_equal(ios_wanted_set(&w, "scheduler", "none", "t:1"), 0);
+        assert_int_equal(ios_wanted_set(&w, "queue/nr_requests", "1024", "t:2"), 0);
+        plan_of(dir, &w, &r, &d, &pl);
+        c = change_of(&pl, "queue/nr_requests");
+        assert_int_equal(c->state, IOS_CHANGE_FAILED);
+        assert_int_equal(c->error, -EINVAL);
+        assert_non_null(strstr(c->msg, "value refused by the kernel: at most 32 without a scheduler"));
+        assert_int_equal(ios_plan_apply(&pl), -EINVAL);
+        assert_int_equal(change_of(&pl, "scheduler")->state, IOS_CHANGE_NOT_APPLIED);
+        snprintf(path, sizeof(path), "%s/" HDD_Q "/scheduler", dir);
+        assert_string_equal(t_read_file(path), "[mq-deadline] none");
+        ios_plan_done(&pl);
+        ios_device_free(d);
+        ios_ctx_free(r);
+        /* under mq-deadline 1024 is fine, 4096 is not */
+        assert_int_equal(ios_wanted_set(&w2, "queue/nr_requests", "1024", "t:2"), 0);
+        plan_of(dir, &w2, &r, &d, &pl);
+        assert_int_equal(change_of(&pl, "queue/nr_requests")->state, IOS_CHANGE_DRIFT);
+        ios_plan_done(&pl);
+        ios_device_free(d);
+        ios_ctx_free(r);
+        assert_int_equal(ios_wanted_set(&w2, "queue/nr_requests", "4096", "t:2"), 0);
+        plan_of(dir, &w2, &r, &d, &pl);
+        c = change_of(&pl, "queue/nr_requests");
+        assert_int_equal(c->state, IOS_CHANGE_FAILED);
+        assert_non_null(strstr(c->msg, "at most 2048 with a scheduler"));
+        ios_plan_done(&pl);
+        ios_device_free(d);
+        ios_ctx_free(r);
+        ios_wanted_done(&w);
+        ios_wanted_done(&w2);
+        t_rmtree(dir);
+}
+
+/* max_sectors_kb past max_hw_sectors_kb (128), discard_max_bytes not a multiple of the granularity (512),
+ * write_zeroes_unmap_max_bytes other than 0 or the hardware's: refused in the plan. */
+static void test_disk_bounds(void **state)
+{
+        char *dir = tree_as("6.18.0-1-amd64\n", "iosched"), path[4096];
+        static const struct { const char *key, *value, *why; } cases[] = {
+                { "queue/max_sectors_kb", "256", "at most 128 (the disk's max_hw_sectors_kb)" },
+                { "queue/discard_max_bytes", "1000", "a multiple of 512 (the disk's discard_granularity)" },
+                { "queue/write_zeroes_unmap_max_bytes", "4096",
+                  "0 or 0 (the disk's write_zeroes_unmap_max_hw_bytes)" },
+        };
+
+        (void)state;
+        snprintf(path, sizeof(path), "%s/" HDD_Q "/write_zeroes_unmap_max_hw_bytes", dir);
+        assert_int_equal(t_write_file(path, "0\n"), 0);
+        snprintf(path, sizeof(path), "%s/" HDD_Q "/write_zeroes_unmap_max_bytes", dir);
+        assert_int_equal(t_write_file(path, "0\n"), 0);
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                struct ios_wanted w = {};
+                struct ios_ctx *r;
+                struct ios_device *d;
+                struct ios_plan pl;
+                const struct ios_change *c;
+
+                assert_int_equal(ios_wanted_set(&w, cases[i].key, cases[i].value, "t:2"), 0);
+                plan_of(dir, &w, &r, &d, &pl);
+                c = change_of(&pl, cases[i].key);
+                assert_int_equal(c->state, IOS_CHANGE_FAILED);
+                if (!strstr(c->msg, cases[i].why))
+                        fail_msg("%s=%s: %s", cases[i].key, cases[i].value, c->msg);
+                ios_plan_done(&pl);
+                ios_device_free(d);
+                ios_ctx_free(r);
+                ios_wanted_done(&w);
+        }
+        t_rmtree(dir);
+}
+
+/* queue/io_timeout is kept in ticks (msecs_to_jiffies, jiffies_to_msecs): 30001 ms reads 30004 at HZ=250. */
+static void test_io_timeout_ticks(void **state)
+{
+        (void)state;
+        assert_true(ios_tunable_same("queue/io_timeout", "30004", "30001", 250));
+        assert_false(ios_tunable_same("queue/io_timeout", "30004", "30001", 1000));
+        assert_true(ios_tunable_same("queue/io_timeout", "30004", "30001", 0));     /* a usual rate */
+        assert_string_equal(ios_tunable_kept_why("queue/io_timeout", "30004", "30001"), "its next tick");
+        assert_false(ios_tunable_same("queue/io_timeout", "30008", "30001", 250));
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -216,6 +357,10 @@ int main(void)
                 cmocka_unit_test(test_resets_table),
                 cmocka_unit_test(test_async_depth_where),
                 cmocka_unit_test(test_absent_said),
+                cmocka_unit_test(test_async_depth_under_none),
+                cmocka_unit_test(test_nr_requests_bounds),
+                cmocka_unit_test(test_disk_bounds),
+                cmocka_unit_test(test_io_timeout_ticks),
                 cmocka_unit_test(test_read_ahead_after_limits),
                 cmocka_unit_test(test_hz_from_module_tree),
         };
