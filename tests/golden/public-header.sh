@@ -33,7 +33,9 @@ for hdr in "$top"/src/lib/*.h; do
 done
 
 if command -v nm >/dev/null && ls "$objs"/lib/*.o >/dev/null 2>&1; then
-        glob=$(nm --defined-only "$objs"/lib/*.o | awk '$2 ~ /^[TDRBVW]$/ && $3 !~ /^ios_/ { print $3 }' | sort -u | tr '\n' ' ')
+        # (ASan's one-definition-rule markers, __odr_asan.NAME, name the variable they mark)
+        glob=$(nm --defined-only "$objs"/lib/*.o |
+               awk '$2 ~ /^[TDRBVW]$/ && $3 !~ /^(__odr_asan\.)?ios_/ { print $3 }' | sort -u | tr '\n' ' ')
         [ -z "$glob" ] || t_fail "library symbols without the prefix: $glob"
         used=$(for d in apply daemon bench; do nm -u "$objs/$d"/*.o 2>/dev/null; done | awk 'NF { print $NF }' | sort -u)
         for f in $(echo "$names" | grep '^ios_'); do
