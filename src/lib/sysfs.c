@@ -161,7 +161,14 @@ int ios_sysfs_read_int(int dirfd, const char *attr, int *ret)
         return 0;
 }
 
-static int write_string(int dirfd, const char *attr, const char *value)
+/*
+ * One write of value to attr, closed so that store() errors reported at
+ * close() are seen.  A fake tree's regular file (regular) is written from
+ * its start and cut to the value only after the write went in, so that a
+ * failed write leaves it as it was, as a failed store() leaves a sysfs
+ * attribute; on sysfs O_TRUNC is a no-op.
+ */
+static int write_string(int dirfd, const char *attr, const char *value, bool regular)
 {
         _cleanup_close_ int fd = -1;
         size_t len = strlen(value);
@@ -171,8 +178,7 @@ static int write_string(int dirfd, const char *attr, const char *value)
         e = check_attr(attr);
         if (e < 0)
                 return e;
-        /* O_TRUNC is a no-op on sysfs and makes fake trees behave. */
-        fd = ios_open_beneath(dirfd, attr, O_WRONLY | O_TRUNC);
+        fd = ios_open_beneath(dirfd, attr, regular ? O_WRONLY : O_WRONLY | O_TRUNC);
         if (fd < 0)
                 return fd;
         n = write(fd, value, len);
@@ -180,49 +186,32 @@ static int write_string(int dirfd, const char *attr, const char *value)
                 return -errno;
         if ((size_t)n != len)
                 return -EIO;
-        /* sysfs reports some store() errors only at close(). */
+        if (regular && ftruncate(fd, (off_t)len) < 0)
+                return -errno;
         e = close(TAKE_FD(fd));
         return e < 0 ? -errno : 0;
 }
 
-/* A fake tree's attribute: written from its start and cut to the value only
- * after the write went in, so that a failed write leaves the file as it was,
- * as a failed store() leaves a sysfs attribute. */
-int ios_sysfs_write_regular(int dirfd, const char *attr, const char *value)
-{
-        _cleanup_close_ int fd = -1;
-        char path[PATH_MAX], q[256];
-        size_t len = strlen(value);
-        ssize_t n;
-        int e;
-
-        e = check_attr(attr);
-        if (e < 0)
-                return e;
-        fd = ios_open_beneath(dirfd, attr, O_WRONLY);
-        if (fd < 0)
-                e = fd;
-        else if ((n = write(fd, value, len)) < 0)
-                e = -errno;
-        else if ((size_t)n != len)
-                e = -EIO;
-        else if (ftruncate(fd, (off_t)len) < 0)
-                e = -errno;
-        IOS_TRACE("write %s: %s: %s", ios_log_path(dirfd, attr, path, sizeof(path)),
-                  ios_log_quote(value, q, sizeof(q)), e < 0 ? ios_strerror(e) : "ok");
-        return e;
-}
-
-int ios_sysfs_write_string(int dirfd, const char *attr, const char *value)
+static int write_said(int dirfd, const char *attr, const char *value, bool regular)
 {
         char path[PATH_MAX], q[256];
         int e;
 
         assert(value);
-        e = write_string(dirfd, attr, value);
+        e = write_string(dirfd, attr, value, regular);
         IOS_TRACE("write %s: %s: %s", ios_log_path(dirfd, attr, path, sizeof(path)),
                   ios_log_quote(value, q, sizeof(q)), e < 0 ? ios_strerror(e) : "ok");
         return e;
+}
+
+int ios_sysfs_write_regular(int dirfd, const char *attr, const char *value)
+{
+        return write_said(dirfd, attr, value, true);
+}
+
+int ios_sysfs_write_string(int dirfd, const char *attr, const char *value)
+{
+        return write_said(dirfd, attr, value, false);
 }
 
 bool ios_sysfs_exists(int dirfd, const char *attr)
