@@ -159,7 +159,7 @@ struct apply_disk {
 struct apply_model_opts {
         enum apply_mode mode;
         bool report;                    /* explain, status, facts: read only, an outcome is a read error */
-        bool hide_empty;                /* status: disks of size 0 left out */
+        bool hide_empty;                /* disks of size 0 left out (apply_cli_hides_empty) */
         enum apply_outcome base;        /* what happened before (a broken policy, a disk named and missing) */
         bool evidence;                  /* the views: read each disk's evidence (never on --udev or apply) */
         const char *evidence_root;      /* its root: --config-root, --sysroot (NULL: /) */

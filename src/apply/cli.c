@@ -43,7 +43,7 @@ void apply_usage(FILE *out, const char *prog)
                 " -J, --json             use JSON output\n"
                 "     --format FMT       output format: text, json, prometheus\n"
                 "     --textfile FILE    --check in the Prometheus format, written atomically to FILE\n"
-                " -a, --all              list, status: also disks without a medium (size 0)\n"
+                " -a, --all              also disks without a medium (size 0), left out when none is named\n"
                 " -b, --bytes            list: SIZE in bytes\n"
                 " -r, --raw              list: raw output\n"
                 " -n, --noheadings       list: don't print headings\n"

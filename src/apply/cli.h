@@ -33,7 +33,6 @@ struct apply_verb {
         bool policy;            /* reads the policy before it runs */
         bool policy_fact;       /* a broken policy file is a fact it reports (policy_ok), not an error */
         bool held_by_disk; /* a broken file's line names the disks it holds: said once they are planned */
-        bool hide_empty;        /* with no disk named and no -a, disks of size 0 are left out */
         enum { PROBE_POLICY, PROBE_EXTRA, PROBE_EXTRA_UNLESS_ALL } probe;
         int (*run)(struct apply_cli *c);        /* returns the exit status */
         apply_render_fn *render; /* the run model's renderer; NULL: the verb is no view of it */

@@ -140,6 +140,13 @@ static int run_import_grub(struct apply_cli *c)
         return 0;
 }
 
+/* list's rule for every view and run, as lsblk and the udev rule: a disk without a medium (size 0,
+ * a loop device without a file) is left out unless -a or named */
+static bool hides_empty(const struct apply_cli *c)
+{
+        return !c->show_all && c->nargs == 0 && !c->udev_dev;
+}
+
 static int run_list(struct apply_cli *c)
 {
         struct apply_list_opts *lo = &c->lo;
@@ -149,8 +156,7 @@ static int run_list(struct apply_cli *c)
 
         if (apply_list_parse_columns(c->cols, lo->cols, &lo->ncols, &bad) < 0)
                 return err(c, APPLY_EXIT_ERROR, "unknown column: %.*s", (int)strcspn(bad, ","), bad);
-        /* as lsblk: disks without a medium are left out unless -a or named */
-        lo->hide_empty = c->verb->hide_empty && !c->show_all && c->nargs == 0;
+        lo->hide_empty = hides_empty(c);
         /* the RM and SIZE columns need both; leaving out disks with no medium, the size alone */
         probe = apply_list_needs_extra(lo) ? IOS_PROBE_EXTRA : lo->hide_empty ? IOS_PROBE_SIZE : 0;
         ios_ctx_set_probe(c->root, probe | (apply_list_has_column(lo, "HWQ") ? 0 : IOS_PROBE_NO_HWQ));
@@ -228,7 +234,7 @@ static int run_report(struct apply_cli *c)
         devices_rc = load_devices(c);
         if (devices_rc && c->ndevs == 0)
                 return devices_rc;
-        c->lo.hide_empty = v->hide_empty && !c->show_all && c->nargs == 0;
+        c->lo.hide_empty = hides_empty(c);
         c->ro.all_disks = c->nargs == 0;        /* explain: a rule that matches none of them is said */
         return render_model(c, &(struct apply_model_opts){
                 .report = true, .hide_empty = c->lo.hide_empty, .evidence = true,
@@ -305,7 +311,7 @@ static int run_apply(struct apply_cli *c)
         /* a skipped policy file or a missing disk named: the others still done, exit 2 */
         /* the evidence is a view's: --check and prometheus show it; apply and --udev never read it */
         return render_model(c, &(struct apply_model_opts){
-                .mode = ro->mode, .base = ro->base,
+                .mode = ro->mode, .base = ro->base, .hide_empty = hides_empty(c),
                 .evidence = !c->udev_dev && (ro->mode == APPLY_MODE_CHECK || ro->prometheus) });
 }
 
@@ -326,12 +332,12 @@ const struct apply_verb apply_verb_import_grub = {
 #define WORD(w) .name = w, .shown = w, .json_command = w
 
 static const struct apply_verb verbs[] = {
-        { WORD("list"), .formats = F_TEXT | F_JSON, .hide_empty = true, .run = run_list },
+        { WORD("list"), .formats = F_TEXT | F_JSON, .run = run_list },
         { WORD("explain"), .formats = F_TEXT | F_JSON, .policy = true, .probe = PROBE_EXTRA,
           .run = run_report, .render = apply_explain_render },
         { WORD("validate"), .formats = F_TEXT | F_JSON, .bench_args = true, .policy = true,
           .run = run_validate },
-        { WORD("status"), .formats = F_TEXT | F_JSON, .policy = true, .hide_empty = true,
+        { WORD("status"), .formats = F_TEXT | F_JSON, .policy = true,
           .probe = PROBE_EXTRA_UNLESS_ALL, .run = run_report, .render = apply_status_render },
         { WORD("facts"), .formats = F_TEXT | F_JSON, .policy = true, .policy_fact = true,
           .probe = PROBE_EXTRA, .run = run_report, .render = apply_facts_render },
@@ -376,7 +382,8 @@ int apply_cli_run(struct apply_cli *c)
                 }
                 /* what the policy matches on; explain shows every fact */
                 extra = v->probe == PROBE_EXTRA || (v->probe == PROBE_EXTRA_UNLESS_ALL && !c->show_all);
-                ios_ctx_set_probe(c->root, ios_policy_probe_flags(c->policy) | (extra ? IOS_PROBE_EXTRA : 0));
+                ios_ctx_set_probe(c->root, ios_policy_probe_flags(c->policy) | (extra ? IOS_PROBE_EXTRA : 0) |
+                                                   (hides_empty(c) ? IOS_PROBE_SIZE : 0));
         }
         return v->run(c);
 }
