@@ -12,6 +12,7 @@
  * that report.c and compare.c need no fio-specific code.
  */
 #define _GNU_SOURCE
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,6 +206,29 @@ static int build_view(struct bench_fio *f, const struct bench_opts *g, const str
         return 0;
 }
 
+/*
+ * A job that ends by its size before its ramp_time is over (the 1 s settle
+ * after a switch, or its own) did every I/O inside the ramp: fio counts
+ * them but measures none, and its percentiles are 0 ns.  No figure, no
+ * verdict: the run is refused with what to change.
+ */
+static int ramp_took_all(const struct bench_opts *job, const struct bench_result *jr, struct bench_error *e)
+{
+        uint64_t ios = 0, measured = 0;
+
+        for (int d = 0; d < BENCH_NDIR; d++) {
+                ios += jr->d[d].ios;
+                measured += jr->d[d].clat.n + jr->d[d].lat.n;
+        }
+        if (job->ramp_ns == 0 || ios == 0 || measured > 0)
+                return 0;
+        return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
+                               "job '%s': all its %" PRIu64 " I/Os fell in the %.3g s ramp_time (it ended by "
+                               "its size first), so none was measured: give it time_based=1 with runtime=, "
+                               "a size it cannot finish in the ramp, or ramp_time=0",
+                               job->name, ios, (double)job->ramp_ns / 1e9);
+}
+
 int bench_fio_result(struct bench_fio *f, const struct bench_opts *g, const struct ios_json *doc,
                      struct bench_result *res, struct bench_error *e)
 {
@@ -259,6 +283,9 @@ int bench_fio_result(struct bench_fio *f, const struct bench_opts *g, const stru
                 jr->job = &f->view.jobs[i];
                 jr->path = f->view.jobs[i].filename;
                 jr->depth = f->view.jobs[i].iodepth;
+                r = ramp_took_all(&f->view.jobs[i], jr, e);
+                if (r < 0)
+                        return r;
                 snprintf(jr->engine_note, sizeof(jr->engine_note), "%s, ioengine=%s", f->version,
                          f->view.jobs[i].engine->name);
         }
