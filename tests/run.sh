@@ -6,7 +6,8 @@
 # Environment: BUILDDIR (default build), VALGRIND=1 runs binaries under valgrind,
 # TESTS="pattern ..." limits the run, TESTS_SKIP="pattern ..." leaves out the
 # tests it names (they ran already on this build: .ci/run's quick stage runs
-# unit/ and golden/ before make check), TIMEOUT per test (default 300 s),
+# unit/ and golden/ before make check), TIMEOUT per test (default 300 s; a
+# test's "# Hang-guard: SECONDS" line raises its own),
 # RUN_JOBS=N runs up to N tests at a time (default 1; make check: 2),
 # RUN_TAG="name" prefixes every result line (make -j2 check runs two suites
 # side by side), IOS_TEST_LOCK the lock file of the machine-wide tests (below).
@@ -36,6 +37,7 @@ export IOS_TOP="$top"
 export IOS_FIXTURES="$top/$BUILDDIR/fixtures"
 export LC_ALL=C
 TIMEOUT=${TIMEOUT:-300}
+TIMEOUT0=$TIMEOUT
 RUN_TAG=${RUN_TAG:+$RUN_TAG }
 if [ -z "${IOS_TEST_LOCK:-}" ]; then
         IOS_TEST_LOCK=/run/iosched-tests.lock
@@ -89,6 +91,14 @@ run_one() {
         log="$top/$BUILDDIR/test-logs/$name.log"
         mkdir -p "$(dirname "$log")"
         start=$(date +%s.%N)
+        # a hang guard, not a duration: a test that runs many programs or
+        # whole builds says its own with a "# Hang-guard: SECONDS" line
+        # near its top; the larger of it and TIMEOUT holds
+        TIMEOUT=$TIMEOUT0
+        case $1 in *.sh)
+                g=$(sed -n '1,30s/^# Hang-guard: *\([0-9][0-9]*\).*$/\1/p' "$1" | head -n 1)
+                [ -n "$g" ] && [ "$g" -gt "$TIMEOUT" ] && TIMEOUT=$g ;;
+        esac
         case $lock in
         "") timeout -k 10 "$TIMEOUT" "$@" >"$log" 2>&1 ;;
         # -o: the test's own children (a daemon) do not inherit the lock

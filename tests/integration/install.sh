@@ -8,6 +8,8 @@
 # includes them in any BUILDDIR; CPPFLAGS/CFLAGS/LDFLAGS reach the compile
 # and link lines and -Werror is only there with WERROR=1; a PREFIX other
 # than /usr writes nothing outside it.
+# Hang-guard: 1200 (four builds of the tree, one job each; past 300 s on a
+# loaded 2-core machine)
 . "$(dirname "$0")/lib.sh"
 [ "$BUILDDIR" = build ] || t_skip "runs once, in the plain pass"
 command -v make >/dev/null || t_skip "no make"
