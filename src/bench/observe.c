@@ -204,11 +204,14 @@ static int load_changed(const struct vsum *s, unsigned n, unsigned rounds, doubl
 }
 
 /* Not one I/O in any complete round: nothing to judge. */
-static bool idle(const struct vsum *s, unsigned n)
+/* Idle: not one complete round of any variant saw I/O (a median of 0 with some rounds busy is a load
+ * that changed, not an idle disk). */
+static bool idle(const struct vsum *s, unsigned n, unsigned loops)
 {
         for (unsigned i = 0; i < n; i++)
-                if (s[i].n > 0 && s[i].med[M_IOPS] > 0)
-                        return false;
+                for (unsigned r = 0; s[i].n > 0 && r < loops; r++)
+                        if (s[i].w[r].done && s[i].w[r].m[M_IOPS] > 0)
+                                return false;
         return true;
 }
 
@@ -283,7 +286,7 @@ static void print_text(FILE *f, const struct bench_opts *o, const struct ios_dev
                         fmt_metric(M_IOPS, s[i].med[M_RMRG] + s[i].med[M_WMRG], b[10], 32));
         }
         fputc('\n', f);
-        if (idle(s, n))
+        if (idle(s, n, o->loops))
                 fprintf(f, "  no round saw I/O to judge by: the disk was idle\n");
         else if (v->best >= 0 && v->second >= 0)
                 bench_verdict_print(f, v, s[v->best].name, s[v->second].name,
@@ -366,8 +369,8 @@ static void print_json(FILE *f, const struct bench_opts *o, const struct ios_dev
         fprintf(f, ",\n    \"p_value\" : %f,\n"
                 "    \"significant\" : %s,\n    \"idle\" : %s,\n    \"load_changed\" : %s,\n    \"load_spread_max_pct\" : %.0f,\n"
                 "    \"restored\" : %s,\n    \"restore_errors\" : [",
-                v->p, v->significant && changed < 0 && !idle(s, n) ? "true" : "false",
-                idle(s, n) ? "true" : "false", changed >= 0 ? "true" : "false", LOAD_SPREAD_MAX, restored ? "true" : "false");
+                v->p, v->significant && changed < 0 && !idle(s, n, o->loops) ? "true" : "false",
+                idle(s, n, o->loops) ? "true" : "false", changed >= 0 ? "true" : "false", LOAD_SPREAD_MAX, restored ? "true" : "false");
         for (char **b = bad; b && *b; b++) {
                 fprintf(f, "%s", b == bad ? "" : ", ");
                 bench_json_string(f, *b);
