@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "fio.h"
+#include "jobs.h"
 #include "macro.h"
 
 struct bench_fio_job {
@@ -66,16 +67,28 @@ static double dnum(const struct ios_json *v, double max)
 #define U64_MAX_SAFE (1ull << 62)       /* sums of such values still fit */
 
 /* A job's option: its own, else the document's global one. */
+/* The value fio ran with: an option given twice is listed twice in fio's report, and the last one holds. */
+static const char *last_of(const struct ios_json *obj, const char *key)
+{
+        const char *v = NULL;
+
+        for (size_t i = 0; obj && obj->type == IOS_JSON_OBJ && i < obj->n; i++)
+                if (obj->kids[i].key && streq(obj->kids[i].key, key) && ios_json_str(&obj->kids[i]))
+                        v = ios_json_str(&obj->kids[i]);
+        return v;
+}
+
 static const char *opt(const struct ios_json *doc, const struct ios_json *job, const char *key)
 {
-        const char *v = ios_json_str(ios_json_get(ios_json_get(job, "job options"), key));
+        const char *v = last_of(ios_json_get(job, "job options"), key);
 
-        return v ? v : ios_json_str(ios_json_get(ios_json_get(doc, "global options"), key));
+        return v ? v : last_of(ios_json_get(doc, "global options"), key);
 }
 
 static void job_view(struct bench_opts *o, struct bench_fio_job *fj, const struct ios_json *doc,
                      const struct ios_json *job, const struct bench_opts *g)
 {
+        static const char *const caps[] = { "rate", "rate_iops", "thinktime" };
         const char *rw = opt(doc, job, "rw") ? opt(doc, job, "rw") : opt(doc, job, "readwrite");
         const char *eng = opt(doc, job, "ioengine"), *v;
         uint64_t x;
@@ -118,6 +131,13 @@ static void job_view(struct bench_opts *o, struct bench_fio_job *fj, const struc
         o->direct = (v = opt(doc, job, "direct")) && bench_parse_bool(v, &b) == 0 ? b : false;
         o->ramp_ns = (v = opt(doc, job, "ramp_time")) && bench_parse_time(v, &x) == 0 ? x : 0;
         o->runtime_ns = (v = opt(doc, job, "runtime")) && bench_parse_time(v, &x) == 0 ? x : 0;
+        /* the job's own caps, as fio read them: they move a throughput objective as the command line's do */
+        for (size_t i = 0; i < ELEMENTSOF(caps); i++)
+                if ((v = opt(doc, job, caps[i]))) {
+                        struct bench_error ignored = {};
+
+                        (void)bench_jobopt_set(o, caps[i], v, NULL, &ignored);
+                }
         o->groupid = (unsigned)num(ios_json_get(job, "groupid"), 1u << 20);
         o->group_reporting = false;
         o->ncpus = 0;
