@@ -88,7 +88,7 @@ static const char *opt(const struct ios_json *doc, const struct ios_json *job, c
 static void job_view(struct bench_opts *o, struct bench_fio_job *fj, const struct ios_json *doc,
                      const struct ios_json *job, const struct bench_opts *g)
 {
-        static const char *const caps[] = { "rate", "rate_iops", "thinktime" };
+        static const char * const caps[] = { "rate", "rate_iops", "thinktime" };
         const char *rw = opt(doc, job, "rw") ? opt(doc, job, "rw") : opt(doc, job, "readwrite");
         const char *eng = opt(doc, job, "ioengine"), *v;
         uint64_t x;
