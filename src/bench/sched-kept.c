@@ -130,14 +130,16 @@ int bench_sched_check_snapshot(struct bench_sched_state *s, const struct ios_wan
                 if (streq(key, "scheduler") || (taken && startswith(key, "queue/iosched/")))
                         continue;
                 k = bench_sched_kept_find(s, key);
+                ours = ios_wanted_value(&s->left, key);
                 if (k) {
-                        if (!streq(k->value, cur)) {
+                        /* as iosched-bench's last switch left it (the kernel's cap under that scheduler):
+                         * not another program's, and the value that program set stays the one kept */
+                        if (!streq(k->value, cur) && !(ours && streq(ours, cur))) {
                                 r = bench_sched_kept_add(s, key, cur, NULL, NULL);
                                 n++;
                         }
                         continue;
                 }
-                ours = ios_wanted_value(&s->left, key);
                 if (!ours || streq(ours, cur))
                         continue;       /* a file iosched-bench never saw, or as it left it */
                 r = bench_sched_kept_add(s, key, cur, ours, startswith(key, "queue/iosched/") ? sc : NULL);

@@ -107,9 +107,12 @@ static int plan_and_apply(struct ios_device *d, struct ios_wanted *w, struct ben
                 }
                 if (bad && keep && tries <= keep->n_kept && !streq(bad->key, "scheduler") &&
                     (k = bench_sched_kept_find(keep, bad->key))) {
+                        const char *to = ios_wanted_value(w, "scheduler");
+
                         free(k->refused);
-                        if (asprintf(&k->refused, "the kernel did not take it back under %s (%s)",
-                                     d->sched_current ? d->sched_current : "its scheduler",
+                        if (asprintf(&k->refused,
+                                     "the kernel did not take it under %s, which ran without it (%s)",
+                                     to ? to : d->sched_current ? d->sched_current : "its scheduler",
                                      bad->msg ? bad->msg : ios_strerror(bad->error ? bad->error : -EINVAL)) <
                             0)
                                 k->refused = NULL;
