@@ -17,7 +17,9 @@
 #   alike, with nothing written; a same-named file in /run/iosched.d (or a
 #   /dev/null mask there) fails naming the mask; state=absent predicts the
 #   vendor file it uncovers; a name with a newline and a value with one are
-#   refused; a non-UTF-8 drop-in is replaced without a crash; devices follow --.
+#   refused; a non-UTF-8 drop-in is replaced without a crash; devices follow --;
+#   an apply that fails after the dry run passed (EBUSY, the test shim) puts
+#   the drop-in back as it was, or removes it if it was new.
 . "$(dirname "$0")/lib.sh"
 c_require
 c_need ansible-playbook ansible
@@ -211,6 +213,31 @@ grep -q "60-test.conf:6:" "$C_TMP/bad.out" || { cat "$C_TMP/bad.out"; c_fail "ba
 cmp -s "$C_TMP/before.conf" "$conf" || c_fail "bad value replaced the drop-in"
 [ "$(c_state "$l1" "$l2")" = "$after" ] || c_fail "bad value changed sysfs: $(c_state "$l1" "$l2")"
 [ "$(ls -A "$root/etc/iosched.d")" = 60-test.conf ] || c_fail "bad value left files: $(ls -A "$root/etc/iosched.d")"
+
+# an apply that fails after a passing dry run (every scheduler write EBUSY, the
+# test shim): the task fails once with the tool's words, the drop-in is put back
+# as it was, and a new drop-in is removed again
+cp "$conf" "$C_TMP/before.conf"
+shim=$top/$BUILDDIR/tests/libiosfault.so
+case $BUILDDIR in /*) shim=$BUILDDIR/tests/libiosfault.so ;; esac
+if [ -r "$shim" ]; then
+        LD_PRELOAD=$shim IOS_FAULT_BUSY=queue/scheduler:always \
+                play busy 2 "$C_TMP/policy.yml" -e '{"pset": {"Scheduler": "none"}}'
+        grep -q "60-test.conf put back as it was" "$C_TMP/busy.out" || { cat "$C_TMP/busy.out"; c_fail "busy: not said"; }
+        [ "$(grep -o '"msg": "[^"]*60-test.conf:5: '"$l1"': scheduler: cannot set' "$C_TMP/busy.out" | wc -l)" = 1 ] ||
+                { cat "$C_TMP/busy.out"; c_fail "busy: the failure does not name file:line once"; }
+        grep -q "iosched-apply: iosched-apply:" "$C_TMP/busy.out" && c_fail "busy: a doubled prefix: $(cat "$C_TMP/busy.out")"
+        cmp -s "$C_TMP/before.conf" "$conf" || { diff "$C_TMP/before.conf" "$conf"; c_fail "busy: the drop-in was not put back"; }
+        [ "$(ls -A "$root/etc/iosched.d")" = 60-test.conf ] || c_fail "busy: left files: $(ls -A "$root/etc/iosched.d")"
+        "$TOOL" --check --config-root "$root" "$l1" "$l2" >/dev/null || c_fail "busy: the old policy is not in force"
+        mv "$conf" "$C_TMP/kept.conf"
+        LD_PRELOAD=$shim IOS_FAULT_BUSY=queue/scheduler:always \
+                play busy-new 2 "$C_TMP/policy.yml" -e '{"pset": {"Scheduler": "none"}}'
+        [ ! -e "$conf" ] || c_fail "busy: a new drop-in whose apply failed was left: $(cat "$conf")"
+        mv "$C_TMP/kept.conf" "$conf"
+else
+        echo "busy: $shim not built (make tests): not run"
+fi
 
 # facts
 play facts 0 "$C_TMP/facts.yml"

@@ -64,6 +64,17 @@ def run_json(module, tool, args, devices):
     return rc, data, err
 
 
+def _failed_source(data, device):
+    """file:line of the first failed setting of device in the report, or None."""
+    for d in data.get('devices') or []:
+        if not isinstance(d, dict) or d.get('name') != device:
+            continue
+        for st in d.get('settings') or []:
+            if isinstance(st, dict) and st.get('state') == 'failed' and st.get('source'):
+                return st['source']
+    return None
+
+
 def error_lines(data, replace=None):
     """The tool's errors as 'file:line: message' lines (file and line when it gave them).
     replace maps a path the tool named (a candidate file) to the name to show."""
@@ -84,7 +95,12 @@ def error_lines(data, replace=None):
         if f:
             where = f + (':%d' % e['line'] if e.get('line') else '') + ': '
         elif e.get('device'):
-            where = e['device'] + ': '
+            # a disk's failed write: the policy line that asked for it first (file:line once)
+            src = _failed_source(data, e['device'])
+            if src and replace:
+                for old, new in replace.items():
+                    src = src.replace(old, new)
+            where = (src + ': ' if src else '') + e['device'] + ': '
         msg = e.get('message') or ''
         if replace:
             for old, new in replace.items():

@@ -26,7 +26,9 @@ description:
   - The file is written atomically (a temporary file in the same directory, renamed over the old one),
     mode 0644, owned by root.
   - With C(apply=true) the policy is then applied with C(iosched-apply -J) to C(devices) (all disks if
-    not given), so the kernel values change at once rather than at the next boot or uevent.
+    not given), so the kernel values change at once rather than at the next boot or uevent. If that apply
+    fails (what the dry run cannot foresee, such as a value the kernel does not keep or a busy queue), the drop-in is
+    put back as it was (removed if it was new) and the task fails with the tool's words and C(restored).
   - The task is changed when the file changed or iosched-apply reported that it changed a value;
     a second run with the same options is not changed.
   - Check mode predicts both without writing anything. The candidate file is passed to
@@ -187,6 +189,10 @@ initramfs_command:
   returned: when the initramfs was or would be refreshed
   type: list
   elements: str
+restored:
+  description: The apply failed and the drop-in was put back as it was (removed if it was new).
+  returned: on that failure
+  type: bool
 mask:
   description: The file in /run/iosched.d that masks the drop-in (the task failed).
   returned: on that failure
@@ -242,6 +248,23 @@ def write_candidate(module, directory, base, content):
         os.unlink(tmp)
         module.fail_json(msg='cannot write %s: %s' % (tmp, e))
     return tmp
+
+
+def put_back(directory, path, old):
+    """The drop-in as it was before this task: old's bytes, or no file (old is None)."""
+    if old is None:
+        if os.path.exists(path):
+            os.unlink(path)
+    else:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix='.' + os.path.basename(path) + '.')
+        try:
+            os.write(fd, old)
+            os.fchmod(fd, 0o644)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.rename(tmp, path)
+    fsync_dir(directory)
 
 
 def fsync_dir(path):
@@ -415,14 +438,6 @@ def main():
                 os.unlink(path)
                 fsync_dir(directory)
             result['changed'] = file_changed
-            if refresh:
-                # the early-boot copy of the policy (initramfs/hooks/iosched, dracut/90iosched)
-                rc, out, err = module.run_command(refresh)
-                result['initramfs_command'] = refresh
-                if rc != 0:
-                    module.fail_json(msg='the policy file changed but %s failed (exit %d): %s'
-                                     % (' '.join(refresh), rc, (err or out).strip()), rc=rc, **result)
-                result['initramfs_refreshed'] = True
             if p['apply']:
                 rc, data, err = run_json(module, tool, ['-J'] + args, devices)
                 result['report'] = data
@@ -431,8 +446,24 @@ def main():
                 result['changed'] = file_changed or bool(data.get('changed'))
                 if rc != 0 or data.get('exit', 0) != 0:
                     msg = error_lines(data)
-                    module.fail_json(msg='; '.join(msg) or 'iosched-apply: exit %d' % rc,
+                    # the file goes back as it was (removed if it is new): the next run, and
+                    # every other task that runs iosched-apply, finds the policy it had
+                    if file_changed:
+                        put_back(directory, path, old)
+                        result['file_changed'] = False
+                        result['restored'] = True
+                    module.fail_json(msg='%s%s' % ('; '.join(msg) or 'exit %d' % rc,
+                                                   '; %s put back as it was' % path if file_changed else ''),
                                      errors=msg, rc=rc, **result)
+            if refresh:
+                # the early-boot copy of the policy (initramfs/hooks/iosched, dracut/90iosched),
+                # once the apply held (a failed one put the file back)
+                rc, out, err = module.run_command(refresh)
+                result['initramfs_command'] = refresh
+                if rc != 0:
+                    module.fail_json(msg='the policy file changed but %s failed (exit %d): %s'
+                                     % (' '.join(refresh), rc, (err or out).strip()), rc=rc, **result)
+                result['initramfs_refreshed'] = True
         if 'report' in result:
             w = result['report'].get('warnings') or []
             for line in w:
