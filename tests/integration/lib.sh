@@ -4,7 +4,8 @@
 top=${IOS_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILDDIR=${BUILDDIR:-build}
 . "$top/tests/shim.sh"        # t_shim, t_shimmed: what the programs have no test hooks for
-APPLY="${IOS_VALGRIND:-} $top/$BUILDDIR/iosched-apply"
+# IOS_APPLY: an installed iosched-apply instead of the build's (the QEMU guests)
+APPLY="${IOS_VALGRIND:-} ${IOS_APPLY:-$top/$BUILDDIR/iosched-apply}"
 T_LOOPS=""
 T_TMP=$(mktemp -d /tmp/iosched-it-XXXXXX)
 

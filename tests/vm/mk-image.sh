@@ -11,14 +11,16 @@
 #            with systemd, udev, mdadm, multipath-tools, util-linux and its
 #            kernels: for Debian 12 the kernels of EVERY bookworm-userland
 #            flavour side by side (image-kernels.sh), one root file system
-#            for all of them; for Debian 13 its own kernel.
+#            for all of them; for Debian 13 its own kernel and the newest of
+#            trixie-backports (image-kernels-trixie.sh).
 #            $VM_CACHE/base-<hash>/{root/, suite, kernels/<flavour>/{vmlinuz,
 #            initrd.img,kernel-version}}.  Rebuilt only when the recipe (the
 #            suite, this file's base section, the suite's hooks, the package
 #            list, the mirror) changes; a new base replaces the older bases
 #            of its suite only.
 #  2. image  the base plus iosched installed from the work tree
-#            (make install DESTDIR=... PREFIX=/usr), the guest scripts in
+#            (make install DESTDIR=... PREFIX=/usr; on Debian 13 the files of
+#            the .debs built for it, VM_INSTALL_DEBS), the guest scripts in
 #            tests/vm/guest/ and tests/mk-fixture.sh, as an ext4 image with label
 #            iosched-root: $VM_CACHE/img-<hash>.raw, the same for every kernel
 #            flavour.  Rebuilt when the installed files change.
@@ -33,12 +35,17 @@
 #   VM_KERNEL   bookworm (default: Debian 12's 6.1), bookworm-backports (6.x
 #               from bookworm-backports), bullseye (5.10 from Debian 11), sid
 #               (sid's newest, image-kernels.sh): a Debian 12 userland;
-#               trixie: Debian 13 (its kernel, systemd, udev, initramfs-tools)
-#   VM_SUITE    the base's release, from VM_KERNEL (trixie for trixie,
-#               bookworm for the others)
+#               trixie: Debian 13 (its kernel, systemd, udev, initramfs-tools);
+#               trixie-backports: the newest kernel Debian 13 has, in its userland
+#   VM_SUITE    the base's release, from VM_KERNEL (trixie for trixie and
+#               trixie-backports, bookworm for the others)
 #   VM_MIRROR   Debian mirror (default http://deb.debian.org/debian)
 #   VM_CACHE    cache directory (default /var/cache/iosched-vm)
 #   VM_INSTALL_IOSCHED  1 (default) installs iosched from the work tree; 0 not
+#   VM_INSTALL_DEBS     a directory of .debs whose files are installed instead
+#               of the work tree's build (needed on Debian 13: a Debian 12
+#               build links libaio.so.1, which Debian 13 renamed libaio.so.1t64);
+#               unpacked as make install would, no maintainer script runs
 #   VM_EXTRA_CONF       extra lines for /etc/iosched-vm.conf in the guest
 set -euo pipefail
 
@@ -60,9 +67,9 @@ done
 
 case $VM_KERNEL in
 bookworm | bookworm-backports | bullseye | sid) VM_SUITE=bookworm ;;
-trixie) VM_SUITE=trixie ;;
+trixie | trixie-backports) VM_SUITE=trixie ;;
 *)
-	log "unknown VM_KERNEL=$VM_KERNEL (bookworm, bookworm-backports, bullseye, sid, trixie)"
+	log "unknown VM_KERNEL=$VM_KERNEL (bookworm, bookworm-backports, bullseye, sid, trixie, trixie-backports)"
 	exit 2 ;;
 esac
 
@@ -84,10 +91,10 @@ bookworm)
 trixie)
 	# the 64-bit time_t transition renamed libaio1 (Provides: libaio1 on amd64)
 	PACKAGES="$PACKAGES,libaio1t64"
-	MIRRORS=("deb $VM_MIRROR trixie main" "deb $VM_MIRROR trixie-updates main")
-	# the kernel of linux-image-amd64/trixie only
-	KERNEL_HOOK='for v in "$1"/boot/vmlinuz-*; do echo "trixie ${v##*/vmlinuz-}"; done >"$1/etc/iosched-vm-kernels"'
-	HOOK_FILES=()
+	MIRRORS=("deb $VM_MIRROR trixie main" "deb $VM_MIRROR trixie-updates main"
+		"deb $VM_MIRROR trixie-backports main")
+	KERNEL_HOOK="\"$here/image-kernels-trixie.sh\" \"\$1\""
+	HOOK_FILES=("$here/image-kernels-trixie.sh")
 	;;
 esac
 
@@ -162,7 +169,16 @@ stage=
 cleanup() { rm -rf "$ovl" ${stage:+"$stage"}; }
 trap cleanup EXIT
 
-if [ "$VM_INSTALL_IOSCHED" = 1 ]; then
+if [ "$VM_INSTALL_IOSCHED" = 1 ] && [ -n "${VM_INSTALL_DEBS:-}" ]; then
+	found=0
+	for deb in "$VM_INSTALL_DEBS"/*.deb; do
+		[ -e "$deb" ] || continue
+		case ${deb##*/} in *-dbgsym_*) continue ;; esac
+		dpkg-deb -x "$deb" "$ovl" || { log "cannot unpack $deb"; exit 1; }
+		found=1
+	done
+	[ $found = 1 ] || { log "no .deb in VM_INSTALL_DEBS=$VM_INSTALL_DEBS"; exit 1; }
+elif [ "$VM_INSTALL_IOSCHED" = 1 ]; then
 	# a build directory of its own: files generated with PREFIX baked in
 	# (the udev rule's RUN path) must not come from a /usr/local build, and
 	# build/ of the work tree stays untouched (CI builds the packages and
@@ -180,6 +196,11 @@ if [ "$VM_INSTALL_IOSCHED" = 1 ]; then
 fi
 install -d "$ovl/usr/local/lib/iosched-vm" "$ovl/etc/systemd/system/multi-user.target.wants"
 install -m 0755 "$here"/guest/*.sh "$top/tests/mk-fixture.sh" "$ovl/usr/local/lib/iosched-vm/"
+# the host's invariant test over every tunable, run in the guest on its kernel (TUNABLES)
+install -d "$ovl/usr/local/lib/iosched-vm/tree/tests/integration"
+install -m 0644 "$top/tests/shim.sh" "$ovl/usr/local/lib/iosched-vm/tree/tests/"
+install -m 0755 "$top/tests/integration/lib.sh" "$top/tests/integration/apply-invariant.sh" \
+	"$ovl/usr/local/lib/iosched-vm/tree/tests/integration/"
 install -m 0644 "$here"/guest/*.service "$ovl/etc/systemd/system/"
 install -m 0644 "$here/guest/multipath.conf" "$ovl/etc/multipath.conf"
 ln -s ../iosched-vm-guest.service "$ovl/etc/systemd/system/multi-user.target.wants/iosched-vm-guest.service"

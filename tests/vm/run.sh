@@ -14,11 +14,15 @@
 # 77 qemu/mmdebstrap/root missing.
 #
 # Environment:
-#   VM_KERNEL=bookworm|bookworm-backports|bullseye|sid  guest kernel (mk-image.sh)
+#   VM_KERNEL=bookworm|bookworm-backports|bullseye|sid|trixie-backports
+#                              guest kernel (mk-image.sh); trixie-backports
+#                              boots Debian 13 with iosched from VM_INSTALL_DEBS
 #   VM_CHECK_<NAME>=auto|1|0   LIST EXPLAIN COLDPLUG CHECK HOTPLUG_UDEV
-#                              HOTPLUG_DAEMON DRIFT REPLAY SOAK (see guest/payload.sh);
-#                              VM_STRICT=1 sets them all to 1; SOAK is on (1)
-#                              unless VM_CHECK_SOAK=0 (it adds ~4 min)
+#                              HOTPLUG_DAEMON DRIFT REPLAY SOAK KERNEL TUNABLES
+#                              (see guest/payload.sh); VM_STRICT=1 sets them
+#                              all to 1; SOAK is on (1) unless VM_CHECK_SOAK=0
+#                              (it adds ~4 min); TUNABLES (guest/checks-kernel.sh)
+#                              is off (0) unless VM_CHECK_TUNABLES=1
 #   VM_HOTPLUG=1|0             hot-add disks (default 1)
 #   VM_CHECK_SCALE=1           instead of all this, the SAN-host scale run
 #                              (tests/vm/scale.sh, opt-in, tens of minutes)
@@ -149,9 +153,11 @@ mpath_lun mphdd 1 0x5000c0de00000002 7200 multipath mq-deadline
 {
 	echo "# written by tests/vm/run.sh"
 	for c in LIST EXPLAIN COLDPLUG CHECK HOTPLUG_UDEV HOTPLUG_DAEMON DRIFT REPLAY SOAK \
-		MPATH HOTPLUG_MPATH KERNEL; do
+		MPATH HOTPLUG_MPATH KERNEL TUNABLES; do
 		v=VM_CHECK_$c
 		val=${!v:-auto}
+		# the invariant over every tunable: minutes under TCG, the 7.x lane's
+		[ $c = TUNABLES ] && val=${!v:-0}
 		[ "${VM_STRICT:-0}" = 1 ] && [ -z "${!v:-}" ] && val=1
 		echo "CHECK_$c=$val"
 	done

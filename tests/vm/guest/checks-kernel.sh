@@ -24,6 +24,15 @@
 #   KERNEL_ZONED  the zoned NVMe namespace: the schedulers the kernel offers
 #       and its default are shown; the policy's choice (mq-deadline before
 #       6.10, none from 6.10) is checked by COLDPLUG.
+#
+# Check TUNABLES (off unless VM_CHECK_TUNABLES=1: the 7.x lane): kyber and bfq
+# loaded (modprobe), the host's invariant test (tests/integration/
+# apply-invariant.sh, installed by mk-image.sh) on a loop device (every
+# tunable of the table) and on the zoned NVMe namespace (the keys zoning
+# bounds), on this kernel's real files, at, below and above the bounds under
+# every scheduler offered;
+# apply exit 0 -> --check 0, apply exit N -> --dry-run exited N first and
+# the disk is as it was. Its per-case failures are shown.
 # Uses say, result, want, kver_ge, active_sched, get_sched, tick, LABELS,
 # NAMES from payload.sh.
 
@@ -216,4 +225,40 @@ check_kernel() {
 	check_sched_module
 	kernel_loop_done
 	result KERNEL PASS "kernel differences shown above (KERNEL_* checks)"
+}
+
+# TUNABLES: the invariant test on this kernel's files, kyber and bfq loaded
+check_tunables() {
+	local it=/usr/local/lib/iosched-vm/tree/tests/integration/apply-invariant.sh out rc bad= z= i n
+	want TUNABLES "$([ -x "$it" ] && command -v iosched-apply >/dev/null && echo 1 || echo 0)" \
+		"apply-invariant.sh and iosched-apply" || return 0
+	for m in kyber-iosched bfq; do
+		modprobe "$m" 2>/dev/null || bad="$bad modprobe $m failed;"
+	done
+	for i in "${!LABELS[@]}"; do
+		n=${NAMES[$i]}
+		[ -n "$n" ] && [ -e /sys/block/"$n"/queue/zoned ] && [ "$(cat /sys/block/"$n"/queue/zoned)" != none ] && z=$n
+	done
+	# under TCG each case's three iosched-apply runs take a second or more: the values
+	# at and around every bound (ten), and on the zoned namespace the keys zoning bounds
+	export IOS_INVARIANT_VALUES="-1 0 1 4 128 129 2048 2049 4097 4294967296"
+	for n in loop ${z:+"$z"}; do
+		if [ "$n" = loop ]; then
+			out=$(IOS_APPLY=$(command -v iosched-apply) sh "$it" 2>&1)
+		else
+			out=$(IOS_APPLY=$(command -v iosched-apply) IOS_INVARIANT_DEV=$n \
+				IOS_INVARIANT_KEYS="queue/zoned_qd1_writes queue/nr_requests queue/async_depth queue/max_sectors_kb" \
+				sh "$it" 2>&1)
+		fi
+		rc=$?
+		printf '%s\n' "$out" | grep -e '^FAIL' -e '^note' -e 'cases' | head -n 40 | sed 's/^/  /' >&3
+		say "KERNEL-FACT $(uname -r): invariant: $(printf '%s\n' "$out" | tail -n 1)"
+		[ $rc = 0 ] || bad="$bad $n: exit $rc ($(printf '%s\n' "$out" | tail -n 1));"
+	done
+	[ -n "$z" ] || bad="$bad no zoned NVMe namespace to check zoned_qd1_writes on;"
+	if [ -z "$bad" ]; then
+		result TUNABLES PASS "kyber and bfq loaded; every tunable on a loop device, the zoning-bound ones on ${z}, at, below and above their bounds: apply exit 0 -> --check 0, refusals -> --dry-run the same exit, disk unchanged"
+	else
+		result TUNABLES FAIL "$bad"
+	fi
 }

@@ -31,6 +31,9 @@
 #             paths keep the kernel's default (guest/checks-san.sh)
 #   KERNEL    what differs between kernels (async_depth, io_uring setup, zoned
 #             defaults), each shown; guest/checks-kernel.sh
+#   TUNABLES  (off unless CHECK_TUNABLES=1) kyber and bfq loaded, the
+#             invariant over every tunable on a loop device and the zoned
+#             namespace; guest/checks-kernel.sh
 #   SOAK      ioschedd alone under SOAK_EVENTS add+remove events (loop devices,
 #             scsi_debug delete/rescan), SIGHUP and policy-edit storms, a broken
 #             edit (guest/soak.sh; prints the "soak: ..." figures line)
@@ -45,7 +48,7 @@ set -u
 
 CHECK_LIST=auto CHECK_EXPLAIN=auto CHECK_COLDPLUG=auto CHECK_CHECK=auto
 CHECK_HOTPLUG_UDEV=auto CHECK_HOTPLUG_DAEMON=auto CHECK_DRIFT=auto CHECK_REPLAY=auto CHECK_SOAK=auto
-CHECK_MPATH=auto CHECK_HOTPLUG_MPATH=auto CHECK_KERNEL=auto
+CHECK_MPATH=auto CHECK_HOTPLUG_MPATH=auto CHECK_KERNEL=auto CHECK_TUNABLES=0
 HOTPLUG=0 REPLAY_ROUNDS=3 REPLAY_COMPARE=1 DRIFT_INTERVAL=1s
 SOAK_EVENTS=10000 SOAK_DEVICES=16 SOAK_SCSI=4 SOAK_SECONDS=180 SOAK_MIN_EVENTS=500
 SHARE=/mnt/host
@@ -446,6 +449,7 @@ if want BENCH_HOLDERS "$(command -v dmsetup >/dev/null && command -v iosched-ben
 fi
 
 check_kernel
+check_tunables
 
 daemon_started=0
 start_daemon() {
