@@ -174,7 +174,7 @@ static int finish_job(const struct bench_opts *g, struct bench_opts *o, const ch
         }
         /*
          * Submit at most depth/8 (1 to 16) per call by default.  Measured on
-         * the reference VM (docs/bench.md): at depth 32 batches of 2-4 beat
+         * the reference VM: at depth 32 batches of 2-4 beat
          * both 1 (fio's default) and 8, on the loop device as on virtio, where
          * a batch held behind one plug leaves the disk waiting; at depth 128
          * anything from 4 to 32 is alike.
