@@ -45,6 +45,8 @@ struct bench_sched_state {
         char *phase;                    /* when a change seen now happened (bench_sched_phase()) */
         char *fin;                      /* restore: the scheduler the disk was left on */
         size_t n_found;                 /* restore: attributes put back as found */
+        /* told before each switch what the restore would write (the guard's, set by lock.c) */
+        void (*on_target)(const struct ios_wanted *target);
 };
 
 /* ---- sched-kept.c: what another program set, kept ---- */
@@ -125,6 +127,9 @@ int bench_sched_switch(struct ios_device *d, const char *sched, const struct ios
  * message.  Disarms s.
  */
 int bench_sched_restore(struct bench_sched_state *s, char ***ret_bad);
+/* The guard's restore after a kill -9 (guard.c): w, what the restore would have written as of the last
+ * switch (told to the guard before it), put on d and read back; 0, or -errno with the files that differ. */
+int bench_sched_put_back(struct ios_device *d, struct ios_wanted *w, char ***ret_bad);
 /* Re-read and compare without writing: 0 if identical, -EIO + list otherwise. */
 int bench_sched_verify(const struct bench_sched_state *s, char ***ret_bad);
 void bench_sched_state_done(struct bench_sched_state *s);

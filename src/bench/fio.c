@@ -216,6 +216,8 @@ static _Noreturn void child_exec(struct bench_fio *f, pid_t parent, int out, int
                 child_fail(status, errno, "set the parent-death signal", false);
         if (getppid() != parent)
                 _exit(127);             /* iosched-bench is gone already */
+        if (bench_runcg_join() < 0)     /* fio and all it starts in the run's cgroup (runcg.c) */
+                child_fail(status, errno, "join the run's cgroup", false);
         if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0)
                 child_fail(status, errno, "redirect its output", false);
         r = bench_fence_enter(&f->fence, &step);
@@ -306,6 +308,7 @@ static void end_group(struct fio_child *c, bool term)
                 usleep(50000);
         while (waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
                 ;
+        (void)bench_runcg_kill();       /* whatever fio left, in any session */
         kill(-c->pid, SIGKILL);
         while (waitpid(c->pid, &c->status, 0) < 0 && errno == EINTR)
                 ;
@@ -409,8 +412,19 @@ static int collect(struct fio_child *c, bool *stopped)
                         *stopped = true;
                         kill(-c->pid, SIGTERM);
                 }
-                if (poll(p, 2, 200) <= 0)
+                /* fio has ended, its report in the pipe: a program a job left (a daemon) cannot hold it
+                 * open */
+                bool ended = c->out >= 0 && exited(c->pid);
+
+                if (ended)
+                        (void)bench_runcg_kill();
+                if (poll(p, 2, ended ? 0 : 200) <= 0) {
+                        if (ended) {
+                                close(c->out);
+                                c->out = -1;
+                        }
                         continue;
+                }
                 if (p[1].revents)
                         take_err(c);
                 if (!p[0].revents)

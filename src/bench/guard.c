@@ -8,19 +8,26 @@
  * ^C is iosched-bench's to handle), named "iosched-guard", with every other
  * descriptor closed (it never holds the bench lock nor a target), that
  * reads short lines from a socket pair:
+ *   "C PATH"              the run's cgroup (runcg.c): fio and all it starts
  *   "F PGID"              fio's process group runs (0: none runs)
  *   "D MAJ:MIN"           that disk's scheduler is switched (0:0: given back)
+ *   "S" then "K KEY=VALUE" lines: what the restore would write (sched-state.c)
  *   "M DEV INO KNOWN PATH" a file the run made, its directory's handle
  *                         passed with it (SCM_RIGHTS); "U DEV INO PATH" its
  *                         identity once fio made it; "R PATH" removed
  * When it reaches EOF, iosched-bench has ended; one that ended its own way
  * said "F 0", "D 0:0" and "R" before, and the guard just exits.  Otherwise
- * it kills fio's process group and fio's job processes (SIGKILL; learnt
- * while fio runs, below), removes the files by created.c's rule (beneath
+ * it ends the run's cgroup with cgroup.kill (every process fio started,
+ * whatever its session or parent) and removes it, or, where there is no
+ * cgroup, kills fio's process group and fio's job processes (SIGKILL;
+ * learnt while fio runs, below), removes the files by created.c's rule (beneath
  * the handle, a regular file, the one made), and, for a switched disk,
  * waits (up to 2 s) until the bench lock is free and writes "change" to the
  * disk's uevent: ioschedd and the udev rule (iosched-apply --udev) then
- * apply the policy, as they yield to a held lock only.  It says what it did
+ * apply the policy, as they yield to a held lock only.  Before that event
+ * it puts the disk's scheduler and tunables back itself, as the restore
+ * would have (the values found, and those another program set), read back:
+ * where no udevd runs, nothing else would.  It says what it did
  * in one line on standard error.
  */
 #define _GNU_SOURCE
@@ -38,7 +45,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "guard.h"
+#include "strv.h"
 #include "iosched.h"
 #include "macro.h"
 
@@ -222,12 +231,47 @@ static int remove_files(struct files *fs)
         return n;
 }
 
-static void give_back(unsigned major, unsigned minor, pid_t pgid, struct procs *ps, struct files *fs)
+/* The restore's writes on major:minor, read back: 1 done, -errno not, 0 nothing to do. */
+static int put_back(unsigned major, unsigned minor, struct ios_wanted *w)
+{
+        char link[64], target[PATH_MAX];
+        struct ios_ctx *ctx = NULL;
+        struct ios_device *d = NULL;
+        char **bad = NULL;
+        ssize_t n;
+        int r;
+
+        snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major, minor);
+        n = readlink(link, target, sizeof(target) - 1);
+        if (n <= 0)
+                return -ENODEV;
+        target[n] = '\0';
+        r = ios_ctx_new(NULL, &ctx);
+        if (r >= 0)
+                r = ios_device_new(ctx, strrchr(target, '/') ? strrchr(target, '/') + 1 : target, &d);
+        if (r >= 0)
+                r = bench_sched_put_back(d, w, &bad);
+        ios_strv_free(bad);
+        ios_device_free(d);
+        ios_ctx_free(ctx);
+        return r < 0 ? r : 1;
+}
+
+static void give_back(unsigned major, unsigned minor, pid_t pgid, const char *cg, struct procs *ps,
+                      struct files *fs, struct ios_wanted *found)
 {
         char path[64], msg[256] = "";
         int n = 0, fd, k;
 
-        if (pgid > 0) {
+        if (cg[0]) {
+                k = bench_runcg_kill_dir(cg);
+                (void)bench_runcg_rmdir(cg);
+                if (k > 0)
+                        n = snprintf(msg, sizeof(msg), "stopped fio (%d process%s, cgroup.kill)", k,
+                                     k == 1 ? "" : "es");
+                if (pgid > 0)
+                        (void)kill(-pgid, SIGKILL);
+        } else if (pgid > 0) {
                 learn(ps, pgid);
                 k = kill_fio(ps, pgid);
                 if (k > 0)
@@ -240,6 +284,13 @@ static void give_back(unsigned major, unsigned minor, pid_t pgid, struct procs *
         if (major || minor) {
                 for (int i = 0; i < 200 && lock_held(major, minor); i++)
                         usleep(10000);
+                if (found && found->n && !lock_held(major, minor)) {
+                        k = put_back(major, minor, found);
+                        if (k != 0)
+                                n += snprintf(msg + n, sizeof(msg) - (size_t)n, "%s%s", n ? "; " : "",
+                                              k > 0 ? "put its scheduler and tunables back as found" :
+                                                      "could not put its scheduler and tunables back");
+                }
                 snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/uevent", major, minor);
                 fd = open(path, O_WRONLY | O_CLOEXEC);
                 if (fd >= 0 && write(fd, "change", 6) == 6)
@@ -283,7 +334,8 @@ static _Noreturn void guard_main(int fd)
 {
         static struct procs ps;
         static struct files fs;
-        static char buf[PATH_MAX + 128];
+        static char buf[PATH_MAX + 128], cg[PATH_MAX];
+        static struct ios_wanted found;
         size_t len = 0;
         unsigned major = 0, minor = 0;
         pid_t pgid = 0;
@@ -293,7 +345,8 @@ static _Noreturn void guard_main(int fd)
                 ssize_t n;
                 char *nl;
 
-                if (poll(&p, 1, pgid > 0 ? 100 : -1) == 0) {
+                /* without a cgroup: fio's job processes learnt while it runs */
+                if (poll(&p, 1, pgid > 0 && !cg[0] ? 100 : -1) == 0) {
                         learn(&ps, pgid);
                         continue;
                 }
@@ -312,6 +365,15 @@ static _Noreturn void guard_main(int fd)
                         if (sscanf(buf, "F %d", &pg) == 1) {
                                 pgid = pg > 1 ? pg : 0;
                                 ps.n = 0;       /* a new fio, or none */
+                        } else if (streq(buf, "S")) {
+                                ios_wanted_done(&found);
+                        } else if (startswith(buf, "K ") && strchr(buf, '=')) {
+                                char *eq = strchr(buf, '=');
+
+                                *eq = '\0';
+                                (void)ios_wanted_set(&found, buf + 2, eq + 1, "found");
+                        } else if (startswith(buf, "C /") && strlen(buf + 2) < sizeof(cg)) {
+                                strcpy(cg, buf + 2);
                         } else if (sscanf(buf, "D %u:%u", &a, &b) == 2) {
                                 major = a;
                                 minor = b;
@@ -323,7 +385,7 @@ static _Noreturn void guard_main(int fd)
                 if (len == sizeof(buf) - 1)
                         len = 0;        /* no line of ours is that long */
         }
-        give_back(major, minor, pgid, &ps, &fs);
+        give_back(major, minor, pgid, cg, &ps, &fs, &found);
         _exit(0);
 }
 
@@ -338,6 +400,8 @@ static void guard_atexit(void)
                 usleep(5000);
 }
 
+static void tell(const char *line);
+
 int bench_guard_start(void)
 {
         int p[2], null, rd;
@@ -345,6 +409,9 @@ int bench_guard_start(void)
 
         if (guard_fd >= 0 || guard_failed)
                 return guard_fd >= 0 ? 0 : -ECHILD;
+        /* the run's cgroup first, removed at exit after the guard is told of its end (atexit: last first) */
+        if (bench_runcg_new() == 0)
+                atexit(bench_runcg_remove);
         /* a socket pair, so that a write to a guard that died is EPIPE, never SIGPIPE */
         if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, p) < 0)
                 goto fail;
@@ -378,6 +445,12 @@ int bench_guard_start(void)
         guard_fd = p[1];
         guard_pid = pid;
         atexit(guard_atexit);
+        if (bench_runcg_path()) {
+                char line[PATH_MAX + 8];
+
+                snprintf(line, sizeof(line), "C %s\n", bench_runcg_path());
+                tell(line);
+        }
         return 0;
 fail:
         guard_failed = true;
@@ -451,4 +524,17 @@ void bench_guard_file_gone(const char *path)
 
         if (!strchr(path, '\n') && n > 0 && (size_t)n < sizeof(line))
                 tell(line);
+}
+
+void bench_guard_state(const struct ios_wanted *w)
+{
+        char line[PATH_MAX + 128];
+
+        tell("S\n");
+        for (size_t i = 0; i < w->n; i++)
+                if (!strchr(w->s[i].key, '\n') && !strchr(w->s[i].key, '=') &&
+                    !strchr(w->s[i].value, '\n') &&
+                    (size_t)snprintf(line, sizeof(line), "K %s=%s\n", w->s[i].key, w->s[i].value) <
+                            sizeof(line))
+                        tell(line);
 }

@@ -12,21 +12,42 @@
 /*
  * guard.c: a small process forked once (the first time it is told
  * something), holding only its end of a socket pair: when that reaches
- * EOF (iosched-bench ended, however) it kills the fio process group it was
- * last told of and, for a disk whose scheduler was switched and not given
- * back, writes "change" to its uevent once the bench lock is free, so that
- * ioschedd and the udev rule apply the policy again; and removes the files
- * the run made (created.c's rule, on the directory handles it was given).  0 or -errno; a guard
- * that cannot start is said once and the run goes on.
+ * EOF (iosched-bench ended, however) it ends the run's cgroup (cgroup.kill)
+ * or, without one, kills the fio process group it was last told of; for a
+ * disk whose scheduler was switched and not given back it puts back the
+ * scheduler and tunables the restore would have written and writes
+ * "change" to its uevent once the bench lock is free, so that ioschedd and
+ * the udev rule apply the policy again; and it removes the files the run
+ * made (created.c's rule, on the directory handles it was given).  0 or
+ * -errno; a guard that cannot start is said once and the run goes on.
  */
 int bench_guard_start(void);
 void bench_guard_fio(pid_t pgid);                      /* fio's process group runs; 0: none */
 void bench_guard_disk(unsigned major, unsigned minor);  /* the disk is switched; 0, 0: given back */
+struct ios_wanted;
+void bench_guard_state(const struct ios_wanted *w);     /* what the restore writes, as of the next switch */
 /* created.c's files, for the guard to remove after a kill -9: made (dfd: its directory's handle, passed),
  * seen (its identity once fio made it), gone (removed or given up) */
 void bench_guard_file(const char *path, int dfd, dev_t dev, ino_t ino, bool known);
 void bench_guard_file_seen(const char *path, dev_t dev, ino_t ino);
 void bench_guard_file_gone(const char *path);
+
+/*
+ * runcg.c: the run's cgroup (cgroup v2, where writable): made once by
+ * bench_guard_start() and told to the guard, joined by fio's child before
+ * exec, emptied with cgroup.kill after each fio run, at exit and by the
+ * guard.  0 or -errno (-ENOENT: no writable cgroup v2, the process group
+ * and the guard's following of fio's children do it).
+ */
+int bench_runcg_new(void);
+const char *bench_runcg_path(void);                     /* NULL: none */
+int bench_runcg_join(void);                             /* in fio's child, before exec; async-signal-safe */
+int bench_runcg_kill(void);                             /* every process in it ended: how many there were */
+int bench_runcg_kill_dir(const char *dir);              /* the same for a cgroup by path (the guard's) */
+/* Remove the cgroup dir, waiting out EBUSY while its last processes are torn down; 0 or -errno. */
+int bench_runcg_rmdir(const char *dir);
+int bench_runcg_count(const char *dir);
+void bench_runcg_remove(void);                          /* emptied and removed (atexit) */
 
 /*
  * created.c: each file the run makes (ours, or fio's by the names the job

@@ -137,7 +137,9 @@ int bench_switch_begin(struct ios_device *d, struct bench_disk_lock *l, struct b
                 return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "%s: cannot read the scheduler state: %s", d->name,
                                        ios_strerror(r));
         bench_sched_arm(s, report);
-        /* from here a kill -9 leaves the disk switched: the guard then asks for its policy again */
+        /* from here a kill -9 leaves the disk switched: the guard puts back what the restore would
+         * (told before each switch), then asks for the disk's policy again */
+        s->on_target = bench_guard_state;
         bench_guard_disk(d->major, d->minor);
         return 0;
 }

@@ -116,3 +116,26 @@ int bench_mountinfo_find(const char *mountinfo, const unsigned *majors, const un
         bench_mounts_free(m, nm);
         return e < 0 ? e : nm > 0;
 }
+
+int bench_mounts_cgroup2(char **ret)
+{
+        struct libmnt_table *tb;
+        struct libmnt_iter *it;
+        struct libmnt_fs *fs;
+        int e = -ENOENT;
+
+        *ret = NULL;
+        tb = mnt_new_table_from_file("/proc/self/mountinfo");
+        it = mnt_new_iter(MNT_ITER_FORWARD);
+        if (!tb || !it)
+                e = -ENOMEM;
+        while (e == -ENOENT && mnt_table_next_fs(tb, it, &fs) == 0) {
+                const char *type = mnt_fs_get_fstype(fs), *target = mnt_fs_get_target(fs);
+
+                if (type && target && streq(type, "cgroup2"))
+                        e = (*ret = strdup(target)) ? 0 : -ENOMEM;
+        }
+        mnt_free_iter(it);
+        mnt_unref_table(tb);
+        return e;
+}

@@ -84,6 +84,8 @@ static const struct ios_change *first_failed(const struct ios_plan *pl)
  * when keep is no longer armed: the restore), and the rest planned again.
  * Else the first failure is the result, its one-line reason in *ret_msg.
  */
+static int restore_target(struct bench_sched_state *s, struct ios_wanted *t);
+
 static int plan_and_apply(struct ios_device *d, struct ios_wanted *w, struct bench_sched_state *keep,
                           bool all_or_nothing, char ***ret_written, char **ret_msg)
 {
@@ -212,6 +214,14 @@ int bench_sched_switch(struct ios_device *d, const char *sched_in, const struct 
                 }
                 if (ios_wanted_value(&s->left, "scheduler") && !(before = strdup(ios_wanted_value(&s->left, "scheduler"))))
                         return -ENOMEM;
+        }
+        if (s && s->on_target) {
+                /* what a restore would write, for the guard to write after a kill -9 during this switch */
+                struct ios_wanted t = {};
+
+                if (restore_target(s, &t) >= 0)
+                        s->on_target(&t);
+                ios_wanted_done(&t);
         }
         r = switch_settings(s, sched, extra, &w);
         if (r >= 0) {
@@ -355,4 +365,11 @@ int bench_sched_restore(struct bench_sched_state *s, char ***ret_bad)
         r = verify(s->dev, &target, ret_bad);
         ios_wanted_done(&target);
         return r;
+}
+
+int bench_sched_put_back(struct ios_device *d, struct ios_wanted *w, char ***ret_bad)
+{
+        (void)plan_and_apply(d, w, NULL, false, NULL, NULL);
+        (void)ios_device_refresh_sched(d);
+        return verify(d, w, ret_bad);
 }

@@ -21,6 +21,9 @@
  *                              fail with EBUSY, as kernel 7.x answers while
  *                              another disk of the tag set holds its lock;
  *                              N "always": every write
+ *   IOS_FAULT_NO_CGROUP=1      opening a cgroup's cgroup.procs for writing
+ *                              fails with EACCES, as where cgroup v2 is not
+ *                              delegated: iosched-bench's run has no cgroup
  *   IOS_FAULT_ANY_OWNER=1      every stat (stat, lstat, fstat, fstatat and
  *                              their 64 variants) says the file is root's:
  *                              policy files unpacked from a tarball or in a
@@ -55,7 +58,7 @@ enum kind { K_NONE, K_ALLOC, K_MALLOC, K_CALLOC, K_REALLOC, K_STRDUP, K_OPEN, K_
 static enum kind want = K_NONE;
 static unsigned long target, count;
 static int fail_errno;
-static bool inited, parsed, hit, no_openat2, any_owner;
+static bool inited, parsed, hit, no_openat2, any_owner, no_cgroup;
 /* IOS_FAULT_BUSY: up to 4 attributes, each with the writes still to fail */
 static struct { char attr[64]; unsigned long left; } busy[4];
 static unsigned nbusy;
@@ -183,6 +186,7 @@ static void parse_spec(void)
         hit_file = getenv("IOS_FAULT_HIT");
         no_openat2 = getenv("IOS_FAULT_NO_OPENAT2") && !strcmp(getenv("IOS_FAULT_NO_OPENAT2"), "1");
         any_owner = getenv("IOS_FAULT_ANY_OWNER") && !strcmp(getenv("IOS_FAULT_ANY_OWNER"), "1");
+        no_cgroup = getenv("IOS_FAULT_NO_CGROUP") && !strcmp(getenv("IOS_FAULT_NO_CGROUP"), "1");
         parse_busy(getenv("IOS_FAULT_BUSY"));
         if (!spec)
                 return;
@@ -315,11 +319,25 @@ char *strndup(const char *s, size_t n)
                 va_end(ap);                                             \
         } while (0)
 
+/* IOS_FAULT_NO_CGROUP: a write open of a cgroup's cgroup.procs */
+static bool cgroup_refused(const char *path, int flags)
+{
+        size_t n = path ? strlen(path) : 0;
+
+        parse_spec();
+        return no_cgroup && (flags & O_ACCMODE) != O_RDONLY && n >= 13 &&
+               !strcmp(path + n - 13, "/cgroup.procs");
+}
+
 int open(const char *path, int flags, ...)
 {
         int mode = 0;
 
         OPEN_MODE(flags, mode);
+        if (cgroup_refused(path, flags)) {
+                errno = EACCES;
+                return -1;
+        }
         if (fail(K_OPEN)) {
                 errno = fail_errno;
                 return -1;
@@ -332,6 +350,10 @@ int open64(const char *path, int flags, ...)
         int mode = 0;
 
         OPEN_MODE(flags, mode);
+        if (cgroup_refused(path, flags)) {
+                errno = EACCES;
+                return -1;
+        }
         if (fail(K_OPEN)) {
                 errno = fail_errno;
                 return -1;
@@ -344,6 +366,10 @@ int openat(int dfd, const char *path, int flags, ...)
         int mode = 0;
 
         OPEN_MODE(flags, mode);
+        if (cgroup_refused(path, flags)) {
+                errno = EACCES;
+                return -1;
+        }
         if (fail(K_OPEN)) {
                 errno = fail_errno;
                 return -1;
@@ -356,6 +382,10 @@ int openat64(int dfd, const char *path, int flags, ...)
         int mode = 0;
 
         OPEN_MODE(flags, mode);
+        if (cgroup_refused(path, flags)) {
+                errno = EACCES;
+                return -1;
+        }
         if (fail(K_OPEN)) {
                 errno = fail_errno;
                 return -1;

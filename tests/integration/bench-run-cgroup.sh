@@ -1,0 +1,97 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Description: a run's processes end with the run, by the kernel.  Where
+# cgroup v2 is writable, fio (--backend=fio) and everything it starts run in
+# a cgroup of the bench's own (iosched-bench.PID, beneath the bench's
+# cgroup), emptied with cgroup.kill and removed: a daemon a job forks
+# (exec_prerun='setsid -f sleep ...', a session of its own, fio's stdout
+# open) neither holds the bench after SIGTERM nor outlives it; after a
+# kill -9 of the bench, at once after fio starts or later, the guard ends
+# the cgroup: no process of the run is left.  Without the cgroup
+# (the test shim's IOS_FAULT_NO_CGROUP=1) the daemon still cannot hold the bench.
+. "$(dirname "$0")/bench-lib.sh"
+b_require_root
+[ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
+command -v fio >/dev/null || b_skip "no fio"
+cgmnt=$(awk '$0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo)
+[ -n "$cgmnt" ] && mkdir "$cgmnt/iosched-test.$$" 2>/dev/null && rmdir "$cgmnt/iosched-test.$$" ||
+        b_skip "no writable cgroup v2"
+mark=$(( $$ % 1000 + 7000 ))
+cd "$B_TMP" || b_fail "cd $B_TMP"    # the daemon's sleep: a number no other test uses
+
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+wait_for() {
+        ms=$1; shift
+        end=$(( $(now_ms) + ms ))
+        while ! "$@"; do
+                [ "$(now_ms)" -lt $end ] || return 1
+                sleep 0.02
+        done
+}
+gone() { ! kill -0 "$1" 2>/dev/null || case $(ps -o stat= -p "$1") in Z*) true ;; *) false ;; esac; }
+daemon() { pgrep -x sleep 2>/dev/null | while read -r p; do
+        [ "$(tr '\0' ' ' </proc/$p/cmdline 2>/dev/null)" = "sleep $mark " ] && echo $p; done | head -1; }
+run_of() { pgrep -f -- "--name=cg$1" | grep -v "^$2\$"; }     # fio and its jobs: their argv names the job
+has_daemon() { [ -n "$(daemon)" ]; }
+no_daemon() { [ -z "$(daemon)" ]; }
+no_run() { [ -z "$(run_of "$1" "$2")" ]; }
+has_fio() { [ -n "$(pgrep -P "$1" -x fio)" ]; }
+no_dir() { [ ! -d "$1" ]; }
+
+start() {       # start TAG [env...]: the bench with a forking job, in the background
+        tag=$1; shift
+        # the prerun's output (fio's JOB.prerun.txt) in the current directory: --allow-write
+        env "$@" "$BENCH_BIN" --backend=fio --allow-exec --allow-write --name=cg$tag --filename="$B_TMP/t.$tag" --size=8m \
+                --direct=0 --rw=randread --time_based --runtime=300 --exec_prerun="setsid -f sleep $mark; true" \
+                >"$B_TMP/out.$tag" 2>"$B_TMP/err.$tag" &
+        bench=$!
+        B_PIDS="$B_PIDS $bench"
+}
+
+# 1. SIGTERM: the bench ends, the daemon with it, the cgroup removed
+start term
+real=$bench
+wait_for 20000 has_fio $real || b_fail "fio never started: $(cat "$B_TMP/err.term")"
+wait_for 20000 has_daemon
+d=$(daemon)
+[ -n "$d" ] || b_fail "the job's daemon never started: $(cat "$B_TMP/err.term")"
+fio=$(pgrep -P $real -x fio)    # the run's (a first fio only reads the job)
+cg=$(sed -n 's/^0:://p' /proc/$fio/cgroup)
+case $cg in */iosched-bench.$real) ;; *) b_fail "fio is not in the run's cgroup: $cg" ;; esac
+[ "$(sed -n 's/^0:://p' /proc/$d/cgroup)" = "$cg" ] || b_fail "the daemon left the run's cgroup: $(cat /proc/$d/cgroup)"
+kill -TERM $real
+wait $bench
+wait_for 60000 gone $d || { kill -9 $d; b_fail "the daemon outlived the bench"; }
+[ -d "$cgmnt$cg" ] && b_fail "the run's cgroup $cg is left"
+echo "ok: SIGTERM, the daemon ended with the run"
+
+# 2. kill -9 at once when fio appears, and later: the guard ends the cgroup
+for i in 1 2 3 4 5 6; do
+        start k$i
+        wait_for 20000 has_fio $bench || b_fail "k$i: fio never started: $(cat "$B_TMP/err.k$i")"
+        [ $i -gt 3 ] && sleep 0.5
+        kill -9 $bench
+        wait $bench 2>/dev/null
+        wait_for 60000 no_run k$i $bench || b_fail "k$i: fio still runs after kill -9: $(run_of k$i $bench)"
+        wait_for 60000 no_daemon || b_fail "k$i: the job's daemon outlived a kill -9"
+        wait_for 60000 no_dir "$cgmnt$(sed -n 's/^0:://p' /proc/self/cgroup | sed 's|^/$||')/iosched-bench.$bench" ||
+                b_fail "k$i: the run's cgroup is left"
+done
+echo "ok: kill -9, at once and later: nothing of the run is left"
+
+# 3. no cgroup: the daemon (left running, in a session of its own) does not hold the bench after SIGTERM
+shim=$top/$BUILDDIR/tests/libiosfault.so
+[ -r "$shim" ] || b_fail "$shim is not built (make tests)"
+start nocg LD_PRELOAD="$shim" IOS_FAULT_NO_CGROUP=1 \
+        ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+wait_for 20000 has_fio $bench || b_fail "nocg: fio never started: $(cat "$B_TMP/err.nocg")"
+wait_for 20000 has_daemon
+d=$(daemon)
+[ -n "$d" ] || b_fail "nocg: the job's daemon never started"
+B_PIDS="$B_PIDS $d"
+kill -TERM $bench
+wait $bench
+gone $d && b_fail "nocg: the daemon is gone (no cgroup was asked for): the case shows nothing"
+kill -9 $d
+echo "ok: without a cgroup the daemon does not hold the bench"
+echo ok
