@@ -321,16 +321,6 @@ static const struct reset_rule {
         { "queue/iosched/async_depth", "queue/nr_requests", 0, 0 },
         { "queue/async_depth", "queue/nr_requests", 0, 0 },
         /*
-         * A scheduler switch sets the depth: blk_mq_init_sched() to twice the
-         * tag depth capped at BLKDEV_DEFAULT_RQ (128), and back to none the tag
-         * set's queue_depth (blk_mq_init_sched(q, NULL) before 6.0,
-         * elevator_disable() since); the async depth follows the new depth.
-         * After the rules above: ios_tunable_reset_by() names a key's first.
-         */
-        { "queue/nr_requests", "scheduler", 0, 0 },
-        { "queue/async_depth", "scheduler", 0, 0 },
-        { "queue/iosched/async_depth", "scheduler", 0, 0 },
-        /*
          * A queue-limits update (queue_limits_commit_update(), the bdi's
          * read-ahead from the limits) raises read_ahead_kb to what the
          * limits give (at least 128 KiB; 1024 on a loop device over ext4,
