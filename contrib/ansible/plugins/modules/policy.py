@@ -250,20 +250,13 @@ def write_candidate(module, directory, base, content):
     return tmp
 
 
-def put_back(directory, path, old):
+def put_back(module, directory, base, path, old):
     """The drop-in as it was before this task: old's bytes, or no file (old is None)."""
     if old is None:
         if os.path.exists(path):
             os.unlink(path)
     else:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix='.' + os.path.basename(path) + '.')
-        try:
-            os.write(fd, old)
-            os.fchmod(fd, 0o644)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.rename(tmp, path)
+        os.rename(write_candidate(module, directory, base, old), path)
     fsync_dir(directory)
 
 
@@ -449,7 +442,7 @@ def main():
                     # the file goes back as it was (removed if it is new): the next run, and
                     # every other task that runs iosched-apply, finds the policy it had
                     if file_changed:
-                        put_back(directory, path, old)
+                        put_back(module, directory, base, path, old)
                         result['file_changed'] = False
                         result['restored'] = True
                     module.fail_json(msg='%s%s' % ('; '.join(msg) or 'exit %d' % rc,
