@@ -14,7 +14,6 @@ b_require_root
 top_dir=/dev/shm/iosched-bench-it-${B_TMP##*-}-swap
 mkdir -p "$top_dir" || b_fail "mkdir"
 
-now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
 swap() {
         mode=$1; shift

@@ -20,17 +20,6 @@ grep -qw mq-deadline /sys/block/$l/queue/scheduler || b_skip "no mq-deadline on 
 grep -qw none /sys/block/$l/queue/scheduler || b_skip "no none on $l"
 lock=/run/iosched-bench/$(cat /sys/block/$l/dev).lock
 
-now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
-
-# wait_for MS CMD...: CMD true within MS milliseconds
-wait_for() {
-        ms=$1; shift
-        end=$(( $(now_ms) + ms ))
-        while ! "$@"; do
-                [ "$(now_ms)" -lt $end ] || return 1
-                sleep 0.02
-        done
-}
 # none of the pids in $1 is a live fio process any more (a zombie is dead: its new parent
 # may not reap it in a container)
 no_fio() {

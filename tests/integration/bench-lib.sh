@@ -63,3 +63,14 @@ b_json() {
         elif command -v python3 >/dev/null; then python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$1"
         else return 0; fi
 }
+
+# wait_for MS CMD...: CMD true within MS milliseconds (a hang guard: returns as soon as it holds)
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+wait_for() {
+        ms=$1; shift
+        end=$(( $(now_ms) + ms ))
+        while ! "$@"; do
+                [ "$(now_ms)" -lt $end ] || return 1
+                sleep 0.02
+        done
+}

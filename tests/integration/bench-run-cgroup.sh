@@ -19,15 +19,6 @@ cgmnt=$(awk '$0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo)
 mark=$(( $$ % 1000 + 7000 ))
 cd "$B_TMP" || b_fail "cd $B_TMP"    # the daemon's sleep: a number no other test uses
 
-now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
-wait_for() {
-        ms=$1; shift
-        end=$(( $(now_ms) + ms ))
-        while ! "$@"; do
-                [ "$(now_ms)" -lt $end ] || return 1
-                sleep 0.02
-        done
-}
 gone() { ! kill -0 "$1" 2>/dev/null || case $(ps -o stat= -p "$1") in Z*) true ;; *) false ;; esac; }
 daemon() { pgrep -x sleep 2>/dev/null | while read -r p; do
         [ "$(tr '\0' ' ' </proc/$p/cmdline 2>/dev/null)" = "sleep $mark " ] && echo $p; done | head -1; }
