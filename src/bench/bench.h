@@ -420,6 +420,9 @@ struct bench_file {
         uint64_t region_start, region_len;
 };
 
+/* The largest region of a thread of the run on t (its files', else its own; else the largest target's size,
+ * fio's default region), in bytes; 0 when none is known. */
+uint64_t bench_target_max_region(const struct bench_target *t);
 /* Close and remove what we created; safe to call twice. */
 void bench_target_close(struct bench_target *t);
 /* Remove any file we created, for atexit(). */

@@ -63,6 +63,23 @@ static void paid(FILE *f, const struct bench_opts *o, const struct bench_cmp_var
         }
 }
 
+/* How long the completed rounds measured: a round may end at its size before its time */
+static void rounds_measured(FILE *f, const struct bench_cmp_variant *s, unsigned n, unsigned loops)
+{
+        uint64_t lo = UINT64_MAX, hi = 0;
+
+        for (unsigned i = 0; i < n; i++)
+                for (unsigned l = 0; l < loops; l++)
+                        if (s[i].runs[l].done) {
+                                uint64_t t = s[i].runs[l].res.runtime_ns;
+
+                                lo = t < lo ? t : lo;
+                                hi = t > hi ? t : hi;
+                        }
+        if (hi)
+                fprintf(f, "  each round measured %.2fs to %.2fs\n", (double)lo / 1e9, (double)hi / 1e9);
+}
+
 void bench_compare_text(FILE *f, const struct bench_opts *o, const struct bench_target *tg,
                        const struct ios_device *disk, struct bench_cmp_variant *s, unsigned n,
                        const struct bench_verdict *v, bool restored, const char *restored_what,
@@ -98,7 +115,7 @@ void bench_compare_text(FILE *f, const struct bench_opts *o, const struct bench_
                                 o->jobs[j].iodepth, j + 1 < o->njobs ? "," : "\n");
         }
         fprintf(f, "  backend: %s\n", bench_backend_name);
-        bench_round_words(o, round, sizeof(round));
+        bench_round_words(o, bench_target_max_region(tg), round, sizeof(round));
         fprintf(f, "  %u %s per scheduler, interleaved, each %s; objective %s (%s is better)\n", o->loops,
                 o->loops == 1 ? "round" : "rounds", round, o->objective_label,
                 bench_objective_lower_is_better(o->objective) ? "lower" : "higher");
@@ -142,6 +159,7 @@ void bench_compare_text(FILE *f, const struct bench_opts *o, const struct bench_
                                 bench_fmt_ns(b[2], sizeof(b[2]), s[i].jobs[j].p50),
                                 bench_fmt_ns(b[3], sizeof(b[3]), s[i].jobs[j].p99));
         }
+        rounds_measured(f, s, n, o->loops);
         fputc('\n', f);
         if (v->best >= 0 && v->second >= 0)
                 bench_verdict_print(f, v, s[v->best].name, s[v->second].name,

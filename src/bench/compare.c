@@ -174,7 +174,8 @@ static void upfront(void *userdata, unsigned nvariants)
 {
         const struct upfront *u = userdata;
 
-        bench_upfront_print(stderr, u->o, u->disk, u->tg->path, u->tg->is_bdev, nvariants, u->note);
+        bench_upfront_print(stderr, u->o, u->disk, u->tg->path, u->tg->is_bdev,
+                            bench_target_max_region(u->tg), nvariants, u->note);
 }
 
 int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,

@@ -270,22 +270,26 @@ void bench_verdict_print(FILE *f, const struct bench_verdict *v, const char *bes
 int bench_objective_uncap(struct bench_opts *g, char *note, size_t len);
 /* jobs.c: the job ends by its amount (size=, io_size=, number_ios=), not by time. */
 bool bench_job_ends_by_amount(const struct bench_opts *o);
+/* jobs.c: a job whose ios all fell in its ramp (measured none) is refused (BENCH_ERR_USAGE); else 0. */
+int bench_ramp_took_all(const struct bench_opts *job, uint64_t ios, uint64_t measured, struct bench_error *e);
 
 /* ------------------------------------------------------------------ */
 /* upfront.c: what a scheduler-switching run says before it switches   */
 /* ------------------------------------------------------------------ */
 
-/* A round's length in words: "10.0s (+1.0s ramp)", "until each job has done its size (4MiB per thread)";
- * returns the seconds a round takes at most, 0 when only the size ends it. */
-double bench_round_words(const struct bench_opts *o, char *buf, size_t len);
+/* A round's length in words: "10.0s (+1.0s ramp)", "up to 6.0s or 64MiB per thread, whichever comes first",
+ * "until each job has done its size (4MiB per thread)"; region: a thread's region in bytes, which ends a job
+ * that is not time_based (0: not known).  Returns the seconds a round takes at most, 0 when only the size
+ * ends it. */
+double bench_round_words(const struct bench_opts *o, uint64_t region, char *buf, size_t len);
 /*
  * Lines on f (stderr) before the first switch: which disk's scheduler will
  * switch and why that disk (path: the target, is_bdev: a device), for how
- * long (rounds x variants x a round), what it holds (mounted filesystems,
+ * long (rounds x variants x a round; region as for bench_round_words), what it holds (mounted filesystems,
  * swap, md/dm members, read through disk's ios_ctx), and note (may be NULL).
  */
 void bench_upfront_print(FILE *f, const struct bench_opts *o, const struct ios_device *disk, const char *path,
-                         bool is_bdev, unsigned nvariants, const char *note);
+                         bool is_bdev, uint64_t region, unsigned nvariants, const char *note);
 
 /* ------------------------------------------------------------------ */
 /* trial.c: the trial loop --compare and --observe share               */

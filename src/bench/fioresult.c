@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "fio.h"
 #include "jobs.h"
 #include "macro.h"
@@ -226,12 +227,7 @@ static int build_view(struct bench_fio *f, const struct bench_opts *g, const str
         return 0;
 }
 
-/*
- * A job that ends by its size before its ramp_time is over (the 1 s settle
- * after a switch, or its own) did every I/O inside the ramp: fio counts
- * them but measures none, and its percentiles are 0 ns.  No figure, no
- * verdict: the run is refused with what to change.
- */
+/* fio's counts for bench_ramp_took_all(): every I/O, and the measured ones (with a latency) */
 static int ramp_took_all(const struct bench_opts *job, const struct bench_result *jr, struct bench_error *e)
 {
         uint64_t ios = 0, measured = 0;
@@ -240,13 +236,7 @@ static int ramp_took_all(const struct bench_opts *job, const struct bench_result
                 ios += jr->d[d].ios;
                 measured += jr->d[d].clat.n + jr->d[d].lat.n;
         }
-        if (job->ramp_ns == 0 || ios == 0 || measured > 0)
-                return 0;
-        return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
-                               "job '%s': all its %" PRIu64 " I/Os fell in the %.3g s ramp_time (it ended by "
-                               "its size first), so none was measured: give it time_based=1 with runtime=, "
-                               "a size it cannot finish in the ramp, or ramp_time=0",
-                               job->name, ios, (double)job->ramp_ns / 1e9);
+        return bench_ramp_took_all(job, ios, measured, e);
 }
 
 int bench_fio_result(struct bench_fio *f, const struct bench_opts *g, const struct ios_json *doc,

@@ -44,6 +44,23 @@ bool bench_job_ends_by_amount(const struct bench_opts *o)
 }
 
 /*
+ * A job that ends by its amount before its ramp_time is over (the 1 s
+ * settle after a switch, or its own) did every I/O inside the ramp: both
+ * backends count them toward the amount, as fio does, but measure none.  No
+ * figure, no verdict: the run is refused with what to change.
+ */
+int bench_ramp_took_all(const struct bench_opts *job, uint64_t ios, uint64_t measured, struct bench_error *e)
+{
+        if (job->ramp_ns == 0 || ios == 0 || measured > 0)
+                return 0;
+        return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
+                               "job '%s': all its %" PRIu64 " I/Os fell in the %.3g s ramp_time (it ended by "
+                               "its size first), so none was measured: give it time_based=1 with runtime=, "
+                               "a size it cannot finish in the ramp, or ramp_time=0",
+                               job->name, ios, (double)job->ramp_ns / 1e9);
+}
+
+/*
  * fio's end conditions: without time_based a job ends when it has done its
  * amount, io_size= (io_limit=) or else size=, or number_ios= I/Os, whichever
  * comes first, and at runtime= only when runtime= is given; with

@@ -208,3 +208,20 @@ void bench_target_close(struct bench_target *t)
         t->n_others = 0;
         bench_target_close_one(t);
 }
+
+uint64_t bench_target_max_region(const struct bench_target *t)
+{
+        uint64_t m = t->region_len;
+
+        for (unsigned i = 0; i < t->n_files; i++)
+                if (t->files[i].region_len > m)
+                        m = t->files[i].region_len;
+        if (m)
+                return m;
+        /* no region resolved here (the fio backend's run): fio's default, the whole file or device */
+        m = t->dev_size;
+        for (unsigned i = 0; i < t->n_others; i++)
+                if (t->others[i].dev_size > m)
+                        m = t->others[i].dev_size;
+        return m;
+}

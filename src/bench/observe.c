@@ -456,7 +456,7 @@ static void upfront(void *userdata, unsigned nvariants)
 {
         const struct upfront *u = userdata;
 
-        bench_upfront_print(stderr, u->o, u->d, u->o->filename, true, nvariants, NULL);
+        bench_upfront_print(stderr, u->o, u->d, u->o->filename, true, 0, nvariants, NULL);
 }
 
 int bench_observe(const struct bench_opts *o, struct ios_ctx *root, const struct bench_compare_hooks *hooks,

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "worker.h"
 #include "macro.h"
 
@@ -369,6 +370,18 @@ static int run_error(const struct bench_workers *w, struct bench_error *e)
                         r = bench_error_set(e, BENCH_ERR_IO, -t->error, "%s: %s engine failed: %s",
                                             t->file->tg->path ? t->file->tg->path : "null", t->o->engine->name,
                                             ios_strerror(t->error));
+        }
+        /* a job that ended by its size inside its ramp measured nothing */
+        for (unsigned j = 0; r == 0 && !bench_stop_signal && j < (w->o->njobs ? w->o->njobs : 1); j++) {
+                uint64_t ios = 0, measured = 0;
+
+                for (unsigned i = 0; i < w->started; i++)
+                        for (int d = 0; d < BENCH_NDIR; d++)
+                                if (w->th[i].job == j) {
+                                        ios += w->th[i].pub_ios[d];
+                                        measured += w->th[i].st[d].ios;
+                                }
+                r = bench_ramp_took_all(w->o->njobs ? &w->o->jobs[j] : w->o, ios, measured, e);
         }
         return r;
 }

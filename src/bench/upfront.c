@@ -24,8 +24,12 @@
 #include "macro.h"
 #include "strv.h"
 
-/* A job's end: by its amount (bytes, per thread), by time, or both (the first). */
-static void job_end(const struct bench_opts *j, uint64_t *amount, uint64_t *time_ns)
+/*
+ * A job's end: by its amount (bytes, per thread), by time, or both (the
+ * first).  region: the bytes of a thread's region, which end a job that is
+ * not time_based when nothing smaller does (fio's rule; 0: not known).
+ */
+static void job_end(const struct bench_opts *j, uint64_t region, uint64_t *amount, uint64_t *time_ns)
 {
         *amount = 0;
         *time_ns = j->runtime_ns;
@@ -38,33 +42,39 @@ static void job_end(const struct bench_opts *j, uint64_t *amount, uint64_t *time
 
                 *amount = !*amount || n < *amount ? n : *amount;
         }
+        /* as the run's loop (ioloop.c): the null engine's region is no file's */
+        bool nofile = j->engine && (j->engine->flags & BENCH_ENGINE_NOFILE) && !j->size.set;
+
+        if (!*amount && !j->time_based && !nofile)
+                *amount = region;
         if (*amount && !j->runtime_set && !j->time_based)
                 *time_ns = 0;
 }
 
-double bench_round_words(const struct bench_opts *o, char *buf, size_t len)
+double bench_round_words(const struct bench_opts *o, uint64_t region, char *buf, size_t len)
 {
         uint64_t amount = 0, t = 0, ramp = 0;
         unsigned n = o->njobs ? o->njobs : 1, by_amount = 0;
-        char a[32], b[32], c[32];
+        char a[32], c[32];
 
         for (unsigned i = 0; i < n; i++) {
                 const struct bench_opts *j = o->njobs ? &o->jobs[i] : o;
                 uint64_t am, tn;
 
-                job_end(j, &am, &tn);
+                job_end(j, region, &am, &tn);
                 by_amount += am > 0;
                 amount = am > amount ? am : amount;
                 t = tn > t ? tn : t;
                 ramp = j->ramp_ns > ramp ? j->ramp_ns : ramp;
         }
         snprintf(c, sizeof(c), "%.1fs ramp, then ", (double)ramp / 1e9);
+        bench_fmt_bytes(a, sizeof(a), (double)amount);
         if (by_amount == n && t == 0)
                 snprintf(buf, len, "%suntil each job has done its size (%s%s per thread)", ramp ? c : "",
-                         n > 1 ? "up to " : "", bench_fmt_bytes(a, sizeof(a), (double)amount));
+                         n > 1 ? "up to " : "", a);
         else if (by_amount)
-                snprintf(buf, len, "%sup to %.1fs, or until each job has done its size (%s%s per thread)", ramp ? c : "",
-                         (double)t / 1e9, n > 1 ? "up to " : "", bench_fmt_bytes(b, sizeof(b), (double)amount));
+                snprintf(buf, len, "%sup to %.1fs or %s per thread, whichever comes first", ramp ? c : "",
+                         (double)t / 1e9, a);
         else
                 snprintf(buf, len, "%.1fs (+%.1fs ramp)", (double)t / 1e9, (double)ramp / 1e9);
         return t ? (double)(t + ramp) / 1e9 : 0;
@@ -223,7 +233,7 @@ static void why_disk(const struct bench_opts *o, const char *path, bool is_bdev,
 }
 
 void bench_upfront_print(FILE *f, const struct bench_opts *o, const struct ios_device *disk, const char *path,
-                         bool is_bdev, unsigned nvariants, const char *note)
+                         bool is_bdev, uint64_t region, unsigned nvariants, const char *note)
 {
         struct ios_ctx *r = disk->ctx;
         struct parts p = { .n = 0 };
@@ -236,11 +246,12 @@ void bench_upfront_print(FILE *f, const struct bench_opts *o, const struct ios_d
         int em, es;
 
         why_disk(o, path, is_bdev, why, sizeof(why));
-        secs = bench_round_words(o, round, sizeof(round));
+        secs = bench_round_words(o, region, round, sizeof(round));
         fprintf(f, "iosched-bench: %s will switch the I/O scheduler of %s (%s), restored at the end\n",
                 o->observe ? "--observe" : "--compare", disk->name, why);
         if (secs > 0)
-                snprintf(total, sizeof(total), ": %s%.0fs in all", strstr(round, "its size") ? "up to " : "about ", secs * o->loops * nvariants);
+                snprintf(total, sizeof(total), ": %s%.0fs in all",
+                         strstr(round, "up to") ? "up to " : "about ", secs * o->loops * nvariants);
         fprintf(f, "iosched-bench: for %u %s x %u %s, each round %s%s\n", o->loops,
                 o->loops == 1 ? "round" : "rounds", nvariants, nvariants == 1 ? "variant" : "variants", round, total);
         parts_read(disk, &p);

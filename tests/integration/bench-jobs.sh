@@ -95,19 +95,19 @@ check '(.jobs | length) == 1 and .jobs[0].jobname == "w" and .jobs[0].write.tota
         "$B_TMP/dir.json" "group_reporting"
 
 # 4. rate_iops, thinktime, startdelay, stonewall
-$BENCH --filename=$dev --runtime=2s --name=paced --rw=randread --rate_iops=200 \
+$BENCH --filename=$dev --runtime=2s --time_based --name=paced --rw=randread --rate_iops=200 \
         --name=thinker --rw=randread --thinktime=20ms --name=late --rw=read --startdelay=1s --runtime=500ms \
         -J >"$B_TMP/pace.json" 2>"$B_TMP/err" || b_fail "pacing: $(cat "$B_TMP/err")"
 # 200/s for 2 s: 400 at most (the upper bound shows the pacing; a loaded machine may fall short); thinktime 20 ms at QD1: about 50/s at most
 check '.jobs[0].read.total_ios >= 300 and .jobs[0].read.total_ios <= 410' "$B_TMP/pace.json" "rate_iops=200"
 check '.jobs[1].read.total_ios > 10 and .jobs[1].read.iops <= 55' "$B_TMP/pace.json" "thinktime=20ms"
 check '.jobs[2].read.runtime >= 450 and .jobs[2].read.runtime <= 1000' "$B_TMP/pace.json" "startdelay"
-$BENCH --filename=$dev --runtime=600ms --name=first --rw=read --name=second --rw=randread --stonewall \
+$BENCH --filename=$dev --runtime=600ms --time_based --name=first --rw=read --name=second --rw=randread --stonewall \
         -J >"$B_TMP/wall.json" 2>"$B_TMP/err" || b_fail "stonewall: $(cat "$B_TMP/err")"
 check '.jobs[0].groupid == 0 and .jobs[1].groupid == 1 and .jobs[0].elapsed >= 1' "$B_TMP/wall.json" "stonewall"
 
 # 5. prioclass reaches every thread of its job
-$BENCH --filename=$dev --runtime=3s --name=idle --rw=randread --prioclass=3 --numjobs=2 >/dev/null 2>&1 &
+$BENCH --filename=$dev --runtime=3s --time_based --name=idle --rw=randread --prioclass=3 --numjobs=2 >/dev/null 2>&1 &
 pid=$!
 B_PIDS="$B_PIDS $pid"
 sleep 1

@@ -48,7 +48,7 @@ run_bench() {
                 [ "$(cat $q/$f)" != "$(want $f)" ] || b_fail "$f already holds the policy's value"
         done
         # shellcheck disable=SC2086
-        $BENCH --filename=/dev/$l --rw=randread --bs=4k --runtime=3s --ramp_time=0 --loops=$loops \
+        $BENCH --filename=/dev/$l --rw=randread --bs=4k --runtime=3s --time_based --ramp_time=0 --loops=$loops \
                 --compare=none,mq-deadline --eta=always "$@" >"$B_TMP/out" 2>"$B_TMP/err" &
         BPID=$!
         B_PIDS="$B_PIDS $BPID"
@@ -126,7 +126,7 @@ echo "ok: --json"
 echo none >$q/scheduler
 echo mq-deadline >$q/scheduler
 b_queue_state $l >"$B_TMP/before"
-$BENCH --filename=/dev/$l --rw=randread --bs=4k --runtime=3s --ramp_time=0 --loops=2 \
+$BENCH --filename=/dev/$l --rw=randread --bs=4k --runtime=3s --time_based --ramp_time=0 --loops=2 \
         --compare=none,mq-deadline:fifo_batch=1 --eta=always >"$B_TMP/out" 2>"$B_TMP/err" &
 BPID=$!
 B_PIDS="$B_PIDS $BPID"

@@ -28,7 +28,7 @@ echo none > "/sys/block/$L/queue/scheduler"
 d_start --config "$P" --no-builtin
 d_wait 2000 d_sched_is "$L" mq-deadline || t_fail "$L: scheduler not set at start: $(t_sched "$L")"
 
-"$BENCH_BIN" --filename="/dev/$L" --rw=randread --runtime=8 --ramp_time=0 --loops=1 --compare=none \
+"$BENCH_BIN" --filename="/dev/$L" --rw=randread --runtime=8 --time_based --ramp_time=0 --loops=1 --compare=none \
         >"$T_TMP/bench.out" 2>"$T_TMP/bench.err" &
 BPID=$!
 D_EXTRA_CLEANUP="kill -KILL $BPID 2>/dev/null; wait $BPID 2>/dev/null"

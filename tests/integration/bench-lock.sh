@@ -15,7 +15,7 @@ avail=$(sed 's/[][]//g' $q/scheduler)
 echo 1024 >$q/read_ahead_kb
 b_queue_state $l >"$B_TMP/before"
 
-$BENCH --filename=/dev/$l --rw=randread --runtime=10s --ramp_time=0 --compare --loops=3 \
+$BENCH --filename=/dev/$l --rw=randread --runtime=10s --time_based --ramp_time=0 --compare --loops=3 \
         >"$B_TMP/out1" 2>"$B_TMP/err1" &
 pid=$!
 B_PIDS="$B_PIDS $pid"

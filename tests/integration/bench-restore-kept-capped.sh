@@ -21,7 +21,7 @@ echo none >$q/scheduler
 echo mq-deadline >$q/scheduler
 echo 64 >$q/nr_requests
 
-$BENCH --filename=/dev/$l --rw=randread --runtime=2s --ramp_time=0 --loops=2 --compare=mq-deadline,none \
+$BENCH --filename=/dev/$l --rw=randread --runtime=2s --time_based --ramp_time=0 --loops=2 --compare=mq-deadline,none \
         >"$B_TMP/out" 2>"$B_TMP/err" &
 BPID=$!
 B_PIDS="$B_PIDS $BPID"

@@ -49,7 +49,7 @@ same "JSON run"
 
 # interrupted mid-run: the run is long, the signal comes during it
 for sig in INT TERM; do
-        $BENCH --filename=/dev/$l --rw=randrw --iodepth=8 --runtime=10s --ramp_time=0 --compare --loops=3 \
+        $BENCH --filename=/dev/$l --rw=randrw --iodepth=8 --runtime=10s --time_based --ramp_time=0 --compare --loops=3 \
                 --allow-write >"$B_TMP/out" 2>"$B_TMP/err" &
         pid=$!
         B_PIDS="$B_PIDS $pid"

@@ -31,7 +31,7 @@ start_bench() {
         echo mq-deadline >$q/scheduler
         b_queue_state $l >"$B_TMP/before"
         # shellcheck disable=SC2086
-        $BENCH --filename=/dev/$l ${1:---rw=randread} --runtime=3s --ramp_time=0 --loops=1 --compare=none \
+        $BENCH --filename=/dev/$l ${1:---rw=randread} --runtime=3s --time_based --ramp_time=0 --loops=1 --compare=none \
                 >"$B_TMP/out" 2>"$B_TMP/err" &
         BPID=$!
         B_PIDS="$B_PIDS $BPID"

@@ -34,7 +34,7 @@ d_wait 1000 d_sched_is "$L" mq-deadline || t_fail "$L: scheduler not set at star
 d_wait 1000 d_attr_is "$L" iosched/read_expire 300 || t_fail "$L: read_expire not set at start"
 
 # the benchmark: none then mq-deadline, 1.5 s each
-"$BENCH_BIN" --filename="/dev/$L" --rw=randread --runtime=1500ms --ramp_time=0 --loops=1 \
+"$BENCH_BIN" --filename="/dev/$L" --rw=randread --runtime=1500ms --time_based --ramp_time=0 --loops=1 \
         --compare=none,mq-deadline >"$T_TMP/bench.out" 2>"$T_TMP/bench.err" &
 BPID=$!
 D_EXTRA_CLEANUP="kill -TERM $BPID 2>/dev/null; wait $BPID 2>/dev/null"

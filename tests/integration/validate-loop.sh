@@ -30,7 +30,7 @@ printf '[Match]\nName=%s\n[Set]\nScheduler=mq-deadline\nqueue/iosched/fifo_batch
 chmod 0644 "$root/etc/iosched.d/50-loop.conf"
 
 # the run in the background; read_ahead_kb looked at while it runs
-$APPLY validate --config-root "$root" "$l" -- --rw=randread --runtime=400ms --ramp_time=0 --loops=3 --eta=never \
+$APPLY validate --config-root "$root" "$l" -- --rw=randread --runtime=400ms --time_based --ramp_time=0 --loops=3 --eta=never \
         > "$T_TMP/out" 2> "$T_TMP/err" &
 pid=$!
 : > "$T_TMP/seen"

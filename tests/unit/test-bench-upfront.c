@@ -55,7 +55,7 @@ static char *upfront(const char *dir, const struct bench_opts *o, const char *pa
         assert_int_equal(ios_device_new(root, "loop0", &d), 0);
         f = open_memstream(&text, &len);
         assert_non_null(f);
-        bench_upfront_print(f, o, d, path, is_bdev, 2, NULL);
+        bench_upfront_print(f, o, d, path, is_bdev, 0, 2, NULL);
         fclose(f);
         ios_device_free(d);
         ios_ctx_free(root);
@@ -140,12 +140,24 @@ static void test_round_words(void **state)
 
         (void)state;
         assert_int_equal(parse(&o, "--filename=/dev/null", "--rw=read", "--size=1m", "--runtime=3"), 0);
-        assert_true(bench_round_words(&o, b, sizeof(b)) == 3.0);
-        assert_string_equal(b, "up to 3.0s, or until each job has done its size (1MiB per thread)");
+        assert_true(bench_round_words(&o, 0, b, sizeof(b)) == 3.0);
+        assert_string_equal(b, "up to 3.0s or 1MiB per thread, whichever comes first");
         bench_opts_done(&o);
         assert_int_equal(parse(&o, "--filename=/dev/null", "--rw=read", "--number_ios=256", "--bs=4k"), 0);
-        assert_true(bench_round_words(&o, b, sizeof(b)) == 0);
+        assert_true(bench_round_words(&o, 0, b, sizeof(b)) == 0);
         assert_string_equal(b, "until each job has done its size (1MiB per thread)");
+        bench_opts_done(&o);
+        /* no size: the region ends a job that is not time_based, as fio's */
+        assert_int_equal(parse(&o, "--filename=/dev/null", "--rw=randread", "--runtime=6", NULL), 0);
+        assert_true(bench_round_words(&o, 64 << 20, b, sizeof(b)) == 6.0);
+        assert_string_equal(b, "up to 6.0s or 64MiB per thread, whichever comes first");
+        assert_true(bench_round_words(&o, 0, b, sizeof(b)) == 6.0);
+        assert_string_equal(b, "6.0s (+0.0s ramp)");
+        bench_opts_done(&o);
+        assert_int_equal(parse(&o, "--filename=/dev/null", "--rw=randread", "--runtime=6", "--time_based"),
+                         0);
+        assert_true(bench_round_words(&o, 64 << 20, b, sizeof(b)) == 6.0);
+        assert_string_equal(b, "6.0s (+0.0s ramp)");
         bench_opts_done(&o);
 }
 
