@@ -449,6 +449,16 @@ int ios_plan_apply(struct ios_plan *plan);
  */
 bool ios_tunable_reset_on(struct ios_device *d, const char *key, const char *by);
 /*
+ * Whether d's kernel will refuse value for the queue file key once the
+ * queue's scheduler is sched_after (NULL or "none": none), by the bounds
+ * the disk sets (nr_requests and the tag depth, max_sectors_kb and
+ * max_hw_sectors_kb ...), the rule apply and --dry-run use: 1 with the
+ * bound in why ("at most 128 without a scheduler ..."), 0 when it takes
+ * it or cannot tell.
+ */
+int ios_tunable_refused(struct ios_device *d, const char *key, const char *value, const char *sched_after,
+                        char *why, size_t whylen);
+/*
  * The one spelling of a change: "key: before -> after (source)", before
  * "(default)" when unknown ("(after switch)" for a planned one), after the
  * value read back when applied, else the wanted one.  Returns buf.

@@ -278,6 +278,8 @@ struct apply_verdict_row {
         char *name;
         unsigned runs;
         double median, min, max, spread;        /* the objective over the rounds; NAN: not given */
+        struct ios_wanted left;         /* policy values the kernel refuses under it, left at its default
+                                         * in its rounds (the bench's left_at_default; source: why) */
 };
 struct apply_verdict {
         enum apply_verdict_kind kind;

@@ -36,8 +36,10 @@ const char *apply_verdict_name(enum apply_verdict_kind k)
 
 void apply_verdict_done(struct apply_verdict *v)
 {
-        for (size_t i = 0; i < v->nrows; i++)
+        for (size_t i = 0; i < v->nrows; i++) {
                 free(v->rows[i].name);
+                ios_wanted_done(&v->rows[i].left);
+        }
         free(v->rows);
         free(v->sched);
         free(v->best);
@@ -84,9 +86,25 @@ static const struct ios_json *find_variant(const struct ios_json *scheds, const 
         return NULL;
 }
 
+/* A variant's left_at_default: the policy values the kernel refused under it (absent: none). */
+static int read_left(const struct ios_json *a, struct ios_wanted *left)
+{
+        for (size_t i = 0; a && a->type == IOS_JSON_ARR && i < a->n; i++) {
+                const char *key = ios_json_str(ios_json_get(&a->kids[i], "key"));
+                const char *value = ios_json_str(ios_json_get(&a->kids[i], "value"));
+                const char *why = ios_json_str(ios_json_get(&a->kids[i], "why"));
+
+                if (key && value && ios_wanted_set(left, key, value, why ? why : "") < 0)
+                        return -ENOMEM;
+        }
+        return 0;
+}
+
 /* The rows of the text table: every variant's median, range and spread of the objective. */
 static int read_rows(const struct ios_json *scheds, struct apply_verdict *v)
 {
+        int r;
+
         v->rows = calloc(scheds->n ? scheds->n : 1, sizeof(*v->rows));
         if (!v->rows)
                 return -ENOMEM;
@@ -107,6 +125,9 @@ static int read_rows(const struct ios_json *scheds, struct apply_verdict *v)
                 v->rows[i].min = num_or_nan(s, "min");
                 v->rows[i].max = num_or_nan(s, "max");
                 v->rows[i].spread = num_or_nan(s, "spread_pct");
+                r = read_left(ios_json_get(s, "left_at_default"), &v->rows[i].left);
+                if (r < 0)
+                        return r;
         }
         return 0;
 }
@@ -297,6 +318,12 @@ void apply_verdict_table(FILE *f, const struct apply_verdict *v)
                         isnan(v->rows[i].spread) ? 0.0 : v->rows[i].spread,
                         same(v->rows[i].name, v->sched) ? "  the policy's" : "");
         }
+        for (size_t i = 0; i < v->nrows; i++)
+                for (size_t k = 0; k < v->rows[i].left.n; k++)
+                        fprintf(f, "  %s ran with %s at its default: the kernel refuses the policy's %s "
+                                "there: %s\n",
+                                v->rows[i].name, v->rows[i].left.s[k].key, v->rows[i].left.s[k].value,
+                                v->rows[i].left.s[k].source);
         if (v->original)
                 fprintf(f, "  %s: scheduler %s and the queue tunables as found\n",
                         v->restored ? "restored" : "NOT restored", v->original);
@@ -331,4 +358,18 @@ void apply_verdict_json(FILE *f, const struct apply_verdict *v)
                 fprintf(f, ", \"significant\": %s", v->significant ? "true" : "false");
         else
                 fputs(", \"significant\": null", f);
+        fputs(",\n \"left_at_default\": [", f);
+        for (size_t i = 0, n = 0; have && i < v->nrows; i++)
+                for (size_t k = 0; k < v->rows[i].left.n; k++) {
+                        fputs(n++ ? ", {\"scheduler\": " : "{\"scheduler\": ", f);
+                        ios_json_string(f, v->rows[i].name);
+                        fputs(", \"key\": ", f);
+                        ios_json_string(f, v->rows[i].left.s[k].key);
+                        fputs(", \"value\": ", f);
+                        ios_json_string(f, v->rows[i].left.s[k].value);
+                        fputs(", \"why\": ", f);
+                        ios_json_string(f, v->rows[i].left.s[k].source);
+                        fputc('}', f);
+                }
+        fputc(']', f);
 }

@@ -160,6 +160,13 @@ void bench_compare_text(FILE *f, const struct bench_opts *o, const struct bench_
                                 bench_fmt_ns(b[3], sizeof(b[3]), s[i].jobs[j].p99));
         }
         rounds_measured(f, s, n, o->loops);
+        for (unsigned i = 0; i < n; i++)
+                for (size_t k = 0; s[i].var && k < s[i].var->left.n; k++) {
+                        const struct ios_setting *l = &s[i].var->left.s[k];
+
+                        fprintf(f, "  %s ran with %s at %s's default: the kernel refuses the policy's %s "
+                                "there: %s\n", s[i].name, l->key, s[i].var->sched, l->value, l->source);
+                }
         fputc('\n', f);
         if (v->best >= 0 && v->second >= 0)
                 bench_verdict_print(f, v, s[v->best].name, s[v->second].name,

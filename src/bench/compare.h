@@ -173,6 +173,8 @@ struct bench_variant {
         char *label;                    /* the kernel's scheduler name, then the tunables as written */
         char *sched;                    /* the kernel's name */
         struct ios_wanted set;          /* "queue/iosched/NAME" or "queue/NAME" = value */
+        struct ios_wanted left;         /* --policy values the kernel refuses under sched, left at its
+                                         * default in this variant's rounds; source: the bound */
 };
 
 struct bench_variants {
@@ -203,8 +205,13 @@ int bench_variants_resolve(const struct bench_opts *o, struct ios_device *disk, 
  * held and the state saved and armed.
  */
 int bench_variants_learn(struct bench_variants *vs, struct ios_device *disk, struct bench_error *e);
-/* Put disk in variant i's whole state (extra: the --policy settings), through the library's plan. */
-int bench_variant_switch(const struct bench_variants *vs, unsigned i, struct ios_device *disk,
+/*
+ * Put disk in variant i's whole state (extra: the --policy settings), through the library's plan.  A
+ * --policy value the kernel refuses under the variant's scheduler (ios_tunable_refused(): nr_requests
+ * beyond the tag depth under none) is not written: the file keeps the scheduler's default, and the
+ * value and why go in the variant's left, for the report.
+ */
+int bench_variant_switch(struct bench_variants *vs, unsigned i, struct ios_device *disk,
                          const struct ios_wanted *extra, char **ret_msg);
 /*
  * What variant i's run stands on, as the kernel shows it: "queue/scheduler=NAME"
@@ -220,7 +227,8 @@ int bench_variant_shown(const struct bench_variants *vs, unsigned i, struct ios_
  */
 int bench_variant_kept(const struct bench_variants *vs, unsigned i, struct ios_device *disk, char * const *before,
                        const char *what, struct bench_error *e);
-/* "scheduler" : ..., "tunables" : { "queue/iosched/NAME" : "value", ... }, each line after indent */
+/* "scheduler" : ..., "tunables" : { "queue/iosched/NAME" : "value", ... }, "left_at_default" : [ { "key" :
+ * ..., "value" : ..., "why" : ... } ... ], each line after indent */
 void bench_variant_json(FILE *f, const struct bench_variant *v, const char *indent);
 void bench_variants_done(struct bench_variants *vs);
 

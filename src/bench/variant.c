@@ -156,6 +156,7 @@ void bench_variants_done(struct bench_variants *vs)
                 free(vs->v[i].label);
                 free(vs->v[i].sched);
                 ios_wanted_done(&vs->v[i].set);
+                ios_wanted_done(&vs->v[i].left);
         }
         free(vs->v);
         for (unsigned i = 0; vs->start && i < vs->n_start; i++)
@@ -363,13 +364,23 @@ void bench_variant_json(FILE *f, const struct bench_variant *v, const char *inde
                 fputs(" : ", f);
                 bench_json_string(f, v->set.s[k].value);
         }
-        fprintf(f, "%s},\n", v->set.n ? " " : "");
+        fprintf(f, "%s},\n%s\"left_at_default\" : [", v->set.n ? " " : "", indent);
+        for (size_t k = 0; k < v->left.n; k++) {
+                fputs(k ? ", { \"key\" : " : " { \"key\" : ", f);
+                bench_json_string(f, v->left.s[k].key);
+                fputs(", \"value\" : ", f);
+                bench_json_string(f, v->left.s[k].value);
+                fputs(", \"why\" : ", f);
+                bench_json_string(f, v->left.s[k].source);
+                fputs(" }", f);
+        }
+        fprintf(f, "%s],\n", v->left.n ? " " : "");
 }
 
-int bench_variant_switch(const struct bench_variants *vs, unsigned i, struct ios_device *d,
+int bench_variant_switch(struct bench_variants *vs, unsigned i, struct ios_device *d,
                          const struct ios_wanted *extra, char **ret_msg)
 {
-        const struct bench_variant *v = &vs->v[i];
+        struct bench_variant *v = &vs->v[i];
         const struct ios_wanted *start = start_of(vs, v->sched);
         struct ios_wanted w = {};
         int r = 0;
@@ -377,9 +388,17 @@ int bench_variant_switch(const struct bench_variants *vs, unsigned i, struct ios
         /* the variant's own values, then the policy's, then what the scheduler starts with */
         for (size_t k = 0; k < v->set.n && r >= 0; k++)
                 r = ios_wanted_set(&w, v->set.s[k].key, v->set.s[k].value, "--compare");
-        for (size_t k = 0; extra && k < extra->n && r >= 0; k++)
-                if (!streq(extra->s[k].key, "scheduler") && !ios_wanted_get(&w, extra->s[k].key))
-                        r = ios_wanted_set(&w, extra->s[k].key, extra->s[k].value, extra->s[k].source);
+        for (size_t k = 0; extra && k < extra->n && r >= 0; k++) {
+                const char *key = extra->s[k].key, *value = extra->s[k].value;
+                char why[160];
+
+                if (streq(key, "scheduler") || ios_wanted_get(&w, key))
+                        continue;
+                if (ios_tunable_refused(d, key, value, v->sched, why, sizeof(why)) == 1)
+                        r = ios_wanted_set(&v->left, key, value, why);  /* the scheduler's default stays */
+                else
+                        r = ios_wanted_set(&w, key, value, extra->s[k].source);
+        }
         for (size_t k = 0; start && k < start->n && r >= 0; k++) {
                 const char *key = start->s[k].key;
                 bool reset = false;

@@ -21,11 +21,6 @@ const char *ios_apply_reset_by_write(const struct ios_plan *pl, size_t i, struct
 /* After every write: each setting read once more, a reset one written again, last. */
 int ios_apply_settle(struct ios_plan *pl);
 
-/* apply-limits.c: 1 when the kernel will refuse value for key on d, with sched_after the queue's
- * scheduler then (NULL or "none": none), *why the bound; 0 when it takes it (or it cannot tell). */
-int ios_apply_refused(struct ios_device *d, const char *key, const char *value, const char *sched_after,
-                      char *why, size_t whylen);
-
 /* apply-limits.c: whether kernel is what a bound of the disk makes of wanted (kept, in place) */
 bool ios_apply_kept_by_disk(struct ios_device *d, const char *key, const char *kernel, const char *wanted);
 

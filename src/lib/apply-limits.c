@@ -82,8 +82,8 @@ static unsigned long long tag_depth(struct ios_device *d)
         return depth;
 }
 
-int ios_apply_refused(struct ios_device *d, const char *key, const char *value, const char *sched_after,
-                      char *why, size_t whylen)
+int ios_tunable_refused(struct ios_device *d, const char *key, const char *value, const char *sched_after,
+                        char *why, size_t whylen)
 {
         unsigned long long v, max;
         _cleanup_free_ char *hw = NULL;

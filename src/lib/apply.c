@@ -277,7 +277,7 @@ static int plan_setting(struct ios_plan *pl, const struct ios_setting *s, const 
                 return 0;
         }
         if (((switching && nr_requests) || !ios_apply_same(d, key, cur, s->value)) &&
-            ios_apply_refused(d, key, s->value, after, bound, sizeof(bound))) {
+            ios_tunable_refused(d, key, s->value, after, bound, sizeof(bound))) {
                 /* apply-limits.c: the kernel would refuse it; nothing is written on the disk */
                 e = add_change(pl, key, cur, s->value, s->source, IOS_CHANGE_FAILED);
                 if (e < 0)

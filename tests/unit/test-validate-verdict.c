@@ -112,6 +112,37 @@ static void test_best(void **state)
         apply_verdict_done(&v);
 }
 
+/* A policy value a candidate's kernel refused: its left_at_default, said under the table and in -J */
+static void test_left_at_default(void **state)
+{
+        _cleanup_free_ char *t = report("a", "b", "null",
+                                        SIG ", \"left_at_default\" : [ { \"key\" : \"queue/nr_requests\", "
+                                        "\"value\" : \"1024\", \"why\" : \"at most 128 without a "
+                                        "scheduler\" } ]",
+                                        NULL);
+        char *buf = NULL;
+        size_t len = 0;
+        struct apply_verdict v;
+        FILE *f;
+
+        (void)state;
+        read_ok(t, "a", &v);
+        assert_int_equal(v.rows[0].left.n, 0);
+        assert_int_equal(v.rows[1].left.n, 1);
+        f = open_memstream(&buf, &len);
+        assert_non_null(f);
+        apply_verdict_table(f, &v);
+        apply_verdict_json(f, &v);
+        fclose(f);
+        assert_non_null(strstr(buf, "\n  b ran with queue/nr_requests at its default: the kernel refuses the "
+                                    "policy's 1024 there: at most 128 without a scheduler\n"));
+        assert_non_null(strstr(buf, "\"left_at_default\": [{\"scheduler\": \"b\", "
+                                    "\"key\": \"queue/nr_requests\", \"value\": \"1024\", "
+                                    "\"why\": \"at most 128 without a scheduler\"}]"));
+        free(buf);
+        apply_verdict_done(&v);
+}
+
 static void test_within_noise(void **state)
 {
         _cleanup_free_ char *best = report("a", "b", "null", NOISE, NULL), *other = report("a", "b", "null", NOISE, NULL);
@@ -275,6 +306,7 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_best),
+                cmocka_unit_test(test_left_at_default),
                 cmocka_unit_test(test_within_noise),
                 cmocka_unit_test(test_beaten),
                 cmocka_unit_test(test_three),
