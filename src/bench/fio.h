@@ -93,6 +93,10 @@ int bench_fence_enter(const struct bench_fence *fc, const char **step);
 void bench_fence_done(struct bench_fence *fc);
 /* sandbox.c: build and enter at once (a child that enters one fence: the unit test) */
 int bench_sandbox_enter(const struct bench_fio_access *a, const char *exe, const char **step);
+/* sandbox.c: whether rdev is one of the character devices any fenced process may read and write
+ * (null, zero, full, random, urandom); any other character device is a driver's door (NVMe and
+ * SCSI generic take passthrough commands, writes too, on a descriptor open for reading) */
+bool bench_sandbox_harmless_rdev(dev_t rdev);
 /* sandbox.c: exe's ELF interpreter (PT_INTERP) in buf: 1, 0 when it names none, -errno */
 int bench_sandbox_interp(const char *exe, char *buf, size_t size);
 /* One run of fio (the measurement of a plain run or a comparison's round). */

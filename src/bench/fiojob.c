@@ -194,6 +194,17 @@ static int one_path(struct model *m, struct jobsum *js, const char *path)
                 snprintf(key, sizeof(key), "f:%lx:%lx", (unsigned long)st.st_dev, (unsigned long)st.st_ino);
         } else {
                 change |= js->deletes || js->truncates;
+                /* a driver's character device: reading it is no safer than writing it (sandbox.c) */
+                if (S_ISCHR(st.st_mode) && !bench_sandbox_harmless_rdev(st.st_rdev)) {
+                        static const char why[] =
+                                "is a character device, not a block device: one open only for reading still "
+                                "takes passthrough commands from root (NVMe and SCSI generic), writes too: "
+                                "needs --allow-write";
+
+                        if (!m->g->allow_write)
+                                return bench_fio_problem(m->d, "job '%s': %s %s", js->name, path, why);
+                        change = true;
+                }
                 r = S_ISBLK(st.st_mode) ? note_disk(m, major(st.st_rdev), minor(st.st_rdev)) : 0;
                 snprintf(key, sizeof(key), "c:%lx", (unsigned long)st.st_rdev);
         }

@@ -105,6 +105,16 @@ static const char * const harmless_dev[] = {
         "/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
 };
 
+bool bench_sandbox_harmless_rdev(dev_t rdev)
+{
+        struct stat st;
+
+        for (size_t i = 0; i < ELEMENTSOF(harmless_dev); i++)
+                if (stat(harmless_dev[i], &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == rdev)
+                        return true;
+        return false;
+}
+
 int bench_sandbox_abi(void)
 {
         const char *env = getenv("IOSCHED_BENCH_LANDLOCK");

@@ -1,0 +1,28 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Description: on the fio backend a job that reads a driver's character
+# device is refused without --allow-write (exit 3, the device named): a
+# descriptor open only for reading still takes passthrough commands from
+# root (io_uring_cmd on an NVMe generic device, SG_IO on a SCSI generic
+# one), writes too, where neither Landlock's read right nor the ioctl
+# filter sees them.  The test's device is a node of its own (mknod) of the
+# local-use major 60 (no driver); nothing is opened on it without the flag.  The harmless
+# character devices (/dev/zero here) are read as before, without it.
+. "$(dirname "$0")/bench-lib.sh"
+b_require_root
+[ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
+command -v fio >/dev/null || b_skip "no fio"
+mknod "$B_TMP/door" c 60 0 || b_skip "cannot make a device node in $B_TMP"  # local/experimental: no driver
+
+printf '[r]\nfilename=%s\nrw=read\nsize=1m\nbs=4k\n' "$B_TMP/door" >"$B_TMP/door.fio"
+$BENCH --backend=fio "$B_TMP/door.fio" >"$B_TMP/out" 2>"$B_TMP/err"
+rc=$?
+[ $rc = 3 ] || b_fail "a read job on a character device: exit $rc, want 3: $(cat "$B_TMP/err")"
+grep -q "job 'r': $B_TMP/door is a character device, not a block device: .*needs --allow-write" "$B_TMP/err" ||
+        b_fail "the refusal does not say why: $(cat "$B_TMP/err")"
+
+# /dev/zero: read as any fenced process may
+printf '[z]\nfilename=/dev/zero\nrw=read\nsize=1m\nbs=4k\n' >"$B_TMP/zero.fio"
+$BENCH --backend=fio "$B_TMP/zero.fio" >"$B_TMP/out" 2>"$B_TMP/err" ||
+        b_fail "a read job on /dev/zero: exit $?: $(cat "$B_TMP/err")"
+echo ok
