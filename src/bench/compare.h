@@ -207,9 +207,10 @@ int bench_variants_resolve(const struct bench_opts *o, struct ios_device *disk, 
 int bench_variants_learn(struct bench_variants *vs, struct ios_device *disk, struct bench_error *e);
 /*
  * Put disk in variant i's whole state (extra: the --policy settings), through the library's plan.  A
- * --policy value the kernel refuses under the variant's scheduler (ios_tunable_refused(): nr_requests
- * beyond the tag depth under none) is not written: the file keeps the scheduler's default, and the
- * value and why go in the variant's left, for the report.
+ * --policy value the kernel refuses under the variant's scheduler but takes under another the disk
+ * offers (ios_tunable_refused(): nr_requests beyond the tag depth under none) is not written: the
+ * file keeps the scheduler's default, and the value and why go in the variant's left, for the
+ * report.  A value every scheduler refuses is written, and the kernel's refusal stops the run.
  */
 int bench_variant_switch(struct bench_variants *vs, unsigned i, struct ios_device *disk,
                          const struct ios_wanted *extra, char **ret_msg);
