@@ -30,7 +30,7 @@ echo 250 >$q/iosched/read_expire
 [ "$(cat $q/iosched/async_depth)" = 5 ] || b_skip "async_depth did not take 5: $(cat $q/iosched/async_depth)"
 b_queue_state $l >"$B_TMP/before"
 
-$BENCH --filename=/dev/$l --rw=randread --iodepth=4 --runtime=100ms --compare="$others" \
+$BENCH --filename=/dev/$l --rw=randread --iodepth=4 --runtime=100ms --time_based --compare="$others" \
         >"$B_TMP/out" 2>"$B_TMP/err"; rc=$?
 [ $rc = 0 ] || b_fail "compare $others: exit $rc: $(cat "$B_TMP/err")"
 b_queue_state $l >"$B_TMP/after"
@@ -46,7 +46,7 @@ if [ "$(getconf PAGESIZE)" = 4096 ]; then
         pol=$B_TMP/policy.conf
         printf '[Match]\nName=%s\n[Set]\nqueue/max_sectors_kb=1\n' "$l" >"$pol"
         chmod 0644 "$pol"
-        $BENCH --filename=/dev/$l --rw=randread --runtime=100ms --compare="$others" --policy="$pol" \
+        $BENCH --filename=/dev/$l --rw=randread --runtime=100ms --time_based --compare="$others" --policy="$pol" \
                 >"$B_TMP/out" 2>"$B_TMP/err"; rc=$?
         [ $rc = 1 ] || b_fail "--policy with a value the kernel refuses: exit $rc: $(cat "$B_TMP/err")"
         grep -q "queue/max_sectors_kb.*\"1\"" "$B_TMP/err" || b_fail "message: $(cat "$B_TMP/err")"

@@ -33,7 +33,7 @@ same() {
 }
 
 # a complete run: two loops, table and verdict, state as before
-$BENCH --filename=/dev/$l --rw=randread --iodepth=8 --runtime=150ms --ramp_time=50ms --compare \
+$BENCH --filename=/dev/$l --rw=randread --iodepth=8 --runtime=150ms --time_based --ramp_time=50ms --compare \
         --loops=2 >"$B_TMP/out" 2>"$B_TMP/err" || b_fail "compare: $(cat "$B_TMP/err")"
 grep -q "^  best: " "$B_TMP/out" || b_fail "no verdict: $(cat "$B_TMP/out")"
 grep -q "restored $l" "$B_TMP/out" || b_fail "no restore line: $(cat "$B_TMP/out")"
