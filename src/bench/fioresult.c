@@ -89,7 +89,10 @@ static const char *opt(const struct ios_json *doc, const struct ios_json *job, c
 static void job_view(struct bench_opts *o, struct bench_fio_job *fj, const struct ios_json *doc,
                      const struct ios_json *job, const struct bench_opts *g)
 {
-        static const char * const caps[] = { "rate", "rate_iops", "thinktime" };
+        /* what fio ran with: the caps (they move a throughput objective as the command line's do) and
+         * the end conditions (the reports say a round's bound, upfront.c) */
+        static const char * const ran_with[] = { "rate", "rate_iops", "thinktime", "time_based",
+                                                 "size", "io_size",   "io_limit",  "number_ios" };
         const char *rw = opt(doc, job, "rw") ? opt(doc, job, "rw") : opt(doc, job, "readwrite");
         const char *eng = opt(doc, job, "ioengine"), *v;
         uint64_t x;
@@ -132,12 +135,14 @@ static void job_view(struct bench_opts *o, struct bench_fio_job *fj, const struc
         o->direct = (v = opt(doc, job, "direct")) && bench_parse_bool(v, &b) == 0 ? b : false;
         o->ramp_ns = (v = opt(doc, job, "ramp_time")) && bench_parse_time(v, &x) == 0 ? x : 0;
         o->runtime_ns = (v = opt(doc, job, "runtime")) && bench_parse_time(v, &x) == 0 ? x : 0;
-        /* the job's own caps, as fio read them: they move a throughput objective as the command line's do */
-        for (size_t i = 0; i < ELEMENTSOF(caps); i++)
-                if ((v = opt(doc, job, caps[i]))) {
+        o->time_based = false;
+        o->size = o->io_size = (struct bench_size){};
+        o->number_ios = 0;
+        for (size_t i = 0; i < ELEMENTSOF(ran_with); i++)
+                if ((v = opt(doc, job, ran_with[i]))) {
                         struct bench_error ignored = {};
 
-                        (void)bench_jobopt_set(o, caps[i], v, NULL, &ignored);
+                        (void)bench_jobopt_set(o, ran_with[i], v, NULL, &ignored);
                 }
         o->groupid = (unsigned)num(ios_json_get(job, "groupid"), 1u << 20);
         o->group_reporting = false;
