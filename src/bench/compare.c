@@ -19,7 +19,7 @@
 
 #include "bench.h"
 #include "compare.h"
-#include "fio.h"
+#include "runner.h"
 #include "macro.h"
 
 /* The objective of a run: of the whole run, or of the job --objective=JOB:METRIC names */
@@ -131,7 +131,7 @@ struct measure {
         const struct bench_opts *o;
         struct bench_target *tg;
         struct ios_device *disk;
-        struct bench_fio *fio;
+        struct bench_runner *runner;
         struct bench_cmp_variant *s;
 };
 
@@ -143,10 +143,8 @@ static int measure_run(void *userdata, unsigned i, unsigned l, const char *tag, 
         struct bench_cmp_run *run = &m->s[i].runs[l];
         int r;
 
-        if (m->fio)
-                r = bench_fio_run(m->fio, m->o, m->disk, &run->res, e);
-        else
-                r = bench_run(m->o, m->tg, m->disk, bench_eta_wanted(m->o, line.f) ? &eta : NULL, &run->res, e);
+        r = m->runner->run(m->runner, m->o, m->tg, m->disk, bench_eta_wanted(m->o, line.f) ? &eta : NULL,
+                           &run->res, e);
         if (r < 0 && bench_stop_signal) {
                 *e = (struct bench_error){ 0 };         /* the restore says what happened */
                 return 1;
@@ -179,8 +177,10 @@ static void upfront(void *userdata, unsigned nvariants)
 }
 
 int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
-                  const struct bench_compare_hooks *hooks, struct bench_fio *fio, FILE *out, struct bench_error *e)
+                  const struct bench_compare_hooks *hooks, struct bench_runner *runner, FILE *out,
+                  struct bench_error *e)
 {
+        const struct bench_opts *shown;
         struct bench_trial t = { .lock = BENCH_DISK_LOCK_INIT };
         struct bench_cmp_variant *s = NULL;
         struct bench_verdict v;
@@ -218,17 +218,17 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
                         r = -ENOMEM;
         }
         if (r == 0) {
-                struct measure m = { .o = o, .tg = tg, .disk = disk, .fio = fio, .s = s };
+                struct measure m = { .o = o, .tg = tg, .disk = disk, .runner = runner, .s = s };
 
                 r = bench_trial_rounds(&t, o, hooks, "run", measure_run, keep_run, &m, e);
         }
         if (!t.saved)
                 goto out;
         r = bench_trial_restore(&t, r, e);
-        if (!s || (fio && !fio->have_view))
+        shown = s ? runner->shown(runner, o) : NULL;
+        if (!shown)
                 goto out;       /* nothing measured to show */
-        /* fio's runs are reported as fio named its jobs */
-        ro = fio ? fio->view : *o;
+        ro = *shown;
         /* a throughput objective the jobs cap compares nothing: p99 instead, said (jobs.c) */
         uncapped = bench_objective_uncap(&ro, note, sizeof(note)) > 0;
         for (unsigned i = 0; i < n; i++)
@@ -237,10 +237,15 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
         if (o->json)
                 bench_compare_json(out, &ro, disk, s, n, &v, t.restored, t.bad, t.orig, &t.st,
                                    uncapped ? note : NULL);
-        else
-                bench_compare_text(out, &ro, fio ? &(struct bench_target){ .path = ro.filename } : tg, disk,
-                                   s, n, &v, t.restored, bench_sched_restored_what(&t.st, what, sizeof(what)),
+        else {
+                /* fio's regions are fio's: the report shows the target's name and size, not ours */
+                struct bench_target named = { .path = ro.filename, .dev_size = tg->dev_size };
+                const struct bench_target *shown_tg = runner->own_regions ? tg : &named;
+
+                bench_sched_restored_what(&t.st, what, sizeof(what));
+                bench_compare_text(out, &ro, shown_tg, disk, s, n, &v, t.restored, what,
                                    uncapped ? note : NULL);
+        }
         if (o->record) {        /* the record is read from the same report (record.c) */
                 char *text = NULL;
                 size_t len = 0;

@@ -399,9 +399,10 @@ void bench_compare_json(FILE *f, const struct bench_opts *o, const struct ios_de
                         struct bench_cmp_variant *s, unsigned n, const struct bench_verdict *v, bool restored,
                         char **bad, const char *orig, const struct bench_sched_state *st, const char *note);
 
-/* --compare; fio (NULL: our engine) runs the jobs when given (fio.h) */
-struct bench_fio;
+/* --compare; runner (runner.h: ours or fio) runs the jobs of each round */
+struct bench_runner;
 int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
-                  const struct bench_compare_hooks *hooks, struct bench_fio *fio, FILE *out, struct bench_error *e);
+                  const struct bench_compare_hooks *hooks, struct bench_runner *runner, FILE *out,
+                  struct bench_error *e);
 
 #endif

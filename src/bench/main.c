@@ -19,7 +19,7 @@
 
 #include "bench.h"
 #include "compare.h"
-#include "fio.h"
+#include "runner.h"
 #include "jobs.h"
 #include "macro.h"
 
@@ -81,7 +81,7 @@ static struct ios_device *find_disk(struct ios_ctx *root, const struct bench_tar
 }
 
 static int run_single(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
-                      struct bench_fio *fio, FILE *out, struct bench_error *e)
+                      struct bench_runner *runner, FILE *out, struct bench_error *e)
 {
         struct bench_eta_line line = { .f = stderr };
         const struct bench_progress_ops eta = { .update = bench_eta_update, .userdata = &line };
@@ -102,13 +102,9 @@ static int run_single(const struct bench_opts *o, struct bench_target *tg, struc
                 line.tag = o->loops > 1 ? tag : NULL;
                 const struct bench_opts *ro;
 
-                if (fio)
-                        r = bench_fio_run(fio, o, disk, &res, e);
-                else
-                        r = bench_run(o, tg, disk, bench_eta_wanted(o, line.f) ? &eta : NULL, &res, e);
-                /* fio's runs are reported as fio named its jobs (fioresult.c) */
-                ro = fio && fio->have_view ? &fio->view : o;
-                if ((r == 0 || res.runtime_ns) && (!fio || fio->have_view)) {
+                r = runner->run(runner, o, tg, disk, bench_eta_wanted(o, line.f) ? &eta : NULL, &res, e);
+                ro = runner->shown(runner, o);
+                if ((r == 0 || res.runtime_ns) && ro) {
                         if (o->json && o->loops > 1) {
                                 snprintf(suffix, sizeof(suffix), ".%u", l + 1);
                                 bench_report_json_units(out, ro, &res, suffix, &first);
@@ -167,7 +163,7 @@ struct app {
         struct ios_ctx *root;
         struct ios_device *disk;
         struct bench_compare_hooks hooks;
-        struct bench_fio fio;
+        struct bench_runner runner;     /* ours or fio (runner.h) */
         bool use_fio;
         FILE *out;                      /* the report: stdout or --output=FILE */
 };
@@ -232,22 +228,11 @@ static int open_target(struct app *a)
         struct bench_opts *o = &a->o;
         int r;
 
-        if (a->use_fio) {
-                r = bench_fio_prepare(o, a->root, &a->fio, &a->tg, &a->e);
-                if (r < 0)
-                        return r;
-                if (o->unsupported && o->unsupported[0]) {
-                        /* auto: say why fio runs the job (jobs.h) */
-                        struct bench_error why = { 0 };
-
-                        bench_jobs_unsupported_error(o, &why);
-                        fprintf(stderr, "iosched-bench: note: %s; fio runs the job\n", why.msg);
-                }
-                bench_backend_name = a->fio.version;
-        } else
-                r = bench_target_open(o, a->root, &a->tg, &a->e);
+        bench_runner_init(&a->runner, a->use_fio);
+        r = a->runner.prepare(&a->runner, o, a->root, &a->tg, &a->e);
         if (r < 0)
                 return r;
+        bench_backend_name = a->runner.name;
         if (o->compare && o->policy) {
                 r = bench_policy_hooks(o->policy_file, a->root, &a->hooks, &a->e);
                 if (r < 0)
@@ -281,8 +266,8 @@ static int run(struct app *a)
                 }
         }
         if (o->compare)
-                return bench_compare(o, &a->tg, a->disk, &a->hooks, a->use_fio ? &a->fio : NULL, a->out, &a->e);
-        return run_single(o, &a->tg, a->disk, a->use_fio ? &a->fio : NULL, a->out, &a->e);
+                return bench_compare(o, &a->tg, a->disk, &a->hooks, &a->runner, a->out, &a->e);
+        return run_single(o, &a->tg, a->disk, &a->runner, a->out, &a->e);
 }
 
 /* The exit status for r, the report's file closed and stdout flushed; the one message printed. */
@@ -314,7 +299,8 @@ static int exit_code(struct app *a, int r)
 static void app_free(struct app *a)
 {
         bench_policy_hooks_done(&a->hooks);
-        bench_fio_done(&a->fio);
+        if (a->runner.finish)
+                a->runner.finish(&a->runner);
         bench_target_close(&a->tg);
         ios_device_free(a->disk);
         ios_ctx_free(a->root);
