@@ -33,6 +33,9 @@ void ios_evidence_id_done(struct ios_evidence_id *id);
 /* The document's file name for id: "VENDOR_MODEL_WWN-or-SERIAL.json" (CLASS for VENDOR when neither vendor nor
  * model is known; "unknown" for each part missing), [A-Za-z0-9._-] only (malloc'd). */
 char *ios_evidence_file_name(const struct ios_evidence_id *id);
+/* Whether id names one disk or one model (a model, a WWN or a serial): a disk with none of them (a
+ * loop device, zram) has no record, so that no other disk's verdict is taken for its own. */
+bool ios_evidence_id_keyed(const struct ios_evidence_id *id);
 
 /* One variant of the comparison. */
 struct ios_evidence_variant {
@@ -101,6 +104,8 @@ char *ios_evidence_digest(const char *text);
  */
 int ios_evidence_record(const char *root, const struct ios_evidence_id *id, const struct ios_evidence *ev,
                         unsigned keep, char **ret_path);
+/* Why ios_evidence_record() returned e, in words ("the disk has no model, WWN or serial ..."). */
+const char *ios_evidence_record_strerror(int e);
 
 /* A document: id as recorded and its records, oldest first. */
 struct ios_evidence_doc {

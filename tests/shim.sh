@@ -7,6 +7,8 @@
 #   IOS_FAULT_NO_OPENAT2=1   openat2 answers ENOSYS (the component walk)
 #   IOS_FAULT_BUSY=ATTR:N,.. the first N writes to each ATTR (queue/scheduler)
 #                            fail with EBUSY ("always": every one)
+#   IOS_FAULT_UDEV_DATA=DIR  udev's database file of a device read from DIR
+#                            (t_identity: a loop device with a model)
 # The sourcing script sets $top (the repository).
 
 # t_shim VAR=VALUE...: from here on, the commands this test runs load the
@@ -30,4 +32,17 @@ t_shimmed() {
                 shift
                 exec "$@"
         )
+}
+
+# t_identity DISK MODEL [SERIAL]: from here on, the programs see DISK (a loop
+# device of the test's) with udev's ID_MODEL=MODEL (and ID_SERIAL_SHORT), as
+# a real disk has, through the shim's IOS_FAULT_UDEV_DATA; $T_TMP (or
+# $B_TMP) holds the files.  Validation evidence is kept per identity, and a
+# loop device has none of its own.
+t_identity() {
+        _dir=${T_TMP:-$B_TMP}/udev-data
+        mkdir -p "$_dir" || exit 1
+        printf 'E:ID_MODEL=%s\n' "$2" > "$_dir/b$(cat "/sys/block/$1/dev")"
+        [ -n "${3:-}" ] && printf 'E:ID_SERIAL_SHORT=%s\n' "$3" >> "$_dir/b$(cat "/sys/block/$1/dev")"
+        t_shim IOS_FAULT_UDEV_DATA="$_dir"
 }

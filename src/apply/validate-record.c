@@ -87,11 +87,7 @@ void apply_validate_record(struct validate *s)
         }
         e = ios_evidence_record(root, &s->id, &s->ev, 0, &s->record);
         if (e < 0) {
-                const char *why = e == -EPERM ? "its directory is not root's alone (owner, mode)" :
-                                  e == -ELOOP ? "a symbolic link on the way to it" :
-                                  e == -EBADMSG ?
-                                                "the file there is not an evidence document (left as it is)" :
-                                                ios_strerror(-e);
+                const char *why = ios_evidence_record_strerror(e);
 
                 fprintf(stderr, "%s: %s: warning: the verdict is not recorded in %s: %s\n", prog, s->dev,
                         s->record ? s->record : IOS_EVIDENCE_DIR, why);

@@ -85,11 +85,7 @@ void bench_record(const struct bench_opts *o, struct ios_device *disk, const cha
         if (e < 0)
                 fprintf(stderr, "iosched-bench: warning: the comparison is not recorded%s%s: %s\n",
                         path ? " in " : "", path ? path : "",
-                        msg           ? msg :
-                        e == -EPERM   ? "its directory is not root's alone" :
-                        e == -ELOOP   ? "a symbolic link on the way to it" :
-                        e == -EBADMSG ? "the file there is not an evidence document (left as it is)" :
-                                        ios_strerror(-e));
+                        msg ? msg : ios_evidence_record_strerror(e));
         else
                 fprintf(stderr, "iosched-bench: recorded in %s\n", path);
         ios_evidence_done(&ev);

@@ -197,6 +197,8 @@ int ios_evidence_load(const char *root, const struct ios_evidence_id *id, struct
         int e;
 
         *doc = (struct ios_evidence_doc){};
+        if (!ios_evidence_id_keyed(id))
+                return -ENOENT; /* no record can be this disk's alone */
         if (!name ||
             asprintf(&path, "%s%s/%s", root && strcmp(root, "/") ? root : "", IOS_EVIDENCE_DIR, name) < 0)
                 return -ENOMEM;

@@ -243,6 +243,19 @@ static int write_tmp(int dirfd, const char *name, char **ret_tmp, FILE **ret_f)
         return 0;
 }
 
+const char *ios_evidence_record_strerror(int e)
+{
+        switch (e) {
+        case -ENODATA:
+                return "the disk has no model, WWN or serial to key it by, so that no other disk's record "
+                       "counts as its own";
+        case -EPERM: return "its directory is not root's alone (owner, mode)";
+        case -ELOOP: return "a symbolic link on the way to it";
+        case -EBADMSG: return "the file there is not an evidence document (left as it is)";
+        default: return ios_strerror(-e);
+        }
+}
+
 int ios_evidence_record(const char *root, const struct ios_evidence_id *id, const struct ios_evidence *ev,
                         unsigned keep, char **ret_path)
 {
@@ -255,6 +268,8 @@ int ios_evidence_record(const char *root, const struct ios_evidence_id *id, cons
 
         if (ret_path)
                 *ret_path = NULL;
+        if (!ios_evidence_id_keyed(id))
+                return -ENODATA;
         if (!name)
                 return -ENOMEM;
         if (ret_path && asprintf(ret_path, "%s%s/%s", root && strcmp(root, "/") ? root : "", IOS_EVIDENCE_DIR,

@@ -93,6 +93,11 @@ static void name_part(char *buf, size_t n, const char *s)
         buf[k] = '\0';
 }
 
+bool ios_evidence_id_keyed(const struct ios_evidence_id *id)
+{
+        return (id->model && *id->model) || (id->wwn && *id->wwn) || (id->serial && *id->serial);
+}
+
 char *ios_evidence_file_name(const struct ios_evidence_id *id)
 {
         char buf[256] = "";

@@ -24,6 +24,11 @@
  *   IOS_FAULT_NO_CGROUP=1      opening a cgroup's cgroup.procs for writing
  *                              fails with EACCES, as where cgroup v2 is not
  *                              delegated: iosched-bench's run has no cgroup
+ *   IOS_FAULT_UDEV_DATA=DIR    a read of udev's database file of a device,
+ *                              .../udev/data/bMAJ:MIN, reads DIR/bMAJ:MIN
+ *                              instead where that exists: a loop device
+ *                              gets the identity (ID_MODEL, ID_SERIAL_SHORT,
+ *                              ID_WWN) a test gives it, where no udevd runs
  *   IOS_FAULT_ANY_OWNER=1      every stat (stat, lstat, fstat, fstatat and
  *                              their 64 variants) says the file is root's:
  *                              policy files unpacked from a tarball or in a
@@ -319,6 +324,22 @@ char *strndup(const char *s, size_t n)
                 va_end(ap);                                             \
         } while (0)
 
+/* IOS_FAULT_UDEV_DATA: the test's file for a read of udev/data/bM:N, or -1 (no such file: the real open) */
+static int udev_data(const char *path, int flags)
+{
+        const char *dir = getenv("IOS_FAULT_UDEV_DATA"), *p = path ? strstr(path, "udev/data/b") : NULL;
+        char alt[4096];
+
+        if (!inited)
+                init();
+        if (!dir || !p || (flags & O_ACCMODE) != O_RDONLY || strchr(p + 10, '/') ||
+            (p != path && p[-1] != '/'))
+                return -1;
+        if ((size_t)snprintf(alt, sizeof(alt), "%s/%s", dir, p + 10) >= sizeof(alt))
+                return -1;
+        return (int)real_syscall(SYS_openat, AT_FDCWD, alt, O_RDONLY | O_CLOEXEC, 0, 0, 0);
+}
+
 /* IOS_FAULT_NO_CGROUP: a write open of a cgroup's cgroup.procs */
 static bool cgroup_refused(const char *path, int flags)
 {
@@ -363,9 +384,11 @@ int open64(const char *path, int flags, ...)
 
 int openat(int dfd, const char *path, int flags, ...)
 {
-        int mode = 0;
+        int mode = 0, fd;
 
         OPEN_MODE(flags, mode);
+        if ((fd = udev_data(path, flags)) >= 0)
+                return fd;
         if (cgroup_refused(path, flags)) {
                 errno = EACCES;
                 return -1;
@@ -379,9 +402,11 @@ int openat(int dfd, const char *path, int flags, ...)
 
 int openat64(int dfd, const char *path, int flags, ...)
 {
-        int mode = 0;
+        int mode = 0, fd;
 
         OPEN_MODE(flags, mode);
+        if ((fd = udev_data(path, flags)) >= 0)
+                return fd;
         if (cgroup_refused(path, flags)) {
                 errno = EACCES;
                 return -1;
@@ -447,6 +472,13 @@ long syscall(long nr, ...)
         if (nr == SYS_openat2 && no_openat2) {
                 errno = ENOSYS;
                 return -1;
+        }
+        if (nr == SYS_openat2 && a[2]) {
+                const struct { uint64_t flags, mode, resolve; } *how = (const void *)a[2];
+                int fd = udev_data((const char *)a[1], (int)how->flags);
+
+                if (fd >= 0)
+                        return fd;
         }
 #endif
         if (!inited)

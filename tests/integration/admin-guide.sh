@@ -111,13 +111,10 @@ expect '^Scheduler=deadline mq-deadline$'
 expect '"schema": 1'
 expect '^iosched_device_compliant\{device="loop[0-9]+",class="loop"\} 1$'
 expect 'restored loop[0-9]+'
-# section 8: the verdicts kept, --adopt's answer, the fleet report
-expect '"rule": "[^"]*/loops/etc/iosched.d/60-try.conf:4"'
+# section 8: a loop device's verdict said, not kept (no identity); --adopt's answer; the fleet report
+expect 'warning: the verdict is not recorded .*: the disk has no model, WWN or serial'
 expect '(not adopting: |adopted: )'
-expect '^      validated [0-9]{4}-[0-9]{2}-[0-9]{2} on [^ ]+: '
-expect '^loop[0-9]+ +[^ ]* +[0-9]{4}-[0-9]{2}-[0-9]{2}(,stale)?(,against)?$'
-expect "^\\{'verdict': "
-expect '^iosched_validation_age_seconds\{device="loop[0-9]+"\} [0-9]+$'
+expect '^loop[0-9]+ +mq-deadline +-$'
 expect '^QEMU QEMU HARDDISK: 1 host, 1 disk'
 expect '^  db1 +1 raid '
 set -- $(sed -n 's/^trying on \(loop[0-9]*\) and \(loop[0-9]*\)$/\1 \2/p' "$out")

@@ -11,6 +11,8 @@
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
 b_loop l 64
+. "$top/tests/shim.sh"
+t_identity "$l" "TestDisk 64M" "LOOP-$l"   # evidence is kept per disk identity: a model (and a serial)
 echo mq-deadline >/sys/block/$l/queue/scheduler 2>/dev/null || b_skip "$l cannot run mq-deadline"
 echo none >/sys/block/$l/queue/scheduler
 root=$B_TMP/root

@@ -14,6 +14,7 @@
 t_require_root
 
 t_loop l 16
+t_identity "$l" "TestDisk 16M" "LOOP-$l"   # evidence is kept per disk identity: a model (and a serial)
 q=/sys/block/$l/queue
 grep -q mq-deadline "$q/scheduler" || t_skip "no mq-deadline on this kernel"
 echo none > "$q/scheduler"
@@ -96,14 +97,14 @@ out=$(v --adopt --no-record 2>&1); rc=$?
 mkjson none mq-deadline true 0.01
 out=$(v --adopt 2>&1); rc=$?
 [ $rc = 1 ] || t_fail "--adopt beaten: exit $rc: $out"
-drop=$root/etc/iosched.d/70-adopted-loop.conf
+drop=$root/etc/iosched.d/70-adopted-unknown_TestDisk-16M.conf
 [ -f "$drop" ] || t_fail "--adopt: no drop-in: $(ls "$root/etc/iosched.d"): $out"
 echo "$out" | grep -qx "+Scheduler=none" || t_fail "--adopt: no diff shown: $out"
 echo "$out" | grep -qF "adopted: $drop" || t_fail "--adopt: not said: $out"
 grep -qF "# Evidence: $doc" "$drop" || t_fail "--adopt: the evidence not named: $(cat "$drop")"
-grep -qx "Class=loop" "$drop" || t_fail "--adopt: no [Match]: $(cat "$drop")"
+grep -qx 'Model="TestDisk 16M"' "$drop" || t_fail "--adopt: no [Match]: $(cat "$drop")"
 [ "$(stat -c '%u %a' "$drop")" = "0 644" ] || t_fail "--adopt: $(stat -c '%u %a' "$drop")"
-$APPLY --config-root "$root" explain "$l" 2>&1 | grep -q "scheduler = none .*70-adopted-loop.conf:" ||
+$APPLY --config-root "$root" explain "$l" 2>&1 | grep -q "scheduler = none .*70-adopted-unknown_TestDisk-16M.conf:" ||
         t_fail "--adopt: the policy does not choose it: $($APPLY --config-root "$root" explain "$l" 2>&1)"
 rm -f "$drop"
 

@@ -14,6 +14,7 @@
 t_require_root
 
 t_loop l 16
+t_identity "$l" "TestDisk 16M" "LOOP-$l"   # evidence is kept per disk identity: a model (and a serial)
 q=/sys/block/$l/queue
 grep -q mq-deadline "$q/scheduler" || t_skip "no mq-deadline on this kernel"
 echo none > "$q/scheduler"
