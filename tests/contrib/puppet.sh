@@ -13,7 +13,9 @@
 # written; drift is corrected on every run (exec unless iosched-apply --check);
 # the initramfs is refreshed (a fake initramfs_command) exactly when the file
 # changed; a [Match] value with a blank is quoted; a device never starts with
-# -; a drop-in that is not UTF-8 is replaced.
+# -; a drop-in that is not UTF-8 is replaced; an apply that fails after the
+# validation (EBUSY, the test shim) puts the drop-in back as it last applied,
+# or removes a new one, and the initramfs is not refreshed.
 . "$(dirname "$0")/lib.sh"
 c_require
 c_need puppet puppet
@@ -151,6 +153,34 @@ printf '# caf\351 (Latin-1)\n[Match]\nName=%s %s\n[Set]\nScheduler=mq-deadline\n
 papply latin1 2 "$C_TMP/good.pp"
 cmp "$C_TMP/want.conf" "$conf" || c_fail "non-UTF-8: the drop-in was not replaced"
 [ "$(refreshes)" = 2 ] || c_fail "non-UTF-8 replaced: initramfs refreshes $(refreshes), want 2"
+
+# an apply that fails after validate_cmd passed (every scheduler write EBUSY, the
+# test shim): the run fails with the tool's lines, the drop-in is put back as it
+# was when it last applied, the initramfs is not refreshed, the old policy is in
+# force; a new drop-in whose apply fails is removed again
+shim=$top/$BUILDDIR/tests/libiosfault.so
+case $BUILDDIR in /*) shim=$BUILDDIR/tests/libiosfault.so ;; esac
+manifest "$C_TMP/busy.pp" present "{ 'Scheduler' => 'none' }"
+if [ -r "$shim" ]; then
+        cp "$conf" "$C_TMP/before.conf"
+        n0=$(refreshes)
+        LD_PRELOAD=$shim IOS_FAULT_BUSY=queue/scheduler:always papply busy 6 "$C_TMP/busy.pp"
+        grep -q "the apply failed; $conf is put back as it was when it last applied" "$C_TMP/busy.out" ||
+                { cat "$C_TMP/busy.out"; c_fail "busy: not said"; }
+        grep -q "60-test.conf:5" "$C_TMP/busy.out" || { cat "$C_TMP/busy.out"; c_fail "busy: the tool's file:line not shown"; }
+        cmp -s "$C_TMP/before.conf" "$conf" || { diff "$C_TMP/before.conf" "$conf"; c_fail "busy: the drop-in was not put back"; }
+        [ "$(refreshes)" = "$n0" ] || c_fail "busy: the initramfs was refreshed with a drop-in that did not apply"
+        "$TOOL" --check --config-root "$root" "$l1" "$l2" >/dev/null || c_fail "busy: the old policy is not in force"
+        papply busy-after 0 "$C_TMP/good.pp"
+        mv "$conf" "$C_TMP/kept.conf"
+        rm -rf "$root/var/lib/iosched/puppet"
+        LD_PRELOAD=$shim IOS_FAULT_BUSY=queue/scheduler:always papply busy-new 6 "$C_TMP/busy.pp"
+        [ ! -e "$conf" ] || c_fail "busy: a new drop-in whose apply failed was left: $(cat "$conf")"
+        mv "$C_TMP/kept.conf" "$conf"
+        papply busy-back 0 "$C_TMP/good.pp"
+else
+        echo "busy: $shim not built (make tests): not run"
+fi
 
 # the fact, with facter and inside puppet apply (the module's lib/facter)
 FACTERLIB="$top/contrib/puppet/iosched/lib/facter" facter --json iosched >"$C_TMP/facter.json" 2>"$C_TMP/facter.err" ||

@@ -11,9 +11,15 @@
 # A same-named file in /run/iosched.d would mask it: the run fails naming
 # that file and nothing is written.
 # On every run, `iosched-apply --check` on `devices` (every disk when empty)
-# decides: on drift (or after a change) `iosched-apply -J` applies the policy.
+# decides: on drift (or after a change) `iosched-apply` applies the policy.
+# An apply that fails (a disk busy, a value the kernel keeps otherwise) puts
+# the drop-in back as it was when it last applied (removes it if it never
+# did; the copy is kept in <config_root>/var/lib/iosched/puppet), so the
+# host's policy is the one in force and later runs are not blocked by it;
+# the resource fails with the tool's own lines (file:line).
 # When the file changes (or is removed) the initramfs is refreshed
-# (update-initramfs -u, else dracut -f), as the package's trigger does.
+# (update-initramfs -u, else dracut -f), as the package's trigger does,
+# after the apply: not when the apply failed and the file was put back.
 #
 # @param match the [Match] keys, e.g. { 'Class' => 'raid' }; empty matches every disk;
 #   a string is one pattern, an array is alternatives
@@ -109,12 +115,36 @@ define iosched::rule (
   }
 
   if $apply {
-    # drift is corrected on every run, not only when the file changes
+    # drift is corrected on every run, not only when the file changes; the
+    # drop-in that applied is kept, and put back when an apply fails
+    $state = "${root}/var/lib/iosched/puppet"
+    $last = "${state}/${name_conf}"
+    $q_apply = shellquote([$iosched_apply] + $root_args + ['--'] + $devices)
+    $q_path = shellquote([$path])
+    $q_last = shellquote([$last])
+    $q_state = shellquote([$state])
+    $put_back = shellquote(["iosched::rule[${title}]: the apply failed; ${path} is put back as it was when it last applied (removed if it never did)"])
     exec { "iosched-apply ${title}":
-      command   => [$iosched_apply, '-J'] + $root_args + ['--'] + $devices,
-      unless    => [[$iosched_apply, '--check', '--quiet'] + $root_args + ['--'] + $devices],
+      command   => @("CMD"/$),
+        if out=$(${q_apply} 2>&1); then
+          mkdir -p ${q_state} && chmod 0700 ${q_state} || exit 1
+          if [ -e ${q_path} ]; then cp ${q_path} ${q_last}; else rm -f ${q_last}; fi
+          exit 0
+        fi
+        if [ -e ${q_last} ]; then cp ${q_last} ${q_path}; else rm -f ${q_path}; fi
+        printf '%s\n' "\$out" >&2
+        echo ${put_back} >&2
+        exit 1
+        | CMD
+      # one string: the shell provider runs `sh -c` on it (an array's first word alone would run)
+      unless    => shellquote([$iosched_apply, '--check', '--quiet'] + $root_args + ['--'] + $devices),
+      provider  => 'shell',
       logoutput => 'on_failure',
       require   => File[$path],
+    }
+    if $initramfs and ($root == '' or !$initramfs_command.empty) {
+      # the initramfs takes the drop-in that applied: not one put back after a failure
+      Exec["iosched-apply ${title}"] -> Exec['iosched initramfs']
     }
   }
 }
