@@ -50,6 +50,9 @@ echo "ok: exit 3 for a scheduler the kernel does not offer"
 # 4: a write that meets a vanished disk (ENODEV at the write, from the shim)
 printf '[Match]\nName=%s\n[Set]\nScheduler=none\nqueue/read_ahead_kb=512\n' "$l" >"$pol"
 [ "$orig" = none ] && sed -i 's/Scheduler=none/Scheduler=mq-deadline/' "$pol"
+# read_ahead_kb must differ from the policy's for the write to be planned (a loop device's default
+# follows its backing file's filesystem, and another test may have left 512 on a reused number)
+[ "$(cat "/sys/block/$l/queue/read_ahead_kb")" = 512 ] && echo 256 > "/sys/block/$l/queue/read_ahead_kb"
 if [ -f "$shim" ] && [ -z "${IOS_VALGRIND:-}" ]; then
         want 4 env IOS_FAULT=write:1:ENODEV ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD="$shim" \
                 $APPLY --no-builtin --config "$pol" "$l"
