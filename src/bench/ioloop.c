@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "compare.h"
 #include "iogen.h"
 #include "worker.h"
 #include "macro.h"
@@ -376,32 +377,13 @@ LOOP_STEP void window_step(struct loop *L)
         }
 }
 
-/*
- * fio's end rule: a thread is done after its io_size= (set from size= or
- * number_ios=, jobs.c), else, unless time_based, after its region's bytes
- * (the whole file or device by default); runtime= ends it first if it
- * comes first.  The null engine's region without a size is no file's
- * (fio would ask for a size): it runs for its time.
- */
-static uint64_t loop_limit(const struct bench_thread *t)
-{
-        const struct bench_opts *o = t->o;
-
-        if (o->io_size.set)
-                return o->io_size.bytes;
-        if ((o->engine->flags & BENCH_ENGINE_NOFILE) && !o->size.set)
-                return UINT64_MAX;
-        if (!o->time_based && t->file && t->file->region_len)
-                return t->file->region_len;
-        return UINT64_MAX;
-}
-
 void bench_io_loop(struct bench_workers *w, struct bench_thread *t, const struct bench_gen *gp,
                    struct bench_io **freel, struct bench_io **staged, struct bench_cqe *cq)
 {
         const struct bench_opts *o = t->o;
         uint64_t ru0[5] = { 0 };
         struct bench_gen g = *gp;
+        const uint64_t amount = bench_job_amount(o, t->file ? t->file->region_len : 0);
         struct loop L = {
                 .w = w, .t = t, .o = o, .ops = o->engine, .g = &g, .freel = freel, .staged = staged, .cq = cq,
                 .ru0 = ru0,
@@ -410,7 +392,7 @@ void bench_io_loop(struct bench_workers *w, struct bench_thread *t, const struct
                 .think_every = o->thinktime_ns ? o->thinktime_blocks : 0,
                 .poll_ticks = bench_ns_to_ticks(o->poll_wait_ns),
                 .run_ticks = o->runtime_ns ? bench_ns_to_ticks(o->runtime_ns) : 0,
-                .limit = loop_limit(t),
+                .limit = amount ? amount : UINT64_MAX,  /* fio's end rule (jobs.c) */
                 .fill = 0x6A09E667F3BCC909ull ^ t->id,
                 .nfree = t->depth, .pending_dir = -1,
         };

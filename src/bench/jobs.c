@@ -43,6 +43,16 @@ bool bench_job_ends_by_amount(const struct bench_opts *o)
         return o->io_size.set && o->runtime_ns == 0;
 }
 
+uint64_t bench_job_amount(const struct bench_opts *o, uint64_t region)
+{
+        if (o->io_size.set)
+                return o->io_size.bytes;
+        /* the null engine's region without a size is no file's (fio would ask for a size) */
+        if (o->time_based || (o->engine && (o->engine->flags & BENCH_ENGINE_NOFILE) && !o->size.set))
+                return 0;
+        return region;
+}
+
 /*
  * A job that ends by its amount before its ramp_time is over (the 1 s
  * settle after a switch, or its own) did every I/O inside the ramp: both

@@ -42,11 +42,8 @@ static void job_end(const struct bench_opts *j, uint64_t region, uint64_t *amoun
 
                 *amount = !*amount || n < *amount ? n : *amount;
         }
-        /* as the run's loop (ioloop.c): the null engine's region is no file's */
-        bool nofile = j->engine && (j->engine->flags & BENCH_ENGINE_NOFILE) && !j->size.set;
-
-        if (!*amount && !j->time_based && !nofile)
-                *amount = region;
+        if (!*amount)
+                *amount = bench_job_amount(j, region);  /* as the run's loop ends it */
         if (*amount && !j->runtime_set && !j->time_based)
                 *time_ns = 0;
 }
