@@ -30,9 +30,16 @@ struct ios_evidence_id {
 /* Read from d (firmware: udev's ID_REVISION, else device/rev, device/firmware_rev). */
 int ios_evidence_id_of(struct ios_device *d, struct ios_evidence_id *ret);
 void ios_evidence_id_done(struct ios_evidence_id *id);
-/* The document's file name for id: "VENDOR_MODEL_WWN-or-SERIAL.json" (CLASS for VENDOR when neither vendor nor
- * model is known; "unknown" for each part missing), [A-Za-z0-9._-] only (malloc'd). */
+/*
+ * The document's file name for id (malloc'd), [A-Za-z0-9._-] only: one per
+ * model where the disk has one, "VENDOR_MODEL.json", for every disk of that
+ * model; one per disk where it has none, "VENDOR_unknown_WWN-or-SERIAL.json"
+ * (CLASS for VENDOR when neither vendor nor model is known; "unknown" for
+ * each part missing).
+ */
 char *ios_evidence_file_name(const struct ios_evidence_id *id);
+/* Whether id's document is its model's (shared by the disks of that model) rather than its own. */
+bool ios_evidence_id_per_model(const struct ios_evidence_id *id);
 /* Whether id names one disk or one model (a model, a WWN or a serial): a disk with none of them (a
  * loop device, zram) has no record, so that no other disk's verdict is taken for its own. */
 bool ios_evidence_id_keyed(const struct ios_evidence_id *id);
@@ -63,6 +70,7 @@ struct ios_evidence {
         char *tool, *version;           /* "iosched-apply validate", IOS_VERSION */
         char *kernel;                   /* the kernel release it ran on */
         char *device;                   /* the disk's kernel name then */
+        char *firmware, *wwn, *serial;  /* the disk measured (a document's identity: its only disk's) */
         char *rule;                     /* file:line of the rule that chose the scheduler, "built-in"; NULL: none */
         char *policy_scheduler;         /* the scheduler that rule wants; NULL: none */
         char *backend, *job_digest, *job_text;  /* the workload */
@@ -116,7 +124,11 @@ struct ios_evidence_doc {
 void ios_evidence_doc_done(struct ios_evidence_doc *doc);
 /* A document's text into doc; -EBADMSG: not an evidence document. */
 int ios_evidence_parse(const char *text, size_t len, struct ios_evidence_doc *doc);
-/* id's document under root (matched by vendor, model and WWN or serial); -ENOENT: never validated. */
+/*
+ * id's document under root (its model's, else its own; a disk with a model
+ * also reads the per-disk document of earlier versions when its model
+ * has none); -ENOENT: never validated.
+ */
 int ios_evidence_load(const char *root, const struct ios_evidence_id *id, struct ios_evidence_doc *doc);
 /* ev as one JSON object (a document's record) */
 void ios_evidence_json(FILE *f, const struct ios_evidence *ev, const char *indent);
@@ -125,7 +137,7 @@ void ios_evidence_json(FILE *f, const struct ios_evidence *ev, const char *inden
 enum {
         IOS_EVIDENCE_STALE_KERNEL = 1 << 0,     /* another kernel release */
         IOS_EVIDENCE_STALE_FIRMWARE = 1 << 1,   /* another firmware revision */
-        IOS_EVIDENCE_STALE_DEVICE = 1 << 2,     /* another disk (WWN, serial) or class */
+        IOS_EVIDENCE_STALE_DEVICE = 1 << 2,     /* another model or class (no model: another WWN, serial) */
         IOS_EVIDENCE_STALE_RULE = 1 << 3,       /* another rule (file:line) or scheduler chose it */
 };
 /*
@@ -153,6 +165,7 @@ struct ios_evidence_state {
         const struct ios_evidence *last;        /* in doc; NULL: never validated */
         unsigned stale;                         /* IOS_EVIDENCE_STALE_* of last */
         bool against_policy;                    /* last: the policy's scheduler lost with significance */
+        bool other_disk;                        /* last was measured on another disk of the same model */
 };
 int ios_evidence_of_disk(const char *root, struct ios_device *d, const char *rule, const char *scheduler,
                          struct ios_evidence_state *ret);
@@ -160,8 +173,10 @@ void ios_evidence_state_done(struct ios_evidence_state *st);
 /*
  * The per-disk "validation" member of facts -J (what `iosched-apply report`
  * reads): null when never validated, else {"verdict", "date", "kernel",
- * "rule", "policy_scheduler", "against", "label", "effect_pct", "p_value",
- * "rounds", "stale": [reasons], "against_policy"}.
+ * "device", "other_disk", "rule", "policy_scheduler", "against", "label",
+ * "effect_pct", "p_value", "rounds", "stale": [reasons], "against_policy"}
+ * (device: the disk measured then; other_disk: not this one, another disk
+ * of its model).
  */
 void ios_evidence_state_json(FILE *f, const struct ios_evidence_state *st);
 

@@ -102,7 +102,11 @@ static void summary(FILE *f, const struct apply_disk *d)
                 fputs("never validated", f);
                 return;
         }
-        fprintf(f, "validated %s on %s: ", date_of(r, date, sizeof(date)), or_q(r->kernel));
+        fprintf(f, "validated %s on %s", date_of(r, date, sizeof(date)), or_q(r->kernel));
+        if (d->ev.other_disk)
+                fprintf(f, " with %s (%s), another disk of this model", or_q(r->device),
+                        r->wwn ? r->wwn : or_q(r->serial));
+        fputs(": ", f);
         verdict_words(f, r);
         fprintf(f, ", %u round%s", r->rounds, r->rounds == 1 ? "" : "s");
 }
@@ -140,12 +144,12 @@ static void stale_words(FILE *f, const struct apply_disk *d)
                 sep = ", ";
         }
         if (d->ev.stale & IOS_EVIDENCE_STALE_FIRMWARE) {
-                fprintf(f, "%sfirmware (%s then)", sep, or_q(d->ev.doc.id.firmware));
+                fprintf(f, "%sfirmware (%s then)", sep, or_q(r->firmware));
                 sep = ", ";
         }
         if (d->ev.stale & IOS_EVIDENCE_STALE_DEVICE) {
                 fprintf(f, "%sdevice (%s %s then)", sep, or_q(d->ev.doc.id.model),
-                        d->ev.doc.id.wwn ? d->ev.doc.id.wwn : or_q(d->ev.doc.id.serial));
+                        r->wwn ? r->wwn : or_q(r->serial));
                 sep = ", ";
         }
         if (d->ev.stale & IOS_EVIDENCE_STALE_RULE)

@@ -219,11 +219,14 @@ int apply_validate_adopt(struct validate *s)
         if (!win || !s->have_ev)
                 return refuse(s, "the winner is not among the variants the bench reported");
         sched = win->scheduler ? win->scheduler : win->name;
-        /* the document's name without its WWN or serial part: VENDOR_MODEL (CLASS with neither) */
+        /* the model's document name, VENDOR_MODEL (VENDOR_unknown without a model, CLASS with neither) */
         stem = ios_evidence_file_name(&(struct ios_evidence_id){
-                .vendor = s->id.vendor || s->id.model ? s->id.vendor : s->id.cls, .model = s->id.model });
-        for (int cut = s->id.vendor || s->id.model ? 1 : 2; stem && cut > 0 && strrchr(stem, '_'); cut--)
-                *strrchr(stem, '_') = '\0';
+                .vendor = s->id.vendor || s->id.model ? s->id.vendor : s->id.cls,
+                .model = s->id.model && *s->id.model ? s->id.model : "unknown" });
+        if (stem && strrchr(stem, '.'))
+                *strrchr(stem, '.') = '\0';    /* ".json" */
+        if (stem && !(s->id.vendor || s->id.model) && strrchr(stem, '_'))
+                *strrchr(stem, '_') = '\0';    /* CLASS_unknown */
         if (!stem || asprintf(&name, "70-adopted-%s.conf", stem) < 0 ||
             asprintf(&dir, "%s%s", o->conf_root && strcmp(o->conf_root, "/") ? o->conf_root : "",
                      DROPIN_DIR) < 0 ||

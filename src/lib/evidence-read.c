@@ -19,6 +19,7 @@
 
 #include "iosched.h"
 #include "iosched-evidence.h"
+#include "evidence-internal.h"
 #include "iosched-internal.h"
 #include "macro.h"
 #include "jsonread.h"
@@ -113,9 +114,10 @@ static int read_variants(const struct ios_json *arr, struct ios_evidence *ev)
         return 0;
 }
 
-static int read_record(const struct ios_json *o, struct ios_evidence *ev)
+/* The record o into ev; the disk it measured: its "disk", else the document's identity id (older) */
+static int read_record(const struct ios_json *o, const struct ios_json *id, struct ios_evidence *ev)
 {
-        const struct ios_json *w = ios_json_get(o, "workload");
+        const struct ios_json *w = ios_json_get(o, "workload"), *disk = ios_json_get(o, "disk");
         double t = dnum(o, "time");
         int e = 0;
 
@@ -127,6 +129,11 @@ static int read_record(const struct ios_json *o, struct ios_evidence *ev)
         ev->version = sdup(o, "version", &e);
         ev->kernel = sdup(o, "kernel", &e);
         ev->device = sdup(o, "device", &e);
+        if (!disk || disk->type != IOS_JSON_OBJ)
+                disk = id;
+        ev->firmware = sdup(disk, "firmware", &e);
+        ev->wwn = sdup(disk, "wwn", &e);
+        ev->serial = sdup(disk, "serial", &e);
         ev->rule = sdup(o, "rule", &e);
         ev->policy_scheduler = sdup(o, "policy_scheduler", &e);
         ev->backend = sdup(w, "backend", &e);
@@ -179,7 +186,7 @@ int ios_evidence_parse(const char *text, size_t len, struct ios_evidence_doc *do
                 e = -ENOMEM;
         for (size_t i = 0; e == 0 && i < recs->n; i++) {
                 doc->n++;
-                e = read_record(&recs->kids[i], &doc->r[i]);
+                e = read_record(&recs->kids[i], id, &doc->r[i]);
         }
 out:
         ios_json_done(&root);
@@ -188,17 +195,15 @@ out:
         return e;
 }
 
-int ios_evidence_load(const char *root, const struct ios_evidence_id *id, struct ios_evidence_doc *doc)
+/* The document NAME under root; -ENOENT: none */
+static int load(const char *root, const char *name, struct ios_evidence_doc *doc)
 {
-        _cleanup_free_ char *name = ios_evidence_file_name(id), *path = NULL, *text = NULL;
+        _cleanup_free_ char *path = NULL, *text = NULL;
         _cleanup_close_ int fd = -1;
         struct stat st;
         size_t len = 0;
         int e;
 
-        *doc = (struct ios_evidence_doc){};
-        if (!ios_evidence_id_keyed(id))
-                return -ENOENT; /* no record can be this disk's alone */
         if (!name ||
             asprintf(&path, "%s%s/%s", root && strcmp(root, "/") ? root : "", IOS_EVIDENCE_DIR, name) < 0)
                 return -ENOMEM;
@@ -213,6 +218,22 @@ int ios_evidence_load(const char *root, const struct ios_evidence_id *id, struct
         if (e < 0)
                 return e == -EFBIG ? -EBADMSG : e;
         return ios_evidence_parse(text, len, doc);
+}
+
+int ios_evidence_load(const char *root, const struct ios_evidence_id *id, struct ios_evidence_doc *doc)
+{
+        _cleanup_free_ char *name = NULL, *own = NULL;
+        int e;
+
+        *doc = (struct ios_evidence_doc){};
+        if (!ios_evidence_id_keyed(id))
+                return -ENOENT; /* no record can be this disk's alone */
+        name = ios_evidence_file_name(id);
+        e = load(root, name, doc);
+        if (e != -ENOENT || !ios_evidence_id_per_model(id))
+                return e;
+        own = ios_evidence_file_name_per_disk(id);      /* its own, from before documents were per model */
+        return load(root, own, doc);
 }
 
 static int fail(char **ret_msg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

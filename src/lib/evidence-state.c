@@ -2,7 +2,8 @@
 /*
  * evidence-state.c: what the views show of a disk's evidence: its latest
  * record, why it is stale for the disk, kernel and rule in force now, and
- * whether it goes against the policy (ios_evidence_of_disk), and that as
+ * whether it goes against the policy or was measured on another disk of
+ * its model (ios_evidence_of_disk), and that as
  * the per-disk "validation" object of facts -J (ios_evidence_state_json),
  * the one `iosched-apply report` reads.
  */
@@ -15,6 +16,7 @@
 
 #include "iosched.h"
 #include "iosched-evidence.h"
+#include "evidence-internal.h"
 #include "iosched-internal.h"
 #include "macro.h"
 #include "strv.h"
@@ -37,6 +39,7 @@ int ios_evidence_of_disk(const char *root, struct ios_device *d, const char *rul
                 ret->last = &ret->doc.r[ret->doc.n - 1];
                 ret->stale = ios_evidence_stale(ret->last, &ret->doc.id, &id, kernel, rule, scheduler);
                 ret->against_policy = ios_evidence_against_policy(ret->last);
+                ret->other_disk = ios_evidence_other_disk(ret->last, &id);
         }
         ios_evidence_id_done(&id);
         if (e < 0)
@@ -84,6 +87,8 @@ void ios_evidence_state_json(FILE *f, const struct ios_evidence_state *st)
         ios_json_string(f, ios_evidence_verdict_name(r->verdict));
         str(f, "date", date);
         str(f, "kernel", r->kernel);
+        str(f, "device", r->device);
+        fprintf(f, ", \"other_disk\": %s", st->other_disk ? "true" : "false");
         str(f, "rule", r->rule);
         str(f, "policy_scheduler", r->policy_scheduler);
         str(f, "against", r->against);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * evidence-write.c: a validation record added to its device's document
- * (ROOT/var/lib/iosched/evidence/NAME.json, schema/iosched-evidence.schema.json).
+ * evidence-write.c: a validation record, with the disk it measured, added
+ * to its model's document, or its disk's where it has no model
+ * (ROOT/var/lib/iosched/evidence/NAME.json, schema/iosched-evidence.schema.json);
+ * a model's first record takes in its disk's document of earlier versions.
  * The directory is opened from ROOT one component at a time with no symbolic
  * link followed (created 0755 where missing), and must be its owner's only
  * (the caller's: root on a system) and writable by no one else: a record
@@ -24,6 +26,7 @@
 
 #include "iosched.h"
 #include "iosched-evidence.h"
+#include "evidence-internal.h"
 #include "iosched-internal.h"
 #include "macro.h"
 #include "strv.h"
@@ -96,7 +99,11 @@ void ios_evidence_json(FILE *f, const struct ios_evidence *ev, const char *ind)
         str(f, ", ", "version", ev->version);
         str(f, ", ", "kernel", ev->kernel);
         str(f, ", ", "device", ev->device);
-        fprintf(f, ",\n%s", ind);
+        fprintf(f, ",\n%s\"disk\": {", ind);
+        str(f, "", "firmware", ev->firmware);
+        str(f, ", ", "wwn", ev->wwn);
+        str(f, ", ", "serial", ev->serial);
+        fprintf(f, "},\n%s", ind);
         str(f, "", "rule", ev->rule);
         str(f, ", ", "policy_scheduler", ev->policy_scheduler);
         fprintf(f, ",\n%s\"workload\": {", ind);
@@ -129,15 +136,18 @@ void ios_evidence_json(FILE *f, const struct ios_evidence *ev, const char *ind)
                 ios_evidence_against_policy(ev) ? "true" : "false");
 }
 
+/* A model's document names no disk in its identity (each record its own); a disk's document names it. */
 static void doc_json(FILE *f, const struct ios_evidence_id *id, const struct ios_evidence *r, size_t n,
                      const struct ios_evidence *last)
 {
+        bool model = ios_evidence_id_per_model(id);
+
         fprintf(f, "{\"schema\": %d, \"kind\": \"iosched-evidence\",\n \"identity\": {", IOS_EVIDENCE_SCHEMA);
         str(f, "", "vendor", id->vendor);
         str(f, ", ", "model", id->model);
-        str(f, ", ", "firmware", id->firmware);
-        str(f, ", ", "wwn", id->wwn);
-        str(f, ", ", "serial", id->serial);
+        str(f, ", ", "firmware", model ? NULL : id->firmware);
+        str(f, ", ", "wwn", model ? NULL : id->wwn);
+        str(f, ", ", "serial", model ? NULL : id->serial);
         str(f, ", ", "class", id->cls);
         fputs("},\n \"records\": [", f);
         for (size_t i = 0; i <= n; i++) {
@@ -259,9 +269,10 @@ const char *ios_evidence_record_strerror(int e)
 int ios_evidence_record(const char *root, const struct ios_evidence_id *id, const struct ios_evidence *ev,
                         unsigned keep, char **ret_path)
 {
-        _cleanup_free_ char *name = ios_evidence_file_name(id), *tmp = NULL;
+        _cleanup_free_ char *name = ios_evidence_file_name(id), *own = NULL, *tmp = NULL;
         _cleanup_close_ int dirfd = -1;
         struct ios_evidence_doc old = {};
+        struct ios_evidence cur = *ev;  /* ev, measured on id's disk (shallow: nothing freed) */
         FILE *f = NULL;
         size_t from;
         int e;
@@ -275,17 +286,32 @@ int ios_evidence_record(const char *root, const struct ios_evidence_id *id, cons
         if (ret_path && asprintf(ret_path, "%s%s/%s", root && strcmp(root, "/") ? root : "", IOS_EVIDENCE_DIR,
                                  name) < 0)
                 *ret_path = NULL;
+        cur.firmware = id->firmware;
+        cur.wwn = id->wwn;
+        cur.serial = id->serial;
         dirfd = open_dir(root);
         if (dirfd < 0)
                 return dirfd;
         e = read_doc(dirfd, name, &old);
+        /* the model's first record: this disk's document of earlier versions goes into it, then away */
+        if (e == 0 && old.n == 0 && ios_evidence_id_per_model(id)) {
+                ios_evidence_doc_done(&old);
+                own = ios_evidence_file_name_per_disk(id);
+                e = own ? read_doc(dirfd, own, &old) : -ENOMEM;
+                if (e == -EBADMSG)
+                        e = 0;  /* not a document: left as it is, the model's starts empty */
+                if (old.n == 0) {
+                        free(own);
+                        own = NULL;
+                }
+        }
         if (e < 0)
                 return e;
         keep = keep ? keep : IOS_EVIDENCE_KEEP;
         from = old.n >= keep ? old.n - (keep - 1) : 0;
         e = write_tmp(dirfd, name, &tmp, &f);
         if (e == 0) {
-                doc_json(f, id, old.r + from, old.n - from, ev);
+                doc_json(f, id, old.r + from, old.n - from, &cur);
                 errno = 0;
                 if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) < 0)
                         e = errno ? -errno : -EIO;
@@ -295,8 +321,11 @@ int ios_evidence_record(const char *root, const struct ios_evidence_id *id, cons
                         e = -errno;
                 if (e < 0)
                         (void)unlinkat(dirfd, tmp, 0);
-                else
+                else {
+                        if (own)
+                                (void)unlinkat(dirfd, own, 0);
                         (void)fsync(dirfd);
+                }
         }
         ios_evidence_doc_done(&old);
         return e;

@@ -17,6 +17,7 @@
 
 #include "iosched.h"
 #include "iosched-evidence.h"
+#include "evidence-internal.h"
 #include "iosched-internal.h"
 #include "macro.h"
 #include "strv.h"
@@ -98,17 +99,33 @@ bool ios_evidence_id_keyed(const struct ios_evidence_id *id)
         return (id->model && *id->model) || (id->wwn && *id->wwn) || (id->serial && *id->serial);
 }
 
-char *ios_evidence_file_name(const struct ios_evidence_id *id)
+bool ios_evidence_id_per_model(const struct ios_evidence_id *id)
+{
+        return id->model && *id->model;
+}
+
+/* VENDOR_MODEL, with _WWN-or-SERIAL unless model (CLASS for VENDOR when neither is known) */
+static char *file_name(const struct ios_evidence_id *id, bool model)
 {
         char buf[256] = "";
 
-        /* a disk with neither vendor nor model (loop, zram): its class in their place */
         name_part(buf, sizeof(buf), id->vendor || id->model ? id->vendor : id->cls);
         name_part(buf, sizeof(buf), id->model);
-        name_part(buf, sizeof(buf), id->wwn ? id->wwn : id->serial);
+        if (!model)
+                name_part(buf, sizeof(buf), id->wwn ? id->wwn : id->serial);
         if (buf[0] == '.')
                 buf[0] = '-';
         return strdup(strcat(buf, ".json"));
+}
+
+char *ios_evidence_file_name(const struct ios_evidence_id *id)
+{
+        return file_name(id, ios_evidence_id_per_model(id));
+}
+
+char *ios_evidence_file_name_per_disk(const struct ios_evidence_id *id)
+{
+        return file_name(id, false);
 }
 
 const char *ios_evidence_verdict_name(enum ios_evidence_verdict v)
@@ -143,6 +160,9 @@ void ios_evidence_done(struct ios_evidence *ev)
         free(ev->version);
         free(ev->kernel);
         free(ev->device);
+        free(ev->firmware);
+        free(ev->wwn);
+        free(ev->serial);
         free(ev->rule);
         free(ev->policy_scheduler);
         free(ev->backend);
@@ -243,16 +263,25 @@ unsigned ios_evidence_stale(const struct ios_evidence *rec, const struct ios_evi
 
         if (differ(rec->kernel, kernel))
                 s |= IOS_EVIDENCE_STALE_KERNEL;
-        if (doc_id && id && (differ(doc_id->firmware, id->firmware) || (!doc_id->firmware != !id->firmware)))
+        /* the firmware of the disk measured: a sibling of the model with other firmware is another disk */
+        if (id && (differ(rec->firmware, id->firmware) || (!rec->firmware != !id->firmware)))
                 s |= IOS_EVIDENCE_STALE_FIRMWARE;
-        if (doc_id && id && (differ(doc_id->wwn, id->wwn) || differ(doc_id->serial, id->serial) ||
-                             differ(doc_id->cls, id->cls) || differ(doc_id->model, id->model) ||
+        if (doc_id && id && (differ(doc_id->cls, id->cls) || differ(doc_id->model, id->model) ||
                              differ(doc_id->vendor, id->vendor)))
+                s |= IOS_EVIDENCE_STALE_DEVICE;
+        /* a document of one disk (no model, or one of earlier versions read for its disk): that disk */
+        if (doc_id && id && (!ios_evidence_id_per_model(doc_id) || doc_id->wwn || doc_id->serial) &&
+            (differ(rec->wwn, id->wwn) || differ(rec->serial, id->serial)))
                 s |= IOS_EVIDENCE_STALE_DEVICE;
         if ((rule && !rec->rule) || differ(rec->rule, rule) || differ(rec->policy_scheduler, scheduler) ||
             (scheduler && !rec->policy_scheduler))
                 s |= IOS_EVIDENCE_STALE_RULE;
         return s;
+}
+
+bool ios_evidence_other_disk(const struct ios_evidence *rec, const struct ios_evidence_id *id)
+{
+        return differ(rec->wwn, id->wwn) || differ(rec->serial, id->serial);
 }
 
 const char *ios_evidence_stale_text(unsigned stale, char *buf, size_t n)

@@ -7,8 +7,11 @@
  * written under a root and read back (ios_evidence_load), the document
  * bounded to the last N, mode 0644, no temporary file left; a symbolic
  * link on the way or a group-writable directory refused, a file there that
- * is no document left as it is; the file name of an identity; what makes a
- * record stale (kernel, firmware, device, rule) and against the policy;
+ * is no document left as it is; the file name of an identity (one per
+ * model, one per disk without a model); a disk's document of earlier
+ * versions read for it alone and taken into its model's; what makes a
+ * record stale (kernel, firmware, device, rule; not a sibling disk of the
+ * model) and against the policy;
  * and what the views get for a disk of a captured tree (ios_evidence_of_disk:
  * never validated, then the latest record, stale when the tree's kernel
  * release or the rule changes) and its facts -J "validation" object.
@@ -29,6 +32,7 @@
 #include "iosched.h"
 #include "iosched-evidence.h"
 #include "iosched-internal.h"
+#include "evidence-internal.h"
 #include "macro.h"
 #include "helpers.h"
 #include "readfile.h"
@@ -157,15 +161,31 @@ static void test_file_name(void **state)
         _cleanup_free_ char *a = ios_evidence_file_name(&id), *b = NULL, *c = NULL;
 
         (void)state;
-        assert_string_equal(a, "DELL_PERC-H700_0x6a4badb0.json");
-        id.firmware = (char *)"2.140";          /* the same document across firmware */
+        assert_string_equal(a, "DELL_PERC-H700.json");         /* one per model */
+        assert_true(ios_evidence_id_per_model(&id));
+        id.firmware = (char *)"2.140";          /* the same document across firmware and disks */
+        id.wwn = (char *)"0x6a4badb1";
         b = ios_evidence_file_name(&id);
         assert_string_equal(a, b);
+        free(b);
+        b = ios_evidence_file_name_per_disk(&id);               /* earlier versions' name */
+        assert_string_equal(b, "DELL_PERC-H700_0x6a4badb1.json");
         id = (struct ios_evidence_id){ .vendor = (char *)"../..",
                                        .model = (char *)"a/b",
                                        .serial = (char *)"S 1" };
         c = ios_evidence_file_name(&id);
-        assert_string_equal(c, "-.-.._a-b_S-1.json");      /* no "/", no leading "." */
+        assert_string_equal(c, "-.-.._a-b.json");          /* no "/", no leading "." */
+        free(c);
+        /* no model: one per disk, by WWN or serial */
+        id = (struct ios_evidence_id){
+                .vendor = (char *)"ATA", .serial = (char *)"S 1", .cls = (char *)"ssd" };
+        assert_false(ios_evidence_id_per_model(&id));
+        c = ios_evidence_file_name(&id);
+        assert_string_equal(c, "ATA_unknown_S-1.json");
+        free(c);
+        id = (struct ios_evidence_id){ .wwn = (char *)"0x5000c5", .cls = (char *)"hdd" };
+        c = ios_evidence_file_name(&id);
+        assert_string_equal(c, "hdd_unknown_0x5000c5.json");
 }
 
 static char *tmp_root(void)
@@ -184,9 +204,20 @@ static void rm_rf(const char *d)
         assert_int_equal(system(cmd), 0);
 }
 
+static void record_as(const struct ios_evidence_id *id, const char *root, const char *kernel, unsigned keep,
+                      int want);
+
 static void record_one(const char *root, const char *kernel, unsigned keep, int want)
 {
         struct ios_evidence_id id = ident("2.130");
+
+        record_as(&id, root, kernel, keep, want);
+}
+
+/* a record of the comparison SIG measured on the disk id */
+static void record_as(const struct ios_evidence_id *id, const char *root, const char *kernel, unsigned keep,
+                      int want)
+{
         struct ios_evidence ev;
         _cleanup_free_ char *path = NULL;
 
@@ -197,9 +228,9 @@ static void record_one(const char *root, const char *kernel, unsigned keep, int 
         ev.policy_scheduler = strdup("mq-deadline");
         ev.tool = strdup("iosched-apply validate");
         assert_int_equal(ios_evidence_judge(&ev, "mq-deadline"), 0);
-        assert_int_equal(ios_evidence_record(root, &id, &ev, keep, &path), want);
+        assert_int_equal(ios_evidence_record(root, id, &ev, keep, &path), want);
         if (want == 0)
-                assert_true(strstr(path, "/var/lib/iosched/evidence/DELL_PERC-H700_0x6a4badb0.json") != NULL);
+                assert_true(strstr(path, "/var/lib/iosched/evidence/DELL_PERC-H700.json") != NULL);
         ios_evidence_done(&ev);
 }
 
@@ -223,7 +254,10 @@ static void test_record_load(void **state)
         assert_int_equal(doc.n, 3);                             /* bounded: the last 3 */
         assert_string_equal(doc.r[0].kernel, "6.1.2");
         assert_string_equal(doc.r[2].kernel, "6.1.4");
-        assert_string_equal(doc.id.firmware, "2.130");
+        assert_null(doc.id.firmware);                           /* the model's: each record names its disk */
+        assert_null(doc.id.wwn);
+        assert_string_equal(doc.r[2].firmware, "2.130");
+        assert_string_equal(doc.r[2].wwn, "0x6a4badb0");
         assert_int_equal(doc.r[2].verdict, IOS_EVIDENCE_BEATEN);
         assert_int_equal(doc.r[2].time, 1796000000);
         assert_string_equal(doc.r[2].v[1].tunables[0], "queue/iosched/read_expire=250");
@@ -238,6 +272,13 @@ static void test_record_load(void **state)
         assert_int_equal(ios_evidence_stale(&doc.r[2], &doc.id, &id, "6.12.1", "/etc/iosched.d/70-x.conf:2",
                                             "mq-deadline"),
                          IOS_EVIDENCE_STALE_KERNEL | IOS_EVIDENCE_STALE_RULE);
+        /* a sibling of the model: not stale, and another disk */
+        id.wwn = (char *)"0x6a4badb1";
+        assert_int_equal(ios_evidence_stale(&doc.r[2], &doc.id, &id, "6.1.4", "/etc/iosched.d/60-perc.conf:3",
+                                            "mq-deadline"), 0);
+        assert_true(ios_evidence_other_disk(&doc.r[2], &id));
+        id.wwn = (char *)"0x6a4badb0";
+        assert_false(ios_evidence_other_disk(&doc.r[2], &id));
         id.cls = (char *)"ssd";
         assert_int_equal(ios_evidence_stale(&doc.r[2], &doc.id, &id, NULL, NULL, NULL),
                          IOS_EVIDENCE_STALE_DEVICE);
@@ -250,12 +291,12 @@ static void test_record_load(void **state)
         assert_non_null(dir);
         while ((de = readdir(dir)))
                 assert_true(streq(de->d_name, ".") || streq(de->d_name, "..") ||
-                            streq(de->d_name, "DELL_PERC-H700_0x6a4badb0.json"));
+                            streq(de->d_name, "DELL_PERC-H700.json"));
         closedir(dir);
         assert_int_equal(stat(path, &st), 0);
         assert_int_equal(st.st_mode & 07777, 0755);
         free(path);
-        assert_true(asprintf(&path, "%s/var/lib/iosched/evidence/DELL_PERC-H700_0x6a4badb0.json", root) > 0);
+        assert_true(asprintf(&path, "%s/var/lib/iosched/evidence/DELL_PERC-H700.json", root) > 0);
         assert_int_equal(stat(path, &st), 0);
         assert_int_equal(st.st_mode & 07777, 0644);
         rm_rf(root);
@@ -288,7 +329,7 @@ static void test_refused(void **state)
         record_one(root, "6.1", 0, -EPERM);
         assert_int_equal(chmod(p, 0755), 0);
         /* a file that is not a document: left as it is */
-        assert_true(asprintf(&doc, "%s/DELL_PERC-H700_0x6a4badb0.json", p) > 0);
+        assert_true(asprintf(&doc, "%s/DELL_PERC-H700.json", p) > 0);
         f = fopen(doc, "w");
         assert_non_null(f);
         fputs("{\"something\": \"else\"}\n", f);
@@ -302,6 +343,56 @@ static void test_refused(void **state)
         }
         rm_rf(root);
         rm_rf(other);
+}
+
+/* a disk's document of earlier versions (no "disk" in its records): read for that disk alone, taken in */
+static void test_per_disk_document(void **state)
+{
+        _cleanup_free_ char *root = tmp_root(), *dir = NULL, *own = NULL, *model = NULL;
+        struct ios_evidence_id id = ident("2.130"), sibling = ident("2.130");
+        struct ios_evidence_doc doc;
+        FILE *f;
+
+        (void)state;
+        sibling.wwn = (char *)"0x6a4badb1";
+        record_one(root, "6.1.0", 0, 0);                        /* makes the directory */
+        assert_true(asprintf(&dir, "%s/var/lib/iosched/evidence", root) > 0);
+        assert_true(asprintf(&model, "%s/DELL_PERC-H700.json", dir) > 0);
+        assert_true(asprintf(&own, "%s/DELL_PERC-H700_0x6a4badb0.json", dir) > 0);
+        assert_int_equal(unlink(model), 0);
+        /* as an earlier version wrote it: the identity names the disk, the record does not */
+        f = fopen(own, "w");
+        assert_non_null(f);
+        fputs("{\"schema\": 1, \"kind\": \"iosched-evidence\",\n \"identity\": {\"vendor\": \"DELL\", "
+              "\"model\": \"PERC H700\", \"firmware\": \"2.130\", \"wwn\": \"0x6a4badb0\", \"serial\": null, "
+              "\"class\": \"raid\"},\n \"records\": [\n  {\"date\": \"2026-11-30T08:53:20Z\", "
+              "\"time\": 1796000000, \"tool\": \"iosched-apply validate\", \"version\": \"0.1.0\", "
+              "\"kernel\": \"6.1.0\", \"device\": \"sdb\", \"rule\": null, "
+              "\"policy_scheduler\": \"mq-deadline\", "
+              "\"rounds\": 3, \"variants\": [], \"best\": \"none\", \"verdict\": \"beaten\"}\n ]}\n", f);
+        assert_int_equal(fclose(f), 0);
+        assert_int_equal(ios_evidence_load(root, &sibling, &doc), -ENOENT);    /* another disk's */
+        assert_int_equal(ios_evidence_load(root, &id, &doc), 0);
+        assert_int_equal(doc.n, 1);
+        assert_string_equal(doc.id.wwn, "0x6a4badb0");
+        assert_string_equal(doc.r[0].wwn, "0x6a4badb0");        /* from the identity */
+        assert_string_equal(doc.r[0].firmware, "2.130");
+        assert_int_equal(ios_evidence_stale(&doc.r[0], &doc.id, &id, "6.1.0", NULL, NULL), 0);
+        ios_evidence_doc_done(&doc);
+        /* the model's first record, on that disk, takes it in, and it goes; a sibling's adds to it */
+        record_as(&id, root, "6.1.1", 0, 0);
+        assert_int_equal(access(own, F_OK), -1);
+        record_as(&sibling, root, "6.1.1", 0, 0);
+        assert_int_equal(ios_evidence_load(root, &id, &doc), 0);
+        assert_int_equal(doc.n, 3);
+        assert_string_equal(doc.r[0].device, "sdb");
+        assert_string_equal(doc.r[0].wwn, "0x6a4badb0");
+        assert_string_equal(doc.r[1].wwn, "0x6a4badb0");
+        assert_string_equal(doc.r[2].wwn, "0x6a4badb1");
+        assert_true(ios_evidence_other_disk(&doc.r[2], &id));
+        assert_int_equal(ios_evidence_stale(&doc.r[2], &doc.id, &id, "6.1.1", NULL, NULL), 0);
+        ios_evidence_doc_done(&doc);
+        rm_rf(root);
 }
 
 /* the record of a captured PERC logical drive, then what a view of that tree is told */
@@ -375,6 +466,7 @@ int main(void)
                 cmocka_unit_test(test_file_name),
                 cmocka_unit_test(test_record_load),
                 cmocka_unit_test(test_refused),
+                cmocka_unit_test(test_per_disk_document),
                 cmocka_unit_test(test_of_disk),
         };
 
