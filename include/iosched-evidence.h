@@ -44,6 +44,10 @@ bool ios_evidence_id_per_model(const struct ios_evidence_id *id);
  * loop device, zram) has no record, so that no other disk's verdict is taken for its own. */
 bool ios_evidence_id_keyed(const struct ios_evidence_id *id);
 
+/* A policy value a variant ran without: the kernel refuses it under that scheduler (the bench's). */
+struct ios_evidence_left {
+        char *key, *value, *why;
+};
 /* One variant of the comparison. */
 struct ios_evidence_variant {
         char *name, *scheduler;
@@ -52,8 +56,11 @@ struct ios_evidence_variant {
         double median, min, max, spread_pct;    /* NAN: not known */
         /* how the best beat it (the bench's vs_best); has_vs false for the best */
         bool has_vs, vs_significant;
-        double vs_margin_pct, vs_p_value;
+        bool vs_partial;                /* has_vs, without a significant or a label */
+        double vs_margin_pct, vs_ratio, vs_p_value;
         char *vs_label;
+        struct ios_evidence_left *left; /* its left_at_default (not kept in a document) */
+        size_t nleft;
 };
 enum ios_evidence_verdict {
         IOS_EVIDENCE_NONE,              /* no verdict about the policy's scheduler */
@@ -84,7 +91,11 @@ struct ios_evidence {
         char *against;                  /* the scheduler it was judged against */
         char *label;                    /* "31% lower reader p99" */
         double effect_pct, p_value;     /* of that judgement; NAN: not known */
+        double ratio;                   /* of that judgement (not kept in a document) */
         bool significant;
+        /* what the bench said of the disk after the run (not kept in a document) */
+        char *original_scheduler;       /* the scheduler it found, NULL: not said */
+        bool restored;                  /* it is back, with the queue tunables as found */
 };
 void ios_evidence_done(struct ios_evidence *ev);
 /*
@@ -94,11 +105,18 @@ void ios_evidence_done(struct ios_evidence *ev);
  */
 int ios_evidence_from_compare(const char *json, size_t len, struct ios_evidence *ev, char **ret_msg);
 /*
- * The verdict about sched from ev's variants (the bench's pairwise rule, as
- * validate says it): sets verdict, against, label, effect_pct, p_value,
- * significant.  -ENOENT: sched was not measured or completed no run.
+ * The verdict about sched from ev's variants, the one winner rule of
+ * validate, the evidence and the views (the bench's pairwise rule):
+ *   best          sched is the best, significantly ahead of the runner-up
+ *                 (or nothing else completed a run);
+ *   within_noise  it is the best, not significantly ahead of the runner-up,
+ *                 or another is best, not significantly;
+ *   beaten        another is best, significantly.
+ * Sets verdict, against, label, effect_pct, ratio, p_value, significant.
+ * -ENOENT with why in *ret_msg (when not NULL): no verdict (sched not
+ * measured, no run completed, the bench's vs_best missing).
  */
-int ios_evidence_judge(struct ios_evidence *ev, const char *sched);
+int ios_evidence_judge(struct ios_evidence *ev, const char *sched, char **ret_msg);
 /* "fnv1a64:<16 hex digits>" of text (malloc'd) */
 char *ios_evidence_digest(const char *text);
 

@@ -272,39 +272,22 @@ void apply_bench_run_done(struct apply_bench_run *r);
 /* the JSON reader (iosched-bench -J, facts -J documents): src/lib/jsonread.h */
 #include "jsonread.h"
 
-/* validate-verdict.c: iosched-bench --compare -J's verdict about the policy's scheduler. */
-enum apply_verdict_kind { APPLY_VERDICT_NONE, APPLY_VERDICT_BEST, APPLY_VERDICT_WITHIN_NOISE, APPLY_VERDICT_BEATEN };
-struct apply_verdict_row {
-        char *name;
-        unsigned runs;
-        double median, min, max, spread;        /* the objective over the rounds; NAN: not given */
-        struct ios_wanted left;         /* policy values the kernel refuses under it, left at its default
-                                         * in its rounds (the bench's left_at_default; source: why) */
-};
-struct apply_verdict {
-        enum apply_verdict_kind kind;
-        char *sched;            /* the policy's scheduler */
-        char *best;             /* the bench's best variant */
-        char *against;          /* the one compared with (the runner-up, or the best); NULL: nothing else ran */
-        char *label;            /* how the best beat the other: "31% lower reader p99" */
-        double margin_pct, ratio, p_value;      /* NAN: not given */
-        bool significant;
-        char *objective;        /* "reader:p99" */
-        bool lower_is_better;
-        struct apply_verdict_row *rows;         /* every variant, in the bench's order */
-        size_t nrows;
-        char *original;         /* the scheduler the disk had, which the bench restored */
-        bool restored;          /* it says the scheduler and tunables are back as found */
-};
-/* 0; -EINVAL with one line in *ret_msg (no verdict in it); -ENOMEM. */
-int apply_verdict_read(const char *text, size_t len, const char *sched, struct apply_verdict *v, char **ret_msg);
-void apply_verdict_done(struct apply_verdict *v);
-const char *apply_verdict_name(enum apply_verdict_kind k);      /* "best", "within_noise", "beaten"; NULL */
+/*
+ * validate-verdict.c: iosched-bench --compare -J's verdict about the policy's
+ * scheduler sched: the report read once into ev (the library's reader) and
+ * judged by the library's one rule (ios_evidence_judge).  0; -EINVAL with
+ * one line in *ret_msg (no verdict in it, ev empty); -ENOMEM.
+ */
+struct ios_evidence;
+int apply_verdict_read(const char *text, size_t len, const char *sched, struct ios_evidence *ev,
+                       char **ret_msg);
 /* "DEV: WHO SCHED: best (12% lower reader p99 than kyber, p=0.03)" and the other two */
-void apply_verdict_line(FILE *f, const char *dev, const char *who, const struct apply_verdict *v);
-void apply_verdict_table(FILE *f, const struct apply_verdict *v);
-/* ', "objective": ..., "verdict": ..., ..., "significant": ...' (nulls without a verdict) */
-void apply_verdict_json(FILE *f, const struct apply_verdict *v);
+void apply_verdict_line(FILE *f, const char *dev, const char *who, const char *sched,
+                        const struct ios_evidence *v);
+/* every variant's runs, median, range and spread, what each ran without, the restore */
+void apply_verdict_table(FILE *f, const char *sched, const struct ios_evidence *v);
+/* ', "objective": ..., "verdict": ..., ..., "significant": ...' (nulls without a verdict: v NULL or none) */
+void apply_verdict_json(FILE *f, const struct ios_evidence *v);
 
 /*
  * held.c: one line per policy file with an error (stderr, or the journal

@@ -69,7 +69,7 @@ static char *dropin_text(struct validate *s, const struct ios_evidence_variant *
         fprintf(f, "# Adopted by iosched-apply validate --adopt, %s, on %s (kernel %s):\n", date, s->dev,
                 ev->kernel ? ev->kernel : "unknown");
         fprintf(f, "# %s beat the policy's %s (%s): %s, p=%.2g, %u rounds.\n", sched, s->want,
-                s->rule ? s->rule : "no rule", s->v.label ? s->v.label : "", s->v.p_value, ev->rounds);
+                s->rule ? s->rule : "no rule", ev->label ? ev->label : "", ev->p_value, ev->rounds);
         fprintf(f, "# Evidence: %s\n", s->record);
         fputs("[Match]\n", f);
         if (d->vendor && *d->vendor)
@@ -189,7 +189,7 @@ static int write_dropin(const char *dir, const char *name, const char *text)
 static const struct ios_evidence_variant *winner(const struct validate *s)
 {
         for (size_t i = 0; i < s->ev.nv; i++)
-                if (s->ev.v[i].name && streq(s->ev.v[i].name, s->v.against))
+                if (s->ev.v[i].name && s->ev.against && streq(s->ev.v[i].name, s->ev.against))
                         return &s->ev.v[i];
         return NULL;
 }
@@ -205,9 +205,9 @@ int apply_validate_adopt(struct validate *s)
 
         if (!s->want)
                 return refuse(s, "the policy sets no scheduler here: there is nothing to replace");
-        if (s->v.kind == APPLY_VERDICT_BEST)
+        if (s->ev.verdict == IOS_EVIDENCE_BEST)
                 return refuse(s, "the policy's scheduler is the best");
-        if (s->v.kind == APPLY_VERDICT_WITHIN_NOISE)
+        if (s->ev.verdict == IOS_EVIDENCE_WITHIN_NOISE)
                 return refuse(s, "no significant difference (within the noise): the policy stands");
         if (o->config)
                 return refuse(s, "--config reads no drop-in: adopt with the system policy or --config-root");

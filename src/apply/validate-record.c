@@ -4,7 +4,8 @@
  * iosched-bench reported (workload, objective, rounds, every variant's
  * median and spread), the verdict validate said about the policy's
  * scheduler, the rule that chose it (file:line), the kernel release, the
- * date and this version, added to the document of the disk's identity
+ * date and this version, added to the document of the disk's model (its
+ * identity without one)
  * under the policy's root (--config-root DIR, else /):
  * DIR/var/lib/iosched/evidence (the library's evidence-write.c).  With
  * --no-record nothing is written and that is said.  A record that cannot
@@ -21,27 +22,15 @@
 #include "macro.h"
 #include "validate.h"
 
-static enum ios_evidence_verdict kind_of(enum apply_verdict_kind k)
-{
-        switch (k) {
-        case APPLY_VERDICT_BEST: return IOS_EVIDENCE_BEST;
-        case APPLY_VERDICT_WITHIN_NOISE: return IOS_EVIDENCE_WITHIN_NOISE;
-        case APPLY_VERDICT_BEATEN: return IOS_EVIDENCE_BEATEN;
-        case APPLY_VERDICT_NONE: break;
-        }
-        return IOS_EVIDENCE_NONE;
-}
-
 static char *dup_or_null(const char *s)
 {
         return s ? strdup(s) : NULL;
 }
 
-/* What validate adds to the bench's comparison: who, when, where, under which rule, and its verdict. */
+/* What validate adds to the bench's comparison, judged already: who, when, where, under which rule. */
 static int fill(struct validate *s)
 {
         struct ios_evidence *ev = &s->ev;
-        const struct apply_verdict *v = &s->v;
 
         ev->time = (long long)time(NULL);
         ev->tool = strdup("iosched-apply validate");
@@ -50,16 +39,8 @@ static int fill(struct validate *s)
         ev->device = strdup(s->dev);
         ev->rule = dup_or_null(s->rule);
         ev->policy_scheduler = dup_or_null(s->want);
-        ev->verdict = kind_of(v->kind);
-        free(ev->against);
-        free(ev->label);
-        ev->against = dup_or_null(v->against);
-        ev->label = dup_or_null(v->label);
-        ev->effect_pct = v->margin_pct;
-        ev->p_value = v->p_value;
-        ev->significant = v->significant;
         if (!ev->tool || !ev->version || !ev->device || (s->rule && !ev->rule) ||
-            (s->want && !ev->policy_scheduler) || (v->against && !ev->against) || (v->label && !ev->label))
+            (s->want && !ev->policy_scheduler))
                 return -ENOMEM;
         return 0;
 }
@@ -67,20 +48,16 @@ static int fill(struct validate *s)
 void apply_validate_record(struct validate *s)
 {
         const char *prog = s->o->out->prog, *root = s->o->conf_root;
-        _cleanup_free_ char *msg = NULL;
         int e;
 
         e = ios_evidence_id_of(s->o->dev, &s->id);
         if (e >= 0)
-                e = ios_evidence_from_compare(s->run.out ? s->run.out : "", s->run.outlen, &s->ev, &msg);
-        if (e >= 0)
                 e = fill(s);
         if (e < 0) {
                 fprintf(stderr, "%s: %s: warning: the verdict is not recorded: %s\n", prog, s->dev,
-                        msg ? msg : ios_strerror(-e));
+                        ios_strerror(-e));
                 return;
         }
-        s->have_ev = true;
         if (s->o->no_record) {
                 fprintf(stderr, "%s: %s: not recorded (--no-record)\n", prog, s->dev);
                 return;
@@ -100,7 +77,6 @@ void apply_validate_record(struct validate *s)
 
 void apply_validate_state_done(struct validate *s)
 {
-        apply_verdict_done(&s->v);
         apply_bench_run_done(&s->run);
         ios_evidence_id_done(&s->id);
         ios_evidence_done(&s->ev);

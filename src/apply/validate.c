@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "iosched.h"
+#include "iosched-evidence.h"
 #include "macro.h"
 #include "cli.h"
 #include "validate.h"
@@ -187,11 +188,12 @@ static int run_bench(struct validate *s)
         if (e < 0)
                 return err(s, APPLY_EXIT_ERROR, "no verdict: cannot read iosched-bench's report: %s",
                            ios_strerror(-e));
-        e = apply_verdict_read(s->run.out ? s->run.out : "", s->run.outlen, s->want ? s->want : o->dev->sched_current,
-                               &s->v, &msg);
+        s->sched = s->want ? s->want : o->dev->sched_current;
+        e = apply_verdict_read(s->run.out ? s->run.out : "", s->run.outlen, s->sched, &s->ev, &msg);
         if (e < 0)
                 return err(s, APPLY_EXIT_ERROR, "no verdict: %s", msg ? msg : ios_strerror(-e));
-        return s->v.kind == APPLY_VERDICT_BEATEN ? APPLY_EXIT_BEATEN : 0;
+        s->have_ev = true;
+        return s->ev.verdict == IOS_EVIDENCE_BEATEN ? APPLY_EXIT_BEATEN : 0;
 }
 
 static void print_json(struct validate *s, int rc)
@@ -217,7 +219,7 @@ static void print_json(struct validate *s, int rc)
                 fputs(", \"bench_exit\": null", f);
         fputs(", \"rule\": ", f);
         ios_json_string(f, s->rule);
-        apply_verdict_json(f, &s->v);
+        apply_verdict_json(f, s->have_ev ? &s->ev : NULL);
         fputs(",\n \"record\": ", f);
         ios_json_string(f, s->record);
         fputs(", \"adopted\": ", f);
@@ -239,14 +241,14 @@ int apply_validate(const struct apply_validate_opts *o)
                 rc = plan(&s);
         if (rc == 0)
                 rc = run_bench(&s);
-        if (s.v.kind != APPLY_VERDICT_NONE)
+        if (s.have_ev)
                 apply_validate_record(&s);
-        if (!o->json && s.v.kind != APPLY_VERDICT_NONE) {
-                apply_verdict_table(stdout, &s.v);
+        if (!o->json && s.have_ev) {
+                apply_verdict_table(stdout, s.sched, &s.ev);
                 apply_verdict_line(stdout, s.dev, s.want ? "the policy's" : "the current (the policy sets none)",
-                                   &s.v);
+                                   s.sched, &s.ev);
         }
-        if (o->adopt && s.v.kind != APPLY_VERDICT_NONE) {
+        if (o->adopt && s.have_ev) {
                 int a = apply_validate_adopt(&s);
 
                 rc = a > rc ? a : rc;

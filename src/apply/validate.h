@@ -19,11 +19,11 @@ struct validate {
         char *compare, *policy, *tmpdir, *filename, *target;
         struct apply_bench_run run;
         bool ran;
-        struct apply_verdict v;
+        const char *sched;              /* the scheduler judged: the policy's, else the current one */
+        struct ios_evidence ev;         /* the bench's comparison, judged about sched */
+        bool have_ev;                   /* ev holds it, with a verdict */
         /* validate-record.c */
         struct ios_evidence_id id;
-        struct ios_evidence ev;
-        bool have_ev;                   /* ev holds the comparison */
         char *record;                   /* the evidence document written, NULL: none */
         char *adopted;                  /* the drop-in --adopt wrote, NULL: none */
 };

@@ -79,7 +79,7 @@ void bench_record(const struct bench_opts *o, struct ios_device *disk, const cha
                 ev.device = strdup(disk->name);
                 policy_rule(o, disk, &ev.policy_scheduler, &ev.rule);
                 if (ev.policy_scheduler)
-                        (void)ios_evidence_judge(&ev, ev.policy_scheduler);
+                        (void)ios_evidence_judge(&ev, ev.policy_scheduler, NULL);
                 e = ios_evidence_record(o->record_root, &id, &ev, 0, &path);
         }
         if (e < 0)

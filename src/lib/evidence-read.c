@@ -72,6 +72,34 @@ static int read_tunables(const struct ios_json *t, char ***ret)
         return 0;
 }
 
+/* A variant's left_at_default: [{"key", "value", "why"}] (absent: none) */
+static int read_left(const struct ios_json *a, struct ios_evidence_variant *v)
+{
+        int e = 0;
+
+        if (!a || a->type != IOS_JSON_ARR || a->n == 0)
+                return 0;
+        v->left = calloc(a->n, sizeof(*v->left));
+        if (!v->left)
+                return -ENOMEM;
+        for (size_t i = 0; e == 0 && i < a->n; i++) {
+                struct ios_evidence_left *l = &v->left[v->nleft];
+
+                l->key = sdup(&a->kids[i], "key", &e);
+                l->value = sdup(&a->kids[i], "value", &e);
+                l->why = sdup(&a->kids[i], "why", &e);
+                v->nleft++;
+                if (e == 0 && (!l->key || !l->value)) {        /* not one: dropped */
+                        free(l->key);
+                        free(l->value);
+                        free(l->why);
+                        *l = (struct ios_evidence_left){};
+                        v->nleft--;
+                }
+        }
+        return e;
+}
+
 static int read_variant(const struct ios_json *o, struct ios_evidence_variant *v)
 {
         const struct ios_json *vs = ios_json_get(o, "vs_best");
@@ -85,14 +113,20 @@ static int read_variant(const struct ios_json *o, struct ios_evidence_variant *v
         v->max = dnum(o, "max");
         v->spread_pct = dnum(o, "spread_pct");
         if (vs && vs->type == IOS_JSON_OBJ) {
+                const struct ios_json *sig = ios_json_get(vs, "significant");
+
                 v->has_vs = true;
                 v->vs_significant = bval(vs, "significant");
                 v->vs_margin_pct = dnum(vs, "margin_pct");
+                v->vs_ratio = dnum(vs, "ratio");
                 v->vs_p_value = dnum(vs, "p_value");
                 v->vs_label = sdup(vs, "label", &e);
+                v->vs_partial = !sig || sig->type != IOS_JSON_BOOL || !v->vs_label;
         }
         if (e == 0)
                 e = read_tunables(ios_json_get(o, "tunables"), &v->tunables);
+        if (e == 0)
+                e = read_left(ios_json_get(o, "left_at_default"), v);
         return e;
 }
 
@@ -121,7 +155,7 @@ static int read_record(const struct ios_json *o, const struct ios_json *id, stru
         double t = dnum(o, "time");
         int e = 0;
 
-        *ev = (struct ios_evidence){ .effect_pct = NAN, .p_value = NAN };
+        *ev = (struct ios_evidence){ .effect_pct = NAN, .p_value = NAN, .ratio = NAN };
         if (!o || o->type != IOS_JSON_OBJ)
                 return -EBADMSG;
         ev->time = isnan(t) || t < -1e15 || t > 1e15 ? 0 : (long long)t;   /* no overflow in the cast */
@@ -299,7 +333,7 @@ int ios_evidence_from_compare(const char *json, size_t len, struct ios_evidence 
         struct ios_json doc;
         int e;
 
-        *ev = (struct ios_evidence){ .effect_pct = NAN, .p_value = NAN };
+        *ev = (struct ios_evidence){ .effect_pct = NAN, .p_value = NAN, .ratio = NAN };
         *ret_msg = NULL;
         e = ios_json_parse(json, len, &doc);
         if (e == -ENOMEM)
@@ -320,8 +354,13 @@ int ios_evidence_from_compare(const char *json, size_t len, struct ios_evidence 
         ev->backend = sdup(cmp, "backend", &e);
         if (!ev->backend)
                 ev->backend = sdup(&doc, "backend", &e);
+        ev->original_scheduler = sdup(cmp, "original_scheduler", &e);
+        ev->restored = bval(cmp, "restored");
         if (e == 0)
                 e = read_variants(scheds, ev);
+        for (size_t i = 0; e == 0 && i < ev->nv; i++)
+                if (!ev->v[i].name)
+                        e = fail(ret_msg, "iosched-bench's output has a scheduler without a name");
         if (e == 0)
                 e = job_text(&doc, ev->nv ? ev->v[0].name : NULL, &ev->job_text);
         if (e == 0 && !(ev->job_digest = ios_evidence_digest(ev->job_text)))

@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +155,12 @@ void ios_evidence_done(struct ios_evidence *ev)
                 free(ev->v[i].scheduler);
                 ios_strv_free(ev->v[i].tunables);
                 free(ev->v[i].vs_label);
+                for (size_t k = 0; k < ev->v[i].nleft; k++) {
+                        free(ev->v[i].left[k].key);
+                        free(ev->v[i].left[k].value);
+                        free(ev->v[i].left[k].why);
+                }
+                free(ev->v[i].left);
         }
         free(ev->v);
         free(ev->tool);
@@ -173,7 +180,8 @@ void ios_evidence_done(struct ios_evidence *ev)
         free(ev->runner_up);
         free(ev->against);
         free(ev->label);
-        *ev = (struct ios_evidence){ .effect_pct = NAN, .p_value = NAN };
+        free(ev->original_scheduler);
+        *ev = (struct ios_evidence){ .effect_pct = NAN, .p_value = NAN, .ratio = NAN };
 }
 
 void ios_evidence_doc_done(struct ios_evidence_doc *doc)
@@ -214,6 +222,7 @@ static int judged(struct ios_evidence *ev, enum ios_evidence_verdict v, const st
         ev->against = against ? strdup(against) : NULL;
         ev->label = by && by->vs_label ? strdup(by->vs_label) : NULL;
         ev->effect_pct = by ? by->vs_margin_pct : NAN;
+        ev->ratio = by ? by->vs_ratio : NAN;
         ev->p_value = by ? by->vs_p_value : NAN;
         ev->significant = by && by->vs_significant;
         ev->verdict = v;
@@ -222,24 +231,62 @@ static int judged(struct ios_evidence *ev, enum ios_evidence_verdict v, const st
         return 0;
 }
 
-int ios_evidence_judge(struct ios_evidence *ev, const char *sched)
+static int no_verdict(char **ret_msg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int no_verdict(char **ret_msg, const char *fmt, ...)
+{
+        va_list ap;
+
+        if (ret_msg) {
+                va_start(ap, fmt);
+                if (vasprintf(ret_msg, fmt, ap) < 0)
+                        *ret_msg = NULL;
+                va_end(ap);
+        }
+        return -ENOENT;
+}
+
+/* how the best beat v, complete: or why not */
+static int vs_of(const struct ios_evidence_variant *v, char **ret_msg)
+{
+        if (!v->has_vs)
+                return no_verdict(ret_msg, "iosched-bench gave no vs_best for %s: it is older than this "
+                                  "iosched-apply", v->name);
+        if (v->vs_partial)
+                return no_verdict(ret_msg, "iosched-bench's vs_best for %s has no significant or label",
+                                  v->name);
+        return 0;
+}
+
+int ios_evidence_judge(struct ios_evidence *ev, const char *sched, char **ret_msg)
 {
         const struct ios_evidence_variant *mine = variant(ev, sched), *other;
+        int e;
 
+        if (ret_msg)
+                *ret_msg = NULL;
         ev->verdict = IOS_EVIDENCE_NONE;
-        if (!mine || mine->runs == 0 || !ev->best || !*ev->best)
-                return -ENOENT;
+        if (!mine)
+                return no_verdict(ret_msg, "the policy's %s was not measured", sched ? sched : "scheduler");
+        if (mine->runs == 0)
+                return no_verdict(ret_msg, "the policy's %s completed no run", sched);
+        if (!ev->best || !*ev->best)
+                return no_verdict(ret_msg, "iosched-bench named no best scheduler: no run completed");
         if (streq(ev->best, mine->name)) {
                 if (!ev->runner_up || !*ev->runner_up)
                         return judged(ev, IOS_EVIDENCE_BEST, NULL, NULL);  /* nothing else completed */
                 other = variant(ev, ev->runner_up);
-                if (!other || !other->has_vs)
-                        return -ENOENT;
+                if (!other)
+                        return no_verdict(ret_msg, "iosched-bench's runner-up %s is not among its schedulers",
+                                          ev->runner_up);
+                e = vs_of(other, ret_msg);
+                if (e < 0)
+                        return e;
                 return judged(ev, other->vs_significant ? IOS_EVIDENCE_BEST : IOS_EVIDENCE_WITHIN_NOISE,
                               other, ev->runner_up);
         }
-        if (!mine->has_vs)
-                return -ENOENT;
+        e = vs_of(mine, ret_msg);
+        if (e < 0)
+                return e;
         return judged(ev, mine->vs_significant ? IOS_EVIDENCE_BEATEN : IOS_EVIDENCE_WITHIN_NOISE, mine,
                       ev->best);
 }

@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 ios_json_done(&j);
         if (ios_evidence_from_compare(text, size, &ev, &msg) == 0) {
                 if (ev.nv)
-                        (void)ios_evidence_judge(&ev, ev.v[0].name);
+                        (void)ios_evidence_judge(&ev, ev.v[0].name, NULL);
                 ios_evidence_done(&ev);
         }
         free(msg);

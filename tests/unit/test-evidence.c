@@ -124,21 +124,21 @@ static void test_judge(void **state)
 
         (void)state;
         from_compare(SIG, &ev);
-        assert_int_equal(ios_evidence_judge(&ev, "mq-deadline"), 0);
+        assert_int_equal(ios_evidence_judge(&ev, "mq-deadline", NULL), 0);
         assert_int_equal(ev.verdict, IOS_EVIDENCE_BEATEN);
         assert_string_equal(ev.against, "none");
         assert_string_equal(ev.label, "31% lower reader p99");
         assert_true(ios_evidence_against_policy(&ev));
-        assert_int_equal(ios_evidence_judge(&ev, "none"), 0);
+        assert_int_equal(ios_evidence_judge(&ev, "none", NULL), 0);
         assert_int_equal(ev.verdict, IOS_EVIDENCE_BEST);
         assert_string_equal(ev.against, "mq-deadline");
         assert_false(ios_evidence_against_policy(&ev));
-        assert_int_equal(ios_evidence_judge(&ev, "bfq"), -ENOENT);
+        assert_int_equal(ios_evidence_judge(&ev, "bfq", NULL), -ENOENT);
         ios_evidence_done(&ev);
         from_compare(NOISE, &ev);
-        assert_int_equal(ios_evidence_judge(&ev, "mq-deadline"), 0);
+        assert_int_equal(ios_evidence_judge(&ev, "mq-deadline", NULL), 0);
         assert_int_equal(ev.verdict, IOS_EVIDENCE_WITHIN_NOISE);
-        assert_int_equal(ios_evidence_judge(&ev, "none"), 0);
+        assert_int_equal(ios_evidence_judge(&ev, "none", NULL), 0);
         assert_int_equal(ev.verdict, IOS_EVIDENCE_WITHIN_NOISE);
         assert_string_equal(ios_evidence_verdict_name(ev.verdict), "within_noise");
         assert_int_equal(ios_evidence_verdict_from_name("beaten"), IOS_EVIDENCE_BEATEN);
@@ -227,7 +227,7 @@ static void record_as(const struct ios_evidence_id *id, const char *root, const 
         ev.rule = strdup("/etc/iosched.d/60-perc.conf:3");
         ev.policy_scheduler = strdup("mq-deadline");
         ev.tool = strdup("iosched-apply validate");
-        assert_int_equal(ios_evidence_judge(&ev, "mq-deadline"), 0);
+        assert_int_equal(ios_evidence_judge(&ev, "mq-deadline", NULL), 0);
         assert_int_equal(ios_evidence_record(root, id, &ev, keep, &path), want);
         if (want == 0)
                 assert_true(strstr(path, "/var/lib/iosched/evidence/DELL_PERC-H700.json") != NULL);
@@ -427,7 +427,7 @@ static void test_of_disk(void **state)
         assert_non_null(ev.kernel);
         ev.rule = strdup("/etc/iosched.d/60-perc.conf:4");
         ev.policy_scheduler = strdup("mq-deadline");
-        assert_int_equal(ios_evidence_judge(&ev, "mq-deadline"), 0);
+        assert_int_equal(ios_evidence_judge(&ev, "mq-deadline", NULL), 0);
         assert_int_equal(ios_evidence_record(tree, &id, &ev, 0, NULL), 0);
         ios_evidence_done(&ev);
 

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "iosched.h"
+#include "iosched-evidence.h"
 #include "macro.h"
 #include "../../src/apply/apply.h"
 
@@ -51,23 +52,26 @@ static char *report(const char *best, const char *second, const char *vs_a, cons
 #define NOISE "{ \"best\" : \"a\", \"margin_pct\" : 3, \"ratio\" : 1.03, \"p_value\" : 0.35, \"significant\" : false, " \
               "\"label\" : \"3% lower reader p99\" }"
 
-static char *line_of(const struct apply_verdict *v, const char *who)
+static const char *judged;     /* the scheduler read_ok() judged */
+
+static char *line_of(const struct ios_evidence *v, const char *who)
 {
         char *buf = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&buf, &len);
 
         assert_non_null(f);
-        apply_verdict_line(f, "loop0", who, v);
+        apply_verdict_line(f, "loop0", who, judged, v);
         fclose(f);
         return buf;
 }
 
-static void read_ok(const char *text, const char *sched, struct apply_verdict *v)
+static void read_ok(const char *text, const char *sched, struct ios_evidence *v)
 {
         char *msg = NULL;
         int e = apply_verdict_read(text, strlen(text), sched, v, &msg);
 
+        judged = sched;
         if (e < 0)
                 fail_msg("apply_verdict_read: %d: %s", e, msg ? msg : "(no message)");
         assert_null(msg);
@@ -75,41 +79,42 @@ static void read_ok(const char *text, const char *sched, struct apply_verdict *v
 
 static void read_fails(const char *text, const char *sched, const char *msg_part)
 {
-        struct apply_verdict v;
+        struct ios_evidence v;
         char *msg = NULL;
 
         assert_int_equal(apply_verdict_read(text, strlen(text), sched, &v, &msg), -EINVAL);
         assert_non_null(msg);
         if (!strstr(msg, msg_part))
                 fail_msg("\"%s\" not in \"%s\"", msg_part, msg);
-        assert_int_equal(v.kind, APPLY_VERDICT_NONE);
-        assert_null(v.rows);
+        assert_int_equal(v.verdict, IOS_EVIDENCE_NONE);
+        assert_null(v.v);
         free(msg);
 }
 
 static void test_best(void **state)
 {
         _cleanup_free_ char *t = report("a", "b", "null", SIG, NULL), *l = NULL;
-        struct apply_verdict v;
+        struct ios_evidence v;
 
         (void)state;
         read_ok(t, "a", &v);
-        assert_int_equal(v.kind, APPLY_VERDICT_BEST);
-        assert_string_equal(apply_verdict_name(v.kind), "best");
+        assert_int_equal(v.verdict, IOS_EVIDENCE_BEST);
+        assert_string_equal(ios_evidence_verdict_name(v.verdict), "best");
         assert_string_equal(v.against, "b");
         assert_string_equal(v.best, "a");
         assert_string_equal(v.label, "50% lower reader p99");
         assert_true(v.significant);
-        assert_true(fabs(v.p_value - 0.01) < 1e-9 && fabs(v.ratio - 1.99) < 1e-9 && fabs(v.margin_pct - 99) < 1e-9);
+        assert_true(fabs(v.p_value - 0.01) < 1e-9 && fabs(v.ratio - 1.99) < 1e-9);
+        assert_true(fabs(v.effect_pct - 99) < 1e-9);
         assert_string_equal(v.objective, "reader:p99");
         assert_true(v.lower_is_better);
-        assert_int_equal(v.nrows, 2);
-        assert_string_equal(v.rows[0].name, "a");
-        assert_int_equal(v.rows[0].runs, 3);
-        assert_true(fabs(v.rows[0].median - 100.5) < 1e-9);
+        assert_int_equal(v.nv, 2);
+        assert_string_equal(v.v[0].name, "a");
+        assert_int_equal(v.v[0].runs, 3);
+        assert_true(fabs(v.v[0].median - 100.5) < 1e-9);
         l = line_of(&v, "the policy's");
         assert_string_equal(l, "loop0: the policy's a: best (50% lower reader p99 than b, p=0.01)\n");
-        apply_verdict_done(&v);
+        ios_evidence_done(&v);
 }
 
 /* A policy value a candidate's kernel refused: its left_at_default, said under the table and in -J */
@@ -122,16 +127,16 @@ static void test_left_at_default(void **state)
                                         NULL);
         char *buf = NULL;
         size_t len = 0;
-        struct apply_verdict v;
+        struct ios_evidence v;
         FILE *f;
 
         (void)state;
         read_ok(t, "a", &v);
-        assert_int_equal(v.rows[0].left.n, 0);
-        assert_int_equal(v.rows[1].left.n, 1);
+        assert_int_equal(v.v[0].nleft, 0);
+        assert_int_equal(v.v[1].nleft, 1);
         f = open_memstream(&buf, &len);
         assert_non_null(f);
-        apply_verdict_table(f, &v);
+        apply_verdict_table(f, judged, &v);
         apply_verdict_json(f, &v);
         fclose(f);
         assert_non_null(strstr(buf, "\n  b ran with queue/nr_requests at its default: the kernel refuses the "
@@ -140,45 +145,45 @@ static void test_left_at_default(void **state)
                                     "\"key\": \"queue/nr_requests\", \"value\": \"1024\", "
                                     "\"why\": \"at most 128 without a scheduler\"}]"));
         free(buf);
-        apply_verdict_done(&v);
+        ios_evidence_done(&v);
 }
 
 static void test_within_noise(void **state)
 {
         _cleanup_free_ char *best = report("a", "b", "null", NOISE, NULL), *other = report("a", "b", "null", NOISE, NULL);
         _cleanup_free_ char *l1 = NULL, *l2 = NULL;
-        struct apply_verdict v;
+        struct ios_evidence v;
 
         (void)state;
         /* the best, but not significantly ahead of the runner-up */
         read_ok(best, "a", &v);
-        assert_int_equal(v.kind, APPLY_VERDICT_WITHIN_NOISE);
-        assert_string_equal(apply_verdict_name(v.kind), "within_noise");
+        assert_int_equal(v.verdict, IOS_EVIDENCE_WITHIN_NOISE);
+        assert_string_equal(ios_evidence_verdict_name(v.verdict), "within_noise");
         assert_string_equal(v.against, "b");
         l1 = line_of(&v, "the policy's");
         assert_string_equal(l1, "loop0: the policy's a: within the noise of b (a: 3% lower reader p99, p=0.35, "
                                 "not significant)\n");
-        apply_verdict_done(&v);
+        ios_evidence_done(&v);
         /* another is best, not significantly */
         read_ok(other, "b", &v);
-        assert_int_equal(v.kind, APPLY_VERDICT_WITHIN_NOISE);
+        assert_int_equal(v.verdict, IOS_EVIDENCE_WITHIN_NOISE);
         assert_string_equal(v.against, "a");
         l2 = line_of(&v, "the policy's");
         assert_string_equal(l2, "loop0: the policy's b: within the noise of a (a: 3% lower reader p99, p=0.35, "
                                 "not significant)\n");
-        apply_verdict_done(&v);
+        ios_evidence_done(&v);
 }
 
 static void test_beaten(void **state)
 {
         _cleanup_free_ char *t = report("a", "b", "null", SIG, NULL), *l = NULL, *js = NULL;
-        struct apply_verdict v;
+        struct ios_evidence v;
         size_t len = 0;
         FILE *f;
 
         (void)state;
         read_ok(t, "b", &v);
-        assert_int_equal(v.kind, APPLY_VERDICT_BEATEN);
+        assert_int_equal(v.verdict, IOS_EVIDENCE_BEATEN);
         assert_string_equal(v.against, "a");
         l = line_of(&v, "the policy's");
         assert_string_equal(l, "loop0: the policy's b: beaten by a, 50% lower reader p99, p=0.01\n");
@@ -188,26 +193,26 @@ static void test_beaten(void **state)
         assert_non_null(strstr(js, "\"verdict\": \"beaten\", \"best\": \"a\", \"against\": \"a\", "
                                    "\"label\": \"50% lower reader p99\", \"margin_pct\": 99, \"ratio\": 1.99, "
                                    "\"p_value\": 0.01, \"significant\": true"));
-        apply_verdict_done(&v);
+        ios_evidence_done(&v);
 }
 
 /* three variants: the policy's is third, beaten by the best however the runner-up did */
 static void test_three(void **state)
 {
         _cleanup_free_ char *t = report("a", "b", "null", NOISE, SIG);
-        struct apply_verdict v;
+        struct ios_evidence v;
 
         (void)state;
         read_ok(t, "c", &v);
-        assert_int_equal(v.kind, APPLY_VERDICT_BEATEN);
+        assert_int_equal(v.verdict, IOS_EVIDENCE_BEATEN);
         assert_string_equal(v.against, "a");
-        assert_int_equal(v.nrows, 3);
-        apply_verdict_done(&v);
+        assert_int_equal(v.nv, 3);
+        ios_evidence_done(&v);
         /* the best, not significantly ahead of the runner-up, whatever the third did */
         read_ok(t, "a", &v);
-        assert_int_equal(v.kind, APPLY_VERDICT_WITHIN_NOISE);
+        assert_int_equal(v.verdict, IOS_EVIDENCE_WITHIN_NOISE);
         assert_string_equal(v.against, "b");
-        apply_verdict_done(&v);
+        ios_evidence_done(&v);
 }
 
 static void test_only_one(void **state)
@@ -216,16 +221,16 @@ static void test_only_one(void **state)
                         "[{\"name\": \"none\", \"runs\": 1, \"median\": 5, \"vs_best\": null}], "
                         "\"best\": \"none\", \"runner_up\": \"\"}}";
         _cleanup_free_ char *l = NULL;
-        struct apply_verdict v;
+        struct ios_evidence v;
 
         (void)state;
         read_ok(t, "none", &v);
-        assert_int_equal(v.kind, APPLY_VERDICT_BEST);
+        assert_int_equal(v.verdict, IOS_EVIDENCE_BEST);
         assert_null(v.against);
         assert_false(v.lower_is_better);
         l = line_of(&v, "the policy's");
         assert_string_equal(l, "loop0: the policy's none: best (nothing else completed a run)\n");
-        apply_verdict_done(&v);
+        ios_evidence_done(&v);
 }
 
 static void test_no_verdict(void **state)
