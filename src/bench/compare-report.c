@@ -12,7 +12,7 @@
 
 #include "bench.h"
 #include "compare.h"
-#include "fio.h"
+#include "fio/fio.h"
 #include "macro.h"
 
 static const char *obj_unit(enum bench_objective o, double v, char *buf, size_t len)

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "bench.h"
-#include "fio.h"
+#include "fio/fio.h"
 
 struct bench_runner {
         const char *name;               /* "native", or fio's version once prepared */

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * fuzz-bench-fiojson: the fio backend's reading of fio's report
- * (src/lib/jsonread.c, src/bench/fioresult.c).  The input is the text fio wrote on
+ * (src/lib/jsonread.c, src/bench/fio/fioresult.c).  The input is the text fio wrote on
  * its standard output; if it is one JSON value, it is read as fio's
  * json+ document into a result and a view of the jobs, twice (the second
  * run checks the job count against the first).  A refusal must come with
  * a message; nothing may be read past the input or leaked.
  */
 #include "fuzz-util.h"
-#include "fio.h"
+#include "fio/fio.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

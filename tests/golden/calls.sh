@@ -110,5 +110,25 @@ case $out in *"lib/a.c (top) calls lib/d.c (low), a layer below it"*) ;;
 case $out in *"lib/e.c is in no layer"*) ;;
 *) t_fail "a file in no layer not found: $out" ;; esac
 
+rm "$t/o/lib/e.o"
+obj lib a fa fb
+
+# iosched-bench's fio backend: reached through runner.c alone; a subdirectory's
+# files are its directory's (no loop through bench/fio/ goes unseen)
+obj bench runner frun ffio
+obj bench/fio fio ffio fcommon
+obj bench common fcommon
+out=$(run -a '') || t_fail "bench/runner.c -> bench/fio/fio.c -> bench/common.c fails: $out"
+[ "$(run -a '' -e | grep -c '^bench/fio/fio.c bench/common.c$')" = 1 ] ||
+        t_fail "a subdirectory's call not an edge: $(run -a '' -e)"
+obj bench report freport ffio
+out=$(run -a '')
+case $out in *"bench/report.c calls bench/fio/fio.c, past the runner interface (runner.c)"*) ;;
+*) t_fail "a call into bench/fio/ past runner.c not found: $out" ;; esac
+obj bench common fcommon ffio
+out=$(run -a '')
+case $out in *"a call loop between bench/common.c bench/fio/fio.c"*) ;;
+*) t_fail "a loop through bench/fio/ not found: $out" ;; esac
+
 [ $fail = 0 ] && echo "ok: no call loop in src/, the layers as drawn, and the check finds each break"
 exit $fail

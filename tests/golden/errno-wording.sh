@@ -10,7 +10,7 @@ fail=0
 t_fail() { echo "FAIL: $*"; fail=1; }
 cd "$top" || exit 1
 
-hits=$(grep -n '\bstrerror(' src/lib/*.c src/apply/*.c src/bench/*.c src/daemon/*.c | grep -v '^src/lib/errclass\.c:')
+hits=$(grep -n '\bstrerror(' src/lib/*.c src/apply/*.c src/bench/*.c src/bench/*/*.c src/daemon/*.c | grep -v '^src/lib/errclass\.c:')
 [ -z "$hits" ] || t_fail "strerror() outside errclass.c (use ios_strerror()):
 $hits"
 grep -q '^const char \*ios_strerror(int e)' src/lib/errclass.c || t_fail "ios_strerror() is not in src/lib/errclass.c"

@@ -28,7 +28,7 @@ bad=$(echo "$names" | grep -vE '^(_?IOS_|ios_|IOSCHED_H$)' | tr '\n' ' ')
 
 for hdr in "$top"/src/lib/*.h; do
         b=${hdr##*/}
-        hits=$(cd "$top" && grep -ln "^#include \"$b\"" src/apply/*.[ch] src/daemon/*.[ch] src/bench/*.[ch] src/shared/*.[ch] 2>/dev/null)
+        hits=$(cd "$top" && grep -ln "^#include \"$b\"" src/apply/*.[ch] src/daemon/*.[ch] src/bench/*.[ch] src/bench/*/*.[ch] src/shared/*.[ch] 2>/dev/null)
         [ -z "$hits" ] || t_fail "$(echo $hits) include the library's private $b"
 done
 

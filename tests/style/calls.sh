@@ -3,7 +3,8 @@
 # Description: who calls whom between the files of src/, read from the built
 # objects' symbol tables (nm): no call loop between files anywhere (no file
 # calls, through any chain, back into one that calls it), the library calls
-# none of the programs, src/shared calls nothing but itself, and src/lib's
+# none of the programs, src/shared calls nothing but itself, iosched-bench's
+# fio backend (src/bench/fio/) is called only by runner.c, and src/lib's
 # files call only their own layer or the layers above it, as docs/architecture.md ("The layers") draws them.
 #
 # Usage: tests/style/calls.sh [-a ALLOWLIST] [-e] [-q]
@@ -48,9 +49,13 @@ t_fail() { [ $quiet = 1 ] || echo "FAIL: $*"; fail=1; }
 dirs=$(cd "$objs" && for d in */; do d=${d%/}; ls "$d"/*.o >/dev/null 2>&1 && echo "$d"; done)
 # every object's global definitions and undefined symbols, one nm a directory each:
 # "D dir file.c symbol" and "U dir file.c symbol"
+# (a directory's subdirectories are its own: bench/fio/fio.c is "bench fio/fio.c")
 for d in $dirs; do
-        nm -A --defined-only "$objs/$d"/*.o | awk -v d="$d" '$(NF-1) ~ /^[TDRBVW]$/ { f = $1; sub(/:.*/, "", f); sub(/.*\//, "", f); sub(/\.o$/, ".c", f); print "D", d, f, $NF }'
-        nm -A -u "$objs/$d"/*.o | awk -v d="$d" '{ f = $1; sub(/:.*/, "", f); sub(/.*\//, "", f); sub(/\.o$/, ".c", f); print "U", d, f, $NF }'
+        o=$(find "$objs/$d" -name '*.o' | LC_ALL=C sort)
+        # shellcheck disable=SC2086
+        nm -A --defined-only $o | awk -v d="$d" -v p="$objs/$d/" '$(NF-1) ~ /^[TDRBVW]$/ { f = $1; sub(/:.*/, "", f); f = substr(f, length(p) + 1); sub(/\.o$/, ".c", f); print "D", d, f, $NF }'
+        # shellcheck disable=SC2086
+        nm -A -u $o | awk -v d="$d" -v p="$objs/$d/" '{ f = $1; sub(/:.*/, "", f); f = substr(f, length(p) + 1); sub(/\.o$/, ".c", f); print "U", d, f, $NF }'
 done > "$t/syms"
 # a program links its own files and the library; the library only itself
 # and src/shared; src/shared only itself
@@ -119,6 +124,11 @@ while read -r l; do
                 ;;
         esac
 done < "$t/bad"
+
+# iosched-bench's fio backend (bench/fio/) is reached through the runner
+# interface alone: no file of bench/ but runner.c calls into it
+awk '$1 ~ /^bench\// && $1 !~ /^bench\/fio\// && $1 != "bench/runner.c" && $2 ~ /^bench\/fio\// { print $1 " calls " $2 ", past the runner interface (runner.c)" }' "$t/edges" > "$t/runner"
+while read -r l; do t_fail "$l"; done < "$t/runner"
 
 # the library's layers: the block under "## The layers", a layer's name in
 # column 1, its files in the next column (up to column 35)

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../src/bench/fio.h"
+#include "../../src/bench/fio/fio.h"
 
 static void test_reader(void **state)
 {

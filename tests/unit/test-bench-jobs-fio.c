@@ -25,7 +25,7 @@
 
 #include "../../src/bench/bench.h"
 #include "../../src/bench/jobs.h"
-#include "../../src/bench/fioread.h"
+#include "../../src/bench/fio/fioread.h"
 #include "strv.h"
 
 static char jobfile[64];

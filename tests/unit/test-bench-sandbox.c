@@ -24,7 +24,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../src/bench/fio.h"
+#include "../../src/bench/fio/fio.h"
 
 #define PRECIOUS "precious data\n"
 
