@@ -84,6 +84,38 @@ static int note_disk(struct model *m, unsigned maj, unsigned min)
 }
 
 /* a directory fio makes files in; data: the job's own files there (its disk is a target's) */
+/*
+ * Whether a directory where fio would make files is the system's: "/" or
+ * beneath one of the system's hierarchies (/var but its tmp, /dev but its
+ * shm).  The fence grants a layout directory's rights to its whole subtree
+ * (docs/security.md), so such a directory would open the system to fio's
+ * writes; it is refused.
+ */
+/* path is dir or beneath it */
+static bool beneath(const char *path, const char *dir)
+{
+        const char *rest = startswith(path, dir);
+
+        return rest && (!*rest || *rest == '/');
+}
+
+static bool system_dir(const char *real)
+{
+        static const char * const sys[] = { "/bin",  "/boot", "/dev", "/etc",  "/lib", "/lib32", "/lib64",
+                                            "/libx32", "/proc", "/run", "/sbin", "/sys", "/usr",  "/var" };
+        static const char * const ok[] = { "/dev/shm", "/var/tmp" };
+
+        if (streq(real, "/"))
+                return true;
+        for (size_t i = 0; i < ELEMENTSOF(ok); i++)
+                if (beneath(real, ok[i]))
+                        return false;
+        for (size_t i = 0; i < ELEMENTSOF(sys); i++)
+                if (beneath(real, sys[i]))
+                        return true;
+        return false;
+}
+
 static int note_dir(struct model *m, const char *dir, bool data)
 {
         struct stat st;
@@ -105,8 +137,17 @@ static int note_dir(struct model *m, const char *dir, bool data)
         }
         if (data)
                 r = note_disk(m, major(st.st_dev), minor(st.st_dev));
-        if (r >= 0 && m->g->allow_write)
-                r = bench_list_push(&m->cr, realpath(dir, real) ? real : dir);
+        if (r >= 0 && m->g->allow_write) {
+                if (!realpath(dir, real))
+                        snprintf(real, sizeof(real), "%s", dir);
+                if (system_dir(real))
+                        return bench_fio_problem(m->d,
+                                                 "fio would make files in %s, a system directory: the run "
+                                                 "could then write anything beneath it; lay them out in a "
+                                                 "directory of their own",
+                                                 real);
+                r = bench_list_push(&m->cr, real);
+        }
         return r < 0 ? r : 0;
 }
 
