@@ -122,7 +122,7 @@ LIBIOS     := $(BUILDDIR)/libiosched.a
 
 APPLY_SRCS := $(sort $(wildcard src/apply/*.c))
 DAEMON_SRCS := $(sort $(wildcard src/daemon/*.c))
-BENCH_SRCS := $(sort $(wildcard src/bench/*.c src/bench/fio/*.c))
+BENCH_SRCS := $(sort $(wildcard src/bench/*.c src/bench/fio/*.c src/bench/native/*.c))
 VENDOR_OBJS := $(patsubst %.c,$(BUILDDIR)/%.o,$(shell grep -l IOS_VENDOR_DIR $(LIB_SRCS) $(APPLY_SRCS) $(DAEMON_SRCS) $(BENCH_SRCS) 2>/dev/null))
 
 PROGS := $(BUILDDIR)/iosched-apply

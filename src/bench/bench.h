@@ -475,6 +475,8 @@ struct bench_result {
 };
 /* Merge a job's result into a group's or the run's (run.c). */
 int bench_result_merge(struct bench_result *to, const struct bench_result *from);
+/* from's per-interval samples into to's: a copy into an empty result, else the sum (sample.c) */
+int bench_result_merge_samples(struct bench_result *to, const struct bench_result *from);
 /* sample.c: the result's samples freed */
 void bench_result_done(struct bench_result *res);
 struct bench_cpu_snap {
@@ -500,7 +502,7 @@ void bench_rate_mark(struct bench_rate *m, uint64_t now_ns, const uint64_t ios[B
 void bench_rate_take(struct bench_rate *m, uint64_t now_ns, const uint64_t ios[BENCH_NDIR],
                      const uint64_t bytes[BENCH_NDIR], double iops[BENCH_NDIR], double bps[BENCH_NDIR]);
 
-/* Set by the signal handler (main.c); the I/O loops (ioloop.c) stop at their next reap. */
+/* Set by the signal handler (main.c), read by every loop (stop.c). */
 extern volatile int bench_stop_signal;
 /* What a run tells its caller while it runs: once a second, and once more at the end (done). */
 struct bench_progress {

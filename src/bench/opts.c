@@ -19,7 +19,7 @@ void bench_opts_init(struct bench_opts *o)
                                        99, 99.5, 99.9, 99.95, 99.99 };  /* fio's list */
 
         memset(o, 0, sizeof(*o));
-        o->engine = &bench_engine_io_uring;
+        o->engine = bench_engine_find("io_uring");
         o->rw = BENCH_RW_READ;
         o->rwmixread = 50;
         o->bs[BENCH_READ] = o->bs[BENCH_WRITE] = 4096;

@@ -129,6 +129,18 @@ obj bench common fcommon ffio
 out=$(run -a '')
 case $out in *"a call loop between bench/common.c bench/fio/fio.c"*) ;;
 *) t_fail "a loop through bench/fio/ not found: $out" ;; esac
+obj bench common fcommon
+obj bench report freport
+# the native runner: the same, but its engines' name table (native/engine.c) is for all
+obj bench/native run frunn fengine
+obj bench/native engine fengine
+obj bench runner frun ffio frunn
+obj bench jobopts fjobopts fengine
+out=$(run -a '') || t_fail "runner.c -> native/run.c and jobopts.c -> native/engine.c fail: $out"
+obj bench/fio fio ffio fcommon frunn
+out=$(run -a '')
+case $out in *"bench/fio/fio.c calls bench/native/run.c, past the runner interface (runner.c)"*) ;;
+*) t_fail "one runner calling into the other not found: $out" ;; esac
 
 [ $fail = 0 ] && echo "ok: no call loop in src/, the layers as drawn, and the check finds each break"
 exit $fail

@@ -4,7 +4,8 @@
 # objects' symbol tables (nm): no call loop between files anywhere (no file
 # calls, through any chain, back into one that calls it), the library calls
 # none of the programs, src/shared calls nothing but itself, iosched-bench's
-# fio backend (src/bench/fio/) is called only by runner.c, and src/lib's
+# runners (src/bench/fio/, src/bench/native/) are called only by runner.c
+# (and the native engines' name table by the job model), and src/lib's
 # files call only their own layer or the layers above it, as docs/architecture.md ("The layers") draws them.
 #
 # Usage: tests/style/calls.sh [-a ALLOWLIST] [-e] [-q]
@@ -125,9 +126,16 @@ while read -r l; do
         esac
 done < "$t/bad"
 
-# iosched-bench's fio backend (bench/fio/) is reached through the runner
-# interface alone: no file of bench/ but runner.c calls into it
-awk '$1 ~ /^bench\// && $1 !~ /^bench\/fio\// && $1 != "bench/runner.c" && $2 ~ /^bench\/fio\// { print $1 " calls " $2 ", past the runner interface (runner.c)" }' "$t/edges" > "$t/runner"
+# iosched-bench's two runners (bench/fio/, bench/native/) are reached through
+# the runner interface alone: no file of bench/ but runner.c calls into
+# either, nor one runner into the other, but for the table of the native
+# engines' names (native/engine.c: what a job's ioengine= names)
+awk '$1 ~ /^bench\// && $1 != "bench/runner.c" && $2 != "bench/native/engine.c" {
+        for (r = 1; r <= 2; r++) {
+                d = r == 1 ? "bench/fio/" : "bench/native/"
+                if (index($2, d) == 1 && index($1, d) != 1) print $1 " calls " $2 ", past the runner interface (runner.c)"
+        }
+     }' "$t/edges" > "$t/runner"
 while read -r l; do t_fail "$l"; done < "$t/runner"
 
 # the library's layers: the block under "## The layers", a layer's name in

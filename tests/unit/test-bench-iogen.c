@@ -17,7 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../src/bench/iogen.h"
+#include "../../src/bench/native/iogen.h"
 #include "../../src/bench/jobs.h"
 
 static void opts(struct bench_opts *o, enum bench_rw rw)

@@ -173,7 +173,7 @@ static int check_bdev(struct model *m, const char *path, const struct stat *st, 
         if (change && m->have_tg && m->tg_bdev && m->tg->fd >= 0 && m->tg->writes &&
             makedev(m->tg->major, m->tg->minor) == st->st_rdev)
                 return 0;
-        chk.engine = &bench_engine_psync;
+        chk.engine = bench_engine_find("psync");        /* the checks of a plain open */
         chk.direct = false;
         r = bench_target_open_path(&chk, path, change, 0, m->root, &t, &e);
         if (r < 0) {

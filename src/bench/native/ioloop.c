@@ -16,13 +16,10 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "compare.h"
+#include "../compare.h"
 #include "iogen.h"
 #include "worker.h"
 #include "macro.h"
-
-/* Set by the signal handler (main.c); every loop here stops at its next reap. */
-volatile int bench_stop_signal;
 
 static void rusage_thread(uint64_t *usr, uint64_t *sys, uint64_t *ctx, uint64_t *minf, uint64_t *majf)
 {

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "compare.h"
+#include "../compare.h"
 #include "worker.h"
 #include "macro.h"
 
@@ -84,73 +84,6 @@ static void merge(const struct bench_workers *w, struct bench_result *res)
                 memcpy(jr->disk_stat_before, res->disk_stat_before, sizeof(jr->disk_stat_before));
                 memcpy(jr->disk_stat_after, res->disk_stat_after, sizeof(jr->disk_stat_after));
         }
-}
-
-/* from's per-interval samples added to to's: a copy into an empty result, else the
- * sum where both have one (a group's or the run's bandwidth over time) */
-static int merge_samples(struct bench_result *to, const struct bench_result *from)
-{
-        unsigned cap = to->n_samples;
-
-        if (to->merged == 0) {
-                for (unsigned i = 0; i < from->n_samples; i++) {
-                        double iops[BENCH_NDIR], kib[BENCH_NDIR];
-
-                        for (int d = 0; d < BENCH_NDIR; d++) {
-                                iops[d] = from->iops_samples[d][i];
-                                kib[d] = from->bw_samples[d][i];
-                        }
-                        if (bench_result_add_sample(to, &cap, iops, kib) < 0)
-                                return -ENOMEM;
-                }
-        } else {
-                unsigned n = to->n_samples < from->n_samples ? to->n_samples : from->n_samples;
-
-                for (int d = 0; d < BENCH_NDIR; d++)
-                        for (unsigned i = 0; i < n; i++) {
-                                to->iops_samples[d][i] += from->iops_samples[d][i];
-                                to->bw_samples[d][i] += from->bw_samples[d][i];
-                        }
-                to->n_samples = n;
-        }
-        to->merged++;
-        return 0;
-}
-
-int bench_result_merge(struct bench_result *to, const struct bench_result *from)
-{
-        if (to->merged == 0) {
-                to->depth = from->depth;
-                to->ncpu = from->ncpu;
-                to->elapsed_ns = from->elapsed_ns;
-                to->interrupted = from->interrupted;
-                to->machine_busy_pct = from->machine_busy_pct;
-                to->machine_steal_pct = from->machine_steal_pct;
-                to->have_disk_stat = from->have_disk_stat;
-                memcpy(to->disk_stat_before, from->disk_stat_before, sizeof(to->disk_stat_before));
-                memcpy(to->disk_stat_after, from->disk_stat_after, sizeof(to->disk_stat_after));
-                memcpy(to->engine_note, from->engine_note, sizeof(to->engine_note));
-                to->job = from->job;
-                to->path = from->path;
-                to->region_start = from->region_start;
-                to->region_len = from->region_len;
-        }
-        for (int d = 0; d < BENCH_NDIR; d++)
-                bench_dir_stats_merge(&to->d[d], &from->d[d]);
-        if (from->runtime_ns > to->runtime_ns)
-                to->runtime_ns = from->runtime_ns;
-        to->usr_ns += from->usr_ns;
-        to->sys_ns += from->sys_ns;
-        to->ctx += from->ctx;
-        to->minf += from->minf;
-        to->majf += from->majf;
-        for (int b = 0; b < BENCH_DEPTH_BUCKETS; b++) {
-                to->submit_calls[b] += from->submit_calls[b];
-                to->reap_calls[b] += from->reap_calls[b];
-        }
-        if (!to->error)
-                to->error = from->error;
-        return merge_samples(to, from);
 }
 
 static void take_cpu(struct bench_cpu_snap *s, bool *have, struct ios_device *disk, uint64_t stat[11],
@@ -409,7 +342,7 @@ static void finish(struct watch *W)
         merge(W->w, res);
         /* the run's samples: the sum over the jobs */
         for (unsigned j = 0; j < res->njobs; j++)
-                if (merge_samples(res, &res->jobs[j]) < 0)
+                if (bench_result_merge_samples(res, &res->jobs[j]) < 0)
                         break;
 }
 

@@ -108,7 +108,7 @@ int bench_workers_setup(struct bench_workers *w, const struct bench_opts *o, con
 {
         unsigned phase = 0, i = 0;
 
-        *w = (struct bench_workers) { .o = o, .n = o->nthreads };
+        *w = (struct bench_workers){ .o = o, .n = o->nthreads };
         pthread_mutex_init(&w->lock, NULL);
         pthread_cond_init(&w->cond, NULL);
         w->th = calloc(w->n, sizeof(*w->th));
@@ -170,7 +170,7 @@ void bench_workers_start(struct bench_workers *w)
         sigaddset(&block, SIGQUIT);
         pthread_sigmask(SIG_BLOCK, &block, &old);
         for (; w->started < w->n; w->started++) {
-                wa[w->started] = (struct worker_arg) { .w = w, .t = &w->th[w->started] };
+                wa[w->started] = (struct worker_arg){ .w = w, .t = &w->th[w->started] };
                 if (pthread_create(&w->tid[w->started], NULL, worker, &wa[w->started]) != 0)
                         break;
         }
