@@ -202,7 +202,11 @@ $(LIBSHARED): $(SHARED_OBJS)
 	$(Q_AR)rm -f $@ && $(AR) rcs $@ $^
 # the library's private headers are for the library (and its unit tests and
 # fuzzers) only: the programs see include/ and src/shared/
-$(LIB_OBJS) $(TEST_SRCS:%.c=$(BUILDDIR)/%.o) $(TEST_HELPER_OBJS): DIR_CPPFLAGS = -Isrc/lib
+$(LIB_OBJS) $(TEST_HELPER_OBJS): DIR_CPPFLAGS = -Isrc/lib
+$(TEST_SRCS:%.c=$(BUILDDIR)/%.o): DIR_CPPFLAGS = -Isrc/lib -Isrc/bench
+# iosched-bench's runners (src/bench/fio, src/bench/native) include the
+# bench's headers by name, so that a header's dependency is one path
+$(BENCH_SRCS:%.c=$(BUILDDIR)/%.o): DIR_CPPFLAGS = -Isrc/bench
 
 # Each tool's code, apart from its main.c, is an archive too, so unit tests
 # link exactly the objects they use.

@@ -41,7 +41,7 @@ strings "$d/usr/sbin/iosched-apply" | grep -qx /usr/lib/iosched || t_fail "vendo
 # every object that includes it is rebuilt (a stale object with an old
 # struct layout once read --allow-write from the wrong offset)
 make -n -C "$top" BUILDDIR="$b" PREFIX=/usr -W src/bench/bench.h >"$T_TMP/dry" 2>&1 || { cat "$T_TMP/dry"; t_fail "make -n"; }
-for o in src/bench/target.o src/bench/options.o src/bench/worker.o; do
+for o in src/bench/target.o src/bench/options.o src/bench/native/worker.o src/bench/fio/fio.o; do
         grep -q -- "-o $b/$o " "$T_TMP/dry" || t_fail "bench.h changed but $o would not be rebuilt"
 done
 grep -q -- "-o $b/src/lib/sysfs.o " "$T_TMP/dry" && t_fail "bench.h changed and the library would be rebuilt too"

@@ -35,8 +35,8 @@
 
 #include "fio.h"
 #include "fioread.h"
-#include "../guard.h"
-#include "../jobs.h"
+#include "guard.h"
+#include "jobs.h"
 #include "macro.h"
 #include "grow.h"
 #include "strv.h"

@@ -10,7 +10,7 @@
 #ifndef IOS_BENCH_FIO_H
 #define IOS_BENCH_FIO_H
 
-#include "../bench.h"
+#include "bench.h"
 
 /* fio's JSON report is read with the library's reader (src/lib/jsonread.h). */
 #include "jsonread.h"

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "fioread.h"
-#include "../jobs.h"
+#include "jobs.h"
 #include "macro.h"
 
 /* ------------------------------------------------------------------ */

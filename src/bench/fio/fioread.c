@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "fioread.h"
-#include "../jobs.h"
+#include "jobs.h"
 #include "macro.h"
 #include "grow.h"
 #include "strv.h"

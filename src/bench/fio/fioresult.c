@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../compare.h"
+#include "compare.h"
 #include "fio.h"
-#include "../jobs.h"
+#include "jobs.h"
 #include "macro.h"
 
 struct bench_fio_job {

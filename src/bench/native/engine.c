@@ -6,7 +6,7 @@
 #define _GNU_SOURCE
 #include <string.h>
 
-#include "../bench.h"
+#include "bench.h"
 #include "macro.h"
 
 const struct bench_engine_ops *bench_engine_find(const char *name)

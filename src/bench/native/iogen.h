@@ -12,7 +12,7 @@
 #ifndef IOS_BENCH_IOGEN_H
 #define IOS_BENCH_IOGEN_H
 
-#include "../bench.h"
+#include "bench.h"
 
 struct bench_gen {
         uint64_t rng;                   /* xorshift64* state */

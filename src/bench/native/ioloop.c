@@ -16,7 +16,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "../compare.h"
+#include "compare.h"
 #include "iogen.h"
 #include "worker.h"
 #include "macro.h"

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../compare.h"
+#include "compare.h"
 #include "worker.h"
 #include "macro.h"
 

@@ -11,7 +11,7 @@
 
 #include <pthread.h>
 
-#include "../bench.h"
+#include "bench.h"
 
 /* One I/O slot: preallocated, reused, never freed in the run. */
 struct bench_io {
