@@ -31,6 +31,7 @@
  * in one line on standard error.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -160,7 +161,9 @@ static int kill_fio(struct procs *ps, pid_t pgid)
  * The files the run made (created.c): each one's directory handle (passed
  * with SCM_RIGHTS), its path as the key, and its identity once known; at
  * EOF removed as created.c would, beneath the handle, only while the entry
- * is a regular file (and that file).
+ * is a regular file (and that file); and the run's scratch directories
+ * (fioscratch.c), each with what is left in it, only while it is the
+ * directory made.
  */
 struct file {
         char *path;
@@ -215,19 +218,47 @@ static void file_line(struct files *fs, const char *line)
         }
 }
 
+/* A run's scratch directory (fioscratch.c), while it is the one made: its regular files, then itself. */
+static int remove_dir(const struct file *f, const char *name)
+{
+        int fd = openat(f->dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), n = 0;
+        struct stat st;
+        DIR *d;
+
+        if (fd < 0 || fstat(fd, &st) < 0 || st.st_dev != f->dev || st.st_ino != f->ino ||
+            !(d = fdopendir(fd))) {
+                if (fd >= 0)
+                        close(fd);
+                return 0;
+        }
+        for (struct dirent *de; (de = readdir(d));)
+                if (fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+                    unlinkat(fd, de->d_name, 0) == 0)
+                        n++;
+        closedir(d);
+        (void)unlinkat(f->dfd, name, AT_REMOVEDIR);
+        return n;
+}
+
+/* The files first (a scratch directory's own among them), then the scratch directories. */
 static int remove_files(struct files *fs)
 {
         int n = 0;
 
-        for (size_t i = 0; i < fs->n; i++) {
-                struct file *f = &fs->v[i];
-                const char *name = strrchr(f->path, '/') ? strrchr(f->path, '/') + 1 : f->path;
-                struct stat st;
+        for (int dirs = 0; dirs < 2; dirs++)
+                for (size_t i = 0; i < fs->n; i++) {
+                        struct file *f = &fs->v[i];
+                        const char *name = strrchr(f->path, '/') ? strrchr(f->path, '/') + 1 : f->path;
+                        struct stat st;
 
-                if (fstatat(f->dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
-                    (!f->known || (st.st_dev == f->dev && st.st_ino == f->ino)) && unlinkat(f->dfd, name, 0) == 0)
-                        n++;
-        }
+                        if (fstatat(f->dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+                            (f->known && (st.st_dev != f->dev || st.st_ino != f->ino)))
+                                continue;
+                        if (dirs && S_ISDIR(st.st_mode) && f->known)
+                                n += remove_dir(f, name);
+                        else if (!dirs && S_ISREG(st.st_mode) && unlinkat(f->dfd, name, 0) == 0)
+                                n++;
+                }
         return n;
 }
 

@@ -409,16 +409,28 @@ static void test_model_access(void **state)
                 assert_int_equal(d.n, 2);
                 assert_int_equal(bench_fio_model(&o, &d, NULL, &f, &tg, &e), 0);
                 assert_true(f.access.resolved);
-                assert_true(has(f.created, nb0) && has(f.created, nb1));
                 if (allowed) {
+                        char s0[200], s1[200];
+
+                        /* b's new files in the run's scratch directory in dir: the only one with rights to
+                         * make files */
                         assert_int_equal(d.nproblems, 0);
+                        assert_non_null(f.access.create);
+                        assert_null(f.access.create[1]);
+                        assert_ptr_equal(strstr(f.access.create[0], dir), f.access.create[0]);
+                        assert_non_null(strstr(f.access.create[0], "/.iosched-bench."));
+                        snprintf(s0, sizeof(s0), "%s/b.0.0", f.access.create[0]);
+                        snprintf(s1, sizeof(s1), "%s/b.0.1", f.access.create[0]);
+                        assert_true(has(f.created, s0) && has(f.created, s1));
+                        assert_false(has(f.created, nb0));
+                        assert_string_equal(bench_fio_kv_get(&d.jobs[1].kv, "directory"), f.access.create[0]);
                         assert_true(has(f.access.write, file));
-                        assert_true(has(f.access.create, dir));
                         assert_true(has(f.access.exec, "/bin/sh"));
                         assert_true(f.access.allow_exec);
                         assert_true(f.writes);
                 } else {
                         /* a's write, a's command, b's new files: all at once */
+                        assert_true(has(f.created, nb0) && has(f.created, nb1));
                         assert_int_equal(d.nproblems, 3);
                         assert_null(f.access.write);
                         assert_null(f.access.create);
@@ -426,6 +438,7 @@ static void test_model_access(void **state)
                 }
                 bench_fio_defs_done(&d);
                 bench_target_close_one(&tg);
+                bench_fio_scratch_done(&f);     /* removed: rmdir(dir) below fails otherwise */
                 ios_strv_free(f.created);
                 ios_strv_free(f.access.read);
                 ios_strv_free(f.access.write);
@@ -434,7 +447,7 @@ static void test_model_access(void **state)
                 bench_opts_done(&o);
         }
         unlink(file);
-        rmdir(dir);
+        assert_int_equal(rmdir(dir), 0);
 }
 
 int main(void)

@@ -605,6 +605,7 @@ void bench_fio_done(struct bench_fio *f)
                 unlink(f->preset);
         /* the files fio laid out for the job, as our engine removes its own: by directory handle */
         bench_created_remove_fio();
+        bench_fio_scratch_done(f);      /* the logs moved out, the rest removed with each directory */
         ios_strv_free(f->created);
         bench_fio_access_done(&f->access);
         bench_fence_done(&f->fence);

@@ -23,6 +23,7 @@ double bench_fio_num(const struct ios_json *v, double def);
 /* ------------------------------------------------------------------ */
 
 struct bench_fio_job;
+struct bench_fio_scratch;
 
 /*
  * What fio may touch, as the job was resolved before fio starts (fiojob.c),
@@ -32,7 +33,7 @@ struct bench_fio_job;
 struct bench_fio_access {
         char **read;            /* existing files and devices the jobs open */
         char **write;           /* existing files and devices fio may write (--allow-write only) */
-        char **create;          /* directories in which fio may make, truncate and remove files (--allow-write only) */
+        char **create;          /* the run's scratch directories: fio makes files only there (fioscratch.c) */
         char **exec;            /* programs fio may run besides itself (--allow-exec only) */
         bool allow_exec;        /* --allow-exec: exec_*, trigger*, ioengine=exec/external allowed */
         bool allow_net;         /* --allow-net: sockets (fio's network engines: nbd, net, http, rdma...) */
@@ -61,6 +62,8 @@ struct bench_fio {
         struct bench_fio_access access; /* what fio may touch (fiojob.c), enforced by sandbox.c */
         struct bench_fence fence;       /* built from access once, before the first run */
         bool created_held;              /* created's directories held (created.c), before the first run */
+        struct bench_fio_scratch *scratch;      /* where fio makes its files (fioscratch.c) */
+        size_t nscratch, capscratch;
         /* fioresult.c: the jobs as fio reports them, for report.c and compare.c */
         struct bench_opts view;
         struct bench_fio_job *jobs;
@@ -99,6 +102,18 @@ int bench_sandbox_enter(const struct bench_fio_access *a, const char *exe, const
 bool bench_sandbox_harmless_rdev(dev_t rdev);
 /* sandbox.c: exe's ELF interpreter (PT_INTERP) in buf: 1, 0 when it names none, -errno */
 int bench_sandbox_interp(const char *exe, char *buf, size_t size);
+/*
+ * fioscratch.c: the scratch directory of the run in dir (a resolved
+ * directory; made, mode 0700, on the first call for dir; told to the
+ * guard) into *ret, valid until bench_fio_scratch_done(); 0 or -errno.
+ */
+int bench_fio_scratch_dir(struct bench_fio *f, const char *dir, const char **ret);
+/* path is one of the run's scratch directories */
+bool bench_fio_scratch_is(const struct bench_fio *f, const char *path);
+/* a log fio makes in scratch, moved to its directory at the end: name, or (prefix) fio's name_*.log */
+int bench_fio_scratch_keep(struct bench_fio *f, const char *scratch, const char *name, bool prefix);
+/* each scratch directory: the logs moved out, the rest removed, the directory removed (by handle) */
+void bench_fio_scratch_done(struct bench_fio *f);
 /* One run of fio (the measurement of a plain run or a comparison's round). */
 int bench_fio_run(struct bench_fio *f, const struct bench_opts *g, struct ios_device *disk,
                   struct bench_result *res, struct bench_error *e);

@@ -18,9 +18,14 @@
  * problem is said at once: a change without --allow-write, code without
  * --allow-exec, a mounted or held device (target.c's checks; one open per
  * device, shared by every job on it), targets on several disks with
- * --compare, a target that is not --target-device, read_iolog replays;
- * and what the model cannot resolve, without Landlock to hold fio.  The
- * model is linear in jobs x files (hash sets) and stops on a signal.
+ * --compare, a target that is not --target-device, read_iolog replays, an
+ * existing file fio would remove (delete, or lay out anew); and what the
+ * model cannot resolve, without Landlock to hold fio.  With --allow-write
+ * a new file is placed in the run's scratch directory for its directory
+ * (fioscratch.c), in fio's command line: filename= parts as whole paths
+ * (directory= then dropped), directory= entries for fio's own names, a
+ * log's prefix, --aux-path for the verify state.  The model is linear in
+ * jobs x files (hash sets) and stops on a signal.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -50,6 +55,7 @@ struct model {
         unsigned thread;                /* the first thread of the job met, counted over all jobs */
         char last_dir[PATH_MAX];        /* the directory of the last new file noted */
         uint64_t nfiles;                /* the files of the jobs met so far (numjobs x nrfiles each) */
+        bool aux_placed;                /* fio's --aux-path set to a scratch directory (or left) */
 };
 
 /* The most files the jobs of one run may name together: each is resolved and kept before fio starts. */
@@ -83,39 +89,8 @@ static int note_disk(struct model *m, unsigned maj, unsigned min)
         return bench_sset_add(&m->disks, name);
 }
 
-/* a directory fio makes files in; data: the job's own files there (its disk is a target's) */
-/*
- * Whether a directory where fio would make files is the system's: "/" or
- * beneath one of the system's hierarchies (/var but its tmp, /dev but its
- * shm).  The fence grants a layout directory's rights to its whole subtree
- * (docs/security.md), so such a directory would open the system to fio's
- * writes; it is refused.
- */
-/* path is dir or beneath it */
-static bool beneath(const char *path, const char *dir)
-{
-        const char *rest = startswith(path, dir);
-
-        return rest && (!*rest || *rest == '/');
-}
-
-static bool system_dir(const char *real)
-{
-        static const char * const sys[] = { "/bin",  "/boot", "/dev", "/etc",  "/lib", "/lib32", "/lib64",
-                                            "/libx32", "/proc", "/run", "/sbin", "/sys", "/usr",  "/var" };
-        static const char * const ok[] = { "/dev/shm", "/var/tmp" };
-
-        if (streq(real, "/"))
-                return true;
-        for (size_t i = 0; i < ELEMENTSOF(ok); i++)
-                if (beneath(real, ok[i]))
-                        return false;
-        for (size_t i = 0; i < ELEMENTSOF(sys); i++)
-                if (beneath(real, sys[i]))
-                        return true;
-        return false;
-}
-
+/* a directory fio makes files in (the run's scratch directory); data: the job's own files there (its disk is
+ * a target's) */
 static int note_dir(struct model *m, const char *dir, bool data)
 {
         struct stat st;
@@ -137,24 +112,71 @@ static int note_dir(struct model *m, const char *dir, bool data)
         }
         if (data)
                 r = note_disk(m, major(st.st_dev), minor(st.st_dev));
-        if (r >= 0 && m->g->allow_write) {
-                if (!realpath(dir, real))
-                        snprintf(real, sizeof(real), "%s", dir);
-                if (system_dir(real))
-                        return bench_fio_problem(m->d,
-                                                 "fio would make files in %s, a system directory: the run "
-                                                 "could then write anything beneath it; lay them out in a "
-                                                 "directory of their own",
-                                                 real);
+        if (r >= 0 && m->g->allow_write && realpath(dir, real) && bench_fio_scratch_is(m->f, real) &&
+            bench_sset_add(&m->dirs, real) > 0)
                 r = bench_list_push(&m->cr, real);
-        }
         return r < 0 ? r : 0;
+}
+
+/*
+ * The run's scratch directory for a directory fio would make files in
+ * (fioscratch.c), the only place fio may make one: 1 with out set; 0 (out:
+ * dir) without --allow-write (a new file is refused) or when dir is no
+ * directory (fio says so); -errno.
+ */
+static int place_dir(struct model *m, const char *dir, const char *what, char *out, size_t len)
+{
+        char real[PATH_MAX];
+        const char *scratch;
+        struct stat st;
+        int r;
+
+        if (snprintf(out, len, "%s", dir) >= (int)len)
+                return -ENAMETOOLONG;
+        if (!m->g->allow_write || !realpath(dir, real) || stat(real, &st) < 0 || !S_ISDIR(st.st_mode))
+                return 0;
+        r = bench_fio_scratch_dir(m->f, real, &scratch);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return bench_fio_problem(m->d,
+                                         "cannot make the run's scratch directory in %s (where fio "
+                                         "would make %s): %s",
+                                         real, what, ios_strerror(r));
+        return snprintf(out, len, "%s", scratch) >= (int)len ? -ENAMETOOLONG : 1;
+}
+
+/* The path fio is given for a file of the job: path when it exists, else its name in place_dir(). */
+static int place(struct model *m, const char *path, char *out, size_t len)
+{
+        char dir[PATH_MAX];
+        const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+        struct stat st;
+        int r;
+
+        if (snprintf(out, len, "%s", path) >= (int)len)
+                return -ENAMETOOLONG;
+        if (!m->g->allow_write || stat(path, &st) == 0 || errno != ENOENT || !*base || streq(base, ".") ||
+            streq(base, ".."))
+                return 0;
+        bench_fio_dir_part(path, dir, sizeof(dir));
+        r = place_dir(m, dir, path, out, len);
+        if (r <= 0) {
+                snprintf(out, len, "%s", path);
+                return r;
+        }
+        return strlen(out) + 1 + strlen(base) >= len ? -ENAMETOOLONG : (strcat(strcat(out, "/"), base), 1);
 }
 
 static void first(char *buf, size_t len, unsigned *count, const char *path)
 {
-        if ((*count)++ == 0)
-                snprintf(buf, len, "%s", path);
+        size_t n = strlen(path);
+
+        if ((*count)++ == 0) {
+                n = n < len ? n : len - 1;      /* a long name said in part */
+                memcpy(buf, path, n);
+                buf[n] = '\0';
+        }
 }
 
 /* A block device: target.c's checks (--allow-write, mounted, held, O_EXCL) once per device. */
@@ -263,13 +285,21 @@ static int one_path(struct model *m, struct jobsum *js, const char *path)
         if (!S_ISBLK(st.st_mode) && (r = bench_sset_add(change ? &m->seen_w : &m->seen, key)) <= 0)
                 return r;
         r = bench_list_push(change ? &m->wr : &m->rd, real);
-        if (r >= 0 && change && (js->deletes || S_ISREG(st.st_mode))) {
-                char dir[PATH_MAX];
-
-                /* fio removes a file it deletes, and one a write job lays out again (and makes it anew) */
-                bench_fio_dir_part(real, dir, sizeof(dir));
-                r = note_dir(m, dir, false);
-        }
+        /* fio removes a file it deletes, and one it lays out again (to make it anew): the fence lets it
+         * remove only what it made, in the run's scratch directory */
+        if (r >= 0 && change && S_ISREG(st.st_mode) && js->deletes)
+                r = bench_fio_problem(m->d,
+                                      "job '%s' would delete %s (unlink=, unlink_each_loop= or "
+                                      "ioengine=filedelete): fio may remove only the files it makes; "
+                                      "name a new file",
+                                      js->name, path);
+        else if (r >= 0 && change && S_ISREG(st.st_mode) && js->need && (uint64_t)st.st_size < js->need)
+                r = bench_fio_problem(m->d,
+                                      "job '%s' needs %ju bytes of %s, which has %jd: fio would remove it "
+                                      "and lay it out anew, and may remove only the files it makes; "
+                                      "name a new file, or make this one %ju bytes first",
+                                      js->name, (uintmax_t)js->need, path, (intmax_t)st.st_size,
+                                      (uintmax_t)js->need);
         return r;
 }
 
@@ -336,16 +366,123 @@ static int code(struct model *m, const struct bench_fio_def *j)
         return bench_list_push(&m->ex, eng);
 }
 
-/* Every file one job opens, in fio's order of rules. */
-static int job_files(struct model *m, const struct bench_fio_def *j, struct jobsum *js, bool *resolved)
+/* A name of a ':' list as fio reads it back ('\\:' for a colon). */
+static void put_part(FILE *s, const char *name, bool first)
 {
-        const struct bench_fio_kvs *kv = &j->kv;
+        if (!first)
+                fputc(':', s);
+        for (const char *c = name; *c; c++)
+                if (*c == ':')
+                        fputs("\\:", s);
+                else
+                        fputc(*c, s);
+}
+
+/*
+ * One filename= list: each file as fio opens it (under dir, directory='s
+ * first entry then), a new one placed in the run's scratch directory;
+ * *out the list of the paths fio is to be given, *moved when one is new.
+ */
+static int filename_parts(struct model *m, struct jobsum *js, const char *v, const char *dir, char **out,
+                          bool *moved, bool *resolved)
+{
+        char name[PATH_MAX], path[PATH_MAX], placed[PATH_MAX];
+        size_t len = 0;
+        bool first = true;
+        FILE *s = open_memstream(out, &len);
+        int r = 0;
+
+        if (!s)
+                return -ENOMEM;
+        for (const char *p = v; r >= 0 && p;) {
+                p = bench_fio_next_part(p, name, sizeof(name));
+                if (!*name)
+                        break;          /* fio: an empty name ends the list */
+                if (streq(name, "-")) {
+                        put_part(s, name, first);       /* stdin/stdout */
+                        first = false;
+                        continue;
+                }
+                if (bench_fio_joined(dir, name, path, sizeof(path)) < 0) {
+                        *resolved = false;
+                        put_part(s, name, first);
+                } else if ((r = place(m, path, placed, sizeof(placed))) >= 0) {
+                        *moved |= r > 0;
+                        put_part(s, placed, first);
+                        r = one_path(m, js, placed);
+                }
+                first = false;
+        }
+        if (fclose(s) != 0 && r >= 0)
+                r = -ENOMEM;
+        return r;
+}
+
+/*
+ * A job with fio's own names for its files: when one of them is new (and
+ * --allow-write), every directory= entry (or the working directory) becomes
+ * its scratch directory, so that fio makes them all there.
+ */
+static int place_defaults(struct model *m, struct bench_fio_def *j, unsigned numjobs, unsigned nrfiles)
+{
+        const char *dirs = bench_fio_kv_get(&j->kv, "directory");
+        const char *fmt = bench_fio_kv_get(&j->kv, "filename_format");
+        char d0[PATH_MAX] = "", name[PATH_MAX], path[PATH_MAX], placed[PATH_MAX];
+        _cleanup_free_ char *list = NULL;
+        bool any = false;
+        unsigned nd = dirs ? bench_fio_count_parts(dirs) : 1;
+        size_t len = 0;
+        FILE *s;
+        int r = 0;
+
+        if (!m->g->allow_write)
+                return 0;
+        for (unsigned c = 0; !any && c < numjobs; c++) {
+                if (dirs)
+                        bench_fio_dir_entry(dirs, c, d0, sizeof(d0));
+                for (unsigned k = 0; !any && k < nrfiles; k++) {
+                        struct stat st;
+
+                        if (((c * nrfiles + k) & 4095) == 0 && bench_stop_signal)
+                                return -EINTR;
+                        any = bench_fio_format_name(fmt, j->name, c, k, name, sizeof(name)) == 0 &&
+                              bench_fio_joined(dirs ? d0 : NULL, name, path, sizeof(path)) == 0 &&
+                              stat(path, &st) < 0 && errno == ENOENT;
+                }
+        }
+        if (!any)
+                return 0;
+        if (strchr(name, '/'))
+                return bench_fio_problem(m->d,
+                                         "job '%s': fio would make %s in a directory of its own name: "
+                                         "iosched-bench has fio make new files in one scratch directory; "
+                                         "name them without '/'",
+                                         j->name, name);
+        s = open_memstream(&list, &len);
+        if (!s)
+                return -ENOMEM;
+        for (unsigned i = 0; r >= 0 && i < nd; i++) {
+                if (dirs)
+                        bench_fio_dir_entry(dirs, i, d0, sizeof(d0));
+                r = place_dir(m, dirs ? d0 : ".", j->name, placed, sizeof(placed));
+                put_part(s, placed, i == 0);
+        }
+        if (fclose(s) != 0 && r >= 0)
+                r = -ENOMEM;
+        return r < 0 ? r : bench_fio_kv_set(&j->kv, "directory", list);
+}
+
+/* Every file one job opens, in fio's order of rules. */
+static int job_files(struct model *m, struct bench_fio_def *j, struct jobsum *js, bool *resolved)
+{
+        struct bench_fio_kvs *kv = &j->kv;
         const char *fn = bench_fio_kv_get(kv, "filename"), *dirs = bench_fio_kv_get(kv, "directory");
         const char *fmt = bench_fio_kv_get(kv, "filename_format"), *od = bench_fio_kv_get(kv, "opendir");
         const char *eng = bench_fio_kv_get(kv, "ioengine");
         unsigned numjobs = 1, nrfiles = 1, nnamed = 0;
-        char d0[PATH_MAX] = "", name[PATH_MAX], path[PATH_MAX];
+        char d0[PATH_MAX] = "", name[PATH_MAX], path[PATH_MAX], **named;
         const char *cur = NULL;
+        bool moved = false, by_name = fn || od;
         struct stat st;
         int r = 0;
 
@@ -373,6 +510,9 @@ static int job_files(struct model *m, const struct bench_fio_def *j, struct jobs
                                                  j->name, numjobs, nrfiles, FIO_FILES_MAX);
         } else
                 return 0;
+        named = calloc(kv->n + 1, sizeof(*named));
+        if (!named)
+                return -ENOMEM;
         for (size_t i = 0; r >= 0 && i < kv->n; i++) {
                 const char *k = kv->v[i].key, *v = kv->v[i].val;
 
@@ -385,17 +525,22 @@ static int job_files(struct model *m, const struct bench_fio_def *j, struct jobs
                         *resolved &= !cur;      /* fio puts directory= before each file it finds */
                         r = walk(m, js, v, 0, resolved);
                 } else if (streq(k, "filename"))
-                        for (const char *p = v; r >= 0 && p;) {
-                                p = bench_fio_next_part(p, name, sizeof(name));
-                                if (!*name)
-                                        break;  /* fio: an empty name ends the list */
-                                if (streq(name, "-"))
-                                        continue;       /* stdin/stdout */
-                                r = bench_fio_joined(cur ? d0 : NULL, name, path, sizeof(path));
-                                r = r < 0 ? (*resolved = false, 0) : one_path(m, js, path);
-                        }
+                        r = filename_parts(m, js, v, cur ? d0 : NULL, &named[i], &moved, resolved);
         }
-        if (r < 0 || fn || od)
+        r = r < 0 ? r : moved && od && dirs ? bench_fio_problem(m->d, "job '%s': new files with opendir= and "
+                                                               "directory=: not with iosched-bench", j->name)
+                                           : 0;
+        /* the new files named are in the scratch directories: every name whole, directory= gone */
+        for (size_t i = 0; i < kv->n; i++)
+                if (named[i] && r >= 0 && moved) {
+                        free(kv->v[i].val);
+                        kv->v[i].val = named[i];
+                } else
+                        free(named[i]);
+        free(named);
+        if (r >= 0 && moved)
+                bench_fio_kv_drop(kv, "directory");
+        if (r < 0 || by_name)
                 return r;
         /* fio: a job alone on an existing non-regular file of its own name (a device) */
         if (nrfiles == 1 && stat(j->name, &st) == 0 && !S_ISREG(st.st_mode)) {
@@ -407,6 +552,8 @@ static int job_files(struct model *m, const struct bench_fio_def *j, struct jobs
                 }
                 return r;
         }
+        r = place_defaults(m, j, numjobs, nrfiles);
+        dirs = bench_fio_kv_get(kv, "directory");
         for (unsigned c = 0; r >= 0 && c < numjobs; c++) {
                 if (dirs)
                         bench_fio_dir_entry(dirs, c, d0, sizeof(d0));
@@ -424,14 +571,30 @@ static int job_files(struct model *m, const struct bench_fio_def *j, struct jobs
         return r;
 }
 
-/* The files fio writes besides the job's: its logs and verify state, new (made) or existing (changed). */
-static int logs(struct model *m, const struct bench_fio_def *j, struct jobsum *js, unsigned numjobs)
+/* A log of the job fio makes in a scratch directory (path): named so in fio's command line, moved out at
+ * the end (fioscratch.c) */
+static int keep_log(struct model *m, struct bench_fio_def *j, const char *key, const char *path, bool prefix)
+{
+        char dir[PATH_MAX];
+        int r = bench_fio_kv_set(&j->kv, key, path);
+
+        bench_fio_dir_part(path, dir, sizeof(dir));
+        return r < 0 ? r : bench_fio_scratch_keep(m->f, dir, strrchr(path, '/') + 1, prefix);
+}
+
+/*
+ * The files fio writes besides the job's: its logs and verify state, new
+ * or existing.  A new one is made in the run's scratch directory: a log
+ * is moved to where the job names it at the end, the verify state
+ * removed with the directory.
+ */
+static int logs(struct model *m, struct bench_fio_def *j, struct jobsum *js, unsigned numjobs)
 {
         static const char * const log_keys[] = { "write_iolog", "write_bw_log", "write_lat_log", "write_iops_log",
                                                   "write_hist_log" };
-        const char *aux = bench_fio_kv_get(&m->d->prog, "aux-path");
+        const char *aux;
         struct jobsum lj = { .name = js->name, .writes = true, .log = true };
-        char dir[PATH_MAX];
+        char dir[PATH_MAX], placed[PATH_MAX], prefix[PATH_MAX];
         int r = 0;
 
         for (size_t i = 0; r >= 0 && i < ELEMENTSOF(log_keys); i++) {
@@ -440,20 +603,44 @@ static int logs(struct model *m, const struct bench_fio_def *j, struct jobsum *j
                 if (!v || (i > 0 && bench_fio_falsy(v)))
                         continue;
                 if (i == 0) {
+                        /* fio appends to it */
+                        r = place(m, v, placed, sizeof(placed));
+                        if (r > 0)
+                                r = keep_log(m, j, log_keys[i], placed, false);
                         lj.keep = true;
-                        r = one_path(m, &lj, v);        /* fio appends to it */
+                        r = r < 0 ? r : one_path(m, &lj, placed);
                         lj.keep = false;
                         continue;
                 }
                 /* PREFIX_bw.N.log and the like: made in PREFIX's directory */
-                bench_fio_dir_part(streq(v, "1") ? j->name : v, dir, sizeof(dir));
-                first(lj.first_new, sizeof(lj.first_new), &lj.nnew, streq(v, "1") ? j->name : v);
-                r = note_dir(m, dir, false);
+                snprintf(prefix, sizeof(prefix), "%s", streq(v, "1") ? j->name : v);
+                first(lj.first_new, sizeof(lj.first_new), &lj.nnew, prefix);
+                bench_fio_dir_part(prefix, dir, sizeof(dir));
+                r = place_dir(m, dir, prefix, placed, sizeof(placed));
+                if (r > 0) {
+                        r = note_dir(m, placed, false);
+                        if (r >= 0 && strlen(placed) + strlen(prefix) + 1 >= sizeof(placed))
+                                r = -ENAMETOOLONG;
+                        if (r >= 0) {
+                                const char *base = strrchr(prefix, '/') ? strrchr(prefix, '/') + 1 : prefix;
+
+                                strcat(strcat(placed, "/"), base);
+                                r = keep_log(m, j, log_keys[i], placed, true);
+                        }
+                }
         }
         /* a verifying job's state at its end: AUX/local-JOB-THREAD-verify.state, THREAD counted over all jobs */
         if (r >= 0 && bench_fio_kv_get(&j->kv, "verify") && !bench_fio_falsy(bench_fio_kv_get(&j->kv, "verify")) &&
             (!bench_fio_kv_get(&j->kv, "verify_state_save") ||
-             !bench_fio_falsy(bench_fio_kv_get(&j->kv, "verify_state_save"))))
+             !bench_fio_falsy(bench_fio_kv_get(&j->kv, "verify_state_save")))) {
+                aux = bench_fio_kv_get(&m->d->prog, "aux-path");
+                if (!m->aux_placed && m->g->allow_write) {
+                        m->aux_placed = true;   /* fio's --aux-path: one for the run */
+                        r = place_dir(m, aux ? aux : ".", "the verify state", placed, sizeof(placed));
+                        if (r > 0)
+                                r = bench_fio_kv_set(&m->d->prog, "aux-path", placed);
+                        aux = bench_fio_kv_get(&m->d->prog, "aux-path");
+                }
                 for (unsigned n = 0; r >= 0 && n < numjobs; n++) {
                         char p[PATH_MAX];
 
@@ -461,6 +648,7 @@ static int logs(struct model *m, const struct bench_fio_def *j, struct jobsum *j
                                  j->name, m->thread + n);
                         r = one_path(m, &lj, p);
                 }
+        }
         if (r >= 0 && lj.nchange)
                 r = bench_fio_problem(m->d, "job '%s': fio would write its log %s: needs --allow-write", js->name,
                                       lj.first_change);
@@ -470,7 +658,7 @@ static int logs(struct model *m, const struct bench_fio_def *j, struct jobsum *j
         return r;
 }
 
-static int one_job(struct model *m, const struct bench_fio_def *j, bool *resolved)
+static int one_job(struct model *m, struct bench_fio_def *j, bool *resolved)
 {
         struct jobsum js = { .name = j->name };
         unsigned numjobs = 1;

@@ -140,6 +140,35 @@ static int kv_append(struct bench_fio_kvs *to, const struct bench_fio_kvs *from)
         return 0;
 }
 
+int bench_fio_kv_set(struct bench_fio_kvs *kvs, const char *key, const char *val)
+{
+        char *v;
+
+        for (size_t i = kvs->n; i > 0; i--)
+                if (streq(kvs->v[i - 1].key, key)) {
+                        v = strdup(val);
+                        if (!v)
+                                return -ENOMEM;
+                        free(kvs->v[i - 1].val);
+                        kvs->v[i - 1].val = v;
+                        return 0;
+                }
+        return kv_push(kvs, key, strlen(key), val);
+}
+
+void bench_fio_kv_drop(struct bench_fio_kvs *kvs, const char *key)
+{
+        size_t o = 0;
+
+        for (size_t i = 0; i < kvs->n; i++)
+                if (streq(kvs->v[i].key, key)) {
+                        free(kvs->v[i].key);
+                        free(kvs->v[i].val);
+                } else
+                        kvs->v[o++] = kvs->v[i];
+        kvs->n = o;
+}
+
 static void kvs_done(struct bench_fio_kvs *kvs)
 {
         for (size_t i = 0; i < kvs->n; i++) {

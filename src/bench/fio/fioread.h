@@ -35,6 +35,10 @@ struct bench_fio_defs {
 
 /* The value of key in kvs as fio takes it (the last one), "1" for a boolean alone; NULL: not set. */
 const char *bench_fio_kv_get(const struct bench_fio_kvs *kvs, const char *key);
+/* key's last value in kvs set to val (a copy), or key=val added: 0 or -ENOMEM */
+int bench_fio_kv_set(struct bench_fio_kvs *kvs, const char *key, const char *val);
+/* every setting of key removed from kvs */
+void bench_fio_kv_drop(struct bench_fio_kvs *kvs, const char *key);
 /* fio's canonical name for an option or its alias ("readwrite": "rw") */
 const char *bench_fio_canonical(const char *key);
 /* 1: fio's program option we pass on; -1: one we refuse; 0: a job option */

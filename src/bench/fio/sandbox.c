@@ -24,7 +24,8 @@
  *     its constructor ran; tests/integration/bench-fio-sandbox.sh);
  *   - write and truncate only the existing files and devices of
  *     access.write, and make, write, truncate and remove regular files only
- *     beneath the directories of access.create (no directory, link, node,
+ *     in the run's scratch directories, access.create (fioscratch.c: made
+ *     by iosched-bench, nothing else in them; no directory, link, node,
  *     socket or fifo is ever made, nothing is renamed across directories);
  *   - ioctl on a device (ABI 5) on the targets, and only the requests of
  *     ioctl_allowed (the seccomp filter): a device fio only reads gets no

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * fioscratch.c: the run's scratch directories, the only places where the
+ * fence lets fio make and remove files (sandbox.c).  A new file a job
+ * names in directory D (filename=, directory=, fio's default names, a log
+ * prefix, the verify state) is made by fio as the same name in
+ * D/.iosched-bench.XXXXXX, which iosched-bench makes (mode 0700) on the
+ * first such file in D and fiojob.c names in fio's command line: the same
+ * filesystem, so the same disk is measured; D itself gets no right, so a
+ * job cannot make, truncate or remove anything else in D or beneath it.
+ * At the end the logs the job asked for are moved to D under the names
+ * fio would have given them (a regular file of that name is replaced, as
+ * fio's own open would have; anything else there is left, said once), and
+ * the directory is removed whole, by handle: D is held (O_PATH) from the
+ * start and the scratch directory is removed only while it is the one
+ * made.  Each is told to the guard (guard.c), which removes it after a
+ * kill -9.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fio.h"
+#include "guard.h"
+#include "grow.h"
+#include "macro.h"
+#include "strv.h"
+
+#define SCRATCH_NAME ".iosched-bench."
+
+struct bench_fio_scratch {
+        char *dir;              /* D, resolved: where fio's files would be made */
+        char *path;             /* D/.iosched-bench.XXXXXX */
+        int dfd;                /* D (O_PATH), held from the start */
+        dev_t dev;
+        ino_t ino;              /* the scratch directory made */
+        char **keep;            /* fio's logs moved to D at the end: a name, or "PREFIX_" (PREFIX_*.log) */
+};
+
+static struct bench_fio_scratch *find(const struct bench_fio *f, const char *dir)
+{
+        for (size_t i = 0; i < f->nscratch; i++)
+                if (streq(f->scratch[i].dir, dir) || streq(f->scratch[i].path, dir))
+                        return &f->scratch[i];
+        return NULL;
+}
+
+bool bench_fio_scratch_is(const struct bench_fio *f, const char *path)
+{
+        for (size_t i = 0; i < f->nscratch; i++)
+                if (streq(f->scratch[i].path, path))
+                        return true;
+        return false;
+}
+
+int bench_fio_scratch_dir(struct bench_fio *f, const char *dir, const char **ret)
+{
+        struct bench_fio_scratch *s = find(f, dir), *v;
+        _cleanup_free_ char *tmpl = NULL;
+        struct stat st;
+
+        if (s) {
+                *ret = s->path;
+                return 0;
+        }
+        v = ios_grow(f->scratch, &f->capscratch, f->nscratch + 1, sizeof(*v));
+        if (!v)
+                return -ENOMEM;
+        f->scratch = v;
+        if (asprintf(&tmpl, "%s%s" SCRATCH_NAME "XXXXXX", dir, streq(dir, "/") ? "" : "/") < 0)
+                return -ENOMEM;
+        s = &f->scratch[f->nscratch];
+        *s = (struct bench_fio_scratch){ .dfd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) };
+        if (s->dfd < 0)
+                return -errno;
+        if (!mkdtemp(tmpl) || fstatat(s->dfd, strrchr(tmpl, '/') + 1, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+                int r = -errno;
+
+                close(s->dfd);
+                return r;
+        }
+        s->dev = st.st_dev;
+        s->ino = st.st_ino;
+        s->dir = strdup(dir);
+        s->path = TAKE_PTR(tmpl);
+        f->nscratch++;
+        if (!s->dir)
+                return -ENOMEM;         /* removed by bench_fio_scratch_done() all the same */
+        bench_guard_file(s->path, s->dfd, s->dev, s->ino, true);
+        *ret = s->path;
+        return 0;
+}
+
+int bench_fio_scratch_keep(struct bench_fio *f, const char *scratch, const char *name, bool prefix)
+{
+        struct bench_fio_scratch *s = find(f, scratch);
+        _cleanup_free_ char *k = NULL;
+
+        if (!s)
+                return -ENOENT;
+        if (asprintf(&k, "%s%s", name, prefix ? "_" : "") < 0)
+                return -ENOMEM;
+        return ios_strv_push(&s->keep, TAKE_PTR(k));
+}
+
+/* Is name one of fio's logs the job asked for (moved out), or the run's own (removed)? */
+static bool kept(const struct bench_fio_scratch *s, const char *name)
+{
+        size_t len = strlen(name);
+
+        for (char **k = s->keep; k && *k; k++) {
+                size_t kl = strlen(*k);
+
+                if (streq(name, *k) || ((*k)[kl - 1] == '_' && startswith(name, *k) && len > kl + 4 &&
+                                        streq(name + len - 4, ".log")))
+                        return true;
+        }
+        return false;
+}
+
+/* A log into D: over a regular file of its name (fio opens its logs so), never over anything else. */
+static void move_out(const struct bench_fio_scratch *s, int sfd, const char *name)
+{
+        struct stat st;
+
+        if (fstatat(s->dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
+                fprintf(stderr,
+                        "iosched-bench: note: fio's log %s/%s not moved to %s: %s there is not a file\n",
+                        s->path, name, s->dir, name);
+                return;
+        }
+        if (renameat(sfd, name, s->dfd, name) < 0)
+                fprintf(stderr, "iosched-bench: note: fio's log %s/%s not moved to %s: %s\n", s->path, name,
+                        s->dir, ios_strerror(-errno));
+}
+
+/* Logs moved out, every other file removed, then the directory itself: only while it is the one made. */
+static void remove_one(struct bench_fio_scratch *s)
+{
+        const char *name = strrchr(s->path, '/') + 1;
+        int sfd = openat(s->dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        struct stat st;
+        DIR *d;
+
+        if (sfd < 0 || fstat(sfd, &st) < 0 || st.st_dev != s->dev || st.st_ino != s->ino) {
+                if (sfd >= 0)
+                        close(sfd);
+                return;         /* not ours any more: left where it is */
+        }
+        d = fdopendir(sfd);
+        if (!d) {
+                close(sfd);
+                return;
+        }
+        for (struct dirent *de; (de = readdir(d));) {
+                if (streq(de->d_name, ".") || streq(de->d_name, ".."))
+                        continue;
+                if (fstatat(sfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                        continue;
+                if (S_ISREG(st.st_mode) && kept(s, de->d_name))
+                        move_out(s, sfd, de->d_name);
+                else
+                        (void)unlinkat(sfd, de->d_name, S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0);
+        }
+        closedir(d);
+        if (unlinkat(s->dfd, name, AT_REMOVEDIR) < 0)
+                fprintf(stderr, "iosched-bench: note: cannot remove the run's scratch directory %s: %s\n",
+                        s->path, ios_strerror(-errno));
+}
+
+void bench_fio_scratch_done(struct bench_fio *f)
+{
+        for (size_t i = 0; i < f->nscratch; i++) {
+                struct bench_fio_scratch *s = &f->scratch[i];
+
+                remove_one(s);
+                bench_guard_file_gone(s->path);
+                close(s->dfd);
+                free(s->dir);
+                free(s->path);
+                ios_strv_free(s->keep);
+        }
+        free(f->scratch);
+        f->scratch = NULL;
+        f->nscratch = f->capscratch = 0;
+}

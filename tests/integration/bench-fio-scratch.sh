@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Description: on the fio backend, fio makes new files only in the run's
+# scratch directory (D/.iosched-bench.XXXXXX for a layout directory D),
+# the only place the fence lets it make, truncate and remove files; D and
+# its subtree get no right.  With Landlock, a job laying out D/new can no
+# longer extend D/sub/victim through --mem=mmap:FILE nor delete a sibling
+# through --trigger-file (both did when D's subtree was open).  On both
+# paths (Landlock, and IOSCHED_BENCH_LANDLOCK=0 --unconfined): new files
+# named by filename=, by directory= and fio's default names, and by a log
+# prefix are made there; the logs end in D under fio's names, nothing else
+# stays; an existing file fio would remove (smaller than the job needs, or
+# unlink=1) is refused before fio starts (exit 3) and kept.
+. "$(dirname "$0")/bench-lib.sh"
+b_require_root
+[ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
+command -v fio >/dev/null || b_skip "no fio"
+
+D=$B_TMP/layout
+left() { ls -A "$D" | grep -v -x -e sub -e sibling -e small; }
+for mode in landlock unconfined; do
+        case $mode in
+        landlock) run() { env -u IOSCHED_BENCH_LANDLOCK $BENCH --backend=fio "$@"; } ;;
+        *) run() { IOSCHED_BENCH_LANDLOCK=0 $BENCH --backend=fio --unconfined "$@"; } ;;
+        esac
+        rm -rf "$D" && mkdir -p "$D/sub" || b_fail "mkdir"
+        printf 'precious\n' >"$D/sub/victim"
+        printf 'sibling\n' >"$D/sibling"
+        printf 'small\n' >"$D/small"
+
+        # filename= a new file, with a bandwidth log beside it
+        run --allow-write --filename="$D/new" --size=1m --rw=write --runtime=1 --write_bw_log="$D/bw" \
+                >"$B_TMP/out" 2>"$B_TMP/err" || b_fail "$mode: a new file in $D: exit $?: $(cat "$B_TMP/err")"
+        ls "$D"/bw_bw.*.log >/dev/null 2>&1 || b_fail "$mode: the log is not in $D: $(ls -A "$D")"
+        rm -f "$D"/bw_*.log
+        [ -z "$(left)" ] || b_fail "$mode: left in $D after the run: $(left)"
+
+        # fio's own names under directory=, two clones of two files each
+        run --allow-write --name=j --directory="$D" --numjobs=2 --nrfiles=2 --size=1m --rw=randwrite \
+                --runtime=1 >"$B_TMP/out" 2>"$B_TMP/err" ||
+                b_fail "$mode: fio's names in $D: exit $?: $(cat "$B_TMP/err")"
+        [ -z "$(left)" ] || b_fail "$mode: left in $D after the run: $(left)"
+
+        # an existing file fio would remove and lay out anew, or delete: refused, kept
+        for form in "--rw=write --size=1m" "--rw=read --size=4k --unlink=1"; do
+                run --allow-write --filename="$D/small" $form --runtime=1 >"$B_TMP/out" 2>"$B_TMP/err"
+                rc=$?
+                [ $rc = 3 ] || b_fail "$mode: $form on an existing file: exit $rc, want 3: $(cat "$B_TMP/err")"
+                grep -q "may remove only the files it makes" "$B_TMP/err" ||
+                        b_fail "$mode: $form: the refusal does not say why: $(cat "$B_TMP/err")"
+                [ "$(cat "$D/small")" = small ] || b_fail "$mode: $form: $D/small was changed"
+        done
+        [ $mode = landlock ] || continue
+        # what the fence holds: the layout directory's subtree is not fio's
+        run --allow-write --filename="$D/new" --size=1m --rw=write --runtime=1 --mem=mmap:"$D/sub/victim" \
+                >"$B_TMP/out" 2>"$B_TMP/err"
+        [ "$(cat "$D/sub/victim")" = precious ] ||
+                b_fail "--mem=mmap: beside a new file changed $D/sub/victim: $(wc -c <"$D/sub/victim") bytes"
+        run --allow-write --filename="$D/new" --size=1m --rw=write --runtime=1 --trigger-file="$D/sibling" \
+                >"$B_TMP/out" 2>"$B_TMP/err"
+        [ -e "$D/sibling" ] || b_fail "--trigger-file beside a new file removed $D/sibling"
+        [ -z "$(left)" ] || b_fail "left in $D after the fenced runs: $(left)"
+done
+echo ok
