@@ -406,7 +406,9 @@ static int filename_parts(struct model *m, struct jobsum *js, const char *v, con
                 if (bench_fio_joined(dir, name, path, sizeof(path)) < 0) {
                         *resolved = false;
                         put_part(s, name, first);
-                } else if ((r = place(m, path, placed, sizeof(placed))) >= 0) {
+                } else if ((r = m->g->target_device ? 0 : place(m, path, placed, sizeof(placed))) >= 0) {
+                        if (r == 0)     /* a new file with --target-device: refused in the job's words */
+                                snprintf(placed, sizeof(placed), "%s", path);
                         *moved |= r > 0;
                         put_part(s, placed, first);
                         r = one_path(m, js, placed);
@@ -435,8 +437,8 @@ static int place_defaults(struct model *m, struct bench_fio_def *j, unsigned num
         FILE *s;
         int r = 0;
 
-        if (!m->g->allow_write)
-                return 0;
+        if (!m->g->allow_write || m->g->target_device)
+                return 0;       /* a new file with --target-device: refused in the job's words */
         for (unsigned c = 0; !any && c < numjobs; c++) {
                 if (dirs)
                         bench_fio_dir_entry(dirs, c, d0, sizeof(d0));
