@@ -10,6 +10,9 @@
  * options; 'b' marks an option that
  * may stand alone (a boolean), so "--flow 1" and "--verify crc32c" take
  * their value from the next argument and "--refill_buffers" does not.
+ * It is the one table of fio's option names: an alias says the name it
+ * stands for (fio's reading folds it, fioread.c), and fio's program
+ * options (fio --help) are marked as passed on with a job or refused.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -20,128 +23,137 @@
 
 struct fio_name {
         const char *name;
-        char arg;       /* 'b' boolean (may stand alone), 'v' needs a value */
+        char arg;               /* 'b' boolean (may stand alone), 'v' needs a value */
+        const char *alias;      /* an alias (options.c's .alias): the name it stands for */
+        signed char prog;       /* fio's program option: 1 passed on with a job, -1 refused; 0 a job option */
 };
 
+#define N(name, arg) { name, arg, NULL, 0 }
+#define ALIAS(name, arg, of) { name, arg, of, 0 }
+#define PROG(name, arg, prog) { name, arg, NULL, prog }
 /* sorted by name (strcmp), for bsearch */
 static const struct fio_name fio_names[] = {
-        { "alloc-size", 'v' }, { "allow_file_create", 'b' }, { "allow_mounted_write", 'b' },
-        { "allrandrepeat", 'b' }, { "append-terse", 'b' }, { "apptag", 'v' }, { "apptag_mask", 'v' },
-        { "arguments", 'v' }, { "atomic", 'b' }, { "aux-path", 'v' }, { "ba", 'v' }, { "bandwidth-log", 'b' },
-        { "bindname", 'v' }, { "block_error_percentiles", 'b' }, { "blockalign", 'v' }, { "blocksize", 'v' },
-        { "blocksize_range", 'v' }, { "blocksize_unaligned", 'b' }, { "brick", 'v' }, { "bs", 'v' },
-        { "bs_is_seq_rand", 'b' }, { "bs_unaligned", 'b' }, { "bsrange", 'v' }, { "bssplit", 'v' },
-        { "buffer_compress_chunk", 'v' }, { "buffer_compress_percentage", 'v' }, { "buffer_pattern", 'v' },
-        { "buffered", 'b' }, { "busy_poll", 'b' }, { "bwavgtime", 'v' }, { "cdb_len", 'v' },
-        { "cgroup", 'v' }, { "cgroup_nodelete", 'b' }, { "cgroup_weight", 'v' }, { "chunck_size", 'v' },
-        { "chunk_size", 'v' }, { "clat_percentiles", 'b' }, { "client", 'v' }, { "clientname", 'v' },
-        { "clocksource", 'v' }, { "clustername", 'v' }, { "cmd_type", 'b' }, { "cmdprio", 'b' },
-        { "cmdprio_bssplit", 'b' }, { "cmdprio_class", 'b' }, { "cmdprio_percentage", 'b' }, { "comm", 'v' },
-        { "conf", 'v' }, { "cont", 'v' }, { "continue_on_error", 'v' }, { "cpuchunks", 'v' },
-        { "cpuload", 'v' }, { "cpumask", 'v' }, { "cpumode", 'v' }, { "cpus_allowed", 'v' },
-        { "cpus_allowed_policy", 'v' }, { "create_fsync", 'b' }, { "create_on_open", 'b' },
-        { "create_only", 'b' }, { "create_serialize", 'b' }, { "cuda_io", 'v' }, { "daemonize", 'v' },
-        { "data_placement", 'v' }, { "dataplacement", 'v' }, { "deac", 'b' }, { "debug", 'v' },
-        { "dedupe_global", 'b' }, { "dedupe_mode", 'v' }, { "dedupe_percentage", 'v' },
-        { "dedupe_working_set_percentage", 'v' }, { "description", 'v' }, { "direct", 'b' },
-        { "directory", 'v' }, { "disable_bw", 'b' }, { "disable_bw_measurement", 'b' },
-        { "disable_clat", 'b' }, { "disable_lat", 'b' }, { "disable_slat", 'b' }, { "disk_util", 'b' },
-        { "do_verify", 'b' }, { "donorname", 'v' }, { "dp_scheme", 'v' }, { "dummy", 'b' },
-        { "end_fsync", 'b' }, { "end_syncfs", 'b' }, { "error_dump", 'b' }, { "eta-interval", 'v' },
-        { "eta-newline", 'v' }, { "exec_postrun", 'v' }, { "exec_prerun", 'v' }, { "exit_on_io_done", 'b' },
-        { "exit_what", 'v' }, { "exitall", 'b' }, { "exitall_on_error", 'b' }, { "experimental_verify", 'b' },
-        { "fadvise_hint", 'v' }, { "fallocate", 'v' }, { "fdatasync", 'v' }, { "fdp", 'b' },
-        { "fdp_pli", 'v' }, { "fdp_pli_select", 'v' }, { "file_append", 'b' }, { "file_service_type", 'v' },
-        { "filename", 'v' }, { "filename_format", 'v' }, { "fileoffset", 'v' }, { "filesize", 'v' },
-        { "filetype", 'v' }, { "fill_device", 'b' }, { "fill_fs", 'b' }, { "fixedbufs", 'b' },
-        { "flow", 'v' }, { "flow_id", 'v' }, { "flow_sleep", 'v' }, { "flow_watermark", 'v' },
-        { "force_async", 'b' }, { "fsync", 'v' }, { "fsync_on_close", 'b' }, { "gid", 'v' },
-        { "gpu_dev_id", 'v' }, { "gpu_dev_ids", 'v' }, { "grace_time", 'v' }, { "group_reporting", 'b' },
-        { "gtod_cpu", 'v' }, { "gtod_reduce", 'b' }, { "hdfs_use_direct", 'b' }, { "hdfsdirectory", 'v' },
-        { "hipri", 'b' }, { "hipri_percentage", 'b' }, { "hostname", 'v' }, { "http_host", 'v' },
-        { "http_mode", 'v' }, { "http_object_mode", 'v' }, { "http_pass", 'v' }, { "http_s3_key", 'v' },
-        { "http_s3_keyid", 'v' }, { "http_s3_region", 'v' }, { "http_s3_security_token", 'v' },
-        { "http_s3_sse_customer_algorithm", 'v' }, { "http_s3_sse_customer_key", 'v' },
-        { "http_s3_storage_class", 'v' }, { "http_swift_auth_token", 'v' }, { "http_user", 'v' },
-        { "http_verbose", 'v' }, { "https", 'v' }, { "hugepage-size", 'v' }, { "idle-prof", 'v' },
-        { "ignore_error", 'v' }, { "ignore_zone_limits", 'b' }, { "inflate-log", 'v' }, { "initiator", 'v' },
-        { "inplace", 'v' }, { "interface", 'v' }, { "invalidate", 'b' }, { "io_limit", 'v' },
-        { "io_size", 'v' }, { "io_submit_mode", 'v' }, { "iodepth", 'v' }, { "iodepth_batch", 'v' },
-        { "iodepth_batch_complete", 'v' }, { "iodepth_batch_complete_max", 'v' },
-        { "iodepth_batch_complete_min", 'v' }, { "iodepth_batch_submit", 'v' }, { "iodepth_low", 'v' },
-        { "ioengine", 'v' }, { "iomem", 'v' }, { "iomem_align", 'v' }, { "iopsavgtime", 'v' },
-        { "ioscheduler", 'v' }, { "job_max_open_zones", 'v' }, { "job_start_clock_id", 'v' },
-        { "kb_base", 'v' }, { "lat_percentiles", 'b' }, { "latency_percentile", 'v' }, { "latency_run", 'b' },
-        { "latency_target", 'v' }, { "latency_window", 'v' }, { "libaio_vectored", 'b' },
-        { "libblkio_driver", 'v' }, { "libblkio_force_enable_completion_eventfd", 'b' },
-        { "libblkio_num_entries", 'v' }, { "libblkio_path", 'v' }, { "libblkio_pre_connect_props", 'v' },
-        { "libblkio_pre_start_props", 'v' }, { "libblkio_queue_size", 'v' }, { "libblkio_vectored", 'b' },
-        { "libblkio_wait_mode", 'v' }, { "libblkio_write_zeroes_on_trim", 'b' }, { "listen", 'b' },
-        { "lockfile", 'v' }, { "lockmem", 'v' }, { "log_alternate_epoch", 'b' },
-        { "log_alternate_epoch_clock_id", 'v' }, { "log_avg_msec", 'v' }, { "log_compression", 'v' },
-        { "log_compression_cpus", 'v' }, { "log_entries", 'v' }, { "log_hist_coarseness", 'v' },
-        { "log_hist_msec", 'v' }, { "log_issue_time", 'b' }, { "log_max_value", 'b' }, { "log_offset", 'b' },
-        { "log_prio", 'b' }, { "log_store_compressed", 'b' }, { "log_unix_epoch", 'b' },
-        { "log_window_value", 'v' }, { "loops", 'v' }, { "max-jobs", 'v' }, { "max_latency", 'v' },
-        { "max_open_zones", 'v' }, { "md_per_io_size", 'v' }, { "mem", 'v' }, { "mem_align", 'v' },
-        { "merge-blktrace-only", 'b' }, { "merge_blktrace_file", 'v' }, { "merge_blktrace_iters", 'v' },
-        { "merge_blktrace_scalars", 'v' }, { "minimal", 'b' }, { "mss", 'v' }, { "name", 'v' },
-        { "namenode", 'v' }, { "new_group", 'b' }, { "nfs_url", 'v' }, { "nice", 'v' },
-        { "no_completion_thread", 'b' }, { "nodelay", 'b' }, { "nonvectored", 'b' }, { "norandommap", 'b' },
-        { "nowait", 'b' }, { "nr_files", 'v' }, { "nrfiles", 'v' }, { "num_range", 'v' },
-        { "numa_cpu_nodes", 'v' }, { "numa_mem_policy", 'v' }, { "number_ios", 'v' }, { "numjobs", 'v' },
-        { "object_class", 'v' }, { "offset", 'v' }, { "offset_align", 'v' }, { "offset_increment", 'v' },
-        { "opendir", 'v' }, { "openfiles", 'v' }, { "overwrite", 'b' }, { "parse-only", 'b' },
-        { "per_job_logs", 'b' }, { "percentage_random", 'v' }, { "percentage_sequential", 'v' },
-        { "percentile_list", 'v' }, { "pi_act", 'b' }, { "pi_chk", 'v' }, { "pingpong", 'b' },
-        { "plid_select", 'v' }, { "plids", 'v' }, { "pool", 'v' }, { "port", 'v' }, { "pre_read", 'b' },
-        { "prio", 'v' }, { "prioclass", 'v' }, { "priohint", 'v' }, { "profile", 'v' }, { "program", 'v' },
-        { "proto", 'v' }, { "protocol", 'v' }, { "ramp_size", 'v' }, { "ramp_time", 'v' },
-        { "random_distribution", 'v' }, { "random_generator", 'v' }, { "random_sequence_stride", 'b' },
-        { "randrepeat", 'b' }, { "randseed", 'v' }, { "rate", 'v' }, { "rate_cycle", 'v' },
-        { "rate_ignore_thinktime", 'b' }, { "rate_iops", 'v' }, { "rate_iops_min", 'v' }, { "rate_min", 'v' },
-        { "rate_process", 'v' }, { "ratecycle", 'v' }, { "ratemin", 'v' }, { "rbd_encryption_format", 'v' },
-        { "rbd_encryption_passphrase", 'v' }, { "rbdname", 'v' }, { "read_beyond_wp", 'b' },
-        { "read_iolog", 'v' }, { "read_iolog_chunked", 'b' }, { "read_mode", 'v' }, { "readfua", 'b' },
-        { "readonly", 'b' }, { "readwrite", 'v' }, { "recover_zbd_write_error", 'b' },
-        { "refill_buffers", 'b' }, { "registerfiles", 'b' }, { "remote-config", 'v' },
-        { "replay_align", 'v' }, { "replay_no_stall", 'b' }, { "replay_redirect", 'v' },
-        { "replay_scale", 'v' }, { "replay_skip", 'v' }, { "replay_time_scale", 'v' }, { "rocm_io", 'v' },
-        { "runtime", 'v' }, { "rw", 'v' }, { "rw_sequencer", 'v' }, { "rwmixcycle", 'v' },
-        { "rwmixread", 'v' }, { "rwmixwrite", 'v' }, { "scramble_buffers", 'b' }, { "section", 'v' },
-        { "serialize_overlap", 'b' }, { "server", 'v' }, { "sg_write_mode", 'v' }, { "showcmd", 'b' },
-        { "significant_figures", 'v' }, { "single-instance", 'b' }, { "single_instance", 'b' },
-        { "size", 'v' }, { "skip_bad", 'b' }, { "slat_percentiles", 'b' }, { "softrandommap", 'b' },
-        { "spr_cs", 'v' }, { "spr_num_regions", 'v' }, { "spr_op", 'v' }, { "sprandom", 'b' },
-        { "sqthread_poll", 'b' }, { "sqthread_poll_cpu", 'b' }, { "ss", 'v' }, { "ss_dur", 'v' },
-        { "ss_interval", 'v' }, { "ss_ramp", 'v' }, { "startdelay", 'v' }, { "stat_type", 'v' },
-        { "stats", 'b' }, { "status-interval", 'v' }, { "std_redirect", 'b' }, { "steadystate", 'v' },
-        { "steadystate_check_interval", 'v' }, { "steadystate_duration", 'v' },
-        { "steadystate_ramp_time", 'v' }, { "stonewall", 'b' }, { "stream_id", 'v' }, { "svcl", 'v' },
-        { "sync", 'v' }, { "sync_file_range", 'v' }, { "terse-version", 'v' }, { "thinkcycles", 'v' },
-        { "thinktime", 'v' }, { "thinktime_blocks", 'v' }, { "thinktime_blocks_type", 'v' },
-        { "thinktime_iotime", 'v' }, { "thinktime_spin", 'v' }, { "thp", 'v' }, { "thread", 'b' },
-        { "threads", 'b' }, { "time_based", 'b' }, { "timeout", 'v' }, { "touch_objects", 'b' },
-        { "trigger", 'v' }, { "trigger-file", 'v' }, { "trigger-remote", 'v' }, { "trigger-timeout", 'v' },
-        { "trim_backlog", 'v' }, { "trim_backlog_batch", 'v' }, { "trim_percentage", 'v' },
-        { "trim_verify_zero", 'b' }, { "ttl", 'v' }, { "uid", 'v' }, { "uncached", 'b' },
-        { "unified_rw_reporting", 'v' }, { "unique_filename", 'b' }, { "unit_base", 'v' }, { "unlink", 'b' },
-        { "unlink_each_loop", 'b' }, { "uri", 'v' }, { "userspace_reap", 'b' }, { "verb", 'v' },
-        { "verify", 'v' }, { "verify_async", 'v' }, { "verify_async_cpus", 'v' }, { "verify_backlog", 'v' },
-        { "verify_backlog_batch", 'v' }, { "verify_bytchk", 'v' }, { "verify_dump", 'b' },
-        { "verify_fatal", 'b' }, { "verify_header_seed", 'b' }, { "verify_interval", 'v' },
-        { "verify_mode", 'v' }, { "verify_offset", 'v' }, { "verify_only", 'b' }, { "verify_pattern", 'v' },
-        { "verify_pattern_interval", 'v' }, { "verify_policy", 'v' }, { "verify_state_load", 'b' },
-        { "verify_state_save", 'b' }, { "verify_write_sequence", 'b' }, { "verifysort", 'v' },
-        { "verifysort_nr", 'v' }, { "volume", 'v' }, { "wait_for", 'v' }, { "wait_for_previous", 'b' },
-        { "warnings-fatal", 'b' }, { "window_size", 'v' }, { "write_barrier", 'v' }, { "write_bw_log", 'v' },
-        { "write_hint", 'v' }, { "write_hist_log", 'v' }, { "write_iolog", 'v' }, { "write_iops_log", 'v' },
-        { "write_lat_log", 'v' }, { "write_mode", 'v' }, { "write_zone_remainder", 'b' }, { "writefua", 'b' },
-        { "xnvme_admin", 'v' }, { "xnvme_async", 'v' }, { "xnvme_be", 'v' }, { "xnvme_dev_nsid", 'v' },
-        { "xnvme_dev_subnqn", 'v' }, { "xnvme_iovec", 'b' }, { "xnvme_mem", 'v' }, { "xnvme_sync", 'v' },
-        { "zero_buffers", 'b' }, { "zone_reset_frequency", 'v' }, { "zone_reset_threshold", 'v' },
-        { "zonecapacity", 'v' }, { "zonemode", 'v' }, { "zonerange", 'v' }, { "zonesize", 'v' },
-        { "zoneskip", 'v' },
+        PROG("alloc-size", 'v', 1), N("allow_file_create", 'b'), N("allow_mounted_write", 'b'),
+        N("allrandrepeat", 'b'), PROG("append-terse", 'b', -1), N("apptag", 'v'), N("apptag_mask", 'v'),
+        N("arguments", 'v'), N("atomic", 'b'), PROG("aux-path", 'v', 1), N("ba", 'v'),
+        PROG("bandwidth-log", 'b', -1), N("bindname", 'v'), N("block_error_percentiles", 'b'),
+        ALIAS("blockalign", 'v', "ba"), ALIAS("blocksize", 'v', "bs"),
+        ALIAS("blocksize_range", 'v', "bsrange"), ALIAS("blocksize_unaligned", 'b', "bs_unaligned"),
+        N("brick", 'v'), N("bs", 'v'), N("bs_is_seq_rand", 'b'), N("bs_unaligned", 'b'), N("bsrange", 'v'),
+        N("bssplit", 'v'), N("buffer_compress_chunk", 'v'), N("buffer_compress_percentage", 'v'),
+        N("buffer_pattern", 'v'), N("buffered", 'b'), N("busy_poll", 'b'), N("bwavgtime", 'v'),
+        N("cdb_len", 'v'), N("cgroup", 'v'), N("cgroup_nodelete", 'b'), N("cgroup_weight", 'v'),
+        ALIAS("chunck_size", 'v', "chunk_size"), N("chunk_size", 'v'), N("clat_percentiles", 'b'),
+        PROG("client", 'v', -1), N("clientname", 'v'), N("clocksource", 'v'), N("clustername", 'v'),
+        N("cmd_type", 'b'), PROG("cmdhelp", 'b', -1), N("cmdprio", 'b'), N("cmdprio_bssplit", 'b'),
+        N("cmdprio_class", 'b'), N("cmdprio_percentage", 'b'), N("comm", 'v'), N("conf", 'v'), N("cont", 'v'),
+        N("continue_on_error", 'v'), N("cpuchunks", 'v'), PROG("cpuclock-test", 'b', -1), N("cpuload", 'v'),
+        N("cpumask", 'v'), N("cpumode", 'v'), N("cpus_allowed", 'v'), N("cpus_allowed_policy", 'v'),
+        PROG("crctest", 'b', -1), N("create_fsync", 'b'), N("create_on_open", 'b'), N("create_only", 'b'),
+        N("create_serialize", 'b'), N("cuda_io", 'v'), PROG("daemonize", 'v', -1), N("data_placement", 'v'),
+        N("dataplacement", 'v'), N("deac", 'b'), PROG("debug", 'v', 1), N("dedupe_global", 'b'),
+        N("dedupe_mode", 'v'), N("dedupe_percentage", 'v'), N("dedupe_working_set_percentage", 'v'),
+        N("description", 'v'), N("direct", 'b'), N("directory", 'v'),
+        ALIAS("disable_bw", 'b', "disable_bw_measurement"), N("disable_bw_measurement", 'b'),
+        N("disable_clat", 'b'), N("disable_lat", 'b'), N("disable_slat", 'b'), N("disk_util", 'b'),
+        N("do_verify", 'b'), N("donorname", 'v'), N("dp_scheme", 'v'), N("dummy", 'b'), N("end_fsync", 'b'),
+        N("end_syncfs", 'b'), PROG("enghelp", 'b', -1), N("error_dump", 'b'), PROG("eta-interval", 'v', 1),
+        PROG("eta-newline", 'v', 1), N("exec_postrun", 'v'), N("exec_prerun", 'v'), N("exit_on_io_done", 'b'),
+        N("exit_what", 'v'), N("exitall", 'b'), N("exitall_on_error", 'b'), N("experimental_verify", 'b'),
+        N("fadvise_hint", 'v'), N("fallocate", 'v'), N("fdatasync", 'v'), N("fdp", 'b'), N("fdp_pli", 'v'),
+        N("fdp_pli_select", 'v'), N("file_append", 'b'), N("file_service_type", 'v'), N("filename", 'v'),
+        N("filename_format", 'v'), ALIAS("fileoffset", 'v', "offset"), N("filesize", 'v'), N("filetype", 'v'),
+        N("fill_device", 'b'), ALIAS("fill_fs", 'b', "fill_device"), N("fixedbufs", 'b'), N("flow", 'v'),
+        N("flow_id", 'v'), N("flow_sleep", 'v'), N("flow_watermark", 'v'), N("force_async", 'b'),
+        N("fsync", 'v'), N("fsync_on_close", 'b'), N("gid", 'v'), N("gpu_dev_id", 'v'), N("gpu_dev_ids", 'v'),
+        N("grace_time", 'v'), N("group_reporting", 'b'), N("gtod_cpu", 'v'), N("gtod_reduce", 'b'),
+        N("hdfs_use_direct", 'b'), N("hdfsdirectory", 'v'), N("hipri", 'b'), N("hipri_percentage", 'b'),
+        N("hostname", 'v'), N("http_host", 'v'), N("http_mode", 'v'), N("http_object_mode", 'v'),
+        N("http_pass", 'v'), N("http_s3_key", 'v'), N("http_s3_keyid", 'v'), N("http_s3_region", 'v'),
+        N("http_s3_security_token", 'v'), N("http_s3_sse_customer_algorithm", 'v'),
+        N("http_s3_sse_customer_key", 'v'), N("http_s3_storage_class", 'v'), N("http_swift_auth_token", 'v'),
+        N("http_user", 'v'), N("http_verbose", 'v'), N("https", 'v'), N("hugepage-size", 'v'),
+        PROG("idle-prof", 'v', 1), N("ignore_error", 'v'), N("ignore_zone_limits", 'b'),
+        N("inflate-log", 'v'), N("initiator", 'v'), N("inplace", 'v'), N("interface", 'v'),
+        N("invalidate", 'b'), ALIAS("io_limit", 'v', "io_size"), N("io_size", 'v'), N("io_submit_mode", 'v'),
+        N("iodepth", 'v'), N("iodepth_batch", 'v'),
+        ALIAS("iodepth_batch_complete", 'v', "iodepth_batch_complete_min"),
+        N("iodepth_batch_complete_max", 'v'), N("iodepth_batch_complete_min", 'v'),
+        ALIAS("iodepth_batch_submit", 'v', "iodepth_batch"), N("iodepth_low", 'v'), N("ioengine", 'v'),
+        ALIAS("iomem", 'v', "mem"), N("iomem_align", 'v'), N("iopsavgtime", 'v'), N("ioscheduler", 'v'),
+        N("job_max_open_zones", 'v'), N("job_start_clock_id", 'v'), N("kb_base", 'v'),
+        N("lat_percentiles", 'b'), PROG("latency-log", 'b', -1), N("latency_percentile", 'v'),
+        N("latency_run", 'b'), N("latency_target", 'v'), N("latency_window", 'v'), N("libaio_vectored", 'b'),
+        N("libblkio_driver", 'v'), N("libblkio_force_enable_completion_eventfd", 'b'),
+        N("libblkio_num_entries", 'v'), N("libblkio_path", 'v'), N("libblkio_pre_connect_props", 'v'),
+        N("libblkio_pre_start_props", 'v'), N("libblkio_queue_size", 'v'), N("libblkio_vectored", 'b'),
+        N("libblkio_wait_mode", 'v'), N("libblkio_write_zeroes_on_trim", 'b'), N("listen", 'b'),
+        N("lockfile", 'v'), N("lockmem", 'v'), N("log_alternate_epoch", 'b'),
+        N("log_alternate_epoch_clock_id", 'v'), N("log_avg_msec", 'v'), N("log_compression", 'v'),
+        N("log_compression_cpus", 'v'), N("log_entries", 'v'), N("log_hist_coarseness", 'v'),
+        N("log_hist_msec", 'v'), N("log_issue_time", 'b'), N("log_max_value", 'b'), N("log_offset", 'b'),
+        N("log_prio", 'b'), N("log_store_compressed", 'b'), N("log_unix_epoch", 'b'),
+        N("log_window_value", 'v'), N("loops", 'v'), PROG("max-jobs", 'v', 1), N("max_latency", 'v'),
+        N("max_open_zones", 'v'), N("md_per_io_size", 'v'), N("mem", 'v'),
+        ALIAS("mem_align", 'v', "iomem_align"), PROG("merge-blktrace-only", 'b', -1),
+        N("merge_blktrace_file", 'v'), N("merge_blktrace_iters", 'v'), N("merge_blktrace_scalars", 'v'),
+        PROG("minimal", 'b', -1), N("mss", 'v'), N("name", 'v'), N("namenode", 'v'), N("new_group", 'b'),
+        N("nfs_url", 'v'), N("nice", 'v'), N("no_completion_thread", 'b'), N("nodelay", 'b'),
+        N("nonvectored", 'b'), N("norandommap", 'b'), N("nowait", 'b'), ALIAS("nr_files", 'v', "nrfiles"),
+        N("nrfiles", 'v'), N("num_range", 'v'), N("numa_cpu_nodes", 'v'), N("numa_mem_policy", 'v'),
+        N("number_ios", 'v'), N("numjobs", 'v'), N("object_class", 'v'), N("offset", 'v'),
+        N("offset_align", 'v'), N("offset_increment", 'v'), N("opendir", 'v'), N("openfiles", 'v'),
+        PROG("output", 'v', -1), N("overwrite", 'b'), PROG("parse-only", 'b', -1), N("per_job_logs", 'b'),
+        N("percentage_random", 'v'), N("percentage_sequential", 'v'), N("percentile_list", 'v'),
+        N("pi_act", 'b'), N("pi_chk", 'v'), N("pingpong", 'b'), N("plid_select", 'v'), N("plids", 'v'),
+        N("pool", 'v'), N("port", 'v'), N("pre_read", 'b'), N("prio", 'v'), N("prioclass", 'v'),
+        N("priohint", 'v'), N("profile", 'v'), N("program", 'v'), N("proto", 'v'), N("protocol", 'v'),
+        N("ramp_size", 'v'), N("ramp_time", 'v'), N("random_distribution", 'v'), N("random_generator", 'v'),
+        N("random_sequence_stride", 'b'), N("randrepeat", 'b'), N("randseed", 'v'), N("rate", 'v'),
+        N("rate_cycle", 'v'), N("rate_ignore_thinktime", 'b'), N("rate_iops", 'v'), N("rate_iops_min", 'v'),
+        N("rate_min", 'v'), N("rate_process", 'v'), ALIAS("ratecycle", 'v', "rate_cycle"),
+        ALIAS("ratemin", 'v', "rate_min"), N("rbd_encryption_format", 'v'),
+        N("rbd_encryption_passphrase", 'v'), N("rbdname", 'v'), N("read_beyond_wp", 'b'),
+        N("read_iolog", 'v'), N("read_iolog_chunked", 'b'), N("read_mode", 'v'), N("readfua", 'b'),
+        PROG("readonly", 'b', 1), ALIAS("readwrite", 'v', "rw"), N("recover_zbd_write_error", 'b'),
+        N("refill_buffers", 'b'), N("registerfiles", 'b'), PROG("remote-config", 'v', -1),
+        N("replay_align", 'v'), N("replay_no_stall", 'b'), N("replay_redirect", 'v'), N("replay_scale", 'v'),
+        N("replay_skip", 'v'), N("replay_time_scale", 'v'), N("rocm_io", 'v'), N("runtime", 'v'),
+        N("rw", 'v'), N("rw_sequencer", 'v'), N("rwmixcycle", 'v'), N("rwmixread", 'v'), N("rwmixwrite", 'v'),
+        N("scramble_buffers", 'b'), PROG("section", 'v', 1), N("serialize_overlap", 'b'),
+        PROG("server", 'v', -1), N("sg_write_mode", 'v'), PROG("showcmd", 'b', -1),
+        N("significant_figures", 'v'), ALIAS("single-instance", 'b', "single_instance"),
+        N("single_instance", 'b'), N("size", 'v'), N("skip_bad", 'b'), N("slat_percentiles", 'b'),
+        N("softrandommap", 'b'), N("spr_cs", 'v'), N("spr_num_regions", 'v'), N("spr_op", 'v'),
+        N("sprandom", 'b'), N("sqthread_poll", 'b'), N("sqthread_poll_cpu", 'b'), N("ss", 'v'),
+        N("ss_dur", 'v'), N("ss_interval", 'v'), N("ss_ramp", 'v'), N("startdelay", 'v'), N("stat_type", 'v'),
+        N("stats", 'b'), PROG("status-interval", 'v', 1), N("std_redirect", 'b'), N("steadystate", 'v'),
+        N("steadystate_check_interval", 'v'), N("steadystate_duration", 'v'), N("steadystate_ramp_time", 'v'),
+        N("stonewall", 'b'), N("stream_id", 'v'), N("svcl", 'v'), N("sync", 'v'), N("sync_file_range", 'v'),
+        PROG("terse-version", 'v', -1), N("thinkcycles", 'v'), N("thinktime", 'v'),
+        N("thinktime_blocks", 'v'), N("thinktime_blocks_type", 'v'), N("thinktime_iotime", 'v'),
+        N("thinktime_spin", 'v'), N("thp", 'v'), N("thread", 'b'), ALIAS("threads", 'b', "thread"),
+        N("time_based", 'b'), ALIAS("timeout", 'v', "runtime"), N("touch_objects", 'b'),
+        PROG("trigger", 'v', 1), PROG("trigger-file", 'v', 1), PROG("trigger-remote", 'v', 1),
+        PROG("trigger-timeout", 'v', 1), N("trim_backlog", 'v'), N("trim_backlog_batch", 'v'),
+        N("trim_percentage", 'v'), N("trim_verify_zero", 'b'), N("ttl", 'v'), N("uid", 'v'),
+        N("uncached", 'b'), N("unified_rw_reporting", 'v'), N("unique_filename", 'b'), N("unit_base", 'v'),
+        N("unlink", 'b'), N("unlink_each_loop", 'b'), N("uri", 'v'), N("userspace_reap", 'b'), N("verb", 'v'),
+        N("verify", 'v'), N("verify_async", 'v'), N("verify_async_cpus", 'v'), N("verify_backlog", 'v'),
+        N("verify_backlog_batch", 'v'), N("verify_bytchk", 'v'), N("verify_dump", 'b'),
+        N("verify_fatal", 'b'), N("verify_header_seed", 'b'), N("verify_interval", 'v'),
+        N("verify_mode", 'v'), N("verify_offset", 'v'), N("verify_only", 'b'), N("verify_pattern", 'v'),
+        N("verify_pattern_interval", 'v'), N("verify_policy", 'v'), N("verify_state_load", 'b'),
+        N("verify_state_save", 'b'), N("verify_write_sequence", 'b'), N("verifysort", 'v'),
+        N("verifysort_nr", 'v'), N("volume", 'v'), N("wait_for", 'v'),
+        ALIAS("wait_for_previous", 'b', "stonewall"), PROG("warnings-fatal", 'b', 1), N("window_size", 'v'),
+        N("write_barrier", 'v'), N("write_bw_log", 'v'), N("write_hint", 'v'), N("write_hist_log", 'v'),
+        N("write_iolog", 'v'), N("write_iops_log", 'v'), N("write_lat_log", 'v'), N("write_mode", 'v'),
+        N("write_zone_remainder", 'b'), N("writefua", 'b'), N("xnvme_admin", 'v'), N("xnvme_async", 'v'),
+        N("xnvme_be", 'v'), N("xnvme_dev_nsid", 'v'), N("xnvme_dev_subnqn", 'v'), N("xnvme_iovec", 'b'),
+        N("xnvme_mem", 'v'), N("xnvme_sync", 'v'), N("zero_buffers", 'b'), N("zone_reset_frequency", 'v'),
+        N("zone_reset_threshold", 'v'), N("zonecapacity", 'v'), N("zonemode", 'v'), N("zonerange", 'v'),
+        N("zonesize", 'v'), N("zoneskip", 'v'),
 };
 
 static int cmp(const void *k, const void *e)
@@ -149,12 +161,28 @@ static int cmp(const void *k, const void *e)
         return strcmp(k, ((const struct fio_name *)e)->name);
 }
 
+static const struct fio_name *find(const char *name)
+{
+        return name ? bsearch(name, fio_names, ELEMENTSOF(fio_names), sizeof(fio_names[0]), cmp) : NULL;
+}
+
 int bench_fio_option_arg(const char *name)
 {
-        const struct fio_name *f;
+        const struct fio_name *f = find(name);
 
-        if (!name)
-                return 0;
-        f = bsearch(name, fio_names, ELEMENTSOF(fio_names), sizeof(fio_names[0]), cmp);
         return f ? f->arg : 0;
+}
+
+const char *bench_fio_canonical(const char *name)
+{
+        const struct fio_name *f = find(name);
+
+        return f && f->alias ? f->alias : name;
+}
+
+int bench_fio_prog_option(const char *name)
+{
+        const struct fio_name *f = find(name);
+
+        return f ? f->prog : 0;
 }

@@ -41,6 +41,11 @@ int bench_jobopt_set(struct bench_opts *o, const char *name, const char *value, 
 /* jobopts-fio.c: 'b' if fio knows name as an option that may stand alone,
  * 'v' if fio knows it and it takes a value, 0 if fio does not know it. */
 int bench_fio_option_arg(const char *name);
+/* jobopts-fio.c: fio's canonical name for an option or its alias ("readwrite": "rw"), else name */
+const char *bench_fio_canonical(const char *name);
+/* jobopts-fio.c: 1 fio's program option passed on with a job, -1 one refused (it would take the report
+ * away from us, or run nothing), 0 a job option (or unknown) */
+int bench_fio_prog_option(const char *name);
 /* jobopts-dist.c: bssplit= and random_distribution= into o (-EINVAL, or
  * -EOPNOTSUPP for fio's forms we do not implement: trims, zoned, a center). */
 int bench_parse_bssplit(const char *s, struct bench_opts *o);

@@ -287,6 +287,18 @@ static void test_fio_names(void **state)
         assert_int_equal(bench_fio_option_arg("frobnicate"), 0);
         assert_int_equal(bench_fio_option_arg(""), 0);
         assert_int_equal(bench_fio_option_arg(NULL), 0);
+        /* the same table folds aliases and marks fio's program options */
+        assert_string_equal(bench_fio_canonical("readwrite"), "rw");
+        assert_string_equal(bench_fio_canonical("timeout"), "runtime");
+        assert_string_equal(bench_fio_canonical("single-instance"), "single_instance");
+        assert_string_equal(bench_fio_canonical("rw"), "rw");
+        assert_string_equal(bench_fio_canonical("frobnicate"), "frobnicate");
+        assert_int_equal(bench_fio_prog_option("aux-path"), 1);
+        assert_int_equal(bench_fio_prog_option("trigger-remote"), 1);
+        assert_int_equal(bench_fio_prog_option("output"), -1);
+        assert_int_equal(bench_fio_prog_option("merge-blktrace-only"), -1);
+        assert_int_equal(bench_fio_prog_option("bs"), 0);
+        assert_int_equal(bench_fio_prog_option("frobnicate"), 0);
 }
 
 static void test_settings_for_fio(void **state)

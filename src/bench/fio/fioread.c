@@ -35,26 +35,6 @@
 #include "grow.h"
 #include "strv.h"
 
-/* fio's aliases (options.c's .alias) and the name they stand for */
-static const char * const aliases[][2] = {
-        { "readwrite", "rw" }, { "blocksize", "bs" }, { "blockalign", "ba" }, { "blocksize_range", "bsrange" },
-        { "blocksize_unaligned", "bs_unaligned" }, { "chunck_size", "chunk_size" },
-        { "disable_bw", "disable_bw_measurement" }, { "fileoffset", "offset" }, { "fill_fs", "fill_device" },
-        { "io_limit", "io_size" }, { "iodepth_batch_complete", "iodepth_batch_complete_min" },
-        { "iodepth_batch_submit", "iodepth_batch" }, { "iomem", "mem" }, { "mem_align", "iomem_align" },
-        { "nr_files", "nrfiles" }, { "ratecycle", "rate_cycle" }, { "ratemin", "rate_min" },
-        { "timeout", "runtime" }, { "wait_for_previous", "stonewall" }, { "threads", "thread" },
-        { "single-instance", "single_instance" },
-};
-
-const char *bench_fio_canonical(const char *key)
-{
-        for (size_t i = 0; i < ELEMENTSOF(aliases); i++)
-                if (streq(key, aliases[i][0]))
-                        return aliases[i][1];
-        return key;
-}
-
 const char *bench_fio_kv_get(const struct bench_fio_kvs *kvs, const char *key)
 {
         for (size_t i = kvs->n; i > 0; i--)
@@ -78,27 +58,6 @@ int bench_fio_problem(struct bench_fio_defs *d, const char *fmt, ...)
         if (r < 0)
                 return -ENOMEM;
         v[++d->nproblems] = NULL;
-        return 0;
-}
-
-/* fio's own program options (fio --help) that may come with a job; those that would take the report
- * away from us, or run nothing, are refused */
-static const char * const fio_prog_ok[] = { "eta-newline", "eta-interval", "status-interval", "readonly",
-                                            "section", "alloc-size", "warnings-fatal", "max-jobs", "debug",
-                                            "aux-path", "idle-prof", "trigger-file", "trigger-timeout", "trigger" };
-static const char * const fio_prog_refused[] = { "output", "minimal", "terse-version", "append-terse", "server",
-                                                 "client", "daemonize", "remote-config", "parse-only", "showcmd",
-                                                 "cmdhelp", "enghelp", "crctest", "cpuclock-test", "bandwidth-log",
-                                                 "latency-log", "merge-blktrace-only" };
-
-int bench_fio_prog_option(const char *name)
-{
-        for (size_t i = 0; i < ELEMENTSOF(fio_prog_ok); i++)
-                if (streq(name, fio_prog_ok[i]))
-                        return 1;
-        for (size_t i = 0; i < ELEMENTSOF(fio_prog_refused); i++)
-                if (streq(name, fio_prog_refused[i]))
-                        return -1;
         return 0;
 }
 

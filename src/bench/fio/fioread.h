@@ -39,10 +39,6 @@ const char *bench_fio_kv_get(const struct bench_fio_kvs *kvs, const char *key);
 int bench_fio_kv_set(struct bench_fio_kvs *kvs, const char *key, const char *val);
 /* every setting of key removed from kvs */
 void bench_fio_kv_drop(struct bench_fio_kvs *kvs, const char *key);
-/* fio's canonical name for an option or its alias ("readwrite": "rw") */
-const char *bench_fio_canonical(const char *key);
-/* 1: fio's program option we pass on; -1: one we refuse; 0: a job option */
-int bench_fio_prog_option(const char *name);
 /* 0: an engine built into fio; 1: one that runs or loads code (exec, external:, a path, a plugin) */
 int bench_fio_engine_runs_code(const char *engine);
 /* fioengines.c: fio's built-in engines asked once; text's ioengine lines (and its includes') checked:
