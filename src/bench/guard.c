@@ -31,7 +31,6 @@
  * in one line on standard error.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -218,28 +217,6 @@ static void file_line(struct files *fs, const char *line)
         }
 }
 
-/* A run's scratch directory (fioscratch.c), while it is the one made: its regular files, then itself. */
-static int remove_dir(const struct file *f, const char *name)
-{
-        int fd = openat(f->dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), n = 0;
-        struct stat st;
-        DIR *d;
-
-        if (fd < 0 || fstat(fd, &st) < 0 || st.st_dev != f->dev || st.st_ino != f->ino ||
-            !(d = fdopendir(fd))) {
-                if (fd >= 0)
-                        close(fd);
-                return 0;
-        }
-        for (struct dirent *de; (de = readdir(d));)
-                if (fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
-                    unlinkat(fd, de->d_name, 0) == 0)
-                        n++;
-        closedir(d);
-        (void)unlinkat(f->dfd, name, AT_REMOVEDIR);
-        return n;
-}
-
 /* The files first (a scratch directory's own among them), then the scratch directories. */
 static int remove_files(struct files *fs)
 {
@@ -254,8 +231,11 @@ static int remove_files(struct files *fs)
                         if (fstatat(f->dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
                             (f->known && (st.st_dev != f->dev || st.st_ino != f->ino)))
                                 continue;
-                        if (dirs && S_ISDIR(st.st_mode) && f->known)
-                                n += remove_dir(f, name);
+                        if (dirs && S_ISDIR(st.st_mode) && f->known) {
+                                int k = bench_created_remove_tree(f->dfd, name, f->dev, f->ino);
+
+                                n += k > 0 ? k : 0;
+                        }
                         else if (!dirs && S_ISREG(st.st_mode) && unlinkat(f->dfd, name, 0) == 0)
                                 n++;
                 }

@@ -133,7 +133,15 @@ static int place_dir(struct model *m, const char *dir, const char *what, char *o
 
         if (snprintf(out, len, "%s", dir) >= (int)len)
                 return -ENAMETOOLONG;
-        if (!m->g->allow_write || !realpath(dir, real) || stat(real, &st) < 0 || !S_ISDIR(st.st_mode))
+        if (!m->g->allow_write)
+                return 0;
+        /* fio would make the directory (and the ones above): it may make none */
+        if (!realpath(dir, real) && (errno == ENOENT || errno == ENOTDIR))
+                return bench_fio_problem(m->d,
+                                         "fio would make %s in %s, which does not exist: fio makes new files "
+                                         "only in the run's scratch directory, and no directory; make %s first",
+                                         what, dir, dir);
+        if (!realpath(dir, real) || stat(real, &st) < 0 || !S_ISDIR(st.st_mode))
                 return 0;
         r = bench_fio_scratch_dir(m->f, real, &scratch);
         if (r == -ENOMEM)
@@ -429,7 +437,7 @@ static int place_defaults(struct model *m, struct bench_fio_def *j, unsigned num
 {
         const char *dirs = bench_fio_kv_get(&j->kv, "directory");
         const char *fmt = bench_fio_kv_get(&j->kv, "filename_format");
-        char d0[PATH_MAX] = "", name[PATH_MAX], path[PATH_MAX], placed[PATH_MAX];
+        char d0[PATH_MAX] = "", name[PATH_MAX], path[PATH_MAX], placed[PATH_MAX], what[PATH_MAX];
         _cleanup_free_ char *list = NULL;
         bool any = false;
         unsigned nd = dirs ? bench_fio_count_parts(dirs) : 1;
@@ -466,7 +474,8 @@ static int place_defaults(struct model *m, struct bench_fio_def *j, unsigned num
         for (unsigned i = 0; r >= 0 && i < nd; i++) {
                 if (dirs)
                         bench_fio_dir_entry(dirs, i, d0, sizeof(d0));
-                r = place_dir(m, dirs ? d0 : ".", j->name, placed, sizeof(placed));
+                snprintf(what, sizeof(what), "the files of job '%s'", j->name);
+                r = place_dir(m, dirs ? d0 : ".", what, placed, sizeof(placed));
                 put_part(s, placed, i == 0);
         }
         if (fclose(s) != 0 && r >= 0)

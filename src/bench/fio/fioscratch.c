@@ -140,11 +140,11 @@ static void move_out(const struct bench_fio_scratch *s, int sfd, const char *nam
                         s->dir, ios_strerror(-errno));
 }
 
-/* Logs moved out, every other file removed, then the directory itself: only while it is the one made. */
+/* Logs moved out, then everything else removed with the directory: only while it is the one made. */
 static void remove_one(struct bench_fio_scratch *s)
 {
         const char *name = strrchr(s->path, '/') + 1;
-        int sfd = openat(s->dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int sfd = openat(s->dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), r;
         struct stat st;
         DIR *d;
 
@@ -158,20 +158,15 @@ static void remove_one(struct bench_fio_scratch *s)
                 close(sfd);
                 return;
         }
-        for (struct dirent *de; (de = readdir(d));) {
-                if (streq(de->d_name, ".") || streq(de->d_name, ".."))
-                        continue;
-                if (fstatat(sfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-                        continue;
-                if (S_ISREG(st.st_mode) && kept(s, de->d_name))
+        for (struct dirent *de; s->keep && (de = readdir(d));)
+                if (fstatat(sfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+                    kept(s, de->d_name))
                         move_out(s, sfd, de->d_name);
-                else
-                        (void)unlinkat(sfd, de->d_name, S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0);
-        }
         closedir(d);
-        if (unlinkat(s->dfd, name, AT_REMOVEDIR) < 0)
+        r = bench_created_remove_tree(s->dfd, name, s->dev, s->ino);
+        if (r < 0)
                 fprintf(stderr, "iosched-bench: note: cannot remove the run's scratch directory %s: %s\n",
-                        s->path, ios_strerror(-errno));
+                        s->path, ios_strerror(r));
 }
 
 void bench_fio_scratch_done(struct bench_fio *f)
