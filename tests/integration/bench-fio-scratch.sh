@@ -10,7 +10,9 @@
 # named by filename=, by directory= and fio's default names, and by a log
 # prefix are made there; the logs end in D under fio's names, nothing else
 # stays; an existing file fio would remove (smaller than the job needs, or
-# unlink=1) is refused before fio starts (exit 3) and kept.
+# unlink=1) is refused before fio starts (exit 3) and kept, as are a new
+# file in a directory that does not exist (fio would make it) and a job
+# renamed global* (on fio's command line, its settings every later job's).
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -50,6 +52,21 @@ for mode in landlock unconfined; do
                         b_fail "$mode: $form: the refusal does not say why: $(cat "$B_TMP/err")"
                 [ "$(cat "$D/small")" = small ] || b_fail "$mode: $form: $D/small was changed"
         done
+        # what fio would make a directory for, or read as [global]: refused before fio starts
+        head -c 65536 /dev/zero >"$D/big"
+        printf '[a]\nfilename=%s/big\nsize=4k\n[b]\nname=global_r\nrw=write\nsize=4k\n' "$D" >"$B_TMP/g.fio"
+        printf '[c]\nfilename=%s/big\nsize=4k\n' "$D" >>"$B_TMP/g.fio"
+        for form in "--name=j --filename=$D/none/f --size=1m --rw=write" "--name=j --directory=$D/none --size=1m" \
+                    "$B_TMP/g.fio"; do
+                run --allow-write $form >"$B_TMP/out" 2>"$B_TMP/err"
+                rc=$?
+                [ $rc = 3 ] || b_fail "$mode: $form: exit $rc, want 3: $(cat "$B_TMP/err")"
+                [ ! -e "$D/none" ] || b_fail "$mode: $form: fio made $D/none"
+                [ "$(cat "$D/sibling")" = sibling ] || b_fail "$mode: $form: $D/sibling was changed"
+                [ "$(tr -d '\0' <"$D/big" | wc -c)" = 0 ] || b_fail "$mode: $form: $D/big was written"
+        done
+        rm -f "$D/big"
+        [ -z "$(left)" ] || b_fail "$mode: left in $D after the refusals: $(left)"
         [ $mode = landlock ] || continue
         # what the fence holds: the layout directory's subtree is not fio's
         run --allow-write --filename="$D/new" --size=1m --rw=write --runtime=1 --mem=mmap:"$D/sub/victim" \

@@ -246,8 +246,16 @@ static int parse_showcmd(const char *text, struct bench_fio_defs *d, struct benc
                         cur = job ? &job->kv : cur;
                 } else if (klen == 4 && !strncmp(key, "name", 4)) {
                         /* name=: in [global] it names no job; in a job it renames it (on fio's command
-                         * line it would start another job) */
-                        if (job && val) {
+                         * line it would start another job); a job named global* would be [global] there,
+                         * its settings every later job's */
+                        if (job && val && startswith(val, "global")) {
+                                r = bench_fio_problem(d, "job '%s': name=%s: fio reads a job named global... "
+                                                      "on its command line as [global], its settings then "
+                                                      "every later job's: not with iosched-bench", job->name,
+                                                      val);
+                                if (r < 0)
+                                        return r;
+                        } else if (job && val) {
                                 free(job->name);
                                 job->name = TAKE_PTR(val);
                         }
