@@ -270,17 +270,6 @@ int ios_evidence_load(const char *root, const struct ios_evidence_id *id, struct
         return load(root, own, doc);
 }
 
-static int fail(char **ret_msg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(char **ret_msg, const char *fmt, ...)
-{
-        va_list ap;
-
-        va_start(ap, fmt);
-        if (vasprintf(ret_msg, fmt, ap) < 0)
-                *ret_msg = NULL;
-        va_end(ap);
-        return -EINVAL;
-}
 
 /* the options of an object ("global options", "job options") as "key=value" lines */
 static int options_text(const struct ios_json *o, char ***lines)
@@ -339,11 +328,12 @@ int ios_evidence_from_compare(const char *json, size_t len, struct ios_evidence 
         if (e == -ENOMEM)
                 return e;
         if (e < 0)
-                return fail(ret_msg, "iosched-bench's output is not one JSON object (%zu bytes)", len);
+                return ios_evidence_why(ret_msg, -EINVAL,
+                                        "iosched-bench's output is not one JSON object (%zu bytes)", len);
         cmp = ios_json_get(&doc, "compare");
         scheds = ios_json_get(cmp, "schedulers");
         if (!scheds || scheds->type != IOS_JSON_ARR) {
-                e = fail(ret_msg, "iosched-bench's output has no compare.schedulers");
+                e = ios_evidence_why(ret_msg, -EINVAL, "iosched-bench's output has no compare.schedulers");
                 goto out;
         }
         ev->objective = sdup(cmp, "objective", &e);
@@ -360,7 +350,8 @@ int ios_evidence_from_compare(const char *json, size_t len, struct ios_evidence 
                 e = read_variants(scheds, ev);
         for (size_t i = 0; e == 0 && i < ev->nv; i++)
                 if (!ev->v[i].name)
-                        e = fail(ret_msg, "iosched-bench's output has a scheduler without a name");
+                        e = ios_evidence_why(ret_msg, -EINVAL,
+                                             "iosched-bench's output has a scheduler without a name");
         if (e == 0)
                 e = job_text(&doc, ev->nv ? ev->v[0].name : NULL, &ev->job_text);
         if (e == 0 && !(ev->job_digest = ios_evidence_digest(ev->job_text)))

@@ -231,8 +231,7 @@ static int judged(struct ios_evidence *ev, enum ios_evidence_verdict v, const st
         return 0;
 }
 
-static int no_verdict(char **ret_msg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int no_verdict(char **ret_msg, const char *fmt, ...)
+int ios_evidence_why(char **ret_msg, int err, const char *fmt, ...)
 {
         va_list ap;
 
@@ -242,18 +241,21 @@ static int no_verdict(char **ret_msg, const char *fmt, ...)
                         *ret_msg = NULL;
                 va_end(ap);
         }
-        return -ENOENT;
+        return err;
 }
 
 /* how the best beat v, complete: or why not */
 static int vs_of(const struct ios_evidence_variant *v, char **ret_msg)
 {
         if (!v->has_vs)
-                return no_verdict(ret_msg, "iosched-bench gave no vs_best for %s: it is older than this "
-                                  "iosched-apply", v->name);
+                return ios_evidence_why(ret_msg, -ENOENT,
+                                        "iosched-bench gave no vs_best for %s: it is older than this "
+                                        "iosched-apply",
+                                        v->name);
         if (v->vs_partial)
-                return no_verdict(ret_msg, "iosched-bench's vs_best for %s has no significant or label",
-                                  v->name);
+                return ios_evidence_why(ret_msg, -ENOENT,
+                                        "iosched-bench's vs_best for %s has no significant or label",
+                                        v->name);
         return 0;
 }
 
@@ -266,18 +268,21 @@ int ios_evidence_judge(struct ios_evidence *ev, const char *sched, char **ret_ms
                 *ret_msg = NULL;
         ev->verdict = IOS_EVIDENCE_NONE;
         if (!mine)
-                return no_verdict(ret_msg, "the policy's %s was not measured", sched ? sched : "scheduler");
+                return ios_evidence_why(ret_msg, -ENOENT, "the policy's %s was not measured",
+                                        sched ? sched : "scheduler");
         if (mine->runs == 0)
-                return no_verdict(ret_msg, "the policy's %s completed no run", sched);
+                return ios_evidence_why(ret_msg, -ENOENT, "the policy's %s completed no run", sched);
         if (!ev->best || !*ev->best)
-                return no_verdict(ret_msg, "iosched-bench named no best scheduler: no run completed");
+                return ios_evidence_why(ret_msg, -ENOENT,
+                                        "iosched-bench named no best scheduler: no run completed");
         if (streq(ev->best, mine->name)) {
                 if (!ev->runner_up || !*ev->runner_up)
                         return judged(ev, IOS_EVIDENCE_BEST, NULL, NULL);  /* nothing else completed */
                 other = variant(ev, ev->runner_up);
                 if (!other)
-                        return no_verdict(ret_msg, "iosched-bench's runner-up %s is not among its schedulers",
-                                          ev->runner_up);
+                        return ios_evidence_why(ret_msg, -ENOENT,
+                                                "iosched-bench's runner-up %s is not among its schedulers",
+                                                ev->runner_up);
                 e = vs_of(other, ret_msg);
                 if (e < 0)
                         return e;
