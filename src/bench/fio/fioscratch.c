@@ -112,13 +112,11 @@ int bench_fio_scratch_keep(struct bench_fio *f, const char *scratch, const char 
 /* Is name one of fio's logs the job asked for (moved out), or the run's own (removed)? */
 static bool kept(const struct bench_fio_scratch *s, const char *name)
 {
-        size_t len = strlen(name);
-
         for (char **k = s->keep; k && *k; k++) {
                 size_t kl = strlen(*k);
 
-                if (streq(name, *k) || ((*k)[kl - 1] == '_' && startswith(name, *k) && len > kl + 4 &&
-                                        streq(name + len - 4, ".log")))
+                /* PREFIX_bw.1.log, PREFIX_clat.log, PREFIX_lat.1.log.fz (log_store_compressed) */
+                if (streq(name, *k) || ((*k)[kl - 1] == '_' && startswith(name, *k) && strstr(name + kl, ".log")))
                         return true;
         }
         return false;
