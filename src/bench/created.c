@@ -14,7 +14,6 @@
  * removes it by the same rule if iosched-bench is killed.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdlib.h>
@@ -196,50 +195,6 @@ void bench_created_remove_fio(void)
         for (size_t i = nmade; i-- > 0;)
                 if (made[i].by_fio)
                         (void)remove_one(&made[i]);
-}
-
-/* What directory fd holds, depth levels deep at most; regular files counted. */
-static int empty(int fd, int depth)
-{
-        DIR *d = fdopendir(fd);
-        int n = 0;
-
-        if (!d) {
-                close(fd);
-                return 0;
-        }
-        for (struct dirent *de; (de = readdir(d));) {
-                struct stat st;
-                int sub;
-
-                if (streq(de->d_name, ".") || streq(de->d_name, "..") ||
-                    fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-                        continue;
-                if (!S_ISDIR(st.st_mode)) {
-                        n += unlinkat(fd, de->d_name, 0) == 0 && S_ISREG(st.st_mode);
-                        continue;
-                }
-                sub = depth > 0 ? openat(fd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
-                if (sub >= 0)
-                        n += empty(sub, depth - 1);
-                (void)unlinkat(fd, de->d_name, AT_REMOVEDIR);
-        }
-        closedir(d);
-        return n;
-}
-
-int bench_created_remove_tree(int dfd, const char *name, dev_t dev, ino_t ino)
-{
-        int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), n;
-        struct stat st;
-
-        if (fd < 0 || fstat(fd, &st) < 0 || st.st_dev != dev || st.st_ino != ino) {
-                if (fd >= 0)
-                        close(fd);
-                return 0;       /* not the directory made any more: left where it is */
-        }
-        n = empty(fd, 64);
-        return unlinkat(dfd, name, AT_REMOVEDIR) < 0 ? -errno : n;
 }
 
 void bench_created_remove_all(void)

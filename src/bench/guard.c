@@ -232,7 +232,7 @@ static int remove_files(struct files *fs)
                             (f->known && (st.st_dev != f->dev || st.st_ino != f->ino)))
                                 continue;
                         if (dirs && S_ISDIR(st.st_mode) && f->known) {
-                                int k = bench_created_remove_tree(f->dfd, name, f->dev, f->ino);
+                                int k = bench_remove_tree(f->dfd, name, f->dev, f->ino);
 
                                 n += k > 0 ? k : 0;
                         }

@@ -63,8 +63,8 @@ void bench_created_seen(void);                          /* record what fio made,
 int bench_created_remove(const char *path);            /* 1 removed, 0 not ours any more or gone, -errno */
 void bench_created_remove_all(void);
 void bench_created_remove_fio(void);                    /* every file fio made, in one pass */
-/* A directory the run made (a scratch directory, fioscratch.c), name beneath dfd, while it is dev:ino:
- * everything in it (no link followed), then itself; the regular files removed, counted. */
-int bench_created_remove_tree(int dfd, const char *name, dev_t dev, ino_t ino);
+/* rmtree.c: a directory the run made (a scratch directory, fioscratch.c), name beneath dfd, while it is
+ * dev:ino: everything in it (no link followed), then itself; the regular files removed, counted, or -errno */
+int bench_remove_tree(int dfd, const char *name, dev_t dev, ino_t ino);
 
 #endif

@@ -161,7 +161,7 @@ static void remove_one(struct bench_fio_scratch *s)
                     kept(s, de->d_name))
                         move_out(s, sfd, de->d_name);
         closedir(d);
-        r = bench_created_remove_tree(s->dfd, name, s->dev, s->ino);
+        r = bench_remove_tree(s->dfd, name, s->dev, s->ino);
         if (r < 0)
                 fprintf(stderr, "iosched-bench: note: cannot remove the run's scratch directory %s: %s\n",
                         s->path, ios_strerror(r));
