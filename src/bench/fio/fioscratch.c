@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -46,7 +47,8 @@ struct bench_fio_scratch {
 static struct bench_fio_scratch *find(const struct bench_fio *f, const char *dir)
 {
         for (size_t i = 0; i < f->nscratch; i++)
-                if (streq(f->scratch[i].dir, dir) || streq(f->scratch[i].path, dir))
+                if (f->scratch[i].dir && f->scratch[i].path &&
+                    (streq(f->scratch[i].dir, dir) || streq(f->scratch[i].path, dir)))
                         return &f->scratch[i];
         return NULL;
 }
@@ -54,16 +56,39 @@ static struct bench_fio_scratch *find(const struct bench_fio *f, const char *dir
 bool bench_fio_scratch_is(const struct bench_fio *f, const char *path)
 {
         for (size_t i = 0; i < f->nscratch; i++)
-                if (streq(f->scratch[i].path, path))
+                if (f->scratch[i].path && streq(f->scratch[i].path, path))
                         return true;
         return false;
+}
+
+/* A new directory named SCRATCH_NAME and six random characters beneath dfd, made there (mode 0700). */
+static int make_in(int dfd, char *name, size_t len)
+{
+        static const char set[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+        for (int tries = 0; tries < 100; tries++) {
+                unsigned char rnd[6];
+                size_t n = (size_t)snprintf(name, len, SCRATCH_NAME);
+
+                if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
+                        return -errno;
+                for (size_t i = 0; i < sizeof(rnd) && n + 1 < len; i++)
+                        name[n++] = set[rnd[i] % (sizeof(set) - 1)];
+                name[n] = '\0';
+                if (mkdirat(dfd, name, 0700) == 0)
+                        return 0;
+                if (errno != EEXIST)
+                        return -errno;
+        }
+        return -EEXIST;
 }
 
 int bench_fio_scratch_dir(struct bench_fio *f, const char *dir, const char **ret)
 {
         struct bench_fio_scratch *s = find(f, dir), *v;
-        _cleanup_free_ char *tmpl = NULL;
+        char name[32];
         struct stat st;
+        int r;
 
         if (s) {
                 *ret = s->path;
@@ -73,25 +98,28 @@ int bench_fio_scratch_dir(struct bench_fio *f, const char *dir, const char **ret
         if (!v)
                 return -ENOMEM;
         f->scratch = v;
-        if (asprintf(&tmpl, "%s%s" SCRATCH_NAME "XXXXXX", dir, streq(dir, "/") ? "" : "/") < 0)
-                return -ENOMEM;
         s = &f->scratch[f->nscratch];
+        /* made beneath the handle of dir, so that it is made where the handle is, whatever the path */
         *s = (struct bench_fio_scratch){ .dfd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) };
         if (s->dfd < 0)
                 return -errno;
-        if (!mkdtemp(tmpl) || fstatat(s->dfd, strrchr(tmpl, '/') + 1, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-                int r = -errno;
-
+        r = make_in(s->dfd, name, sizeof(name));
+        if (r >= 0 && fstatat(s->dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                r = -errno;
+        if (r < 0) {
                 close(s->dfd);
                 return r;
         }
         s->dev = st.st_dev;
         s->ino = st.st_ino;
         s->dir = strdup(dir);
-        s->path = TAKE_PTR(tmpl);
+        if (asprintf(&s->path, "%s%s%s", dir, streq(dir, "/") ? "" : "/", name) < 0)
+                s->path = NULL;
         f->nscratch++;
-        if (!s->dir)
-                return -ENOMEM;         /* removed by bench_fio_scratch_done() all the same */
+        if (!s->dir || !s->path) {
+                (void)unlinkat(s->dfd, name, AT_REMOVEDIR);
+                return -ENOMEM;         /* the entry is freed by bench_fio_scratch_done() */
+        }
         bench_guard_file(s->path, s->dfd, s->dev, s->ino, true);
         *ret = s->path;
         return 0;
@@ -172,8 +200,10 @@ void bench_fio_scratch_done(struct bench_fio *f)
         for (size_t i = 0; i < f->nscratch; i++) {
                 struct bench_fio_scratch *s = &f->scratch[i];
 
-                remove_one(s);
-                bench_guard_file_gone(s->path);
+                if (s->path) {
+                        remove_one(s);
+                        bench_guard_file_gone(s->path);
+                }
                 close(s->dfd);
                 free(s->dir);
                 free(s->path);
