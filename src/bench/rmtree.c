@@ -37,7 +37,8 @@ static int empty(int fd, int depth)
                         n += unlinkat(fd, de->d_name, 0) == 0 && S_ISREG(st.st_mode);
                         continue;
                 }
-                sub = depth > 0 ? openat(fd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+                sub = depth > 0 ? openat(fd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                                : -1;
                 if (sub >= 0)
                         n += empty(sub, depth - 1);
                 (void)unlinkat(fd, de->d_name, AT_REMOVEDIR);

@@ -138,8 +138,9 @@ static int place_dir(struct model *m, const char *dir, const char *what, char *o
         /* fio would make the directory (and the ones above): it may make none */
         if (!realpath(dir, real) && (errno == ENOENT || errno == ENOTDIR))
                 return bench_fio_problem(m->d,
-                                         "fio would make %s in %s, which does not exist: fio makes new files "
-                                         "only in the run's scratch directory, and no directory; make %s first",
+                                         "fio would make %s in %s, which does not exist: fio makes new "
+                                         "files only in the run's scratch directory, and no directory; "
+                                         "make %s first",
                                          what, dir, dir);
         if (!realpath(dir, real) || stat(real, &st) < 0 || !S_ISDIR(st.st_mode))
                 return 0;

@@ -144,7 +144,8 @@ static bool kept(const struct bench_fio_scratch *s, const char *name)
                 size_t kl = strlen(*k);
 
                 /* PREFIX_bw.1.log, PREFIX_clat.log, PREFIX_lat.1.log.fz (log_store_compressed) */
-                if (streq(name, *k) || ((*k)[kl - 1] == '_' && startswith(name, *k) && strstr(name + kl, ".log")))
+                if (streq(name, *k) ||
+                    ((*k)[kl - 1] == '_' && startswith(name, *k) && strstr(name + kl, ".log")))
                         return true;
         }
         return false;
