@@ -142,11 +142,11 @@ while True:
                 esac || b_fail "$mode: $form: exit $rc: $(tail -2 err)"
         done
         # a command a job runs (--allow-exec) makes no device request that changes a device: on the
-        # no-Landlock path it runs (its output file is made in the current directory) and
-        # BLKROSET fails; with Landlock sh cannot even make that file here
+        # no-Landlock path it runs (its output file, r.prerun.txt, made in the current directory by
+        # the bench: --allow-write) and BLKROSET fails
         if [ $mode = none ]; then
                 rm -f r.prerun.txt
-                run --allow-exec --unconfined --name=r --filename="$dev" --rw=read --size=1m \
+                run --allow-exec --allow-write --unconfined --name=r --filename="$dev" --rw=read --size=1m \
                         "--exec_prerun=blockdev --setro $dev"
                 [ "$(blockdev --getro "$dev")" = 0 ] || b_fail "exec_prerun made $dev read-only: $(cat r.prerun.txt)"
                 grep -q "BLKROSET: Operation not permitted" r.prerun.txt ||

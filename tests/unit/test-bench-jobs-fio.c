@@ -389,7 +389,9 @@ static bool has(char **list, const char *s)
 /* What the model hands the fence (struct bench_fio_access), and every problem at once without leave. */
 static void test_model_access(void **state)
 {
-        char dir[] = "/tmp/test-bench-model.XXXXXX", file[128], fa[160], fb[160], nb0[160], nb1[160], buf[8192] = { 0 };
+        char dir[] = "/tmp/test-bench-model.XXXXXX", file[128], fa[160], fb[160], nb0[160], nb1[160];
+        char pre[160];
+        char cwd[4096], buf[8192] = { 0 };
         struct bench_opts o;
         struct bench_error e;
         struct bench_fio_defs d;
@@ -408,6 +410,9 @@ static void test_model_access(void **state)
         snprintf(fb, sizeof(fb), "--directory=%s", dir);
         snprintf(nb0, sizeof(nb0), "%s/b.0.0", dir);
         snprintf(nb1, sizeof(nb1), "%s/b.0.1", dir);
+        snprintf(pre, sizeof(pre), "%s/a.prerun.txt", dir);
+        assert_non_null(getcwd(cwd, sizeof(cwd)));
+        assert_int_equal(chdir(dir), 0);       /* where fio writes exec_prerun's output */
         for (int allowed = 1; allowed >= 0; allowed--) {
                 int r = allowed ? parse(&o, &e, "--allow-write", "--allow-exec", "--name=a", fa, "--rw=write",
                                         "--exec_prerun=true", "--name=b", fb, "--nrfiles=2", "--size=8k", NULL)
@@ -437,6 +442,9 @@ static void test_model_access(void **state)
                         assert_false(has(f.created, nb0));
                         assert_string_equal(bench_fio_kv_get(&d.jobs[1].kv, "directory"), f.access.create[0]);
                         assert_true(has(f.access.write, file));
+                        /* exec_prerun's output file, made here empty, written by fio alone */
+                        assert_true(has(f.access.write, pre));
+                        assert_int_equal(access(pre, F_OK), 0);
                         assert_true(has(f.access.exec, "/bin/sh"));
                         assert_true(f.access.allow_exec);
                         assert_true(f.writes);
@@ -458,7 +466,9 @@ static void test_model_access(void **state)
                 ios_strv_free(f.access.exec);
                 bench_opts_done(&o);
         }
+        assert_int_equal(chdir(cwd), 0);
         unlink(file);
+        assert_int_equal(unlink(pre), 0);
         assert_int_equal(rmdir(dir), 0);
 }
 

@@ -29,6 +29,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -347,6 +348,42 @@ static bool engine_is(const char *eng, const char *name)
         return eng && streq(eng, name);
 }
 
+/*
+ * fio runs exec_prerun= and exec_postrun= as "CMD > JOB.prerun.txt 2>&1"
+ * in its working directory.  That file is made here, empty, when it is not
+ * there (and kept, as fio leaves it), and the fence lets fio write that
+ * file alone: it may make no file there.
+ */
+static int exec_output(struct model *m, const struct bench_fio_def *j, const char *mode)
+{
+        char path[PATH_MAX], real[PATH_MAX];
+        struct stat st;
+        int fd;
+
+        if (snprintf(path, sizeof(path), "%s.%s.txt", j->name, mode) >= (int)sizeof(path))
+                return -ENAMETOOLONG;
+        if (!m->g->allow_write)
+                return bench_fio_problem(m->d,
+                                         "job '%s': fio writes the output of exec_%s to %s: needs "
+                                         "--allow-write",
+                                         j->name, mode, path);
+        fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+        if (fd < 0)
+                return bench_fio_problem(m->d, "job '%s': %s (where fio writes the output of exec_%s): %s",
+                                         j->name, path, mode, ios_strerror(-errno));
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+                close(fd);
+                return bench_fio_problem(m->d,
+                                         "job '%s': %s (where fio writes the output of exec_%s) is not "
+                                         "a regular file",
+                                         j->name, path, mode);
+        }
+        close(fd);
+        if (!realpath(path, real))
+                snprintf(real, sizeof(real), "%s", path);
+        return bench_list_push(&m->wr, real);
+}
+
 /* What in the job runs code: each needs --allow-exec; with it, the programs for the fence. */
 static int code(struct model *m, const struct bench_fio_def *j)
 {
@@ -362,6 +399,8 @@ static int code(struct model *m, const struct bench_fio_def *j)
                 r = m->g->allow_exec ? bench_list_push(&m->ex, "/bin/sh")
                                      : bench_fio_problem(m->d, "job '%s': %s=%s runs a command: needs --allow-exec",
                                                          j->name, shells[i], v);
+                if (r >= 0 && m->g->allow_exec)
+                        r = exec_output(m, j, i == 0 ? "prerun" : "postrun");
         }
         if (r < 0 || !eng || !bench_fio_engine_runs_code(eng))
                 return r;
