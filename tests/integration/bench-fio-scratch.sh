@@ -13,6 +13,8 @@
 # unlink=1) is refused before fio starts (exit 3) and kept, as are a new
 # file in a directory that does not exist (fio would make it) and a job
 # renamed global* (on fio's command line, its settings every later job's).
+# The output files of exec_prerun= and ioengine=exec, which fio writes in
+# its working directory, are made there by the bench and written by fio.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -42,6 +44,15 @@ for mode in landlock unconfined; do
                 --runtime=1 >"$B_TMP/out" 2>"$B_TMP/err" ||
                 b_fail "$mode: fio's names in $D: exit $?: $(cat "$B_TMP/err")"
         [ -z "$(left)" ] || b_fail "$mode: left in $D after the run: $(left)"
+
+        # the output files fio writes in its working directory for commands (--allow-exec): made by the
+        # bench there, written by fio, kept
+        (cd "$D" && run --allow-exec --allow-write --name=e --ioengine=exec --program=/bin/echo \
+                --arguments=out --runtime=1 --time_based --exec_prerun="echo pre") >"$B_TMP/out" 2>"$B_TMP/err" ||
+                b_fail "$mode: ioengine=exec: exit $?: $(cat "$B_TMP/err")"
+        grep -q out "$D/e.stdout" && grep -q pre "$D/e.prerun.txt" ||
+                b_fail "$mode: the commands' output is not in $D: $(ls -A "$D"): $(cat "$B_TMP/err")"
+        rm -f "$D/e.stdout" "$D/e.stderr" "$D/e.prerun.txt"
 
         # an existing file fio would remove and lay out anew, or delete: refused, kept
         for form in "--rw=write --size=1m" "--rw=read --size=4k --unlink=1"; do

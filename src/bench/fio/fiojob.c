@@ -350,33 +350,34 @@ static bool engine_is(const char *eng, const char *name)
 
 /*
  * fio runs exec_prerun= and exec_postrun= as "CMD > JOB.prerun.txt 2>&1"
- * in its working directory.  That file is made here, empty, when it is not
- * there (and kept, as fio leaves it), and the fence lets fio write that
- * file alone: it may make no file there.
+ * in its working directory, and ioengine=exec's program with its output
+ * in JOB.stdout and JOB.stderr there (std_redirect, on unless set off).
+ * Such a file (JOB.suffix) is made here, empty, when it is not there (and
+ * kept, as fio leaves it), and the fence lets fio write that file alone:
+ * it may make no file there.  what: the option whose output it is.
  */
-static int exec_output(struct model *m, const struct bench_fio_def *j, const char *mode)
+static int exec_output(struct model *m, const struct bench_fio_def *j, const char *suffix, const char *what)
 {
         char path[PATH_MAX], real[PATH_MAX];
         struct stat st;
         int fd;
 
-        if (snprintf(path, sizeof(path), "%s.%s.txt", j->name, mode) >= (int)sizeof(path))
+        if (snprintf(path, sizeof(path), "%s.%s", j->name, suffix) >= (int)sizeof(path))
                 return -ENAMETOOLONG;
         if (!m->g->allow_write)
                 return bench_fio_problem(m->d,
-                                         "job '%s': fio writes the output of exec_%s to %s: needs "
-                                         "--allow-write",
-                                         j->name, mode, path);
+                                         "job '%s': fio writes the output of %s to %s: needs --allow-write",
+                                         j->name, what, path);
         fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
         if (fd < 0)
-                return bench_fio_problem(m->d, "job '%s': %s (where fio writes the output of exec_%s): %s",
-                                         j->name, path, mode, ios_strerror(-errno));
+                return bench_fio_problem(m->d, "job '%s': %s (where fio writes the output of %s): %s",
+                                         j->name, path, what, ios_strerror(-errno));
         if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
                 close(fd);
                 return bench_fio_problem(m->d,
-                                         "job '%s': %s (where fio writes the output of exec_%s) is not "
-                                         "a regular file",
-                                         j->name, path, mode);
+                                         "job '%s': %s (where fio writes the output of %s) is not a "
+                                         "regular file",
+                                         j->name, path, what);
         }
         close(fd);
         if (!realpath(path, real))
@@ -400,13 +401,21 @@ static int code(struct model *m, const struct bench_fio_def *j)
                                      : bench_fio_problem(m->d, "job '%s': %s=%s runs a command: needs --allow-exec",
                                                          j->name, shells[i], v);
                 if (r >= 0 && m->g->allow_exec)
-                        r = exec_output(m, j, i == 0 ? "prerun" : "postrun");
+                        r = exec_output(m, j, i == 0 ? "prerun.txt" : "postrun.txt", shells[i]);
         }
         if (r < 0 || !eng || !bench_fio_engine_runs_code(eng))
                 return r;
         if (!m->g->allow_exec)
                 return bench_fio_problem(m->d, "job '%s': ioengine=%s %s: needs --allow-exec", j->name, eng,
                                          engine_is(eng, "exec") ? "runs a program" : "loads code fio does not build in");
+        if (engine_is(eng, "exec") && (!bench_fio_kv_get(&j->kv, "std_redirect") ||
+                                       !bench_fio_falsy(bench_fio_kv_get(&j->kv, "std_redirect")))) {
+                r = exec_output(m, j, "stdout", "ioengine=exec");
+                if (r >= 0)
+                        r = exec_output(m, j, "stderr", "ioengine=exec");
+                if (r < 0)
+                        return r;
+        }
         if (engine_is(eng, "exec") && bench_fio_kv_get(&j->kv, "program"))
                 return bench_list_push(&m->ex, bench_fio_kv_get(&j->kv, "program"));
         if (!strncmp(eng, "external:", 9))
