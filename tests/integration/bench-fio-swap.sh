@@ -7,7 +7,8 @@
 # The swap is made in step with the rounds, not raced: a stand-in fio
 # (built here, first in PATH; fenced as fio is) tells the test through an
 # inherited pipe that a round has started, waits for the word to go on,
-# then writes to the path it was given and prints a report real fio made.
+# then writes to the path it was given and prints a report real fio made
+# (asked for the files' names, it prints fio's --debug=file lines).
 # On the old code each round's fence was built in fio's child from the
 # path, and the victim was overwritten in rounds 2 and 3.  With Landlock
 # only: without it nothing but fio's own open() stands between a path and
@@ -40,6 +41,13 @@ int main(int argc, char **argv)
                 if (!strcmp(argv[i], "--enghelp")) {
                         puts("Available IO engines:\n\tpsync\n\tsync");
                         return 0;
+                }
+                /* fio's reading of the files (--debug=file): each name as add_file() prints it */
+                if (!strcmp(argv[i], "--debug=file")) {
+                        for (int k = 1; k < argc; k++)
+                                if (!strncmp(argv[k], "--filename=", 11))
+                                        printf("file     1     file 0x1 \"%s\" added at 0\n", argv[k] + 11);
+                        return 1;
                 }
                 if (!strncmp(argv[i], "--filename=", 11))
                         path = argv[i] + 11;

@@ -357,6 +357,39 @@ static void test_fio_file_names(void **state)
         assert_string_equal(out, "/d/e");
 }
 
+/* fio's --debug=file lines: the name each add_file() gives, and nothing from any other line */
+static void test_fio_added_names(void **state)
+{
+        static const struct {
+                const char *line, *name;
+        } cases[] = {
+                { "file     2783  file 0x7fc74f295110 \"/tmp/d/j1.0.0\" added at 0", "/tmp/d/j1.0.0" },
+                { "file     12    file 0x1 \"a:b\" added at 17", "a:b" },
+                /* a name holding the text itself: the last one ends it */
+                { "file 9 file 0x1 \"x\" added at 1\" added at 2", "x\" added at 1" },
+                { "file 9 file 0x1 \"\" added at 0", "" },
+                /* not fio's line: another debug line, a job's header, a cut line, no number at the end */
+                { "file     2783  add file j1.0.0", NULL },
+                { "file 1 file 0x1 \"/etc/x\" added at 0: (g=0): rw=read", NULL },
+                { "j: (g=0): rw=read, file 0x1 \"/etc/x\" added at 0", NULL },
+                { "file 9 file 0x1 \"/etc/x", NULL },
+                { "file 9 file 0x1 \"/etc/x\" added at ", NULL },
+                { "file x file 0x1 \"/etc/x\" added at 0", NULL },
+                { "", NULL },
+        };
+
+        (void)state;
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                char *name = bench_fio_added_name(cases[i].line, strlen(cases[i].line));
+
+                if (cases[i].name)
+                        assert_string_equal(name, cases[i].name);
+                else
+                        assert_null(name);
+                free(name);
+        }
+}
+
 static void test_fio_engines(void **state)
 {
         struct bench_sset sections = {};
@@ -481,6 +514,7 @@ int main(void)
                 cmocka_unit_test(test_fio_names),
                 cmocka_unit_test(test_settings_for_fio),
                 cmocka_unit_test(test_fio_file_names),
+                cmocka_unit_test(test_fio_added_names),
                 cmocka_unit_test(test_fio_engines),
                 cmocka_unit_test(test_model_access),
         };

@@ -57,6 +57,16 @@ int bench_fio_engine_runs_code(const char *engine)
         return in_list(installed_engines, engine, n) ? 0 : 1;
 }
 
+bool bench_fio_engine_fileless(const char *engine)
+{
+        static const char * const fileless[] = { "null", "cpuio", "net", "netsplice", "exec" };
+
+        for (size_t i = 0; i < ELEMENTSOF(fileless); i++)
+                if (streq(engine, fileless[i]))
+                        return true;
+        return false;
+}
+
 /* Ask fio once which engines it has built in (a job naming another makes fio load it). */
 void bench_fio_read_engines(const struct bench_fence *fc, const char *exe)
 {

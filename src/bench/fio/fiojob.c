@@ -24,8 +24,11 @@
  * a new file is placed in the run's scratch directory for its directory
  * (fioscratch.c), in fio's command line: filename= parts as whole paths
  * (directory= then dropped), directory= entries for fio's own names, a
- * log's prefix, --aux-path for the verify state.  The model is linear in
- * jobs x files (hash sets) and stops on a signal.
+ * log's prefix, --aux-path for the verify state.  Then, with Landlock,
+ * the files as fio itself names them (fionamed.c) go through the same
+ * checks: what the model missed is one more target, a new file outside
+ * the scratch directories a problem.  The model is linear in jobs x
+ * files (hash sets) and stops on a signal.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -61,6 +64,8 @@ struct model {
 
 /* The most files the jobs of one run may name together: each is resolved and kept before fio starts. */
 #define FIO_FILES_MAX (1U << 22)
+/* The most files fio is asked to name before it runs (fionamed.c): its output is kept in memory. */
+#define FIO_NAMED_MAX (1U << 16)
 
 /* the whole disk holding maj:min ("sda" for sda1), by sysfs */
 static void disk_of(unsigned maj, unsigned min, char *name, size_t len)
@@ -546,9 +551,8 @@ static int job_files(struct model *m, struct bench_fio_def *j, struct jobsum *js
         struct stat st;
         int r = 0;
 
-        if (eng && (streq(eng, "null") || streq(eng, "cpuio") || streq(eng, "net") || streq(eng, "netsplice") ||
-                    streq(eng, "exec")))
-                return 0;       /* no file: a pseudo target, the CPU, a socket, a program */
+        if (eng && bench_fio_engine_fileless(eng))
+                return 0;
         if (bench_fio_kv_get(kv, "numjobs") && bench_parse_uint(bench_fio_kv_get(kv, "numjobs"), 1, 1u << 20, &numjobs) < 0)
                 *resolved = false;
         if (bench_fio_kv_get(kv, "nrfiles") && bench_parse_uint(bench_fio_kv_get(kv, "nrfiles"), 1, 1u << 24, &nrfiles) < 0)
@@ -718,7 +722,29 @@ static int logs(struct model *m, struct bench_fio_def *j, struct jobsum *js, uns
         return r;
 }
 
-static int one_job(struct model *m, struct bench_fio_def *j, bool *resolved)
+/* What a job would do that its flags do not allow, said once for the job. */
+static int job_said(struct model *m, const struct bench_fio_def *j, const struct jobsum *js)
+{
+        const char *what = js->deletes ? "delete or change" : js->truncates ? "truncate" : "write";
+        static const char relaid_why[] =
+                " (smaller than the job's size: fio lays it out again, read job or not)";
+        bool relaid = !(js->writes || js->deletes || js->truncates);
+        int r = 0;
+
+        if (js->nchange)
+                r = bench_fio_problem(m->d, "refusing to write to %s without --allow-write: job '%s' would "
+                                      "%s it%s%s",
+                                      js->first_change, j->name, what, relaid ? relaid_why : "",
+                                      js->nchange > 1 ? ", and more files" : "");
+        if (r >= 0 && js->nnew && !m->g->allow_write)
+                r = bench_fio_problem(m->d,
+                                      "job '%s': fio would lay out %u new file%s (%s): needs --allow-write",
+                                      j->name, js->nnew, js->nnew > 1 ? "s" : "", js->first_new);
+        return r;
+}
+
+/* One job: what runs code, its files, its logs; js what it does to its files. */
+static int one_job(struct model *m, struct bench_fio_def *j, struct jobsum *js_out, bool *resolved)
 {
         struct jobsum js = { .name = j->name };
         unsigned numjobs = 1;
@@ -739,16 +765,68 @@ static int one_job(struct model *m, struct bench_fio_def *j, bool *resolved)
         if (r >= 0)
                 r = logs(m, j, &js, numjobs);
         m->thread += numjobs;
-        if (r >= 0 && js.nchange)
-                r = bench_fio_problem(m->d, "refusing to write to %s without --allow-write: job '%s' would %s it%s%s",
-                                      js.first_change, j->name,
-                                      js.deletes ? "delete or change" : js.truncates ? "truncate" : "write",
-                                      js.writes || js.deletes || js.truncates ? "" :
-                                      " (smaller than the job's size: fio lays it out again, read job or not)",
-                                      js.nchange > 1 ? ", and more files" : "");
-        if (r >= 0 && js.nnew && !m->g->allow_write)
-                r = bench_fio_problem(m->d, "job '%s': fio would lay out %u new file%s (%s): needs --allow-write",
-                                      j->name, js.nnew, js.nnew > 1 ? "s" : "", js.first_new);
+        *js_out = js;
+        return r < 0 ? r : job_said(m, j, &js);
+}
+
+/*
+ * One file as fio names it (fionamed.c): an existing one checked as the
+ * model's are (met again when the model named it too: checked once); a new
+ * one is in a scratch directory, where the model placed it, or a problem.
+ */
+static int fio_named(struct model *m, struct jobsum *js, const char *path)
+{
+        char dir[PATH_MAX], real[PATH_MAX];
+        struct stat st;
+
+        if (streq(path, "-"))
+                return 0;               /* standard input or output */
+        if (stat(path, &st) == 0)
+                return one_path(m, js, path);
+        if (errno != ENOENT)
+                return 0;               /* fio cannot open it either, and says so */
+        bench_fio_dir_part(path, dir, sizeof(dir));
+        if (realpath(dir, real) && bench_fio_scratch_is(m->f, real))
+                return 0;
+        return bench_fio_problem(m->d,
+                                 "job '%s': fio would make %s, a new file iosched-bench's reading of the job "
+                                 "did not find%s: not run",
+                                 js->name, path,
+                                 m->g->allow_write ? ", outside the run's scratch directory"
+                                                   : " (needs --allow-write)");
+}
+
+/*
+ * The jobs' files as fio names them (fionamed.c), each checked as the
+ * model's: what the model named is met again, what it missed is one more
+ * target (read; written only with --allow-write, mounted and held devices
+ * refused), a new file outside the scratch directories a problem.  sums:
+ * what each job does to its files, from one_job().
+ */
+static int fio_reading(struct model *m, const struct jobsum *sums, struct bench_error *e)
+{
+        _cleanup_(bench_fio_named_done) struct bench_fio_named n = {};
+        int r;
+
+        if (m->nfiles > FIO_NAMED_MAX) {
+                fprintf(stderr,
+                        "iosched-bench: note: the jobs name %ju files, more than the %u fio is asked to name "
+                        "before it runs: the checks use iosched-bench's reading of the jobs\n",
+                        (uintmax_t)m->nfiles, FIO_NAMED_MAX);
+                return 0;
+        }
+        r = bench_fio_named(m->d, m->f->exe, &n, e);
+        for (size_t i = 0; r >= 0 && i < n.n; i++) {
+                struct jobsum js = sums[i];
+
+                if (!n.asked[i])
+                        continue;
+                js.nnew = js.nchange = 0;
+                for (char **p = n.names[i]; r >= 0 && p && *p; p++)
+                        r = bench_stop_signal ? -EINTR : fio_named(m, &js, *p);
+                if (r >= 0)
+                        r = job_said(m, &m->d->jobs[i], &js);
+        }
         return r;
 }
 
@@ -791,6 +869,7 @@ int bench_fio_model(const struct bench_opts *g, struct bench_fio_defs *d, struct
                     struct bench_fio *f, struct bench_target *tg, struct bench_error *e)
 {
         struct model m = { .g = g, .d = d, .f = f, .root = root, .tg = tg };
+        _cleanup_free_ struct jobsum *sums = NULL;
         bool resolved = true;
         int r;
 
@@ -803,8 +882,14 @@ int bench_fio_model(const struct bench_opts *g, struct bench_fio_defs *d, struct
         r = target_device(&m);
         if (r >= 0)
                 r = prog_code(&m);
+        sums = calloc(d->n + 1, sizeof(*sums));
+        if (!sums)
+                r = -ENOMEM;
         for (size_t i = 0; r >= 0 && i < d->n; i++)
-                r = bench_stop_signal ? -EINTR : one_job(&m, &d->jobs[i], &resolved);
+                r = bench_stop_signal ? -EINTR : one_job(&m, &d->jobs[i], &sums[i], &resolved);
+        /* fio's own names for the files, asked inside a fence that grants none */
+        if (r >= 0 && !d->nproblems && f->exe && bench_sandbox_abi() > 0)
+                r = fio_reading(&m, sums, e);
         if (r >= 0 && g->compare && m.disks.n > 1) {
                 _cleanup_free_ char *list = NULL;
                 size_t len = 0;

@@ -80,6 +80,11 @@ static int kv_push(struct bench_fio_kvs *kvs, const char *key, size_t keylen, co
         return 0;
 }
 
+int bench_fio_kv_add(struct bench_fio_kvs *kvs, const char *key, const char *val)
+{
+        return kv_push(kvs, key, strlen(key), val);
+}
+
 /* "key=value" or "key" */
 static int kv_push_setting(struct bench_fio_kvs *kvs, const char *s)
 {

@@ -37,10 +37,14 @@ struct bench_fio_defs {
 const char *bench_fio_kv_get(const struct bench_fio_kvs *kvs, const char *key);
 /* key's last value in kvs set to val (a copy), or key=val added: 0 or -ENOMEM */
 int bench_fio_kv_set(struct bench_fio_kvs *kvs, const char *key, const char *val);
+/* key=val added at the end of kvs (val NULL: a boolean alone): 0 or -ENOMEM */
+int bench_fio_kv_add(struct bench_fio_kvs *kvs, const char *key, const char *val);
 /* every setting of key removed from kvs */
 void bench_fio_kv_drop(struct bench_fio_kvs *kvs, const char *key);
 /* 0: an engine built into fio; 1: one that runs or loads code (exec, external:, a path, a plugin) */
 int bench_fio_engine_runs_code(const char *engine);
+/* an engine whose "files" are none: a pseudo target, the CPU, a socket, a program (fioengines.c) */
+bool bench_fio_engine_fileless(const char *engine);
 /* fioengines.c: fio's built-in engines asked once; text's ioengine lines (and its includes') checked:
  * 1 with *what set when one loads or runs code, 0 none; its sections added to sections */
 void bench_fio_read_engines(const struct bench_fence *fc, const char *exe);
@@ -66,6 +70,24 @@ void bench_fio_defs_done(struct bench_fio_defs *d);
 /* fio's command line for d: exe, our report options, then each job's full list of settings as
  * "--KEY=VALUE" (a job option alone "=1"), and no job file; *ret a NULL-terminated strv. */
 int bench_fio_argv(const struct bench_fio_defs *d, const char *exe, char ***ret);
+
+/*
+ * fionamed.c: the files of each job of d as fio names them, fio run on
+ * them once inside a fence with no file right (create_only=1,
+ * --debug=file); a job whose engine has no file or runs code is not asked.
+ * < 0 with e set: fio stopped before the last job (its reason).
+ */
+struct bench_fio_named {
+        char ***names;          /* per job of d: fio's names, as fio gives them (relative to our cwd) */
+        bool *asked;            /* per job: fio named its files (else the model's names stand) */
+        size_t n;
+};
+int bench_fio_named(const struct bench_fio_defs *d, const char *exe, struct bench_fio_named *n,
+                    struct bench_error *e);
+void bench_fio_named_done(struct bench_fio_named *n);
+/* the name in one of fio's `file PID  file 0x... "NAME" added at N` lines (line, len bytes): a copy,
+ * or NULL */
+char *bench_fio_added_name(const char *line, size_t len);
 
 /* fionames.c: fio's names for a job's files */
 int bench_fio_format_name(const char *fmt, const char *job, unsigned jobnum, unsigned filenum, char *out, size_t len);

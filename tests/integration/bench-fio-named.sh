@@ -1,0 +1,80 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Description: on the fio backend with Landlock, the jobs' files are the
+# ones fio itself names (fio run first inside a fence with no file right,
+# create_only=1, --debug=file), each checked as iosched-bench's own reading
+# of the job checks its names.  The forms are ones that reading does not
+# resolve (fio reads nrfiles=0x2 and numjobs=0x2; iosched-bench reads
+# decimals): a read job on two existing files reads both; two clones
+# writing their existing files (--allow-write) write both; a second file
+# that is a link to a mounted device is refused before fio starts (exit 3,
+# the first file unchanged), as is a second file that does not exist
+# (fio would make it outside the run's scratch directory).  On the path
+# without Landlock (IOSCHED_BENCH_LANDLOCK=0 --unconfined) such a job is
+# refused (exit 3) and nothing is changed.
+. "$(dirname "$0")/bench-lib.sh"
+b_require_root
+[ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
+command -v fio >/dev/null || b_skip "no fio"
+command -v mkfs.ext4 >/dev/null || b_skip "no mkfs.ext4"
+if [ -r /sys/kernel/security/lsm ] && ! grep -qw landlock /sys/kernel/security/lsm; then
+        b_skip "no Landlock in this kernel"
+fi
+
+D=$B_TMP/d
+mkdir -p "$D" "$B_TMP/mnt" || b_fail "mkdir"
+b_loop l 64
+mkfs.ext4 -q -F "/dev/$l" >/dev/null 2>&1 || b_fail "mkfs.ext4"
+mount "/dev/$l" "$B_TMP/mnt" || b_skip "cannot mount ext4"
+B_MOUNTS="$B_TMP/mnt"
+sums() { (cd "$D" && md5sum -- "$@"); }
+run() { (cd "$D" && env -u IOSCHED_BENCH_LANDLOCK $BENCH --backend=fio "$@") >"$B_TMP/out" 2>"$B_TMP/err"; }
+
+# a read job on two existing files, the second named only by fio (nrfiles=0x2)
+for f in r.0.0 r.0.1; do head -c 1048576 /dev/urandom >"$D/$f"; done
+run --name=r --rw=read --nrfiles=0x2 --size=1m --runtime=1 ||
+        b_fail "read of fio's two files: exit $?: $(cat "$B_TMP/err")"
+
+# two clones writing their existing files (numjobs=0x2): both written
+for f in w.0.0 w.1.0; do head -c 1048576 /dev/urandom >"$D/$f"; done
+before=$(sums w.0.0 w.1.0)
+run --allow-write --name=w --rw=write --numjobs=0x2 --size=1m --runtime=1 ||
+        b_fail "two clones writing: exit $?: $(cat "$B_TMP/err")"
+after=$(sums w.0.0 w.1.0)
+for f in w.0.0 w.1.0; do
+        [ "$(echo "$before" | grep " $f\$")" != "$(echo "$after" | grep " $f\$")" ] ||
+                b_fail "clone's file $f was not written: $(cat "$B_TMP/err")"
+done
+
+# a second file that is a link to a mounted device, named only by fio: refused, nothing written
+head -c 1048576 /dev/urandom >"$D/m0"
+ln -s "/dev/$l" "$D/m1"
+before=$(sums m0)
+run --allow-write --name=m --rw=write --nrfiles=0x2 --filename_format='m$filenum' --size=1m --runtime=1
+rc=$?
+[ $rc = 3 ] || b_fail "a mounted device named by fio alone: exit $rc, want 3: $(cat "$B_TMP/err")"
+grep -q "refusing to write: mounted on $B_TMP/mnt" "$B_TMP/err" ||
+        b_fail "the refusal does not name the mount: $(cat "$B_TMP/err")"
+[ "$(sums m0)" = "$before" ] || b_fail "m0 was written before the refusal"
+mountpoint -q "$B_TMP/mnt" || b_fail "the mount is gone"
+
+# a second file that does not exist, named only by fio: it would be made outside the scratch directory
+head -c 1048576 /dev/urandom >"$D/n0"
+before=$(sums n0)
+run --allow-write --name=n --rw=write --nrfiles=0x2 --filename_format='n$filenum' --size=1m --runtime=1
+rc=$?
+[ $rc = 3 ] || b_fail "a new file named by fio alone: exit $rc, want 3: $(cat "$B_TMP/err")"
+grep -q "fio would make n1, a new file iosched-bench's reading of the job did not find" "$B_TMP/err" ||
+        b_fail "the refusal does not name the file: $(cat "$B_TMP/err")"
+[ ! -e "$D/n1" ] || b_fail "fio made n1"
+[ "$(sums n0)" = "$before" ] || b_fail "n0 was written before the refusal"
+[ -z "$(ls -A "$D" | grep '^\.iosched-bench')" ] || b_fail "a scratch directory stays: $(ls -A "$D")"
+
+# without Landlock: what iosched-bench cannot resolve is refused
+before=$(sums w.0.0 w.1.0)
+(cd "$D" && IOSCHED_BENCH_LANDLOCK=0 $BENCH --backend=fio --unconfined --allow-write --name=w --rw=write \
+        --numjobs=0x2 --size=1m --runtime=1) >"$B_TMP/out" 2>"$B_TMP/err"
+rc=$?
+[ $rc = 3 ] || b_fail "no Landlock, numjobs=0x2: exit $rc, want 3: $(cat "$B_TMP/err")"
+[ "$(sums w.0.0 w.1.0)" = "$before" ] || b_fail "no Landlock: a file was written"
+exit 0
