@@ -4,8 +4,8 @@
 # scratch directory (D/.iosched-bench.XXXXXX for a layout directory D),
 # the only place the fence lets it make, truncate and remove files; D and
 # its subtree get no right.  With Landlock, a job laying out D/new can no
-# longer extend D/sub/victim through --mem=mmap:FILE nor delete a sibling
-# through --trigger-file (both did when D's subtree was open).  On both
+# longer delete a sibling through --trigger-file (it did when D's subtree
+# was open).  On both
 # paths (Landlock, and IOSCHED_BENCH_LANDLOCK=0 --unconfined): new files
 # named by filename=, by directory= and fio's default names, and by a log
 # prefix are made there; the logs end in D under fio's names, nothing else
@@ -15,6 +15,8 @@
 # renamed global* (on fio's command line, its settings every later job's).
 # The output files of exec_prerun= and ioengine=exec, which fio writes in
 # its working directory, are made there by the bench and written by fio.
+# The buffers' file of --mem=mmap:FILE is made there too when new, and
+# refused when it exists (fio would truncate it), on both paths.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -78,12 +80,22 @@ for mode in landlock unconfined; do
         done
         rm -f "$D/big"
         [ -z "$(left)" ] || b_fail "$mode: left in $D after the refusals: $(left)"
-        [ $mode = landlock ] || continue
-        # what the fence holds: the layout directory's subtree is not fio's
+        # the buffers' file (--mem=mmap:FILE): a new one made in the scratch directory and removed; an
+        # existing one, which fio would truncate, refused before fio starts
+        run --allow-write --filename="$D/new" --size=1m --rw=write --runtime=1 --mem=mmap:"$D/buf" \
+                >"$B_TMP/out" 2>"$B_TMP/err" || b_fail "$mode: --mem=mmap: a new file: exit $?: $(cat "$B_TMP/err")"
+        [ -z "$(left)" ] || b_fail "$mode: left in $D after --mem=mmap: $(left)"
         run --allow-write --filename="$D/new" --size=1m --rw=write --runtime=1 --mem=mmap:"$D/sub/victim" \
                 >"$B_TMP/out" 2>"$B_TMP/err"
+        rc=$?
+        [ $rc = 3 ] || b_fail "$mode: --mem=mmap: on an existing file: exit $rc, want 3: $(cat "$B_TMP/err")"
+        grep -q "fio may change only the files it makes" "$B_TMP/err" ||
+                b_fail "$mode: --mem=mmap: the refusal does not say why: $(cat "$B_TMP/err")"
         [ "$(cat "$D/sub/victim")" = precious ] ||
                 b_fail "--mem=mmap: beside a new file changed $D/sub/victim: $(wc -c <"$D/sub/victim") bytes"
+        [ -z "$(left)" ] || b_fail "$mode: left in $D after the refusals: $(left)"
+        [ $mode = landlock ] || continue
+        # what the fence holds: the layout directory's subtree is not fio's
         run --allow-write --filename="$D/new" --size=1m --rw=write --runtime=1 --trigger-file="$D/sibling" \
                 >"$B_TMP/out" 2>"$B_TMP/err"
         [ -e "$D/sibling" ] || b_fail "--trigger-file beside a new file removed $D/sibling"

@@ -744,6 +744,47 @@ static int job_said(struct model *m, const struct bench_fio_def *j, const struct
 }
 
 /* One job: what runs code, its files, its logs; js what it does to its files. */
+/*
+ * mem=mmap:FILE (mmaphuge:, mmapshared:): fio maps the job's I/O buffers
+ * on FILE, opened O_RDWR|O_CREAT: an existing one is truncated to the
+ * buffers' size (mmap:) or written through them (the others) and kept, a
+ * new one made and removed at the end.  A new one is made in the run's
+ * scratch directory with --allow-write; an existing one is no target of
+ * the job and is refused, as fio may change only the files it makes.
+ */
+static int buffers_file(struct model *m, struct bench_fio_def *j)
+{
+        static const char * const kinds[] = { "mmap:", "mmaphuge:", "mmapshared:" };
+        const char *mem = bench_fio_kv_get(&j->kv, "mem"), *file = NULL;
+        struct jobsum bj = { .name = j->name, .writes = true, .truncates = true, .log = true };
+        char placed[PATH_MAX], val[PATH_MAX + 16];
+        int r;
+
+        for (size_t i = 0; mem && !file && i < ELEMENTSOF(kinds); i++)
+                if (!strncmp(mem, kinds[i], strlen(kinds[i])))
+                        file = mem + strlen(kinds[i]);
+        if (!file || !*file)
+                return 0;
+        if (!m->g->allow_write)
+                return bench_fio_problem(m->d,
+                                         "job '%s': mem=%s: fio maps the job's buffers on %s, making or "
+                                         "truncating it: needs --allow-write",
+                                         j->name, mem, file);
+        r = place(m, file, placed, sizeof(placed));
+        if (r == 0 && access(file, F_OK) == 0)
+                return bench_fio_problem(m->d,
+                                         "job '%s': mem=%s: fio would map the job's buffers on %s, an "
+                                         "existing file, truncating or writing it: fio may change only the "
+                                         "files it makes; name a new file",
+                                         j->name, mem, file);
+        if (r > 0) {
+                if (snprintf(val, sizeof(val), "%.*s%s", (int)(file - mem), mem, placed) >= (int)sizeof(val))
+                        return -ENAMETOOLONG;
+                r = bench_fio_kv_set(&j->kv, "mem", val);
+        }
+        return r < 0 ? r : one_path(m, &bj, placed);
+}
+
 static int one_job(struct model *m, struct bench_fio_def *j, struct jobsum *js_out, bool *resolved)
 {
         struct jobsum js = { .name = j->name };
@@ -764,6 +805,8 @@ static int one_job(struct model *m, struct bench_fio_def *j, struct jobsum *js_o
                 (void)bench_parse_uint(bench_fio_kv_get(&j->kv, "numjobs"), 1, 1u << 20, &numjobs);
         if (r >= 0)
                 r = logs(m, j, &js, numjobs);
+        if (r >= 0)
+                r = buffers_file(m, j);
         m->thread += numjobs;
         *js_out = js;
         return r < 0 ? r : job_said(m, j, &js);
