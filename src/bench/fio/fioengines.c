@@ -175,7 +175,7 @@ static char *include_path(char *line, const char *path)
         return asprintf(&inc, "%.*s%s", (int)(slash - path + 1), path, name) < 0 ? NULL : inc;
 }
 
-int bench_fio_includes(const char *text, const char *path, int depth, char ***files)
+int bench_fio_includes(const char *text, const char *path, int depth, char ***files, char ***patterns)
 {
         _cleanup_free_ char *copy = strdup(text);
         char *save = NULL;
@@ -186,8 +186,17 @@ int bench_fio_includes(const char *text, const char *path, int depth, char ***fi
                 return 0;       /* fio says so; the gate refuses it */
         for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
                 _cleanup_free_ char *inc = NULL, *itext = NULL;
+                char *eq = strchr(line, '=');
                 int r;
 
+                if (eq) {
+                        /* a pattern's file, which fio reads as it reads the line */
+                        *eq = '\0';
+                        r = bench_fio_pattern_files(ios_strip(line), ios_strip(eq + 1), patterns);
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
                 if (!include_name(line))
                         continue;
                 inc = include_path(line, path);
@@ -198,7 +207,7 @@ int bench_fio_includes(const char *text, const char *path, int depth, char ***fi
                         continue;       /* fio cannot read it: it says so */
                 r = ios_strv_pushf(files, "%s", inc);
                 if (r >= 0)
-                        r = bench_fio_includes(itext, inc, depth + 1, files);
+                        r = bench_fio_includes(itext, inc, depth + 1, files, patterns);
                 if (r < 0)
                         return r;
         }

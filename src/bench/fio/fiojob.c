@@ -53,7 +53,7 @@ struct model {
         struct bench_target *tg;
         bool have_tg, tg_bdev;
         struct bench_sset seen, seen_w, dirs, disks;
-        struct bench_list created, rd, wr, cr, ex;
+        struct bench_list created, rd, wr, cr, ex, in;
         dev_t want_rdev;                /* --target-device's */
         char disk1[64];                 /* the first target's disk */
         unsigned thread;                /* the first thread of the job met, counted over all jobs */
@@ -785,6 +785,29 @@ static int buffers_file(struct model *m, struct bench_fio_def *j)
         return r < 0 ? r : one_path(m, &bj, placed);
 }
 
+/* The files a job's patterns name ('FILE'): fio reads each as it reads the setting, so the fence lets it. */
+static int pattern_files(struct model *m, const struct bench_fio_def *j)
+{
+        _cleanup_(ios_strv_freep) char **files = NULL;
+        int r = 0;
+
+        for (size_t i = 0; r >= 0 && i < j->kv.n; i++)
+                r = bench_fio_pattern_files(j->kv.v[i].key, j->kv.v[i].val, &files);
+        for (char **p = files; r >= 0 && p && *p; p++) {
+                char real[PATH_MAX];
+                const char *why;
+                int c = bench_fio_pattern_check(*p, &why);
+
+                if (c < 0 || !realpath(*p, real))
+                        continue;       /* fio cannot read it either, and says so */
+                if (c > 0)
+                        r = bench_fio_problem(m->d, "job '%s': the pattern's file %s %s", j->name, *p, why);
+                else if (bench_sset_add(&m->seen, real) > 0)
+                        r = bench_list_push(&m->in, real);
+        }
+        return r;
+}
+
 static int one_job(struct model *m, struct bench_fio_def *j, struct jobsum *js_out, bool *resolved)
 {
         struct jobsum js = { .name = j->name };
@@ -807,6 +830,8 @@ static int one_job(struct model *m, struct bench_fio_def *j, struct jobsum *js_o
                 r = logs(m, j, &js, numjobs);
         if (r >= 0)
                 r = buffers_file(m, j);
+        if (r >= 0)
+                r = pattern_files(m, j);
         m->thread += numjobs;
         *js_out = js;
         return r < 0 ? r : job_said(m, j, &js);
@@ -858,7 +883,7 @@ static int fio_reading(struct model *m, const struct jobsum *sums, struct bench_
                         (uintmax_t)m->nfiles, FIO_NAMED_MAX);
                 return 0;
         }
-        r = bench_fio_named(m->d, m->f->exe, &n, e);
+        r = bench_fio_named(m->d, m->f->exe, m->f->access.input, &n, e);
         for (size_t i = 0; r >= 0 && i < n.n; i++) {
                 struct jobsum js = sums[i];
 
@@ -921,6 +946,7 @@ int bench_fio_model(const struct bench_opts *g, struct bench_fio_defs *d, struct
         m.wr = (struct bench_list){ .v = &f->access.write };
         m.cr = (struct bench_list){ .v = &f->access.create };
         m.ex = (struct bench_list){ .v = &f->access.exec };
+        m.in = (struct bench_list){ .v = &f->access.input };
         f->access.allow_exec = g->allow_exec;
         r = target_device(&m);
         if (r >= 0)
@@ -962,6 +988,7 @@ int bench_fio_model(const struct bench_opts *g, struct bench_fio_defs *d, struct
 void bench_fio_access_done(struct bench_fio_access *a)
 {
         ios_strv_free(a->read);
+        ios_strv_free(a->input);
         ios_strv_free(a->write);
         ios_strv_free(a->create);
         ios_strv_free(a->exec);

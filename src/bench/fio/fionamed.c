@@ -172,11 +172,12 @@ static const char *last_line(char *err)
         return p;
 }
 
-int bench_fio_named(const struct bench_fio_defs *d, const char *exe, struct bench_fio_named *n,
+int bench_fio_named(const struct bench_fio_defs *d, const char *exe, char **input, struct bench_fio_named *n,
                     struct bench_error *e)
 {
-        /* no file of the run: fio and the system's libraries read, nothing written, nothing made */
-        const struct bench_fio_access none = {};
+        /* no file of the run: fio and the system's libraries read (and the patterns' files), nothing written,
+         * nothing made */
+        const struct bench_fio_access none = { .input = input };
         _cleanup_(bench_fio_defs_done) struct bench_fio_defs q = {};
         _cleanup_(ios_strv_freep) char **argv = NULL;
         _cleanup_free_ char *out = NULL, *err = NULL;

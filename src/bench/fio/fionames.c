@@ -2,16 +2,21 @@
 /*
  * fionames.c: fio's names for a job's files (fiojob.c): filename_format's
  * keywords, ':'-separated lists with '\\:' escapes (filename=, directory=;
- * fio's get_next_str), clone N's directory (entry N mod the count), and
- * paths joined and split.
+ * fio's get_next_str), clone N's directory (entry N mod the count), paths
+ * joined and split, and the files a pattern names (buffer_pattern=,
+ * verify_pattern=: 'FILE', read by fio as it reads the job).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "fioread.h"
 #include "macro.h"
+#include "strv.h"
 
 /* fio's filename_format: $jobname, $jobnum, $filenum (any case), $clientuid (none here) */
 int bench_fio_format_name(const char *fmt, const char *job, unsigned jobnum, unsigned filenum, char *out, size_t len)
@@ -97,3 +102,59 @@ void bench_fio_dir_part(const char *path, char *dir, size_t len)
                 snprintf(dir, len, "%.*s", (int)(slash - path), path);
 }
 
+
+int bench_fio_pattern_files(const char *key, const char *val, char ***files)
+{
+        if (!val || (strcmp(key, "buffer_pattern") && strcmp(key, "verify_pattern")))
+                return 0;
+        /* fio's parse_and_fill_pattern: "string" (no escape), 'file', numbers and %o between */
+        for (const char *p = val; *p; p++) {
+                const char *end;
+
+                if (*p == '"') {
+                        end = strchr(p + 1, '"');
+                        if (!end)
+                                return 0;
+                        p = end;
+                } else if (*p == '\'') {
+                        end = strchr(p + 1, '\'');
+                        if (!end)
+                                return 0;       /* fio refuses the pattern */
+                        if (end > p + 1 && ios_strv_pushf(files, "%.*s", (int)(end - p - 1), p + 1) < 0)
+                                return -ENOMEM;
+                        p = end;
+                }
+        }
+        return 0;
+}
+
+int bench_fio_pattern_check(const char *path, const char **why)
+{
+        unsigned char magic[4] = "";
+        struct stat st;
+        int fd, r = 0;
+
+        *why = NULL;
+        if (stat(path, &st) < 0)
+                return -errno;
+        if (!S_ISREG(st.st_mode)) {
+                *why = "is not a regular file";
+                return 1;       /* not opened: a device's open may act (a tape rewinds) */
+        }
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW);
+        if (fd < 0 && errno == ELOOP)
+                fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+        if (fd < 0)
+                return -errno;
+        if (fstat(fd, &st) < 0)
+                r = -errno;
+        else if (!S_ISREG(st.st_mode))
+                *why = "is not a regular file";
+        else if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)))
+                *why = "is writable by another user than iosched-bench's (it must be root's, not group- or "
+                       "world-writable)";
+        else if (pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) && !memcmp(magic, "\177ELF", 4))
+                *why = "is a program or library (ELF), which fio could load";
+        close(fd);
+        return r < 0 ? r : *why ? 1 : 0;
+}

@@ -361,7 +361,7 @@ int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio
 {
         struct bench_fio_kvs base = {}, cmd_globals = {}, globals = {};
         struct bench_fio_access a = { .allow_exec = g->allow_exec, .allow_net = g->allow_net };
-        _cleanup_(ios_strv_freep) char **files = NULL;
+        _cleanup_(ios_strv_freep) char **files = NULL, **patterns = NULL;
         struct bench_fence fc;
         const char *step, *what;
         bool named = false;
@@ -378,7 +378,29 @@ int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio
                         r = ios_strv_pushf(&files, "%s", *f);
                 /* and the files it includes (what this reading misses, fio cannot read: it says so) */
                 if (r >= 0 && (streq(*f, "-") || bench_fio_read_text(*f, &text) >= 0))
-                        r = bench_fio_includes(text ? text : g->stdin_job ? g->stdin_job : "", *f, 0, &files);
+                        r = bench_fio_includes(text ? text : g->stdin_job ? g->stdin_job : "", *f, 0, &files,
+                                               &patterns);
+        }
+        /* the command line's patterns, given to fio with the job files */
+        for (char **s = g->fio_settings; r >= 0 && s && *s; s++) {
+                size_t klen = strcspn(*s, "=");
+                _cleanup_free_ char *key = strndup(*s, klen);
+
+                if (!key)
+                        return -ENOMEM;
+                if ((*s)[klen])
+                        r = bench_fio_pattern_files(key, *s + klen + 1, &patterns);
+        }
+        /* a pattern's file is read by fio as it reads the setting: one fio could load is refused */
+        for (char **p = patterns; r >= 0 && p && *p; p++) {
+                const char *why;
+                int c = bench_fio_pattern_check(*p, &why);
+
+                if (c > 0)
+                        return bench_error_set(e, BENCH_ERR_REFUSED, EPERM, "the pattern's file %s %s", *p,
+                                               why);
+                if (c == 0)
+                        r = ios_strv_pushf(&files, "%s", *p);
         }
         if (r < 0)
                 return r;

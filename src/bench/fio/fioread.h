@@ -51,8 +51,9 @@ void bench_fio_read_engines(const struct bench_fence *fc, const char *exe);
 /* a job file's text: -EFBIG past BENCH_JOBFILE_MAX bytes (bench.h), -EBADMSG with a NUL byte (not text) */
 int bench_fio_read_text(const char *path, char **ret);
 int bench_fio_gate(const char *text, const char *path, int depth, char **what, struct bench_sset *sections);
-/* fioengines.c: the files text's include lines name (and theirs), as fio finds them, pushed to files */
-int bench_fio_includes(const char *text, const char *path, int depth, char ***files);
+/* fioengines.c: the files fio reads as it reads text: its include lines' (and theirs), as fio finds them,
+ * pushed to files, and its patterns' ('FILE' in buffer_pattern=, verify_pattern=) to patterns */
+int bench_fio_includes(const char *text, const char *path, int depth, char ***files, char ***patterns);
 /* fiocapture.c: fio run to its end on argv, stdin from in; its output and errors; its exit status */
 int bench_fio_capture(const struct bench_fence *fc, char * const *argv, const char *in, char **out,
                       char **err, struct bench_error *e);
@@ -73,8 +74,9 @@ int bench_fio_argv(const struct bench_fio_defs *d, const char *exe, char ***ret)
 
 /*
  * fionamed.c: the files of each job of d as fio names them, fio run on
- * them once inside a fence with no file right (create_only=1,
- * --debug=file); a job whose engine has no file or runs code is not asked.
+ * them once inside a fence with no file right but to read input (the
+ * patterns' files) (create_only=1, --debug=file); a job whose engine has
+ * no file or runs code is not asked.
  * < 0 with e set: fio stopped before the last job (its reason).
  */
 struct bench_fio_named {
@@ -82,7 +84,7 @@ struct bench_fio_named {
         bool *asked;            /* per job: fio named its files (else the model's names stand) */
         size_t n;
 };
-int bench_fio_named(const struct bench_fio_defs *d, const char *exe, struct bench_fio_named *n,
+int bench_fio_named(const struct bench_fio_defs *d, const char *exe, char **input, struct bench_fio_named *n,
                     struct bench_error *e);
 void bench_fio_named_done(struct bench_fio_named *n);
 /* the name in one of fio's `file PID  file 0x... "NAME" added at N` lines (line, len bytes): a copy,
@@ -96,6 +98,11 @@ unsigned bench_fio_count_parts(const char *s);
 void bench_fio_dir_entry(const char *dirs, unsigned k, char *out, size_t len);
 int bench_fio_joined(const char *dir, const char *name, char *out, size_t len);
 void bench_fio_dir_part(const char *path, char *dir, size_t len);
+/* the files a pattern setting names ('FILE' in buffer_pattern=, verify_pattern=), pushed to files */
+int bench_fio_pattern_files(const char *key, const char *val, char ***files);
+/* a pattern's file fio may read: a regular file, owned by our user and writable by no other, not an ELF
+ * object (fio loads libraries by reading them); 0, 1 with *why, -errno when it cannot be opened */
+int bench_fio_pattern_check(const char *path, const char **why);
 
 /* fiojob.c, per job: what it would do without leave, said once with a count */
 struct jobsum {

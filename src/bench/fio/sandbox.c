@@ -17,8 +17,8 @@
  *   - read: the system's programs and libraries (/usr and the /lib and /bin
  *     directories), the few files of /etc the loader and the C library
  *     read, /proc, /sys, the harmless character devices (null, zero, full,
- *     random, urandom), and the files the run reads (the job files, the
- *     targets); nothing else, so fio cannot map a library from anywhere
+ *     random, urandom), and the files the run reads (the job files, a
+ *     pattern's file, the targets); nothing else, so fio cannot map a library from anywhere
  *     else (Landlock's execute right is checked at execve only: a probe on
  *     6.18 dlopen()ed a library with no execute right granted anywhere and
  *     its constructor ran; tests/integration/bench-fio-sandbox.sh);
@@ -225,8 +225,12 @@ static int add_rules(int rs, const struct bench_fio_access *a, char * const *rea
                 if ((r = add_rule(rs, harmless_dev[i], FS_READ | LANDLOCK_ACCESS_FS_WRITE_FILE, handled,
                                   true)) < 0)
                         *what = harmless_dev[i];
-        /* the job files as the user named them (a link to a job file is the user's choice) */
+        /* the job files as the user named them (a link to a job file is the user's choice), and the
+         * files a job's settings name for fio to read */
         for (char * const *p = readable; r >= 0 && p && *p; p++)
+                if ((r = add_rule(rs, *p, LANDLOCK_ACCESS_FS_READ_FILE, handled, true)) < 0)
+                        *what = *p;
+        for (char **p = a->input; r >= 0 && p && *p; p++)
                 if ((r = add_rule(rs, *p, LANDLOCK_ACCESS_FS_READ_FILE, handled, true)) < 0)
                         *what = *p;
         /* IOCTL_DEV: fio asks a block device its size (BLKGETSIZE64); which requests is the filter's */
