@@ -7,8 +7,9 @@
 # one), writes too, where neither Landlock's read right nor the ioctl
 # filter sees them.  The test's device is a node of its own (mknod) of the
 # local-use major 60 (no driver); nothing is opened on it without the flag.  The harmless
-# character devices (/dev/zero here) are read as before, without it.  With
-# Landlock and on the no-Landlock path (IOSCHED_BENCH_LANDLOCK=0 --unconfined).
+# character devices (/dev/zero here) are read as before, without it.  A
+# pipe (a FIFO, /dev/stdout) is refused (exit 3).  With Landlock and on the
+# no-Landlock path (IOSCHED_BENCH_LANDLOCK=0 --unconfined).
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -26,6 +27,27 @@ for mode in landlock unconfined; do
         [ $rc = 3 ] || b_fail "$mode: a read job on a character device: exit $rc, want 3: $(cat "$B_TMP/err")"
         grep -q "job 'r': $B_TMP/door is a character device, not a block device: .*needs --allow-write" "$B_TMP/err" ||
                 b_fail "$mode: the refusal does not say why: $(cat "$B_TMP/err")"
+done
+
+# a pipe (a FIFO, or /dev/stdout: fio's own output, where its report goes) is no file to measure:
+# refused before fio starts, on both paths (before: with Landlock the fence could not be built)
+mkfifo "$B_TMP/fifo" || b_fail "mkfifo"
+for mode in landlock unconfined; do
+        for form in "--name=p --filename=$B_TMP/fifo --rw=read --size=64k" \
+                    "--allow-write --name=p --filename=/dev/stdout --rw=write --size=64k"; do
+                # standard output a pipe, as /dev/stdout is then
+                {
+                        case $mode in
+                        landlock) env -u IOSCHED_BENCH_LANDLOCK $BENCH --backend=fio $form 2>"$B_TMP/err" ;;
+                        *) IOSCHED_BENCH_LANDLOCK=0 $BENCH --backend=fio --unconfined $form 2>"$B_TMP/err" ;;
+                        esac
+                        echo $? >"$B_TMP/rc"
+                } | cat >"$B_TMP/out"
+                rc=$(cat "$B_TMP/rc")
+                [ $rc = 3 ] || b_fail "$mode: $form: exit $rc, want 3: $(cat "$B_TMP/err")"
+                grep -q "is a pipe, not a file or a device" "$B_TMP/err" ||
+                        b_fail "$mode: $form: the refusal does not say why: $(cat "$B_TMP/err")"
+        done
 done
 
 # /dev/zero: read as any fenced process may

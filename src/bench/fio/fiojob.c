@@ -260,6 +260,11 @@ static int one_path(struct model *m, struct jobsum *js, const char *path)
                                          m->g->target_device);
         if (S_ISDIR(st.st_mode))
                 return 0;               /* fio refuses a directory as a file */
+        /* a pipe or socket (/dev/stdout: fio's own output, where its report goes) is no file to measure */
+        if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
+                return bench_fio_problem(m->d, "job '%s': %s is a %s, not a file or a device: not with "
+                                         "iosched-bench",
+                                         js->name, path, S_ISFIFO(st.st_mode) ? "pipe" : "socket");
         if (S_ISREG(st.st_mode)) {
                 change |= js->deletes || js->truncates || js->need_unsure ||
                           (js->need && (uint64_t)st.st_size < js->need);
