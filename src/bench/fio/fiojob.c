@@ -141,14 +141,17 @@ static int place_dir(struct model *m, const char *dir, const char *what, char *o
                 return -ENAMETOOLONG;
         if (!m->g->allow_write)
                 return 0;
-        /* fio would make the directory (and the ones above): it may make none */
-        if (!realpath(dir, real) && (errno == ENOENT || errno == ENOTDIR))
+        if (!realpath(dir, real)) {
+                if (errno != ENOENT && errno != ENOTDIR)
+                        return 0;       /* fio cannot make the file either, and says so */
+                /* fio would make the directory (and the ones above): it may make none */
                 return bench_fio_problem(m->d,
                                          "fio would make %s in %s, which does not exist: fio makes new "
                                          "files only in the run's scratch directory, and no directory; "
                                          "make %s first",
                                          what, dir, dir);
-        if (!realpath(dir, real) || stat(real, &st) < 0 || !S_ISDIR(st.st_mode))
+        }
+        if (stat(real, &st) < 0 || !S_ISDIR(st.st_mode))
                 return 0;
         r = bench_fio_scratch_dir(m->f, real, &scratch);
         if (r == -ENOMEM)
