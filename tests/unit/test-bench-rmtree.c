@@ -49,26 +49,37 @@ static void rm_all(const char *top)
         assert_int_equal(system(cmd), 0);
 }
 
+/* the directory dir/name made; its identity in *st */
+static void subdir(const char *dir, const char *name, struct stat *st)
+{
+        char p[512];
+
+        snprintf(p, sizeof(p), "%s/%s", dir, name);
+        assert_int_equal(mkdir(p, 0700), 0);
+        assert_int_equal(stat(p, st), 0);
+}
+
+/* top made (mkdtemp), with outside/keep in it: what no removal may reach; outside's identity in *st */
+static void make_top(char *top, struct stat *st)
+{
+        assert_non_null(mkdtemp(top));
+        subdir(top, "outside", st);
+        put(top, "outside/keep", "keep\n");
+}
+
 static void test_remove_tree(void **state)
 {
         char top[] = "/tmp/test-bench-rmtree.XXXXXX", p[512];
-        struct stat st;
+        struct stat st, other;
         int dfd;
 
         (void)state;
-        assert_non_null(mkdtemp(top));
-        snprintf(p, sizeof(p), "%s/outside", top);
-        assert_int_equal(mkdir(p, 0700), 0);
-        put(top, "outside/keep", "keep\n");
-        snprintf(p, sizeof(p), "%s/s", top);
-        assert_int_equal(mkdir(p, 0700), 0);
-        assert_int_equal(stat(p, &st), 0);
+        make_top(top, &other);
+        subdir(top, "s", &st);
         put(top, "s/a", "a\n");
-        snprintf(p, sizeof(p), "%s/s/d", top);
-        assert_int_equal(mkdir(p, 0700), 0);
+        subdir(top, "s/d", &other);
         put(top, "s/d/b", "b\n");
-        snprintf(p, sizeof(p), "%s/s/d/e", top);
-        assert_int_equal(mkdir(p, 0700), 0);
+        subdir(top, "s/d/e", &other);
         put(top, "s/d/e/c", "c\n");
         /* links to what is not the run's: removed as links */
         snprintf(p, sizeof(p), "%s/s/to-dir", top);
@@ -79,7 +90,6 @@ static void test_remove_tree(void **state)
         assert_true(dfd >= 0);
 
         /* another directory under the name: not the one made, left */
-        snprintf(p, sizeof(p), "%s/s", top);
         assert_int_equal(bench_remove_tree(dfd, "s", st.st_dev, st.st_ino + 1), 0);
         assert_true(exists(top, "s/a") && exists(top, "s/d/e/c"));
 
@@ -98,11 +108,7 @@ static void test_link_in_place(void **state)
         int dfd;
 
         (void)state;
-        assert_non_null(mkdtemp(top));
-        snprintf(p, sizeof(p), "%s/outside", top);
-        assert_int_equal(mkdir(p, 0700), 0);
-        put(top, "outside/keep", "keep\n");
-        assert_int_equal(stat(p, &st), 0);
+        make_top(top, &st);
         snprintf(p, sizeof(p), "%s/s", top);
         assert_int_equal(symlink("outside", p), 0);
         dfd = open(top, O_PATH | O_DIRECTORY | O_CLOEXEC);
