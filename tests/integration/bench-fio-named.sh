@@ -9,7 +9,8 @@
 # writing their existing files (--allow-write) write both; a second file
 # that is a link to a mounted device is refused before fio starts (exit 3,
 # the first file unchanged), as is a second file that does not exist
-# (fio would make it outside the run's scratch directory).  On the path
+# (fio would make it outside the run's scratch directory).  opendir='s
+# tree is listed by fio inside the fence.  On the path
 # without Landlock (IOSCHED_BENCH_LANDLOCK=0 --unconfined) such a job is
 # refused (exit 3) and nothing is changed.
 . "$(dirname "$0")/bench-lib.sh"
@@ -69,6 +70,11 @@ grep -q "fio would make n1, a new file iosched-bench's reading of the job did no
 [ ! -e "$D/n1" ] || b_fail "fio made n1"
 [ "$(sums n0)" = "$before" ] || b_fail "n0 was written before the refusal"
 [ -z "$(ls -A "$D" | grep '^\.iosched-bench')" ] || b_fail "a scratch directory stays: $(ls -A "$D")"
+
+# opendir=: fio lists the tree as it reads the setting, inside the fence (before: "failed parsing")
+mkdir -p "$D/tree/sub" && head -c 8192 /dev/urandom >"$D/tree/a" && head -c 8192 /dev/urandom >"$D/tree/sub/b"
+run --name=o --opendir="$D/tree" --rw=read --size=8k ||
+        b_fail "opendir=: exit $?: $(cat "$B_TMP/err")"
 
 # without Landlock: what iosched-bench cannot resolve is refused
 before=$(sums w.0.0 w.1.0)

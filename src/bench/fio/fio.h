@@ -33,6 +33,7 @@ struct bench_fio_scratch;
 struct bench_fio_access {
         char **read;            /* existing files and devices the jobs open */
         char **input;           /* files fio reads for a job's settings (a pattern's 'FILE'), read only */
+        char **listed;          /* directories fio lists (opendir=), their subtrees listed only */
         char **write;           /* existing files and devices fio may write (--allow-write only) */
         char **create;          /* the run's scratch directories: fio makes files only there (fioscratch.c) */
         char **exec;            /* programs fio may run besides itself (--allow-exec only) */

@@ -53,7 +53,7 @@ struct model {
         struct bench_target *tg;
         bool have_tg, tg_bdev;
         struct bench_sset seen, seen_w, dirs, disks;
-        struct bench_list created, rd, wr, cr, ex, in;
+        struct bench_list created, rd, wr, cr, ex, in, ls;
         dev_t want_rdev;                /* --target-device's */
         char disk1[64];                 /* the first target's disk */
         unsigned thread;                /* the first thread of the job met, counted over all jobs */
@@ -326,6 +326,19 @@ static int one_path(struct model *m, struct jobsum *js, const char *path)
         return r;
 }
 
+/* opendir=: fio lists the tree as it reads the setting, so the fence lets it list it (nothing more) */
+static int listed(struct model *m, const char *dir)
+{
+        char real[PATH_MAX], key[PATH_MAX + 2];
+        int r;
+
+        if (!realpath(dir, real))
+                return 0;       /* fio cannot list it either, and says so */
+        snprintf(key, sizeof(key), "T%s", real);
+        r = bench_sset_add(&m->dirs, key);
+        return r <= 0 ? r : bench_list_push(&m->ls, real);
+}
+
 /* opendir=: every file under the tree */
 static int walk(struct model *m, struct jobsum *js, const char *path, int depth, bool *resolved)
 {
@@ -595,7 +608,9 @@ static int job_files(struct model *m, struct bench_fio_def *j, struct jobsum *js
                         bench_fio_dir_entry(cur, 0, d0, sizeof(d0));
                 } else if (streq(k, "opendir")) {
                         *resolved &= !cur;      /* fio puts directory= before each file it finds */
-                        r = walk(m, js, v, 0, resolved);
+                        r = listed(m, v);
+                        if (r >= 0)
+                                r = walk(m, js, v, 0, resolved);
                 } else if (streq(k, "filename"))
                         r = filename_parts(m, js, v, cur ? d0 : NULL, &named[i], &moved, resolved);
         }
@@ -891,7 +906,7 @@ static int fio_reading(struct model *m, const struct jobsum *sums, struct bench_
                         (uintmax_t)m->nfiles, FIO_NAMED_MAX);
                 return 0;
         }
-        r = bench_fio_named(m->d, m->f->exe, m->f->access.input, &n, e);
+        r = bench_fio_named(m->d, m->f->exe, &m->f->access, &n, e);
         for (size_t i = 0; r >= 0 && i < n.n; i++) {
                 struct jobsum js = sums[i];
 
@@ -955,6 +970,7 @@ int bench_fio_model(const struct bench_opts *g, struct bench_fio_defs *d, struct
         m.cr = (struct bench_list){ .v = &f->access.create };
         m.ex = (struct bench_list){ .v = &f->access.exec };
         m.in = (struct bench_list){ .v = &f->access.input };
+        m.ls = (struct bench_list){ .v = &f->access.listed };
         f->access.allow_exec = g->allow_exec;
         r = target_device(&m);
         if (r >= 0)
@@ -997,6 +1013,7 @@ void bench_fio_access_done(struct bench_fio_access *a)
 {
         ios_strv_free(a->read);
         ios_strv_free(a->input);
+        ios_strv_free(a->listed);
         ios_strv_free(a->write);
         ios_strv_free(a->create);
         ios_strv_free(a->exec);

@@ -172,12 +172,12 @@ static const char *last_line(char *err)
         return p;
 }
 
-int bench_fio_named(const struct bench_fio_defs *d, const char *exe, char **input, struct bench_fio_named *n,
-                    struct bench_error *e)
+int bench_fio_named(const struct bench_fio_defs *d, const char *exe, const struct bench_fio_access *a,
+                    struct bench_fio_named *n, struct bench_error *e)
 {
-        /* no file of the run: fio and the system's libraries read (and the patterns' files), nothing written,
-         * nothing made */
-        const struct bench_fio_access none = { .input = input };
+        /* no file of the run: fio and the system's libraries read, and what fio reads as it reads the jobs
+         * (the patterns' files, the trees opendir= lists); nothing written, nothing made */
+        const struct bench_fio_access none = { .input = a->input, .listed = a->listed };
         _cleanup_(bench_fio_defs_done) struct bench_fio_defs q = {};
         _cleanup_(ios_strv_freep) char **argv = NULL;
         _cleanup_free_ char *out = NULL, *err = NULL;

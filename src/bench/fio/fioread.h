@@ -74,9 +74,9 @@ int bench_fio_argv(const struct bench_fio_defs *d, const char *exe, char ***ret)
 
 /*
  * fionamed.c: the files of each job of d as fio names them, fio run on
- * them once inside a fence with no file right but to read input (the
- * patterns' files) (create_only=1, --debug=file); a job whose engine has
- * no file or runs code is not asked.
+ * them once inside a fence with no file right but to read what fio reads
+ * as it reads the jobs (a's input and listed) (create_only=1,
+ * --debug=file); a job whose engine has no file or runs code is not asked.
  * < 0 with e set: fio stopped before the last job (its reason).
  */
 struct bench_fio_named {
@@ -84,8 +84,8 @@ struct bench_fio_named {
         bool *asked;            /* per job: fio named its files (else the model's names stand) */
         size_t n;
 };
-int bench_fio_named(const struct bench_fio_defs *d, const char *exe, char **input, struct bench_fio_named *n,
-                    struct bench_error *e);
+int bench_fio_named(const struct bench_fio_defs *d, const char *exe, const struct bench_fio_access *a,
+                    struct bench_fio_named *n, struct bench_error *e);
 void bench_fio_named_done(struct bench_fio_named *n);
 /* the name in one of fio's `file PID  file 0x... "NAME" added at N` lines (line, len bytes): a copy,
  * or NULL */

@@ -18,7 +18,8 @@
  *     directories), the few files of /etc the loader and the C library
  *     read, /proc, /sys, the harmless character devices (null, zero, full,
  *     random, urandom), and the files the run reads (the job files, a
- *     pattern's file, the targets); nothing else, so fio cannot map a library from anywhere
+ *     pattern's file, the targets) and the trees opendir= lists (listing
+ *     only); nothing else, so fio cannot map a library from anywhere
  *     else (Landlock's execute right is checked at execve only: a probe on
  *     6.18 dlopen()ed a library with no execute right granted anywhere and
  *     its constructor ran; tests/integration/bench-fio-sandbox.sh);
@@ -232,6 +233,10 @@ static int add_rules(int rs, const struct bench_fio_access *a, char * const *rea
                         *what = *p;
         for (char **p = a->input; r >= 0 && p && *p; p++)
                 if ((r = add_rule(rs, *p, LANDLOCK_ACCESS_FS_READ_FILE, handled, true)) < 0)
+                        *what = *p;
+        /* the trees fio lists for opendir= (its files are targets: read by the rules below) */
+        for (char **p = a->listed; r >= 0 && p && *p; p++)
+                if ((r = add_rule(rs, *p, LANDLOCK_ACCESS_FS_READ_DIR, handled, false)) < 0)
                         *what = *p;
         /* IOCTL_DEV: fio asks a block device its size (BLKGETSIZE64); which requests is the filter's */
         for (char **p = a->read; r >= 0 && p && *p; p++)
