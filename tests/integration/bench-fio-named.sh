@@ -47,28 +47,25 @@ for f in w.0.0 w.1.0; do
                 b_fail "clone's file $f was not written: $(cat "$B_TMP/err")"
 done
 
-# a second file that is a link to a mounted device, named only by fio: refused, nothing written
-head -c 1048576 /dev/urandom >"$D/m0"
+# refused P TEXT: a write job whose second file (P1) fio alone names is refused before fio starts
+# (exit 3, TEXT said), its first file (P0) unchanged
+refused() {
+        head -c 1048576 /dev/urandom >"$D/${1}0"
+        before=$(sums "${1}0")
+        run --allow-write --name="$1" --rw=write --nrfiles=0x2 --filename_format="$1\$filenum" --size=1m \
+                --runtime=1
+        rc=$?
+        [ $rc = 3 ] || b_fail "$1: a second file named by fio alone: exit $rc, want 3: $(cat "$B_TMP/err")"
+        grep -q "$2" "$B_TMP/err" || b_fail "$1: the refusal does not say '$2': $(cat "$B_TMP/err")"
+        [ "$(sums "${1}0")" = "$before" ] || b_fail "${1}0 was written before the refusal"
+}
+# a link to a mounted device
 ln -s "/dev/$l" "$D/m1"
-before=$(sums m0)
-run --allow-write --name=m --rw=write --nrfiles=0x2 --filename_format='m$filenum' --size=1m --runtime=1
-rc=$?
-[ $rc = 3 ] || b_fail "a mounted device named by fio alone: exit $rc, want 3: $(cat "$B_TMP/err")"
-grep -q "refusing to write: mounted on $B_TMP/mnt" "$B_TMP/err" ||
-        b_fail "the refusal does not name the mount: $(cat "$B_TMP/err")"
-[ "$(sums m0)" = "$before" ] || b_fail "m0 was written before the refusal"
+refused m "refusing to write: mounted on $B_TMP/mnt"
 mountpoint -q "$B_TMP/mnt" || b_fail "the mount is gone"
-
-# a second file that does not exist, named only by fio: it would be made outside the scratch directory
-head -c 1048576 /dev/urandom >"$D/n0"
-before=$(sums n0)
-run --allow-write --name=n --rw=write --nrfiles=0x2 --filename_format='n$filenum' --size=1m --runtime=1
-rc=$?
-[ $rc = 3 ] || b_fail "a new file named by fio alone: exit $rc, want 3: $(cat "$B_TMP/err")"
-grep -q "fio would make n1, a new file iosched-bench's reading of the job did not find" "$B_TMP/err" ||
-        b_fail "the refusal does not name the file: $(cat "$B_TMP/err")"
+# a file that does not exist: it would be made outside the scratch directory
+refused n "fio would make n1, a new file iosched-bench's reading of the job did not find"
 [ ! -e "$D/n1" ] || b_fail "fio made n1"
-[ "$(sums n0)" = "$before" ] || b_fail "n0 was written before the refusal"
 [ -z "$(ls -A "$D" | grep '^\.iosched-bench')" ] || b_fail "a scratch directory stays: $(ls -A "$D")"
 
 # opendir=: fio lists the tree as it reads the setting, inside the fence (before: "failed parsing")
