@@ -766,7 +766,6 @@ static int job_said(struct model *m, const struct bench_fio_def *j, const struct
         return r;
 }
 
-/* One job: what runs code, its files, its logs; js what it does to its files. */
 /*
  * mem=mmap:FILE (mmaphuge:, mmapshared:): fio maps the job's I/O buffers
  * on FILE, opened O_RDWR|O_CREAT: an existing one is truncated to the
@@ -831,6 +830,7 @@ static int pattern_files(struct model *m, const struct bench_fio_def *j)
         return r;
 }
 
+/* One job: what runs code, its files, logs, buffers and patterns; *js_out what it does to its files. */
 static int one_job(struct model *m, struct bench_fio_def *j, struct jobsum *js_out, bool *resolved)
 {
         struct jobsum js = { .name = j->name };
