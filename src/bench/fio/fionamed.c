@@ -22,7 +22,6 @@
 
 #include "fioread.h"
 #include "macro.h"
-#include "grow.h"
 #include "strv.h"
 
 /* what is dropped from a job for fio's reading: it runs commands, or it waits on a job not asked */
@@ -37,17 +36,6 @@ static bool asked(const struct bench_fio_def *j)
         return !eng || (!bench_fio_engine_fileless(eng) && !bench_fio_engine_runs_code(eng));
 }
 
-static int add_job(struct bench_fio_defs *d, const char *name)
-{
-        struct bench_fio_def *v = ios_grow(d->jobs, &d->cap, d->n + 1, sizeof(*v));
-
-        if (!v)
-                return -ENOMEM;
-        d->jobs = v;
-        d->jobs[d->n] = (struct bench_fio_def){ .name = strdup(name) };
-        return d->jobs[d->n++].name ? 0 : -ENOMEM;
-}
-
 /* The jobs fio is asked about, each followed by the marker job naming the file end. */
 static int reading_jobs(const struct bench_fio_defs *d, const char *end, struct bench_fio_defs *q, bool *any)
 {
@@ -58,13 +46,16 @@ static int reading_jobs(const struct bench_fio_defs *d, const char *end, struct 
                 r = bench_fio_kv_add(&q->prog, "debug", "file");
         for (size_t i = 0; r >= 0 && i < d->n; i++) {
                 const struct bench_fio_def *j = &d->jobs[i];
+                struct bench_fio_def *job, *mark;
                 struct bench_fio_kvs *kv;
 
                 if (!asked(j))
                         continue;
                 *any = true;
-                r = add_job(q, j->name);
-                kv = &q->jobs[q->n - 1].kv;
+                r = bench_fio_job_add(q, j->name, &job);
+                if (r < 0)
+                        break;
+                kv = &job->kv;
                 for (size_t s = 0; r >= 0 && s < j->kv.n; s++) {
                         bool drop = false;
 
@@ -78,9 +69,9 @@ static int reading_jobs(const struct bench_fio_defs *d, const char *end, struct 
                 if (r >= 0)
                         r = bench_fio_kv_add(kv, "create_only", "1");
                 if (r >= 0)
-                        r = add_job(q, "iosched-bench-end");
+                        r = bench_fio_job_add(q, "iosched-bench-end", &mark);
                 if (r >= 0) {
-                        kv = &q->jobs[q->n - 1].kv;
+                        kv = &mark->kv;
                         r = bench_fio_kv_add(kv, "ioengine", "null");
                         if (r >= 0)
                                 r = bench_fio_kv_add(kv, "filename", end);

@@ -160,6 +160,13 @@ static int add_job(struct bench_fio_defs *d, const char *name, size_t len, const
         return kv_append(&j->kv, base);
 }
 
+int bench_fio_job_add(struct bench_fio_defs *d, const char *name, struct bench_fio_def **ret)
+{
+        static const struct bench_fio_kvs none;
+
+        return add_job(d, name, strlen(name), &none, ret);
+}
+
 void bench_fio_defs_done(struct bench_fio_defs *d)
 {
         for (size_t i = 0; i < d->n; i++) {

@@ -68,6 +68,8 @@ int bench_fio_problem(struct bench_fio_defs *d, const char *fmt, ...) __attribut
  */
 int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio_defs *d, struct bench_error *e);
 void bench_fio_defs_done(struct bench_fio_defs *d);
+/* a job of that name with no setting added to d, *ret it: 0 or -ENOMEM */
+int bench_fio_job_add(struct bench_fio_defs *d, const char *name, struct bench_fio_def **ret);
 /* fio's command line for d: exe, our report options, then each job's full list of settings as
  * "--KEY=VALUE" (a job option alone "=1"), and no job file; *ret a NULL-terminated strv. */
 int bench_fio_argv(const struct bench_fio_defs *d, const char *exe, char ***ret);
