@@ -6,7 +6,8 @@
 # write_iolog=, exec_prerun=) leave the file byte for byte and run
 # nothing, whichever layer stops them (refused up front, exit 3, or
 # EACCES inside fio under the kernel's fence, exit 1 with fio's own
-# reason in the one error line).  fio's abort with exit status 0 (its
+# reason in the one error line).  A job process's failure (rw=trim on a
+# file), which fio writes before its report, is named in that line.  fio's abort with exit status 0 (its
 # "appears mounted ... Aborting", from a stand-in fio) is a failure (exit
 # 1) that names fio's reason, not a report of no I/O.  Files on tmpfs.
 . "$(dirname "$0")/bench-lib.sh"
@@ -39,6 +40,20 @@ if command -v fio >/dev/null; then
                 2|3) ;;
                 *) b_fail "$form: exit $rc: $(cat "$B_TMP/err")" ;;
                 esac
+        done
+        # a job process's own failure: fio writes it to its standard output, before the report
+        # (trim is BLKDISCARD, which a regular file does not take), and the error line names it
+        for mode in landlock unconfined; do
+                case $mode in
+                landlock) set -- env -u IOSCHED_BENCH_LANDLOCK ;;
+                unconfined) set -- env IOSCHED_BENCH_LANDLOCK=0 ;;
+                esac
+                "$@" $BENCH_BIN --backend=fio --filename="$d/data" --rw=trim --size=64k --allow-write --unconfined \
+                        >"$B_TMP/out" 2>"$B_TMP/err"
+                rc=$?
+                [ $rc = 1 ] || b_fail "trim on a file ($mode): exit $rc: $(cat "$B_TMP/err")"
+                grep -q "^iosched-bench: fio failed (exit status 1): .*Inappropriate ioctl for device$" "$B_TMP/err" ||
+                        b_fail "trim on a file ($mode): not fio's reason: $(cat "$B_TMP/err")"
         done
 else
         echo "no fio: the fenced job forms are skipped"

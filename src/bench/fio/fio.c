@@ -449,12 +449,27 @@ static int collect(struct fio_child *c, bool *stopped)
         return 0;
 }
 
-/* fio's own reason, from the end of its standard error: the last line that says it failed. */
-static const char *fio_reason(struct fio_child *c)
+/*
+ * fio's words about a failure: a job process writes its error ("fio: pid=N,
+ * err=25/file:ioengines.c:399, ...") to standard output, before the report,
+ * and the main process writes to standard error.  The end of each, notes
+ * first, into words[].
+ */
+static void fio_words(const struct fio_child *c, size_t notes, char words[2 * FIO_ERR_KEEP + 2])
+{
+        size_t n = notes > FIO_ERR_KEEP ? FIO_ERR_KEEP : notes;
+
+        memcpy(words, c->text ? c->text + notes - n : "", n);
+        words[n++] = '\n';
+        memcpy(words + n, c->tail, c->tail_len + 1);
+}
+
+/* fio's own reason, from its words: the last line that says it failed. */
+static const char *fio_reason(char *words)
 {
         char *best = NULL;
 
-        for (char *l = strtok(c->tail, "\n"); l; l = strtok(NULL, "\n")) {
+        for (char *l = strtok(words, "\n"); l; l = strtok(NULL, "\n")) {
                 l += strspn(l, " \t");
                 if (*l && (strstr(l, "Abort") || strstr(l, "err") || strstr(l, "fio: ") || !best))
                         best = l;
@@ -512,18 +527,23 @@ static void fence_note(const char *tail, const struct bench_fio *f, const struct
                 f->fence.allow_net ? "sockets" : "no socket", flag);
 }
 
-/* fio aborted: a non-zero exit, a signal, or exit 0 with its "Aborting" (a job it refused to run). */
+/*
+ * fio aborted: a non-zero exit, a signal, or exit 0 with its "Aborting" (a
+ * job it refused to run).  fio's report starts at byte notes of its
+ * output (all of it when there is none).
+ */
 static int fio_failed(struct fio_child *c, const struct bench_fio *f, const struct bench_opts *g,
-                      bool have_json, struct bench_error *e)
+                      bool have_json, size_t notes, struct bench_error *e)
 {
         int code = WIFEXITED(c->status) ? WEXITSTATUS(c->status) : 128 + WTERMSIG(c->status);
-        bool aborted = strstr(c->tail, "Aborting") != NULL;
+        char words[2 * FIO_ERR_KEEP + 2];
         const char *why;
 
-        if (code == 0 && have_json && !aborted)
+        fio_words(c, notes, words);
+        if (code == 0 && have_json && !strstr(words, "Aborting"))
                 return 0;
-        fence_note(c->tail, f, g);
-        why = fio_reason(c);
+        fence_note(words, f, g);
+        why = fio_reason(words);
         if (code == 0)
                 return bench_error_set(e, BENCH_ERR_IO, ECANCELED, "fio ran no job: %s", why ? why : "no report");
         return bench_error_set(e, BENCH_ERR_IO, EIO, "fio failed (exit status %d)%s%s%s", code,
@@ -578,7 +598,7 @@ int bench_fio_run(struct bench_fio *f, const struct bench_opts *g, struct ios_de
                 goto out;
         }
         if (!stopped) {
-                r = fio_failed(&c, f, g, json != NULL, e);
+                r = fio_failed(&c, f, g, json != NULL, json ? (size_t)(json - c.text) : c.len, e);
                 if (r < 0)
                         goto out;
                 if (ios_json_parse_flags(json, c.len - (size_t)(json - c.text), IOS_JSON_RAW_CONTROL, &doc) <
