@@ -10,7 +10,8 @@
 # that is a link to a mounted device is refused before fio starts (exit 3,
 # the first file unchanged), as is a second file that does not exist
 # (fio would make it outside the run's scratch directory).  opendir='s
-# tree is listed by fio inside the fence.  On the path
+# tree is listed by fio inside the fence, and size= split over its files
+# (with Landlock and without).  On the path
 # without Landlock (IOSCHED_BENCH_LANDLOCK=0 --unconfined) such a job is
 # refused (exit 3) and nothing is changed.
 . "$(dirname "$0")/bench-lib.sh"
@@ -29,7 +30,9 @@ mkfs.ext4 -q -F "/dev/$l" >/dev/null 2>&1 || b_fail "mkfs.ext4"
 mount "/dev/$l" "$B_TMP/mnt" || b_skip "cannot mount ext4"
 B_MOUNTS="$B_TMP/mnt"
 sums() { (cd "$D" && md5sum -- "$@"); }
-run() { (cd "$D" && env -u IOSCHED_BENCH_LANDLOCK $BENCH --backend=fio "$@") >"$B_TMP/out" 2>"$B_TMP/err"; }
+# with Landlock as the kernel has it (LL=0: as without it)
+LL=1
+run() { (cd "$D" && env IOSCHED_BENCH_LANDLOCK=$LL $BENCH --backend=fio "$@") >"$B_TMP/out" 2>"$B_TMP/err"; }
 
 # a read job on two existing files, the second named only by fio (nrfiles=0x2)
 for f in r.0.0 r.0.1; do head -c 1048576 /dev/urandom >"$D/$f"; done
@@ -68,10 +71,21 @@ refused n "fio would make n1, a new file iosched-bench's reading of the job did 
 [ ! -e "$D/n1" ] || b_fail "fio made n1"
 [ -z "$(ls -A "$D" | grep '^\.iosched-bench')" ] || b_fail "a scratch directory stays: $(ls -A "$D")"
 
-# opendir=: fio lists the tree as it reads the setting, inside the fence (before: "failed parsing")
+# opendir=: fio lists the tree as it reads the setting, inside the fence (before: "failed parsing"),
+# and splits size= over the files it finds: 16k over two files of 8k reads them as they are (before:
+# refused as "smaller than the job's size"); 24k asks 12k of each, which fio would lay out
 mkdir -p "$D/tree/sub" && head -c 8192 /dev/urandom >"$D/tree/a" && head -c 8192 /dev/urandom >"$D/tree/sub/b"
-run --name=o --opendir="$D/tree" --rw=read --size=8k ||
-        b_fail "opendir=: exit $?: $(cat "$B_TMP/err")"
+before=$(sums tree/a tree/sub/b)
+for LL in 1 0; do
+        run --unconfined --name=o --opendir="$D/tree" --rw=read --size=16k ||
+                b_fail "opendir= (Landlock $LL): exit $?: $(cat "$B_TMP/err")"
+        run --unconfined --name=o --opendir="$D/tree" --rw=read --size=24k
+        rc=$?
+        [ $rc = 3 ] || b_fail "opendir= with 12k a file (Landlock $LL): exit $rc, want 3: $(cat "$B_TMP/err")"
+        grep -q "smaller than the job's size" "$B_TMP/err" ||
+                b_fail "opendir= with 12k a file (Landlock $LL): $(cat "$B_TMP/err")"
+        [ "$(sums tree/a tree/sub/b)" = "$before" ] || b_fail "opendir= (Landlock $LL): a file was changed"
+done
 
 # without Landlock: what iosched-bench cannot resolve is refused
 before=$(sums w.0.0 w.1.0)

@@ -339,8 +339,8 @@ static int listed(struct model *m, const char *dir)
         return r <= 0 ? r : bench_list_push(&m->ls, real);
 }
 
-/* opendir=: every file under the tree */
-static int walk(struct model *m, struct jobsum *js, const char *path, int depth, bool *resolved)
+/* opendir=: every file under the tree, checked (or only counted in *n while js is NULL) */
+static int walk(struct model *m, struct jobsum *js, const char *path, int depth, bool *resolved, unsigned *n)
 {
         DIR *d = depth < 64 ? opendir(path) : NULL;
         struct dirent *de;
@@ -361,9 +361,11 @@ static int walk(struct model *m, struct jobsum *js, const char *path, int depth,
                 else if (bench_fio_joined(path, de->d_name, p, sizeof(p)) < 0 || lstat(p, &st) < 0)
                         *resolved = false;
                 else if (S_ISDIR(st.st_mode))
-                        r = walk(m, js, p, depth + 1, resolved);
-                else if (S_ISREG(st.st_mode))
+                        r = walk(m, js, p, depth + 1, resolved, n);
+                else if (S_ISREG(st.st_mode) && js)
                         r = one_path(m, js, p);
+                else if (S_ISREG(st.st_mode) && ++*n > FIO_FILES_MAX)
+                        r = -E2BIG;
         }
         closedir(d);
         return r;
@@ -579,10 +581,19 @@ static int job_files(struct model *m, struct bench_fio_def *j, struct jobsum *js
         if (bench_fio_kv_get(kv, "nrfiles") && bench_parse_uint(bench_fio_kv_get(kv, "nrfiles"), 1, 1u << 24, &nrfiles) < 0)
                 *resolved = false;
         /* fio adds the files of every filename= and opendir= as it meets them (not the last one only),
-         * each under directory='s first entry as set at that point */
-        for (size_t i = 0; i < kv->n; i++)
+         * each under directory='s first entry as set at that point; size= is split over them all */
+        for (size_t i = 0; r >= 0 && i < kv->n; i++)
                 if (kv->v[i].val && streq(kv->v[i].key, "filename"))
                         nnamed += bench_fio_count_parts(kv->v[i].val);
+                else if (kv->v[i].val && streq(kv->v[i].key, "opendir"))
+                        r = walk(m, NULL, kv->v[i].val, 0, resolved, &nnamed);
+        if (r == -E2BIG || nnamed > FIO_FILES_MAX)
+                return bench_fio_problem(m->d,
+                                         "job '%s': its filename= and opendir= name more than %u files, "
+                                         "more than iosched-bench resolves before fio starts",
+                                         j->name, FIO_FILES_MAX);
+        if (r < 0)
+                return r;
         bench_fio_changes(j, js, nnamed ? nnamed : nrfiles);
         /* memory bounded whatever the job says: past the limit, said once, nothing more resolved */
         if (m->nfiles <= FIO_FILES_MAX) {
@@ -610,7 +621,7 @@ static int job_files(struct model *m, struct bench_fio_def *j, struct jobsum *js
                         *resolved &= !cur;      /* fio puts directory= before each file it finds */
                         r = listed(m, v);
                         if (r >= 0)
-                                r = walk(m, js, v, 0, resolved);
+                                r = walk(m, js, v, 0, resolved, NULL);
                 } else if (streq(k, "filename"))
                         r = filename_parts(m, js, v, cur ? d0 : NULL, &named[i], &moved, resolved);
         }
