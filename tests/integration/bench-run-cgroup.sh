@@ -22,7 +22,9 @@ cd "$B_TMP" || b_fail "cd $B_TMP"    # the daemon's sleep: a number no other tes
 gone() { ! kill -0 "$1" 2>/dev/null || case $(ps -o stat= -p "$1") in Z*) true ;; *) false ;; esac; }
 daemon() { pgrep -x sleep 2>/dev/null | while read -r p; do
         [ "$(tr '\0' ' ' </proc/$p/cmdline 2>/dev/null)" = "sleep $mark " ] && echo $p; done | head -1; }
-run_of() { pgrep -f -- "--name=cg$1" | grep -v "^$2\$"; }     # fio and its jobs: their argv names the job
+# fio and its jobs: their argv names the job, by a name no other run of this test (another lane) uses
+id=${B_TMP##*-}
+run_of() { pgrep -f -- "--name=cg-$id-$1( |\$)" | grep -v "^$2\$"; }
 has_daemon() { [ -n "$(daemon)" ]; }
 no_daemon() { [ -z "$(daemon)" ]; }
 no_run() { [ -z "$(run_of "$1" "$2")" ]; }
@@ -32,7 +34,8 @@ no_dir() { [ ! -d "$1" ]; }
 start() {       # start TAG [env...]: the bench with a forking job, in the background
         tag=$1; shift
         # the prerun's output (fio's JOB.prerun.txt) in the current directory: --allow-write
-        env "$@" "$BENCH_BIN" --backend=fio --allow-exec --allow-write --name=cg$tag --filename="$B_TMP/t.$tag" --size=8m \
+        env "$@" "$BENCH_BIN" --backend=fio --allow-exec --allow-write --name=cg-$id-$tag \
+                --filename="$B_TMP/t.$tag" --size=8m \
                 --direct=0 --rw=randread --time_based --runtime=300 --exec_prerun="setsid -f sleep $mark; true" \
                 >"$B_TMP/out.$tag" 2>"$B_TMP/err.$tag" &
         bench=$!
