@@ -2,7 +2,8 @@
 /*
  * fiochanges.c: what a job changes of the files it opens, by fio's rules
  * (fiojob.c applies it to each file): rw= with write or trim (or a value
- * that is neither read nor randread), verify=, trim_*, fill_device,
+ * that is neither read nor randread), trim_*, fill_device (verify= alone
+ * writes nothing: fio opens a read job's files O_RDONLY),
  * zonemode=zbd, the engines falloc, e4defrag and filecreate (writes),
  * ftruncate (truncates), filedelete, unlink and unlink_each_loop
  * (deletes), and the bytes each file must hold (offset plus filesize, or
@@ -28,8 +29,8 @@ bool bench_fio_falsy(const char *v)
 /* What a job changes of the files it opens (fio's rules, conservative where a value is unreadable). */
 void bench_fio_changes(const struct bench_fio_def *j, struct jobsum *js, unsigned nrfiles)
 {
-        static const char * const writing[] = { "verify", "trim_percentage", "trim_backlog", "fill_device",
-                                                "experimental_verify", "verify_only" };
+        /* verify= alone writes nothing: a read job verifies what is there, opened O_RDONLY */
+        static const char * const writing[] = { "trim_percentage", "trim_backlog", "fill_device" };
         const struct bench_fio_kvs *kv = &j->kv;
         const char *rw = bench_fio_kv_get(kv, "rw"), *eng = bench_fio_kv_get(kv, "ioengine");
         const char *size = bench_fio_kv_get(kv, "size"), *fsz = bench_fio_kv_get(kv, "filesize");
@@ -39,9 +40,12 @@ void bench_fio_changes(const struct bench_fio_def *j, struct jobsum *js, unsigne
         if (rw) {
                 size_t n = strcspn(rw, ":");
 
-                js->writes |= strstr(rw, "write") || strstr(rw, "trim") || (n == 2 && !strncmp(rw, "rw", 2)) ||
-                              (n == 6 && !strncmp(rw, "randrw", 6)) ||
+                js->ddir_write = strstr(rw, "write") || (n == 2 && !strncmp(rw, "rw", 2)) ||
+                                 (n == 6 && !strncmp(rw, "randrw", 6));
+                js->writes |= js->ddir_write || strstr(rw, "trim") ||
                               !((n == 4 && !strncmp(rw, "read", 4)) || (n == 8 && !strncmp(rw, "randread", 8)));
+                /* a value fio's table does not have: counted as writing */
+                js->ddir_write |= js->writes && !strstr(rw, "trim");
         }
         for (size_t i = 0; i < ELEMENTSOF(writing); i++)
                 js->writes |= !bench_fio_falsy(bench_fio_kv_get(kv, writing[i])) && bench_fio_kv_get(kv, writing[i]);

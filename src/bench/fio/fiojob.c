@@ -60,6 +60,7 @@ struct model {
         char last_dir[PATH_MAX];        /* the directory of the last new file noted */
         uint64_t nfiles;                /* the files of the jobs met so far (numjobs x nrfiles each) */
         bool aux_placed;                /* fio's --aux-path set to a scratch directory (or left) */
+        bool loads;                     /* a job loads its verify state (verify_state_load=1) */
 };
 
 /* The most files the jobs of one run may name together: each is resolved and kept before fio starts. */
@@ -669,6 +670,14 @@ static int job_files(struct model *m, struct bench_fio_def *j, struct jobsum *js
         return r;
 }
 
+/* A setting of job j that is set, and not to an off value */
+static bool truthy(const struct bench_fio_def *j, const char *key)
+{
+        const char *v = bench_fio_kv_get(&j->kv, key);
+
+        return v && !bench_fio_falsy(v);
+}
+
 /* A log of the job fio makes in a scratch directory (path): named so in fio's command line, moved out at
  * the end (fioscratch.c) */
 static int keep_log(struct model *m, struct bench_fio_def *j, const char *key, const char *path, bool prefix)
@@ -688,6 +697,10 @@ static int keep_log(struct model *m, struct bench_fio_def *j, const char *key, c
  */
 static int logs(struct model *m, struct bench_fio_def *j, struct jobsum *js, unsigned numjobs)
 {
+        static const char no_state[] = "job '%s': verify_state_load=1 and no saved verify state %s",
+                          beside[] = "job '%s': fio would save its verify state %s where a job of the run "
+                                     "loads one (one --aux-path), outside the run's scratch directory; "
+                                     "verify_state_save=0 keeps it";
         static const char * const log_keys[] = { "write_iolog", "write_bw_log", "write_lat_log", "write_iops_log",
                                                   "write_hist_log" };
         const char *aux;
@@ -727,24 +740,36 @@ static int logs(struct model *m, struct bench_fio_def *j, struct jobsum *js, uns
                         }
                 }
         }
-        /* a verifying job's state at its end: AUX/local-JOB-THREAD-verify.state, THREAD counted over all jobs */
-        if (r >= 0 && bench_fio_kv_get(&j->kv, "verify") && !bench_fio_falsy(bench_fio_kv_get(&j->kv, "verify")) &&
-            (!bench_fio_kv_get(&j->kv, "verify_state_save") ||
-             !bench_fio_falsy(bench_fio_kv_get(&j->kv, "verify_state_save")))) {
+        /*
+         * The verify state, AUX/local-JOB-THREAD-verify.state (THREAD counted
+         * over all jobs): a writing job with verify= saves it at its end, one
+         * with verify_state_load=1 reads it before it starts.  A new one is
+         * made in a scratch directory, unless a job of the run loads its own
+         * (m->loads): fio has one --aux-path for both.
+         */
+        bool save = js->ddir_write && truthy(j, "verify") &&
+                    (!bench_fio_kv_get(&j->kv, "verify_state_save") || truthy(j, "verify_state_save"));
+        bool load = truthy(j, "verify_state_load");
+
+        if (r >= 0 && (save || load)) {
                 aux = bench_fio_kv_get(&m->d->prog, "aux-path");
-                if (!m->aux_placed && m->g->allow_write) {
+                if (!m->aux_placed && m->g->allow_write && !m->loads) {
                         m->aux_placed = true;   /* fio's --aux-path: one for the run */
                         r = place_dir(m, aux ? aux : ".", "the verify state", placed, sizeof(placed));
                         if (r > 0)
                                 r = bench_fio_kv_set(&m->d->prog, "aux-path", placed);
                         aux = bench_fio_kv_get(&m->d->prog, "aux-path");
                 }
+                lj.writes = save;
                 for (unsigned n = 0; r >= 0 && n < numjobs; n++) {
                         char p[PATH_MAX];
 
                         snprintf(p, sizeof(p), "%s%slocal-%s-%u-verify.state", aux ? aux : "", aux ? "/" : "",
                                  j->name, m->thread + n);
-                        r = one_path(m, &lj, p);
+                        if (m->loads && access(p, F_OK) < 0 && errno == ENOENT)
+                                r = bench_fio_problem(m->d, load ? no_state : beside, js->name, p);
+                        else
+                                r = one_path(m, &lj, p);
                 }
         }
         if (r >= 0 && lj.nchange)
@@ -989,6 +1014,8 @@ int bench_fio_model(const struct bench_opts *g, struct bench_fio_defs *d, struct
         sums = calloc(d->n + 1, sizeof(*sums));
         if (!sums)
                 r = -ENOMEM;
+        for (size_t i = 0; i < d->n; i++)
+                m.loads |= truthy(&d->jobs[i], "verify_state_load");
         for (size_t i = 0; r >= 0 && i < d->n; i++)
                 r = bench_stop_signal ? -EINTR : one_job(&m, &d->jobs[i], &sums[i], &resolved);
         /* fio's own names for the files, asked inside a fence that grants none */

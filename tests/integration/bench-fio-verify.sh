@@ -1,0 +1,81 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Description: fio's verify state, which a writing job with verify= saves
+# (AUX/local-JOB-N-verify.state) and a job with verify_state_load=1 reads
+# before it starts.  A read job that verifies what a fio run wrote, with
+# the state that run saved, runs without --allow-write (it writes
+# nothing: fio opens its files O_RDONLY) and leaves data and state byte
+# for byte (before: refused as a write of the data and of the state, and
+# with --allow-write fio looked for the state in a scratch directory).
+# The state is read where the job names it: a byte changed in the data
+# fails the run with fio's own reason.  A job whose state is missing is
+# refused before fio starts (exit 3), as is a job that would save a new
+# state beside the one loaded (fio has one --aux-path, so it cannot go to a
+# scratch directory).  verify_only=1 on the writing job, with
+# --allow-write, writes only the state.  With Landlock and on the path
+# without it (IOSCHED_BENCH_LANDLOCK=0 --unconfined).
+. "$(dirname "$0")/bench-lib.sh"
+b_require_root
+[ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
+command -v fio >/dev/null || b_skip "no fio"
+
+D=$B_TMP/d
+mkdir -p "$D" || b_fail "mkdir"
+cd "$D" || b_fail "cd"
+# the run to check: fio itself writes the data and saves the state in its working directory
+fio --name=v --filename="$D/data" --rw=write --size=256k --verify=crc32c >"$B_TMP/fio.out" 2>&1 ||
+        b_fail "fio's own write: $(cat "$B_TMP/fio.out")"
+[ -f local-v-0-verify.state ] || b_skip "this fio saved no verify state: $(ls -A)"
+sums() { md5sum data local-v-0-verify.state; }
+before=$(sums)
+for mode in landlock unconfined; do
+        case $mode in
+        landlock) run() { env -u IOSCHED_BENCH_LANDLOCK $BENCH --backend=fio "$@"; } ;;
+        *) run() { IOSCHED_BENCH_LANDLOCK=0 $BENCH --backend=fio --unconfined "$@"; } ;;
+        esac
+        job="--filename=$D/data --rw=read --size=256k --verify=crc32c"
+        # shellcheck disable=SC2086 # one word per option
+        run --name=v $job --verify_state_load=1 >"$B_TMP/out" 2>"$B_TMP/err" ||
+                b_fail "$mode: verify with the saved state: exit $?: $(cat "$B_TMP/err")"
+        # shellcheck disable=SC2086
+        run --name=v $job >"$B_TMP/out" 2>"$B_TMP/err" ||
+                b_fail "$mode: a read job that verifies: exit $?: $(cat "$B_TMP/err")"
+        [ "$(sums)" = "$before" ] || b_fail "$mode: the data or the state was changed"
+        [ "$(ls -A)" = "$(printf 'data\nlocal-v-0-verify.state')" ] || b_fail "$mode: files left: $(ls -A)"
+        # fio's verify_only=1 on the writing job, with --allow-write: nothing written but the state, which
+        # fio saves again where it read it
+        # shellcheck disable=SC2086
+        run --allow-write --name=v --filename="$D/data" --rw=write --size=256k --verify=crc32c \
+                --verify_only=1 --verify_state_load=1 >"$B_TMP/out" 2>"$B_TMP/err" ||
+                b_fail "$mode: verify_only with the saved state: exit $?: $(cat "$B_TMP/err")"
+        [ "$(md5sum data)" = "$(echo "$before" | grep ' data$')" ] ||
+                b_fail "$mode: verify_only wrote the data"
+        [ "$(ls -A)" = "$(printf 'data\nlocal-v-0-verify.state')" ] || b_fail "$mode: files left: $(ls -A)"
+        # another job saving a new state beside the one loaded (one --aux-path): refused
+        # shellcheck disable=SC2086
+        run --allow-write --name=v $job --verify_state_load=1 \
+                --name=x --filename="$D/x" --rw=write --size=64k --verify=crc32c >"$B_TMP/out" 2>"$B_TMP/err"
+        rc=$?
+        [ $rc = 3 ] || b_fail "$mode: a new state beside the loaded one: exit $rc: $(cat "$B_TMP/err")"
+        grep -q "^iosched-bench: job 'x': fio would save its verify state local-x-1-verify.state where" \
+                "$B_TMP/err" || b_fail "$mode: a new state beside the loaded one: $(cat "$B_TMP/err")"
+        [ ! -e x ] || b_fail "$mode: fio ran before the refusal"
+        # a job with no saved state: refused before fio starts
+        # shellcheck disable=SC2086
+        run --name=w $job --verify_state_load=1 >"$B_TMP/out" 2>"$B_TMP/err"
+        rc=$?
+        [ $rc = 3 ] || b_fail "$mode: no saved state: exit $rc, want 3: $(cat "$B_TMP/err")"
+        grep -q "^iosched-bench: job 'w': verify_state_load=1 and no saved verify state local-w-0-verify" \
+                "$B_TMP/err" || b_fail "$mode: no saved state: $(cat "$B_TMP/err")"
+        # the state is the one read: a changed block fails the run, with fio's reason
+        cp data data.good
+        printf 'XXXXXXXX' | dd of=data bs=1 seek=8192 conv=notrunc 2>/dev/null
+        # shellcheck disable=SC2086
+        run --name=v $job --verify_state_load=1 >"$B_TMP/out" 2>"$B_TMP/err"
+        rc=$?
+        mv data.good data
+        [ $rc = 1 ] || b_fail "$mode: a changed block: exit $rc, want 1: $(cat "$B_TMP/err")"
+        grep -q "^iosched-bench: fio failed (exit status 1): .*func=io_u_sync_complete" "$B_TMP/err" ||
+                b_fail "$mode: a changed block: not fio's reason: $(cat "$B_TMP/err")"
+done
+exit 0
