@@ -409,6 +409,11 @@ int bench_target_open_path(const struct bench_opts *o, const char *path, bool wr
                            struct ios_ctx *r, struct bench_target *t, struct bench_error *e);
 /* Close t alone and remove the file if we created it. */
 void bench_target_close_one(struct bench_target *t);
+
+/* storage.c: the kernel-interface filesystem path is on ("sysfs"), or NULL (storage, or unknown) */
+const char *bench_storage_kernel_fs(const char *path);
+/* storage.c: 1 if character device rdev is storage by its class (written to cls), 0 if not, or -errno */
+int bench_storage_chardev(struct ios_ctx *root, dev_t rdev, char *cls, size_t len);
 /* The region o asks for in t. */
 int bench_target_region(const struct bench_opts *o, const struct bench_target *t, uint64_t *ret_start,
                         uint64_t *ret_len, struct bench_error *e);

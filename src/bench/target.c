@@ -11,12 +11,15 @@
  * --allow-write; a path that does not exist, or a directory, gets a file we
  * create, lay out and remove again (by directory handle: created.c), also
  * on signals and errors (atexit).
+ * A file or directory on a kernel interface's filesystem (sysfs, procfs:
+ * storage.c) is refused, read or write.
  * The region (--offset, --size) is checked against the target here, and the
  * I/O loop never leaves it.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -317,6 +320,16 @@ int bench_target_region(const struct bench_opts *o, const struct bench_target *t
         return 0;
 }
 
+/* A file or directory on a filesystem that is a kernel interface (storage.c): refused, exit 3. */
+static int not_storage(const char *path, struct bench_error *e)
+{
+        const char *fs = bench_storage_kernel_fs(path);
+
+        return fs ? bench_error_set(e, BENCH_ERR_REFUSED, EPERM,
+                                    "refusing %s: it is on %s, a kernel interface, not storage", path, fs)
+                  : 0;
+}
+
 int bench_target_open_path(const struct bench_opts *o, const char *path, bool writes, uint64_t create_size,
                            struct ios_ctx *r, struct bench_target *t, struct bench_error *e)
 {
@@ -339,13 +352,23 @@ int bench_target_open_path(const struct bench_opts *o, const char *path, bool wr
                 return -ENOMEM;
 
         if (stat(path, &st) < 0) {
+                char dir[PATH_MAX];
+                const char *slash = strrchr(path, '/');
+
                 if (errno != ENOENT)
                         return bench_error_set(e, BENCH_ERR_USAGE, errno, "%s: %s", path,
                                                ios_strerror(errno));
+                snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+                k = not_storage(dir, e);
+                if (k < 0)
+                        return k;
                 k = create_file(create_size, path, false, t, e);
                 if (k < 0)
                         return k;
         } else if (S_ISDIR(st.st_mode)) {
+                k = not_storage(path, e);
+                if (k < 0)
+                        return k;
                 k = create_file(create_size, path, true, t, e);
                 if (k < 0)
                         return k;
@@ -356,6 +379,8 @@ int bench_target_open_path(const struct bench_opts *o, const char *path, bool wr
         } else if (!S_ISREG(st.st_mode))
                 return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s is not a block device, file or directory",
                                        path);
+        else if ((k = not_storage(path, e)) < 0)
+                return k;
 
         if (t->created) {
                 free(t->path);

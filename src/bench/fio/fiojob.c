@@ -154,6 +154,10 @@ static int place_dir(struct model *m, const char *dir, const char *what, char *o
         }
         if (stat(real, &st) < 0 || !S_ISDIR(st.st_mode))
                 return 0;
+        if (bench_storage_kernel_fs(real))
+                return bench_fio_problem(m->d, "fio would make %s in %s, which is on %s, a kernel interface, "
+                                         "not storage: not with iosched-bench",
+                                         what, real, bench_storage_kernel_fs(real));
         r = bench_fio_scratch_dir(m->f, real, &scratch);
         if (r == -ENOMEM)
                 return r;
@@ -234,6 +238,14 @@ static int check_bdev(struct model *m, const char *path, const struct stat *st, 
         return 0;
 }
 
+/* A file a job names on a kernel interface's filesystem (storage.c): refused, read or write. */
+static int not_storage(struct model *m, const struct jobsum *js, const char *path, const char *fs)
+{
+        return bench_fio_problem(m->d, "job '%s': %s is on %s, a kernel interface, not storage: not with "
+                                 "iosched-bench",
+                                 js->name, path, fs);
+}
+
 /* One file or device a job names. */
 static int one_path(struct model *m, struct jobsum *js, const char *path)
 {
@@ -250,8 +262,10 @@ static int one_path(struct model *m, struct jobsum *js, const char *path)
                 if (m->g->target_device && !js->log)
                         return bench_fio_problem(m->d, "job '%s': %s is not --target-device %s (a new file)",
                                                  js->name, path, m->g->target_device);
-                first(js->first_new, sizeof(js->first_new), &js->nnew, path);
                 bench_fio_dir_part(path, dir, sizeof(dir));
+                if (bench_storage_kernel_fs(dir))
+                        return not_storage(m, js, path, bench_storage_kernel_fs(dir));
+                first(js->first_new, sizeof(js->first_new), &js->nnew, path);
                 r = js->keep ? 0 : bench_list_push(&m->created, path);
                 if (r < 0 || (!js->log && streq(dir, m->last_dir)))
                         return r;       /* the same directory as the file before (numjobs x nrfiles) */
@@ -269,6 +283,8 @@ static int one_path(struct model *m, struct jobsum *js, const char *path)
                 return bench_fio_problem(m->d, "job '%s': %s is a %s, not a file or a device: not with "
                                          "iosched-bench",
                                          js->name, path, S_ISFIFO(st.st_mode) ? "pipe" : "socket");
+        if (S_ISREG(st.st_mode) && bench_storage_kernel_fs(path))
+                return not_storage(m, js, path, bench_storage_kernel_fs(path));
         if (S_ISREG(st.st_mode)) {
                 change |= js->deletes || js->truncates || js->need_unsure ||
                           (js->need && (uint64_t)st.st_size < js->need);
@@ -287,7 +303,16 @@ static int one_path(struct model *m, struct jobsum *js, const char *path)
                                 "is a character device, not a block device: one open only for reading still "
                                 "takes passthrough commands from root (NVMe and SCSI generic), writes too: "
                                 "needs --allow-write";
+                        char cls[64];
 
+                        r = bench_storage_chardev(m->root, st.st_rdev, cls, sizeof(cls));
+                        if (r < 0)
+                                return r;
+                        if (r == 0)
+                                return bench_fio_problem(m->d, "job '%s': %s is a character device of class "
+                                                         "%s, not storage (NVMe generic, SCSI generic, bsg, "
+                                                         "DAX, MTD): not with iosched-bench",
+                                                         js->name, path, cls);
                         if (!m->g->allow_write)
                                 return bench_fio_problem(m->d, "job '%s': %s %s", js->name, path, why);
                         change = true;
@@ -618,6 +643,8 @@ static int job_files(struct model *m, struct bench_fio_def *j, struct jobsum *js
                 if (streq(k, "directory")) {
                         cur = v;
                         bench_fio_dir_entry(cur, 0, d0, sizeof(d0));
+                } else if (streq(k, "opendir") && bench_storage_kernel_fs(v)) {
+                        r = not_storage(m, js, v, bench_storage_kernel_fs(v));
                 } else if (streq(k, "opendir")) {
                         *resolved &= !cur;      /* fio puts directory= before each file it finds */
                         r = listed(m, v);
