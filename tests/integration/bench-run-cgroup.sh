@@ -66,12 +66,64 @@ for i in 1 2 3 4 5 6; do
         [ $i -gt 3 ] && sleep 0.5
         kill -9 $bench
         wait $bench 2>/dev/null
-        wait_for 60000 no_run k$i $bench || b_fail "k$i: fio still runs after kill -9: $(run_of k$i $bench)"
+        wait_for 60000 no_run k$i $bench ||
+                b_fail "k$i: fio still runs after kill -9: $(ps -o pid,ppid,pgid,stat,etimes,comm,args \
+                        -p "$(run_of k$i $bench | paste -sd,)")"
         wait_for 60000 no_daemon || b_fail "k$i: the job's daemon outlived a kill -9"
         wait_for 60000 no_dir "$cgmnt$(sed -n 's/^0:://p' /proc/self/cgroup | sed 's|^/$||')/iosched-bench.$bench" ||
                 b_fail "k$i: the run's cgroup is left"
 done
 echo "ok: kill -9, at once and later: nothing of the run is left"
+
+# 2b. kill -9 while fio reads the jobs' files (fio run first, fenced, create_only=1: fionamed.c, with
+# Landlock): a job it forked, in a session of its own, ends with the run.  A stand-in fio (built here,
+# first in PATH) forks such a job when asked for the files' names (--debug=file), writes the job's pid
+# to an inherited descriptor, and both wait forever.  Before, fio's reading ran outside the run's
+# cgroup, and the job was left after the kill -9, for good.
+if command -v cc >/dev/null && ! { [ -r /sys/kernel/security/lsm ] && ! grep -qw landlock /sys/kernel/security/lsm; }
+then
+        mkdir -p "$B_TMP/bin"
+        cat >"$B_TMP/standin.c" <<'EOC'
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+        for (int i = 1; i < argc; i++) {
+                if (!strcmp(argv[i], "--enghelp")) {
+                        puts("Available IO engines:\n\tpsync\n\tsync");
+                        return 0;
+                }
+                if (!strcmp(argv[i], "--debug=file")) {
+                        if (fork() == 0) {
+                                setsid();
+                                dprintf(8, "%d\n", (int)getpid());
+                        }
+                        for (;;)
+                                pause();
+                }
+        }
+        return 1;
+}
+EOC
+        cc -o "$B_TMP/bin/fio" "$B_TMP/standin.c" || b_fail "cc"
+        : >"$B_TMP/job.pid"
+        head -c 65536 /dev/zero >"$B_TMP/t.read"
+        env -u IOSCHED_BENCH_LANDLOCK PATH="$B_TMP/bin:$PATH" "$BENCH_BIN" --backend=fio --ioengine=psync \
+                --name=cg-$id-read --filename="$B_TMP/t.read" --size=64k --rw=read \
+                >"$B_TMP/out.read" 2>"$B_TMP/err.read" 8>"$B_TMP/job.pid" &
+        bench=$!
+        B_PIDS="$B_PIDS $bench"
+        has_job() { [ -s "$B_TMP/job.pid" ]; }
+        wait_for 20000 has_job || b_fail "fio's reading: the stand-in's job never started: $(cat "$B_TMP/err.read")"
+        job=$(cat "$B_TMP/job.pid")
+        B_PIDS="$B_PIDS $job"
+        kill -9 $bench
+        wait $bench 2>/dev/null
+        wait_for 60000 gone $job || b_fail "fio's reading: its job outlived a kill -9 of the bench"
+        echo "ok: kill -9 while fio reads the jobs: its job ended with the run"
+fi
 
 # 3. no cgroup: the daemon (left running, in a session of its own) does not hold the bench after SIGTERM
 shim=$top/$BUILDDIR/tests/libiosfault.so

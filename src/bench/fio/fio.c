@@ -19,7 +19,6 @@
  * lays out are removed by directory handle (created.c).
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
@@ -27,7 +26,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -204,20 +202,17 @@ static _Noreturn void child_fail(int fd, int err, const char *step, bool fence)
         _exit(127);
 }
 
-/* In fio's child: its own process group, killed with its parent, the kernel's fence, then fio. */
+/* In fio's child: its own process group and the run's cgroup (fioproc.c), the kernel's fence, then fio. */
 static _Noreturn void child_exec(struct bench_fio *f, pid_t parent, int out, int err, int status)
 {
         const char *step = NULL;
         int r;
 
-        setpgid(0, 0);
-        signal(SIGPIPE, SIG_DFL);
-        if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
-                child_fail(status, errno, "set the parent-death signal", false);
-        if (getppid() != parent)
+        r = bench_fio_proc_enter(parent, &step);
+        if (r == -ECHILD)
                 _exit(127);             /* iosched-bench is gone already */
-        if (bench_runcg_join() < 0)     /* fio and all it starts in the run's cgroup (runcg.c) */
-                child_fail(status, errno, "join the run's cgroup", false);
+        if (r < 0)
+                child_fail(status, -r, step, false);
         if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0)
                 child_fail(status, errno, "redirect its output", false);
         r = bench_fence_enter(&f->fence, &step);
@@ -227,92 +222,10 @@ static _Noreturn void child_exec(struct bench_fio *f, pid_t parent, int out, int
         child_fail(status, errno, "execute it", false);
 }
 
-/* Has fio ended (not reaped yet)? */
-static bool exited(pid_t pid)
-{
-        siginfo_t si = { .si_pid = 0 };
-
-        return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid;
-}
-
-/* Does a process other than a zombie remain in process group pgid (proc/N/stat: state, pgrp)? */
-static bool group_alive(pid_t pgid)
-{
-        DIR *d = opendir("/proc");
-        struct dirent *de;
-        bool alive = false;
-
-        if (!d)
-                return false;
-        while (!alive && (de = readdir(d))) {
-                char path[300], buf[512], *p, state;
-                int fd, pgrp;
-                ssize_t n;
-
-                if (de->d_name[0] < '1' || de->d_name[0] > '9')
-                        continue;
-                snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
-                fd = open(path, O_RDONLY | O_CLOEXEC);
-                if (fd < 0)
-                        continue;
-                n = read(fd, buf, sizeof(buf) - 1);
-                close(fd);
-                buf[n > 0 ? n : 0] = '\0';
-                p = strrchr(buf, ')');
-                alive = p && sscanf(p + 1, " %c %*d %d", &state, &pgrp) == 2 && pgrp == pgid && state != 'Z';
-        }
-        closedir(d);
-        return alive;
-}
-
-/* fio's job processes, each in a session of its own (fio's setsid): killed with their groups */
-static void kill_jobs(pid_t pid)
-{
-        char path[64], buf[4096];
-        ssize_t n;
-        int fd;
-
-        snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
-        fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-                return;
-        n = read(fd, buf, sizeof(buf) - 1);
-        close(fd);
-        buf[n > 0 ? n : 0] = '\0';
-        for (char *t = strtok(buf, " \n"); t; t = strtok(NULL, " \n"))
-                if (atoi(t) > 1) {
-                        kill(-atoi(t), SIGKILL);
-                        kill(atoi(t), SIGKILL);
-                }
-}
-
-/*
- * fio has ended (or is made to: TERM, then KILL after 5 s), and whatever is
- * left of its process group is killed while fio is not yet reaped (its
- * group id cannot be anyone else's until then); then reaped.
- */
+/* fio ended with all it started (fioproc.c); the files it laid out then known (created.c). */
 static void end_group(struct fio_child *c, bool term)
 {
-        siginfo_t si;
-
-        if (term)
-                kill(-c->pid, SIGTERM);
-        for (int i = 0; term && i < 50 && !exited(c->pid); i++)
-                usleep(100000);
-        if (term && !exited(c->pid)) {
-                kill_jobs(c->pid);      /* while fio lives: its children are still its own */
-                kill(-c->pid, SIGKILL);
-        }
-        /* a fio run through a wrapper: the real fio, in the group, ends its jobs on TERM too */
-        for (int i = 0; term && i < 20 && group_alive(c->pid); i++)
-                usleep(50000);
-        while (waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
-                ;
-        (void)bench_runcg_kill();       /* whatever fio left, in any session */
-        kill(-c->pid, SIGKILL);
-        while (waitpid(c->pid, &c->status, 0) < 0 && errno == EINTR)
-                ;
-        bench_guard_fio(0);
+        bench_fio_proc_end(c->pid, term, &c->status);
         bench_created_seen();
 }
 
@@ -350,8 +263,7 @@ static int spawn(struct bench_fio *f, struct fio_child *c, struct bench_error *e
                 close(st[0]);
                 return bench_error_set(e, BENCH_ERR_SYSTEM, r, "cannot start fio: %s", ios_strerror(r));
         }
-        setpgid(c->pid, c->pid);
-        bench_guard_fio(c->pid);
+        bench_fio_proc_started(c->pid);
         while ((n = read(st[0], &m, sizeof(m))) < 0 && errno == EINTR)
                 ;
         close(st[0]);
@@ -402,7 +314,7 @@ static int collect(struct fio_child *c, bool *stopped)
                 ssize_t n;
 
                 /* fio has ended and its report is read: a program it left running may hold stderr */
-                if (c->out < 0 && exited(c->pid)) {
+                if (c->out < 0 && bench_fio_proc_exited(c->pid)) {
                         p[1].events = POLLIN;
                         for (int i = 0; i < 64 && c->err >= 0 && poll(&p[1], 1, 0) > 0; i++)
                                 take_err(c);
@@ -414,7 +326,7 @@ static int collect(struct fio_child *c, bool *stopped)
                 }
                 /* fio has ended, its report in the pipe: a program a job left (a daemon) cannot hold it
                  * open */
-                bool ended = c->out >= 0 && exited(c->pid);
+                bool ended = c->out >= 0 && bench_fio_proc_exited(c->pid);
 
                 if (ended)
                         (void)bench_runcg_kill();

@@ -102,6 +102,15 @@ int bench_sandbox_enter(const struct bench_fio_access *a, const char *exe, const
  * (null, zero, full, random, urandom); any other character device is a driver's door (NVMe and
  * SCSI generic take passthrough commands, writes too, on a descriptor open for reading) */
 bool bench_sandbox_harmless_rdev(dev_t rdev);
+/* fioproc.c: in a fio child before exec: its own process group, the parent-death signal, the run's
+ * cgroup; 0, -ECHILD when parent is gone already, or -errno with *step.  Async-signal-safe. */
+int bench_fio_proc_enter(pid_t parent, const char **step);
+/* fioproc.c: in the parent: the child pid's group set, and told to the guard */
+void bench_fio_proc_started(pid_t pid);
+/* fioproc.c: whether fio pid has ended (not reaped yet) */
+bool bench_fio_proc_exited(pid_t pid);
+/* fioproc.c: fio pid ended (term: made to, TERM then KILL), all it started with it, reaped into *status */
+void bench_fio_proc_end(pid_t pid, bool term, int *status);
 /* sandbox.c: exe's ELF interpreter (PT_INTERP) in buf: 1, 0 when it names none, -errno */
 int bench_sandbox_interp(const char *exe, char *buf, size_t size);
 /*

@@ -3,7 +3,10 @@
  * fiocapture.c: fio run to its end for its own reading of a job
  * (--showcmd, fioread.c) or of itself (--enghelp, fioengines.c): standard
  * input, output and errors in memory files, SIGINT and SIGTERM to
- * iosched-bench ending it.
+ * iosched-bench ending it.  It starts and ends as the run's fio does
+ * (fioproc.c): in the run's cgroup, with the guard told, so that a job
+ * it forks (fionamed.c runs the jobs with create_only=1) cannot outlive
+ * iosched-bench, even after a kill -9.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -13,11 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fio.h"
 #include "fioread.h"
+#include "guard.h"
 #include "jobs.h"
 #include "macro.h"
 
@@ -63,15 +67,22 @@ int bench_fio_capture(const struct bench_fence *fc, char * const *argv, const ch
         const char *step = NULL;
         int ifd = memfd_text("fio-in", in), ofd = memfd_text("fio-out", NULL), efd = memfd_text("fio-err", NULL);
         int status = 0, r = 0;
-        pid_t pid = -1;
+        pid_t pid = -1, parent = getpid();
 
+        /* the run's cgroup and its guard first: a job fio forks while it reads ends with the run */
+        (void)bench_guard_start();
         if (ifd < 0 || ofd < 0 || efd < 0)
                 r = -ENOMEM;
         else if ((pid = fork()) < 0)
                 r = bench_error_set(e, BENCH_ERR_SYSTEM, errno, "cannot start fio: %s", ios_strerror(errno));
         else if (pid == 0) {
-                prctl(PR_SET_PDEATHSIG, SIGKILL);
-                signal(SIGPIPE, SIG_DFL);
+                r = bench_fio_proc_enter(parent, &step);
+                if (r < 0) {
+                        if (r != -ECHILD)
+                                dprintf(2, "iosched-bench: cannot start fio (%s: %s)\n", step,
+                                        ios_strerror(r));
+                        _exit(127);
+                }
                 if (dup2(ifd, 0) < 0 || dup2(ofd, 1) < 0 || dup2(efd, 2) < 0)
                         _exit(127);
                 /* fio reads the job inside the fence, as it runs it: never unconfined */
@@ -82,24 +93,18 @@ int bench_fio_capture(const struct bench_fence *fc, char * const *argv, const ch
                 execv(argv[0], argv);
                 _exit(127);
         }
-        while (r == 0) {
-                pid_t w = waitpid(pid, &status, WNOHANG);
-
-                if (w == pid)
-                        break;
-                if (w < 0 && errno != EINTR) {
-                        r = -errno;
-                        break;
-                }
-                if (bench_stop_signal) {
-                        kill(pid, SIGKILL);
-                        waitpid(pid, NULL, 0);
+        if (pid > 0)
+                bench_fio_proc_started(pid);
+        while (pid > 0 && r == 0 && !bench_fio_proc_exited(pid)) {
+                if (bench_stop_signal)
                         r = bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted by signal %d",
                                             bench_stop_signal);
-                        break;
-                }
-                usleep(5000);
+                else
+                        usleep(5000);
         }
+        /* fio and the jobs it forked (sessions of their own) ended whole, fio reaped */
+        if (pid > 0)
+                bench_fio_proc_end(pid, r < 0, &status);
         if (r == 0) {
                 *out = memfd_read(ofd);
                 *err = memfd_read(efd);

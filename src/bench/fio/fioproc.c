@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * fioproc.c: the life of every fio process iosched-bench starts (the run
+ * in fio.c, fio's own readings in fiocapture.c).  Between fork and exec
+ * the child takes a process group of its own, the parent-death signal
+ * (checked against a parent already gone) and the run's cgroup (runcg.c),
+ * so that fio and the jobs it forks into sessions of their own are
+ * reached by cgroup.kill, by the guard after a kill -9 (told the group:
+ * guard.c), and by the end below on every way out.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fio.h"
+#include "guard.h"
+
+int bench_fio_proc_enter(pid_t parent, const char **step)
+{
+        setpgid(0, 0);
+        signal(SIGPIPE, SIG_DFL);
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0) {
+                *step = "set the parent-death signal";
+                return -errno;
+        }
+        if (getppid() != parent)
+                return -ECHILD;
+        if (bench_runcg_join() < 0) {   /* fio and all it starts in the run's cgroup (runcg.c) */
+                *step = "join the run's cgroup";
+                return -errno;
+        }
+        return 0;
+}
+
+void bench_fio_proc_started(pid_t pid)
+{
+        setpgid(pid, pid);
+        bench_guard_fio(pid);
+}
+
+/* Has fio ended (not reaped yet)? */
+bool bench_fio_proc_exited(pid_t pid)
+{
+        siginfo_t si = { .si_pid = 0 };
+
+        return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid;
+}
+
+/* Does a process other than a zombie remain in process group pgid (proc/N/stat: state, pgrp)? */
+static bool group_alive(pid_t pgid)
+{
+        DIR *d = opendir("/proc");
+        struct dirent *de;
+        bool alive = false;
+
+        if (!d)
+                return false;
+        while (!alive && (de = readdir(d))) {
+                char path[300], buf[512], *p, state;
+                int fd, pgrp;
+                ssize_t n;
+
+                if (de->d_name[0] < '1' || de->d_name[0] > '9')
+                        continue;
+                snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+                fd = open(path, O_RDONLY | O_CLOEXEC);
+                if (fd < 0)
+                        continue;
+                n = read(fd, buf, sizeof(buf) - 1);
+                close(fd);
+                buf[n > 0 ? n : 0] = '\0';
+                p = strrchr(buf, ')');
+                alive = p && sscanf(p + 1, " %c %*d %d", &state, &pgrp) == 2 && pgrp == pgid && state != 'Z';
+        }
+        closedir(d);
+        return alive;
+}
+
+/* fio's job processes, each in a session of its own (fio's setsid): killed with their groups */
+static void kill_jobs(pid_t pid)
+{
+        char path[64], buf[4096];
+        ssize_t n;
+        int fd;
+
+        snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return;
+        n = read(fd, buf, sizeof(buf) - 1);
+        close(fd);
+        buf[n > 0 ? n : 0] = '\0';
+        for (char *t = strtok(buf, " \n"); t; t = strtok(NULL, " \n"))
+                if (atoi(t) > 1) {
+                        kill(-atoi(t), SIGKILL);
+                        kill(atoi(t), SIGKILL);
+                }
+}
+
+/*
+ * fio has ended (or is made to: TERM, then KILL after 5 s), and whatever is
+ * left of its process group is killed while fio is not yet reaped (its
+ * group id cannot be anyone else's until then); then reaped.
+ */
+void bench_fio_proc_end(pid_t pid, bool term, int *status)
+{
+        siginfo_t si;
+
+        if (term)
+                kill(-pid, SIGTERM);
+        for (int i = 0; term && i < 50 && !bench_fio_proc_exited(pid); i++)
+                usleep(100000);
+        if (term && !bench_fio_proc_exited(pid)) {
+                kill_jobs(pid);      /* while fio lives: its children are still its own */
+                kill(-pid, SIGKILL);
+        }
+        /* a fio run through a wrapper: the real fio, in the group, ends its jobs on TERM too */
+        for (int i = 0; term && i < 20 && group_alive(pid); i++)
+                usleep(50000);
+        while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+                ;
+        (void)bench_runcg_kill();       /* whatever fio left, in any session */
+        kill(-pid, SIGKILL);
+        while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+                ;
+        bench_guard_fio(0);
+}
