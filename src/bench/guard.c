@@ -89,47 +89,29 @@ struct procs {
 /* pid's start time (proc/PID/stat, field 22), 0 when it is gone */
 static unsigned long long start_time(pid_t pid)
 {
-        char path[64], buf[1024], *p;
+        char buf[1024];
         unsigned long long t = 0;
-        ssize_t n;
-        int fd;
 
-        snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-        fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-                return 0;
-        n = read(fd, buf, sizeof(buf) - 1);
-        close(fd);
-        buf[n > 0 ? n : 0] = '\0';
-        p = strrchr(buf, ')');
         /* after the name: state (3) ... starttime (22) */
-        if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
-                         &t) != 1)
+        if (bench_proc_stat(pid, buf, sizeof(buf)) < 0 ||
+            sscanf(buf, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+                   &t) != 1)
                 return 0;
         return t;
 }
 
 static void learn_children(struct procs *ps, pid_t parent)
 {
-        char path[64], buf[4096];
-        ssize_t n;
-        int fd;
+        pid_t kids[1024];
+        size_t nk = bench_proc_children(parent, kids, ELEMENTSOF(kids));
 
-        snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)parent, (int)parent);
-        fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-                return;
-        n = read(fd, buf, sizeof(buf) - 1);
-        close(fd);
-        buf[n > 0 ? n : 0] = '\0';
-        for (char *t = strtok(buf, " \n"); t; t = strtok(NULL, " \n")) {
-                pid_t pid = (pid_t)atoi(t);
+        for (size_t k = 0; k < nk; k++) {
                 bool known = false;
 
                 for (size_t i = 0; i < ps->n && !known; i++)
-                        known = ps->v[i].pid == pid;
-                if (!known && pid > 1 && ps->n < GUARD_MAX_PROCS)
-                        ps->v[ps->n++] = (struct proc){ .pid = pid, .start = start_time(pid) };
+                        known = ps->v[i].pid == kids[k];
+                if (!known && ps->n < GUARD_MAX_PROCS)
+                        ps->v[ps->n++] = (struct proc){ .pid = kids[k], .start = start_time(kids[k]) };
         }
 }
 

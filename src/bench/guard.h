@@ -32,6 +32,11 @@ void bench_guard_file(const char *path, int dfd, dev_t dev, ino_t ino, bool know
 void bench_guard_file_seen(const char *path, dev_t dev, ino_t ino);
 void bench_guard_file_gone(const char *path);
 
+/* procs.c: pid's /proc/PID/stat fields after its name ("S 1 42 ...") in buf: 0 or -errno */
+int bench_proc_stat(pid_t pid, char *buf, size_t len);
+/* procs.c: pid's children (at most max) into v: how many */
+size_t bench_proc_children(pid_t pid, pid_t *v, size_t max);
+
 /*
  * runcg.c: the run's cgroup (cgroup v2, where writable): made once by
  * bench_guard_start() and told to the guard, joined by fio's child before

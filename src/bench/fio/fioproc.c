@@ -22,6 +22,7 @@
 
 #include "fio.h"
 #include "guard.h"
+#include "macro.h"
 
 int bench_fio_proc_enter(pid_t parent, const char **step)
 {
@@ -64,21 +65,13 @@ static bool group_alive(pid_t pgid)
         if (!d)
                 return false;
         while (!alive && (de = readdir(d))) {
-                char path[300], buf[512], *p, state;
-                int fd, pgrp;
-                ssize_t n;
+                char buf[512], state;
+                int pgrp;
 
                 if (de->d_name[0] < '1' || de->d_name[0] > '9')
                         continue;
-                snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
-                fd = open(path, O_RDONLY | O_CLOEXEC);
-                if (fd < 0)
-                        continue;
-                n = read(fd, buf, sizeof(buf) - 1);
-                close(fd);
-                buf[n > 0 ? n : 0] = '\0';
-                p = strrchr(buf, ')');
-                alive = p && sscanf(p + 1, " %c %*d %d", &state, &pgrp) == 2 && pgrp == pgid && state != 'Z';
+                alive = bench_proc_stat((pid_t)atoi(de->d_name), buf, sizeof(buf)) == 0 &&
+                        sscanf(buf, "%c %*d %d", &state, &pgrp) == 2 && pgrp == pgid && state != 'Z';
         }
         closedir(d);
         return alive;
@@ -87,22 +80,13 @@ static bool group_alive(pid_t pgid)
 /* fio's job processes, each in a session of its own (fio's setsid): killed with their groups */
 static void kill_jobs(pid_t pid)
 {
-        char path[64], buf[4096];
-        ssize_t n;
-        int fd;
+        pid_t kids[1024];
+        size_t n = bench_proc_children(pid, kids, ELEMENTSOF(kids));
 
-        snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
-        fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-                return;
-        n = read(fd, buf, sizeof(buf) - 1);
-        close(fd);
-        buf[n > 0 ? n : 0] = '\0';
-        for (char *t = strtok(buf, " \n"); t; t = strtok(NULL, " \n"))
-                if (atoi(t) > 1) {
-                        kill(-atoi(t), SIGKILL);
-                        kill(atoi(t), SIGKILL);
-                }
+        for (size_t i = 0; i < n; i++) {
+                kill(-kids[i], SIGKILL);
+                kill(kids[i], SIGKILL);
+        }
 }
 
 /*
