@@ -3,10 +3,15 @@
  * fioproc.c: the life of every fio process iosched-bench starts (the run
  * in fio.c, fio's own readings in fiocapture.c).  Between fork and exec
  * the child takes a process group of its own, the parent-death signal
- * (checked against a parent already gone) and the run's cgroup (runcg.c),
- * so that fio and the jobs it forks into sessions of their own are
- * reached by cgroup.kill, by the guard after a kill -9 (told the group:
- * guard.c), and by the end below on every way out.
+ * (checked against a parent already gone), the run's cgroup (runcg.c)
+ * and an IPC namespace of its own, so that fio and the jobs it forks into
+ * sessions of their own are reached by cgroup.kill, by the guard after a
+ * kill -9 (told the group: guard.c), and by the end below on every way
+ * out, and what they leave in System V IPC goes with the last of them:
+ * fio's mem=shm buffer is marked for removal only when fio frees it, so a
+ * killed fio leaves it to the machine's until a reboot, where the
+ * namespace's end removes it.  Without the right to make one (not root:
+ * EPERM; a kernel without IPC namespaces: EINVAL) fio shares the bench's.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -16,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,6 +42,10 @@ int bench_fio_proc_enter(pid_t parent, const char **step)
                 return -ECHILD;
         if (bench_runcg_join() < 0) {   /* fio and all it starts in the run's cgroup (runcg.c) */
                 *step = "join the run's cgroup";
+                return -errno;
+        }
+        if (unshare(CLONE_NEWIPC) < 0 && errno != EPERM && errno != EINVAL) {
+                *step = "make fio's IPC namespace";
                 return -errno;
         }
         return 0;

@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Description: what fio makes in System V IPC goes with fio.  A job with
+# mem=shm takes its I/O buffers in a shared memory segment that fio marks
+# for removal only when it frees them, so a fio killed by the bench's end
+# (a kill -9 of the bench, the guard's cgroup.kill) left the segment to
+# the machine until a reboot.  Every fio runs in an IPC namespace of its
+# own: the run's processes are in one other than the bench's, no segment
+# of theirs is in the machine's after a kill -9, and no process is left in
+# their namespace, whose end removes what is in it.  A mem=shm job still
+# runs to its end.  With Landlock and on the path without it
+# (IOSCHED_BENCH_LANDLOCK=0 --unconfined).
+. "$(dirname "$0")/bench-lib.sh"
+b_require_root
+[ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
+command -v fio >/dev/null || b_skip "no fio"
+command -v ipcs >/dev/null || b_skip "no ipcs"
+
+head -c 1048576 /dev/zero >"$B_TMP/f" || b_fail "the target"
+id=${B_TMP##*-}
+# the run's fio processes: their argv names the job, by a name no other run of this test (another lane)
+# uses (the bench's guard, a fork of the bench, has its argv too)
+run_of() { pgrep -f -- "--name=ipc-$id-$1( |\$)" | while read -r p; do
+        [ "$p" != "$2" ] && [ "$(cat /proc/$p/comm 2>/dev/null)" = fio ] && echo $p; done; }
+no_run() { [ -z "$(run_of "$1" "$2")" ]; }
+two() { [ "$(run_of "$1" "$2" | wc -l)" -ge 2 ]; }     # fio and its job process, which takes the buffer
+self=$(readlink /proc/self/ns/ipc)
+# the machine's segments made by one of the pids in $1 (ipcs -p: shmid owner cpid lpid)
+left_by() { ipcs -m -p | awk -v pids=" $1 " 'NR > 3 && NF >= 4 && index(pids, " " $3 " ") { print $1 }'; }
+in_ns() { for p in /proc/[0-9]*; do [ "$(readlink $p/ns/ipc 2>/dev/null)" = "$1" ] && echo ${p#/proc/}; done; }
+
+for mode in landlock unconfined; do
+        # one simple command each, so that a run in the background is the bench's pid (env execs it)
+        case $mode in
+        landlock) envs="-u IOSCHED_BENCH_LANDLOCK" unc= ;;
+        *) envs=IOSCHED_BENCH_LANDLOCK=0 unc=--unconfined ;;
+        esac
+        job="--filename=$B_TMP/f --rw=randread --bs=64k --iodepth=8 --mem=shm"
+        # shellcheck disable=SC2086 # one word per option
+        env $envs $BENCH --backend=fio $unc --name=ipc-$id-$mode-end $job --size=1m >"$B_TMP/out" 2>"$B_TMP/err" ||
+                b_fail "$mode: a mem=shm job: exit $?: $(cat "$B_TMP/err")"
+        # shellcheck disable=SC2086
+        env $envs $BENCH --backend=fio $unc --name=ipc-$id-$mode $job --time_based --runtime=300 >"$B_TMP/out" 2>"$B_TMP/err" &
+        bench=$!
+        B_PIDS="$B_PIDS $bench"
+        wait_for 60000 two $mode $bench || b_fail "$mode: fio never started its job: $(cat "$B_TMP/err")"
+        pids=$(run_of $mode $bench | paste -sd' ')
+        ns=
+        for p in $pids; do
+                n=$(readlink /proc/$p/ns/ipc) || continue
+                [ "$n" = "$self" ] && b_fail "$mode: fio ($p) shares the machine's IPC namespace"
+                ns=$n
+        done
+        [ -n "$ns" ] || b_fail "$mode: no process of the run read"
+        kill -9 $bench
+        wait $bench 2>/dev/null
+        wait_for 60000 no_run $mode $bench || b_fail "$mode: fio still runs after kill -9"
+        seg=$(left_by "$pids")
+        [ -z "$seg" ] || { ipcrm $(printf -- '-m %s ' $seg); b_fail "$mode: fio's segment left: $seg"; }
+        left=$(in_ns "$ns")
+        [ -z "$left" ] || b_fail "$mode: left in fio's IPC namespace: $left"
+        echo "ok: $mode: mem=shm runs; after a kill -9 no segment of fio's is left"
+done
+echo ok
