@@ -48,14 +48,19 @@ check() {  # check FORM: nothing outside the run changed
 form() {  # form FLAGS...: one form, then the check
         printf 'precious data\n' >"$V"
         rm -f "$M"
-        (cd work && eval "\"\$BENCH_BIN\" --backend=fio $*" >../out 2>../err)
+        (cd work && eval "\"\$BENCH_BIN\" --backend=fio $unc $*" >../out 2>../err)
         rc=$?
         case $rc in 0|1|2|3) ;; *) b_fail "$mode: $*: exit $rc: $(tail -2 err)" ;; esac
         check "$*"
 }
 
-for mode in landlock none; do
-        if [ $mode = none ]; then export IOSCHED_BENCH_LANDLOCK=0; else unset IOSCHED_BENCH_LANDLOCK; fi
+for mode in landlock none unconfined; do
+        unc=
+        case $mode in
+        landlock) unset IOSCHED_BENCH_LANDLOCK ;;
+        none) export IOSCHED_BENCH_LANDLOCK=0 ;;
+        *) export IOSCHED_BENCH_LANDLOCK=0; unc=--unconfined ;;
+        esac
         form "$base --write_iolog=$V"
         form "$base --write_lat_log=$B_TMP/other/lat"
         form "--allow-write $base '--exec_prerun=touch $M'"
@@ -72,6 +77,8 @@ for mode in landlock none; do
         form "$base --verify=crc32c --verify_state_save=1 --aux-path=$B_TMP/other"
         form "$base --mem=mmap:$V"
         form "$base --mem=mmaphuge:$V"
+        form "--allow-write --name=j --filename=$B_TMP/work/data --rw=write --size=64k --ioengine=e4defrag --donorname=$V"
+        form "--allow-write --name=j --filename=$B_TMP/work/data --rw=write --size=64k --ioengine=e4defrag --inplace=1 --donorname=$B_TMP/other/new"
         form "--profile=tiobench --size=1m"
         form "--name=j --filename=$dev --rw=read --size=1m --runtime=1 --ioscheduler=kyber"
         form "--name=j --filename=$dev --rw=read --size=1m --runtime=1 --cgroup=iosched-bench-it-$l --cgroup_nodelete=1"

@@ -12,7 +12,11 @@
 # refused before fio starts (exit 3), as is a job that would save a new
 # state beside the one loaded (fio has one --aux-path, so it cannot go to a
 # scratch directory).  verify_only=1 on the writing job, with
-# --allow-write, writes only the state.  With Landlock and on the path
+# --allow-write, writes only the state.  A trigger (--trigger-timeout,
+# --trigger-file) saves every job's state, verify= or not: it needs
+# --allow-write and goes to the scratch directory (before: the working
+# directory, without Landlock); an existing trigger file, which fio
+# removes, is refused.  With Landlock and on the path
 # without it (IOSCHED_BENCH_LANDLOCK=0 --unconfined).
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
@@ -77,5 +81,25 @@ for mode in landlock unconfined; do
         [ $rc = 1 ] || b_fail "$mode: a changed block: exit $rc, want 1: $(cat "$B_TMP/err")"
         grep -q "^iosched-bench: fio failed (exit status 1): .*func=io_u_sync_complete" "$B_TMP/err" ||
                 b_fail "$mode: a changed block: not fio's reason: $(cat "$B_TMP/err")"
+        # a trigger (--trigger-timeout here; the time-based job ends when it fires) saves every job's
+        # state, verify= or not: without --allow-write refused, with it made in the scratch directory
+        t="--name=t --filename=$D/data --rw=read --size=256k --time_based --runtime=600 --trigger-timeout=1"
+        # shellcheck disable=SC2086
+        run $t >"$B_TMP/out" 2>"$B_TMP/err"
+        rc=$?
+        [ $rc = 3 ] || b_fail "$mode: a trigger's state without --allow-write: exit $rc: $(cat "$B_TMP/err")"
+        grep -q "^iosched-bench: job 't': fio would save its verify state local-t-0-verify.state when its trigger" \
+                "$B_TMP/err" || b_fail "$mode: a trigger's state: $(cat "$B_TMP/err")"
+        # shellcheck disable=SC2086
+        run --allow-write $t >"$B_TMP/out" 2>"$B_TMP/err" ||
+                b_fail "$mode: a trigger with --allow-write: exit $?: $(cat "$B_TMP/err")"
+        [ "$(ls -A)" = "$(printf 'data\nlocal-v-0-verify.state')" ] || b_fail "$mode: files left: $(ls -A)"
+        # an existing trigger file: fio removes it as it starts
+        printf 'keep\n' >"$B_TMP/trig"
+        # shellcheck disable=SC2086
+        run --allow-write $t --trigger-file="$B_TMP/trig" >"$B_TMP/out" 2>"$B_TMP/err"
+        rc=$?
+        [ $rc = 3 ] || b_fail "$mode: an existing trigger file: exit $rc: $(cat "$B_TMP/err")"
+        [ "$(cat "$B_TMP/trig")" = keep ] || b_fail "$mode: the trigger file was removed"
 done
 exit 0

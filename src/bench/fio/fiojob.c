@@ -18,8 +18,9 @@
  * problem is said at once: a change without --allow-write, code without
  * --allow-exec, a mounted or held device (target.c's checks; one open per
  * device, shared by every job on it), targets on several disks with
- * --compare, a target that is not --target-device, read_iolog replays, an
- * existing file fio would remove (delete, or lay out anew); and what the
+ * --compare, a target that is not --target-device, read_iolog replays,
+ * ioscheduler=, e4defrag (not_run()), an existing file fio would remove
+ * (delete, lay out anew, --trigger-file); and what the
  * model cannot resolve, without Landlock to hold fio.  With --allow-write
  * a new file is placed in the run's scratch directory for its directory
  * (fioscratch.c), in fio's command line: filename= parts as whole paths
@@ -61,6 +62,7 @@ struct model {
         uint64_t nfiles;                /* the files of the jobs met so far (numjobs x nrfiles each) */
         bool aux_placed;                /* fio's --aux-path set to a scratch directory (or left) */
         bool loads;                     /* a job loads its verify state (verify_state_load=1) */
+        bool triggered;                 /* a trigger may fire: every job's verify state saved */
 };
 
 /* The most files the jobs of one run may name together: each is resolved and kept before fio starts. */
@@ -770,13 +772,16 @@ static int logs(struct model *m, struct bench_fio_def *j, struct jobsum *js, uns
         /*
          * The verify state, AUX/local-JOB-THREAD-verify.state (THREAD counted
          * over all jobs): a writing job with verify= saves it at its end, one
-         * with verify_state_load=1 reads it before it starts.  A new one is
+         * with verify_state_load=1 reads it before it starts; a trigger
+         * (--trigger-file, --trigger-timeout) saves every job's, whatever
+         * its settings (fio's verify_save_state()).  A new one is
          * made in a scratch directory, unless a job of the run loads its own
          * (m->loads): fio has one --aux-path for both.
          */
-        bool save = js->ddir_write && truthy(j, "verify") &&
-                    (!bench_fio_kv_get(&j->kv, "verify_state_save") || truthy(j, "verify_state_save"));
-        bool load = truthy(j, "verify_state_load");
+        bool own = js->ddir_write && truthy(j, "verify") &&
+                   (!bench_fio_kv_get(&j->kv, "verify_state_save") || truthy(j, "verify_state_save"));
+        bool save = own || m->triggered, load = truthy(j, "verify_state_load");
+        unsigned nlogs = lj.nnew;
 
         if (r >= 0 && (save || load)) {
                 aux = bench_fio_kv_get(&m->d->prog, "aux-path");
@@ -802,7 +807,11 @@ static int logs(struct model *m, struct bench_fio_def *j, struct jobsum *js, uns
         if (r >= 0 && lj.nchange)
                 r = bench_fio_problem(m->d, "job '%s': fio would write its log %s: needs --allow-write", js->name,
                                       lj.first_change);
-        if (r >= 0 && lj.nnew && !m->g->allow_write)
+        if (r >= 0 && lj.nnew && !nlogs && !own && !load && !m->g->allow_write)
+                r = bench_fio_problem(m->d, "job '%s': fio would save its verify state %s when its trigger "
+                                      "fires (--trigger-file, --trigger-timeout): needs --allow-write",
+                                      js->name, lj.first_new);
+        else if (r >= 0 && lj.nnew && !m->g->allow_write)
                 r = bench_fio_problem(m->d, "job '%s': fio would write %s (a log or state file): needs --allow-write",
                                       js->name, lj.first_new);
         return r;
@@ -893,6 +902,31 @@ static int pattern_files(struct model *m, const struct bench_fio_def *j)
         return r;
 }
 
+/*
+ * What a job would do that iosched-bench never lets fio do: switch the
+ * disk's scheduler for good (ioscheduler=: fio writes it at the job's
+ * start and does not put it back; the bench switches and restores it), or
+ * swap blocks with a file the job does not name (ioengine=e4defrag: fio
+ * makes or extends donorname= first; its I/O, EXT4_IOC_MOVE_EXT, is an
+ * ioctl the fence denies).
+ */
+static int not_run(struct model *m, const struct bench_fio_def *j)
+{
+        const char *sched = bench_fio_kv_get(&j->kv, "ioscheduler");
+        const char *eng = bench_fio_kv_get(&j->kv, "ioengine");
+        int r = 0;
+
+        if (sched)
+                r = bench_fio_problem(m->d, "job '%s': ioscheduler=%s: fio would switch the disk's "
+                                      "scheduler and leave it so; iosched-bench switches it (--scheduler, "
+                                      "--compare) and puts it back", j->name, sched);
+        if (r >= 0 && engine_is(eng, "e4defrag"))
+                r = bench_fio_problem(m->d, "job '%s': ioengine=e4defrag swaps the target's blocks with "
+                                      "donorname='s file (EXT4_IOC_MOVE_EXT, an ioctl the fence denies), a "
+                                      "file the run does not hold: not with iosched-bench", j->name);
+        return r;
+}
+
 /* One job: what runs code, its files, logs, buffers and patterns; *js_out what it does to its files. */
 static int one_job(struct model *m, struct bench_fio_def *j, struct jobsum *js_out, bool *resolved)
 {
@@ -908,6 +942,9 @@ static int one_job(struct model *m, struct bench_fio_def *j, struct jobsum *js_o
         if (replay)
                 return bench_fio_problem(m->d, "job '%s': read_iolog=%s replays I/O on the files the log names, "
                                          "which iosched-bench does not resolve: not with iosched-bench", j->name, replay);
+        r = not_run(m, j);
+        if (r < 0)
+                return r;
         r = job_files(m, j, &js, resolved);
         m->f->writes |= js.writes || js.deletes || js.truncates;
         if (bench_fio_kv_get(&j->kv, "numjobs"))
@@ -984,9 +1021,25 @@ static int fio_reading(struct model *m, const struct jobsum *sums, struct bench_
         return r;
 }
 
+/*
+ * fio's trigger: --trigger-file is removed as fio finds it (an existing
+ * one at once), and when it is found or --trigger-timeout passes fio saves
+ * every job's verify state, then runs --trigger/--trigger-remote.
+ */
 static int prog_code(struct model *m)
 {
         static const char * const trig[] = { "trigger", "trigger-file", "trigger-remote" };
+        const char *tf = bench_fio_kv_get(&m->d->prog, "trigger-file");
+        struct stat st;
+
+        m->triggered = tf || bench_fio_kv_get(&m->d->prog, "trigger-timeout");
+        if (tf && lstat(tf, &st) == 0) {
+                int r = bench_fio_problem(m->d, "--trigger-file=%s exists: fio would remove it as it starts",
+                                          tf);
+
+                if (r < 0)
+                        return r;
+        }
 
         for (size_t i = 0; i < ELEMENTSOF(trig); i++) {
                 const char *v = bench_fio_kv_get(&m->d->prog, trig[i]);
