@@ -11,7 +11,8 @@
 # the first file unchanged), as is a second file that does not exist
 # (fio would make it outside the run's scratch directory).  opendir='s
 # tree is listed by fio inside the fence, and size= split over its files
-# (with Landlock and without).  On the path
+# (with Landlock and without).  A job fio cannot read fails with fio's
+# own first reason (exit 2).  On the path
 # without Landlock (IOSCHED_BENCH_LANDLOCK=0 --unconfined) such a job is
 # refused (exit 3) and nothing is changed.
 . "$(dirname "$0")/bench-lib.sh"
@@ -86,6 +87,15 @@ for LL in 1 0; do
                 b_fail "opendir= with 12k a file (Landlock $LL): $(cat "$B_TMP/err")"
         [ "$(sums tree/a tree/sub/b)" = "$before" ] || b_fail "opendir= (Landlock $LL): a file was changed"
 done
+
+# a job fio cannot read (a size under one block): fio's own first reason, not what follows from it
+# (before: "No job(s) defined")
+printf 'small\n' >"$D/s"
+LL=1 run --name=s --filename="$D/s" --rw=read --size=6
+rc=$?
+[ $rc = 2 ] || b_fail "a job fio cannot read: exit $rc, want 2: $(cat "$B_TMP/err")"
+grep -q "^iosched-bench: fio did not read the jobs to their end: size too small" "$B_TMP/err" ||
+        b_fail "a job fio cannot read: not fio's reason: $(cat "$B_TMP/err")"
 
 # without Landlock: what iosched-bench cannot resolve is refused
 before=$(sums w.0.0 w.1.0)

@@ -62,11 +62,13 @@ char *bench_fio_find(void)
  * What native lacks was checked against fio's option names when it was
  * parsed (jobopts-fio.c: a typo is an unknown option there, no fio run per
  * option); here only fio's program options that would take the report away
- * from us, or run nothing, are refused ("--minimal", from the command line).
+ * from us, or run nothing, are refused ("--minimal", from the command line),
+ * among those native lacks and those it ignores (--status-interval: fio
+ * writes a report of its own every interval).
  */
-static int check_unsupported(const struct bench_opts *g, struct bench_error *e)
+static int check_prog(char **list, struct bench_error *e)
 {
-        for (char **u = g->unsupported; u && *u; u++) {
+        for (char **u = list; u && *u; u++) {
                 size_t len;
 
                 if (strstr(*u, ": ") || strncmp(*u, "--", 2))
@@ -84,6 +86,13 @@ static int check_unsupported(const struct bench_opts *g, struct bench_error *e)
                 }
         }
         return 0;
+}
+
+static int check_unsupported(const struct bench_opts *g, struct bench_error *e)
+{
+        int r = check_prog(g->unsupported, e);
+
+        return r < 0 ? r : check_prog(g->ignored, e);
 }
 
 

@@ -149,11 +149,20 @@ static int read_names(const char *out, const struct bench_fio_defs *d, const cha
         return job < d->n ? -EBADMSG : 0;
 }
 
-/* the last line of fio's errors that says something (cut in place), or a stand-in */
-static const char *last_line(char *err)
+/*
+ * fio's reason (cut in place): its first "fio: " line, the cause (what
+ * follows is its consequence: "No job(s) defined"), else the last line that
+ * says something, else a stand-in.
+ */
+static const char *reason_line(char *err)
 {
         char *p = err ? err + strlen(err) : NULL;
 
+        for (char *l = err; l && *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0))
+                if (startswith(l, "fio: ")) {
+                        l[strcspn(l, "\n")] = '\0';
+                        return l + 5;
+                }
         while (p && p > err && (p[-1] == '\n' || p[-1] == ' '))
                 *--p = '\0';
         if (!p || p == err)
@@ -213,7 +222,7 @@ int bench_fio_named(const struct bench_fio_defs *d, const char *exe, const struc
                                        "not with iosched-bench");
         if (r == -EBADMSG)
                 return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
-                                       "fio did not read the jobs to their end: %s", last_line(err));
+                                       "fio did not read the jobs to their end: %s", reason_line(err));
         return r;
 }
 
