@@ -32,6 +32,7 @@ printf '[j]\nfilename=%s/work/data\nrw=read\nsize=$mb_memory/1024\n' "$B_TMP" >a
 sched0=$(b_sched "$l")
 cg0=$(ls /sys/fs/cgroup 2>/dev/null | wc -l)
 V="$B_TMP/other/victim"
+cgname=iosched-bench-it-${B_TMP##*-}    # a cgroup=: a name no other run of this test (another lane) uses
 M="$B_TMP/marker"
 base="--name=j --filename=$B_TMP/work/data --rw=read --size=64k --runtime=1"
 
@@ -42,6 +43,9 @@ check() {  # check FORM: nothing outside the run changed
         [ -z "$extra" ] || b_fail "$mode: $1: made $extra in another directory (exit $rc): $(tail -2 err)"
         [ "$(b_sched "$l")" = "$sched0" ] || b_fail "$mode: $1: the disk's scheduler is $(b_sched "$l") (exit $rc)"
         [ "$(ls /sys/fs/cgroup 2>/dev/null | wc -l)" = "$cg0" ] || b_fail "$mode: $1: a cgroup was left (exit $rc)"
+        # the job's cgroup, in any hierarchy (cgroup v1: beneath blkio/)
+        left=$(find /sys/fs/cgroup -maxdepth 4 -type d -name "$cgname" 2>/dev/null)
+        [ -z "$left" ] || { rmdir $left; b_fail "$mode: $1: the job's cgroup was left: $left (exit $rc)"; }
         [ -z "$(ls work | grep -v '^data$')" ] || b_fail "$mode: $1: made $(ls work | grep -v '^data$') beside the target"
 }
 
@@ -81,7 +85,7 @@ for mode in landlock none unconfined; do
         form "--allow-write --name=j --filename=$B_TMP/work/data --rw=write --size=64k --ioengine=e4defrag --inplace=1 --donorname=$B_TMP/other/new"
         form "--profile=tiobench --size=1m"
         form "--name=j --filename=$dev --rw=read --size=1m --runtime=1 --ioscheduler=kyber"
-        form "--name=j --filename=$dev --rw=read --size=1m --runtime=1 --cgroup=iosched-bench-it-$l --cgroup_nodelete=1"
+        form "--name=j --filename=$dev --rw=read --size=1m --runtime=1 --cgroup=$cgname --cgroup_nodelete=1"
         form "$base --client=localhost"
         form "--server"
         form "$B_TMP/inc-job.fio"

@@ -19,7 +19,7 @@
  * --allow-exec, a mounted or held device (target.c's checks; one open per
  * device, shared by every job on it), targets on several disks with
  * --compare, a target that is not --target-device, read_iolog replays,
- * ioscheduler=, e4defrag (not_run()), an existing file fio would remove
+ * cgroup=, ioscheduler=, e4defrag (not_run()), an existing file fio would remove
  * (delete, lay out anew, --trigger-file); and what the
  * model cannot resolve, without Landlock to hold fio.  With --allow-write
  * a new file is placed in the run's scratch directory for its directory
@@ -903,9 +903,11 @@ static int pattern_files(struct model *m, const struct bench_fio_def *j)
 }
 
 /*
- * What a job would do that iosched-bench never lets fio do: switch the
- * disk's scheduler for good (ioscheduler=: fio writes it at the job's
- * start and does not put it back; the bench switches and restores it), or
+ * What a job would do that iosched-bench never lets fio do: leave the
+ * run's cgroup for one it makes (cgroup=; cgroup_nodelete=1 leaves it),
+ * switch the disk's scheduler for good (ioscheduler=: fio writes it at
+ * the job's start and does not put it back; the bench switches and
+ * restores it), or
  * swap blocks with a file the job does not name (ioengine=e4defrag: fio
  * makes or extends donorname= first; its I/O, EXT4_IOC_MOVE_EXT, is an
  * ioctl the fence denies).
@@ -914,9 +916,14 @@ static int not_run(struct model *m, const struct bench_fio_def *j)
 {
         const char *sched = bench_fio_kv_get(&j->kv, "ioscheduler");
         const char *eng = bench_fio_kv_get(&j->kv, "ioengine");
+        const char *cg = bench_fio_kv_get(&j->kv, "cgroup");
         int r = 0;
 
-        if (sched)
+        if (cg)
+                r = bench_fio_problem(m->d, "job '%s': cgroup=%s: fio would make that cgroup and move the "
+                                      "job into it, out of the run's own, which ends it (and "
+                                      "cgroup_nodelete=1 leaves it): not with iosched-bench", j->name, cg);
+        if (r >= 0 && sched)
                 r = bench_fio_problem(m->d, "job '%s': ioscheduler=%s: fio would switch the disk's "
                                       "scheduler and leave it so; iosched-bench switches it (--scheduler, "
                                       "--compare) and puts it back", j->name, sched);
