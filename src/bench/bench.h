@@ -239,6 +239,8 @@ struct bench_opts {
 
 /* The largest job file read (jobfile.c, fioengines.c): what is longer (/dev/zero) is no job file. */
 #define BENCH_JOBFILE_MAX (16U << 20)
+/* The most jobs of one run: fio's own limit (FIO_MAX_JOBS), clones counted there */
+#define BENCH_JOBS_MAX 4096
 
 void bench_opts_init(struct bench_opts *o);
 void bench_opts_done(struct bench_opts *o);

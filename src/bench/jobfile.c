@@ -111,6 +111,9 @@ int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char 
                         cur = NULL;
                         if (!in_global)
                                 r = bench_jobs_add(g, &fglobal, s, &cur);
+                        if (r == -E2BIG)
+                                r = bench_error_set(e, BENCH_ERR_USAGE, E2BIG, "%s: [%s]: more than %d jobs",
+                                                    where, s, BENCH_JOBS_MAX);
                         continue;
                 }
                 if (!strncmp(s, "include", 7) && (s[7] == ' ' || s[7] == '\t')) {

@@ -23,7 +23,7 @@ int bench_jobs_add(struct bench_opts *g, const struct bench_opts *base, const ch
 
         if (!name || !*name)
                 return bench_error_set(NULL, BENCH_ERR_USAGE, EINVAL, "empty job name");
-        if (g->njobs >= 4096)
+        if (g->njobs >= BENCH_JOBS_MAX)
                 return -E2BIG;
         /* the room is not kept (opts are copied whole): exactly njobs, grown by doubling */
         cap = g->njobs;

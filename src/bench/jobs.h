@@ -60,7 +60,8 @@ void bench_opts_done_job(struct bench_opts *o);
 /* ------------------------------------------------------------------ */
 
 /* A new job named name, a copy of base's job options (the global options g,
- * or a job file's [global]), appended to g->jobs; *ret is valid until the next add. */
+ * or a job file's [global]), appended to g->jobs; *ret is valid until the next add.
+ * -E2BIG: BENCH_JOBS_MAX jobs already. */
 int bench_jobs_add(struct bench_opts *g, const struct bench_opts *base, const char *name, struct bench_opts **ret);
 /*
  * THE UNSUPPORTED-OPTION CONTRACT (with the fio backend).  A job file or

@@ -66,6 +66,9 @@ static int opt_name(struct parse *p, const char *arg)
         if (!*arg)
                 return BAD("invalid --name '%s' (expected a job name)", arg);
         r = bench_jobs_add(p->o, p->o, arg, &p->cur);
+        if (r == -E2BIG)
+                return bench_error_set(p->e, BENCH_ERR_USAGE, E2BIG, "--name=%s: more than %d jobs", arg,
+                                       BENCH_JOBS_MAX);
         if (r >= 0)
                 r = ios_strv_pushf(&p->o->fio_settings, "name=%s", arg);
         return r < 0 ? r : 0;
