@@ -61,6 +61,7 @@ print("[x]\nfilename=%s/data\nsize=1m\nrw=read" % sys.argv[1])
 print("#" + "c" * 8190 + "ioengine=%s/x.so" % sys.argv[1])
 EOP
 printf '[x]\nfilename=%s/data\nrw=read\nsize=$mb_memory/4096\n' "$B_TMP" >arith.fio
+printf '[x]\nfilename=%s/data\nrw=read\nsize=64k\ninclude %s/self.fio\n' "$B_TMP" "$B_TMP" >self.fio
 mkdir many
 printf '[m]\ndirectory=%s/many\nnumjobs=256\nnrfiles=10000000\nsize=1m\nrw=read\n' "$B_TMP" >big.fio
 printf '[lj]\nfilename=%s/data\nrw=read\nsize=64k\nwrite_bw_log\n' "$B_TMP" >lj.fio
@@ -103,6 +104,10 @@ for mode in landlock none; do
                 no_marker "$job"
                 [ $rc -ne 0 ] || b_fail "$mode: $job: exit 0 (the job's engine or size cannot be what fio ran)"
         done
+        # a job file that includes itself: past 16 levels no engine line is looked for, so it is one
+        run --unconfined self.fio
+        [ $rc = 3 ] && grep -q "self.fio: includes nested deeper than 16 (one including itself?).*--allow-exec" err ||
+                b_fail "$mode: a job file including itself: exit $rc: $(tail -2 err)"
         # the network: nbd over a unix socket nobody named as a target
         rm -f nbd.sock conn conn.ready
         python3 -c '

@@ -222,7 +222,8 @@ int bench_fio_gate(const char *text, const char *path, int depth, char **what, s
         if (!copy)
                 return -ENOMEM;
         if (depth > 16)
-                return asprintf(what, "%s: includes nested too deep", path) < 0 ? -ENOMEM : 1;
+                return asprintf(what, "%s: includes nested deeper than 16 (one including itself?), where "
+                                "iosched-bench does not look for an engine", path) < 0 ? -ENOMEM : 1;
         for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
                 _cleanup_free_ char *x = expand_env(line);
                 char *l = x ? ios_strip(x) : NULL, *eq;
