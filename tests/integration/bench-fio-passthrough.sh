@@ -9,7 +9,8 @@
 # class always.  The test's device is a node of its own (mknod) of the
 # local-use major 60 (no driver, so no class); nothing is opened on it.  The harmless
 # character devices (/dev/zero here) are read as before, without it.  A
-# pipe (a FIFO, /dev/stdout) is refused (exit 3).  With Landlock and on the
+# pipe (a FIFO, /dev/stdout) is refused (exit 3), and so is ioengine=sg
+# (SG_IO, which the fence denies on every device).  With Landlock and on the
 # no-Landlock path (IOSCHED_BENCH_LANDLOCK=0 --unconfined).
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
@@ -49,6 +50,23 @@ for mode in landlock unconfined; do
                 grep -q "is a pipe, not a file or a device" "$B_TMP/err" ||
                         b_fail "$mode: $form: the refusal does not say why: $(cat "$B_TMP/err")"
         done
+done
+
+# ioengine=sg: every command is SG_IO, which the fence denies on every device (a read-only descriptor
+# takes SCSI writes from root): refused before fio starts, with why (before: fio failed in the fence
+# with "fio_sgio_read_capacity, error=Success"); a loop device the test attaches
+b_loop l 16
+for mode in landlock unconfined; do
+        case $mode in
+        landlock) set -- env -u IOSCHED_BENCH_LANDLOCK ;;
+        *) set -- env IOSCHED_BENCH_LANDLOCK=0 ;;
+        esac
+        "$@" $BENCH --backend=fio --unconfined --name=s --ioengine=sg --filename=/dev/$l --rw=read --size=64k \
+                >"$B_TMP/out" 2>"$B_TMP/err"
+        rc=$?
+        [ $rc = 3 ] || b_fail "$mode: ioengine=sg: exit $rc, want 3: $(cat "$B_TMP/err")"
+        grep -q "^iosched-bench: job 's': ioengine=sg sends every SCSI command by the SG_IO ioctl" "$B_TMP/err" ||
+                b_fail "$mode: ioengine=sg: the refusal does not say why: $(cat "$B_TMP/err")"
 done
 
 # /dev/zero: read as any fenced process may

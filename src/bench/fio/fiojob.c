@@ -19,7 +19,7 @@
  * --allow-exec, a mounted or held device (target.c's checks; one open per
  * device, shared by every job on it), targets on several disks with
  * --compare, a target that is not --target-device, read_iolog replays,
- * cgroup=, ioscheduler=, e4defrag (not_run()), an existing file fio would remove
+ * cgroup=, ioscheduler=, sg, e4defrag (not_run()), an existing file fio would remove
  * (delete, lay out anew, --trigger-file); and what the
  * model cannot resolve, without Landlock to hold fio.  With --allow-write
  * a new file is placed in the run's scratch directory for its directory
@@ -907,7 +907,8 @@ static int pattern_files(struct model *m, const struct bench_fio_def *j)
  * run's cgroup for one it makes (cgroup=; cgroup_nodelete=1 leaves it),
  * switch the disk's scheduler for good (ioscheduler=: fio writes it at
  * the job's start and does not put it back; the bench switches and
- * restores it), or
+ * restores it), send SCSI commands (ioengine=sg: SG_IO, an ioctl the
+ * fence denies, even to read capacity), or
  * swap blocks with a file the job does not name (ioengine=e4defrag: fio
  * makes or extends donorname= first; its I/O, EXT4_IOC_MOVE_EXT, is an
  * ioctl the fence denies).
@@ -927,6 +928,11 @@ static int not_run(struct model *m, const struct bench_fio_def *j)
                 r = bench_fio_problem(m->d, "job '%s': ioscheduler=%s: fio would switch the disk's "
                                       "scheduler and leave it so; iosched-bench switches it (--scheduler, "
                                       "--compare) and puts it back", j->name, sched);
+        if (r >= 0 && engine_is(eng, "sg"))
+                r = bench_fio_problem(m->d, "job '%s': ioengine=sg sends every SCSI command by the SG_IO "
+                                      "ioctl (READ CAPACITY first), which the fence denies on every device, "
+                                      "as one open only for reading still takes writes from root: not with "
+                                      "iosched-bench", j->name);
         if (r >= 0 && engine_is(eng, "e4defrag"))
                 r = bench_fio_problem(m->d, "job '%s': ioengine=e4defrag swaps the target's blocks with "
                                       "donorname='s file (EXT4_IOC_MOVE_EXT, an ioctl the fence denies), a "
