@@ -3,9 +3,9 @@
 # Description: on the fio backend, fio makes new files only in the run's
 # scratch directory (D/.iosched-bench.XXXXXX for a layout directory D),
 # the only place the fence lets it make, truncate and remove files; D and
-# its subtree get no right.  With Landlock, a job laying out D/new can no
-# longer delete a sibling through --trigger-file (it did when D's subtree
-# was open).  On both
+# its subtree get no right.  With Landlock, a job laying out D/new cannot
+# delete a trigger file made beside it while fio runs (it could when D's
+# subtree was open); an existing one is refused before fio starts.  On both
 # paths (Landlock, and IOSCHED_BENCH_LANDLOCK=0 --unconfined): new files
 # named by filename=, by directory= and fio's default names, and by a log
 # prefix are made there; the logs end in D under fio's names, nothing else
@@ -24,6 +24,11 @@ command -v fio >/dev/null || b_skip "no fio"
 
 D=$B_TMP/layout
 left() { ls -A "$D" | grep -v -x -e sub -e sibling -e small; }
+# the trigger's run: its fio (argv names the job by a name no other run of this test, another lane, uses)
+id=${B_TMP##*-}
+fio_runs() { pgrep -f -- "--name=trig-$id( |\$)" | while read -r p; do
+        [ "$(cat /proc/$p/comm 2>/dev/null)" = fio ] && echo $p; done | grep -q .; }
+gone() { ! kill -0 "$1" 2>/dev/null || case $(ps -o stat= -p "$1") in Z*) true ;; *) false ;; esac; }
 for mode in landlock unconfined; do
         case $mode in
         landlock) run() { env -u IOSCHED_BENCH_LANDLOCK $BENCH --backend=fio "$@"; } ;;
@@ -95,10 +100,26 @@ for mode in landlock unconfined; do
                 b_fail "--mem=mmap: beside a new file changed $D/sub/victim: $(wc -c <"$D/sub/victim") bytes"
         [ -z "$(left)" ] || b_fail "$mode: left in $D after the refusals: $(left)"
         [ $mode = landlock ] || continue
-        # what the fence holds: the layout directory's subtree is not fio's
+        # an existing trigger file is refused (fio removes it as it starts); what the fence holds: one
+        # made beside the new file once fio runs is not fio's to remove (the layout directory's
+        # subtree is not fio's), and fio's trigger still ends the time-based run
         run --allow-write --filename="$D/new" --size=1m --rw=write --runtime=1 --trigger-file="$D/sibling" \
                 >"$B_TMP/out" 2>"$B_TMP/err"
+        rc=$?
+        [ $rc = 3 ] || b_fail "an existing --trigger-file: exit $rc, want 3: $(cat "$B_TMP/err")"
         [ -e "$D/sibling" ] || b_fail "--trigger-file beside a new file removed $D/sibling"
+        env -u IOSCHED_BENCH_LANDLOCK $BENCH --backend=fio --allow-write --name=trig-$id \
+                --filename="$D/new" --size=1m --rw=write --time_based --runtime=600 --trigger-file="$D/trig" \
+                >"$B_TMP/out" 2>"$B_TMP/err" &
+        bench=$!
+        B_PIDS="$B_PIDS $bench"
+        wait_for 60000 fio_runs || b_fail "the trigger's run: fio never started: $(cat "$B_TMP/err")"
+        printf 'trigger\n' >"$D/trig"
+        wait_for 120000 gone $bench || b_fail "fio's trigger did not end the run: $(cat "$B_TMP/err")"
+        wait $bench
+        rc=$?
+        [ -e "$D/trig" ] || b_fail "fio removed the trigger file beside a new file (exit $rc)"
+        rm -f "$D/trig"
         [ -z "$(left)" ] || b_fail "left in $D after the fenced runs: $(left)"
 done
 echo ok
