@@ -51,7 +51,7 @@ static const struct fio_name fio_names[] = {
         N("cpumask", 'v'), N("cpumode", 'v'), N("cpus_allowed", 'v'), N("cpus_allowed_policy", 'v'),
         PROG("crctest", 'b', -1), N("create_fsync", 'b'), N("create_on_open", 'b'), N("create_only", 'b'),
         N("create_serialize", 'b'), N("cuda_io", 'v'), PROG("daemonize", 'v', -1), N("data_placement", 'v'),
-        N("dataplacement", 'v'), N("deac", 'b'), PROG("debug", 'v', 1), N("dedupe_global", 'b'),
+        N("dataplacement", 'v'), N("deac", 'b'), PROG("debug", 'v', -1), N("dedupe_global", 'b'),
         N("dedupe_mode", 'v'), N("dedupe_percentage", 'v'), N("dedupe_working_set_percentage", 'v'),
         N("description", 'v'), N("direct", 'b'), N("directory", 'v'),
         ALIAS("disable_bw", 'b', "disable_bw_measurement"), N("disable_bw_measurement", 'b'),

@@ -328,6 +328,13 @@ static int read_file(const struct bench_opts *g, const struct bench_fence *fc, c
                 err[strcspn(err, "\n")] = '\0';     /* fio's reason; "job x dropped" follows */
                 r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: fio cannot read the job: %s", path,
                                     *err ? err : "(fio said nothing)");
+        } else if (r == 0 && !out[strspn(out, " \t\n")]) {
+                const char *sec = bench_fio_kv_get(&d->prog, "section");
+
+                r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: fio reads no job in it%s%s%s", path,
+                                    sec ? " (--section=" : "", sec ? sec : "",
+                                    sec ? " names none of its jobs)" : "");
+                goto out;
         } else if (r == 0)
                 r = parse_showcmd(out, d, globals, &sections);
         if (r == -EINVAL)
