@@ -44,12 +44,8 @@ if command -v fio >/dev/null; then
         # a job process's own failure: fio writes it to its standard output, before the report
         # (trim is BLKDISCARD, which a regular file does not take), and the error line names it
         for mode in landlock unconfined; do
-                case $mode in
-                landlock) set -- env -u IOSCHED_BENCH_LANDLOCK ;;
-                unconfined) set -- env IOSCHED_BENCH_LANDLOCK=0 ;;
-                esac
-                "$@" $BENCH_BIN --backend=fio --filename="$d/data" --rw=trim --size=64k --allow-write --unconfined \
-                        >"$B_TMP/out" 2>"$B_TMP/err"
+                b_in_mode $mode $BENCH_BIN --backend=fio --filename="$d/data" --rw=trim --size=64k --allow-write \
+                        --unconfined >"$B_TMP/out" 2>"$B_TMP/err"
                 rc=$?
                 [ $rc = 1 ] || b_fail "trim on a file ($mode): exit $rc: $(cat "$B_TMP/err")"
                 grep -q "^iosched-bench: fio failed (exit status 1): .*Inappropriate ioctl for device$" "$B_TMP/err" ||

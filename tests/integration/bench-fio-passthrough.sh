@@ -57,11 +57,8 @@ done
 # with "fio_sgio_read_capacity, error=Success"); a loop device the test attaches
 b_loop l 16
 for mode in landlock unconfined; do
-        case $mode in
-        landlock) set -- env -u IOSCHED_BENCH_LANDLOCK ;;
-        *) set -- env IOSCHED_BENCH_LANDLOCK=0 ;;
-        esac
-        "$@" $BENCH --backend=fio --unconfined --name=s --ioengine=sg --filename=/dev/$l --rw=read --size=64k \
+        # shellcheck disable=SC2086 # $BENCH: a wrapper's words, then the bench
+        b_in_mode $mode $BENCH --backend=fio --unconfined --name=s --ioengine=sg --filename=/dev/$l --rw=read --size=64k \
                 >"$B_TMP/out" 2>"$B_TMP/err"
         rc=$?
         [ $rc = 3 ] || b_fail "$mode: ioengine=sg: exit $rc, want 3: $(cat "$B_TMP/err")"

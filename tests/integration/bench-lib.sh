@@ -64,6 +64,15 @@ b_json() {
         else return 0; fi
 }
 
+# b_in_mode MODE CMD...: CMD with Landlock as the kernel has it (landlock), or as on a kernel without it
+# (unconfined: IOSCHED_BENCH_LANDLOCK=0; the bench then needs --unconfined for what only fio knows)
+b_in_mode() {
+        case $1 in
+        landlock) shift; env -u IOSCHED_BENCH_LANDLOCK "$@" ;;
+        *) shift; env IOSCHED_BENCH_LANDLOCK=0 "$@" ;;
+        esac
+}
+
 # wait_for MS CMD...: CMD true within MS milliseconds (a hang guard: returns as soon as it holds)
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 wait_for() {
