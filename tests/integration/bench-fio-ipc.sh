@@ -8,13 +8,15 @@
 # own: the run's processes are in one other than the bench's, no segment
 # of theirs is in the machine's after a kill -9, and no process is left in
 # their namespace, whose end removes what is in it.  A mem=shm job still
-# runs to its end.  With Landlock and on the path without it
+# runs to its end.  What a command a job runs makes (ipcmk in
+# exec_prerun: a segment, a message queue, a semaphore set) ends with the
+# run too.  With Landlock and on the path without it
 # (IOSCHED_BENCH_LANDLOCK=0 --unconfined).
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
 command -v fio >/dev/null || b_skip "no fio"
-command -v ipcs >/dev/null || b_skip "no ipcs"
+command -v ipcs >/dev/null && command -v ipcmk >/dev/null || b_skip "no ipcs or ipcmk"
 
 head -c 1048576 /dev/zero >"$B_TMP/f" || b_fail "the target"
 id=${B_TMP##*-}
@@ -60,5 +62,16 @@ for mode in landlock unconfined; do
         left=$(in_ns "$ns")
         [ -z "$left" ] || b_fail "$mode: left in fio's IPC namespace: $left"
         echo "ok: $mode: mem=shm runs; after a kill -9 no segment of fio's is left"
+        # a command a job runs (--allow-exec) makes a segment, a queue and a semaphore set: they end with
+        # the run (on the machine, ipcs lists what they would add; no other run of this test adds any)
+        n0=$(ipcs -a | wc -l)
+        # shellcheck disable=SC2086
+        (cd "$B_TMP" && env $envs $BENCH --backend=fio $unc --allow-exec --allow-write --name=ipc-$id-$mode-cmd \
+                --filename="$B_TMP/f" --rw=read --size=64k "--exec_prerun=ipcmk -M 4096 -Q -S 1") \
+                >"$B_TMP/out" 2>"$B_TMP/err" || b_fail "$mode: ipcmk in exec_prerun: exit $?: $(cat "$B_TMP/err")"
+        grep -q "^Semaphore id:" "$B_TMP/ipc-$id-$mode-cmd.prerun.txt" ||
+                b_fail "$mode: ipcmk did not run: $(cat "$B_TMP/ipc-$id-$mode-cmd.prerun.txt")"
+        [ "$(ipcs -a | wc -l)" = "$n0" ] || b_fail "$mode: a command's IPC objects were left: $(ipcs -a)"
+        echo "ok: $mode: a command's shared memory, queue and semaphores end with the run"
 done
 echo ok
