@@ -19,8 +19,8 @@
  * --allow-exec, a mounted or held device (target.c's checks; one open per
  * device, shared by every job on it), targets on several disks with
  * --compare, a target that is not --target-device, read_iolog replays,
- * cgroup=, ioscheduler=, sg, e4defrag (not_run()), an existing file fio would remove
- * (delete, lay out anew, --trigger-file); and what the
+ * cgroup=, ioscheduler=, sg and e4defrag (not_run()), an existing file
+ * fio would remove (delete, lay out anew, --trigger-file); and what the
  * model cannot resolve, without Landlock to hold fio.  With --allow-write
  * a new file is placed in the run's scratch directory for its directory
  * (fioscratch.c), in fio's command line: filename= parts as whole paths
@@ -908,10 +908,9 @@ static int pattern_files(struct model *m, const struct bench_fio_def *j)
  * switch the disk's scheduler for good (ioscheduler=: fio writes it at
  * the job's start and does not put it back; the bench switches and
  * restores it), send SCSI commands (ioengine=sg: SG_IO, an ioctl the
- * fence denies, even to read capacity), or
- * swap blocks with a file the job does not name (ioengine=e4defrag: fio
- * makes or extends donorname= first; its I/O, EXT4_IOC_MOVE_EXT, is an
- * ioctl the fence denies).
+ * fence denies, even to read capacity), or swap blocks with a file the
+ * job does not name (ioengine=e4defrag: fio makes or extends donorname=
+ * first; its I/O, EXT4_IOC_MOVE_EXT, is an ioctl the fence denies).
  */
 static int not_run(struct model *m, const struct bench_fio_def *j)
 {

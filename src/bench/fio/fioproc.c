@@ -7,10 +7,10 @@
  * and an IPC namespace of its own, so that fio and the jobs it forks into
  * sessions of their own are reached by cgroup.kill, by the guard after a
  * kill -9 (told the group: guard.c), and by the end below on every way
- * out, and what they leave in System V IPC goes with the last of them:
- * fio's mem=shm buffer is marked for removal only when fio frees it, so a
- * killed fio leaves it to the machine's until a reboot, where the
- * namespace's end removes it.  Without the right to make one (not root:
+ * out; and what they make in System V IPC ends with the last of them
+ * (fio marks its mem=shm buffer for removal only when it frees it, so a
+ * killed fio would leave it on the machine until a reboot; the
+ * namespace's end removes it).  Without the right to make one (not root:
  * EPERM; a kernel without IPC namespaces: EINVAL) fio shares the bench's.
  */
 #define _GNU_SOURCE
