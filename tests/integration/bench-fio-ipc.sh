@@ -21,9 +21,12 @@ command -v ipcs >/dev/null && command -v ipcmk >/dev/null || b_skip "no ipcs or 
 head -c 1048576 /dev/zero >"$B_TMP/f" || b_fail "the target"
 id=${B_TMP##*-}
 # the run's fio processes: their argv names the job, by a name no other run of this test (another lane)
-# uses (the bench's guard, a fork of the bench, has its argv too)
+# uses (the bench's guard, a fork of the bench, has its argv too; fio's reading of the files before the
+# run, create_only=1, has it too, and ends at once)
 run_of() { pgrep -f -- "--name=ipc-$id-$1( |\$)" | while read -r p; do
-        [ "$p" != "$2" ] && [ "$(cat /proc/$p/comm 2>/dev/null)" = fio ] && echo $p; done; }
+        [ "$p" != "$2" ] && [ "$(cat /proc/$p/comm 2>/dev/null)" = fio ] &&
+                ! tr '\0' '\n' </proc/$p/cmdline 2>/dev/null | grep -q -x -e '--create_only=1' && echo $p
+        done; }
 no_run() { [ -z "$(run_of "$1" "$2")" ]; }
 two() { [ "$(run_of "$1" "$2" | wc -l)" -ge 2 ]; }     # fio and its job process, which takes the buffer
 self=$(readlink /proc/self/ns/ipc)
