@@ -8,7 +8,7 @@
 # Forms: write_iolog, write_lat_log, exec_prerun/exec_postrun,
 # --trigger-file/--trigger-cmd, ioengine=external:, filename_format with
 # directory=, opendir=, create_on_open, unlink=1, pre_read,
-# verify_state_save, --mem=mmap:/mmaphuge:, --profile=tiobench,
+# verify_state_save, verify_dump, --mem=mmap:/mmaphuge:, --profile=tiobench,
 # --ioscheduler=, --cgroup with cgroup_nodelete, --server/--client,
 # include and $-arithmetic in a job file.  With Landlock and on the path
 # of kernels without it (IOSCHED_BENCH_LANDLOCK=0), where what only fio
@@ -79,6 +79,7 @@ for mode in landlock none unconfined; do
         form "--name=j --filename=$V --unlink=1 --rw=read --size=14"
         form "--name=j --filename=$V --pre_read=1 --rw=read --size=14"
         form "$base --verify=crc32c --verify_state_save=1 --aux-path=$B_TMP/other"
+        form "$base --verify=crc32c --verify_dump=1 --aux-path=$B_TMP/other"
         form "$base --mem=mmap:$V"
         form "$base --mem=mmaphuge:$V"
         form "--allow-write --name=j --filename=$B_TMP/work/data --rw=write --size=64k --ioengine=e4defrag --donorname=$V"

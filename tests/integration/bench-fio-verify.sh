@@ -16,7 +16,10 @@
 # --trigger-file) saves every job's state, verify= or not: it needs
 # --allow-write and goes to the scratch directory (before: the working
 # directory, without Landlock); an existing trigger file, which fio
-# removes, is refused.  With Landlock and on the path
+# removes, is refused.  verify_dump=1 (fio writes a block that fails
+# verification to new files) needs --allow-write; the dumps are made in
+# the scratch directory and moved to --aux-path's directory, over nothing
+# there (before: written there without the flag, without Landlock).  With Landlock and on the path
 # without it (IOSCHED_BENCH_LANDLOCK=0 --unconfined).
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
@@ -77,10 +80,45 @@ for mode in landlock unconfined; do
         # shellcheck disable=SC2086
         run --name=v $job --verify_state_load=1 >"$B_TMP/out" 2>"$B_TMP/err"
         rc=$?
-        mv data.good data
         [ $rc = 1 ] || b_fail "$mode: a changed block: exit $rc, want 1: $(cat "$B_TMP/err")"
         grep -q "^iosched-bench: fio failed (exit status 1): .*func=io_u_sync_complete" "$B_TMP/err" ||
                 b_fail "$mode: a changed block: not fio's reason: $(cat "$B_TMP/err")"
+        # verify_dump=1: fio writes the failing block to new files named after the target and the offset,
+        # in --aux-path's directory: without --allow-write refused; with it made in the scratch directory
+        # and moved there at the end, over nothing; beside a loaded state (one --aux-path) refused
+        rm -rf "$B_TMP/dumps" && mkdir "$B_TMP/dumps"
+        # shellcheck disable=SC2086
+        run --name=v $job --verify_dump=1 --aux-path="$B_TMP/dumps" >"$B_TMP/out" 2>"$B_TMP/err"
+        rc=$?
+        [ $rc = 3 ] || b_fail "$mode: verify_dump without --allow-write: exit $rc: $(cat "$B_TMP/err")"
+        want="each block that fails verification to a new file in $B_TMP/dumps: needs --allow-write"
+        grep -q "^iosched-bench: job 'v': verify_dump=1: fio would write $want" "$B_TMP/err" || b_fail "$mode: verify_dump without --allow-write: $(cat "$B_TMP/err")"
+        [ -z "$(ls -A "$B_TMP/dumps")" ] || b_fail "$mode: fio dumped without --allow-write: $(ls -A "$B_TMP/dumps")"
+        # shellcheck disable=SC2086
+        run --allow-write --name=v $job --verify_dump=1 --aux-path="$B_TMP/dumps" >"$B_TMP/out" 2>"$B_TMP/err"
+        rc=$?
+        [ $rc = 1 ] || b_fail "$mode: verify_dump: exit $rc, want 1: $(cat "$B_TMP/err")"
+        dumps=$(ls -A "$B_TMP/dumps")
+        echo "$dumps" | grep -q '^data\.8192\.' || b_fail "$mode: verify_dump: no dump of the block in: $dumps"
+        [ -z "$(echo "$dumps" | grep -v '^data\.8192\.[a-z_]*$')" ] || b_fail "$mode: verify_dump: left: $dumps"
+        grep -q "^iosched-bench: note: fio dumped [0-9]* blocks* that failed verification in $B_TMP/dumps\$" \
+                "$B_TMP/err" || b_fail "$mode: verify_dump: not said: $(cat "$B_TMP/err")"
+        for f in $dumps; do printf 'keep\n' >"$B_TMP/dumps/$f"; done
+        # shellcheck disable=SC2086
+        run --allow-write --name=v $job --verify_dump=1 --aux-path="$B_TMP/dumps" >"$B_TMP/out" 2>"$B_TMP/err"
+        for f in $dumps; do
+                [ "$(cat "$B_TMP/dumps/$f")" = keep ] || b_fail "$mode: verify_dump replaced $f"
+        done
+        [ "$(ls -A "$B_TMP/dumps")" = "$dumps" ] || b_fail "$mode: verify_dump: left: $(ls -A "$B_TMP/dumps")"
+        want="/data\.8192\.[a-z_]* not moved to $B_TMP/dumps: File exists"
+        grep -q "^iosched-bench: note: fio's verify dump .*$want" "$B_TMP/err" || b_fail "$mode: verify_dump over a file: not said: $(cat "$B_TMP/err")"
+        # shellcheck disable=SC2086
+        run --allow-write --name=v $job --verify_state_load=1 --verify_dump=1 >"$B_TMP/out" 2>"$B_TMP/err"
+        rc=$?
+        [ $rc = 3 ] || b_fail "$mode: verify_dump beside a loaded state: exit $rc: $(cat "$B_TMP/err")"
+        want="the blocks that fail verification in the working directory, where a job of the run loads"
+        grep -q "^iosched-bench: job 'v': verify_dump=1: fio would write $want" "$B_TMP/err" || b_fail "$mode: verify_dump beside a loaded state: $(cat "$B_TMP/err")"
+        mv data.good data
         # a trigger (--trigger-timeout here; the time-based job ends when it fires) saves every job's
         # state, verify= or not: without --allow-write refused, with it made in the scratch directory
         t="--name=t --filename=$D/data --rw=read --size=256k --time_based --runtime=600 --trigger-timeout=1"

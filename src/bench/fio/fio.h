@@ -121,8 +121,14 @@ int bench_sandbox_interp(const char *exe, char *buf, size_t size);
 int bench_fio_scratch_dir(struct bench_fio *f, const char *dir, const char **ret);
 /* path is one of the run's scratch directories */
 bool bench_fio_scratch_is(const struct bench_fio *f, const char *path);
-/* a log fio makes in scratch, moved to its directory at the end: name, or (prefix) fio's name_*.log */
-int bench_fio_scratch_keep(struct bench_fio *f, const char *scratch, const char *name, bool prefix);
+/* what fio makes in scratch that is moved to its directory at the end */
+enum bench_fio_keep {
+        BENCH_FIO_KEEP_NAME,    /* the file name (write_iolog=) */
+        BENCH_FIO_KEEP_LOGS,    /* fio's name_*.log (write_bw_log=name and the like) */
+        BENCH_FIO_KEEP_DUMPS,   /* the blocks verify_dump=1 writes on a failure: TARGET.OFFSET.TYPE */
+};
+int bench_fio_scratch_keep(struct bench_fio *f, const char *scratch, enum bench_fio_keep kind,
+                           const char *name);
 /* each scratch directory: the logs moved out, the rest removed, the directory removed (by handle) */
 void bench_fio_scratch_done(struct bench_fio *f);
 /* One run of fio (the measurement of a plain run or a comparison's round). */

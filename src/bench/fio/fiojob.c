@@ -25,7 +25,7 @@
  * a new file is placed in the run's scratch directory for its directory
  * (fioscratch.c), in fio's command line: filename= parts as whole paths
  * (directory= then dropped), directory= entries for fio's own names, a
- * log's prefix, --aux-path for the verify state.  Then, with Landlock,
+ * log's prefix, --aux-path for the verify state and verify_dump's blocks.  Then, with Landlock,
  * the files as fio itself names them (fionamed.c) go through the same
  * checks: what the model missed is one more target, a new file outside
  * the scratch directories a problem.  The model is linear in jobs x
@@ -715,7 +715,26 @@ static int keep_log(struct model *m, struct bench_fio_def *j, const char *key, c
         int r = bench_fio_kv_set(&j->kv, key, path);
 
         bench_fio_dir_part(path, dir, sizeof(dir));
-        return r < 0 ? r : bench_fio_scratch_keep(m->f, dir, strrchr(path, '/') + 1, prefix);
+        if (r < 0)
+                return r;
+        return bench_fio_scratch_keep(m->f, dir, prefix ? BENCH_FIO_KEEP_LOGS : BENCH_FIO_KEEP_NAME,
+                                      strrchr(path, '/') + 1);
+}
+
+/* verify_dump=1's files: made in the scratch directory that is --aux-path, moved out at the end */
+static int dumps_kept(struct model *m, const struct jobsum *js, const char *aux)
+{
+        static const char beside[] = "job '%s': verify_dump=1: fio would write the blocks that fail "
+                                     "verification in %s, where a job of the run loads its verify "
+                                     "state (one --aux-path), outside the run's scratch directory";
+        int r;
+
+        if (m->loads)
+                return bench_fio_problem(m->d, beside, js->name, aux ? aux : "the working directory");
+        if (!aux || !bench_fio_scratch_is(m->f, aux))
+                return 0;       /* place_dir() said why, or fio cannot make them and says so */
+        r = note_dir(m, aux, false);
+        return r < 0 ? r : bench_fio_scratch_keep(m->f, aux, BENCH_FIO_KEEP_DUMPS, NULL);
 }
 
 /*
@@ -781,9 +800,18 @@ static int logs(struct model *m, struct bench_fio_def *j, struct jobsum *js, uns
         bool own = js->ddir_write && truthy(j, "verify") &&
                    (!bench_fio_kv_get(&j->kv, "verify_state_save") || truthy(j, "verify_state_save"));
         bool save = own || m->triggered, load = truthy(j, "verify_state_load");
+        /* on a verify failure fio writes the block read and the one expected (or the header) to new
+         * files, named after the target and the offset, in the --aux-path directory (verify.c dump_buf()) */
+        bool dumps = truthy(j, "verify") && truthy(j, "verify_dump");
         unsigned nlogs = lj.nnew;
 
-        if (r >= 0 && (save || load)) {
+        if (r >= 0 && dumps && !m->g->allow_write) {
+                aux = bench_fio_kv_get(&m->d->prog, "aux-path");
+                r = bench_fio_problem(m->d, "job '%s': verify_dump=1: fio would write each block that fails "
+                                      "verification to a new file in %s: needs --allow-write",
+                                      js->name, aux ? aux : "the working directory");
+        }
+        if (r >= 0 && (save || load || (dumps && m->g->allow_write))) {
                 aux = bench_fio_kv_get(&m->d->prog, "aux-path");
                 if (!m->aux_placed && m->g->allow_write && !m->loads) {
                         m->aux_placed = true;   /* fio's --aux-path: one for the run */
@@ -792,8 +820,10 @@ static int logs(struct model *m, struct bench_fio_def *j, struct jobsum *js, uns
                                 r = bench_fio_kv_set(&m->d->prog, "aux-path", placed);
                         aux = bench_fio_kv_get(&m->d->prog, "aux-path");
                 }
+                if (dumps)
+                        r = dumps_kept(m, js, aux);
                 lj.writes = save;
-                for (unsigned n = 0; r >= 0 && n < numjobs; n++) {
+                for (unsigned n = 0; r >= 0 && (save || load) && n < numjobs; n++) {
                         char p[PATH_MAX];
 
                         snprintf(p, sizeof(p), "%s%slocal-%s-%u-verify.state", aux ? aux : "", aux ? "/" : "",

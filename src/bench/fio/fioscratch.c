@@ -10,7 +10,10 @@
  * job cannot make, truncate or remove anything else in D or beneath it.
  * At the end the logs the job asked for are moved to D under the names
  * fio would have given them (a regular file of that name is replaced, as
- * fio's own open would have; anything else there is left, said once), and
+ * fio's own open would have; anything else there is left, said once), so
+ * are the blocks fio dumped on a verify failure (verify_dump=1: named by
+ * fio after the target and the offset, not by the job, so none replaces
+ * what D has), and
  * the directory is removed whole, by handle: D is held (O_PATH) from the
  * start and the scratch directory is removed only while it is the one
  * made.  Each is told to the guard (guard.c), which removes it after a
@@ -41,7 +44,7 @@ struct bench_fio_scratch {
         int dfd;                /* D (O_PATH), held from the start */
         dev_t dev;
         ino_t ino;              /* the scratch directory made */
-        char **keep;            /* fio's logs moved to D at the end: a name, or "PREFIX_" (PREFIX_*.log) */
+        char **keep;            /* moved to D at the end: "=NAME", "_PREFIX" (PREFIX_*.log), "." (dumps) */
 };
 
 static struct bench_fio_scratch *find(const struct bench_fio *f, const char *dir)
@@ -125,46 +128,79 @@ int bench_fio_scratch_dir(struct bench_fio *f, const char *dir, const char **ret
         return 0;
 }
 
-int bench_fio_scratch_keep(struct bench_fio *f, const char *scratch, const char *name, bool prefix)
+int bench_fio_scratch_keep(struct bench_fio *f, const char *scratch, enum bench_fio_keep kind,
+                           const char *name)
 {
+        static const char tag[] = { [BENCH_FIO_KEEP_NAME] = '=', [BENCH_FIO_KEEP_LOGS] = '_',
+                                    [BENCH_FIO_KEEP_DUMPS] = '.' };
         struct bench_fio_scratch *s = find(f, scratch);
         _cleanup_free_ char *k = NULL;
 
         if (!s)
                 return -ENOENT;
-        if (asprintf(&k, "%s%s", name, prefix ? "_" : "") < 0)
+        if (asprintf(&k, "%c%s", tag[kind], kind == BENCH_FIO_KEEP_DUMPS ? "" : name) < 0)
                 return -ENOMEM;
         return ios_strv_push(&s->keep, TAKE_PTR(k));
 }
 
-/* Is name one of fio's logs the job asked for (moved out), or the run's own (removed)? */
-static bool kept(const struct bench_fio_scratch *s, const char *name)
+/* fio's name for a block it dumps (verify.c dump_buf()): TARGET.OFFSET.received, .expected or .hdr_fail */
+static bool dump_name(const char *name)
 {
-        for (char **k = s->keep; k && *k; k++) {
-                size_t kl = strlen(*k);
+        static const char * const kinds[] = { "received", "expected", "hdr_fail" };
+        const char *type = strrchr(name, '.'), *off;
 
-                /* PREFIX_bw.1.log, PREFIX_clat.log, PREFIX_lat.1.log.fz (log_store_compressed) */
-                if (streq(name, *k) ||
-                    ((*k)[kl - 1] == '_' && startswith(name, *k) && strstr(name + kl, ".log")))
+        if (!type || type == name)
+                return false;
+        off = type;
+        while (off > name && off[-1] >= '0' && off[-1] <= '9')
+                off--;
+        if (off == type || off - 1 <= name || off[-1] != '.')
+                return false;
+        for (size_t i = 0; i < ELEMENTSOF(kinds); i++)
+                if (streq(type + 1, kinds[i]))
                         return true;
-        }
         return false;
 }
 
-/* A log into D: over a regular file of its name (fio opens its logs so), never over anything else. */
-static void move_out(const struct bench_fio_scratch *s, int sfd, const char *name)
+/* Is name one of fio's files the job asked for (moved out: its tag), or the run's own (removed: 0)? */
+static char kept(const struct bench_fio_scratch *s, const char *name)
 {
-        struct stat st;
+        for (char **k = s->keep; k && *k; k++) {
+                const char *v = *k + 1;
+                size_t vl = strlen(v);
 
-        if (fstatat(s->dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
-                fprintf(stderr,
-                        "iosched-bench: note: fio's log %s/%s not moved to %s: %s there is not a file\n",
-                        s->path, name, s->dir, name);
-                return;
+                /* PREFIX_bw.1.log, PREFIX_clat.log, PREFIX_lat.1.log.fz (log_store_compressed) */
+                if ((**k == '=' && streq(name, v)) ||
+                    (**k == '_' && startswith(name, v) && name[vl] == '_' && strstr(name + vl, ".log")) ||
+                    (**k == '.' && dump_name(name)))
+                        return **k;
         }
-        if (renameat(sfd, name, s->dfd, name) < 0)
-                fprintf(stderr, "iosched-bench: note: fio's log %s/%s not moved to %s: %s\n", s->path, name,
-                        s->dir, ios_strerror(-errno));
+        return 0;
+}
+
+/*
+ * A log into D: over a regular file of its name (fio opens its logs so),
+ * never over anything else; a dump only where D has nothing of its name.
+ */
+static bool move_out(const struct bench_fio_scratch *s, int sfd, const char *name, char kind)
+{
+        const char *what = kind == '.' ? "verify dump" : "log";
+        struct stat st;
+        int r;
+
+        if (kind != '.' && fstatat(s->dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            !S_ISREG(st.st_mode)) {
+                fprintf(stderr,
+                        "iosched-bench: note: fio's %s %s/%s not moved to %s: %s there is not a file\n",
+                        what, s->path, name, s->dir, name);
+                return false;
+        }
+        r = kind == '.' ? renameat2(sfd, name, s->dfd, name, RENAME_NOREPLACE)
+                        : renameat(sfd, name, s->dfd, name);
+        if (r < 0)
+                fprintf(stderr, "iosched-bench: note: fio's %s %s/%s not moved to %s: %s\n", what, s->path,
+                        name, s->dir, ios_strerror(-errno));
+        return r == 0;
 }
 
 /* Logs moved out, then everything else removed with the directory: only while it is the one made. */
@@ -173,6 +209,7 @@ static void remove_one(struct bench_fio_scratch *s)
         const char *name = strrchr(s->path, '/') + 1;
         int sfd = openat(s->dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), r;
         struct stat st;
+        unsigned dumps = 0;
         DIR *d;
 
         if (sfd < 0 || fstat(sfd, &st) < 0 || st.st_dev != s->dev || st.st_ino != s->ino) {
@@ -185,11 +222,16 @@ static void remove_one(struct bench_fio_scratch *s)
                 close(sfd);
                 return;
         }
-        for (struct dirent *de; s->keep && (de = readdir(d));)
-                if (fstatat(sfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
-                    kept(s, de->d_name))
-                        move_out(s, sfd, de->d_name);
+        for (struct dirent *de; s->keep && (de = readdir(d));) {
+                char kind = kept(s, de->d_name);
+
+                if (kind && fstatat(sfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+                        dumps += move_out(s, sfd, de->d_name, kind) && kind == '.';
+        }
         closedir(d);
+        if (dumps)
+                fprintf(stderr, "iosched-bench: note: fio dumped %u block%s that failed verification in %s\n",
+                        dumps, dumps > 1 ? "s" : "", s->dir);
         r = bench_remove_tree(s->dfd, name, s->dev, s->ino);
         if (r < 0)
                 fprintf(stderr, "iosched-bench: note: cannot remove the run's scratch directory %s: %s\n",
