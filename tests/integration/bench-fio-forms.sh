@@ -4,15 +4,17 @@
 # form without --allow-write or --allow-exec (and the code-running ones
 # with --allow-write but no --allow-exec): whatever the exit status, a
 # file in another directory stays byte for byte, no marker is made, no
-# file appears there, the disk keeps its scheduler and no cgroup is left.
-# Forms: write_iolog, write_lat_log, exec_prerun/exec_postrun,
-# --trigger-file/--trigger-cmd, ioengine=external:, filename_format with
-# directory=, opendir=, create_on_open, unlink=1, pre_read,
-# verify_state_save, verify_dump, --mem=mmap:/mmaphuge:, --profile=tiobench,
-# --ioscheduler=, --cgroup with cgroup_nodelete, --server/--client,
-# include and $-arithmetic in a job file.  With Landlock and on the path
-# of kernels without it (IOSCHED_BENCH_LANDLOCK=0), where what only fio
-# knows is refused without --unconfined.
+# file appears there nor is removed, the disk keeps its scheduler and no
+# cgroup is left.  Forms: write_iolog, write_lat_log,
+# exec_prerun/exec_postrun, --trigger-file/--trigger-cmd,
+# ioengine=external:, filename_format with directory=, opendir=,
+# create_on_open, unlink=1, pre_read, verify_state_save, verify_dump,
+# --mem=mmap:/mmaphuge:, --profile=tiobench, --ioscheduler=, --cgroup with
+# cgroup_nodelete, ioengine=dirdelete and dirstat with unlink=1 (fio
+# 3.37's, which remove a directory), --server/--client, include and
+# $-arithmetic in a job file.  With Landlock and on the path of kernels
+# without it (IOSCHED_BENCH_LANDLOCK=0), where what only fio knows is
+# refused without --unconfined.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -21,7 +23,7 @@ command -v cc >/dev/null || b_skip "no cc (the library a job names is built here
 b_loop l 64
 dev=/dev/$l
 cd "$B_TMP" || b_fail "cd"
-mkdir -p other work
+mkdir -p other/j.0.0 work
 head -c 1048576 /dev/zero >work/data
 printf 'int x;\n__attribute__((constructor)) static void m(void) { extern int creat(const char *, int); creat("%s/marker", 0644); }\n' \
         "$B_TMP" >lib.c
@@ -39,7 +41,8 @@ base="--name=j --filename=$B_TMP/work/data --rw=read --size=64k --runtime=1"
 check() {  # check FORM: nothing outside the run changed
         [ "$(cat "$V" 2>/dev/null)" = "precious data" ] || b_fail "$mode: $1: the victim was changed or removed (exit $rc): $(tail -2 err)"
         [ ! -e "$M" ] || b_fail "$mode: $1: code ran (exit $rc): $(tail -2 err)"
-        extra=$(ls other | grep -v -e '^victim$' -e '^x.so$' -e '^inc.fio$')
+        [ -d other/j.0.0 ] || b_fail "$mode: $1: a directory was removed (exit $rc): $(tail -2 err)"
+        extra=$(ls other | grep -v -e '^victim$' -e '^x.so$' -e '^inc.fio$' -e '^j.0.0$')
         [ -z "$extra" ] || b_fail "$mode: $1: made $extra in another directory (exit $rc): $(tail -2 err)"
         [ "$(b_sched "$l")" = "$sched0" ] || b_fail "$mode: $1: the disk's scheduler is $(b_sched "$l") (exit $rc)"
         [ "$(ls /sys/fs/cgroup 2>/dev/null | wc -l)" = "$cg0" ] || b_fail "$mode: $1: a cgroup was left (exit $rc)"
@@ -85,6 +88,8 @@ for mode in landlock none unconfined; do
         form "--allow-write --name=j --filename=$B_TMP/work/data --rw=write --size=64k --ioengine=e4defrag --donorname=$V"
         form "--allow-write --name=j --filename=$B_TMP/work/data --rw=write --size=64k --ioengine=e4defrag --inplace=1 --donorname=$B_TMP/other/new"
         form "--profile=tiobench --size=1m"
+        form "--name=j --directory=$B_TMP/other --ioengine=dirdelete --nrfiles=1 --size=4k"
+        form "--allow-write --name=j --directory=$B_TMP/other --ioengine=dirstat --unlink=1 --nrfiles=1 --size=4k"
         form "--name=j --filename=$dev --rw=read --size=1m --runtime=1 --ioscheduler=kyber"
         form "--name=j --filename=$dev --rw=read --size=1m --runtime=1 --cgroup=$cgname --cgroup_nodelete=1"
         form "$base --client=localhost"

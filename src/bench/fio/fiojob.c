@@ -19,8 +19,9 @@
  * --allow-exec, a mounted or held device (target.c's checks; one open per
  * device, shared by every job on it), targets on several disks with
  * --compare, a target that is not --target-device, read_iolog replays,
- * cgroup=, ioscheduler=, sg and e4defrag (not_run()), an existing file
- * fio would remove (delete, lay out anew, --trigger-file); and what the
+ * cgroup=, ioscheduler=, sg, e4defrag and the dir* engines (not_run()),
+ * an existing file fio would remove (delete, lay out anew,
+ * --trigger-file); and what the
  * model cannot resolve, without Landlock to hold fio.  With --allow-write
  * a new file is placed in the run's scratch directory for its directory
  * (fioscratch.c), in fio's command line: filename= parts as whole paths
@@ -966,6 +967,13 @@ static int not_run(struct model *m, const struct bench_fio_def *j)
                 r = bench_fio_problem(m->d, "job '%s': ioengine=e4defrag swaps the target's blocks with "
                                       "donorname='s file (EXT4_IOC_MOVE_EXT, an ioctl the fence denies), a "
                                       "file the run does not hold: not with iosched-bench", j->name);
+        /* fio 3.37's: their files are directories, which dircreate makes and dirdelete (and unlink=1 with
+         * any of them) removes; fio's other engines refuse a directory as a file */
+        if (r >= 0 &&
+            (engine_is(eng, "dircreate") || engine_is(eng, "dirstat") || engine_is(eng, "dirdelete")))
+                r = bench_fio_problem(m->d, "job '%s': ioengine=%s makes, reads or removes directories, no "
+                                      "block I/O, and the run makes and removes no directory: not with "
+                                      "iosched-bench", j->name, eng);
         return r;
 }
 
