@@ -11,7 +11,8 @@
 # create_on_open, unlink=1, pre_read, verify_state_save, verify_dump,
 # --mem=mmap:/mmaphuge:, --profile=tiobench, --ioscheduler=, --cgroup with
 # cgroup_nodelete, ioengine=dirdelete and dirstat with unlink=1 (fio
-# 3.37's, which remove a directory), --server/--client, include and
+# 3.37's, which remove a directory), write_hint= on a file and a device
+# (its inode keeps the hint), --server/--client, include and
 # $-arithmetic in a job file.  With Landlock and on the path of kernels
 # without it (IOSCHED_BENCH_LANDLOCK=0), where what only fio knows is
 # refused without --unconfined.
@@ -20,6 +21,7 @@ b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
 command -v fio >/dev/null || b_skip "no fio"
 command -v cc >/dev/null || b_skip "no cc (the library a job names is built here)"
+command -v python3 >/dev/null || b_skip "no python3 (reads the write hints)"
 b_loop l 64
 dev=/dev/$l
 cd "$B_TMP" || b_fail "cd"
@@ -38,7 +40,15 @@ cgname=iosched-bench-it-${B_TMP##*-}    # a cgroup=: a name no other run of this
 M="$B_TMP/marker"
 base="--name=j --filename=$B_TMP/work/data --rw=read --size=64k --runtime=1"
 
+# the write hint of a file or device (F_GET_RW_HINT), which its inode keeps
+hint() {
+        python3 -c 'import fcntl, os, struct, sys
+print(struct.unpack("Q", fcntl.fcntl(os.open(sys.argv[1], os.O_RDONLY), 1035, bytes(8)))[0])' "$1"
+}
+hints0=$(hint work/data) && hints0="$hints0 $(hint "$dev")" || b_fail "cannot read the write hints"
 check() {  # check FORM: nothing outside the run changed
+        [ "$(hint work/data) $(hint "$dev")" = "$hints0" ] ||
+                b_fail "$mode: $1: a write hint was set (exit $rc): $(tail -2 err)"
         [ "$(cat "$V" 2>/dev/null)" = "precious data" ] || b_fail "$mode: $1: the victim was changed or removed (exit $rc): $(tail -2 err)"
         [ ! -e "$M" ] || b_fail "$mode: $1: code ran (exit $rc): $(tail -2 err)"
         [ -d other/j.0.0 ] || b_fail "$mode: $1: a directory was removed (exit $rc): $(tail -2 err)"
@@ -93,6 +103,8 @@ for mode in landlock none unconfined; do
         form "--name=j --filename=$dev --rw=read --size=1m --runtime=1 --ioscheduler=kyber"
         form "--name=j --filename=$dev --rw=read --size=1m --runtime=1 --cgroup=$cgname --cgroup_nodelete=1"
         form "$base --client=localhost"
+        form "$base --write_hint=extreme"
+        form "--name=j --filename=$dev --rw=read --size=1m --runtime=1 --write_hint=long"
         form "--server"
         form "$B_TMP/inc-job.fio"
         form "$B_TMP/arith.fio"

@@ -6,7 +6,9 @@
  * writes nothing: fio opens a read job's files O_RDONLY),
  * zonemode=zbd, the engines falloc, e4defrag and filecreate (writes),
  * ftruncate (truncates), filedelete, unlink and unlink_each_loop
- * (deletes), and the bytes each file must hold (offset plus filesize, or
+ * (deletes), write_hint= (fio sets the write hint of each file or
+ * device, F_SET_RW_HINT, which its inode keeps after the run, read job
+ * or not, whatever the value: none too), and the bytes each file must hold (offset plus filesize, or
  * size over the job's files), else fio lays it out again, read job or not.
  */
 #define _GNU_SOURCE
@@ -52,6 +54,7 @@ void bench_fio_changes(const struct bench_fio_def *j, struct jobsum *js, unsigne
         js->writes |= zm && streq(zm, "zbd");
         js->writes |= engine_is(eng, "falloc") || engine_is(eng, "e4defrag") || engine_is(eng, "filecreate");
         js->truncates = engine_is(eng, "ftruncate");
+        js->hints = bench_fio_kv_get(kv, "write_hint") != NULL;
         js->deletes = engine_is(eng, "filedelete") || !bench_fio_falsy(bench_fio_kv_get(kv, "unlink")) ||
                       !bench_fio_falsy(bench_fio_kv_get(kv, "unlink_each_loop"));
         /* the bytes each file must hold, else fio lays it out (writes it), read job or not */

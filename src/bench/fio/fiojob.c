@@ -289,7 +289,7 @@ static int one_path(struct model *m, struct jobsum *js, const char *path)
         if (S_ISREG(st.st_mode) && bench_storage_kernel_fs(path))
                 return not_storage(m, js, path, bench_storage_kernel_fs(path));
         if (S_ISREG(st.st_mode)) {
-                change |= js->deletes || js->truncates || js->need_unsure ||
+                change |= js->deletes || js->truncates || js->hints || js->need_unsure ||
                           (js->need && (uint64_t)st.st_size < js->need);
                 r = js->log ? 0 : note_disk(m, major(st.st_dev), minor(st.st_dev));
                 if (r >= 0 && !m->have_tg && !js->log) {
@@ -299,7 +299,7 @@ static int one_path(struct model *m, struct jobsum *js, const char *path)
                 }
                 snprintf(key, sizeof(key), "f:%lx:%lx", (unsigned long)st.st_dev, (unsigned long)st.st_ino);
         } else {
-                change |= js->deletes || js->truncates;
+                change |= js->deletes || js->truncates || (js->hints && S_ISBLK(st.st_mode));
                 /* a driver's character device: reading it is no safer than writing it (sandbox.c) */
                 if (S_ISCHR(st.st_mode) && !bench_sandbox_harmless_rdev(st.st_rdev)) {
                         static const char why[] =
@@ -851,16 +851,21 @@ static int logs(struct model *m, struct bench_fio_def *j, struct jobsum *js, uns
 /* What a job would do that its flags do not allow, said once for the job. */
 static int job_said(struct model *m, const struct bench_fio_def *j, const struct jobsum *js)
 {
-        const char *what = js->deletes ? "delete or change" : js->truncates ? "truncate" : "write";
+        bool hint_only = js->hints && !(js->writes || js->deletes || js->truncates);
+        const char *what = js->deletes ? "delete or change" : js->truncates ? "truncate"
+                                                          : hint_only       ? "set the write hint of"
+                                                                            : "write";
         static const char relaid_why[] =
-                " (smaller than the job's size: fio lays it out again, read job or not)";
-        bool relaid = !(js->writes || js->deletes || js->truncates);
+                " (smaller than the job's size: fio lays it out again, read job or not)",
+                          hint_why[] = " (write_hint=: its inode keeps the hint after the run)";
+        bool relaid = !(js->writes || js->deletes || js->truncates || js->hints);
         int r = 0;
 
         if (js->nchange)
                 r = bench_fio_problem(m->d, "refusing to write to %s without --allow-write: job '%s' would "
                                       "%s it%s%s",
-                                      js->first_change, j->name, what, relaid ? relaid_why : "",
+                                      js->first_change, j->name, what,
+                                      relaid ? relaid_why : hint_only ? hint_why : "",
                                       js->nchange > 1 ? ", and more files" : "");
         if (r >= 0 && js->nnew && !m->g->allow_write)
                 r = bench_fio_problem(m->d,
@@ -996,7 +1001,7 @@ static int one_job(struct model *m, struct bench_fio_def *j, struct jobsum *js_o
         if (r < 0)
                 return r;
         r = job_files(m, j, &js, resolved);
-        m->f->writes |= js.writes || js.deletes || js.truncates;
+        m->f->writes |= js.writes || js.deletes || js.truncates || js.hints;
         if (bench_fio_kv_get(&j->kv, "numjobs"))
                 (void)bench_parse_uint(bench_fio_kv_get(&j->kv, "numjobs"), 1, 1u << 20, &numjobs);
         if (r >= 0)

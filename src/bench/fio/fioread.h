@@ -112,6 +112,7 @@ struct jobsum {
         unsigned nnew, nchange;
         char first_new[256], first_change[256];
         bool writes, deletes, truncates;
+        bool hints;                     /* write_hint=: fio sets each file's write hint, kept on its inode */
         bool ddir_write;                /* rw= has writes (fio's td_write()): fio saves a verify state */
         uint64_t need;                  /* bytes each file must have, else fio lays it out; 0: no need */
         bool need_unsure;
