@@ -8,11 +8,12 @@
 #   tests/pkg/deb-build-chroot.sh bookworm    # Debian 12, as CI's host
 #
 # 1. a chroot of SUITE (mmdebstrap --variant=buildd from Debian's mirror, with
-#    lintian), cached as a directory keyed by suite, mirror and this recipe
+#    lintian), cached as a directory keyed by suite, mirror and its recipe
 #    ($CHROOT_CACHE/SUITE-<hash>; the mirror's newer packages are taken at
 #    step 3);
 # 2. a fresh copy of it per run, with the tree (the files git knows or would
-#    add) in /home/builder/src, owned by an unprivileged user "builder";
+#    add) in /home/builder/src, owned by an unprivileged user "builder"
+#    (steps 1 and 2: tests/pkg/chroot-lib.sh, shared with chroot-tests.sh);
 # 3. as root in the chroot: apt-get update, dist-upgrade, apt-get build-dep ./
 #    (debian/control's Build-Depends, with the test dependencies: no nocheck);
 # 4. as "builder" (no root, no capability, in its own PID and mount namespace
@@ -49,68 +50,8 @@ rm -f "$out"/iosched*.deb "$out"/iosched*.changes "$out"/iosched*.buildinfo \
       "$out"/build.log "$out"/lintian.log "$out"/chroot.log
 log=$out/chroot.log
 
-# 1. the cached chroot (its recipe: this section)
-key=$( {
-        echo "$suite $MIRROR"
-        sed -n '/^# -- chroot recipe/,/^# -- end of recipe/p' "$0"
-} | sha256sum | cut -c1-16)
-cached=$CACHE/$suite-$key
-# -- chroot recipe
-if [ ! -d "$cached" ]; then
-        step "mmdebstrap $suite (variant buildd, lintian) -> $cached"
-        s=$(date +%s)
-        rm -rf "$cached.tmp"
-        if ! mmdebstrap --mode=root --variant=buildd --format=directory \
-                --aptopt='Apt::Install-Recommends "false"' \
-                --include=lintian,ca-certificates \
-                --customize-hook='chroot "$1" useradd --create-home --shell /bin/sh builder' \
-                "$suite" "$cached.tmp" "deb $MIRROR $suite main" >>"$log" 2>&1; then
-                tail -n 30 "$log"
-                rm -rf "$cached.tmp"
-                echo "FAIL: mmdebstrap $suite"
-                exit 1
-        fi
-        mv "$cached.tmp" "$cached"
-        echo "   $(($(date +%s) - s)) s, $(du -sm "$cached" | cut -f1) MB"
-        # older recipes of this suite
-        for old in "$CACHE/$suite"-????????????????; do
-                [ -d "$old" ] && [ "$old" != "$cached" ] && rm -rf --one-file-system "$old"
-        done
-else
-        step "cached chroot $cached"
-fi
-# -- end of recipe
-
-# 2. a fresh copy with the tree
-tmp=$(mktemp -d /var/tmp/iosched-chroot-XXXXXX) || exit 1
-root=$tmp/root
-cleanup() {
-        # the mounts live in the namespace of step 3/4 and died with it
-        rm -rf --one-file-system "$tmp"
-}
-trap cleanup EXIT
-mkdir -p "$root" && cp -a "$cached/." "$root/" || { echo "FAIL: copying $cached"; exit 1; }
-src=$root/home/builder/src
-mkdir -p "$src"
-if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-        git ls-files -z --cached --others --exclude-standard |
-                tar --null -T - --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C "$src"
-else
-        tar --exclude='./build' --exclude='./build-*' --exclude='./debian/build' -cf - . | tar -xf - -C "$src"
-fi
-cp /etc/resolv.conf "$root/etc/resolv.conf"
-chroot "$root" chown -R builder:builder /home/builder/src
-step "chroot ready: $(chroot "$root" sh -c '. /etc/os-release; echo "$PRETTY_NAME"'), gcc $(chroot "$root" gcc -dumpfullversion)"
-
-# in_chroot CMD: CMD (a shell command line) in the chroot, in a PID and mount
-# namespace of its own with /proc and a read-only /sys (as sbuild's chroots
-# have them); /dev is mmdebstrap's few nodes (null, zero, full, random,
-# urandom, tty, console, ptmx): no loop device, no disk
-in_chroot() {
-        unshare --mount --pid --fork --propagation private sh -c '
-                mount -t proc proc "$1/proc" && mount -t sysfs -o ro sysfs "$1/sys" &&
-                chroot "$1" /bin/sh -c "$2"' sh "$root" "$1"
-}
+# 1. and 2. the cached chroot, a fresh copy of it with the tree, in_chroot
+. "$top/tests/pkg/chroot-lib.sh"
 
 # 3. build dependencies from SUITE
 step "apt-get update, dist-upgrade, build-dep ./"
