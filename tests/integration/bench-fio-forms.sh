@@ -8,7 +8,8 @@
 # cgroup is left.  Forms: write_iolog, write_lat_log,
 # exec_prerun/exec_postrun, --trigger-file/--trigger-cmd,
 # ioengine=external:, filename_format with directory=, opendir=,
-# create_on_open, unlink=1, pre_read, verify_state_save, verify_dump,
+# create_on_open, unlink=1 (also with ioengine=null, which opens no file,
+# and with --allow-write), pre_read, verify_state_save, verify_dump,
 # --mem=mmap:/mmaphuge:, --profile=tiobench, --ioscheduler=, --cgroup with
 # cgroup_nodelete, ioengine=dirdelete and dirstat with unlink=1 (fio
 # 3.37's, which remove a directory), write_hint= on a file and a device
@@ -16,6 +17,8 @@
 # $-arithmetic in a job file.  With Landlock and on the path of kernels
 # without it (IOSCHED_BENCH_LANDLOCK=0), where what only fio knows is
 # refused without --unconfined.
+# Hang-guard: 900 (over 100 runs of iosched-bench in three modes, each
+# starting fio up to three times: 121 s in CI's check beside the ASan half)
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -91,6 +94,8 @@ for mode in landlock none unconfined; do
         form "--name=j --filename=$B_TMP/other/new --create_on_open=1 --rw=read --size=64k"
         form "--name=j --filename=$V --unlink=1 --rw=read --size=14"
         form "--name=j --filename=$V --pre_read=1 --rw=read --size=14"
+        form "--name=j --filename=$V --ioengine=null --unlink=1 --size=4k --runtime=1"
+        form "--allow-write --name=j --filename=$V --ioengine=null --unlink_each_loop=1 --loops=2 --size=4k"
         form "$base --verify=crc32c --verify_state_save=1 --aux-path=$B_TMP/other"
         form "$base --verify=crc32c --verify_dump=1 --aux-path=$B_TMP/other"
         form "$base --mem=mmap:$V"

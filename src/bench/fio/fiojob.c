@@ -589,6 +589,14 @@ static int place_defaults(struct model *m, struct bench_fio_def *j, unsigned num
         return r < 0 ? r : bench_fio_kv_set(&j->kv, "directory", list);
 }
 
+/* A setting of job j that is set, and not to an off value */
+static bool truthy(const struct bench_fio_def *j, const char *key)
+{
+        const char *v = bench_fio_kv_get(&j->kv, key);
+
+        return v && !bench_fio_falsy(v);
+}
+
 /* Every file one job opens, in fio's order of rules. */
 static int job_files(struct model *m, struct bench_fio_def *j, struct jobsum *js, bool *resolved)
 {
@@ -603,8 +611,16 @@ static int job_files(struct model *m, struct bench_fio_def *j, struct jobsum *js
         struct stat st;
         int r = 0;
 
-        if (eng && bench_fio_engine_fileless(eng))
-                return 0;
+        /* no file opened, none laid out; but fio removes the job's files at its end with unlink= (any
+         * engine: filesetup.c close_and_free_files()) */
+        if (eng && bench_fio_engine_fileless(eng)) {
+                if (!truthy(j, "unlink") && !truthy(j, "unlink_each_loop"))
+                        return 0;
+                return bench_fio_problem(m->d, "job '%s': ioengine=%s does no I/O on the files the job "
+                                         "names, but with unlink= fio removes them at its end: not with "
+                                         "iosched-bench",
+                                         j->name, eng);
+        }
         if (bench_fio_kv_get(kv, "numjobs") && bench_parse_uint(bench_fio_kv_get(kv, "numjobs"), 1, 1u << 20, &numjobs) < 0)
                 *resolved = false;
         if (bench_fio_kv_get(kv, "nrfiles") && bench_parse_uint(bench_fio_kv_get(kv, "nrfiles"), 1, 1u << 24, &nrfiles) < 0)
@@ -698,14 +714,6 @@ static int job_files(struct model *m, struct bench_fio_def *j, struct jobsum *js
                 }
         }
         return r;
-}
-
-/* A setting of job j that is set, and not to an off value */
-static bool truthy(const struct bench_fio_def *j, const char *key)
-{
-        const char *v = bench_fio_kv_get(&j->kv, key);
-
-        return v && !bench_fio_falsy(v);
 }
 
 /* A log of the job fio makes in a scratch directory (path): named so in fio's command line, moved out at
