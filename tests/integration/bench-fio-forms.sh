@@ -13,7 +13,8 @@
 # --mem=mmap:/mmaphuge:, --profile=tiobench, --ioscheduler=, --cgroup with
 # cgroup_nodelete, ioengine=dirdelete and dirstat with unlink=1 (fio
 # 3.37's, which remove a directory), write_hint= on a file and a device
-# (its inode keeps the hint), --server/--client, include and
+# (its inode keeps the hint), a unix socket net's receiver makes where a
+# file is (with --allow-net), --server/--client, include and
 # $-arithmetic in a job file.  With Landlock and on the path of kernels
 # without it (IOSCHED_BENCH_LANDLOCK=0), where what only fio knows is
 # refused without --unconfined.
@@ -108,6 +109,7 @@ for mode in landlock none unconfined; do
         form "--name=j --filename=$dev --rw=read --size=1m --runtime=1 --ioscheduler=kyber"
         form "--name=j --filename=$dev --rw=read --size=1m --runtime=1 --cgroup=$cgname --cgroup_nodelete=1"
         form "$base --client=localhost"
+        form "--allow-net --allow-write --name=j --ioengine=net --protocol=unix --filename=$V --size=4k"
         form "$base --write_hint=extreme"
         form "--name=j --filename=$dev --rw=read --size=1m --runtime=1 --write_hint=long"
         form "--server"

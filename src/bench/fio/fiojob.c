@@ -946,6 +946,20 @@ static int pattern_files(struct model *m, const struct bench_fio_def *j)
         return r;
 }
 
+/* net and netsplice with protocol=unix: a job that reads listens, on a socket made at filename= after
+ * fio removes what is there (engines/net.c fio_netio_setup_listen_unix()) */
+static bool unix_receiver(const struct bench_fio_def *j)
+{
+        const char *proto = bench_fio_kv_get(&j->kv, "protocol"), *rw = bench_fio_kv_get(&j->kv, "rw");
+        size_t n = rw ? strcspn(rw, ":") : 0;
+
+        if (!proto || !streq(proto, "unix") || !bench_fio_kv_get(&j->kv, "filename"))
+                return false;   /* fio needs filename= for it, and says so */
+        /* fio's td_read(): rw= unset, or any value with reads */
+        return !rw || strstr(rw, "read") || (n == 2 && !strncmp(rw, "rw", 2)) ||
+               (n == 6 && !strncmp(rw, "randrw", 6));
+}
+
 /*
  * What a job would do that iosched-bench never lets fio do: leave the
  * run's cgroup for one it makes (cgroup=; cgroup_nodelete=1 leaves it),
@@ -954,7 +968,9 @@ static int pattern_files(struct model *m, const struct bench_fio_def *j)
  * restores it), send SCSI commands (ioengine=sg: SG_IO, an ioctl the
  * fence denies, even to read capacity), or swap blocks with a file the
  * job does not name (ioengine=e4defrag: fio makes or extends donorname=
- * first; its I/O, EXT4_IOC_MOVE_EXT, is an ioctl the fence denies).
+ * first; its I/O, EXT4_IOC_MOVE_EXT, is an ioctl the fence denies),
+ * replace a file with a socket (net, netsplice: protocol=unix), or make
+ * and remove directories (dircreate, dirstat, dirdelete).
  */
 static int not_run(struct model *m, const struct bench_fio_def *j)
 {
@@ -980,6 +996,11 @@ static int not_run(struct model *m, const struct bench_fio_def *j)
                 r = bench_fio_problem(m->d, "job '%s': ioengine=e4defrag swaps the target's blocks with "
                                       "donorname='s file (EXT4_IOC_MOVE_EXT, an ioctl the fence denies), a "
                                       "file the run does not hold: not with iosched-bench", j->name);
+        if (r >= 0 && unix_receiver(j) && (engine_is(eng, "net") || engine_is(eng, "netsplice")))
+                r = bench_fio_problem(m->d, "job '%s': ioengine=%s with protocol=unix receives on a "
+                                      "socket it makes at its filename= (%s), removing what is there first: "
+                                      "not with iosched-bench",
+                                      j->name, eng, bench_fio_kv_get(&j->kv, "filename"));
         /* fio 3.37's: their files are directories, which dircreate makes and dirdelete (and unlink=1 with
          * any of them) removes; fio's other engines refuse a directory as a file */
         if (r >= 0 &&
