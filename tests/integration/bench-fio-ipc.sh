@@ -23,14 +23,27 @@ head -c 1048576 /dev/zero >"$B_TMP/f" || b_fail "the target"
 id=${B_TMP##*-}
 # the run's fio processes: their argv names the job, by a name no other run of this test (another lane)
 # uses (the bench's guard, a fork of the bench, has its argv too; fio's reading of the files before the
-# run, create_only=1, has it too, and ends at once)
+# run, create_only=1, has it too, and ends at once; a process that ended meanwhile is none)
 run_of() { pgrep -f -- "--name=ipc-$id-$1( |\$)" | while read -r p; do
+        c=$( { tr '\0' '\n' </proc/$p/cmdline; } 2>/dev/null) && [ -n "$c" ] || continue
         [ "$p" != "$2" ] && [ "$(cat /proc/$p/comm 2>/dev/null)" = fio ] &&
-                ! tr '\0' '\n' </proc/$p/cmdline 2>/dev/null | grep -q -x -e '--create_only=1' && echo $p
+                ! printf '%s\n' "$c" | grep -q -x -e '--create_only=1' && echo $p
         done; }
 no_run() { [ -z "$(run_of "$1" "$2")" ]; }
 two() { [ "$(run_of "$1" "$2" | wc -l)" -ge 2 ]; }     # fio and its job process, which takes the buffer
 self=$(readlink /proc/self/ns/ipc)
+# the run's IPC namespace (ns), read from its fio processes still alive (pids): fio and its job process,
+# none in the machine's namespace
+run_ns() {
+        two "$1" "$2" || return 1
+        pids= ns=
+        for p in $(run_of "$1" "$2"); do
+                n=$(readlink /proc/$p/ns/ipc 2>/dev/null) || continue
+                [ "$n" = "$self" ] && b_fail "$mode: fio ($p) shares the machine's IPC namespace"
+                pids="$pids $p" ns=$n
+        done
+        [ -n "$ns" ]
+}
 # the machine's segments made by one of the pids in $1 (ipcs -p: shmid owner cpid lpid)
 left_by() { ipcs -m -p | awk -v pids=" $1 " 'NR > 3 && NF >= 4 && index(pids, " " $3 " ") { print $1 }'; }
 
@@ -48,15 +61,7 @@ for mode in landlock unconfined; do
         env $envs $BENCH --backend=fio $unc --name=ipc-$id-$mode $job --time_based --runtime=300 >"$B_TMP/out" 2>"$B_TMP/err" &
         bench=$!
         B_PIDS="$B_PIDS $bench"
-        wait_for 60000 two $mode $bench || b_fail "$mode: fio never started its job: $(cat "$B_TMP/err")"
-        pids=$(run_of $mode $bench | paste -sd' ')
-        ns=
-        for p in $pids; do
-                n=$(readlink /proc/$p/ns/ipc) || continue
-                [ "$n" = "$self" ] && b_fail "$mode: fio ($p) shares the machine's IPC namespace"
-                ns=$n
-        done
-        [ -n "$ns" ] || b_fail "$mode: no process of the run read"
+        wait_for 60000 run_ns $mode $bench || b_fail "$mode: fio never started its job: $(cat "$B_TMP/err")"
         kill -9 $bench
         wait $bench 2>/dev/null
         wait_for 60000 no_run $mode $bench || b_fail "$mode: fio still runs after kill -9"
