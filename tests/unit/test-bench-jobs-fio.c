@@ -11,6 +11,7 @@
  * command line's settings as understood for fio (the space form
  * "--filename DEV" is filename=DEV, not a job file), fio's names for a
  * job's files, its aliases, and the engines a job file makes fio load.
+ * The directions of rw= by fio's table (bench_fio_ddir()).
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -505,6 +506,32 @@ static void test_model_access(void **state)
         assert_int_equal(rmdir(dir), 0);
 }
 
+/* rw='s directions as fio's table has them, matched as fio's parser matches a value */
+static void test_ddir(void **state)
+{
+        enum { R = BENCH_FIO_DDIR_READ, W = BENCH_FIO_DDIR_WRITE, T = BENCH_FIO_DDIR_TRIM };
+        static const struct {
+                const char *rw;
+                unsigned ddir;
+        } cases[] = {
+                { "read", R }, { "randread", R }, { "randread:8", R }, { "read,x", R }, { "write", W },
+                { "randwrite:4k", W }, { "trim", T }, { "randtrim", T }, { "rw", R | W }, { "rw:2", R | W },
+                { "readwrite", R | W }, { "randrw", R | W }, { "trimwrite", T | W },
+                { "randtrimwrite", T | W },
+                /* values fio's table does not have (fio refuses them): every direction */
+                { "", R | W | T }, { "Read", R | W | T }, { "readx", R | W | T }, { "rwx", R | W | T },
+                { "randreadwrite", R | W | T },
+        };
+
+        (void)state;
+        assert_int_equal(bench_fio_ddir(NULL), R);
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                if (bench_fio_ddir(cases[i].rw) != cases[i].ddir)
+                        fail_msg("rw=%s: %u, not %u", cases[i].rw, bench_fio_ddir(cases[i].rw),
+                                 cases[i].ddir);
+        }
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -517,6 +544,7 @@ int main(void)
                 cmocka_unit_test(test_fio_added_names),
                 cmocka_unit_test(test_fio_engines),
                 cmocka_unit_test(test_model_access),
+                cmocka_unit_test(test_ddir),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

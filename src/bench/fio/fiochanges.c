@@ -8,8 +8,10 @@
  * ftruncate (truncates), filedelete, unlink and unlink_each_loop
  * (deletes), write_hint= (fio sets the write hint of each file or
  * device, F_SET_RW_HINT, which its inode keeps after the run, read job
- * or not, whatever the value: none too), and the bytes each file must hold (offset plus filesize, or
- * size over the job's files), else fio lays it out again, read job or not.
+ * or not, whatever the value: none too), and the bytes each file must
+ * hold (offset plus filesize, or size over the job's files), else fio
+ * lays it out again, read job or not.  The one reader of rw='s
+ * directions, fio's td_read(), td_write() and td_trim().
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -28,6 +30,31 @@ bool bench_fio_falsy(const char *v)
         return !v || streq(v, "0") || streq(v, "false") || streq(v, "off") || streq(v, "none") || streq(v, "no");
 }
 
+unsigned bench_fio_ddir(const char *rw)
+{
+        enum { R = BENCH_FIO_DDIR_READ, W = BENCH_FIO_DDIR_WRITE, T = BENCH_FIO_DDIR_TRIM };
+        /* fio's table of rw= (options.c), matched as parse.c does: the value up to a ',', else a ':' */
+        static const struct {
+                const char *name;
+                unsigned ddir;
+        } table[] = {
+                { "read", R },  { "randread", R },  { "write", W },    { "randwrite", W },
+                { "trim", T },  { "randtrim", T },  { "rw", R | W },   { "readwrite", R | W },
+                { "randrw", R | W }, { "trimwrite", T | W }, { "randtrimwrite", T | W },
+        };
+        const char *comma;
+        size_t n;
+
+        if (!rw)
+                return R;       /* fio's default */
+        comma = strchr(rw, ',');
+        n = comma ? (size_t)(comma - rw) : strcspn(rw, ":");
+        for (size_t i = 0; i < ELEMENTSOF(table); i++)
+                if (strlen(table[i].name) == n && !strncmp(rw, table[i].name, n))
+                        return table[i].ddir;
+        return R | W | T;       /* a value fio's table does not have: every direction */
+}
+
 /* What a job changes of the files it opens (fio's rules, conservative where a value is unreadable). */
 void bench_fio_changes(const struct bench_fio_def *j, struct jobsum *js, unsigned nrfiles)
 {
@@ -40,14 +67,10 @@ void bench_fio_changes(const struct bench_fio_def *j, struct jobsum *js, unsigne
         uint64_t s = 0, o = 0;
 
         if (rw) {
-                size_t n = strcspn(rw, ":");
+                unsigned d = bench_fio_ddir(rw);
 
-                js->ddir_write = strstr(rw, "write") || (n == 2 && !strncmp(rw, "rw", 2)) ||
-                                 (n == 6 && !strncmp(rw, "randrw", 6));
-                js->writes |= js->ddir_write || strstr(rw, "trim") ||
-                              !((n == 4 && !strncmp(rw, "read", 4)) || (n == 8 && !strncmp(rw, "randread", 8)));
-                /* a value fio's table does not have: counted as writing */
-                js->ddir_write |= js->writes && !strstr(rw, "trim");
+                js->ddir_write = d & BENCH_FIO_DDIR_WRITE;
+                js->writes |= d & (BENCH_FIO_DDIR_WRITE | BENCH_FIO_DDIR_TRIM);
         }
         for (size_t i = 0; i < ELEMENTSOF(writing); i++)
                 js->writes |= !bench_fio_falsy(bench_fio_kv_get(kv, writing[i])) && bench_fio_kv_get(kv, writing[i]);

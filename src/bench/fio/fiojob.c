@@ -950,14 +950,11 @@ static int pattern_files(struct model *m, const struct bench_fio_def *j)
  * fio removes what is there (engines/net.c fio_netio_setup_listen_unix()) */
 static bool unix_receiver(const struct bench_fio_def *j)
 {
-        const char *proto = bench_fio_kv_get(&j->kv, "protocol"), *rw = bench_fio_kv_get(&j->kv, "rw");
-        size_t n = rw ? strcspn(rw, ":") : 0;
+        const char *proto = bench_fio_kv_get(&j->kv, "protocol");
 
         if (!proto || !streq(proto, "unix") || !bench_fio_kv_get(&j->kv, "filename"))
                 return false;   /* fio needs filename= for it, and says so */
-        /* fio's td_read(): rw= unset, or any value with reads */
-        return !rw || strstr(rw, "read") || (n == 2 && !strncmp(rw, "rw", 2)) ||
-               (n == 6 && !strncmp(rw, "randrw", 6));
+        return bench_fio_ddir(bench_fio_kv_get(&j->kv, "rw")) & BENCH_FIO_DDIR_READ;
 }
 
 /*

@@ -123,6 +123,9 @@ struct jobsum {
 /* fiochanges.c: what job j changes of the files it opens (nrfiles: its files) into js */
 void bench_fio_changes(const struct bench_fio_def *j, struct jobsum *js, unsigned nrfiles);
 bool bench_fio_falsy(const char *v);     /* unset, "0", "false", "off", "none" or "no" */
+/* the directions of rw= V (NULL: fio's default, read); a value fio's table does not have: all */
+enum { BENCH_FIO_DDIR_READ = 1, BENCH_FIO_DDIR_WRITE = 2, BENCH_FIO_DDIR_TRIM = 4 };
+unsigned bench_fio_ddir(const char *v);
 
 /* fiojob.c: what d's jobs touch, checked, into f->access, f->created, f->writes, and tg */
 int bench_fio_model(const struct bench_opts *g, struct bench_fio_defs *d, struct ios_ctx *root,
