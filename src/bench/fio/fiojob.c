@@ -26,10 +26,10 @@
  * a new file is placed in the run's scratch directory for its directory
  * (fioscratch.c), in fio's command line: filename= parts as whole paths
  * (directory= then dropped), directory= entries for fio's own names, a
- * log's prefix, --aux-path for the verify state and verify_dump's blocks.  Then, with Landlock,
- * the files as fio itself names them (fionamed.c) go through the same
- * checks: what the model missed is one more target, a new file outside
- * the scratch directories a problem.  The model is linear in jobs x
+ * log's prefix, --aux-path for the verify state and verify_dump's
+ * blocks.  Then, with Landlock, the files as fio itself names them
+ * (fionamed.c) go through the same checks: what the model missed is one
+ * more target, a new file outside the scratch directories a problem.  The model is linear in jobs x
  * files (hash sets) and stops on a signal.
  */
 #define _GNU_SOURCE
