@@ -64,7 +64,7 @@ printf '[x]\nioengine=%s/evil.so\nhipri\n' "$B_TMP" >ext.fio
 refused "an engine from a path" ext.fio
 # all at once: one refusal names every problem
 $BENCH --backend=fio --filename=small --rw=read --size=1m --exec_prerun="touch MARK" >/dev/null 2>err
-grep -q "exec_prerun" err && grep -q "smaller than the job's size" err || b_fail "not every problem named: $(cat err)"
+grep -q "exec_prerun" err && grep -q "smaller than the job's offset plus size" err || b_fail "not every problem named: $(cat err)"
 
 # two sections on one device, with --allow-write: one open of the device for both
 printf '[global]\nfilename=%s\nsize=1m\nruntime=1\n[a]\nrw=write\n[b]\nrw=write\nstonewall\n[c]\nrw=randwrite\nwait_for=a\n' "$dev" >two.fio

@@ -9,7 +9,9 @@
 # exec_prerun/exec_postrun, --trigger-file/--trigger-cmd,
 # ioengine=external:, filename_format with directory=, opendir=,
 # create_on_open, unlink=1 (also with ioengine=null, which opens no file,
-# and with --allow-write), pre_read, verify_state_save, verify_dump,
+# and with --allow-write), pre_read, a read job's start past its file's
+# end (offset_increment= with numjobs, offset=N%, file_append=: fio lays
+# the file out anew), verify_state_save, verify_dump,
 # --mem=mmap:/mmaphuge:, --profile=tiobench, --ioscheduler=, --cgroup with
 # cgroup_nodelete, ioengine=dirdelete and dirstat with unlink=1 (fio
 # 3.37's, which remove a directory), write_hint= on a file and a device
@@ -31,6 +33,8 @@ dev=/dev/$l
 cd "$B_TMP" || b_fail "cd"
 mkdir -p other/j.0.0 work
 head -c 1048576 /dev/zero >work/data
+head -c 8192 /dev/urandom >other/big
+big0=$(cksum <other/big)
 printf 'int x;\n__attribute__((constructor)) static void m(void) { extern int creat(const char *, int); creat("%s/marker", 0644); }\n' \
         "$B_TMP" >lib.c
 cc -shared -fPIC -o other/x.so lib.c || b_fail "cc"
@@ -54,9 +58,10 @@ check() {  # check FORM: nothing outside the run changed
         [ "$(hint work/data) $(hint "$dev")" = "$hints0" ] ||
                 b_fail "$mode: $1: a write hint was set (exit $rc): $(tail -2 err)"
         [ "$(cat "$V" 2>/dev/null)" = "precious data" ] || b_fail "$mode: $1: the victim was changed or removed (exit $rc): $(tail -2 err)"
+        [ "$(cksum <other/big)" = "$big0" ] || b_fail "$mode: $1: other/big was changed (exit $rc): $(tail -2 err)"
         [ ! -e "$M" ] || b_fail "$mode: $1: code ran (exit $rc): $(tail -2 err)"
         [ -d other/j.0.0 ] || b_fail "$mode: $1: a directory was removed (exit $rc): $(tail -2 err)"
-        extra=$(ls other | grep -v -e '^victim$' -e '^x.so$' -e '^inc.fio$' -e '^j.0.0$')
+        extra=$(ls other | grep -v -e '^victim$' -e '^x.so$' -e '^inc.fio$' -e '^j.0.0$' -e '^big$')
         [ -z "$extra" ] || b_fail "$mode: $1: made $extra in another directory (exit $rc): $(tail -2 err)"
         [ "$(b_sched "$l")" = "$sched0" ] || b_fail "$mode: $1: the disk's scheduler is $(b_sched "$l") (exit $rc)"
         [ "$(ls /sys/fs/cgroup 2>/dev/null | wc -l)" = "$cg0" ] || b_fail "$mode: $1: a cgroup was left (exit $rc)"
@@ -95,6 +100,11 @@ for mode in landlock none unconfined; do
         form "--name=j --filename=$B_TMP/other/new --create_on_open=1 --rw=read --size=64k"
         form "--name=j --filename=$V --unlink=1 --rw=read --size=14"
         form "--name=j --filename=$V --pre_read=1 --rw=read --size=14"
+        # where I/O starts past a read job's file, fio lays the file out anew (get_start_offset())
+        form "--name=j --filename=$B_TMP/other/big --rw=read --size=8k --numjobs=2 --offset_increment=4k --runtime=1"
+        form "--name=j --filename=$B_TMP/other/big --rw=read --size=8k --offset=50% --runtime=1"
+        form "--name=j --filename=$B_TMP/other/big --rw=read --size=8k --offset_increment=50% --numjobs=2 --runtime=1"
+        form "--name=j --filename=$B_TMP/other/big --rw=read --size=4k --file_append=1 --runtime=1"
         form "--name=j --filename=$V --ioengine=null --unlink=1 --size=4k --runtime=1"
         form "--allow-write --name=j --filename=$V --ioengine=null --unlink_each_loop=1 --loops=2 --size=4k"
         form "$base --verify=crc32c --verify_state_save=1 --aux-path=$B_TMP/other"

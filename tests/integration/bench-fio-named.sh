@@ -74,7 +74,7 @@ refused n "fio would make n1, a new file iosched-bench's reading of the job did 
 
 # opendir=: fio lists the tree as it reads the setting, inside the fence (before: "failed parsing"),
 # and splits size= over the files it finds: 16k over two files of 8k reads them as they are (before:
-# refused as "smaller than the job's size"); 24k asks 12k of each, which fio would lay out
+# refused as "smaller than the job's offset plus size"); 24k asks 12k of each, which fio would lay out
 mkdir -p "$D/tree/sub" && head -c 8192 /dev/urandom >"$D/tree/a" && head -c 8192 /dev/urandom >"$D/tree/sub/b"
 before=$(sums tree/a tree/sub/b)
 for LL in 1 0; do
@@ -83,7 +83,7 @@ for LL in 1 0; do
         run --unconfined --name=o --opendir="$D/tree" --rw=read --size=24k
         rc=$?
         [ $rc = 3 ] || b_fail "opendir= with 12k a file (Landlock $LL): exit $rc, want 3: $(cat "$B_TMP/err")"
-        grep -q "smaller than the job's size" "$B_TMP/err" ||
+        grep -q "smaller than the job's offset plus size" "$B_TMP/err" ||
                 b_fail "opendir= with 12k a file (Landlock $LL): $(cat "$B_TMP/err")"
         [ "$(sums tree/a tree/sub/b)" = "$before" ] || b_fail "opendir= (Landlock $LL): a file was changed"
 done

@@ -11,12 +11,15 @@
  * command line's settings as understood for fio (the space form
  * "--filename DEV" is filename=DEV, not a job file), fio's names for a
  * job's files, its aliases, and the engines a job file makes fio load.
- * The directions of rw= by fio's table (bench_fio_ddir()).
+ * The directions of rw= by fio's table (bench_fio_ddir()), and the bytes
+ * a read job's file must hold (offset=, offset_increment= with numjobs,
+ * shares of the file's size, file_append=).
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -532,6 +535,54 @@ static void test_ddir(void **state)
         }
 }
 
+/* The bytes a read job's file must hold, else fio lays it out anew: its start (get_start_offset()) plus
+ * its size; 0 with unsure where that start depends on the file's size */
+static void test_need(void **state)
+{
+        static const struct {
+                const char *kv[8];
+                unsigned nrfiles;
+                uint64_t need;
+                bool unsure;
+        } cases[] = {
+                { { "size", "8k" }, 1, 8192, false },
+                { { "size", "8k", "offset", "4k" }, 1, 12288, false },
+                { { "size", "8k", "numjobs", "3", "offset_increment", "4k" }, 1, 16384, false },
+                { { "size", "8k", "offset", "1k", "numjobs", "2", "offset_increment", "4k" }, 1, 13312,
+                  false },
+                /* one clone: no increment */
+                { { "size", "8k", "offset_increment", "4k" }, 1, 8192, false },
+                /* 10/4, plus the bound of the block more fio gives the first files */
+                { { "size", "10", "nrfiles", "4" }, 4, 4, false },
+                { { "filesize", "4k-16k", "offset", "1k" }, 1, 17408, false },
+                { { "size", "8k", "offset", "50%" }, 1, 8192, true },
+                { { "size", "8k", "numjobs", "2", "offset_increment", "10%" }, 1, 8192, true },
+                { { "size", "8k", "file_append", "1" }, 1, 8192, true },
+                { { "size", "8k", "file_append", "0", "offset", "2k" }, 1, 10240, false },
+                { { "size", "8k", "numjobs", "2", "offset_increment", "16e" }, 1, 8192, true },
+                /* a share of the file: never past it */
+                { { "size", "50%", "offset", "50%" }, 1, 0, false },
+        };
+
+        (void)state;
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                struct bench_fio_defs d = { 0 };
+                struct bench_fio_def *j;
+                struct jobsum js = { .name = "j" };
+
+                assert_int_equal(bench_fio_job_add(&d, "j", &j), 0);
+                for (size_t k = 0; k < 8 && cases[i].kv[k]; k += 2)
+                        assert_int_equal(bench_fio_kv_add(&j->kv, cases[i].kv[k], cases[i].kv[k + 1]), 0);
+                bench_fio_changes(j, &js, cases[i].nrfiles);
+                if (js.need_unsure != cases[i].unsure || (!js.need_unsure && js.need != cases[i].need))
+                        fail_msg("case %zu: need %ju%s, not %ju%s", i, (uintmax_t)js.need,
+                                 js.need_unsure ? " (unsure)" : "", (uintmax_t)cases[i].need,
+                                 cases[i].unsure ? " (unsure)" : "");
+                assert_false(js.writes);
+                bench_fio_defs_done(&d);
+        }
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -545,6 +596,7 @@ int main(void)
                 cmocka_unit_test(test_fio_engines),
                 cmocka_unit_test(test_model_access),
                 cmocka_unit_test(test_ddir),
+                cmocka_unit_test(test_need),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,11 +9,13 @@
  * (deletes), write_hint= (fio sets the write hint of each file or
  * device, F_SET_RW_HINT, which its inode keeps after the run, read job
  * or not, whatever the value: none too), and the bytes each file must
- * hold (offset plus filesize, or size over the job's files), else fio
- * lays it out again, read job or not.  The one reader of rw='s
+ * hold (its start, offset= plus offset_increment= for each clone of
+ * numjobs, plus filesize, or size over the job's files), else fio lays
+ * it out again, read job or not.  The one reader of rw='s
  * directions, fio's td_read(), td_write() and td_trim().
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +57,33 @@ unsigned bench_fio_ddir(const char *rw)
         return R | W | T;       /* a value fio's table does not have: every direction */
 }
 
+/*
+ * The largest offset where a job's I/O starts in a file (fio's
+ * get_start_offset()): offset= plus offset_increment= times the last of
+ * numjobs' clones; -ERANGE where it depends on the file's size: a share
+ * of it (fio then aligns it up to a block the checks do not know), or
+ * file_append=, which starts at its end.
+ */
+static int file_offset(const struct bench_fio_kvs *kv, uint64_t *ret)
+{
+        const char *off = bench_fio_kv_get(kv, "offset"), *inc = bench_fio_kv_get(kv, "offset_increment");
+        const char *nj = bench_fio_kv_get(kv, "numjobs");
+        uint64_t o = 0, i = 0;
+        unsigned clones = 1;
+
+        if (!bench_fio_falsy(bench_fio_kv_get(kv, "file_append")))
+                return -ERANGE;
+        if ((off && strchr(off, '%')) || (inc && strchr(inc, '%')))
+                return -ERANGE;
+        if ((off && bench_parse_size(off, &o) < 0) || (inc && bench_parse_size(inc, &i) < 0) ||
+            (nj && bench_parse_uint(nj, 1, 1u << 20, &clones) < 0))
+                return -EINVAL;
+        if (__builtin_mul_overflow(i, (uint64_t)(clones - 1), &i) || __builtin_add_overflow(o, i, &o))
+                return -ERANGE;
+        *ret = o;
+        return 0;
+}
+
 /* What a job changes of the files it opens (fio's rules, conservative where a value is unreadable). */
 void bench_fio_changes(const struct bench_fio_def *j, struct jobsum *js, unsigned nrfiles)
 {
@@ -63,7 +92,7 @@ void bench_fio_changes(const struct bench_fio_def *j, struct jobsum *js, unsigne
         const struct bench_fio_kvs *kv = &j->kv;
         const char *rw = bench_fio_kv_get(kv, "rw"), *eng = bench_fio_kv_get(kv, "ioengine");
         const char *size = bench_fio_kv_get(kv, "size"), *fsz = bench_fio_kv_get(kv, "filesize");
-        const char *off = bench_fio_kv_get(kv, "offset"), *zm = bench_fio_kv_get(kv, "zonemode");
+        const char *zm = bench_fio_kv_get(kv, "zonemode");
         uint64_t s = 0, o = 0;
 
         if (rw) {
@@ -87,11 +116,14 @@ void bench_fio_changes(const struct bench_fio_def *j, struct jobsum *js, unsigne
 
                 js->need_unsure |= strchr(fsz, '%') || bench_parse_size(*hi ? hi + 1 : fsz, &s) < 0;
         } else if (size && !strchr(size, '%')) {
+                uint64_t n = nrfiles ? nrfiles : 1;
+
                 js->need_unsure |= bench_parse_size(size, &s) < 0;
-                s /= nrfiles ? nrfiles : 1;
+                /* fio gives the first files a block more where size does not divide: less than the rest */
+                s = s / n + s % n;
         }
-        if (off && !strchr(off, '%'))
-                js->need_unsure |= bench_parse_size(off, &o) < 0;
-        js->need = s ? s + o : 0;
+        if (s)
+                js->need_unsure |= file_offset(kv, &o) < 0 || __builtin_add_overflow(s, o, &s);
+        js->need = s;
 }
 
