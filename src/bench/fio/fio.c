@@ -172,6 +172,8 @@ int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct b
                                             "fio not run unconfined",
                                             step, what ? " " : "", what ? what : "", ios_strerror(r));
         }
+        if (r >= 0)
+                r = bench_fio_hints_keep(f, e);
         if (r >= 0 && bench_sandbox_abi() == 0)
                 fprintf(stderr, "iosched-bench: note: this kernel has no Landlock: fio runs unconfined, held only "
                                 "by the checks made before it starts\n");
@@ -532,6 +534,19 @@ int bench_fio_run(struct bench_fio *f, const struct bench_opts *g, struct ios_de
         ios_json_done(&doc);
         res->interrupted = stopped;
 out:
+        /* fio has ended, whatever the reason: the hints it set on the targets put back (fiohints.c); a
+         * failure is the run's error, or said beside the one it already has */
+        {
+                struct bench_error he = { 0 };
+                int hr = bench_fio_hints_restore(f, &he);
+
+                if (hr < 0 && r >= 0) {
+                        *e = he;
+                        r = hr;
+                } else if (hr < 0) {
+                        fprintf(stderr, "iosched-bench: %s\n", he.msg);
+                }
+        }
         if (c.out >= 0)
                 close(c.out);
         if (c.err >= 0)
@@ -548,6 +563,7 @@ void bench_fio_done(struct bench_fio *f)
         bench_created_remove_fio();
         bench_fio_scratch_done(f);      /* the logs moved out, the rest removed with each directory */
         ios_strv_free(f->created);
+        bench_fio_hints_done(f);
         bench_fio_access_done(&f->access);
         bench_fence_done(&f->fence);
         free(f->preset);

@@ -66,6 +66,9 @@ struct bench_fio {
         bool created_held;              /* created's directories held (created.c), before the first run */
         struct bench_fio_scratch *scratch;      /* where fio makes its files (fioscratch.c) */
         size_t nscratch, capscratch;
+        bool sets_hints;                /* a job has write_hint=: fio sets its files' hints (fiohints.c) */
+        struct bench_fio_hint *hints;   /* the write targets' hints before fio's first run */
+        size_t nhints;
         /* fioresult.c: the jobs as fio reports them, for report.c and compare.c */
         struct bench_opts view;
         struct bench_fio_job *jobs;
@@ -131,6 +134,11 @@ int bench_fio_scratch_keep(struct bench_fio *f, const char *scratch, enum bench_
                            const char *name);
 /* each scratch directory: the logs moved out, the rest removed, the directory removed (by handle) */
 void bench_fio_scratch_done(struct bench_fio *f);
+/* fiohints.c: the write targets' hints kept (f->sets_hints), before fio's first run; 0 or -errno (e) */
+int bench_fio_hints_keep(struct bench_fio *f, struct bench_error *e);
+/* fiohints.c: after a fio run, each kept hint set back and read back; 0 or -errno (e: both values) */
+int bench_fio_hints_restore(struct bench_fio *f, struct bench_error *e);
+void bench_fio_hints_done(struct bench_fio *f);
 /* One run of fio (the measurement of a plain run or a comparison's round). */
 int bench_fio_run(struct bench_fio *f, const struct bench_opts *g, struct ios_device *disk,
                   struct bench_result *res, struct bench_error *e);

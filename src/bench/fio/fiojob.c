@@ -1033,6 +1033,7 @@ static int one_job(struct model *m, struct bench_fio_def *j, struct jobsum *js_o
                 return r;
         r = job_files(m, j, &js, resolved);
         m->f->writes |= js.writes || js.deletes || js.truncates || js.hints;
+        m->f->sets_hints |= js.hints;
         if (bench_fio_kv_get(&j->kv, "numjobs"))
                 (void)bench_parse_uint(bench_fio_kv_get(&j->kv, "numjobs"), 1, 1u << 20, &numjobs);
         if (r >= 0)
