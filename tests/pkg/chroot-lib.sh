@@ -52,13 +52,8 @@ cleanup() {
 trap cleanup EXIT
 mkdir -p "$root" && cp -a "$cached/." "$root/" || { echo "FAIL: copying $cached"; exit 1; }
 src=$root/home/builder/src
-mkdir -p "$src"
-if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-        git ls-files -z --cached --others --exclude-standard |
-                tar --null -T - --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C "$src"
-else
-        tar --exclude='./build' --exclude='./build-*' --exclude='./debian/build' -cf - . | tar -xf - -C "$src"
-fi
+. "$top/tests/pkg/tree-copy.sh"
+tree_copy "$src" || { echo "FAIL: copying the tree to $src"; exit 1; }
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 chroot "$root" chown -R builder:builder /home/builder/src
 step "chroot ready: $(chroot "$root" sh -c '. /etc/os-release; echo "$PRETTY_NAME"'), gcc $(chroot "$root" gcc -dumpfullversion)"

@@ -61,14 +61,8 @@ trap 'rm -rf "$tmp"' EXIT
 src=$tmp/iosched-$version
 
 # 1. the clean copy
-mkdir -p "$src"
-if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-        git ls-files -z --cached --others --exclude-standard |
-                tar --null -T - --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C "$src"
-else
-        # a release tarball: everything but build directories
-        tar --exclude='./build' --exclude='./build-*' --exclude='./debian/build' -cf - . | tar -xf - -C "$src"
-fi
+. "$top/tests/pkg/tree-copy.sh"
+tree_copy "$src" || { echo "FAIL: copying the tree to $src"; exit 1; }
 [ -f "$src/debian/control" ] || { echo "FAIL: no debian/control in the copy"; exit 1; }
 echo "== copy: $(find "$src" -type f | wc -l) files in $src"
 

@@ -65,13 +65,8 @@ if [ "${RPM_SOURCE:-}" != worktree ] && grep -q '^dist:' Makefile; then
         [ -z "$new" ] || echo "   note: not in the tarball (untracked, git add them or RPM_SOURCE=worktree): $new"
 elif git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
         echo "== tar of the working tree's files (git ls-files -co --exclude-standard)"
-        mkdir -p "$tmp/src/$name"
-        git ls-files --cached --others --exclude-standard |
-                while IFS= read -r f; do
-                        [ -e "$f" ] || [ -L "$f" ] || continue   # deleted, not committed yet
-                        printf '%s\n' "$f"
-                done >"$tmp/files"
-        tar -cf - -T "$tmp/files" | tar -xf - -C "$tmp/src/$name" || exit 1
+        . "$top/tests/pkg/tree-copy.sh"
+        tree_copy "$tmp/src/$name" || exit 1
         tar -czf "$out/SOURCES/$name.tar.gz" -C "$tmp/src" "$name" || exit 1
         rm -rf "$tmp/src"
 else
