@@ -11,7 +11,10 @@
  * group or parent they have: after each fio run (fio.c), at exit, and by
  * the guard after a kill -9 (guard.c, told the path).  Where there is no
  * such cgroup, fio's parent-death signal and its process group, and the
- * guard's following of fio's children, are what remains (guard.c).
+ * guard's following of fio's children, are what remains (guard.c).  The
+ * bench holds a lock (flock) on its cgroup's directory: a bench that
+ * finds an empty iosched-bench.PID of a gone bench removes it, never one
+ * whose lock is held (a bench of another PID namespace beside it).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,6 +25,7 @@
 #include <string.h>
 #include <dirent.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,6 +35,7 @@
 
 static char cg_path[PATH_MAX];
 static int cg_procs = -1;
+static int cg_lock = -1;        /* the cgroup's directory, flock()ed: ours while the bench lives */
 static bool cg_tried;
 
 /* Our own cgroup v2 path (/proc/self/cgroup: "0::PATH"). */
@@ -120,7 +125,28 @@ const char *bench_runcg_path(void)
         return cg_procs >= 0 ? cg_path : NULL;
 }
 
-/* An empty cgroup of a bench that is gone (its guard killed too): removed; one with processes stays. */
+/* dir's lock (flock on the cgroup's directory, held for the bench's life): an fd, or -errno */
+static int lock_dir(const char *dir)
+{
+        int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+        if (fd < 0)
+                return -errno;
+        if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+                int r = -errno;
+
+                close(fd);
+                return r;
+        }
+        return fd;
+}
+
+/*
+ * An empty cgroup of a bench that is gone (its guard killed too): removed; one with processes stays.
+ * Gone: its lock is free and no process of its PID runs here.  The PID in the name is that of the
+ * bench's PID namespace: a bench in a container or chroot of its own beside this one, in the same
+ * cgroup, may bear a PID that is no process here, and holds the lock.
+ */
 static void remove_stale(const char *parent)
 {
         DIR *d = opendir(parent);
@@ -130,15 +156,27 @@ static void remove_stale(const char *parent)
                 return;
         while ((de = readdir(d))) {
                 char p[PATH_MAX + 300];
-                int pid;
+                int pid, fd;
 
                 if (sscanf(de->d_name, "iosched-bench.%d", &pid) != 1 || pid <= 0 ||
                     (kill(pid, 0) == 0 || errno != ESRCH))
                         continue;
                 snprintf(p, sizeof(p), "%s/%s", parent, de->d_name);
+                fd = lock_dir(p);
+                if (fd < 0)
+                        continue;       /* held by a live bench, or gone */
                 (void)rmdir(p);
+                close(fd);
         }
         closedir(d);
+}
+
+/* the cgroup made and not used: removed, its lock let go */
+static void drop(void)
+{
+        (void)rmdir(cg_path);
+        close(cg_lock);
+        cg_lock = -1;
 }
 
 int bench_runcg_new(void)
@@ -159,10 +197,15 @@ int bench_runcg_new(void)
         cg_path[strlen(cg_path)] = '/';
         if (mkdir(cg_path, 0755) < 0 && errno != EEXIST)
                 return -errno;
+        /* ours for the bench's life; one of that name held by another bench (another PID namespace's,
+         * of the same PID) is not ours: no cgroup then */
+        cg_lock = lock_dir(cg_path);
+        if (cg_lock < 0)
+                return cg_lock == -EWOULDBLOCK ? -EEXIST : cg_lock;
         snprintf(p, sizeof(p), "%s/cgroup.kill", cg_path);
         if (access(p, W_OK) < 0) {
                 /* no cgroup.kill (before 5.14): the group and the guard do it */
-                (void)rmdir(cg_path);
+                drop();
                 return -EOPNOTSUPP;
         }
         snprintf(p, sizeof(p), "%s/cgroup.procs", cg_path);
@@ -170,7 +213,7 @@ int bench_runcg_new(void)
         if (cg_procs < 0) {
                 int r = -errno;
 
-                (void)rmdir(cg_path);
+                drop();
                 return r;
         }
         return 0;
@@ -196,4 +239,6 @@ void bench_runcg_remove(void)
         close(cg_procs);
         cg_procs = -1;
         (void)bench_runcg_rmdir(cg_path);
+        close(cg_lock);
+        cg_lock = -1;
 }

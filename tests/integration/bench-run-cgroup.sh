@@ -9,6 +9,8 @@
 # kill -9 of the bench, at once after fio starts or later, the guard ends
 # the cgroup: no process of the run is left.  Without the cgroup
 # (the test shim's IOS_FAULT_NO_CGROUP=1) the daemon still cannot hold the bench.
+# The empty cgroup of a bench of another PID namespace, whose lock is held,
+# is left by a bench here; once free, it is removed.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -140,4 +142,30 @@ wait $bench
 gone $d && b_fail "nocg: the daemon is gone (no cgroup was asked for): the case shows nothing"
 kill -9 $d
 echo "ok: without a cgroup the daemon does not hold the bench"
+
+# 4. the cgroup of a bench in another PID namespace beside this one (a chroot or container in the same
+# cgroup): its PID is no process here, and it holds its lock; an empty one is not a gone bench's, so a
+# bench here leaves it (before: removed, and that bench's fio could not join it).  Once its lock is free,
+# it is a gone bench's and the next bench removes it.
+command -v flock >/dev/null || b_skip "no flock (cases 1 to 3 passed)"
+own=$cgmnt$(sed -n 's/^0:://p' /proc/self/cgroup | sed 's|^/$||')
+n=$(( $(cat /proc/sys/kernel/pid_max) - 2 ))
+while [ -e /proc/$n ] || [ -e "$own/iosched-bench.$n" ]; do n=$((n - 1)); done
+other=$own/iosched-bench.$n
+mkdir "$other" || b_fail "mkdir $other"
+(exec 9<"$other" && flock -x 9 && exec sleep 600) &      # the lock's one holder: this process
+holder=$!
+B_PIDS="$B_PIDS $holder"
+held() { flock -xn "$other" true; [ $? = 1 ]; }
+wait_for 20000 held || { kill $holder; rmdir "$other"; b_fail "flock never took $other"; }
+head -c 65536 /dev/zero >"$B_TMP/t.ns"
+quick() { "$BENCH_BIN" --backend=fio --name=cg-$id-ns --filename="$B_TMP/t.ns" --size=64k --rw=read \
+        --runtime=1 >"$B_TMP/out.ns" 2>"$B_TMP/err.ns"; }
+quick || { kill $holder; rmdir "$other"; b_fail "ns: the bench failed: $(cat "$B_TMP/err.ns")"; }
+[ -d "$other" ] || { kill $holder; b_fail "ns: a bench removed the cgroup of a live bench of another PID namespace"; }
+kill $holder
+wait $holder 2>/dev/null
+quick || { rmdir "$other" 2>/dev/null; b_fail "ns: the bench failed: $(cat "$B_TMP/err.ns")"; }
+[ -d "$other" ] && { rmdir "$other"; b_fail "ns: the empty cgroup of a gone bench is left"; }
+echo "ok: another PID namespace's bench keeps its cgroup while it lives"
 echo ok
