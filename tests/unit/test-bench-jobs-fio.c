@@ -554,7 +554,11 @@ static void test_need(void **state)
                 { { "size", "8k", "offset_increment", "4k" }, 1, 8192, false },
                 /* 10/4, plus the bound of the block more fio gives the first files */
                 { { "size", "10", "nrfiles", "4" }, 4, 4, false },
-                { { "filesize", "4k-16k", "offset", "1k" }, 1, 17408, false },
+                /* filesize=: laid out only below its least, counted from the file's start */
+                { { "filesize", "4k-16k", "offset", "1k" }, 1, 4096, false },
+                { { "filesize", "8k:16k" }, 1, 8192, false },
+                { { "filesize", "12k", "offset", "4k", "numjobs", "2", "offset_increment", "4k" }, 1, 12288,
+                  false },
                 { { "size", "8k", "offset", "50%" }, 1, 8192, true },
                 { { "size", "8k", "numjobs", "2", "offset_increment", "10%" }, 1, 8192, true },
                 { { "size", "8k", "file_append", "1" }, 1, 8192, true },

@@ -9,9 +9,9 @@
  * (deletes), write_hint= (fio sets the write hint of each file or
  * device, F_SET_RW_HINT, which its inode keeps after the run, read job
  * or not, whatever the value: none too), and the bytes each file must
- * hold (its start, offset= plus offset_increment= for each clone of
- * numjobs, plus filesize, or size over the job's files), else fio lays
- * it out again, read job or not.  The one reader of rw='s
+ * hold (filesize='s least, or its start, offset= plus
+ * offset_increment= for each clone of numjobs, plus size over the job's
+ * files), else fio lays it out again, read job or not.  The one reader of rw='s
  * directions, fio's td_read(), td_write() and td_trim().
  */
 #define _GNU_SOURCE
@@ -111,19 +111,27 @@ void bench_fio_changes(const struct bench_fio_def *j, struct jobsum *js, unsigne
                       !bench_fio_falsy(bench_fio_kv_get(kv, "unlink_each_loop"));
         /* the bytes each file must hold, else fio lays it out (writes it), read job or not */
         if (fsz) {
-                /* "a-b": files of a to b bytes; the largest counts */
-                const char *hi = fsz + strcspn(fsz, "-:");
+                /* filesize=a or a-b: fio lays out only a file smaller than a (one larger than b it
+                 * reads a share of), to a size of a to b counted from the file's start, offset or not */
+                char lo[64];
+                size_t n = strcspn(fsz, "-:");
 
-                js->need_unsure |= strchr(fsz, '%') || bench_parse_size(*hi ? hi + 1 : fsz, &s) < 0;
+                if (strchr(fsz, '%') || n >= sizeof(lo)) {
+                        js->need_unsure = true;
+                } else {
+                        memcpy(lo, fsz, n);
+                        lo[n] = '\0';
+                        js->need_unsure |= bench_parse_size(lo, &s) < 0;
+                }
         } else if (size && !strchr(size, '%')) {
                 uint64_t n = nrfiles ? nrfiles : 1;
 
                 js->need_unsure |= bench_parse_size(size, &s) < 0;
                 /* fio gives the first files a block more where size does not divide: less than the rest */
                 s = s / n + s % n;
+                if (s)
+                        js->need_unsure |= file_offset(kv, &o) < 0 || __builtin_add_overflow(s, o, &s);
         }
-        if (s)
-                js->need_unsure |= file_offset(kv, &o) < 0 || __builtin_add_overflow(s, o, &s);
         js->need = s;
 }
 
