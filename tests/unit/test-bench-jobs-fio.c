@@ -544,28 +544,31 @@ static void test_need(void **state)
                 unsigned nrfiles;
                 uint64_t need;
                 bool unsure;
+                bool share;     /* unsure as the start is a share of the file or its end */
         } cases[] = {
-                { { "size", "8k" }, 1, 8192, false },
-                { { "size", "8k", "offset", "4k" }, 1, 12288, false },
-                { { "size", "8k", "numjobs", "3", "offset_increment", "4k" }, 1, 16384, false },
+                { { "size", "8k" }, 1, 8192, false, false },
+                { { "size", "8k", "offset", "4k" }, 1, 12288, false, false },
+                { { "size", "8k", "numjobs", "3", "offset_increment", "4k" }, 1, 16384, false, false },
                 { { "size", "8k", "offset", "1k", "numjobs", "2", "offset_increment", "4k" }, 1, 13312,
-                  false },
+                  false, false },
                 /* one clone: no increment */
-                { { "size", "8k", "offset_increment", "4k" }, 1, 8192, false },
+                { { "size", "8k", "offset_increment", "4k" }, 1, 8192, false, false },
                 /* 10/4, plus the bound of the block more fio gives the first files */
-                { { "size", "10", "nrfiles", "4" }, 4, 4, false },
+                { { "size", "10", "nrfiles", "4" }, 4, 4, false, false },
                 /* filesize=: laid out only below its least, counted from the file's start */
-                { { "filesize", "4k-16k", "offset", "1k" }, 1, 4096, false },
-                { { "filesize", "8k:16k" }, 1, 8192, false },
+                { { "filesize", "4k-16k", "offset", "1k" }, 1, 4096, false, false },
+                { { "filesize", "8k:16k" }, 1, 8192, false, false },
                 { { "filesize", "12k", "offset", "4k", "numjobs", "2", "offset_increment", "4k" }, 1, 12288,
-                  false },
-                { { "size", "8k", "offset", "50%" }, 1, 8192, true },
-                { { "size", "8k", "numjobs", "2", "offset_increment", "10%" }, 1, 8192, true },
-                { { "size", "8k", "file_append", "1" }, 1, 8192, true },
-                { { "size", "8k", "file_append", "0", "offset", "2k" }, 1, 10240, false },
-                { { "size", "8k", "numjobs", "2", "offset_increment", "16e" }, 1, 8192, true },
+                  false, false },
+                { { "size", "8k", "offset", "50%" }, 1, 8192, true, true },
+                { { "size", "8k", "numjobs", "2", "offset_increment", "10%" }, 1, 8192, true, true },
+                { { "size", "8k", "file_append", "1" }, 1, 8192, true, true },
+                { { "size", "8k", "file_append", "0", "offset", "2k" }, 1, 10240, false, false },
+                { { "size", "8k", "numjobs", "2", "offset_increment", "16e" }, 1, 8192, true, false },
+                /* fio's arithmetic, which the checks do not read */
+                { { "size", "(8*1024)" }, 1, 0, true, false },
                 /* a share of the file: never past it */
-                { { "size", "50%", "offset", "50%" }, 1, 0, false },
+                { { "size", "50%", "offset", "50%" }, 1, 0, false, false },
         };
 
         (void)state;
@@ -582,6 +585,8 @@ static void test_need(void **state)
                         fail_msg("case %zu: need %ju%s, not %ju%s", i, (uintmax_t)js.need,
                                  js.need_unsure ? " (unsure)" : "", (uintmax_t)cases[i].need,
                                  cases[i].unsure ? " (unsure)" : "");
+                if (js.need_share != cases[i].share)
+                        fail_msg("case %zu: need_share %d, not %d", i, js.need_share, cases[i].share);
                 assert_false(js.writes);
                 bench_fio_defs_done(&d);
         }

@@ -62,7 +62,8 @@ unsigned bench_fio_ddir(const char *rw)
  * get_start_offset()): offset= plus offset_increment= times the last of
  * numjobs' clones; -ERANGE where it depends on the file's size: a share
  * of it (fio then aligns it up to a block the checks do not know), or
- * file_append=, which starts at its end.
+ * file_append=, which starts at its end; -EINVAL or -EOVERFLOW where a
+ * value is unreadable or too large.
  */
 static int file_offset(const struct bench_fio_kvs *kv, uint64_t *ret)
 {
@@ -79,7 +80,7 @@ static int file_offset(const struct bench_fio_kvs *kv, uint64_t *ret)
             (nj && bench_parse_uint(nj, 1, 1u << 20, &clones) < 0))
                 return -EINVAL;
         if (__builtin_mul_overflow(i, (uint64_t)(clones - 1), &i) || __builtin_add_overflow(o, i, &o))
-                return -ERANGE;
+                return -EOVERFLOW;
         *ret = o;
         return 0;
 }
@@ -129,8 +130,12 @@ void bench_fio_changes(const struct bench_fio_def *j, struct jobsum *js, unsigne
                 js->need_unsure |= bench_parse_size(size, &s) < 0;
                 /* fio gives the first files a block more where size does not divide: less than the rest */
                 s = s / n + s % n;
-                if (s)
-                        js->need_unsure |= file_offset(kv, &o) < 0 || __builtin_add_overflow(s, o, &s);
+                if (s) {
+                        int r = file_offset(kv, &o);
+
+                        js->need_share = r == -ERANGE;
+                        js->need_unsure |= r < 0 || __builtin_add_overflow(s, o, &s);
+                }
         }
         js->need = s;
 }

@@ -865,10 +865,12 @@ static int job_said(struct model *m, const struct bench_fio_def *j, const struct
                                                                             : "write";
         static const char relaid_why[] =
                 " (smaller than the job's offset plus size: fio lays it out again, read job or not)",
-                          unsure_why[] = " (the job's offset in it is a share of its size or its end: "
-                                         "offset=N%, offset_increment=N% or file_append=; fio lays it "
-                                         "out again if it is smaller than that plus the job's size, read "
-                                         "job or not)",
+                          share_why[] = " (the job's offset in it is a share of its size or its end: "
+                                        "offset=N%, offset_increment=N% or file_append=; fio lays it "
+                                        "out again if it is smaller than that plus the job's size, read "
+                                        "job or not)",
+                          unsure_why[] = " (the checks cannot read the job's size or offset in it: fio lays "
+                                         "it out again if it is smaller, read job or not)",
                           hint_why[] = " (write_hint=: its inode keeps the hint after the run)";
         bool relaid = !(js->writes || js->deletes || js->truncates || js->hints);
         int r = 0;
@@ -877,7 +879,9 @@ static int job_said(struct model *m, const struct bench_fio_def *j, const struct
                 r = bench_fio_problem(m->d, "refusing to write to %s without --allow-write: job '%s' would "
                                       "%s it%s%s",
                                       js->first_change, j->name, what,
-                                      relaid ? (js->need_unsure ? unsure_why : relaid_why)
+                                      relaid ? (js->need_share    ? share_why
+                                                : js->need_unsure ? unsure_why
+                                                                  : relaid_why)
                                              : hint_only ? hint_why : "",
                                       js->nchange > 1 ? ", and more files" : "");
         if (r >= 0 && js->nnew && !m->g->allow_write)

@@ -116,6 +116,7 @@ struct jobsum {
         bool ddir_write;                /* rw= has writes (fio's td_write()): fio saves a verify state */
         uint64_t need;                  /* bytes each file must have, else fio lays it out; 0: no need */
         bool need_unsure;
+        bool need_share;                /* unsure as the start is a share of the file or its end */
         bool log;                       /* a log or state file: not a target (its disk is not compared) */
         bool keep;                      /* a new file the user asked for (a log): not removed afterwards */
 };
