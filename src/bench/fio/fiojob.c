@@ -29,8 +29,8 @@
  * log's prefix, --aux-path for the verify state and verify_dump's
  * blocks.  Then, with Landlock, the files as fio itself names them
  * (fionamed.c) go through the same checks: what the model missed is one
- * more target, a new file outside the scratch directories a problem.  The model is linear in jobs x
- * files (hash sets) and stops on a signal.
+ * more target, a new file outside the scratch directories a problem.
+ * The model is linear in jobs x files (hash sets) and stops on a signal.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
