@@ -22,7 +22,6 @@
 #include "bench.h"
 #include "fio.h"
 #include "macro.h"
-#include "strv.h"
 
 #ifndef F_GET_RW_HINT
 #define F_GET_RW_HINT 1035      /* F_LINUX_SPECIFIC_BASE + 11, Linux 4.13 */
