@@ -62,7 +62,10 @@ for mode in landlock unconfined; do
         rm -f "$D/e.stdout" "$D/e.stderr" "$D/e.prerun.txt"
 
         # an existing file fio would remove and lay out anew, or delete: refused, kept
-        for form in "--rw=write --size=1m" "--rw=read --size=4k --unlink=1"; do
+        # (also where another job of the run writes it first: each job's use is checked)
+        for form in "--rw=write --size=1m" "--rw=read --size=4k --unlink=1" \
+                    "--name=a --rw=write --size=4 --name=b --rw=read --size=4 --unlink=1" \
+                    "--name=a --rw=write --size=4 --name=b --rw=read --size=1m"; do
                 run --allow-write --filename="$D/small" $form --runtime=1 >"$B_TMP/out" 2>"$B_TMP/err"
                 rc=$?
                 [ $rc = 3 ] || b_fail "$mode: $form on an existing file: exit $rc, want 3: $(cat "$B_TMP/err")"

@@ -321,7 +321,11 @@ static int one_path(struct model *m, struct jobsum *js, const char *path)
                         change = true;
                 }
                 r = S_ISBLK(st.st_mode) ? note_disk(m, major(st.st_rdev), minor(st.st_rdev)) : 0;
-                snprintf(key, sizeof(key), "c:%lx", (unsigned long)st.st_rdev);
+                /* a block device by its node (the fence's rule is on the node a job names) */
+                if (S_ISBLK(st.st_mode))
+                        snprintf(key, sizeof(key), "b:%lx:%lx", (unsigned long)st.st_dev, (unsigned long)st.st_ino);
+                else
+                        snprintf(key, sizeof(key), "c:%lx", (unsigned long)st.st_rdev);
         }
         if (r < 0)
                 return r;
@@ -334,9 +338,10 @@ static int one_path(struct model *m, struct jobsum *js, const char *path)
         m->f->writes |= change;
         if (!realpath(path, real))
                 snprintf(real, sizeof(real), "%s", path);
-        if (!S_ISBLK(st.st_mode) && (r = bench_sset_add(change ? &m->seen_w : &m->seen, key)) <= 0)
-                return r;
-        r = bench_list_push(change ? &m->wr : &m->rd, real);
+        /* each file once in the fence's lists; each job's use of it checked below all the same */
+        r = bench_sset_add(change ? &m->seen_w : &m->seen, key);
+        if (r > 0)
+                r = bench_list_push(change ? &m->wr : &m->rd, real);
         /* fio removes a file it deletes, and one it lays out again (to make it anew): the fence lets it
          * remove only what it made, in the run's scratch directory */
         if (r >= 0 && change && S_ISREG(st.st_mode) && js->deletes)
