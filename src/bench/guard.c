@@ -6,8 +6,8 @@
  * scheduler back nor to remove the files the run made.  So iosched-bench
  * forks, once, a guard: a process of its own process group (a terminal's
  * ^C is iosched-bench's to handle), named "iosched-guard", with every other
- * descriptor closed (it never holds the bench lock nor a target), that
- * reads short lines from a socket pair:
+ * descriptor closed (it never holds the bench lock, nor a target but read
+ * only, for its write hint), that reads short lines from a socket pair:
  *   "C PATH"              the run's cgroup (runcg.c): fio and all it starts
  *   "F PGID"              fio's process group runs (0: none runs)
  *   "D MAJ:MIN"           that disk's scheduler is switched (0:0: given back)
@@ -15,20 +15,24 @@
  *   "M DEV INO KNOWN PATH" a file the run made, its directory's handle
  *                         passed with it (SCM_RIGHTS); "U DEV INO PATH" its
  *                         identity once fio made it; "R PATH" removed
+ *   "H HINT PATH"         a write target's hint before fio ran, a descriptor
+ *                         of it passed with it (fiohints.c); "H -" put back
  * When it reaches EOF, iosched-bench has ended; one that ended its own way
- * said "F 0", "D 0:0" and "R" before, and the guard just exits.  Otherwise
- * it ends the run's cgroup with cgroup.kill (every process fio started,
- * whatever its session or parent) and removes it, or, where there is no
- * cgroup, kills fio's process group and fio's job processes (SIGKILL;
- * learnt while fio runs, below), removes the files by created.c's rule (beneath
- * the handle, a regular file, the one made), and, for a switched disk,
- * waits (up to 2 s) until the bench lock is free and writes "change" to the
- * disk's uevent: ioschedd and the udev rule (iosched-apply --udev) then
- * apply the policy, as they yield to a held lock only.  Before that event
- * it puts the disk's scheduler and tunables back itself, as the restore
- * would have (the values found, and those another program set), read back:
- * where no udevd runs, nothing else would.  It says what it did
- * in one line on standard error.
+ * said "F 0", "D 0:0", "R" and "H -" before, and the guard just exits.
+ * Otherwise it ends the run's cgroup with cgroup.kill (every process fio
+ * started, whatever its session or parent) and removes it, or, where there
+ * is no cgroup, kills fio's process group and fio's job processes (SIGKILL;
+ * learnt while fio runs, below), removes the files by created.c's rule
+ * (beneath the handle, a regular file, the one made), sets the write hints
+ * back on the targets' descriptors (fio sets a job's write_hint= on the
+ * inode, which keeps it), read back, and, for a switched disk, waits (up
+ * to 2 s) until the bench lock is free and writes "change" to the disk's
+ * uevent: ioschedd and the udev rule (iosched-apply --udev) then apply the
+ * policy, as they yield to a held lock only.  Before that event it puts
+ * the disk's scheduler and tunables back itself, as the restore would have
+ * (the values found, and those another program set), read back: where no
+ * udevd runs, nothing else would.  It says what it did in one line on
+ * standard error.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -160,6 +164,16 @@ struct files {
         size_t nfds;
 };
 
+/* the first handle received and not yet named by a line, or -1 */
+static int handle_take(struct files *fs)
+{
+        int fd = fs->nfds ? fs->fds[0] : -1;
+
+        if (fs->nfds)
+                memmove(fs->fds, fs->fds + 1, --fs->nfds * sizeof(int));
+        return fd;
+}
+
 static struct file *file_find(struct files *fs, const char *path)
 {
         for (size_t i = 0; i < fs->n; i++)
@@ -176,10 +190,7 @@ static void file_line(struct files *fs, const char *line)
         struct file *f;
 
         if (sscanf(line, "M %ju %ju %d %n", &dev, &ino, &known, &off) == 3 && off > 0) {
-                int dfd = fs->nfds ? fs->fds[0] : -1;
-
-                if (fs->nfds)
-                        memmove(fs->fds, fs->fds + 1, --fs->nfds * sizeof(int));
+                int dfd = handle_take(fs);
                 char *p = dfd >= 0 && fs->n < GUARD_MAX_FILES ? strdup(line + off) : NULL;
 
                 if (!p) {
@@ -224,6 +235,69 @@ static int remove_files(struct files *fs)
         return n;
 }
 
+/* The run's write targets (fiohints.c): a descriptor of each and its hint before fio ran. */
+#define GUARD_MAX_HINTS 64
+struct hint {
+        int fd;
+        uint64_t hint;
+        char *path;
+};
+struct hints {
+        struct hint v[GUARD_MAX_HINTS];
+        size_t n;
+};
+
+static void hints_forget(struct hints *hs)
+{
+        for (size_t i = 0; i < hs->n; i++) {
+                close(hs->v[i].fd);
+                free(hs->v[i].path);
+        }
+        hs->n = 0;
+}
+
+/* "H HINT PATH" (with a descriptor), "H -" */
+static void hint_line(struct hints *hs, struct files *fs, const char *line)
+{
+        uintmax_t h;
+        int off = 0, fd;
+        char *p;
+
+        if (streq(line, "H -")) {
+                hints_forget(hs);
+                return;
+        }
+        if (sscanf(line, "H %ju %n", &h, &off) != 1 || off == 0 || (fd = handle_take(fs)) < 0)
+                return;
+        p = hs->n < GUARD_MAX_HINTS ? strdup(line + off) : NULL;
+        if (!p) {
+                close(fd);
+                return;
+        }
+        hs->v[hs->n++] = (struct hint){ .fd = fd, .hint = (uint64_t)h, .path = p };
+}
+
+/* Each hint set back and read back: how many were put back; the first that was not into msg. */
+static int hints_put_back(struct hints *hs, char *msg, size_t size)
+{
+        int n = 0;
+
+        for (size_t i = 0; i < hs->n; i++) {
+                uint64_t now;
+                char b1[24], b2[24];
+                int r = bench_rw_hint_put(hs->v[i].fd, hs->v[i].hint, &now);
+
+                if (r == 0)
+                        n++;
+                else if (!msg[0])
+                        snprintf(msg, size, "could not put the write hint of %s back to %s: %s", hs->v[i].path,
+                                 bench_rw_hint_name(hs->v[i].hint, b1, sizeof(b1)),
+                                 r == -EIO ? bench_rw_hint_name(now, b2, sizeof(b2)) : ios_strerror(-r));
+        }
+        hints_forget(hs);
+        return n;
+}
+
 /* The restore's writes on major:minor, read back: 1 done, -errno not, 0 nothing to do. */
 static int put_back(unsigned major, unsigned minor, struct ios_wanted *w)
 {
@@ -251,9 +325,9 @@ static int put_back(unsigned major, unsigned minor, struct ios_wanted *w)
 }
 
 static void give_back(unsigned major, unsigned minor, pid_t pgid, const char *cg, struct procs *ps,
-                      struct files *fs, struct ios_wanted *found)
+                      struct files *fs, struct hints *hs, struct ios_wanted *found)
 {
-        char path[64], msg[256] = "";
+        char path[64], msg[1024] = "", bad[PATH_MAX + 64] = "";
         int n = 0, fd, k;
 
         if (cg[0]) {
@@ -274,6 +348,13 @@ static void give_back(unsigned major, unsigned minor, pid_t pgid, const char *cg
         if (k > 0)
                 n += snprintf(msg + n, sizeof(msg) - (size_t)n, "%sremoved %d file%s it made", n ? "; " : "", k,
                               k == 1 ? "" : "s");
+        k = hints_put_back(hs, bad, sizeof(bad));
+        if (k > 0)
+                n += snprintf(msg + n, sizeof(msg) - (size_t)n, "%sput back the write hint%s of %d target%s",
+                              n ? "; " : "", k == 1 ? "" : "s", k, k == 1 ? "" : "s");
+        if (bad[0])
+                n += snprintf(msg + n, sizeof(msg) - (size_t)n, "%s%.*s", n ? "; " : "",
+                              (int)(sizeof(msg) / 2), bad);
         if (major || minor) {
                 for (int i = 0; i < 200 && lock_held(major, minor); i++)
                         usleep(10000);
@@ -327,6 +408,7 @@ static _Noreturn void guard_main(int fd)
 {
         static struct procs ps;
         static struct files fs;
+        static struct hints hs;
         static char buf[PATH_MAX + 128], cg[PATH_MAX];
         static struct ios_wanted found;
         size_t len = 0;
@@ -370,7 +452,9 @@ static _Noreturn void guard_main(int fd)
                         } else if (sscanf(buf, "D %u:%u", &a, &b) == 2) {
                                 major = a;
                                 minor = b;
-                        } else
+                        } else if (buf[0] == 'H')
+                                hint_line(&hs, &fs, buf);
+                        else
                                 file_line(&fs, buf);
                         len -= (size_t)(nl + 1 - buf);
                         memmove(buf, nl + 1, len + 1);
@@ -378,7 +462,7 @@ static _Noreturn void guard_main(int fd)
                 if (len == sizeof(buf) - 1)
                         len = 0;        /* no line of ours is that long */
         }
-        give_back(major, minor, pgid, cg, &ps, &fs, &found);
+        give_back(major, minor, pgid, cg, &ps, &fs, &hs, &found);
         _exit(0);
 }
 
@@ -478,27 +562,35 @@ void bench_guard_disk(unsigned major, unsigned minor)
         tell(line);
 }
 
-void bench_guard_file(const char *path, int dfd, dev_t dev, ino_t ino, bool known)
+/* A line and a descriptor passed with it (SCM_RIGHTS): the guard takes the descriptors in order. */
+static void tell_fd(const char *line, size_t len, int fd)
 {
         union {
                 struct cmsghdr h;
                 char b[CMSG_SPACE(sizeof(int))];
         } c;
-        char line[PATH_MAX + 96];
-        struct iovec iov = { .iov_base = line };
+        struct iovec iov = { .iov_base = (void *)line, .iov_len = len };
         struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = c.b, .msg_controllen = sizeof(c.b) };
-        int n = snprintf(line, sizeof(line), "M %ju %ju %d %s\n", (uintmax_t)dev, (uintmax_t)ino, known, path);
 
-        if (strchr(path, '\n') || n < 0 || (size_t)n >= sizeof(line) || bench_guard_start() < 0)
-                return;         /* not said: the guard leaves it */
-        iov.iov_len = (size_t)n;
+        if (bench_guard_start() < 0)
+                return;
         memset(&c, 0, sizeof(c));
         c.h.cmsg_level = SOL_SOCKET;
         c.h.cmsg_type = SCM_RIGHTS;
         c.h.cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(&c.h), &dfd, sizeof(int));
+        memcpy(CMSG_DATA(&c.h), &fd, sizeof(int));
         while (sendmsg(guard_fd, &m, MSG_NOSIGNAL) < 0 && errno == EINTR)
                 ;
+}
+
+void bench_guard_file(const char *path, int dfd, dev_t dev, ino_t ino, bool known)
+{
+        char line[PATH_MAX + 96];
+        int n = snprintf(line, sizeof(line), "M %ju %ju %d %s\n", (uintmax_t)dev, (uintmax_t)ino, known, path);
+
+        if (strchr(path, '\n') || n < 0 || (size_t)n >= sizeof(line))
+                return;         /* not said: the guard leaves it */
+        tell_fd(line, (size_t)n, dfd);
 }
 
 void bench_guard_file_seen(const char *path, dev_t dev, ino_t ino)
@@ -530,4 +622,18 @@ void bench_guard_state(const struct ios_wanted *w)
                     (size_t)snprintf(line, sizeof(line), "K %s=%s\n", w->s[i].key, w->s[i].value) <
                             sizeof(line))
                         tell(line);
+}
+
+void bench_guard_hint(int fd, uint64_t hint, const char *path)
+{
+        char line[PATH_MAX + 64];
+        int n = snprintf(line, sizeof(line), "H %ju %s\n", (uintmax_t)hint, path);
+
+        if (!strchr(path, '\n') && n > 0 && (size_t)n < sizeof(line))
+                tell_fd(line, (size_t)n, fd);
+}
+
+void bench_guard_hints_done(void)
+{
+        tell("H -\n");
 }

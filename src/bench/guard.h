@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * guard.h: what outlives iosched-bench when it is killed (guard.c), and the
- * files a run created, removed by directory handle (created.c).
+ * guard.h: what outlives iosched-bench when it is killed (guard.c), the
+ * files a run created, removed by directory handle (created.c), and the
+ * write hints a run puts back (rwhint.c).
  */
 #ifndef IOS_BENCH_GUARD_H
 #define IOS_BENCH_GUARD_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /*
@@ -17,9 +20,10 @@
  * disk whose scheduler was switched and not given back it puts back the
  * scheduler and tunables the restore would have written and writes
  * "change" to its uevent once the bench lock is free, so that ioschedd and
- * the udev rule apply the policy again; and it removes the files the run
- * made (created.c's rule, on the directory handles it was given).  0 or
- * -errno; a guard that cannot start is said once and the run goes on.
+ * the udev rule apply the policy again; it puts back the write hints of the
+ * run's write targets; and it removes the files the run made (created.c's
+ * rule, on the directory handles it was given).  0 or -errno; a guard that
+ * cannot start is said once and the run goes on.
  */
 int bench_guard_start(void);
 void bench_guard_fio(pid_t pgid);                      /* fio's process group runs; 0: none */
@@ -31,6 +35,17 @@ void bench_guard_state(const struct ios_wanted *w);     /* what the restore writ
 void bench_guard_file(const char *path, int dfd, dev_t dev, ino_t ino, bool known);
 void bench_guard_file_seen(const char *path, dev_t dev, ino_t ino);
 void bench_guard_file_gone(const char *path);
+/* fiohints.c's write targets, for the guard to put their hints back after a kill -9: fd (passed) and the hint
+ * found; done: put back (the guard forgets them) */
+void bench_guard_hint(int fd, uint64_t hint, const char *path);
+void bench_guard_hints_done(void);
+
+/* rwhint.c: a file's or device's write hint (RWH_WRITE_LIFE_*), on a descriptor: 0 or -errno (-EINVAL: a
+ * kernel without write hints) */
+int bench_rw_hint_get(int fd, uint64_t *ret);
+/* set to want and read back into *now: 0, -EIO (the kernel keeps *now) or -errno */
+int bench_rw_hint_put(int fd, uint64_t want, uint64_t *now);
+const char *bench_rw_hint_name(uint64_t h, char *buf, size_t size);   /* fio's name ("short"), or the number */
 
 /* procs.c: pid's /proc/PID/stat fields after its name ("S 1 42 ...") in buf: 0 or -errno */
 int bench_proc_stat(pid_t pid, char *buf, size_t len);

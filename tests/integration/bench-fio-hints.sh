@@ -4,8 +4,10 @@
 # inode of each file and device the job opens (F_SET_RW_HINT), which
 # keeps it after fio ends (shown first with fio alone); iosched-bench puts
 # back the hint each target had, after each fio run: a file, a loop
-# device, and a --compare of two schedulers on the device.  With Landlock
-# and on the path without it (IOSCHED_BENCH_LANDLOCK=0 --unconfined).
+# device, and a --compare of two schedulers on the device; and after a
+# kill -9 of iosched-bench while fio runs with the file and the device
+# hinted, its guard puts both back and says so.  With Landlock and on the
+# path without it (IOSCHED_BENCH_LANDLOCK=0 --unconfined).
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -51,5 +53,24 @@ for mode in landlock unconfined; do
                 --filename="$dev" --rw=randwrite --size=1m --runtime=1 --time_based=1 --write_hint=none \
                 >"$B_TMP/out" 2>"$B_TMP/err" || b_fail "$mode: compare: exit $?: $(cat "$B_TMP/err")"
         [ "$(hint "$dev")" = 3 ] || b_fail "$mode: after --compare the device's write hint is $(hint "$dev"), not 3"
+
+        # killed while fio runs, both targets hinted: the guard puts them back (env execs the bench: its pid)
+        lenv="env IOSCHED_BENCH_LANDLOCK=0"
+        [ $mode = landlock ] && lenv="env -u IOSCHED_BENCH_LANDLOCK"
+        $lenv $BENCH --backend=fio $unc --allow-write --name=a --filename="$F" --rw=write --size=64k \
+                --time_based=1 --runtime=600 --write_hint=extreme --name=b --filename="$dev" --rw=write \
+                --size=1m --time_based=1 --runtime=600 --write_hint=extreme >"$B_TMP/out" 2>"$B_TMP/err" &
+        bench=$!
+        B_PIDS="$B_PIDS $bench"
+        hinted() { [ "$(hint "$F") $(hint "$dev")" = "5 5" ]; }
+        wait_for 120000 hinted || b_fail "$mode: fio never set the hints (file $(hint "$F"), device $(hint "$dev")):" \
+                "$(cat "$B_TMP/err")"
+        kill -9 $bench
+        wait $bench 2>/dev/null
+        said() { grep -q "guard: .*put back the write hints of 2 targets" "$B_TMP/err"; }
+        wait_for 120000 said || b_fail "$mode: after a kill -9 the guard did not say it put the hints back:" \
+                "$(cat "$B_TMP/err")"
+        [ "$(hint "$F") $(hint "$dev")" = "2 3" ] ||
+                b_fail "$mode: after a kill -9 the hints are $(hint "$F") and $(hint "$dev"), not 2 and 3 as before"
 done
 exit 0

@@ -8,8 +8,9 @@
  * read only, before fio's first run and its hint read; after each run
  * (whatever its end) the hint is set back on that descriptor and read
  * back: the same inode, never resolved again by path.  Files fio makes
- * are removed with their scratch directory.  After a kill -9 of
- * iosched-bench the hints stay as fio left them.
+ * are removed with their scratch directory.  The guard is given each
+ * descriptor and hint too, and puts them back after a kill -9 of
+ * iosched-bench (guard.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,29 +22,13 @@
 
 #include "bench.h"
 #include "fio.h"
-#include "macro.h"
-
-#ifndef F_GET_RW_HINT
-#define F_GET_RW_HINT 1035      /* F_LINUX_SPECIFIC_BASE + 11, Linux 4.13 */
-#define F_SET_RW_HINT 1036
-#endif
+#include "guard.h"
 
 struct bench_fio_hint {
         int fd;                 /* the target, open for reading */
         uint64_t hint;          /* its write hint before fio's first run */
         const char *path;       /* f->access.write's entry */
 };
-
-/* fio's names for the hints (RWH_WRITE_LIFE_*), "not set" for 0 */
-static const char *hint_name(uint64_t h, char *buf, size_t size)
-{
-        static const char * const names[] = { "not set", "none", "short", "medium", "long", "extreme" };
-
-        if (h < ELEMENTSOF(names))
-                return names[h];
-        snprintf(buf, size, "%ju", (uintmax_t)h);
-        return buf;
-}
 
 int bench_fio_hints_keep(struct bench_fio *f, struct bench_error *e)
 {
@@ -66,15 +51,15 @@ int bench_fio_hints_keep(struct bench_fio *f, struct bench_error *e)
                                                "%s: cannot open it to keep its write hint: %s", path,
                                                ios_strerror(err));
                 *h = (struct bench_fio_hint){ .fd = fd, .path = path };
-                if (fcntl(fd, F_GET_RW_HINT, &h->hint) < 0) {
-                        int err = errno;
-
+                err = -bench_rw_hint_get(fd, &h->hint);
+                if (err) {
                         close(fd);
                         if (err == EINVAL)
                                 continue;       /* a kernel without write hints: fio cannot set one either */
                         return bench_error_set(e, BENCH_ERR_SYSTEM, err, "%s: cannot read its write hint: %s",
                                                path, ios_strerror(err));
                 }
+                bench_guard_hint(fd, h->hint, path);
                 f->nhints++;
         }
         return 0;
@@ -86,29 +71,27 @@ int bench_fio_hints_restore(struct bench_fio *f, struct bench_error *e)
 
         for (size_t i = 0; i < f->nhints; i++) {
                 const struct bench_fio_hint *h = &f->hints[i];
-                uint64_t want = h->hint, now = UINT64_MAX;
+                uint64_t now;
                 char b1[24], b2[24];
-                int err = 0;
+                int k = bench_rw_hint_put(h->fd, h->hint, &now);
 
-                if (fcntl(h->fd, F_SET_RW_HINT, &want) < 0)
-                        err = errno;
-                else if (fcntl(h->fd, F_GET_RW_HINT, &now) < 0)
-                        err = errno;
-                if (err && r >= 0)
-                        r = bench_error_set(e, BENCH_ERR_SYSTEM, err,
-                                            "%s: cannot put its write hint back to %s: %s", h->path,
-                                            hint_name(h->hint, b1, sizeof(b1)), ios_strerror(err));
-                else if (!err && now != h->hint && r >= 0)
+                if (k == -EIO && r >= 0)
                         r = bench_error_set(e, BENCH_ERR_SYSTEM, EIO,
                                             "%s: cannot put its write hint back to %s: the kernel keeps %s",
-                                            h->path, hint_name(h->hint, b1, sizeof(b1)),
-                                            hint_name(now, b2, sizeof(b2)));
+                                            h->path, bench_rw_hint_name(h->hint, b1, sizeof(b1)),
+                                            bench_rw_hint_name(now, b2, sizeof(b2)));
+                else if (k < 0 && r >= 0)
+                        r = bench_error_set(e, BENCH_ERR_SYSTEM, -k, "%s: cannot put its write hint back to %s: %s",
+                                            h->path, bench_rw_hint_name(h->hint, b1, sizeof(b1)),
+                                            ios_strerror(-k));
         }
         return r;
 }
 
 void bench_fio_hints_done(struct bench_fio *f)
 {
+        if (f->nhints)
+                bench_guard_hints_done();
         for (size_t i = 0; i < f->nhints; i++)
                 close(f->hints[i].fd);
         free(f->hints);
