@@ -345,12 +345,26 @@ static void test_fio_file_names(void **state)
         assert_string_equal(out, "job.2.3");
         assert_int_equal(bench_fio_format_name("$JOBNAME-$jobnum/f$filenum", "a", 2, 3, out, sizeof(out)), 0);
         assert_string_equal(out, "a-2/f3");
-        assert_int_equal(bench_fio_count_parts("a\\:b:c::d"), 4);
+        /* fio's get_next_str(): a ':' where an entry would start is skipped, so empty entries are none */
+        assert_int_equal(bench_fio_count_parts("a\\:b:c::d"), 3);
         p = bench_fio_next_part("a\\:b:c", out, sizeof(out));
         assert_string_equal(out, "a:b");
         p = bench_fio_next_part(p, out, sizeof(out));
         assert_string_equal(out, "c");
         assert_null(p);
+        p = bench_fio_next_part("::/a::/b", out, sizeof(out));
+        assert_string_equal(out, "/a");
+        p = bench_fio_next_part(p, out, sizeof(out));
+        assert_string_equal(out, "/b");
+        assert_null(p);
+        assert_int_equal(bench_fio_count_parts(":"), 1);        /* get_max_str_idx(): one, empty */
+        assert_int_equal(bench_fio_count_parts(""), 0);
+        assert_int_equal(bench_fio_count_names(":"), 0);
+        assert_int_equal(bench_fio_count_names("a:"), 1);
+        assert_int_equal(bench_fio_count_names("::a::b:"), 2);
+        assert_int_equal(bench_fio_count_names("a\\::b"), 2);        /* "a:" and "b" */
+        bench_fio_dir_entry("/x::/y", 1, out, sizeof(out));
+        assert_string_equal(out, "/y");
         bench_fio_dir_entry("/x:/y", 3, out, sizeof(out));
         assert_string_equal(out, "/y");
         bench_fio_dir_entry("/x:/y", 0, out, sizeof(out));

@@ -516,7 +516,7 @@ static int filename_parts(struct model *m, struct jobsum *js, const char *v, con
         for (const char *p = v; r >= 0 && p;) {
                 p = bench_fio_next_part(p, name, sizeof(name));
                 if (!*name)
-                        break;          /* fio: an empty name ends the list */
+                        break;          /* the list's end ("a:") */
                 if (streq(name, "-")) {
                         put_part(s, name, first);       /* stdin/stdout */
                         first = false;
@@ -609,7 +609,7 @@ static int job_files(struct model *m, struct bench_fio_def *j, struct jobsum *js
         const char *fn = bench_fio_kv_get(kv, "filename"), *dirs = bench_fio_kv_get(kv, "directory");
         const char *fmt = bench_fio_kv_get(kv, "filename_format"), *od = bench_fio_kv_get(kv, "opendir");
         const char *eng = bench_fio_kv_get(kv, "ioengine");
-        unsigned numjobs = 1, nrfiles = 1, nnamed = 0;
+        unsigned numjobs = 1, nrfiles = 1, nnamed = 0, nr = 1;
         char d0[PATH_MAX] = "", name[PATH_MAX], path[PATH_MAX], **named;
         const char *cur = NULL;
         bool moved = false, by_name = fn || od;
@@ -631,12 +631,24 @@ static int job_files(struct model *m, struct bench_fio_def *j, struct jobsum *js
         if (bench_fio_kv_get(kv, "nrfiles") && bench_parse_uint(bench_fio_kv_get(kv, "nrfiles"), 1, 1u << 24, &nrfiles) < 0)
                 *resolved = false;
         /* fio adds the files of every filename= and opendir= as it meets them (not the last one only),
-         * each under directory='s first entry as set at that point; size= is split over them all */
-        for (size_t i = 0; r >= 0 && i < kv->n; i++)
-                if (kv->v[i].val && streq(kv->v[i].key, "filename"))
-                        nnamed += bench_fio_count_parts(kv->v[i].val);
-                else if (kv->v[i].val && streq(kv->v[i].key, "opendir"))
-                        r = walk(m, NULL, kv->v[i].val, 0, resolved, &nnamed);
+         * each under directory='s first entry as set at that point; size= is split over nr_files: the
+         * first list sets it to its files, each later one adds its own, and nrfiles= sets it anew
+         * (options.c str_filename_cb, str_opendir_cb: a later nrfiles=1 gives each file all of size=) */
+        for (size_t i = 0; r >= 0 && i < kv->n; i++) {
+                const char *k = kv->v[i].key, *v = kv->v[i].val;
+                unsigned added = 0;
+
+                if (v && streq(k, "filename"))
+                        added = bench_fio_count_names(v);
+                else if (v && streq(k, "opendir"))
+                        r = walk(m, NULL, v, 0, resolved, &added);
+                else if (streq(k, "nrfiles") && (!v || bench_parse_uint(v, 1, 1u << 24, &nr) < 0))
+                        *resolved = false;
+                if (!added)
+                        continue;
+                nr = nnamed ? nr + added : added;
+                nnamed += added;
+        }
         if (r == -E2BIG || nnamed > FIO_FILES_MAX)
                 return bench_fio_problem(m->d,
                                          "job '%s': its filename= and opendir= name more than %u files, "
@@ -644,7 +656,7 @@ static int job_files(struct model *m, struct bench_fio_def *j, struct jobsum *js
                                          j->name, FIO_FILES_MAX);
         if (r < 0)
                 return r;
-        bench_fio_changes(j, js, nnamed ? nnamed : nrfiles);
+        bench_fio_changes(j, js, nnamed ? nr : nrfiles);
         /* memory bounded whatever the job says: past the limit, said once, nothing more resolved */
         if (m->nfiles <= FIO_FILES_MAX) {
                 m->nfiles += fn || od ? nnamed : (uint64_t)numjobs * nrfiles;

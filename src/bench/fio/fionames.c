@@ -46,11 +46,18 @@ int bench_fio_format_name(const char *fmt, const char *job, unsigned jobnum, uns
         return o + 1 >= len ? -ENAMETOOLONG : 0;
 }
 
-/* entry k of a ':' list with '\:' escapes (fio's get_next_str), into out */
+/*
+ * The next entry of a ':' list with '\\:' escapes, into out, as fio's
+ * get_next_str() reads it: a ':' where an entry would start is skipped, so
+ * a list's empty entries are no entries (":a", "a::b"); the rest, or NULL
+ * at the list's end.
+ */
 const char *bench_fio_next_part(const char *s, char *out, size_t len)
 {
         size_t o = 0;
 
+        while (*s == ':')
+                s++;
         for (; *s && *s != ':'; s++) {
                 if (s[0] == '\\' && s[1] == ':')
                         s++;
@@ -61,15 +68,28 @@ const char *bench_fio_next_part(const char *s, char *out, size_t len)
         return *s == ':' ? s + 1 : NULL;
 }
 
+/* fio's get_max_str_idx(): how many entries get_next_str() gives ("a:" one, ":" one, empty) */
 unsigned bench_fio_count_parts(const char *s)
 {
-        unsigned n = 1;
+        char c;
+        unsigned n = 0;
 
-        for (; *s; s++)
-                if (s[0] == '\\' && s[1] == ':')
-                        s++;
-                else if (*s == ':')
-                        n++;
+        for (const char *p = s; p && *p; n++)
+                p = bench_fio_next_part(p, &c, 1);
+        return n;
+}
+
+/* the files a filename= list adds (fio's str_filename_cb: an empty entry, at the end only, ends it) */
+unsigned bench_fio_count_names(const char *s)
+{
+        char c[2];
+        unsigned n = 0;
+
+        for (const char *p = s; p && *p; n++) {
+                p = bench_fio_next_part(p, c, sizeof(c));
+                if (!c[0])
+                        break;
+        }
         return n;
 }
 

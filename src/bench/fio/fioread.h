@@ -95,8 +95,10 @@ char *bench_fio_added_name(const char *line, size_t len);
 
 /* fionames.c: fio's names for a job's files */
 int bench_fio_format_name(const char *fmt, const char *job, unsigned jobnum, unsigned filenum, char *out, size_t len);
+/* the next entry of a ':' list (fio's get_next_str: empty entries skipped) into out: the rest, or NULL */
 const char *bench_fio_next_part(const char *s, char *out, size_t len);
-unsigned bench_fio_count_parts(const char *s);
+unsigned bench_fio_count_parts(const char *s);  /* the entries of a list (directory=) */
+unsigned bench_fio_count_names(const char *s);  /* the files a filename= list adds */
 void bench_fio_dir_entry(const char *dirs, unsigned k, char *out, size_t len);
 int bench_fio_joined(const char *dir, const char *name, char *out, size_t len);
 void bench_fio_dir_part(const char *path, char *dir, size_t len);
