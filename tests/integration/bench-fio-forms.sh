@@ -11,8 +11,9 @@
 # create_on_open, unlink=1 (also with ioengine=null, which opens no file,
 # and with --allow-write), pre_read, a read job's start past its file's
 # end (offset_increment= with numjobs, offset=N%, file_append=: fio lays
-# the file out anew), a later nrfiles= (each file of the list then needs
-# all of size=), a name behind an empty one in a filename= list (":F",
+# the file out anew; a share or a zone count followed by bytes, which fio
+# keeps in force), a later nrfiles= (each file of the list then needs all
+# of size=), a name behind an empty one in a filename= list (":F",
 # "A::F"), verify_state_save, verify_dump,
 # --mem=mmap:/mmaphuge:, --profile=tiobench, --ioscheduler=, --cgroup with
 # cgroup_nodelete, ioengine=dirdelete and dirstat with unlink=1 (fio
@@ -107,6 +108,12 @@ for mode in landlock none unconfined; do
         form "--name=j --filename=$B_TMP/other/big --rw=read --size=8k --offset=50% --runtime=1"
         form "--name=j --filename=$B_TMP/other/big --rw=read --size=8k --offset_increment=50% --numjobs=2 --runtime=1"
         form "--name=j --filename=$B_TMP/other/big --rw=read --size=4k --file_append=1 --runtime=1"
+        # bytes after a share or a zone count leave it in force (options.c str_offset_cb, str_size_cb)
+        form "--name=j --filename=$B_TMP/other/big --rw=read --size=8k --offset=50% --offset=0 --runtime=1"
+        form "--name=j --filename=$B_TMP/other/big --rw=read --size=8k --numjobs=2 --offset_increment=50%" \
+                "--offset_increment=0 --runtime=1"
+        form "--name=j --filename=$B_TMP/other/big --rw=read --zonemode=strided --zonesize=8k --size=2z" \
+                "--size=8k --runtime=1"
         # a later nrfiles= gives each file of the list all of size= (str_filename_cb counts, nrfiles= sets)
         form "--name=j --filename=$B_TMP/work/data:$B_TMP/other/big --rw=read --size=16k --nrfiles=1 --runtime=1"
         # fio skips a ':' where a name would start: no name is hidden behind an empty one

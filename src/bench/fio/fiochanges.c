@@ -58,24 +58,49 @@ unsigned bench_fio_ddir(const char *rw)
 }
 
 /*
+ * How fio takes size=, offset= and offset_increment= given more than once
+ * (options.c str_size_cb, str_offset_cb, str_offset_increment_cb): a
+ * share (N%) or a zone count (Nz) replaces the other and zeroes the bytes,
+ * but bytes leave an earlier share or zone count in force.  So the last
+ * share or zone count rules, whatever follows it: its value (*special,
+ * and true) when there is one; *plain the last value after it, if any.
+ */
+static bool in_force(const struct bench_fio_kvs *kv, const char *key, const char **special, const char **plain)
+{
+        *special = *plain = NULL;
+        for (size_t i = 0; i < kv->n; i++) {
+                const char *v = kv->v[i].val;
+                size_t n = v ? strlen(v) : 0;
+
+                if (!v || !streq(kv->v[i].key, key))
+                        continue;
+                if (strchr(v, '%') || (n && (v[n - 1] == 'z' || v[n - 1] == 'Z'))) {
+                        *special = v;
+                        *plain = NULL;
+                } else
+                        *plain = v;
+        }
+        return *special != NULL;
+}
+
+/*
  * The largest offset where a job's I/O starts in a file (fio's
  * get_start_offset()): offset= plus offset_increment= times the last of
  * numjobs' clones; -ERANGE where it depends on the file's size: a share
  * of it (fio then aligns it up to a block the checks do not know), or
  * file_append=, which starts at its end; -EINVAL or -EOVERFLOW where a
- * value is unreadable or too large.
+ * value is unreadable (a zone count) or too large.
  */
 static int file_offset(const struct bench_fio_kvs *kv, uint64_t *ret)
 {
-        const char *off = bench_fio_kv_get(kv, "offset"), *inc = bench_fio_kv_get(kv, "offset_increment");
-        const char *nj = bench_fio_kv_get(kv, "numjobs");
+        const char *off, *inc, *soff, *sinc, *nj = bench_fio_kv_get(kv, "numjobs");
         uint64_t o = 0, i = 0;
         unsigned clones = 1;
 
         if (!bench_fio_falsy(bench_fio_kv_get(kv, "file_append")))
                 return -ERANGE;
-        if ((off && strchr(off, '%')) || (inc && strchr(inc, '%')))
-                return -ERANGE;
+        if (in_force(kv, "offset", &soff, &off) | in_force(kv, "offset_increment", &sinc, &inc))
+                return (soff && strchr(soff, '%')) || (sinc && strchr(sinc, '%')) ? -ERANGE : -EINVAL;
         if ((off && bench_parse_size(off, &o) < 0) || (inc && bench_parse_size(inc, &i) < 0) ||
             (nj && bench_parse_uint(nj, 1, 1u << 20, &clones) < 0))
                 return -EINVAL;
@@ -92,7 +117,7 @@ void bench_fio_changes(const struct bench_fio_def *j, struct jobsum *js, unsigne
         static const char * const writing[] = { "trim_percentage", "trim_backlog", "fill_device" };
         const struct bench_fio_kvs *kv = &j->kv;
         const char *rw = bench_fio_kv_get(kv, "rw"), *eng = bench_fio_kv_get(kv, "ioengine");
-        const char *size = bench_fio_kv_get(kv, "size"), *fsz = bench_fio_kv_get(kv, "filesize");
+        const char *size, *ssize, *fsz = bench_fio_kv_get(kv, "filesize");
         const char *zm = bench_fio_kv_get(kv, "zonemode");
         uint64_t s = 0, o = 0;
 
@@ -124,7 +149,10 @@ void bench_fio_changes(const struct bench_fio_def *j, struct jobsum *js, unsigne
                         lo[n] = '\0';
                         js->need_unsure |= bench_parse_size(lo, &s) < 0;
                 }
-        } else if (size && !strchr(size, '%')) {
+        } else if (in_force(kv, "size", &ssize, &size)) {
+                /* a share of each file with bytes given after it (fio keeps both), or a zone count */
+                js->need_unsure |= strchr(ssize, '%') == NULL || size != NULL;
+        } else if (size) {
                 uint64_t n = nrfiles ? nrfiles : 1;
 
                 js->need_unsure |= bench_parse_size(size, &s) < 0;
