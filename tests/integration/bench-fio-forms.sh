@@ -14,7 +14,7 @@
 # the file out anew; a share or a zone count followed by bytes, which fio
 # keeps in force), a later nrfiles= (each file of the list then needs all
 # of size=), a name behind an empty one in a filename= list (":F",
-# "A::F"), verify_state_save, verify_dump,
+# "A::F"), a log named "0", verify_state_save, verify_dump,
 # --mem=mmap:/mmaphuge:, --profile=tiobench, --ioscheduler=, --cgroup with
 # cgroup_nodelete, ioengine=dirdelete and dirstat with unlink=1 (fio
 # 3.37's, which remove a directory), write_hint= on a file and a device
@@ -119,6 +119,8 @@ for mode in landlock none unconfined; do
         # fio skips a ':' where a name would start: no name is hidden behind an empty one
         form "--name=j --filename=:$B_TMP/other/big --rw=write --size=8k --runtime=1"
         form "--name=j --filename=$B_TMP/work/data::$B_TMP/other/big --rw=write --size=8k --runtime=1"
+        # any value of a log option is its prefix, "0" too
+        form "$base --write_bw_log=0"
         form "--name=j --filename=$V --ioengine=null --unlink=1 --size=4k --runtime=1"
         form "--allow-write --name=j --filename=$V --ioengine=null --unlink_each_loop=1 --loops=2 --size=4k"
         form "$base --verify=crc32c --verify_state_save=1 --aux-path=$B_TMP/other"

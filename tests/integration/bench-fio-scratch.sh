@@ -9,8 +9,10 @@
 # paths (Landlock, and IOSCHED_BENCH_LANDLOCK=0 --unconfined): new files
 # named by filename=, by directory= and fio's default names, and by a log
 # prefix are made there; the logs end in D under fio's names, nothing else
-# stays; an existing file fio would remove (smaller than the job needs, or
-# unlink=1) is refused before fio starts (exit 3) and kept, as are a new
+# stays (a log named "off" or "0" too: fio takes any value as the prefix);
+# an existing file fio would remove (smaller than the job needs, or
+# unlink=1; also when another job writes it first) is refused before fio
+# starts (exit 3) and kept, as are a new
 # file in a directory that does not exist (fio would make it) and a job
 # renamed global* (on fio's command line, its settings every later job's).
 # The output files of exec_prerun= and ioengine=exec, which fio writes in
@@ -44,6 +46,16 @@ for mode in landlock unconfined; do
                 >"$B_TMP/out" 2>"$B_TMP/err" || b_fail "$mode: a new file in $D: exit $?: $(cat "$B_TMP/err")"
         ls "$D"/bw_bw.*.log >/dev/null 2>&1 || b_fail "$mode: the log is not in $D: $(ls -A "$D")"
         rm -f "$D"/bw_*.log
+        # a log prefix fio takes as it is, "off" too (with Landlock fio could not open it, and the run
+        # ended 0 without it)
+        run --allow-write --filename="$D/new" --size=1m --rw=write --runtime=1 --write_lat_log="$D/off" \
+                >"$B_TMP/out" 2>"$B_TMP/err" || b_fail "$mode: --write_lat_log=$D/off: exit $?: $(cat "$B_TMP/err")"
+        ls "$D"/off_lat.*.log >/dev/null 2>&1 || b_fail "$mode: the log named off is not in $D: $(ls -A "$D")"
+        rm -f "$D"/off_*.log
+        (cd "$D" && run --allow-write --filename="$D/new" --size=1m --rw=write --runtime=1 --write_bw_log=0) \
+                >"$B_TMP/out" 2>"$B_TMP/err" || b_fail "$mode: --write_bw_log=0: exit $?: $(cat "$B_TMP/err")"
+        ls "$D"/0_bw.*.log >/dev/null 2>&1 || b_fail "$mode: the log named 0 is not in $D: $(ls -A "$D")"
+        rm -f "$D"/0_*.log
         [ -z "$(left)" ] || b_fail "$mode: left in $D after the run: $(left)"
 
         # fio's own names under directory=, two clones of two files each

@@ -783,9 +783,10 @@ static int logs(struct model *m, struct bench_fio_def *j, struct jobsum *js, uns
         int r = 0;
 
         for (size_t i = 0; r >= 0 && i < ELEMENTSOF(log_keys); i++) {
+                const struct bench_fio_kv *e = bench_fio_kv_last(&j->kv, log_keys[i]);
                 const char *v = bench_fio_kv_get(&j->kv, log_keys[i]);
 
-                if (!v || (i > 0 && bench_fio_falsy(v)))
+                if (!v)
                         continue;
                 if (i == 0) {
                         /* fio appends to it */
@@ -797,8 +798,9 @@ static int logs(struct model *m, struct bench_fio_def *j, struct jobsum *js, uns
                         lj.keep = false;
                         continue;
                 }
-                /* PREFIX_bw.N.log and the like: made in PREFIX's directory */
-                snprintf(prefix, sizeof(prefix), "%s", streq(v, "1") ? j->name : v);
+                /* PREFIX_bw.N.log and the like: made in PREFIX's directory; any value is a prefix ("0"
+                 * and "off" too: options.c str_write_bw_log_cb), the option alone or empty the job's name */
+                snprintf(prefix, sizeof(prefix), "%s", e->val && e->val[0] ? e->val : j->name);
                 first(lj.first_new, sizeof(lj.first_new), &lj.nnew, prefix);
                 bench_fio_dir_part(prefix, dir, sizeof(dir));
                 r = place_dir(m, dir, prefix, placed, sizeof(placed));

@@ -35,12 +35,19 @@
 #include "grow.h"
 #include "strv.h"
 
-const char *bench_fio_kv_get(const struct bench_fio_kvs *kvs, const char *key)
+const struct bench_fio_kv *bench_fio_kv_last(const struct bench_fio_kvs *kvs, const char *key)
 {
         for (size_t i = kvs->n; i > 0; i--)
                 if (streq(kvs->v[i - 1].key, key))
-                        return kvs->v[i - 1].val ? kvs->v[i - 1].val : "1";
+                        return &kvs->v[i - 1];
         return NULL;
+}
+
+const char *bench_fio_kv_get(const struct bench_fio_kvs *kvs, const char *key)
+{
+        const struct bench_fio_kv *e = bench_fio_kv_last(kvs, key);
+
+        return !e ? NULL : e->val ? e->val : "1";
 }
 
 int bench_fio_problem(struct bench_fio_defs *d, const char *fmt, ...)

@@ -35,6 +35,8 @@ struct bench_fio_defs {
 
 /* The value of key in kvs as fio takes it (the last one), "1" for a boolean alone; NULL: not set. */
 const char *bench_fio_kv_get(const struct bench_fio_kvs *kvs, const char *key);
+/* key's last setting in kvs, its value as given (NULL: the option alone); NULL: not set */
+const struct bench_fio_kv *bench_fio_kv_last(const struct bench_fio_kvs *kvs, const char *key);
 /* key's last value in kvs set to val (a copy), or key=val added: 0 or -ENOMEM */
 int bench_fio_kv_set(struct bench_fio_kvs *kvs, const char *key, const char *val);
 /* key=val added at the end of kvs (val NULL: a boolean alone): 0 or -ENOMEM */
