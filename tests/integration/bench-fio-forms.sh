@@ -14,7 +14,9 @@
 # the file out anew; a share or a zone count followed by bytes, which fio
 # keeps in force), a later nrfiles= (each file of the list then needs all
 # of size=), a name behind an empty one in a filename= list (":F",
-# "A::F"), a log named "0", verify_state_save, verify_dump,
+# "A::F"), a log named "0", ioengine=libpmem (fills and sizes a read
+# job's file), gfapi (logs to /tmp), rados with a conf= anyone may write
+# (ceph logs where it says), verify_state_save, verify_dump,
 # --mem=mmap:/mmaphuge:, --profile=tiobench, --ioscheduler=, --cgroup with
 # cgroup_nodelete, ioengine=dirdelete and dirstat with unlink=1 (fio
 # 3.37's, which remove a directory), write_hint= on a file and a device
@@ -44,6 +46,9 @@ cc -shared -fPIC -o other/x.so lib.c || b_fail "cc"
 printf '[j]\nfilename=%s/work/data\nrw=read\nsize=64k\ninclude %s/other/inc.fio\n' "$B_TMP" "$B_TMP" >inc-job.fio
 printf 'write_iolog=%s/other/victim\n' "$B_TMP" >other/inc.fio
 printf '[j]\nfilename=%s/work/data\nrw=read\nsize=$mb_memory/1024\n' "$B_TMP" >arith.fio
+printf '[global]\nlog_file = %s/other/cephlog\nmon_host = 127.0.0.1\n' "$B_TMP" >ceph.conf
+chmod 666 ceph.conf
+gl0=$(ls -d /tmp/fio_gfapi.log 2>/dev/null)      # gfapi's log, unless another program made one
 sched0=$(b_sched "$l")
 cg0=$(ls /sys/fs/cgroup 2>/dev/null | wc -l)
 V="$B_TMP/other/victim"
@@ -68,6 +73,8 @@ check() {  # check FORM: nothing outside the run changed
         [ -z "$extra" ] || b_fail "$mode: $1: made $extra in another directory (exit $rc): $(tail -2 err)"
         [ "$(b_sched "$l")" = "$sched0" ] || b_fail "$mode: $1: the disk's scheduler is $(b_sched "$l") (exit $rc)"
         [ "$(ls /sys/fs/cgroup 2>/dev/null | wc -l)" = "$cg0" ] || b_fail "$mode: $1: a cgroup was left (exit $rc)"
+        [ -n "$gl0" ] || [ ! -e /tmp/fio_gfapi.log ] ||
+                { rm -f /tmp/fio_gfapi.log; b_fail "$mode: $1: /tmp/fio_gfapi.log was made (exit $rc)"; }
         # the job's cgroup, in any hierarchy (cgroup v1: beneath blkio/)
         left=$(find /sys/fs/cgroup -maxdepth 4 -type d -name "$cgname" 2>/dev/null)
         [ -z "$left" ] || { rmdir $left; b_fail "$mode: $1: the job's cgroup was left: $left (exit $rc)"; }
@@ -119,6 +126,11 @@ for mode in landlock none unconfined; do
         # fio skips a ':' where a name would start: no name is hidden behind an empty one
         form "--name=j --filename=:$B_TMP/other/big --rw=write --size=8k --runtime=1"
         form "--name=j --filename=$B_TMP/work/data::$B_TMP/other/big --rw=write --size=8k --runtime=1"
+        # engines that write where no job names: libpmem fills and sizes its files, gfapi logs to
+        # /tmp/fio_gfapi.log, rados logs where a ceph configuration anyone could write says
+        form "--name=j --filename=$B_TMP/other/big --rw=read --size=8k --runtime=1 --ioengine=libpmem"
+        form "$base --ioengine=gfapi --volume=vol --brick=localhost"
+        form "$base --ioengine=rados --pool=p --clientname=admin --conf=$B_TMP/ceph.conf"
         # any value of a log option is its prefix, "0" too
         form "$base --write_bw_log=0"
         form "--name=j --filename=$V --ioengine=null --unlink=1 --size=4k --runtime=1"

@@ -5,7 +5,7 @@
  * that is neither read nor randread), trim_*, fill_device (verify= alone
  * writes nothing: fio opens a read job's files O_RDONLY),
  * zonemode=zbd, the engines falloc, e4defrag and filecreate (writes),
- * ftruncate (truncates), filedelete, unlink and unlink_each_loop
+ * ftruncate (truncates), libpmem (fills, sizes and allocates), filedelete, unlink and unlink_each_loop
  * (deletes), write_hint= (fio sets the write hint of each file or
  * device, F_SET_RW_HINT, which its inode keeps after the run, read job
  * or not, whatever the value: none too), and the bytes each file must
@@ -130,8 +130,11 @@ void bench_fio_changes(const struct bench_fio_def *j, struct jobsum *js, unsigne
         for (size_t i = 0; i < ELEMENTSOF(writing); i++)
                 js->writes |= !bench_fio_falsy(bench_fio_kv_get(kv, writing[i])) && bench_fio_kv_get(kv, writing[i]);
         js->writes |= zm && streq(zm, "zbd");
-        js->writes |= engine_is(eng, "falloc") || engine_is(eng, "e4defrag") || engine_is(eng, "filecreate");
-        js->truncates = engine_is(eng, "ftruncate");
+        /* libpmem: fio fills each file before the job (its prepopulate_file, read job or not), and
+         * pmem_map_file() sizes it to the job's size and allocates it (engines/libpmem.c) */
+        js->writes |= engine_is(eng, "falloc") || engine_is(eng, "e4defrag") || engine_is(eng, "filecreate") ||
+                      engine_is(eng, "libpmem");
+        js->truncates = engine_is(eng, "ftruncate") || engine_is(eng, "libpmem");
         js->hints = bench_fio_kv_get(kv, "write_hint") != NULL;
         js->deletes = engine_is(eng, "filedelete") || !bench_fio_falsy(bench_fio_kv_get(kv, "unlink")) ||
                       !bench_fio_falsy(bench_fio_kv_get(kv, "unlink_each_loop"));

@@ -994,8 +994,13 @@ static bool unix_receiver(const struct bench_fio_def *j)
  * fence denies, even to read capacity), or swap blocks with a file the
  * job does not name (ioengine=e4defrag: fio makes or extends donorname=
  * first; its I/O, EXT4_IOC_MOVE_EXT, is an ioctl the fence denies),
- * replace a file with a socket (net, netsplice: protocol=unix), or make
- * and remove directories (dircreate, dirstat, dirdelete).
+ * replace a file with a socket (net, netsplice: protocol=unix), make
+ * and remove directories (dircreate, dirstat, dirdelete), write a log
+ * where no job names one (gfapi, gfapi_async: /tmp/fio_gfapi.log,
+ * engines/glusterfs.c), or take from a file anyone may have written
+ * where its library writes (rados conf=: ceph's configuration names its
+ * log files; one root's and no one else's, as a pattern's file, is the
+ * admin's).
  */
 static int not_run(struct model *m, const struct bench_fio_def *j)
 {
@@ -1033,6 +1038,16 @@ static int not_run(struct model *m, const struct bench_fio_def *j)
                 r = bench_fio_problem(m->d, "job '%s': ioengine=%s makes, reads or removes directories, no "
                                       "block I/O, and the run makes and removes no directory: not with "
                                       "iosched-bench", j->name, eng);
+        if (r >= 0 && (engine_is(eng, "gfapi") || engine_is(eng, "gfapi_async")))
+                r = bench_fio_problem(m->d, "job '%s': ioengine=%s writes its log to /tmp/fio_gfapi.log, a file "
+                                      "the run does not hold: not with iosched-bench", j->name, eng);
+        if (r >= 0 && engine_is(eng, "rados") && bench_fio_kv_get(&j->kv, "conf")) {
+                const char *conf = bench_fio_kv_get(&j->kv, "conf"), *why;
+
+                if (bench_fio_pattern_check(conf, &why) > 0)
+                        r = bench_fio_problem(m->d, "job '%s': conf=%s, ceph's configuration, which says where "
+                                              "ceph writes its logs, %s", j->name, conf, why);
+        }
         return r;
 }
 
