@@ -9,6 +9,8 @@
 # kill -9 of the bench, at once after fio starts or later, the guard ends
 # the cgroup: no process of the run is left.  Without the cgroup
 # (the test shim's IOS_FAULT_NO_CGROUP=1) the daemon still cannot hold the bench.
+# A job waiting on its exec_prerun command does not hold the bench after
+# SIGTERM either, and the command ends with it (with the cgroup and without).
 # The empty cgroup of a bench of another PID namespace, whose lock is held,
 # is left by a bench here; once free, it is removed.
 . "$(dirname "$0")/bench-lib.sh"
@@ -33,12 +35,13 @@ no_run() { [ -z "$(run_of "$1" "$2")" ]; }
 has_fio() { [ -n "$(pgrep -P "$1" -x fio)" ]; }
 no_dir() { [ ! -d "$1" ]; }
 
-start() {       # start TAG [env...]: the bench with a forking job, in the background
+start() {       # start TAG [env...]: the bench with a forking job (or $prerun), in the background
         tag=$1; shift
         # the prerun's output (fio's JOB.prerun.txt) in the current directory: --allow-write
         env "$@" "$BENCH_BIN" --backend=fio --allow-exec --allow-write --name=cg-$id-$tag \
                 --filename="$B_TMP/t.$tag" --size=8m \
-                --direct=0 --rw=randread --time_based --runtime=300 --exec_prerun="setsid -f sleep $mark; true" \
+                --direct=0 --rw=randread --time_based --runtime=300 \
+                --exec_prerun="${prerun:-setsid -f sleep $mark; true}" \
                 >"$B_TMP/out.$tag" 2>"$B_TMP/err.$tag" &
         bench=$!
         B_PIDS="$B_PIDS $bench"
@@ -142,6 +145,25 @@ wait $bench
 gone $d && b_fail "nocg: the daemon is gone (no cgroup was asked for): the case shows nothing"
 kill -9 $d
 echo "ok: without a cgroup the daemon does not hold the bench"
+
+# 3b. a job waiting on its exec_prerun command (fio's job in system(), which SIGTERM to fio's group does
+# not reach): the bench still ends after SIGTERM (fio has 5 s to report, then is killed), the command with
+# it; with the cgroup and without
+for how in cg nocg; do
+        set --
+        [ $how = nocg ] && set -- LD_PRELOAD="$shim" IOS_FAULT_NO_CGROUP=1 \
+                ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+        prerun="sleep $mark" start wait$how "$@"
+        wait_for 20000 has_fio $bench || b_fail "wait$how: fio never started: $(cat "$B_TMP/err.wait$how")"
+        wait_for 20000 has_daemon || b_fail "wait$how: the prerun command never started"
+        kill -TERM $bench
+        wait_for 60000 gone $bench || b_fail "$how: a job waiting on exec_prerun held the bench after SIGTERM"
+        wait $bench 2>/dev/null
+        grep -q "interrupted by signal 15" "$B_TMP/err.wait$how" ||
+                b_fail "$how: the bench did not say it was stopped: $(cat "$B_TMP/err.wait$how")"
+        wait_for 60000 no_daemon || { kill -9 $(daemon); b_fail "$how: the prerun command outlived the bench"; }
+done
+echo "ok: a job waiting on its exec_prerun command does not hold the bench"
 
 # 4. the cgroup of a bench in another PID namespace beside this one (a chroot or container in the same
 # cgroup): its PID is no process here, and it holds its lock; an empty one is not a gone bench's, so a

@@ -317,9 +317,16 @@ static void take_err(struct fio_child *c)
         c->tail[c->tail_len] = '\0';
 }
 
-/* fio's report read until fio closes it, its stderr passed on; a stop signal ends fio's group. */
+/*
+ * fio's report read until fio closes it, its stderr passed on; a stop
+ * signal ends fio's group: fio has 5 s from the SIGTERM to report what it
+ * ran, then end_group() ends it (a job waiting on exec_prerun's command,
+ * or in a library's connect, does not hold the bench).
+ */
 static int collect(struct fio_child *c, bool *stopped)
 {
+        uint64_t stop_ns = 0;
+
         while (c->out >= 0 || c->err >= 0) {
                 struct pollfd p[2] = { { .fd = c->out, .events = POLLIN }, { .fd = c->err, .events = POLLIN } };
                 ssize_t n;
@@ -333,8 +340,11 @@ static int collect(struct fio_child *c, bool *stopped)
                 }
                 if (bench_stop_signal && !*stopped) {
                         *stopped = true;
+                        stop_ns = bench_clock_gettime_ns();
                         kill(-c->pid, SIGTERM);
                 }
+                if (*stopped && bench_clock_gettime_ns() - stop_ns > 5000000000ULL)
+                        break;
                 /* fio has ended, its report in the pipe: a program a job left (a daemon) cannot hold it
                  * open */
                 bool ended = c->out >= 0 && bench_fio_proc_exited(c->pid);
