@@ -6,7 +6,8 @@
 # option the native engine lacks (randseed, iodepth_low) run through fio with
 # --backend=auto, saying why; the same jobs without those two options run
 # natively and, with --backend=fio, through fio, each report saying which
-# backend ran, with fio's own I/O counts and percentiles; a --workload
+# backend ran, with fio's own I/O counts and percentiles (two sections
+# of one name: two jobs on both backends); a --workload
 # preset runs through fio; fio command lines from blogs (--gtod_reduce,
 # --eta-newline=1, --readonly, --invalidate=1, --refill_buffers) run
 # natively, and through fio with their bare booleans given "=1"; the seed's
@@ -130,6 +131,14 @@ for f in native viafio; do
 done
 py "$B_TMP/native.json" 'd["backend"] == "native"' || b_fail "native backend not named"
 py "$B_TMP/viafio.json" 'd["backend"].startswith("fio-")' || b_fail "fio backend not named"
+# two sections of one name are two jobs, as fio runs them (before, the fio backend ran one)
+printf '[twin]\nfilename=%s\nrw=read\nsize=1m\nruntime=1\n[twin]\nfilename=%s\nrw=randread\nsize=1m\nruntime=1\n' \
+        "$dev" "$dev" >"$B_TMP/twins.fio"
+for b in native fio; do
+        $BENCH -J --backend=$b "$B_TMP/twins.fio" >"$B_TMP/twins.json" 2>"$B_TMP/err" || b_fail "twins, $b: $(cat "$B_TMP/err")"
+        py "$B_TMP/twins.json" '[j["jobname"] for j in d["jobs"]] == ["twin", "twin"] and all(j["read"]["total_ios"] > 0 for j in d["jobs"])' ||
+                b_fail "twins, $b: $(head -c 600 "$B_TMP/twins.json")"
+done
 
 # a --workload preset through fio: written to a file for fio, removed afterwards
 ls /tmp/iosched-bench-preset-* >"$B_TMP/presets-before" 2>/dev/null

@@ -9,6 +9,7 @@
  * lists, and the common ones if that fails; "exec" runs a program.
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,6 +215,13 @@ int bench_fio_includes(const char *text, const char *path, int depth, char ***fi
         return 0;
 }
 
+int bench_fio_section_key(char *buf, size_t len, const char *name, unsigned k)
+{
+        int n = snprintf(buf, len, "%s\n%u", name, k);
+
+        return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
 int bench_fio_gate(const char *text, const char *path, int depth, char **what, struct bench_sset *sections)
 {
         _cleanup_free_ char *copy = strdup(text);
@@ -245,8 +253,14 @@ int bench_fio_gate(const char *text, const char *path, int depth, char **what, s
                 }
                 if (*l == '[' && strchr(l, ']')) {
                         _cleanup_free_ char *sec = strndup(l + 1, strcspn(l + 1, "]"));
-                        int r = sec ? bench_sset_add(sections, ios_strip(sec)) : -ENOMEM;
+                        char key[PATH_MAX];
+                        int r = sec ? 0 : -ENOMEM;
 
+                        /* the next occurrence of this name */
+                        for (unsigned k = 1; r == 0; k++) {
+                                r = bench_fio_section_key(key, sizeof(key), ios_strip(sec), k);
+                                r = r < 0 ? r : bench_sset_add(sections, key);
+                        }
                         if (r < 0)
                                 return r;
                         continue;

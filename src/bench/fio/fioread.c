@@ -207,6 +207,21 @@ static bool at_option(const char *s)
         return streq(name, "name") || bench_fio_option_arg(name) != 0;
 }
 
+/* 1 (and met) when the file has a section name not yet met (the next [name] of several), 0 not, -errno */
+static int next_section(const struct bench_sset *sections, struct bench_sset *started, const char *name)
+{
+        char key[PATH_MAX];
+        int r = 0;
+
+        for (unsigned k = 1; r == 0; k++) {
+                r = bench_fio_section_key(key, sizeof(key), name, k);
+                if (r < 0 || !bench_sset_has(sections, key))
+                        return r;
+                r = bench_sset_add(started, key);
+        }
+        return r;
+}
+
 /*
  * showcmd's line, "fio --global=1 --name=a --rw=read ...", into d: the
  * options before the first --name onto globals (they reach every later
@@ -256,9 +271,9 @@ static int parse_showcmd(const char *text, struct bench_fio_defs *d, struct benc
                         if (!val)
                                 return -ENOMEM;
                 }
-                /* --name=X starts a section only if the file has a section [X] not met yet; else it is name= */
-                if (klen == 4 && !strncmp(key, "name", 4) && val && bench_sset_has(sections, val) &&
-                    (r = bench_sset_add(&started, val)) != 0) {
+                /* --name=X starts a section only if the file has one more section [X] than met yet; else it
+                 * is name= */
+                if (klen == 4 && !strncmp(key, "name", 4) && val && (r = next_section(sections, &started, val)) != 0) {
                         if (r < 0)
                                 return r;
                         r = add_job(d, val, strlen(val), globals, &job);
