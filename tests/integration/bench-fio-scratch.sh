@@ -9,7 +9,8 @@
 # paths (Landlock, and IOSCHED_BENCH_LANDLOCK=0 --unconfined): new files
 # named by filename=, by directory= and fio's default names, and by a log
 # prefix are made there; the logs end in D under fio's names, nothing else
-# stays (a log named "off" or "0" too: fio takes any value as the prefix);
+# stays (a log named "off" or "0" too: fio takes any value as the prefix;
+# a log of all jobs, per_job_logs=0, is appended to, as fio does);
 # an existing file fio would remove (smaller than the job needs, or
 # unlink=1; also when another job writes it first) is refused before fio
 # starts (exit 3) and kept, as are a new
@@ -56,6 +57,14 @@ for mode in landlock unconfined; do
                 >"$B_TMP/out" 2>"$B_TMP/err" || b_fail "$mode: --write_bw_log=0: exit $?: $(cat "$B_TMP/err")"
         ls "$D"/0_bw.*.log >/dev/null 2>&1 || b_fail "$mode: the log named 0 is not in $D: $(ls -A "$D")"
         rm -f "$D"/0_*.log
+        # a log of all jobs (per_job_logs=0), which fio appends to: appended to, not replaced
+        printf 'OLD LOG LINE\n' >"$D/p_bw.log"
+        run --allow-write --filename="$D/new" --size=1m --rw=write --runtime=1 --per_job_logs=0 \
+                --write_bw_log="$D/p" >"$B_TMP/out" 2>"$B_TMP/err" ||
+                b_fail "$mode: --per_job_logs=0: exit $?: $(cat "$B_TMP/err")"
+        [ "$(head -1 "$D/p_bw.log")" = "OLD LOG LINE" ] && [ "$(wc -l <"$D/p_bw.log")" -gt 1 ] ||
+                b_fail "$mode: --per_job_logs=0: $D/p_bw.log was not appended to: $(head -c 300 "$D/p_bw.log")"
+        rm -f "$D/p_bw.log"
         [ -z "$(left)" ] || b_fail "$mode: left in $D after the run: $(left)"
 
         # fio's own names under directory=, two clones of two files each

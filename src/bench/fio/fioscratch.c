@@ -10,7 +10,9 @@
  * job cannot make, truncate or remove anything else in D or beneath it.
  * At the end the logs the job asked for are moved to D under the names
  * fio would have given them (a regular file of that name is replaced, as
- * fio's own open would have; anything else there is left, said once), so
+ * fio's own open would have, or, for a log of every job of the run,
+ * named without a job number (per_job_logs=0), appended to, as fio opens
+ * that one for appending; anything else there is left, said once), so
  * are the blocks fio dumped on a verify failure (verify_dump=1: named by
  * fio after the target and the offset, not by the job, so none replaces
  * what D has), and
@@ -178,9 +180,64 @@ static char kept(const struct bench_fio_scratch *s, const char *name)
         return 0;
 }
 
+/* A log of the run's jobs together (per_job_logs=0): PREFIX_bw.log, not PREFIX_bw.1.log (iolog.c) */
+static bool shared_log(const char *name)
+{
+        const char *p = NULL;
+
+        for (const char *q = strstr(name, ".log"); q; q = strstr(q + 1, ".log"))
+                p = q;
+        if (!p || p == name || p[-1] < '0' || p[-1] > '9')
+                return true;
+        while (p > name && p[-1] >= '0' && p[-1] <= '9')
+                p--;
+        return p == name || p[-1] != '.';
+}
+
+/* The log in the scratch directory appended to D's of its name, as fio appends to it: 0 or -errno */
+static int append_log(const struct bench_fio_scratch *s, int sfd, const char *name)
+{
+        int in = openat(sfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), out, r = 0;
+        struct stat st;
+        char buf[65536];
+        ssize_t n;
+
+        if (in < 0)
+                return -errno;
+        out = openat(s->dfd, name, O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (out < 0 || fstat(out, &st) < 0)
+                r = -errno;
+        else if (!S_ISREG(st.st_mode))
+                r = -EINVAL;    /* swapped since it was looked at: not written */
+        if (r < 0) {
+                if (out >= 0)
+                        close(out);
+                close(in);
+                return r;
+        }
+        while (r == 0 && (n = read(in, buf, sizeof(buf))) != 0) {
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        r = -errno;
+                for (ssize_t o = 0; r == 0 && o < n;) {
+                        ssize_t w = write(out, buf + o, (size_t)(n - o));
+
+                        if (w < 0 && errno != EINTR)
+                                r = -errno;
+                        o += w > 0 ? w : 0;
+                }
+        }
+        close(in);
+        if (close(out) < 0 && r == 0)
+                r = -errno;
+        return r;
+}
+
 /*
  * A log into D: over a regular file of its name (fio opens its logs so),
- * never over anything else; a dump only where D has nothing of its name.
+ * or appended to it (a log of all jobs), never over anything else; a dump
+ * only where D has nothing of its name.
  */
 static bool move_out(const struct bench_fio_scratch *s, int sfd, const char *name, char kind)
 {
@@ -194,6 +251,13 @@ static bool move_out(const struct bench_fio_scratch *s, int sfd, const char *nam
                         "iosched-bench: note: fio's %s %s/%s not moved to %s: %s there is not a file\n",
                         what, s->path, name, s->dir, name);
                 return false;
+        }
+        if (kind == '_' && shared_log(name) && fstatat(s->dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+                r = append_log(s, sfd, name);
+                if (r < 0)
+                        fprintf(stderr, "iosched-bench: note: fio's log %s/%s not appended to %s/%s: %s\n",
+                                s->path, name, s->dir, name, ios_strerror(-r));
+                return r == 0;
         }
         r = kind == '.' ? renameat2(sfd, name, s->dfd, name, RENAME_NOREPLACE)
                         : renameat(sfd, name, s->dfd, name);
