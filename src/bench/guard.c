@@ -290,8 +290,9 @@ static int hints_put_back(struct hints *hs, char *msg, size_t size)
                 if (r == 0)
                         n++;
                 else if (!msg[0])
-                        snprintf(msg, size, "could not put the write hint of %s back to %s: %s", hs->v[i].path,
+                        snprintf(msg, size, "could not put the write hint of %s back to %s: %s%s", hs->v[i].path,
                                  bench_rw_hint_name(hs->v[i].hint, b1, sizeof(b1)),
+                                 r == -EIO ? "the kernel keeps " : "",
                                  r == -EIO ? bench_rw_hint_name(now, b2, sizeof(b2)) : ios_strerror(-r));
         }
         hints_forget(hs);
