@@ -3,16 +3,17 @@
  * fiochanges.c: what a job changes of the files it opens, by fio's rules
  * (fiojob.c applies it to each file): rw= with write or trim (or a value
  * that is neither read nor randread), trim_*, fill_device (verify= alone
- * writes nothing: fio opens a read job's files O_RDONLY),
- * zonemode=zbd, the engines falloc, e4defrag and filecreate (writes),
- * ftruncate (truncates), libpmem (fills, sizes and allocates), filedelete, unlink and unlink_each_loop
- * (deletes), write_hint= (fio sets the write hint of each file or
- * device, F_SET_RW_HINT, which its inode keeps after the run, read job
- * or not, whatever the value: none too), and the bytes each file must
- * hold (filesize='s least, or its start, offset= plus
+ * writes nothing: fio opens a read job's files O_RDONLY), zonemode=zbd,
+ * the engines falloc, e4defrag and filecreate (writes), ftruncate
+ * (truncates), libpmem (fills, sizes and allocates), filedelete, unlink
+ * and unlink_each_loop (deletes), write_hint= (fio sets the write hint of
+ * each file or device, F_SET_RW_HINT, which its inode keeps after the
+ * run, read job or not, whatever the value: none too), and the bytes
+ * each file must hold (filesize='s least, or its start, offset= plus
  * offset_increment= for each clone of numjobs, plus size over the job's
- * files), else fio lays it out again, read job or not.  The one reader of rw='s
- * directions, fio's td_read(), td_write() and td_trim().
+ * files, each as fio keeps it when given twice), else fio lays it out
+ * again, read job or not.  The one reader of rw='s directions, fio's
+ * td_read(), td_write() and td_trim().
  */
 #define _GNU_SOURCE
 #include <errno.h>
