@@ -6,7 +6,11 @@
 # bc runs no program; a library named by ioengine= from outside the
 # system's directories is never loaded (its constructor would leave a
 # marker), however the job hides it (an include, a comment line longer
-# than fio's line buffer); fio's nbd engine reaches no socket without
+# than fio's line buffer, an include of binary data, an include named
+# with a blank in front, which fio keeps), nor does $ncpus arithmetic in
+# any setting run a program, also with --unconfined without Landlock
+# (the checks before fio reads the file alone); a job file whose includes
+# pass 16 MiB together is no job file; fio's nbd engine reaches no socket without
 # --allow-net (a unix listener records every connection; with --allow-net
 # it records one, so the listener is seen to work), and one line says what
 # the fence stopped, what the run allows and the flag that allows it; a
@@ -61,6 +65,17 @@ print("[x]\nfilename=%s/data\nsize=1m\nrw=read" % sys.argv[1])
 print("#" + "c" * 8190 + "ioengine=%s/x.so" % sys.argv[1])
 EOP
 printf '[x]\nfilename=%s/data\nrw=read\nsize=$mb_memory/4096\n' "$B_TMP" >arith.fio
+# fio reads an include the bench cannot (binary data), an include named with a blank in front (fio keeps
+# it: " inc2.fio", not the harmless inc2.fio), and works out $ncpus arithmetic in any setting
+printf '\0\nioengine=%s/x.so\nhipri=1\n' "$B_TMP" >nul.inc
+printf '[x]\nfilename=%s/data\nsize=1m\nrw=read\ninclude nul.inc\n' "$B_TMP" >incnul.fio
+printf 'rw=read\n' >inc2.fio
+printf 'ioengine=%s/x.so\nhipri=1\n' "$B_TMP" >" inc2.fio"
+printf '[x]\nfilename=%s/data\nsize=1m\nrw=read\ninclude  inc2.fio\n' "$B_TMP" >blank.fio
+printf '[x]\nfilename=%s/data\nsize=1m\nrw=read\ndescription=$ncpus+1\n' "$B_TMP" >desc.fio
+# a small job file that includes 2 x 9 MiB: past 16 MiB together
+python3 -c 'import sys; open("desc.inc", "w").write(("description=" + "d" * 8000 + "\n") * 1150)'
+printf '[x]\nfilename=%s/data\nsize=1m\nrw=read\ninclude desc.inc\ninclude desc.inc\n' "$B_TMP" >twice.fio
 printf '[x]\nfilename=%s/data\nrw=read\nsize=64k\ninclude %s/self.fio\n' "$B_TMP" "$B_TMP" >self.fio
 mkdir many
 printf '[m]\ndirectory=%s/many\nnumjobs=256\nnrfiles=10000000\nsize=1m\nrw=read\n' "$B_TMP" >big.fio
@@ -98,12 +113,21 @@ for mode in landlock none; do
                 unset IOSCHED_BENCH_LANDLOCK
                 [ -n "$(fio --version 2>/dev/null)" ] || b_fail "fio"
         fi
-        for job in include.fio long.fio arith.fio; do
+        for job in include.fio long.fio arith.fio incnul.fio blank.fio desc.fio; do
                 rm -f marker
                 run "$job"
                 no_marker "$job"
                 [ $rc -ne 0 ] || b_fail "$mode: $job: exit 0 (the job's engine or size cannot be what fio ran)"
+                # with --unconfined, without Landlock only the checks before fio reads the file hold it
+                rm -f marker
+                run --unconfined "$job"
+                no_marker "--unconfined $job"
+                [ $rc = 3 ] && grep -q "needs --allow-exec; fio has not read the file" err ||
+                        b_fail "$mode: --unconfined $job: exit $rc: $(tail -2 err)"
         done
+        run --unconfined twice.fio
+        [ $rc = 2 ] && grep -q "twice.fio: not a job file (with the files it includes, longer than 16 MiB)" err ||
+                b_fail "$mode: a job file including 18 MiB: exit $rc: $(tail -2 err)"
         # a job file that includes itself: past 16 levels no engine line is looked for, so it is one
         run --unconfined self.fio
         [ $rc = 3 ] && grep -q "self.fio: includes nested deeper than 16 (one including itself?).*--allow-exec" err ||

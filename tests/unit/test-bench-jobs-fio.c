@@ -419,13 +419,32 @@ static void test_fio_engines(void **state)
         assert_int_equal(bench_fio_engine_runs_code("exec"), 1);
         assert_int_equal(bench_fio_engine_runs_code("external:/tmp/x.so"), 1);
         assert_int_equal(bench_fio_engine_runs_code("/tmp/x.so"), 1);
-        assert_int_equal(bench_fio_gate("[a]\nioengine=libaio\n[b]\n", "t.fio", 0, &what, &sections), 0);
-        assert_int_equal(sections.n, 2);
+        assert_int_equal(bench_fio_gate("[a]\nioengine=libaio\n[b]\n[a]\n", "t.fio", &what, &sections), 0);
+        /* each [name] by its occurrence: [a] twice is two jobs */
+        assert_int_equal(sections.n, 3);
+        assert_true(bench_sset_has(&sections, "a\n2"));
+        assert_false(bench_sset_has(&sections, "b\n2"));
         setenv("TEST_ENGINE", "/tmp/evil.so", 1);
-        assert_int_equal(bench_fio_gate("[a]\n  ioengine = ${TEST_ENGINE} ; a comment\n", "t.fio", 0, &what,
+        assert_int_equal(bench_fio_gate("[a]\n  ioengine = ${TEST_ENGINE} ; a comment\n", "t.fio", &what,
                                         &sections), 1);
         assert_non_null(strstr(what, "/tmp/evil.so"));
         free(what);
+        what = NULL;
+        /* fio's arithmetic runs programs; fio's line buffer cuts a long comment line */
+        assert_int_equal(bench_fio_gate("[c]\nsize=$mb_memory/2\n", "t.fio", &what, &sections), 1);
+        assert_non_null(strstr(what, "sh, which and bc"));
+        free(what);
+        what = NULL;
+        assert_int_equal(bench_fio_gate("[c]\nsize=$mb_memory\nbs=$pagesize\n", "t.fio", &what, &sections), 0);
+        {
+                char text[9000] = "[d]\n#";
+
+                memset(text + 5, 'c', 8190);
+                strcpy(text + 8195, "ioengine=/tmp/x.so\n");
+                assert_int_equal(bench_fio_gate(text, "t.fio", &what, &sections), 1);
+                free(what);
+                what = NULL;
+        }
         bench_sset_done(&sections);
 }
 

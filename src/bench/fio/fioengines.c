@@ -9,6 +9,7 @@
  * lists, and the common ones if that fails; "exec" runs a program.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,21 +149,52 @@ int bench_fio_read_text(const char *path, char **ret)
 }
 
 /*
- * Every ioengine line of text and of the files it includes (fio's rule: a
- * relative include is beside the including file): 1 when one names an
- * engine that loads or runs code (its value in *what), 0 none, < 0 error.
+ * fio's lines of a job file: it reads one with fgets() into a buffer of
+ * OPT_LEN_MAX (8,192) bytes, so a longer line is several lines to fio
+ * (the rest of a long comment line is read as settings).  A copy of text
+ * cut so, or NULL.
  */
-/* An include line's file name (fio strips blanks and a ';' or '#' comment), else NULL; in place. */
+#define FIO_LINE_MAX 8191
+static char *fio_lines(const char *text)
+{
+        char *out = NULL;
+        size_t len = 0, col = 0;
+        FILE *m = open_memstream(&out, &len);
+
+        if (!m)
+                return NULL;
+        for (const char *p = text; *p; p++) {
+                if (*p != '\n' && col == FIO_LINE_MAX) {
+                        fputc('\n', m);
+                        col = 0;
+                }
+                fputc(*p, m);
+                col = *p == '\n' ? 0 : col + 1;
+        }
+        fclose(m);
+        return out;
+}
+
+/*
+ * An include line's file name as fio takes it (init.c parse_jobs_ini()),
+ * else NULL: the line without blanks in front, cut at a ';' or '#' and
+ * without blanks or controls at its end (strip_blank_end()); the name is
+ * what follows "include" and one more character, whatever it is, blanks
+ * in front of it kept.  Only the line's end is written (idempotent).
+ */
 static char *include_name(char *line)
 {
-        char *l = ios_strip(line);
+        char *l = line, *end;
 
-        if (strncmp(l, "include", 7) || (l[7] != ' ' && l[7] != '\t'))
+        while (isspace((unsigned char)*l))
+                l++;
+        if (strncmp(l, "include", 7) || !l[7])
                 return NULL;
-        l += 8;
         l[strcspn(l, ";#")] = '\0';
-        l = ios_strip(l);
-        return *l ? l : NULL;
+        end = l + strlen(l);
+        while (end > l && (isspace((unsigned char)end[-1]) || iscntrl((unsigned char)end[-1])))
+                *--end = '\0';
+        return end > l + 8 ? l + 8 : NULL;
 }
 
 /* fio's rule for an include's file: the name as written if it exists, else beside the including file */
@@ -178,7 +210,7 @@ static char *include_path(char *line, const char *path)
 
 int bench_fio_includes(const char *text, const char *path, int depth, char ***files, char ***patterns)
 {
-        _cleanup_free_ char *copy = strdup(text);
+        _cleanup_free_ char *copy = fio_lines(text);
         char *save = NULL;
 
         if (!copy)
@@ -187,7 +219,7 @@ int bench_fio_includes(const char *text, const char *path, int depth, char ***fi
                 return 0;       /* fio says so; the gate refuses it */
         for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
                 _cleanup_free_ char *inc = NULL, *itext = NULL;
-                char *eq = strchr(line, '=');
+                char *eq = include_name(line) ? NULL : strchr(line, '=');
                 int r;
 
                 if (eq) {
@@ -222,13 +254,39 @@ int bench_fio_section_key(char *buf, size_t len, const char *name, unsigned k)
         return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-int bench_fio_gate(const char *text, const char *path, int depth, char **what, struct bench_sset *sections)
+/*
+ * fio works out arithmetic with its keywords by running programs
+ * (options.c bc_calc(): sh -c "which bc", then sh -c "echo ... | bc"): a
+ * setting with $pagesize, $mb_memory or $ncpus and an operator, unquoted.
+ */
+static bool runs_bc(const char *setting)
 {
-        _cleanup_free_ char *copy = strdup(text);
+        return (strstr(setting, "$pagesize") || strstr(setting, "$mb_memory") || strstr(setting, "$ncpus")) &&
+               strpbrk(setting, "+-*/") && !strchr(setting, '\'') && strchr(setting, '=');
+}
+
+/*
+ * Every line of text and of the files it includes as fio reads them
+ * (fio_lines(), include_name(); fio's rule: a relative include is beside
+ * the including file): 1 with *what set when one names an engine that
+ * loads or runs code, works out arithmetic with programs, or includes a
+ * file iosched-bench cannot read (binary data, longer than 16 MiB) or
+ * nested deeper than 16; -EFBIG with *what set when the file and its
+ * includes pass 16 MiB together (*budget, the bytes left: fio's reading
+ * and the bench's are bounded whatever the includes); 0 none, < 0 error.
+ */
+static int gate(const char *text, const char *path, int depth, char **what, struct bench_sset *sections,
+                size_t *budget)
+{
+        _cleanup_free_ char *copy = fio_lines(text);
         char *save = NULL;
+        size_t len = strlen(text);
 
         if (!copy)
                 return -ENOMEM;
+        if (len > *budget)
+                return -EFBIG;
+        *budget -= len;
         if (depth > 16)
                 return asprintf(what, "%s: includes nested deeper than 16 (one including itself?), where "
                                 "iosched-bench does not look for an engine", path) < 0 ? -ENOMEM : 1;
@@ -244,9 +302,15 @@ int bench_fio_gate(const char *text, const char *path, int depth, char **what, s
 
                         if (!inc)
                                 return -ENOMEM;
-                        if (bench_fio_read_text(inc, &itext) < 0)
-                                continue;       /* fio says so itself */
-                        r = bench_fio_gate(itext, inc, depth + 1, what, sections);
+                        r = bench_fio_read_text(inc, &itext);
+                        if (r == -ENOENT || r == -ENOTDIR)
+                                continue;       /* fio cannot read it either, and says so */
+                        if (r < 0)
+                                return asprintf(what, "%s: include %s, which iosched-bench cannot read (%s) to "
+                                                "look for an engine", path, inc,
+                                                r == -EFBIG ? "longer than 16 MiB" :
+                                                r == -EBADMSG ? "binary data" : ios_strerror(r)) < 0 ? -ENOMEM : 1;
+                        r = gate(itext, inc, depth + 1, what, sections, budget);
                         if (r != 0)
                                 return r;
                         continue;
@@ -265,16 +329,30 @@ int bench_fio_gate(const char *text, const char *path, int depth, char **what, s
                                 return r;
                         continue;
                 }
+                l[strcspn(l, ";#")] = '\0';
+                if (runs_bc(l))
+                        return asprintf(what, "%s: %s: fio works out arithmetic with $pagesize, $mb_memory or "
+                                        "$ncpus by running sh, which and bc", path, ios_strip(l)) < 0 ? -ENOMEM : 1;
                 eq = strchr(l, '=');
                 if (!eq || !strstr(l, "ioengine"))
                         continue;
                 *eq = '\0';
-                l[strcspn(l, ";#")] = '\0';
-                eq[1 + strcspn(eq + 1, ";#")] = '\0';
                 if (!streq(ios_strip(l), "ioengine") || !bench_fio_engine_runs_code(ios_strip(eq + 1)))
                         continue;
-                return asprintf(what, "%s: ioengine=%s", path, ios_strip(eq + 1)) < 0 ? -ENOMEM : 1;
+                return asprintf(what, "%s: ioengine=%s, an engine fio loads or runs (a program, or code from a "
+                                "path)", path, ios_strip(eq + 1)) < 0 ? -ENOMEM : 1;
         }
         return 0;
+}
+
+int bench_fio_gate(const char *text, const char *path, char **what, struct bench_sset *sections)
+{
+        size_t budget = BENCH_JOBFILE_MAX;
+        int r = gate(text, path, 0, what, sections, &budget);
+
+        if (r == -EFBIG)
+                return asprintf(what, "%s: not a job file (with the files it includes, longer than %u MiB)", path,
+                                BENCH_JOBFILE_MAX >> 20) < 0 ? -ENOMEM : -EFBIG;
+        return r;
 }
 

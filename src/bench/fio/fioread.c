@@ -324,13 +324,15 @@ static int read_file(const struct bench_opts *g, const struct bench_fence *fc, c
                                                ios_strerror(r));
                 text = own;
         }
-        r = bench_fio_gate(text, path, 0, &what, &sections);
+        r = bench_fio_gate(text, path, &what, &sections);
+        if (r == -EFBIG && what) {
+                r = bench_error_set(e, BENCH_ERR_USAGE, EFBIG, "%s", what);
+                goto out;
+        }
         if (r < 0)
                 goto out;
-        if (r > 0 && !g->allow_exec)
-                {
-                r = bench_fio_problem(d, "%s: an engine fio loads or runs (a program, or code from a path) "
-                                         "needs --allow-exec; fio has not read the file", what);
+        if (r > 0 && !g->allow_exec) {
+                r = bench_fio_problem(d, "%s: needs --allow-exec; fio has not read the file", what);
                 goto out;
         }
         r = ios_strv_pushf(&argv, "%s", exe);

@@ -47,13 +47,15 @@ void bench_fio_kv_drop(struct bench_fio_kvs *kvs, const char *key);
 int bench_fio_engine_runs_code(const char *engine);
 /* an engine whose "files" are none: a pseudo target, the CPU, a socket, a program (fioengines.c) */
 bool bench_fio_engine_fileless(const char *engine);
-/* fioengines.c: fio's built-in engines asked once; text's ioengine lines (and its includes') checked:
- * 1 with *what set when one loads or runs code, 0 none; its sections added to sections, each by
- * bench_fio_section_key() */
+/* fioengines.c: fio's built-in engines asked once */
 void bench_fio_read_engines(const struct bench_fence *fc, const char *exe);
 /* a job file's text: -EFBIG past BENCH_JOBFILE_MAX bytes (bench.h), -EBADMSG with a NUL byte (not text) */
 int bench_fio_read_text(const char *path, char **ret);
-int bench_fio_gate(const char *text, const char *path, int depth, char **what, struct bench_sset *sections);
+/* fioengines.c: text's lines and its includes' as fio reads them, checked before fio reads them: 1 with
+ * *what set when one runs code (an engine that loads or runs it, arithmetic fio works out with programs,
+ * an include iosched-bench cannot read, nesting past 16), -EFBIG with *what set past 16 MiB in all, 0
+ * none; its sections added to sections, each by bench_fio_section_key() */
+int bench_fio_gate(const char *text, const char *path, char **what, struct bench_sset *sections);
 /* the key of the k-th section (from 1) named name in such a set: fio runs each [a] of a file, [a][a] two
  * jobs; -ENAMETOOLONG */
 int bench_fio_section_key(char *buf, size_t len, const char *name, unsigned k);
