@@ -10,7 +10,8 @@
 # with a blank in front, which fio keeps), nor does $ncpus arithmetic in
 # any setting run a program, also with --unconfined without Landlock
 # (the checks before fio reads the file alone); a job file whose includes
-# pass 16 MiB together is no job file; fio's nbd engine reaches no socket without
+# pass 16 MiB together is no job file, nor do jobs run whose I/O buffers
+# and pinned memory pass half the machine's; fio's nbd engine reaches no socket without
 # --allow-net (a unix listener records every connection; with --allow-net
 # it records one, so the listener is seen to work), and one line says what
 # the fence stopped, what the run allows and the flag that allows it; a
@@ -125,6 +126,10 @@ for mode in landlock none; do
                 [ $rc = 3 ] && grep -q "needs --allow-exec; fio has not read the file" err ||
                         b_fail "$mode: --unconfined $job: exit $rc: $(tail -2 err)"
         done
+        # I/O buffers past half the machine's memory (64 jobs x 65,536 x 16 MiB): refused before fio starts
+        run --unconfined --name=m --filename="$B_TMP/data" --rw=read --size=1m --bs=16m --iodepth=65536 --numjobs=64
+        [ $rc = 3 ] && grep -q "would make fio take .* of memory .*more than half of this machine's" err ||
+                b_fail "$mode: 64 TiB of I/O buffers: exit $rc: $(tail -2 err)"
         run --unconfined twice.fio
         [ $rc = 2 ] && grep -q "twice.fio: not a job file (with the files it includes, longer than 16 MiB)" err ||
                 b_fail "$mode: a job file including 18 MiB: exit $rc: $(tail -2 err)"

@@ -634,6 +634,42 @@ static void test_need(void **state)
         }
 }
 
+/* The memory a job makes fio take: numjobs x (lockmem= + iodepth x the largest block size) */
+static void test_memory(void **state)
+{
+        static const struct {
+                const char *kv[8];
+                uint64_t bytes;
+                int r;
+        } cases[] = {
+                { { NULL }, 4096, 0 },
+                { { "lockmem", "1g", "numjobs", "3" }, 3 * ((1ULL << 30) + 4096), 0 },
+                { { "bs", "4k,64k", "iodepth", "32" }, 32 * 65536, 0 },
+                { { "bsrange", "4k-1m", "iodepth", "2", "numjobs", "4" }, 4 * 2 * 1048576, 0 },
+                { { "bssplit", "4k/50:256k/50", "iodepth", "8" }, 8 * 262144, 0 },
+                { { "bs", "16m", "iodepth", "65536", "numjobs", "64" }, 64ULL * 65536 * 16777216, 0 },
+                { { "lockmem", "(1<<30)" }, 0, -EINVAL },
+        };
+
+        (void)state;
+        assert_true(bench_fio_memory_max() > 0);
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                struct bench_fio_defs d = { 0 };
+                struct bench_fio_def *j;
+                uint64_t bytes = 0;
+                int r;
+
+                assert_int_equal(bench_fio_job_add(&d, "j", &j), 0);
+                for (size_t k = 0; k < 8 && cases[i].kv[k]; k += 2)
+                        assert_int_equal(bench_fio_kv_add(&j->kv, cases[i].kv[k], cases[i].kv[k + 1]), 0);
+                r = bench_fio_memory(j, &bytes);
+                if (r != cases[i].r || (r == 0 && bytes != cases[i].bytes))
+                        fail_msg("case %zu: %d, %ju bytes, not %d, %ju", i, r, (uintmax_t)bytes, cases[i].r,
+                                 (uintmax_t)cases[i].bytes);
+                bench_fio_defs_done(&d);
+        }
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -648,6 +684,7 @@ int main(void)
                 cmocka_unit_test(test_model_access),
                 cmocka_unit_test(test_ddir),
                 cmocka_unit_test(test_need),
+                cmocka_unit_test(test_memory),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

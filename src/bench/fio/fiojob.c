@@ -61,6 +61,7 @@ struct model {
         unsigned thread;                /* the first thread of the job met, counted over all jobs */
         char last_dir[PATH_MAX];        /* the directory of the last new file noted */
         uint64_t nfiles;                /* the files of the jobs met so far (numjobs x nrfiles each) */
+        uint64_t memory;                /* the memory the jobs met so far make fio take (fiomemory.c) */
         bool aux_placed;                /* fio's --aux-path set to a scratch directory (or left) */
         bool loads;                     /* a job loads its verify state (verify_state_load=1) */
         bool triggered;                 /* a trigger may fire: every job's verify state saved */
@@ -1051,6 +1052,27 @@ static int not_run(struct model *m, const struct bench_fio_def *j)
         return r;
 }
 
+/* The memory job j makes fio take, with the jobs before it: at most half of the machine's, said once. */
+static int memory(struct model *m, const struct bench_fio_def *j)
+{
+        uint64_t mem, max = bench_fio_memory_max();
+        char b1[32], b2[32];
+        bool over = m->memory > max;
+
+        if (bench_fio_memory(j, &mem) < 0)
+                return bench_fio_problem(m->d, "job '%s': lockmem=%s: iosched-bench cannot read how much memory "
+                                         "fio would pin", j->name, bench_fio_kv_get(&j->kv, "lockmem"));
+        if (__builtin_add_overflow(m->memory, mem, &m->memory))
+                m->memory = UINT64_MAX;
+        if (over || m->memory <= max)
+                return 0;
+        return bench_fio_problem(m->d, "job '%s': the run's jobs would make fio take %s of memory (numjobs x "
+                                 "(lockmem= + iodepth= x the largest block size)), more than half of this "
+                                 "machine's (%s): not with iosched-bench",
+                                 j->name, bench_fmt_bytes(b1, sizeof(b1), (double)m->memory),
+                                 bench_fmt_bytes(b2, sizeof(b2), (double)max));
+}
+
 /* One job: what runs code, its files, logs, buffers and patterns; *js_out what it does to its files. */
 static int one_job(struct model *m, struct bench_fio_def *j, struct jobsum *js_out, bool *resolved)
 {
@@ -1080,6 +1102,8 @@ static int one_job(struct model *m, struct bench_fio_def *j, struct jobsum *js_o
                 r = buffers_file(m, j);
         if (r >= 0)
                 r = pattern_files(m, j);
+        if (r >= 0)
+                r = memory(m, j);
         m->thread += numjobs;
         *js_out = js;
         return r < 0 ? r : job_said(m, j, &js);
