@@ -314,9 +314,14 @@ int bench_jobs_finish(struct bench_opts *g, struct bench_error *e)
         int r;
 
         for (char **f = g->jobfiles; f && *f; f++) {
+                unsigned before = g->njobs;
+
                 r = bench_jobfile_parse(g, *f, e);
                 if (r < 0)
                         return r;
+                /* fio: a stonewall before each later job file's first job (init.c) */
+                if (f != g->jobfiles && g->njobs > before)
+                        g->jobs[before].stonewall = true;
         }
         if (g->workload) {
                 unsigned before = g->njobs;

@@ -7,7 +7,8 @@
 # --backend=auto, saying why; the same jobs without those two options run
 # natively and, with --backend=fio, through fio, each report saying which
 # backend ran, with fio's own I/O counts and percentiles (two sections
-# of one name: two jobs on both backends); a --workload
+# of one name: two jobs on both backends; two job files, each [global]
+# its own file's, each later file after a stonewall); a --workload
 # preset runs through fio; fio command lines from blogs (--gtod_reduce,
 # --eta-newline=1, --readonly, --invalidate=1, --refill_buffers) run
 # natively, and through fio with their bare booleans given "=1"; the seed's
@@ -138,6 +139,17 @@ for b in native fio; do
         $BENCH -J --backend=$b "$B_TMP/twins.fio" >"$B_TMP/twins.json" 2>"$B_TMP/err" || b_fail "twins, $b: $(cat "$B_TMP/err")"
         py "$B_TMP/twins.json" '[j["jobname"] for j in d["jobs"]] == ["twin", "twin"] and all(j["read"]["total_ios"] > 0 for j in d["jobs"])' ||
                 b_fail "twins, $b: $(head -c 600 "$B_TMP/twins.json")"
+done
+# several job files: a file's [global] reaches its own jobs only, and each later file's first job
+# starts after a stonewall (a group of its own), as fio runs them; the command line's settings reach
+# every file's jobs (fio: the first file's only); both backends alike
+printf '[global]\nbs=16k\n[fa]\nfilename=%s\nrw=read\nsize=64k\n' "$dev" >"$B_TMP/fa.fio"
+printf '[fb]\nfilename=%s\nrw=read\nsize=64k\n' "$dev" >"$B_TMP/fb.fio"
+for b in native fio; do
+        $BENCH -J --backend=$b --bs=8k "$B_TMP/fa.fio" "$B_TMP/fb.fio" >"$B_TMP/files.json" 2>"$B_TMP/err" ||
+                b_fail "two job files, $b: $(cat "$B_TMP/err")"
+        py "$B_TMP/files.json" '[(j["jobname"], j["read"]["total_ios"], j["groupid"]) for j in d["jobs"]] == [("fa", 4, 0), ("fb", 8, 1)]' ||
+                b_fail "two job files, $b: $(head -c 600 "$B_TMP/files.json")"
 done
 
 # a --workload preset through fio: written to a file for fio, removed afterwards

@@ -468,7 +468,10 @@ int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio
                                               cmd_globals.v[i].val);
                         goto out;
                 }
-        /* a job file's [global] reaches the jobs after it, in later files too */
+        /* a job file's [global] reaches the jobs after it in that file only (fio reads each file anew,
+         * init.c fill_def_thread()), and a stonewall comes before each later file's first job, as in
+         * fio; the command line's settings reach every file's jobs (fio: the first file's only), as
+         * the native engine's reading and iosched-bench(8) have it */
         if (r >= 0)
                 r = kv_append(&globals, &base);
         if (r >= 0)
@@ -477,6 +480,17 @@ int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio
                 r = read_file(g, &fc, exe, g->workload, bench_workload_text(g->workload), &cmd_globals,
                               &globals, d, e);
         for (char **f = g->jobfiles; r >= 0 && f && *f; f++) {
+                bool later = f != g->jobfiles;
+                size_t n0 = d->n;
+
+                if (later) {
+                        kvs_done(&globals);
+                        r = kv_append(&globals, &base);
+                        if (r >= 0)
+                                r = kv_append(&globals, &cmd_globals);
+                }
+                if (r < 0)
+                        break;
                 if (bench_stop_signal)
                         r = bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted by signal %d", bench_stop_signal);
                 else if (streq(*f, "-") && !g->stdin_job)
@@ -484,6 +498,8 @@ int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio
                 else
                         r = read_file(g, &fc, exe, *f, streq(*f, "-") ? g->stdin_job : NULL, &cmd_globals,
                                       &globals, d, e);
+                if (r >= 0 && later && d->n > n0)
+                        r = bench_fio_kv_add(&d->jobs[n0].kv, "stonewall", NULL);
         }
 out:
         bench_fence_done(&fc);
