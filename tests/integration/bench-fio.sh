@@ -8,7 +8,9 @@
 # natively and, with --backend=fio, through fio, each report saying which
 # backend ran, with fio's own I/O counts and percentiles (two sections
 # of one name: two jobs on both backends; two job files, each [global]
-# its own file's, each later file after a stonewall); a --workload
+# its own file's, each later file after a stonewall; a [global] after a
+# job, a job renamed to another section's name and a name with " -"
+# refused on the fio backend, whose reading would not show them); a --workload
 # preset runs through fio; fio command lines from blogs (--gtod_reduce,
 # --eta-newline=1, --readonly, --invalidate=1, --refill_buffers) run
 # natively, and through fio with their bare booleans given "=1"; the seed's
@@ -140,6 +142,22 @@ for b in native fio; do
         py "$B_TMP/twins.json" '[j["jobname"] for j in d["jobs"]] == ["twin", "twin"] and all(j["read"]["total_ios"] > 0 for j in d["jobs"])' ||
                 b_fail "twins, $b: $(head -c 600 "$B_TMP/twins.json")"
 done
+# what fio's reading of a file (--showcmd) would not show as it is, refused on the fio backend (before,
+# run as other jobs): a [global] after a job, a job renamed to another section's name, a name with " -"
+printf '[a]\nfilename=%s\nrw=read\nsize=1m\n[global]\nbs=64k\n[b]\nfilename=%s\nrw=read\nsize=1m\n' "$dev" "$dev" \
+        >"$B_TMP/late.fio"
+printf '[a]\nfilename=%s\nrw=read\nsize=1m\nname=b\n[b]\nfilename=%s\nrw=read\nsize=1m\n' "$dev" "$dev" >"$B_TMP/ren.fio"
+printf '[x]\nfilename=%s\nrw=read\nsize=1m\n[y --bs=64k]\nfilename=%s\nrw=read\nsize=1m\n' "$dev" "$dev" \
+        >"$B_TMP/dash.fio"
+for f in late ren dash; do
+        $BENCH --backend=fio "$B_TMP/$f.fio" >/dev/null 2>"$B_TMP/err"
+        rc=$?
+        [ $rc = 2 ] && grep -q "fio's reading of the file" "$B_TMP/err" || b_fail "$f.fio: exit $rc: $(cat "$B_TMP/err")"
+done
+$BENCH -J --backend=native "$B_TMP/late.fio" >"$B_TMP/late.json" 2>"$B_TMP/err" || b_fail "late.fio natively: $(cat "$B_TMP/err")"
+py "$B_TMP/late.json" '[(j["jobname"], j["read"]["total_ios"]) for j in d["jobs"]] == [("a", 256), ("b", 16)]' ||
+        b_fail "late.fio natively: $(head -c 600 "$B_TMP/late.json")"
+
 # several job files: a file's [global] reaches its own jobs only, and each later file's first job
 # starts after a stonewall (a group of its own), as fio runs them; the command line's settings reach
 # every file's jobs (fio: the first file's only); both backends alike

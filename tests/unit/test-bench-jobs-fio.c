@@ -445,6 +445,12 @@ static void test_fio_engines(void **state)
                 free(what);
                 what = NULL;
         }
+        /* what fio's reading would not show as it is */
+        assert_int_equal(bench_fio_gate("[e]\n[global]\nbs=8k\n[f]\n", "t.fio", &what, &sections), -EBADMSG);
+        free(what);
+        what = NULL;
+        assert_int_equal(bench_fio_gate("[g]\nname=h\n[h]\n", "t.fio", &what, &sections), -EBADMSG);
+        free(what);
         bench_sset_done(&sections);
 }
 

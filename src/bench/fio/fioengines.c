@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,11 +273,57 @@ static bool runs_bc(const char *setting)
  * loads or runs code, works out arithmetic with programs, or includes a
  * file iosched-bench cannot read (binary data, longer than 16 MiB) or
  * nested deeper than 16; -EFBIG with *what set when the file and its
- * includes pass 16 MiB together (*budget, the bytes left: fio's reading
- * and the bench's are bounded whatever the includes); 0 none, < 0 error.
+ * includes pass 16 MiB together (st->budget, the bytes left: fio's
+ * reading and the bench's are bounded whatever the includes); -EBADMSG
+ * with *what set for what fio's reading would not show as it is (a
+ * [global] after a job, a section's name with " -"); 0 none, < 0 error.
  */
-static int gate(const char *text, const char *path, int depth, char **what, struct bench_sset *sections,
-                size_t *budget)
+struct gate {
+        struct bench_sset *sections;    /* each [name], by bench_fio_section_key() */
+        struct bench_sset renamed;      /* the values of name= lines */
+        size_t budget;                  /* the bytes the file and its includes may still have */
+        bool jobs;                      /* a job section met */
+};
+
+/* *what set from fmt: r, or -ENOMEM */
+static int said(int r, char **what, const char *fmt, ...)
+{
+        va_list ap;
+        int n;
+
+        va_start(ap, fmt);
+        n = vasprintf(what, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+                *what = NULL;
+        return n < 0 ? -ENOMEM : r;
+}
+
+/* A section's header [sec]: refused where fio's reading would mislead (-EBADMSG), else noted. */
+static int section(const char *path, char *sec, char **what, struct gate *st)
+{
+        bool global = startswith(ios_strip(sec), "global");
+        char key[PATH_MAX];
+        int r = 0;
+
+        /* fio's reading (--showcmd) prints a [global] after a job without a mark, and a name as it is */
+        if (global && st->jobs)
+                return said(-EBADMSG, what, "%s: [%s] after a job: fio's reading of the file does not say "
+                            "where its settings start (put it before the jobs, or --backend=native)", path,
+                            ios_strip(sec));
+        if (strstr(sec, " -"))
+                return said(-EBADMSG, what, "%s: [%s]: a job name with \" -\" reads as a setting in fio's "
+                            "reading of the file", path, sec);
+        st->jobs |= !global;
+        /* the next occurrence of this name */
+        for (unsigned k = 1; r == 0; k++) {
+                r = bench_fio_section_key(key, sizeof(key), ios_strip(sec), k);
+                r = r < 0 ? r : bench_sset_add(st->sections, key);
+        }
+        return r < 0 ? r : 0;
+}
+
+static int gate(const char *text, const char *path, int depth, char **what, struct gate *st)
 {
         _cleanup_free_ char *copy = fio_lines(text);
         char *save = NULL;
@@ -284,21 +331,21 @@ static int gate(const char *text, const char *path, int depth, char **what, stru
 
         if (!copy)
                 return -ENOMEM;
-        if (len > *budget)
+        if (len > st->budget)
                 return -EFBIG;
-        *budget -= len;
+        st->budget -= len;
         if (depth > 16)
-                return asprintf(what, "%s: includes nested deeper than 16 (one including itself?), where "
-                                "iosched-bench does not look for an engine", path) < 0 ? -ENOMEM : 1;
+                return said(1, what, "%s: includes nested deeper than 16 (one including itself?), where "
+                            "iosched-bench does not look for an engine", path);
         for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
                 _cleanup_free_ char *x = expand_env(line);
                 char *l = x ? ios_strip(x) : NULL, *eq;
+                int r;
 
                 if (!x)
                         return -ENOMEM;
                 if (include_name(line)) {
                         _cleanup_free_ char *inc = include_path(line, path), *itext = NULL;
-                        int r;
 
                         if (!inc)
                                 return -ENOMEM;
@@ -306,53 +353,64 @@ static int gate(const char *text, const char *path, int depth, char **what, stru
                         if (r == -ENOENT || r == -ENOTDIR)
                                 continue;       /* fio cannot read it either, and says so */
                         if (r < 0)
-                                return asprintf(what, "%s: include %s, which iosched-bench cannot read (%s) to "
-                                                "look for an engine", path, inc,
-                                                r == -EFBIG ? "longer than 16 MiB" :
-                                                r == -EBADMSG ? "binary data" : ios_strerror(r)) < 0 ? -ENOMEM : 1;
-                        r = gate(itext, inc, depth + 1, what, sections, budget);
+                                return said(1, what, "%s: include %s, which iosched-bench cannot read (%s) "
+                                            "to look for an engine", path, inc,
+                                            r == -EFBIG ? "longer than 16 MiB" :
+                                            r == -EBADMSG ? "binary data" : ios_strerror(r));
+                        r = gate(itext, inc, depth + 1, what, st);
                         if (r != 0)
                                 return r;
                         continue;
                 }
                 if (*l == '[' && strchr(l, ']')) {
                         _cleanup_free_ char *sec = strndup(l + 1, strcspn(l + 1, "]"));
-                        char key[PATH_MAX];
-                        int r = sec ? 0 : -ENOMEM;
 
-                        /* the next occurrence of this name */
-                        for (unsigned k = 1; r == 0; k++) {
-                                r = bench_fio_section_key(key, sizeof(key), ios_strip(sec), k);
-                                r = r < 0 ? r : bench_sset_add(sections, key);
-                        }
-                        if (r < 0)
+                        r = sec ? section(path, sec, what, st) : -ENOMEM;
+                        if (r != 0)
                                 return r;
                         continue;
                 }
                 l[strcspn(l, ";#")] = '\0';
-                if (runs_bc(l))
-                        return asprintf(what, "%s: %s: fio works out arithmetic with $pagesize, $mb_memory or "
-                                        "$ncpus by running sh, which and bc", path, ios_strip(l)) < 0 ? -ENOMEM : 1;
                 eq = strchr(l, '=');
+                if (eq) {
+                        /* name=: the job renamed (checked against the sections once all are known) */
+                        *eq = '\0';
+                        r = streq(ios_strip(l), "name") ? bench_sset_add(&st->renamed, ios_strip(eq + 1)) : 0;
+                        *eq = '=';
+                        if (r < 0)
+                                return r;
+                }
+                if (runs_bc(l))
+                        return said(1, what, "%s: %s: fio works out arithmetic with $pagesize, $mb_memory or "
+                                    "$ncpus by running sh, which and bc", path, ios_strip(l));
                 if (!eq || !strstr(l, "ioengine"))
                         continue;
                 *eq = '\0';
                 if (!streq(ios_strip(l), "ioengine") || !bench_fio_engine_runs_code(ios_strip(eq + 1)))
                         continue;
-                return asprintf(what, "%s: ioengine=%s, an engine fio loads or runs (a program, or code from a "
-                                "path)", path, ios_strip(eq + 1)) < 0 ? -ENOMEM : 1;
+                return said(1, what, "%s: ioengine=%s, an engine fio loads or runs (a program, or code from "
+                            "a path)", path, ios_strip(eq + 1));
         }
         return 0;
 }
 
 int bench_fio_gate(const char *text, const char *path, char **what, struct bench_sset *sections)
 {
-        size_t budget = BENCH_JOBFILE_MAX;
-        int r = gate(text, path, 0, what, sections, &budget);
+        struct gate st = { .sections = sections, .budget = BENCH_JOBFILE_MAX };
+        char key[PATH_MAX];
+        int r = gate(text, path, 0, what, &st);
 
         if (r == -EFBIG)
-                return asprintf(what, "%s: not a job file (with the files it includes, longer than %u MiB)", path,
-                                BENCH_JOBFILE_MAX >> 20) < 0 ? -ENOMEM : -EFBIG;
+                r = said(-EFBIG, what, "%s: not a job file (with the files it includes, longer than %u MiB)",
+                         path, BENCH_JOBFILE_MAX >> 20);
+        /* fio's reading prints name=X as it prints the section [X]: a job renamed so reads as [X] */
+        for (size_t i = 0; r == 0 && i < st.renamed.cap; i++)
+                if (st.renamed.v[i] && bench_fio_section_key(key, sizeof(key), st.renamed.v[i], 1) == 0 &&
+                    bench_sset_has(sections, key))
+                        r = said(-EBADMSG, what, "%s: name=%s renames a job to the name of a section of the "
+                                 "file, which fio's reading of the file does not tell apart", path,
+                                 st.renamed.v[i]);
+        bench_sset_done(&st.renamed);
         return r;
 }
 

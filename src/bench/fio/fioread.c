@@ -273,7 +273,8 @@ static int parse_showcmd(const char *text, struct bench_fio_defs *d, struct benc
                 }
                 /* --name=X starts a section only if the file has one more section [X] than met yet; else it
                  * is name= */
-                if (klen == 4 && !strncmp(key, "name", 4) && val && (r = next_section(sections, &started, val)) != 0) {
+                if (klen == 4 && !strncmp(key, "name", 4) && val &&
+                    (r = next_section(sections, &started, val)) != 0) {
                         if (r < 0)
                                 return r;
                         r = add_job(d, val, strlen(val), globals, &job);
@@ -325,8 +326,8 @@ static int read_file(const struct bench_opts *g, const struct bench_fence *fc, c
                 text = own;
         }
         r = bench_fio_gate(text, path, &what, &sections);
-        if (r == -EFBIG && what) {
-                r = bench_error_set(e, BENCH_ERR_USAGE, EFBIG, "%s", what);
+        if ((r == -EFBIG || r == -EBADMSG) && what) {
+                r = bench_error_set(e, BENCH_ERR_USAGE, -r, "%s", what);
                 goto out;
         }
         if (r < 0)

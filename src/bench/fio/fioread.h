@@ -53,8 +53,10 @@ void bench_fio_read_engines(const struct bench_fence *fc, const char *exe);
 int bench_fio_read_text(const char *path, char **ret);
 /* fioengines.c: text's lines and its includes' as fio reads them, checked before fio reads them: 1 with
  * *what set when one runs code (an engine that loads or runs it, arithmetic fio works out with programs,
- * an include iosched-bench cannot read, nesting past 16), -EFBIG with *what set past 16 MiB in all, 0
- * none; its sections added to sections, each by bench_fio_section_key() */
+ * an include iosched-bench cannot read, nesting past 16), -EFBIG with *what set past 16 MiB in all,
+ * -EBADMSG with *what set where fio's reading would mislead (a [global] after a job, a job renamed to
+ * another section's name, a section's name with " -"), 0 none; its sections added to sections, each by
+ * bench_fio_section_key() */
 int bench_fio_gate(const char *text, const char *path, char **what, struct bench_sset *sections);
 /* the key of the k-th section (from 1) named name in such a set: fio runs each [a] of a file, [a][a] two
  * jobs; -ENAMETOOLONG */
