@@ -290,7 +290,8 @@ static int hints_put_back(struct hints *hs, char *msg, size_t size)
                 if (r == 0)
                         n++;
                 else if (!msg[0])
-                        snprintf(msg, size, "could not put the write hint of %s back to %s: %s%s", hs->v[i].path,
+                        snprintf(msg, size, "could not put the write hint of %s back to %s: %s%s",
+                                 hs->v[i].path,
                                  bench_rw_hint_name(hs->v[i].hint, b1, sizeof(b1)),
                                  r == -EIO ? "the kernel keeps " : "",
                                  r == -EIO ? bench_rw_hint_name(now, b2, sizeof(b2)) : ios_strerror(-r));
@@ -587,7 +588,8 @@ static void tell_fd(const char *line, size_t len, int fd)
 void bench_guard_file(const char *path, int dfd, dev_t dev, ino_t ino, bool known)
 {
         char line[PATH_MAX + 96];
-        int n = snprintf(line, sizeof(line), "M %ju %ju %d %s\n", (uintmax_t)dev, (uintmax_t)ino, known, path);
+        int n = snprintf(line, sizeof(line), "M %ju %ju %d %s\n", (uintmax_t)dev, (uintmax_t)ino, known,
+                         path);
 
         if (strchr(path, '\n') || n < 0 || (size_t)n >= sizeof(line))
                 return;         /* not said: the guard leaves it */

@@ -45,7 +45,8 @@ void bench_guard_hints_done(void);
 int bench_rw_hint_get(int fd, uint64_t *ret);
 /* set to want and read back into *now: 0, -EIO (the kernel keeps *now) or -errno */
 int bench_rw_hint_put(int fd, uint64_t want, uint64_t *now);
-const char *bench_rw_hint_name(uint64_t h, char *buf, size_t size);   /* fio's name ("short"), or the number */
+/* fio's name of a hint ("short"), or the number */
+const char *bench_rw_hint_name(uint64_t h, char *buf, size_t size);
 
 /* procs.c: pid's /proc/PID/stat fields after its name ("S 1 42 ...") in buf: 0 or -errno */
 int bench_proc_stat(pid_t pid, char *buf, size_t len);

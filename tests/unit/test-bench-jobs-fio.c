@@ -611,8 +611,8 @@ static void test_need(void **state)
                 { { "size", "8k", "size", "50%" }, 1, 0, false, false },
                 /* bytes after a share or a zone count leave it in force (options.c str_offset_cb) */
                 { { "size", "8k", "offset", "50%", "offset", "0" }, 1, 8192, true, true },
-                { { "size", "8k", "numjobs", "2", "offset_increment", "50%", "offset_increment", "0" }, 1, 8192,
-                  true, true },
+                { { "size", "8k", "numjobs", "2", "offset_increment", "50%", "offset_increment", "0" }, 1,
+                  8192, true, true },
                 { { "size", "8k", "offset", "2z", "offset", "0" }, 1, 8192, true, false },
                 { { "size", "2z", "size", "8k" }, 1, 0, true, false },
                 { { "size", "50%", "size", "8k" }, 1, 0, true, false },

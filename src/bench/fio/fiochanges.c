@@ -66,7 +66,8 @@ unsigned bench_fio_ddir(const char *rw)
  * share or zone count rules, whatever follows it: its value (*special,
  * and true) when there is one; *plain the last value after it, if any.
  */
-static bool in_force(const struct bench_fio_kvs *kv, const char *key, const char **special, const char **plain)
+static bool in_force(const struct bench_fio_kvs *kv, const char *key, const char **special,
+                     const char **plain)
 {
         *special = *plain = NULL;
         for (size_t i = 0; i < kv->n; i++) {
@@ -133,8 +134,8 @@ void bench_fio_changes(const struct bench_fio_def *j, struct jobsum *js, unsigne
         js->writes |= zm && streq(zm, "zbd");
         /* libpmem: fio fills each file before the job (its prepopulate_file, read job or not), and
          * pmem_map_file() sizes it to the job's size and allocates it (engines/libpmem.c) */
-        js->writes |= engine_is(eng, "falloc") || engine_is(eng, "e4defrag") || engine_is(eng, "filecreate") ||
-                      engine_is(eng, "libpmem");
+        js->writes |= engine_is(eng, "falloc") || engine_is(eng, "e4defrag") ||
+                      engine_is(eng, "filecreate") || engine_is(eng, "libpmem");
         js->truncates = engine_is(eng, "ftruncate") || engine_is(eng, "libpmem");
         js->hints = bench_fio_kv_get(kv, "write_hint") != NULL;
         js->deletes = engine_is(eng, "filedelete") || !bench_fio_falsy(bench_fio_kv_get(kv, "unlink")) ||

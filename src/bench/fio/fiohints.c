@@ -81,9 +81,9 @@ int bench_fio_hints_restore(struct bench_fio *f, struct bench_error *e)
                                             h->path, bench_rw_hint_name(h->hint, b1, sizeof(b1)),
                                             bench_rw_hint_name(now, b2, sizeof(b2)));
                 else if (k < 0 && r >= 0)
-                        r = bench_error_set(e, BENCH_ERR_SYSTEM, -k, "%s: cannot put its write hint back to %s: %s",
-                                            h->path, bench_rw_hint_name(h->hint, b1, sizeof(b1)),
-                                            ios_strerror(-k));
+                        r = bench_error_set(e, BENCH_ERR_SYSTEM, -k,
+                                            "%s: cannot put its write hint back to %s: %s", h->path,
+                                            bench_rw_hint_name(h->hint, b1, sizeof(b1)), ios_strerror(-k));
         }
         return r;
 }

@@ -324,7 +324,8 @@ static int one_path(struct model *m, struct jobsum *js, const char *path)
                 r = S_ISBLK(st.st_mode) ? note_disk(m, major(st.st_rdev), minor(st.st_rdev)) : 0;
                 /* a block device by its node (the fence's rule is on the node a job names) */
                 if (S_ISBLK(st.st_mode))
-                        snprintf(key, sizeof(key), "b:%lx:%lx", (unsigned long)st.st_dev, (unsigned long)st.st_ino);
+                        snprintf(key, sizeof(key), "b:%lx:%lx", (unsigned long)st.st_dev,
+                                 (unsigned long)st.st_ino);
                 else
                         snprintf(key, sizeof(key), "c:%lx", (unsigned long)st.st_rdev);
         }
@@ -603,6 +604,38 @@ static bool truthy(const struct bench_fio_def *j, const char *key)
         return v && !bench_fio_falsy(v);
 }
 
+/*
+ * The files a job names: fio adds the files of every filename= and
+ * opendir= as it meets them (not the last one only), each under
+ * directory='s first entry as set at that point, into *nnamed; size= is
+ * split over *nr, fio's nr_files: the first list sets it to its files,
+ * each later one adds its own, and nrfiles= sets it anew (options.c
+ * str_filename_cb, str_opendir_cb: a later nrfiles=1 gives each file all
+ * of size=).
+ */
+static int count_named(struct model *m, const struct bench_fio_kvs *kv, bool *resolved, unsigned *nnamed,
+                       unsigned *nr)
+{
+        int r = 0;
+
+        for (size_t i = 0; r >= 0 && i < kv->n; i++) {
+                const char *k = kv->v[i].key, *v = kv->v[i].val;
+                unsigned added = 0;
+
+                if (v && streq(k, "filename"))
+                        added = bench_fio_count_names(v);
+                else if (v && streq(k, "opendir"))
+                        r = walk(m, NULL, v, 0, resolved, &added);
+                else if (streq(k, "nrfiles") && (!v || bench_parse_uint(v, 1, 1u << 24, nr) < 0))
+                        *resolved = false;
+                if (!added)
+                        continue;
+                *nr = *nnamed ? *nr + added : added;
+                *nnamed += added;
+        }
+        return r;
+}
+
 /* Every file one job opens, in fio's order of rules. */
 static int job_files(struct model *m, struct bench_fio_def *j, struct jobsum *js, bool *resolved)
 {
@@ -631,25 +664,7 @@ static int job_files(struct model *m, struct bench_fio_def *j, struct jobsum *js
                 *resolved = false;
         if (bench_fio_kv_get(kv, "nrfiles") && bench_parse_uint(bench_fio_kv_get(kv, "nrfiles"), 1, 1u << 24, &nrfiles) < 0)
                 *resolved = false;
-        /* fio adds the files of every filename= and opendir= as it meets them (not the last one only),
-         * each under directory='s first entry as set at that point; size= is split over nr_files: the
-         * first list sets it to its files, each later one adds its own, and nrfiles= sets it anew
-         * (options.c str_filename_cb, str_opendir_cb: a later nrfiles=1 gives each file all of size=) */
-        for (size_t i = 0; r >= 0 && i < kv->n; i++) {
-                const char *k = kv->v[i].key, *v = kv->v[i].val;
-                unsigned added = 0;
-
-                if (v && streq(k, "filename"))
-                        added = bench_fio_count_names(v);
-                else if (v && streq(k, "opendir"))
-                        r = walk(m, NULL, v, 0, resolved, &added);
-                else if (streq(k, "nrfiles") && (!v || bench_parse_uint(v, 1, 1u << 24, &nr) < 0))
-                        *resolved = false;
-                if (!added)
-                        continue;
-                nr = nnamed ? nr + added : added;
-                nnamed += added;
-        }
+        r = count_named(m, kv, resolved, &nnamed, &nr);
         if (r == -E2BIG || nnamed > FIO_FILES_MAX)
                 return bench_fio_problem(m->d,
                                          "job '%s': its filename= and opendir= name more than %u files, "
@@ -1040,14 +1055,14 @@ static int not_run(struct model *m, const struct bench_fio_def *j)
                                       "block I/O, and the run makes and removes no directory: not with "
                                       "iosched-bench", j->name, eng);
         if (r >= 0 && (engine_is(eng, "gfapi") || engine_is(eng, "gfapi_async")))
-                r = bench_fio_problem(m->d, "job '%s': ioengine=%s writes its log to /tmp/fio_gfapi.log, a file "
-                                      "the run does not hold: not with iosched-bench", j->name, eng);
+                r = bench_fio_problem(m->d, "job '%s': ioengine=%s writes its log to /tmp/fio_gfapi.log, a "
+                                      "file the run does not hold: not with iosched-bench", j->name, eng);
         if (r >= 0 && engine_is(eng, "rados") && bench_fio_kv_get(&j->kv, "conf")) {
                 const char *conf = bench_fio_kv_get(&j->kv, "conf"), *why;
 
                 if (bench_fio_pattern_check(conf, &why) > 0)
-                        r = bench_fio_problem(m->d, "job '%s': conf=%s, ceph's configuration, which says where "
-                                              "ceph writes its logs, %s", j->name, conf, why);
+                        r = bench_fio_problem(m->d, "job '%s': conf=%s, ceph's configuration, which says "
+                                              "where ceph writes its logs, %s", j->name, conf, why);
         }
         return r;
 }
@@ -1060,8 +1075,9 @@ static int memory(struct model *m, const struct bench_fio_def *j)
         bool over = m->memory > max;
 
         if (bench_fio_memory(j, &mem) < 0)
-                return bench_fio_problem(m->d, "job '%s': lockmem=%s: iosched-bench cannot read how much memory "
-                                         "fio would pin", j->name, bench_fio_kv_get(&j->kv, "lockmem"));
+                return bench_fio_problem(m->d, "job '%s': lockmem=%s: iosched-bench cannot read how much "
+                                         "memory fio would pin",
+                                         j->name, bench_fio_kv_get(&j->kv, "lockmem"));
         if (__builtin_add_overflow(m->memory, mem, &m->memory))
                 m->memory = UINT64_MAX;
         if (over || m->memory <= max)
