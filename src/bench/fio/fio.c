@@ -234,9 +234,9 @@ static _Noreturn void child_exec(struct bench_fio *f, pid_t parent, int out, int
 }
 
 /* fio ended with all it started (fioproc.c); the files it laid out then known (created.c). */
-static void end_group(struct fio_child *c, bool term)
+static void end_group(struct fio_child *c, bool term, unsigned grace_ms)
 {
-        bench_fio_proc_end(c->pid, term, &c->status);
+        bench_fio_proc_end(c->pid, term, grace_ms, &c->status);
         bench_created_seen();
 }
 
@@ -279,7 +279,7 @@ static int spawn(struct bench_fio *f, struct fio_child *c, struct bench_error *e
                 ;
         close(st[0]);
         if (n == (ssize_t)sizeof(m)) {
-                end_group(c, false);
+                end_group(c, false, 0);
                 if (m.fence)
                         return bench_error_set(e, BENCH_ERR_SYSTEM, m.err,
                                                "cannot fence fio with Landlock (%s: %s); fio not run unconfined",
@@ -319,11 +319,12 @@ static void take_err(struct fio_child *c)
 
 /*
  * fio's report read until fio closes it, its stderr passed on; a stop
- * signal ends fio's group: fio has 5 s from the SIGTERM to report what it
- * ran, then end_group() ends it (a job waiting on exec_prerun's command,
- * or in a library's connect, does not hold the bench).
+ * signal ends fio's group: fio has its grace from the SIGTERM to report
+ * what it ran, then end_group() kills it at once (a job waiting on
+ * exec_prerun's command, or in a library's connect, does not hold the
+ * bench); *graced when that grace is spent.
  */
-static int collect(struct fio_child *c, bool *stopped)
+static int collect(struct fio_child *c, bool *stopped, bool *graced)
 {
         uint64_t stop_ns = 0;
 
@@ -343,8 +344,10 @@ static int collect(struct fio_child *c, bool *stopped)
                         stop_ns = bench_clock_gettime_ns();
                         kill(-c->pid, SIGTERM);
                 }
-                if (*stopped && bench_clock_gettime_ns() - stop_ns > 5000000000ULL)
+                if (*stopped && bench_clock_gettime_ns() - stop_ns > BENCH_FIO_GRACE_MS * 1000000ULL) {
+                        *graced = true;
                         break;
+                }
                 /* fio has ended, its report in the pipe: a program a job left (a daemon) cannot hold it
                  * open */
                 bool ended = c->out >= 0 && bench_fio_proc_exited(c->pid);
@@ -489,7 +492,7 @@ int bench_fio_run(struct bench_fio *f, const struct bench_opts *g, struct ios_de
         struct fio_child c = { .out = -1, .err = -1 };
         struct bench_cpu_snap a, b;
         struct ios_json doc;
-        bool have_cpu, stopped = false;
+        bool have_cpu, stopped = false, graced = false;
         uint64_t t0, stat0[11];
         char *json = NULL;
         int r;
@@ -508,8 +511,8 @@ int bench_fio_run(struct bench_fio *f, const struct bench_opts *g, struct ios_de
         r = spawn(f, &c, e);
         if (r < 0)
                 goto out;
-        r = collect(&c, &stopped);
-        end_group(&c, r < 0 || stopped);
+        r = collect(&c, &stopped, &graced);
+        end_group(&c, r < 0 || stopped, graced ? 0 : BENCH_FIO_GRACE_MS);
         if (r < 0)
                 goto out;
         res->elapsed_ns = bench_clock_gettime_ns() - t0;

@@ -112,8 +112,10 @@ int bench_fio_proc_enter(pid_t parent, const char **step);
 void bench_fio_proc_started(pid_t pid);
 /* fioproc.c: whether fio pid has ended (not reaped yet) */
 bool bench_fio_proc_exited(pid_t pid);
-/* fioproc.c: fio pid ended (term: made to, TERM then KILL), all it started with it, reaped into *status */
-void bench_fio_proc_end(pid_t pid, bool term, int *status);
+/* fioproc.c: fio pid ended (term: made to, TERM then KILL grace_ms later), all it started with it,
+ * reaped into *status */
+#define BENCH_FIO_GRACE_MS 5000
+void bench_fio_proc_end(pid_t pid, bool term, unsigned grace_ms, int *status);
 /* sandbox.c: exe's ELF interpreter (PT_INTERP) in buf: 1, 0 when it names none, -errno */
 int bench_sandbox_interp(const char *exe, char *buf, size_t size);
 /*

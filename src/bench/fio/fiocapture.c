@@ -104,7 +104,7 @@ int bench_fio_capture(const struct bench_fence *fc, char * const *argv, const ch
         }
         /* fio and the jobs it forked (sessions of their own) ended whole, fio reaped */
         if (pid > 0)
-                bench_fio_proc_end(pid, r < 0, &status);
+                bench_fio_proc_end(pid, r < 0, BENCH_FIO_GRACE_MS, &status);
         if (r == 0) {
                 *out = memfd_read(ofd);
                 *err = memfd_read(efd);

@@ -100,17 +100,17 @@ static void kill_jobs(pid_t pid)
 }
 
 /*
- * fio has ended (or is made to: TERM, then KILL after 5 s), and whatever is
- * left of its process group is killed while fio is not yet reaped (its
- * group id cannot be anyone else's until then); then reaped.
+ * fio has ended (or is made to: TERM, then KILL after grace_ms), and
+ * whatever is left of its process group is killed while fio is not yet
+ * reaped (its group id cannot be anyone else's until then); then reaped.
  */
-void bench_fio_proc_end(pid_t pid, bool term, int *status)
+void bench_fio_proc_end(pid_t pid, bool term, unsigned grace_ms, int *status)
 {
         siginfo_t si;
 
-        if (term)
+        if (term && grace_ms)
                 kill(-pid, SIGTERM);
-        for (int i = 0; term && i < 50 && !bench_fio_proc_exited(pid); i++)
+        for (unsigned i = 0; term && i < grace_ms / 100 && !bench_fio_proc_exited(pid); i++)
                 usleep(100000);
         if (term && !bench_fio_proc_exited(pid)) {
                 kill_jobs(pid);      /* while fio lives: its children are still its own */
