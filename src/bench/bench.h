@@ -522,6 +522,11 @@ struct bench_progress_ops {
         void (*update)(void *userdata, const struct bench_progress *p);
         void *userdata;
 };
+/* membound.c: the memory a run's jobs may take together (our engines' I/O buffers, what fio takes):
+ * half of the machine's */
+uint64_t bench_memory_max(void);
+/* worker.c: the bytes the I/O buffers of o's job threads take (numjobs x iodepth x the largest block size) */
+uint64_t bench_workers_memory(const struct bench_opts *o);
 /* run.c: one measured run; progress (NULL: none) is called from this thread. */
 int bench_run(const struct bench_opts *o, struct bench_target *tg, struct ios_device *disk,
               const struct bench_progress_ops *progress, struct bench_result *res, struct bench_error *e);

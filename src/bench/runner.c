@@ -6,6 +6,7 @@
  * (fio.c's bench_fio_prepare), then runs fio once a run.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 
 #include "jobs.h"
@@ -14,7 +15,16 @@
 static int native_prepare(struct bench_runner *r, const struct bench_opts *o, struct ios_ctx *root,
                           struct bench_target *tg, struct bench_error *e)
 {
+        uint64_t need = bench_workers_memory(o), max = bench_memory_max();
+        char b1[32], b2[32];
+
         (void)r;
+        if (need > max)
+                return bench_error_set(e, BENCH_ERR_REFUSED, ENOMEM,
+                                       "the jobs' I/O buffers would take %s (numjobs x iodepth x the "
+                                       "largest block size), more than half of this machine's memory (%s)",
+                                       bench_fmt_bytes(b1, sizeof(b1), (double)need),
+                                       bench_fmt_bytes(b2, sizeof(b2), (double)max));
         return bench_target_open(o, root, tg, e);
 }
 

@@ -7,7 +7,8 @@
 # directory for a write workload is removed afterwards.  The progress line
 # (--eta=always) is rewritten in place once a second, names the loop it
 # belongs to, and is cleared at the end; off a terminal --eta=auto prints
-# none.  With --backend=native, fio options the native engine lacks are one
+# none.  Jobs whose I/O buffers would take more than half of the machine's
+# memory are refused (exit 3) before a file is laid out.  With --backend=native, fio options the native engine lacks are one
 # usage error naming them all; an option neither tool has is an unknown
 # option.  As root, on a loop device the
 # test attaches: --compare with a scheduler the device cannot run is a
@@ -40,6 +41,11 @@ expect 2 "is not a block device, file or directory" --filename=/dev/null
 expect 2 "invalid --iodepth '0'" --ioengine=null --name=a --runtime=100ms --name=b --iodepth=0
 expect 2 "the native engine does not implement: --verify=crc32c, --flow=1$" --backend=native --ioengine=null --name=a --verify=crc32c --flow 1
 expect 2 "invalid --compare 'BFQ'" --filename=/dev/null --compare=BFQ
+# our engines' I/O buffers: at most half of the machine's memory, refused before a file is laid out
+mkdir "$B_TMP/mem"
+expect 3 "I/O buffers would take 1TiB (numjobs x iodepth x the largest block size), more than half of this machine" \
+        --directory="$B_TMP/mem" --name=big --size=64m --bs=64m --iodepth=4096 --numjobs=4 --backend=native
+[ -z "$(ls -A "$B_TMP/mem")" ] || b_fail "1 TiB of buffers: files laid out: $(ls "$B_TMP/mem")"
 
 $BENCH --help >"$B_TMP/help" 2>&1 || b_fail "--help exit $?"
 grep -q -- "--compare" "$B_TMP/help" || b_fail "--help lacks --compare"

@@ -6,7 +6,7 @@
  * in both --opt=value and --opt value forms, the defaults that depend on
  * other options, every usage error with its one message and its class
  * (a CPU list that cannot be checked is a system failure, not a usage
- * error), and the mountinfo matcher the write-safety check relies on.
+ * error), the I/O buffers' memory the jobs take, and the mountinfo matcher the write-safety check relies on.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -511,6 +511,8 @@ static void test_jobs(void **state)
         assert_int_equal(o.objective_jobidx, 0);
         assert_string_equal(o.objective_label, "reader:p99");
         assert_string_equal(o.name, "reader");                  /* the global view is job 0's */
+        /* the I/O buffers: each thread iodepth x its largest block size */
+        assert_int_equal(bench_workers_memory(&o), 8192 + 32 * 131072);
         bench_opts_done(&o);
 
         /* single dash as fio takes it, numjobs, aliases and harmless options */
@@ -530,6 +532,13 @@ static void test_jobs(void **state)
         assert_int_equal(o.jobs[1].runtime_ns, 0);              /* io_size without runtime */
         assert_int_equal(o.jobs[1].rate_iops[BENCH_READ], 100);
         assert_int_equal(o.jobs[1].rate_iops[BENCH_WRITE], 100);
+        assert_int_equal(bench_workers_memory(&o), 6 * 16384);
+        bench_opts_done(&o);
+        /* 256 threads of 4096 x 64 MiB: 64 TiB, more than half of any machine here */
+        assert_int_equal(parse(&o, &e, "--filename=/dev/loop7", "--bs=64m", "--iodepth=4096", "--numjobs=256",
+                               NULL), 0);
+        assert_int_equal(bench_workers_memory(&o), 256ull * 4096 * (64ull << 20));
+        assert_true(bench_workers_memory(&o) > bench_memory_max());
         bench_opts_done(&o);
 
         /* one job of the global options when none is named */

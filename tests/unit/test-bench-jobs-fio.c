@@ -658,7 +658,7 @@ static void test_memory(void **state)
         };
 
         (void)state;
-        assert_true(bench_fio_memory_max() > 0);
+        assert_true(bench_memory_max() > 0);
         for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
                 struct bench_fio_defs d = { 0 };
                 struct bench_fio_def *j;

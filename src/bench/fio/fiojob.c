@@ -1070,7 +1070,7 @@ static int not_run(struct model *m, const struct bench_fio_def *j)
 /* The memory job j makes fio take, with the jobs before it: at most half of the machine's, said once. */
 static int memory(struct model *m, const struct bench_fio_def *j)
 {
-        uint64_t mem, max = bench_fio_memory_max();
+        uint64_t mem, max = bench_memory_max();
         char b1[32], b2[32];
         bool over = m->memory > max;
 

@@ -5,15 +5,13 @@
  * fio_pin_memory(): mmap and mlock, capped by fio only at the machine's
  * memory less 128 MiB, per process) and allocates its I/O buffers,
  * iodepth= times the largest block size (backend.c init_io_u()), which
- * its I/O touches.  No cgroup limits them here (the run's cgroup has no
- * memory controller where the bench's own cgroup holds processes), so the
- * run's jobs together may take at most half of the machine's memory;
- * past it the run is refused, said with the figures (fiojob.c).
+ * its I/O touches.  The run's jobs together may take at most
+ * bench_memory_max() (membound.c); past it the run is refused, said with
+ * the figures (fiojob.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <string.h>
-#include <sys/sysinfo.h>
 
 #include "fioread.h"
 
@@ -58,13 +56,4 @@ int bench_fio_memory(const struct bench_fio_def *j, uint64_t *ret)
                 all = UINT64_MAX;
         *ret = all;
         return 0;
-}
-
-uint64_t bench_fio_memory_max(void)
-{
-        struct sysinfo si;
-
-        if (sysinfo(&si) < 0)
-                return UINT64_MAX;
-        return (uint64_t)si.totalram * si.mem_unit / 2;
 }

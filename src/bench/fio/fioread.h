@@ -106,7 +106,6 @@ char *bench_fio_added_name(const char *line, size_t len);
 /* fiomemory.c: the bytes job j makes fio take (numjobs x (lockmem= + iodepth x its largest block size));
  * -EINVAL: lockmem= unreadable */
 int bench_fio_memory(const struct bench_fio_def *j, uint64_t *ret);
-uint64_t bench_fio_memory_max(void);    /* what a run's jobs may take together: half the machine's memory */
 
 /* fionames.c: fio's names for a job's files */
 int bench_fio_format_name(const char *fmt, const char *job, unsigned jobnum, unsigned filenum, char *out, size_t len);

@@ -104,6 +104,27 @@ static void *worker(void *arg)
         return NULL;
 }
 
+/* the largest I/O of job jo: each of its slots' buffers holds one */
+static uint32_t max_bs(const struct bench_opts *jo)
+{
+        return jo->bs[0] > jo->bs[1] ? jo->bs[0] : jo->bs[1];
+}
+
+uint64_t bench_workers_memory(const struct bench_opts *o)
+{
+        uint64_t all = 0;
+
+        for (unsigned j = 0; j < o->njobs; j++) {
+                const struct bench_opts *jo = &o->jobs[j];
+                uint64_t job;
+
+                if (__builtin_mul_overflow((uint64_t)jo->numjobs * jo->iodepth, (uint64_t)max_bs(jo), &job) ||
+                    __builtin_add_overflow(all, job, &all))
+                        return UINT64_MAX;
+        }
+        return all;
+}
+
 int bench_workers_setup(struct bench_workers *w, const struct bench_opts *o, const struct bench_target *tg)
 {
         unsigned phase = 0, i = 0;
@@ -118,7 +139,7 @@ int bench_workers_setup(struct bench_workers *w, const struct bench_opts *o, con
                 return -ENOMEM;
         for (unsigned j = 0; j < o->njobs; j++) {
                 const struct bench_opts *jo = &o->jobs[j];
-                uint32_t maxbs = jo->bs[0] > jo->bs[1] ? jo->bs[0] : jo->bs[1];
+                uint32_t maxbs = max_bs(jo);
 
                 if (j > 0 && jo->stonewall)
                         phase++;
