@@ -408,6 +408,10 @@ static int fio_only_option(struct parse *p)
         if (!val && optind < p->argc &&
             (kind == 'v' ? p->argv[optind][0] != '-' : bench_parse_bool(p->argv[optind], &b) == 0))
                 val = p->argv[optind++];
+        /* fio refuses one empty and takes the next argument, whatever it is, for one alone; a log
+         * alone is named after its job in a job file only */
+        if (kind == 'v' && (!val || !*val))
+                return BAD("option --%s needs a value", opt);
         r = bench_jobopt_set(p->cur, opt, val, NULL, p->e);
         if ((r >= 0 || r == -EOPNOTSUPP) && setting(p, opt, val) < 0)
                 return -ENOMEM;

@@ -8,9 +8,11 @@
 # (--eta=always) is rewritten in place once a second, names the loop it
 # belongs to, and is cleared at the end; off a terminal --eta=auto prints
 # none.  Jobs whose I/O buffers would take more than half of the machine's
-# memory are refused (exit 3) before a file is laid out.  With --backend=native, fio options the native engine lacks are one
-# usage error naming them all; an option neither tool has is an unknown
-# option.  As root, on a loop device the
+# memory are refused (exit 3) before a file is laid out.  With
+# --backend=native, fio options the native engine lacks are one usage error
+# naming them all; an option neither tool has is an unknown option; one of
+# fio's that takes a value is refused empty or alone, as fio refuses it.
+# As root, on a loop device the
 # test attaches: --compare with a scheduler the device cannot run is a
 # usage error naming it and the available ones, before anything is
 # switched or measured, and legacy names run as their blk-mq twins.
@@ -41,6 +43,11 @@ expect 2 "is not a block device, file or directory" --filename=/dev/null
 expect 2 "invalid --iodepth '0'" --ioengine=null --name=a --runtime=100ms --name=b --iodepth=0
 expect 2 "the native engine does not implement: --verify=crc32c, --flow=1$" --backend=native --ioengine=null --name=a --verify=crc32c --flow 1
 expect 2 "invalid --compare 'BFQ'" --filename=/dev/null --compare=BFQ
+# an option of fio's that takes a value, empty or alone: fio refuses the first and takes the next
+# argument as the value of the second
+expect 2 "option --write_bw_log needs a value" --backend=fio --filename=/dev/null --write_bw_log=
+expect 2 "option --write_lat_log needs a value" --backend=fio --filename=/dev/null --write_lat_log --rw=read
+expect 2 "option --verify_pattern needs a value" --backend=fio --filename=/dev/null --verify_pattern
 # our engines' I/O buffers: at most half of the machine's memory, refused before a file is laid out
 mkdir "$B_TMP/mem"
 expect 3 "I/O buffers would take 1TiB (numjobs x iodepth x the largest block size), more than half of this machine" \
