@@ -109,10 +109,16 @@ struct bench_size {
 
 /*
  * Parse a size the way fio does: a decimal or 0x number with an optional
- * k/m/g/t/p suffix (powers of 1024, also as kb/KiB), case-insensitive.
- * "%"-suffixed values are accepted only by bench_parse_size_pct().
+ * k/m/g/t/p suffix, case-insensitive.  With fio's default kb_base=1024, k
+ * and kb are 1024 and KiB is 1000 (fio inverts them); kb_base=1000 (the
+ * only other value fio takes) turns them round.  "%"-suffixed values are
+ * accepted only by bench_parse_size_pct().  bench_parse_size() reads with
+ * kb_base=1024; bench_parse_size_most() the larger of the two readings, for
+ * a check that must not fall short where the job's kb_base is not known.
  */
+int bench_parse_size_base(const char *s, unsigned kb_base, uint64_t *ret);
 int bench_parse_size(const char *s, uint64_t *ret);
+int bench_parse_size_most(const char *s, uint64_t *ret);
 int bench_parse_size_pct(const char *s, struct bench_size *ret);
 /* A time: a number with us/ms/s/m/h/d suffix (default seconds), in ns. */
 int bench_parse_time(const char *s, uint64_t *ret_ns);

@@ -232,6 +232,16 @@ static int set_io_size(const struct set *s)
         return set_extent(s, &s->o->io_size, false, false);
 }
 
+/* kb_base=: ours is fio's default, 1024; 1000 turns fio's size prefixes round (units.c), fio's */
+static int set_kb_base(const struct set *s)
+{
+        if (streq(s->v, "1024"))
+                return 0;
+        if (streq(s->v, "1000"))
+                return -EOPNOTSUPP;
+        return BAD("(expected 1024 or 1000)%s", "");
+}
+
 /* number_ios=: a count of I/Os after which the job ends (jobs.c turns it into an amount) */
 static int set_number_ios(const struct set *s)
 {
@@ -467,7 +477,7 @@ static const struct jobopt table[] = {
         IGNORED("bwavgtime", VALUE),
         IGNORED("iopsavgtime", VALUE),
         IGNORED("significant_figures", VALUE),
-        IGNORED("kb_base", VALUE),
+        VAL("kb_base", set_kb_base),
         IGNORED("unit_base", VALUE),
         IGNORED("clocksource", VALUE),
         IGNORED("eta-newline", VALUE),

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * units.c: numbers with units, both ways.  In: fio's grammar for sizes
- * (4k, 1.5g, 0x1000, KiB/kb spellings, powers of 1024), percentages of the
+ * (4k, 1.5g, 0x1000, kb and KiB spellings, kb_base), percentages of the
  * target (50%), times (10 = 10s, 500ms, 2h), booleans (1/0, on/off ...),
  * plain counts, "r,w" pairs and percentile lists.  Out: the short human
  * forms the reports and the progress line print (1.2k, 977MiB, 55.0us).
@@ -59,28 +59,60 @@ static int scale(uint64_t v, double frac, uint64_t mult, uint64_t *ret)
         return 0;
 }
 
-int bench_parse_size(const char *s, uint64_t *ret)
+/*
+ * fio's rule (parse.c __get_mult_bytes): with kb_base=1024, fio's default, k,
+ * kb, m, mb ... are powers of 1024 and kib, mib ... powers of 1000 (fio
+ * inverts the IEC and SI prefixes, for old job files); with kb_base=1000 the
+ * other way round.
+ */
+int bench_parse_size_base(const char *s, unsigned kb_base, uint64_t *ret)
 {
-        static const struct { const char *sfx; unsigned shift; } units[] = {
-                { "", 0 },   { "b", 0 },
-                { "k", 10 }, { "kb", 10 }, { "kib", 10 },
-                { "m", 20 }, { "mb", 20 }, { "mib", 20 },
-                { "g", 30 }, { "gb", 30 }, { "gib", 30 },
-                { "t", 40 }, { "tb", 40 }, { "tib", 40 },
-                { "p", 50 }, { "pb", 50 }, { "pib", 50 },
+        static const struct { const char *sfx; unsigned pow; bool iec; } units[] = {
+                { "", 0, false },    { "b", 0, false },
+                { "k", 1, false },   { "kb", 1, false },  { "kib", 1, true },
+                { "m", 2, false },   { "mb", 2, false },  { "mib", 2, true },
+                { "g", 3, false },   { "gb", 3, false },  { "gib", 3, true },
+                { "t", 4, false },   { "tb", 4, false },  { "tib", 4, true },
+                { "p", 5, false },   { "pb", 5, false },  { "pib", 5, true },
         };
         const char *end;
         uint64_t v;
         double frac;
         int r;
 
+        if (kb_base != 1024 && kb_base != 1000)
+                return -EINVAL;
         r = parse_number(s, &v, &frac, &end);
         if (r < 0)
                 return r;
         for (size_t i = 0; i < ELEMENTSOF(units); i++)
-                if (strcasecmp(end, units[i].sfx) == 0)
-                        return scale(v, frac, 1ull << units[i].shift, ret);
+                if (strcasecmp(end, units[i].sfx) == 0) {
+                        uint64_t base = units[i].iec ? 2024 - kb_base : kb_base, mult = 1;
+
+                        for (unsigned k = 0; k < units[i].pow; k++)
+                                mult *= base;
+                        return scale(v, frac, mult, ret);
+                }
         return -EINVAL;
+}
+
+int bench_parse_size(const char *s, uint64_t *ret)
+{
+        return bench_parse_size_base(s, 1024, ret);
+}
+
+int bench_parse_size_most(const char *s, uint64_t *ret)
+{
+        uint64_t a, b;
+        int r = bench_parse_size_base(s, 1024, &a);
+
+        if (r < 0)
+                return r;
+        r = bench_parse_size_base(s, 1000, &b);
+        if (r < 0)
+                return r;
+        *ret = a > b ? a : b;
+        return 0;
 }
 
 int bench_parse_size_pct(const char *s, struct bench_size *ret)

@@ -60,8 +60,22 @@ static void test_sizes(void **state)
         assert_int_equal(v, 4096);
         assert_int_equal(bench_parse_size("4kb", &v), 0);
         assert_int_equal(v, 4096);
+        /* fio's default kb_base=1024 inverts the prefixes: KiB is 1000, kb 1024; kb_base=1000 turns them
+         * round; "most" is the larger reading, whichever kb_base fio reads it with */
+        static const struct { const char *s; unsigned base; uint64_t v; } kb[] = {
+                { "4KiB", 1024, 4000 }, { "1mib", 1024, 1000000 }, { "4k", 1000, 4000 },
+                { "4KiB", 1000, 4096 }, { "2gb", 1000, 2000000000 },
+                { "1m", 0, 1048576 },   { "1MiB", 0, 1048576 },   { "4096", 0, 4096 },
+        };
+        for (size_t i = 0; i < sizeof(kb) / sizeof(kb[0]); i++) {
+                assert_int_equal(kb[i].base ? bench_parse_size_base(kb[i].s, kb[i].base, &v)
+                                            : bench_parse_size_most(kb[i].s, &v), 0);
+                assert_int_equal(v, kb[i].v);
+        }
         assert_int_equal(bench_parse_size("4KiB", &v), 0);
-        assert_int_equal(v, 4096);
+        assert_int_equal(v, 4000);
+        assert_int_equal(bench_parse_size_base("4k", 999, &v), -EINVAL);
+        assert_int_equal(bench_parse_size_most("4q", &v), -EINVAL);
         assert_int_equal(bench_parse_size("1m", &v), 0);
         assert_int_equal(v, 1048576);
         assert_int_equal(bench_parse_size("1g", &v), 0);
@@ -454,6 +468,15 @@ static void test_unsupported(void **state)
         }
         bench_opts_done(&o);
         expect_error("invalid --backend 'spdk'", "--filename=x", "--backend=spdk", NULL);
+        /* kb_base: 1024 is ours; 1000, and a KiB size that is not ours then (4000 bytes), fio's */
+        assert_int_equal(parse(&o, &e, "--filename=/dev/x", "--kb_base=1024", "--bs=4k", NULL), 0);
+        assert_int_equal(o.jobs[0].bs[0], 4096);
+        bench_opts_done(&o);
+        assert_int_equal(parse(&o, &e, "--filename=/dev/x", "--kb_base=1000", "--bs=4KiB", NULL),
+                         -EOPNOTSUPP);
+        assert_non_null(strstr(e.msg, "does not implement: --kb_base=1000, --bs=4KiB"));
+        bench_opts_done(&o);
+        expect_error("invalid --kb_base '1'", "--filename=x", "--kb_base=1", NULL);
         /* a bare --compare gets a workload that separates schedulers; one with a shape keeps it */
         assert_int_equal(parse(&o, &e, "--filename=x", "--compare", NULL), 0);
         assert_string_equal(o.workload, "mixed-read");

@@ -103,7 +103,7 @@ static int file_offset(const struct bench_fio_kvs *kv, uint64_t *ret)
                 return -ERANGE;
         if (in_force(kv, "offset", &soff, &off) | in_force(kv, "offset_increment", &sinc, &inc))
                 return (soff && strchr(soff, '%')) || (sinc && strchr(sinc, '%')) ? -ERANGE : -EINVAL;
-        if ((off && bench_parse_size(off, &o) < 0) || (inc && bench_parse_size(inc, &i) < 0) ||
+        if ((off && bench_parse_size_most(off, &o) < 0) || (inc && bench_parse_size_most(inc, &i) < 0) ||
             (nj && bench_parse_uint(nj, 1, 1u << 20, &clones) < 0))
                 return -EINVAL;
         if (__builtin_mul_overflow(i, (uint64_t)(clones - 1), &i) || __builtin_add_overflow(o, i, &o))
@@ -152,7 +152,7 @@ void bench_fio_changes(const struct bench_fio_def *j, struct jobsum *js, unsigne
                 } else {
                         memcpy(lo, fsz, n);
                         lo[n] = '\0';
-                        js->need_unsure |= bench_parse_size(lo, &s) < 0;
+                        js->need_unsure |= bench_parse_size_most(lo, &s) < 0;
                 }
         } else if (in_force(kv, "size", &ssize, &size)) {
                 /* a share of each file with bytes given after it (fio keeps both), or a zone count */
@@ -160,7 +160,7 @@ void bench_fio_changes(const struct bench_fio_def *j, struct jobsum *js, unsigne
         } else if (size) {
                 uint64_t n = nrfiles ? nrfiles : 1;
 
-                js->need_unsure |= bench_parse_size(size, &s) < 0;
+                js->need_unsure |= bench_parse_size_most(size, &s) < 0;
                 /* fio gives the first files a block more where size does not divide: less than the rest */
                 s = s / n + s % n;
                 if (s) {

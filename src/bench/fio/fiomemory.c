@@ -27,7 +27,7 @@ static uint64_t largest(const char *v, uint64_t max)
                 if (n < sizeof(tok)) {
                         memcpy(tok, v, n);
                         tok[n] = '\0';
-                        if (bench_parse_size(tok, &s) == 0 && s > max)
+                        if (bench_parse_size_most(tok, &s) == 0 && s > max)
                                 max = s;
                 }
                 v += n + (v[n] != '\0');
@@ -43,7 +43,7 @@ int bench_fio_memory(const struct bench_fio_def *j, uint64_t *ret)
         uint64_t pinned = 0, bs = 4096, per, all;
         unsigned d = 1, n = 1;
 
-        if (lock && bench_parse_size(lock, &pinned) < 0)
+        if (lock && bench_parse_size_most(lock, &pinned) < 0)
                 return -EINVAL;
         for (size_t i = 0; i < sizeof(bs_keys) / sizeof(bs_keys[0]); i++)
                 bs = largest(bench_fio_kv_get(&j->kv, bs_keys[i]), bs);

@@ -124,10 +124,12 @@ static void job_view(struct bench_opts *o, struct bench_fio_job *fj, const struc
                 o->rwmixread = u;
         o->bs[0] = o->bs[1] = 4096;
         if ((v = opt(doc, job, "bs")) || (v = opt(doc, job, "blocksize"))) {
+                const char *kb = opt(doc, job, "kb_base");
                 char first[32];
 
                 snprintf(first, sizeof(first), "%.*s", (int)strcspn(v, ",:"), v);
-                if (bench_parse_size(first, &x) == 0 && x > 0 && x <= UINT32_MAX)
+                if (bench_parse_size_base(first, kb && streq(kb, "1000") ? 1000 : 1024, &x) == 0 && x > 0 &&
+                    x <= UINT32_MAX)
                         o->bs[0] = o->bs[1] = (uint32_t)x;
         }
         o->iodepth = (v = opt(doc, job, "iodepth")) && bench_parse_uint(v, 1, 65536, &u) == 0 ? u : 1;
