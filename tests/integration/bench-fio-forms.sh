@@ -22,7 +22,9 @@
 # 3.37's, which remove a directory), write_hint= on a file and a device
 # (its inode keeps the hint), a unix socket net's receiver makes where a
 # file is (with --allow-net), --server/--client, include and
-# $-arithmetic in a job file.  With Landlock and on the path of kernels
+# $-arithmetic in a job file, a job named after a link in the working
+# directory (fio opens DIRECTORY/NAME), filename_format with keywords in
+# the job name.  With Landlock and on the path of kernels
 # without it (IOSCHED_BENCH_LANDLOCK=0), where what only fio knows is
 # refused without --unconfined.
 # Hang-guard: 900 (over 100 runs of iosched-bench in three modes, each
@@ -39,6 +41,10 @@ cd "$B_TMP" || b_fail "cd"
 mkdir -p other/j.0.0 work
 head -c 1048576 /dev/zero >work/data
 head -c 8192 /dev/urandom >other/big
+# decoys: the names the checks would take where fio opens another file
+head -c 1048576 /dev/zero >other/lnk.0.0
+ln -s ../other/big work/lnk
+cu='$clientuid$clientuid$clientuid$clientuid$clientuid$clientuid$clientuid$clientuid$clientuid$clientuid'
 big0=$(cksum <other/big)
 printf 'int x;\n__attribute__((constructor)) static void m(void) { extern int creat(const char *, int); creat("%s/marker", 0644); }\n' \
         "$B_TMP" >lib.c
@@ -69,7 +75,8 @@ check() {  # check FORM: nothing outside the run changed
         [ "$(cksum <other/big)" = "$big0" ] || b_fail "$mode: $1: other/big was changed (exit $rc): $(tail -2 err)"
         [ ! -e "$M" ] || b_fail "$mode: $1: code ran (exit $rc): $(tail -2 err)"
         [ -d other/j.0.0 ] || b_fail "$mode: $1: a directory was removed (exit $rc): $(tail -2 err)"
-        extra=$(ls other | grep -v -e '^victim$' -e '^x.so$' -e '^inc.fio$' -e '^j.0.0$' -e '^big$')
+        extra=$(ls other | grep -v -e '^victim$' -e '^x.so$' -e '^inc.fio$' -e '^j.0.0$' -e '^big$' \
+                -e '^lnk.0.0$')
         [ -z "$extra" ] || b_fail "$mode: $1: made $extra in another directory (exit $rc): $(tail -2 err)"
         [ "$(b_sched "$l")" = "$sched0" ] || b_fail "$mode: $1: the disk's scheduler is $(b_sched "$l") (exit $rc)"
         [ "$(ls /sys/fs/cgroup 2>/dev/null | wc -l)" = "$cg0" ] || b_fail "$mode: $1: a cgroup was left (exit $rc)"
@@ -78,7 +85,9 @@ check() {  # check FORM: nothing outside the run changed
         # the job's cgroup, in any hierarchy (cgroup v1: beneath blkio/)
         left=$(find /sys/fs/cgroup -maxdepth 4 -type d -name "$cgname" 2>/dev/null)
         [ -z "$left" ] || { rmdir $left; b_fail "$mode: $1: the job's cgroup was left: $left (exit $rc)"; }
-        [ -z "$(ls work | grep -v '^data$')" ] || b_fail "$mode: $1: made $(ls work | grep -v '^data$') beside the target"
+        [ -L work/lnk ] || b_fail "$mode: $1: work/lnk is no longer a link (exit $rc)"
+        [ -z "$(ls work | grep -v -e '^data$' -e '^lnk$')" ] ||
+                b_fail "$mode: $1: made $(ls work | grep -v -e '^data$' -e '^lnk$') beside the target"
 }
 
 form() {  # form FLAGS...: one form, then the check
@@ -148,6 +157,10 @@ for mode in landlock none unconfined; do
         form "--name=j --filename=$dev --rw=read --size=1m --runtime=1 --cgroup=$cgname --cgroup_nodelete=1"
         form "$base --client=localhost"
         form "--allow-net --allow-write --name=j --ioengine=net --protocol=unix --filename=$V --size=4k"
+        # a job alone on a link of its name: fio opens DIRECTORY/NAME (init.c exists_and_not_regfile(), lstat)
+        form "--name=lnk --directory=$B_TMP/other --rw=read --size=64k --runtime=1"
+        # filename_format's keywords replaced in the job name too; $clientuid is empty (make_filename())
+        form "'--name=$cu' '--filename_format=$V\$jobname\$jobname\$jobname' --rw=write --bs=7 --size=14 --runtime=1"
         form "$base --write_hint=extreme"
         form "--name=j --filename=$dev --rw=read --size=1m --runtime=1 --write_hint=long"
         form "--server"

@@ -11,7 +11,8 @@
 # fails the run with fio's own reason.  A job whose state is missing is
 # refused before fio starts (exit 3), as is a job that would save a new
 # state beside the one loaded (fio has one --aux-path, so it cannot go to a
-# scratch directory).  verify_only=1 on the writing job, with
+# scratch directory; fio saves it under the job's name cut to 63 bytes).
+# verify_only=1 on the writing job, with
 # --allow-write, writes only the state.  A trigger (--trigger-timeout,
 # --trigger-file) saves every job's state, verify= or not: it needs
 # --allow-write and goes to the scratch directory (before: the working
@@ -67,6 +68,19 @@ for mode in landlock unconfined; do
         grep -q "^iosched-bench: job 'x': fio would save its verify state local-x-1-verify.state where" \
                 "$B_TMP/err" || b_fail "$mode: a new state beside the loaded one: $(cat "$B_TMP/err")"
         [ ! -e x ] || b_fail "$mode: fio ran before the refusal"
+        # fio saves a state under the job's name cut to 63 bytes (verify-state.h's name[64]), where a
+        # state under the whole name is no guide
+        long=$(printf 'L%.0s' $(seq 70)) cut=$(printf 'L%.0s' $(seq 63))
+        : >"local-$long-1-verify.state"
+        # shellcheck disable=SC2086
+        run --allow-write --name=v $job --verify_state_load=1 \
+                --name="$long" --filename="$D/x" --rw=write --size=64k --verify=crc32c >"$B_TMP/out" 2>"$B_TMP/err"
+        rc=$?
+        [ $rc = 3 ] || b_fail "$mode: a new state under a cut name: exit $rc: $(cat "$B_TMP/err")"
+        grep -q "fio would save its verify state local-$cut-1-verify.state where" "$B_TMP/err" ||
+                b_fail "$mode: a new state under a cut name: $(cat "$B_TMP/err")"
+        [ ! -e x ] && [ ! -e "local-$cut-1-verify.state" ] || b_fail "$mode: fio ran: $(ls -A)"
+        rm -f "local-$long-1-verify.state"
         # a job with no saved state: refused before fio starts
         # shellcheck disable=SC2086
         run --name=w $job --verify_state_load=1 >"$B_TMP/out" 2>"$B_TMP/err"

@@ -345,6 +345,16 @@ static void test_fio_file_names(void **state)
         assert_string_equal(out, "job.2.3");
         assert_int_equal(bench_fio_format_name("$JOBNAME-$jobnum/f$filenum", "a", 2, 3, out, sizeof(out)), 0);
         assert_string_equal(out, "a-2/f3");
+        /* fio's make_filename(): keyword by keyword, so one in the job name is replaced too */
+        assert_int_equal(bench_fio_format_name("$jobname", "a$filenum", 0, 3, out, sizeof(out)), 0);
+        assert_string_equal(out, "a3");
+        assert_int_equal(bench_fio_format_name("/v$jobname$jobname", "$clientuid$CLIENTUID", 0, 0, out,
+                                               sizeof(out)), 0);
+        assert_string_equal(out, "/v");
+        assert_int_equal(bench_fio_format_name("$filenum$jobname", "$jobnum", 7, 1, out, sizeof(out)), 0);
+        assert_string_equal(out, "17");
+        assert_true(bench_fio_format_name("$jobname", "x$jobname", 0, 0, out, sizeof(out)) < 0);
+        assert_true(bench_fio_format_name("$jobname", "$JobName", 0, 0, out, sizeof(out)) < 0);
         /* fio's get_next_str(): a ':' where an entry would start is skipped, so empty entries are none */
         assert_int_equal(bench_fio_count_parts("a\\:b:c::d"), 3);
         p = bench_fio_next_part("a\\:b:c", out, sizeof(out));

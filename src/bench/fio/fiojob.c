@@ -261,8 +261,9 @@ static int one_path(struct model *m, struct jobsum *js, const char *path)
         if (stat(path, &st) < 0) {
                 char dir[PATH_MAX];
 
-                if (errno != ENOENT)
-                        return 0;       /* fio says why it cannot open it */
+                if (errno != ENOENT)    /* what cannot be looked up is not checked, whatever fio opens */
+                        return bench_fio_problem(m->d, "job '%s': %s cannot be looked up (%s): not with "
+                                                 "iosched-bench", js->name, path, ios_strerror(errno));
                 if (m->g->target_device && !js->log)
                         return bench_fio_problem(m->d, "job '%s': %s is not --target-device %s (a new file)",
                                                  js->name, path, m->g->target_device);
@@ -720,8 +721,9 @@ static int job_files(struct model *m, struct bench_fio_def *j, struct jobsum *js
                 bench_fio_kv_drop(kv, "directory");
         if (r < 0 || by_name)
                 return r;
-        /* fio: a job alone on an existing non-regular file of its own name (a device) */
-        if (nrfiles == 1 && stat(j->name, &st) == 0 && !S_ISREG(st.st_mode)) {
+        /* fio: a job alone on an existing non-regular file of its own name (a device, a link: init.c's
+         * exists_and_not_regfile() takes lstat()'s word) */
+        if (nrfiles == 1 && lstat(j->name, &st) == 0 && !S_ISREG(st.st_mode)) {
                 for (unsigned c = 0; r >= 0 && c < numjobs; c++) {
                         if (dirs)
                                 bench_fio_dir_entry(dirs, c, d0, sizeof(d0));
@@ -870,12 +872,24 @@ static int logs(struct model *m, struct bench_fio_def *j, struct jobsum *js, uns
                 for (unsigned n = 0; r >= 0 && (save || load) && n < numjobs; n++) {
                         char p[PATH_MAX];
 
-                        snprintf(p, sizeof(p), "%s%slocal-%s-%u-verify.state", aux ? aux : "", aux ? "/" : "",
-                                 j->name, m->thread + n);
-                        if (m->loads && access(p, F_OK) < 0 && errno == ENOENT)
-                                r = bench_fio_problem(m->d, load ? no_state : beside, js->name, p);
-                        else
-                                r = one_path(m, &lj, p);
+                        /* fio saves it under the job's name cut to 63 bytes (verify-state.h's name[64],
+                         * verify.c get_all_io_list()) and loads it under the whole name */
+                        bool cut = strlen(j->name) > 63;
+
+                        for (int whole = save ? 0 : 1; r >= 0 && whole < (load ? 2 : 1); whole++) {
+                                /* missing: the state to load, or (cut: the name saved) a new one beside */
+                                const char *missing = (cut ? whole : load) ? no_state : beside;
+
+                                snprintf(p, sizeof(p), "%s%slocal-%.*s-%u-verify.state", aux ? aux : "",
+                                         aux ? "/" : "", whole ? (int)strlen(j->name) : 63, j->name,
+                                         m->thread + n);
+                                if (m->loads && access(p, F_OK) < 0 && errno == ENOENT)
+                                        r = bench_fio_problem(m->d, missing, js->name, p);
+                                else
+                                        r = one_path(m, &lj, p);
+                                if (!cut)
+                                        break;
+                        }
                 }
         }
         if (r >= 0 && lj.nchange)

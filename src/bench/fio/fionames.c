@@ -7,6 +7,8 @@
  * verify_pattern=: 'FILE', read by fio as it reads the job).
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -18,32 +20,47 @@
 #include "macro.h"
 #include "strv.h"
 
-/* fio's filename_format: $jobname, $jobnum, $filenum (any case), $clientuid (none here) */
+/*
+ * fio's filename_format (init.c make_filename): for each keyword in turn,
+ * $jobname, $jobnum, $filenum, $clientuid (empty outside client mode), its
+ * first occurrence, in any case, is replaced until none is left, so a
+ * keyword in the job name is replaced too.  -ENAMETOOLONG where fio would
+ * cut the name (its room shrinks by what is put before each one) and
+ * -ELOOP where fio never ends (a job name holding "$jobname").
+ */
 int bench_fio_format_name(const char *fmt, const char *job, unsigned jobnum, unsigned filenum, char *out, size_t len)
 {
-        size_t o = 0;
+        static const char * const kw[] = { "$jobname", "$jobnum", "$filenum", "$clientuid" };
+        char buf[PATH_MAX], next[PATH_MAX], num[16];
+        size_t left = PATH_MAX - 1;
 
         if (!fmt || !*fmt)
                 return snprintf(out, len, "%s.%u.%u", job, jobnum, filenum) >= (int)len ? -ENAMETOOLONG : 0;
-        for (const char *p = fmt; *p && o + 1 < len;) {
-                int n = 0;
+        if (snprintf(buf, sizeof(buf), "%s", fmt) >= (int)sizeof(buf))
+                return -ENAMETOOLONG;
+        for (size_t k = 0; k < ELEMENTSOF(kw); k++)
+                for (unsigned round = 0;; round++) {
+                        char *at = strcasestr(buf, kw[k]);
+                        const char *put = k == 0 ? job : k == 3 ? "" : num;
+                        size_t pre, n;
 
-                if (!strncasecmp(p, "$jobname", 8)) {
-                        n = snprintf(out + o, len - o, "%s", job);
-                        p += 8;
-                } else if (!strncasecmp(p, "$jobnum", 7)) {
-                        n = snprintf(out + o, len - o, "%u", jobnum);
-                        p += 7;
-                } else if (!strncasecmp(p, "$filenum", 8)) {
-                        n = snprintf(out + o, len - o, "%u", filenum);
-                        p += 8;
-                } else if (!strncasecmp(p, "$clientuid", 10)) {
-                        p += 10;
-                } else
-                        out[o++] = *p++, out[o] = '\0';
-                o += (size_t)n;
-        }
-        return o + 1 >= len ? -ENAMETOOLONG : 0;
+                        if (!at)
+                                break;
+                        if (round == PATH_MAX)
+                                return -ELOOP;
+                        snprintf(num, sizeof(num), "%u", k == 1 ? jobnum : filenum);
+                        pre = (size_t)(at - buf);
+                        n = strlen(put);
+                        if (pre + n >= left)
+                                return -ENAMETOOLONG;   /* fio cuts the name */
+                        at += strlen(kw[k]);
+                        if (snprintf(next, sizeof(next), "%.*s%s%s", (int)pre, buf, put, at) >=
+                            (int)sizeof(next))
+                                return -ENAMETOOLONG;
+                        left -= pre + n;
+                        memcpy(buf, next, sizeof(buf));
+                }
+        return snprintf(out, len, "%s", buf) >= (int)len ? -ENAMETOOLONG : 0;
 }
 
 /*
