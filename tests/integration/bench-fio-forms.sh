@@ -24,7 +24,7 @@
 # file is (with --allow-net), --server/--client, include and
 # $-arithmetic in a job file, a job named after a link in the working
 # directory (fio opens DIRECTORY/NAME), filename_format with keywords in
-# the job name.  With Landlock and on the path of kernels
+# the job name, ioengine=pmemblk.  With Landlock and on the path of kernels
 # without it (IOSCHED_BENCH_LANDLOCK=0), where what only fio knows is
 # refused without --unconfined.
 # Hang-guard: 900 (over 100 runs of iosched-bench in three modes, each
@@ -43,6 +43,7 @@ head -c 1048576 /dev/zero >work/data
 head -c 8192 /dev/urandom >other/big
 # decoys: the names the checks would take where fio opens another file
 head -c 1048576 /dev/zero >other/lnk.0.0
+truncate -s 64m "other/pool,4096,64"
 ln -s ../other/big work/lnk
 cu='$clientuid$clientuid$clientuid$clientuid$clientuid$clientuid$clientuid$clientuid$clientuid$clientuid'
 big0=$(cksum <other/big)
@@ -76,7 +77,7 @@ check() {  # check FORM: nothing outside the run changed
         [ ! -e "$M" ] || b_fail "$mode: $1: code ran (exit $rc): $(tail -2 err)"
         [ -d other/j.0.0 ] || b_fail "$mode: $1: a directory was removed (exit $rc): $(tail -2 err)"
         extra=$(ls other | grep -v -e '^victim$' -e '^x.so$' -e '^inc.fio$' -e '^j.0.0$' -e '^big$' \
-                -e '^lnk.0.0$')
+                -e '^lnk.0.0$' -e '^pool,4096,64$')
         [ -z "$extra" ] || b_fail "$mode: $1: made $extra in another directory (exit $rc): $(tail -2 err)"
         [ "$(b_sched "$l")" = "$sched0" ] || b_fail "$mode: $1: the disk's scheduler is $(b_sched "$l") (exit $rc)"
         [ "$(ls /sys/fs/cgroup 2>/dev/null | wc -l)" = "$cg0" ] || b_fail "$mode: $1: a cgroup was left (exit $rc)"
@@ -161,6 +162,9 @@ for mode in landlock none unconfined; do
         form "--name=lnk --directory=$B_TMP/other --rw=read --size=64k --runtime=1"
         # filename_format's keywords replaced in the job name too; $clientuid is empty (make_filename())
         form "'--name=$cu' '--filename_format=$V\$jobname\$jobname\$jobname' --rw=write --bs=7 --size=14 --runtime=1"
+        # pmemblk: PATH,BSIZE,FSIZE names the pool PATH, made and opened for writing on a read job
+        form "--name=j --ioengine=pmemblk --thread=1 --filename=$B_TMP/other/pool,4096,64 --rw=read --bs=4k" \
+                "--size=1m --runtime=1"
         form "$base --write_hint=extreme"
         form "--name=j --filename=$dev --rw=read --size=1m --runtime=1 --write_hint=long"
         form "--server"

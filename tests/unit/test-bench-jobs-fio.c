@@ -627,6 +627,8 @@ static void test_need(void **state)
                 { { "size", "2z", "size", "8k" }, 1, 0, true, false },
                 { { "size", "50%", "size", "8k" }, 1, 0, true, false },
                 { { "size", "8k", "offset", "2z", "offset", "50%", "offset", "4k" }, 1, 8192, true, true },
+                /* the larger of fio's two readings (kb_base=1024: 1MiB is 10^6; kb_base=1000: 2^20) */
+                { { "size", "1MiB", "offset", "1k" }, 1, 1048576 + 1024, false, false },
         };
 
         (void)state;
@@ -646,6 +648,19 @@ static void test_need(void **state)
                 if (js.need_share != cases[i].share)
                         fail_msg("case %zu: need_share %d, not %d", i, js.need_share, cases[i].share);
                 assert_false(js.writes);
+                bench_fio_defs_done(&d);
+        }
+        /* zonemode=zbd resets zones, a write; fio matches a value up to a ',' (parse.c str_match_len) */
+        for (size_t i = 0; i < 3; i++) {
+                static const char * const zm[] = { "zbd", "zbd,1", "zbd:x" };
+                struct bench_fio_defs d = { 0 };
+                struct bench_fio_def *j;
+                struct jobsum js = { .name = "j" };
+
+                assert_int_equal(bench_fio_job_add(&d, "j", &j), 0);
+                assert_int_equal(bench_fio_kv_add(&j->kv, "zonemode", zm[i]), 0);
+                bench_fio_changes(j, &js, 1);
+                assert_true(js.writes);
                 bench_fio_defs_done(&d);
         }
 }

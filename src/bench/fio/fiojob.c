@@ -1027,7 +1027,8 @@ static bool unix_receiver(const struct bench_fio_def *j)
  * replace a file with a socket (net, netsplice: protocol=unix), make
  * and remove directories (dircreate, dirstat, dirdelete), write a log
  * where no job names one (gfapi, gfapi_async: /tmp/fio_gfapi.log,
- * engines/glusterfs.c), or take from a file anyone may have written
+ * engines/glusterfs.c), write a pool a read job names with sizes after
+ * its path (pmemblk), or take from a file anyone may have written
  * where its library writes (rados conf=: ceph's configuration names its
  * log files; one root's and no one else's, as a pattern's file, is the
  * admin's).
@@ -1068,6 +1069,12 @@ static int not_run(struct model *m, const struct bench_fio_def *j)
                 r = bench_fio_problem(m->d, "job '%s': ioengine=%s makes, reads or removes directories, no "
                                       "block I/O, and the run makes and removes no directory: not with "
                                       "iosched-bench", j->name, eng);
+        /* pmemblk (fio up to 3.34): a filename= of PATH,BSIZE,FSIZEMiB names the pool PATH, which it
+         * creates and opens read-write, read job or not (engines/pmemblk.c pmb_parse_path, pmb_open) */
+        if (r >= 0 && engine_is(eng, "pmemblk"))
+                r = bench_fio_problem(m->d, "job '%s': ioengine=pmemblk creates or opens for writing a "
+                                      "pool named by a path with sizes after it, read job or not: not with "
+                                      "iosched-bench", j->name);
         if (r >= 0 && (engine_is(eng, "gfapi") || engine_is(eng, "gfapi_async")))
                 r = bench_fio_problem(m->d, "job '%s': ioengine=%s writes its log to /tmp/fio_gfapi.log, a "
                                       "file the run does not hold: not with iosched-bench", j->name, eng);
