@@ -364,6 +364,11 @@ int bench_jobs_finish(struct bench_opts *g, struct bench_error *e)
                 j->groupid = gid;
                 j->first_thread = thread;
                 thread += j->numjobs;
+                /* a thread each, clones too, as fio counts its jobs (init.c get_new_job()) */
+                if (thread > BENCH_JOBS_MAX)
+                        return bench_error_set(e, BENCH_ERR_USAGE, E2BIG,
+                                               "job '%s': the run's jobs and their clones (numjobs=) pass "
+                                               "%d, fio's limit", j->name, BENCH_JOBS_MAX);
         }
         g->nthreads = thread;
         if (g->loops == 0)

@@ -8,7 +8,8 @@
 # (--eta=always) is rewritten in place once a second, names the loop it
 # belongs to, and is cleared at the end; off a terminal --eta=auto prints
 # none.  Jobs whose I/O buffers would take more than half of the machine's
-# memory are refused (exit 3) before a file is laid out.  With
+# memory are refused (exit 3) before a file is laid out, jobs whose clones
+# pass fio's 4,096 (exit 2) before a thread starts.  With
 # --backend=native, fio options the native engine lacks are one usage error
 # naming them all; an option neither tool has is an unknown option; one of
 # fio's that takes a value is refused empty or alone, as fio refuses it.
@@ -48,6 +49,10 @@ expect 2 "invalid --compare 'BFQ'" --filename=/dev/null --compare=BFQ
 expect 2 "option --write_bw_log needs a value" --backend=fio --filename=/dev/null --write_bw_log=
 expect 2 "option --write_lat_log needs a value" --backend=fio --filename=/dev/null --write_lat_log --rw=read
 expect 2 "option --verify_pattern needs a value" --backend=fio --filename=/dev/null --verify_pattern
+# a thread each for the jobs and their clones: at most fio's 4,096, before any starts
+{ printf '[global]\nioengine=null\nnumjobs=256\nsize=1m\nruntime=1s\n'; for i in $(seq 17); do echo "[j$i]"; done; } \
+        >"$B_TMP/threads.fio"
+expect 2 "job 'j17': the run's jobs and their clones (numjobs=) pass 4096, fio's limit" "$B_TMP/threads.fio"
 # our engines' I/O buffers: at most half of the machine's memory, refused before a file is laid out
 mkdir "$B_TMP/mem"
 expect 3 "I/O buffers would take 1TiB (numjobs x iodepth x the largest block size), more than half of this machine" \
