@@ -97,6 +97,11 @@ void bench_lat_merge(struct bench_lat *to, const struct bench_lat *from)
 {
         if (from->n == 0)
                 return;
+        if (to->n == 0) {
+                /* an empty one's bounds are none, reset or zeroed */
+                *to = *from;
+                return;
+        }
         to->n += from->n;
         to->sum += from->sum;
         to->sumsq += from->sumsq;

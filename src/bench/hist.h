@@ -48,9 +48,9 @@ static inline void bench_lat_add(struct bench_lat *l, uint64_t v)
         l->n++;
         l->sum += v;
         l->sumsq += (unsigned __int128)v * v;
-        if (v < l->min)
+        if (l->n == 1 || v < l->min)    /* the first: whatever the bounds were (reset or zeroed) */
                 l->min = v;
-        if (v > l->max)
+        if (l->n == 1 || v > l->max)
                 l->max = v;
 }
 void bench_lat_reset(struct bench_lat *l);

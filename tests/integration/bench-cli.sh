@@ -7,7 +7,7 @@
 # directory for a write workload is removed afterwards.  The progress line
 # (--eta=always) is rewritten in place once a second, names the loop it
 # belongs to, and is cleared at the end; off a terminal --eta=auto prints
-# none.  Jobs whose I/O buffers would take more than half of the machine's
+# none.  One I/O's latency is its least and its most.  Jobs whose I/O buffers would take more than half of the machine's
 # memory are refused (exit 3) before a file is laid out, jobs whose clones
 # pass fio's 4,096 (exit 2) before a thread starts.  With
 # --backend=native, fio options the native engine lacks are one usage error
@@ -71,6 +71,13 @@ b_json "$B_TMP/null.json" '.jobs[0].read.iops > 0 and .jobs[0].write.iops > 0 an
         .jobs[0].read.lat_ns.N > 0 and .jobs[0].read.slat_ns.N > 0 and .jobs[0]."job options".rw == "randrw"' ||
         b_fail "null engine JSON: $(head -c 600 "$B_TMP/null.json")"
 $BENCH --ioengine=null --runtime=200ms >"$B_TMP/null.txt" || b_fail "null engine text"
+# one I/O: its latency is the least and the most (before, every least was 0)
+head -c 4096 /dev/zero >"$B_TMP/one"
+$BENCH --filename="$B_TMP/one" --direct=0 --rw=read --size=4k -J >"$B_TMP/one.json" 2>"$B_TMP/err" ||
+        b_fail "one I/O: $(cat "$B_TMP/err")"
+b_json "$B_TMP/one.json" '.jobs[0].read.total_ios == 1 and
+        ([.jobs[0].read.clat_ns, .jobs[0].read.lat_ns, .jobs[0].read.slat_ns] | all(.min == .max and .min > 0))' ||
+        b_fail "one I/O: its least latency is not its latency: $(head -c 900 "$B_TMP/one.json")"
 grep -q "read: IOPS=" "$B_TMP/null.txt" || b_fail "text output: $(cat "$B_TMP/null.txt")"
 
 # the progress line: "\r\033[K" before each, the loop in front, cleared at the end

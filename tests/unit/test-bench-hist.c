@@ -183,6 +183,16 @@ static void test_lat_stats(void **state)
         bench_lat_reset(&a);
         bench_lat_add(&a, 7);
         assert_true(bench_lat_stddev(&a) == 0);
+        /* an empty one zeroed (calloc'd), not reset, takes its bounds from what it is given */
+        memset(&all, 0, sizeof(all));
+        bench_lat_merge(&all, &a);
+        assert_int_equal(all.min, 7);
+        assert_int_equal(all.max, 7);
+        memset(&all, 0, sizeof(all));
+        bench_lat_add(&all, 9);
+        bench_lat_add(&all, 8);
+        assert_int_equal(all.min, 8);
+        assert_int_equal(all.max, 9);
 }
 
 static void test_dir_stats_merge(void **state)
