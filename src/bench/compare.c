@@ -39,6 +39,16 @@ static double objective(const struct bench_opts *g, const struct bench_result *r
         }
 }
 
+/* A latency objective's completion latencies: none where fio measures none (disable_clat=, gtod_reduce=) */
+static bool objective_measured(const struct bench_opts *g, const struct bench_result *run)
+{
+        const struct bench_result *r = bench_objective_result(g, run);
+
+        if (g->objective != BENCH_OBJ_P99 && g->objective != BENCH_OBJ_READ_P99)
+                return true;
+        return r->d[BENCH_READ].clat.n > 0 || (g->objective == BENCH_OBJ_P99 && r->d[BENCH_WRITE].clat.n > 0);
+}
+
 /* Median over the completed runs of f(run). */
 static double med_of(const struct bench_cmp_variant *s, unsigned loops,
                      double (*f)(const struct bench_result *))
@@ -151,6 +161,11 @@ static int measure_run(void *userdata, unsigned i, unsigned l, const char *tag, 
         }
         if (r < 0)
                 return r;
+        if (!run->res.interrupted && !objective_measured(m->o, &run->res))
+                return bench_error_set(e, BENCH_ERR_USAGE, ENODATA,
+                                       "--objective=%s: the run measured no completion latency (fio's "
+                                       "disable_clat=, gtod_reduce= and the like): no percentile to compare",
+                                       m->o->objective_label);
         return run->res.interrupted ? 1 : 0;
 }
 

@@ -129,11 +129,13 @@ static void dir_text(FILE *f, const struct bench_result *r, int d)
         lat_line(f, "slat", &s->slat);
         lat_line(f, "clat", &s->clat);
         lat_line(f, "lat", &s->lat);
-        bench_hist_percentiles(s->clat_hist, p, ELEMENTSOF(p), v);
-        fprintf(f, "    clat percentiles:");
-        for (size_t i = 0; i < ELEMENTSOF(p); i++)
-                fprintf(f, " %s=%s", pn[i], bench_fmt_ns(x, sizeof(x), (double)v[i]));
-        fputc('\n', f);
+        if (s->clat.n > 0) {    /* none measured (fio's disable_clat=): none shown, as fio */
+                bench_hist_percentiles(s->clat_hist, p, ELEMENTSOF(p), v);
+                fprintf(f, "    clat percentiles:");
+                for (size_t i = 0; i < ELEMENTSOF(p); i++)
+                        fprintf(f, " %s=%s", pn[i], bench_fmt_ns(x, sizeof(x), (double)v[i]));
+                fputc('\n', f);
+        }
         sample_stats(r->iops_samples[d], r->n_samples, &mn, &mx, &mean, &sd);
         if (r->n_samples > 1)
                 fprintf(f, "    iops per 0.5s: min=%.0f, max=%.0f, avg=%.0f, stdev=%.0f (%.1f%%), samples=%u\n",

@@ -18,6 +18,8 @@
 # through fio; a --compare of a job file with bssplit and verify runs through fio on
 # every variant and round with --allow-write, shows every job per variant
 # (text and -J: one entry per job per variant run) and restores the disk;
+# a p99 objective where fio measures no latency (disable_clat=) names no
+# best (exit 2) and a run of it shows no percentiles;
 # without --allow-write, on a mounted device, and for a typo fio does not
 # know either, it is refused before fio starts (a wrapper in PATH logs
 # every fio run); without fio in PATH the error lists what the native engine
@@ -275,6 +277,19 @@ $BENCH --filename=$dev --allow-write --workload=mixed-latency --compare=$v1,$v2 
         --ramp_time=0 --objective=reader:p99 >"$B_TMP/native-cmp.txt" 2>"$B_TMP/err" || b_fail "native compare: $(cat "$B_TMP/err")"
 grep -q "job reader .*IOPS" "$B_TMP/native-cmp.txt" && grep -q "job writer .*IOPS" "$B_TMP/native-cmp.txt" &&
         grep -q "^  backend: native" "$B_TMP/native-cmp.txt" || b_fail "native per-job rows: $(cat "$B_TMP/native-cmp.txt")"
+
+# 6b. a latency objective where fio measures no latency (disable_clat=): no "best" from 0 ns, the disk restored
+b_queue_state $l >"$B_TMP/before"
+$BENCH --backend=fio --filename=$dev --rw=randread --runtime=300ms --disable_clat=1 --compare=$v1,$v2 \
+        --loops=1 --objective=p99 >"$B_TMP/noclat.txt" 2>"$B_TMP/err"; rc=$?
+[ $rc = 2 ] || b_fail "no clat: exit $rc, want 2: $(cat "$B_TMP/err")"
+grep -q "^iosched-bench: --objective=p99: the run measured no completion latency" "$B_TMP/err" ||
+        b_fail "no clat: $(cat "$B_TMP/err")"
+! grep -q "best" "$B_TMP/noclat.txt" || b_fail "no clat: a best from no latency: $(cat "$B_TMP/noclat.txt")"
+b_queue_state $l | diff "$B_TMP/before" - >/dev/null || b_fail "no clat: the disk was not restored"
+$BENCH --backend=fio --filename=$dev --rw=randread --runtime=300ms --disable_clat=1 >"$B_TMP/noclat.txt" \
+        2>"$B_TMP/err" || b_fail "no clat, one run: $(cat "$B_TMP/err")"
+! grep -q "percentiles" "$B_TMP/noclat.txt" || b_fail "no clat: percentiles shown: $(cat "$B_TMP/noclat.txt")"
 
 # 7. a typo neither tool has: an unknown option, fio never run
 n0=$(runs)
