@@ -6,7 +6,8 @@
 # reads); the same jobs from an fio job file; an fio command line with
 # single dashes, numjobs, group_reporting and directory= (per-thread files
 # named as fio names them, removed afterwards); rate_iops, thinktime,
-# startdelay and stonewall pace and order the jobs as asked; prioclass
+# startdelay and stonewall pace and order the jobs as asked (a mixed job's
+# capped writes do not hold its reads); prioclass
 # reaches the threads (ioprio_set); bad values, unknown options in a job
 # file (file:line) and a writing preset without --allow-write are usage
 # errors (exit 2); --objective=JOB:METRIC drives --compare's verdict.
@@ -102,6 +103,11 @@ $BENCH --filename=$dev --runtime=2s --time_based --name=paced --rw=randread --ra
 check '.jobs[0].read.total_ios >= 300 and .jobs[0].read.total_ios <= 410' "$B_TMP/pace.json" "rate_iops=200"
 check '.jobs[1].read.total_ios > 10 and .jobs[1].read.iops <= 55' "$B_TMP/pace.json" "thinktime=20ms"
 check '.jobs[2].read.runtime >= 450 and .jobs[2].read.runtime <= 1000' "$B_TMP/pace.json" "startdelay"
+# a mixed job with its writes capped: the reads go on while the writes wait, as in fio (rate_ddir())
+$BENCH --filename=$dev --allow-write --runtime=2s --time_based --rw=randrw --iodepth=8 --rate_iops=,50 \
+        -J >"$B_TMP/mixcap.json" 2>"$B_TMP/err" || b_fail "one direction capped: $(cat "$B_TMP/err")"
+check '.jobs[0].write.total_ios <= 110 and .jobs[0].read.total_ios > 3 * .jobs[0].write.total_ios' \
+        "$B_TMP/mixcap.json" "rate_iops=,50 on randrw held the reads too"
 $BENCH --filename=$dev --runtime=600ms --time_based --name=first --rw=read --name=second --rw=randread --stonewall \
         -J >"$B_TMP/wall.json" 2>"$B_TMP/err" || b_fail "stonewall: $(cat "$B_TMP/err")"
 check '.jobs[0].groupid == 0 and .jobs[1].groupid == 1 and .jobs[0].elapsed >= 1' "$B_TMP/wall.json" "stonewall"

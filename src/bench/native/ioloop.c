@@ -125,6 +125,7 @@ struct loop {
         uint64_t *ru0;                          /* RUSAGE_THREAD when the window opened */
         uint64_t interval[BENCH_NDIR];          /* per direction: rate's least gap (ticks), */
         uint64_t next_ok[BENCH_NDIR];           /* and the next tick it allows an I/O */
+        bool mixed[BENCH_NDIR];                 /* a mixed job's share of the direction is not 0 */
         uint64_t tot_ios[BENCH_NDIR], tot_bytes[BENCH_NDIR];    /* since the start, for the progress line */
         bool sync;
         unsigned batch, cmin, cmax, think_every;
@@ -157,6 +158,8 @@ LOOP_STEP void loop_start(struct loop *L)
                         ns = (uint64_t)((double)o->bs[d] * 1e9 / (double)o->rate_bps[d]);
                 L->interval[d] = ns ? bench_ns_to_ticks(ns) : 0;
                 L->next_ok[d] = L->now;
+                L->mixed[d] = bench_rw_reads(o->rw) && bench_rw_writes(o->rw) &&
+                              (d == BENCH_READ ? o->rwmixread > 0 : o->rwmixread < 100);
         }
         L->ramp_end = L->now + ramp_ticks;
         L->end = L->run_ticks ? L->ramp_end + L->run_ticks : UINT64_MAX;
@@ -183,11 +186,24 @@ LOOP_STEP void fill(struct loop *L)
 
                 if (L->interval[dir]) {
                         uint64_t t_now = bench_tick();
+                        unsigned odir = dir ^ 1;
 
-                        if ((int64_t)(t_now - L->next_ok[dir]) < 0) {
-                                pending_dir = (int)dir;
+                        /*
+                         * Ahead of its rate: a mixed job goes the other way
+                         * where that one is not ahead of its own, else waits
+                         * for the earlier of the two (fio's rate_ddir()).
+                         */
+                        if ((int64_t)(t_now - L->next_ok[dir]) < 0 && L->mixed[odir] &&
+                            (!L->interval[odir] || (int64_t)(t_now - L->next_ok[odir]) >= 0)) {
+                                dir = odir;
+                        } else if ((int64_t)(t_now - L->next_ok[dir]) < 0) {
+                                bool other_first = (int64_t)(L->next_ok[odir] - L->next_ok[dir]) < 0;
+
+                                pending_dir = L->mixed[odir] && other_first ? (int)odir : (int)dir;
                                 break;
                         }
+                }
+                if (L->interval[dir]) {
                         /*
                          * Keep the schedule from the start, as fio does: a
                          * thread that fell behind (it was reaping) catches up,
