@@ -558,6 +558,9 @@ double bench_result_iops(const struct bench_result *r, int dir);        /* dir -
 double bench_result_bw(const struct bench_result *r, int dir);          /* B/s */
 uint64_t bench_result_clat_pct(const struct bench_result *r, int dir, double p);
 double bench_result_cpu_us_per_io(const struct bench_result *r, bool machine);
+/* The block sizes job o runs, as the reports label them: "bs=4KiB", "bs=4KiB,64KiB" or
+ * "bssplit=4KiB/50:64KiB/50" */
+const char *bench_fmt_bs(char *buf, size_t len, const struct bench_opts *o);
 
 void bench_report_text(FILE *f, const struct bench_opts *o, const struct bench_target *tg,
                        const struct ios_device *disk, const struct bench_result *r);

@@ -85,7 +85,7 @@ void bench_compare_text(FILE *f, const struct bench_opts *o, const struct bench_
                        const struct bench_verdict *v, bool restored, const char *restored_what,
                        const char *note)
 {
-        char b[8][32], round[160];
+        char b[8][32], round[160], label[600];
         bool reads = bench_rw_reads(o->rw), writes = bench_rw_writes(o->rw);
 
         /* the columns: what any job does; the header: the one job, or that there are several */
@@ -101,18 +101,19 @@ void bench_compare_text(FILE *f, const struct bench_opts *o, const struct bench_
                         ios_class_to_string(disk->cls), tg->path, bench_rw_to_string(o->rw));
                 if (bench_rw_reads(o->rw) && bench_rw_writes(o->rw))
                         fprintf(f, " rwmixread=%u", o->rwmixread);
-                fprintf(f, " bs=%s iodepth=%u numjobs=%u ioengine=%s direct=%d\n",
-                        bench_fmt_bytes(b[0], sizeof(b[0]), o->bs[bench_rw_reads(o->rw) ? 0 : 1]), o->iodepth,
-                        o->numjobs, o->engine->name, o->direct);
+                bench_fmt_bs(label, sizeof(label), o);
+                fprintf(f, " %s iodepth=%u numjobs=%u ioengine=%s direct=%d\n", label, o->iodepth, o->numjobs,
+                        o->engine->name, o->direct);
         }
         if (o->njobs > 1) {
                 fprintf(f, "  jobs:");
-                for (unsigned j = 0; j < o->njobs; j++)
-                        fprintf(f, " %s (rw=%s bs=%s iodepth=%u)%s", o->jobs[j].name,
-                                bench_rw_to_string(o->jobs[j].rw),
-                                bench_fmt_bytes(b[0], sizeof(b[0]),
-                                                o->jobs[j].bs[bench_rw_reads(o->jobs[j].rw) ? 0 : 1]),
-                                o->jobs[j].iodepth, j + 1 < o->njobs ? "," : "\n");
+                for (unsigned j = 0; j < o->njobs; j++) {
+                        const struct bench_opts *jo = &o->jobs[j];
+
+                        bench_fmt_bs(label, sizeof(label), jo);
+                        fprintf(f, " %s (rw=%s %s iodepth=%u)%s", jo->name, bench_rw_to_string(jo->rw), label,
+                                jo->iodepth, j + 1 < o->njobs ? "," : "\n");
+                }
         }
         fprintf(f, "  backend: %s\n", bench_backend_name);
         bench_round_words(o, bench_target_max_region(tg), round, sizeof(round));

@@ -151,20 +151,63 @@ static void batching(const uint64_t *calls, uint64_t ios, double *per_call)
         *per_call = n ? (double)ios / (double)n : 0;
 }
 
+/* The same bssplit list for reads and writes */
+static bool split_same(const struct bench_opts *o)
+{
+        return o->n_bssplit[0] == o->n_bssplit[1] &&
+               !memcmp(o->bssplit[0], o->bssplit[1], o->n_bssplit[0] * sizeof(o->bssplit[0][0]));
+}
+
+/* A direction's bssplit list: 4KiB/50:64KiB/50 */
+static size_t split_list(char *buf, size_t len, const struct bench_opts *o, int d)
+{
+        size_t n = 0;
+
+        for (unsigned i = 0; i < o->n_bssplit[d] && n < len; i++) {
+                const struct bench_bssplit *x = &o->bssplit[d][i];
+                char a[32];
+
+                bench_fmt_bytes(a, sizeof(a), x->bs);
+                n += (size_t)snprintf(buf + n, len - n, "%s%s/%u", i ? ":" : "", a, x->perc);
+        }
+        return n < len ? n : len;
+}
+
+const char *bench_fmt_bs(char *buf, size_t len, const struct bench_opts *o)
+{
+        bool r = bench_rw_reads(o->rw), w = bench_rw_writes(o->rw);
+        char a[32], b[32];
+
+        if (o->n_bssplit[BENCH_READ] || o->n_bssplit[BENCH_WRITE]) {
+                size_t n = (size_t)snprintf(buf, len, "bssplit=");
+
+                if (n < len)
+                        n += split_list(buf + n, len - n, o, r ? BENCH_READ : BENCH_WRITE);
+                if (r && w && !split_same(o) && n + 1 < len) {
+                        buf[n++] = ',';
+                        split_list(buf + n, len - n, o, BENCH_WRITE);
+                }
+                return buf;
+        }
+        if (o->bs[0] == o->bs[1] || !w || !r)
+                snprintf(buf, len, "bs=%s", bench_fmt_bytes(a, sizeof(a), o->bs[r ? 0 : 1]));
+        else
+                snprintf(buf, len, "bs=%s,%s", bench_fmt_bytes(a, sizeof(a), o->bs[0]),
+                         bench_fmt_bytes(b, sizeof(b), o->bs[1]));
+        return buf;
+}
+
 /* One reported unit: a job, or a group_reporting group merged (r->merged jobs). */
 static void unit_text(FILE *f, const struct bench_opts *o, const struct bench_result *r)
 {
-        char a[32], b[32];
+        char a[32], b[32], label[600];
         uint64_t ios = r->d[0].ios + r->d[1].ios;
         double rt = (double)r->runtime_ns / 1e9, sub, reap;
 
         fprintf(f, "%s: %s rw=%s", o->name, r->path ? r->path : "null", bench_rw_to_string(o->rw));
         if (bench_rw_reads(o->rw) && bench_rw_writes(o->rw))
                 fprintf(f, " rwmixread=%u", o->rwmixread);
-        if (o->bs[0] == o->bs[1] || !bench_rw_writes(o->rw) || !bench_rw_reads(o->rw))
-                fprintf(f, " bs=%s", bench_fmt_bytes(a, sizeof(a), o->bs[bench_rw_reads(o->rw) ? 0 : 1]));
-        else
-                fprintf(f, " bs=%s,%s", bench_fmt_bytes(a, sizeof(a), o->bs[0]), bench_fmt_bytes(b, sizeof(b), o->bs[1]));
+        fprintf(f, " %s", bench_fmt_bs(label, sizeof(label), o));
         fprintf(f, " iodepth=%u numjobs=%u ioengine=%s direct=%d", r->depth, o->numjobs, o->engine->name, o->direct);
         if (r->merged > 1)
                 fprintf(f, " (group %u: %u jobs reported together)", o->groupid, r->merged);
@@ -365,7 +408,15 @@ static void json_options(FILE *f, const char *ind, const struct bench_opts *o)
         fprintf(f, "%s\"rw\" : \"%s\",\n", ind, bench_rw_to_string(o->rw));
         if (bench_rw_reads(o->rw) && bench_rw_writes(o->rw))
                 fprintf(f, "%s\"rwmixread\" : \"%u\",\n", ind, o->rwmixread);
-        if (o->bs[0] == o->bs[1])
+        if (o->n_bssplit[BENCH_READ] || o->n_bssplit[BENCH_WRITE]) {
+                /* fio's form, in bytes: each direction's list, "," between them */
+                fprintf(f, "%s\"bssplit\" : \"", ind);
+                for (int d = 0; d < (split_same(o) ? 1 : BENCH_NDIR); d++)
+                        for (unsigned i = 0; i < o->n_bssplit[d]; i++)
+                                fprintf(f, "%s%u/%u", i ? ":" : d ? "," : "", o->bssplit[d][i].bs,
+                                        o->bssplit[d][i].perc);
+                fprintf(f, "\",\n");
+        } else if (o->bs[0] == o->bs[1])
                 fprintf(f, "%s\"bs\" : \"%u\",\n", ind, o->bs[0]);
         else
                 fprintf(f, "%s\"bs\" : \"%u,%u\",\n", ind, o->bs[0], o->bs[1]);

@@ -7,7 +7,8 @@
 # directory for a write workload is removed afterwards.  The progress line
 # (--eta=always) is rewritten in place once a second, names the loop it
 # belongs to, and is cleared at the end; off a terminal --eta=auto prints
-# none.  One I/O's latency is its least and its most.  Jobs whose I/O buffers would take more than half of the machine's
+# none.  One I/O's latency is its least and its most; a bssplit job is
+# labelled with its split.  Jobs whose I/O buffers would take more than half of the machine's
 # memory are refused (exit 3) before a file is laid out, jobs whose clones
 # pass fio's 4,096 (exit 2) before a thread starts.  With
 # --backend=native, fio options the native engine lacks are one usage error
@@ -71,6 +72,14 @@ b_json "$B_TMP/null.json" '.jobs[0].read.iops > 0 and .jobs[0].write.iops > 0 an
         .jobs[0].read.lat_ns.N > 0 and .jobs[0].read.slat_ns.N > 0 and .jobs[0]."job options".rw == "randrw"' ||
         b_fail "null engine JSON: $(head -c 600 "$B_TMP/null.json")"
 $BENCH --ioengine=null --runtime=200ms >"$B_TMP/null.txt" || b_fail "null engine text"
+# bssplit: the label says the split that ran, not its largest size
+$BENCH --ioengine=null --bssplit=4k/50:64k/50 --runtime=200ms >"$B_TMP/split.txt" 2>"$B_TMP/err" ||
+        b_fail "bssplit: $(cat "$B_TMP/err")"
+grep -q " rw=read bssplit=4KiB/50:64KiB/50 iodepth=1" "$B_TMP/split.txt" || b_fail "bssplit label: $(cat "$B_TMP/split.txt")"
+$BENCH --ioengine=null --bssplit=4k/50:64k/50 --runtime=200ms -J >"$B_TMP/split.json" 2>"$B_TMP/err" ||
+        b_fail "bssplit -J: $(cat "$B_TMP/err")"
+b_json "$B_TMP/split.json" '.jobs[0]."job options".bssplit == "4096/50:65536/50" and
+        (.jobs[0]."job options" | has("bs") | not)' || b_fail "bssplit JSON: $(head -c 600 "$B_TMP/split.json")"
 # one I/O: its latency is the least and the most (before, every least was 0)
 head -c 4096 /dev/zero >"$B_TMP/one"
 $BENCH --filename="$B_TMP/one" --direct=0 --rw=read --size=4k -J >"$B_TMP/one.json" 2>"$B_TMP/err" ||

@@ -116,8 +116,10 @@ grep -q -- "--output-format=json+ --eta=never --name=small .*--filename=$dev --r
         b_fail "fio's command line: $(cat "$B_TMP/fio-runs")"
 ! grep -q -- "admin.fio" "$B_TMP/fio-runs" || b_fail "fio was given the job file: $(cat "$B_TMP/fio-runs")"
 $BENCH "$B_TMP/admin.fio" >"$B_TMP/admin.txt" 2>&1 || b_fail "admin text: $(cat "$B_TMP/admin.txt")"
+# the [global] bssplit stays in force over the job's bs=128k (fio: a bssplit set is the sizes used)
 grep -q "^backend: fio-" "$B_TMP/admin.txt" && grep -q "^small: $dev rw=randread" "$B_TMP/admin.txt" &&
-        grep -q "^stream: $dev rw=read bs=128KiB iodepth=8" "$B_TMP/admin.txt" || b_fail "admin text: $(cat "$B_TMP/admin.txt")"
+        grep -q "^stream: $dev rw=read bssplit=4KiB/70:64KiB/30 iodepth=8" "$B_TMP/admin.txt" ||
+        b_fail "admin text: $(cat "$B_TMP/admin.txt")"
 # --backend=native: every unsupported option listed at once, file:line each, exit 2
 $BENCH --backend=native "$B_TMP/admin.fio" >/dev/null 2>"$B_TMP/err"; rc=$?
 [ $rc = 2 ] || b_fail "native on the admin file: exit $rc"

@@ -132,6 +132,9 @@ static void job_view(struct bench_opts *o, struct bench_fio_job *fj, const struc
                     x <= UINT32_MAX)
                         o->bs[0] = o->bs[1] = (uint32_t)x;
         }
+        o->n_bssplit[BENCH_READ] = o->n_bssplit[BENCH_WRITE] = 0;
+        if ((v = opt(doc, job, "bssplit")) && bench_parse_bssplit(v, o) < 0)
+                o->n_bssplit[BENCH_READ] = o->n_bssplit[BENCH_WRITE] = 0;       /* fio's own forms: bs= */
         o->iodepth = (v = opt(doc, job, "iodepth")) && bench_parse_uint(v, 1, 65536, &u) == 0 ? u : 1;
         o->numjobs = 1;         /* fio reports each thread, or each group merged */
         o->direct = (v = opt(doc, job, "direct")) && bench_parse_bool(v, &b) == 0 ? b : false;
