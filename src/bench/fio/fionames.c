@@ -25,8 +25,9 @@
  * $jobname, $jobnum, $filenum, $clientuid (empty outside client mode), its
  * first occurrence, in any case, is replaced until none is left, so a
  * keyword in the job name is replaced too.  -ENAMETOOLONG where fio would
- * cut the name (its room shrinks by what is put before each one) and
- * -ELOOP where fio never ends (a job name holding "$jobname").
+ * cut the name: its room shrinks by what is put and what is before it at
+ * each one, so a job name holding "$jobname", where fio never ends,
+ * comes to it too.
  */
 int bench_fio_format_name(const char *fmt, const char *job, unsigned jobnum, unsigned filenum, char *out, size_t len)
 {
@@ -39,15 +40,13 @@ int bench_fio_format_name(const char *fmt, const char *job, unsigned jobnum, uns
         if (snprintf(buf, sizeof(buf), "%s", fmt) >= (int)sizeof(buf))
                 return -ENAMETOOLONG;
         for (size_t k = 0; k < ELEMENTSOF(kw); k++)
-                for (unsigned round = 0;; round++) {
+                for (;;) {
                         char *at = strcasestr(buf, kw[k]);
                         const char *put = k == 0 ? job : k == 3 ? "" : num;
                         size_t pre, n;
 
                         if (!at)
                                 break;
-                        if (round == PATH_MAX)
-                                return -ELOOP;
                         snprintf(num, sizeof(num), "%u", k == 1 ? jobnum : filenum);
                         pre = (size_t)(at - buf);
                         n = strlen(put);
