@@ -29,12 +29,12 @@ static bool engine_is(const char *eng, const char *name)
 }
 
 /* fio's match of a value among an option's values (parse.c str_match_len): the part before a ',', else
- * before a ':', so zonemode=zbd,1 is zbd */
+ * before a ':', so zonemode=zbd,1 is zbd and rw=randread:8 randread */
 static bool value_is(const char *v, const char *ival)
 {
         size_t n = strchr(v, ',') ? (size_t)(strchr(v, ',') - v) : strcspn(v, ":");
 
-        return !strncmp(ival, v, n > strlen(ival) ? n : strlen(ival));
+        return strlen(ival) == n && !strncmp(v, ival, n);
 }
 
 bool bench_fio_falsy(const char *v)
@@ -45,7 +45,7 @@ bool bench_fio_falsy(const char *v)
 unsigned bench_fio_ddir(const char *rw)
 {
         enum { R = BENCH_FIO_DDIR_READ, W = BENCH_FIO_DDIR_WRITE, T = BENCH_FIO_DDIR_TRIM };
-        /* fio's table of rw= (options.c), matched as parse.c does: the value up to a ',', else a ':' */
+        /* fio's table of rw= (options.c), matched as parse.c does (value_is) */
         static const struct {
                 const char *name;
                 unsigned ddir;
@@ -54,15 +54,11 @@ unsigned bench_fio_ddir(const char *rw)
                 { "trim", T },  { "randtrim", T },  { "rw", R | W },   { "readwrite", R | W },
                 { "randrw", R | W }, { "trimwrite", T | W }, { "randtrimwrite", T | W },
         };
-        const char *comma;
-        size_t n;
 
         if (!rw)
                 return R;       /* fio's default */
-        comma = strchr(rw, ',');
-        n = comma ? (size_t)(comma - rw) : strcspn(rw, ":");
         for (size_t i = 0; i < ELEMENTSOF(table); i++)
-                if (strlen(table[i].name) == n && !strncmp(rw, table[i].name, n))
+                if (value_is(rw, table[i].name))
                         return table[i].ddir;
         return R | W | T;       /* a value fio's table does not have: every direction */
 }
