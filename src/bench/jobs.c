@@ -70,6 +70,13 @@ int bench_ramp_took_all(const struct bench_opts *job, uint64_t ios, uint64_t mea
                                job->name, ios, (double)job->ramp_ns / 1e9);
 }
 
+/* the default runtime= bounds a job no amount ends (the rule of end_conditions, below, before it runs) */
+bool bench_job_default_runtime(const struct bench_opts *o)
+{
+        return !o->runtime_set && !o->io_size.set && !o->number_ios &&
+               (o->time_based || !o->size.set || o->size.pct != 0);
+}
+
 /*
  * fio's end conditions: without time_based a job ends when it has done its
  * amount, io_size= (io_limit=) or else size=, or number_ios= I/Os, whichever
@@ -80,6 +87,8 @@ int bench_ramp_took_all(const struct bench_opts *job, uint64_t ios, uint64_t mea
  */
 static int end_conditions(struct bench_opts *o, const char *who, struct bench_error *e)
 {
+        bool timed = bench_job_default_runtime(o);
+
         if (!o->time_based && !o->io_size.set && o->size.set && o->size.pct == 0)
                 o->io_size = (struct bench_size){ .bytes = o->size.bytes, .set = true };
         if (o->number_ios) {
@@ -94,7 +103,7 @@ static int end_conditions(struct bench_opts *o, const char *who, struct bench_er
                 if (!o->io_size.set || amount < o->io_size.bytes)
                         o->io_size = (struct bench_size){ .bytes = amount, .set = true };
         }
-        if (o->io_size.set && !o->runtime_set)
+        if (!timed && !o->runtime_set)
                 o->runtime_ns = 0;      /* stop on the amount of I/O only, as fio */
         return 0;
 }

@@ -38,6 +38,10 @@ const char *bench_jobopt_name(unsigned i, enum bench_jobopt_arg *ret_arg);
  */
 int bench_jobopt_set(struct bench_opts *o, const char *name, const char *value, const char *where,
                      struct bench_error *e);
+/* jobs.c: the job, as set (before its end conditions are worked out), is bounded by the default runtime=
+ * (10 s): it sets no runtime= and no amount ends it (io_size=, number_ios=, or size= unless time_based
+ * or a percentage); the fio backend passes that bound to fio, whose own default is none. */
+bool bench_job_default_runtime(const struct bench_opts *o);
 /* jobopts-fio.c: 'b' if fio knows name as an option that may stand alone,
  * 'v' if fio knows it and it takes a value, 0 if fio does not know it. */
 int bench_fio_option_arg(const char *name);

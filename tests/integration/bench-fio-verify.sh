@@ -95,7 +95,7 @@ for mode in landlock unconfined; do
         run --name=v $job --verify_state_load=1 >"$B_TMP/out" 2>"$B_TMP/err"
         rc=$?
         [ $rc = 1 ] || b_fail "$mode: a changed block: exit $rc, want 1: $(cat "$B_TMP/err")"
-        grep -q "^iosched-bench: fio failed (exit status 1): .*func=io_u_sync_complete" "$B_TMP/err" ||
+        grep -q "^iosched-bench: fio failed (exit status 1): .*err=84/.*func=io_u_.*_complete" "$B_TMP/err" ||
                 b_fail "$mode: a changed block: not fio's reason: $(cat "$B_TMP/err")"
         # verify_dump=1: fio writes the failing block to new files named after the target and the offset,
         # in --aux-path's directory: without --allow-write refused; with it made in the scratch directory

@@ -13,7 +13,8 @@
 # refused on the fio backend, whose reading would not show them); a --workload
 # preset runs through fio; fio command lines from blogs (--gtod_reduce,
 # --eta-newline=1, --readonly, --invalidate=1, --refill_buffers) run
-# natively, and through fio with their bare booleans given "=1"; the seed's
+# natively, and through fio with their bare booleans given "=1"; what a job
+# does not set is the native engine's default through fio too; the seed's
 # reader-under-writer job file (random_generator=lfsr) runs natively and
 # through fio; a --compare of a job file with bssplit and verify runs through fio on
 # every variant and round with --allow-write, shows every job per variant
@@ -195,6 +196,28 @@ $BENCH -J --backend=fio $blog >"$B_TMP/blog.json" 2>"$B_TMP/err" || b_fail "blog
 py "$B_TMP/blog.json" 'd["backend"].startswith("fio-") and d["jobs"][0]["jobname"] == "blog" and d["jobs"][0]["read"]["total_ios"] > 0' ||
         b_fail "blog via fio: $(head -c 400 "$B_TMP/blog.json")"
 grep -q -- "--readonly --name=blog .*--invalidate=1 --refill_buffers=1" "$B_TMP/fio-runs" || b_fail "bare booleans: $(tail -1 "$B_TMP/fio-runs")"
+
+# 3b. what a job does not set is the native engine's default on fio too (io_uring, direct=1, 10 s where
+# no amount ends the job), what it sets is its own: with --backend=fio, and through auto (randseed=)
+for form in "--backend=fio" "--randseed=1"; do
+        $BENCH $form --name=d --filename=$dev --rw=randread --offset=255m >"$B_TMP/out" 2>"$B_TMP/err" ||
+                b_fail "$form: defaults: $(cat "$B_TMP/err")"
+        last=$(tail -1 "$B_TMP/fio-runs")
+        case "$last" in *"--name=d --ioengine=io_uring "*"--runtime=10000ms"*) ;;
+        *) b_fail "$form: fio's command line has not the native defaults: $last" ;; esac
+        case "$last" in *--direct=1*) ;; *) b_fail "$form: not direct=1: $last" ;; esac
+        grep -q "^d: $dev rw=randread bs=4KiB iodepth=1 numjobs=1 ioengine=io_uring direct=1$" "$B_TMP/out" ||
+                b_fail "$form: defaults: $(cat "$B_TMP/out")"
+done
+$BENCH --backend=fio --name=d --filename=$dev --rw=randread --size=1m >/dev/null 2>"$B_TMP/err" ||
+        b_fail "an amount: $(cat "$B_TMP/err")"
+case "$(tail -1 "$B_TMP/fio-runs")" in *--runtime=*) b_fail "an amount ends it, yet: $(tail -1 "$B_TMP/fio-runs")" ;; esac
+$BENCH --backend=fio --name=d --filename=$dev --rw=randread --offset=255m --ioengine=psync --buffered=1 \
+        --runtime=2 >"$B_TMP/out" 2>"$B_TMP/err" || b_fail "its own: $(cat "$B_TMP/err")"
+last=$(tail -1 "$B_TMP/fio-runs")
+case "$last" in *--direct=*|*--runtime=10000ms*) b_fail "a job's own settings overridden: $last" ;; esac
+grep -q "^d: $dev rw=randread bs=4KiB iodepth=1 numjobs=1 ioengine=psync direct=0$" "$B_TMP/out" ||
+        b_fail "its own: $(cat "$B_TMP/out")"
 
 # 4. the seed's reader-under-writer job file, random_generator=lfsr included
 cat >"$B_TMP/seed.fio" <<EOF

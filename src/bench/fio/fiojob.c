@@ -302,6 +302,7 @@ static int one_path(struct model *m, struct jobsum *js, const char *path)
                 snprintf(key, sizeof(key), "f:%lx:%lx", (unsigned long)st.st_dev, (unsigned long)st.st_ino);
         } else {
                 change |= js->deletes || js->truncates || (js->hints && S_ISBLK(st.st_mode));
+                js->chardev |= S_ISCHR(st.st_mode) && !js->log;
                 /* a driver's character device: reading it is no safer than writing it (sandbox.c) */
                 if (S_ISCHR(st.st_mode) && !bench_sandbox_harmless_rdev(st.st_rdev)) {
                         static const char why[] =
@@ -1129,6 +1130,10 @@ static int one_job(struct model *m, struct bench_fio_def *j, struct jobsum *js_o
         if (r < 0)
                 return r;
         r = job_files(m, j, &js, resolved);
+        /* the native engine's direct=1 (fio's default is 0), but on a character device: no O_DIRECT there */
+        if (r >= 0 && !js.chardev && !bench_fio_kv_get(&j->kv, "direct") &&
+            !bench_fio_kv_get(&j->kv, "buffered"))
+                r = bench_fio_kv_add(&j->kv, "direct", "1");
         m->f->writes |= js.writes || js.deletes || js.truncates || js.hints;
         m->f->sets_hints |= js.hints;
         if (bench_fio_kv_get(&j->kv, "numjobs"))

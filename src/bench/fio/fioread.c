@@ -18,6 +18,7 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -396,6 +397,36 @@ static int read_command_line(const struct bench_opts *g, struct bench_fio_defs *
         return r;
 }
 
+/*
+ * The native engine's time bound, where fio's default is none (a whole device read or written): a job
+ * that sets no runtime= and that no amount ends (jobs.h bench_job_default_runtime) gets the default
+ * runtime=.  A value only fio reads (a form the native engine does not parse) counts as set: fio's.
+ */
+static int default_runtime(struct bench_fio_def *j)
+{
+        static const char * const keys[] = { "runtime", "time_based", "size", "io_size", "number_ios" };
+        struct bench_opts o;
+        char val[32];
+        uint64_t ns;
+        bool bound;
+
+        bench_opts_init(&o);
+        for (size_t i = 0; i < ELEMENTSOF(keys); i++) {
+                const char *v = bench_fio_kv_get(&j->kv, keys[i]);
+                struct bench_error ignored = {};
+
+                if (v && bench_jobopt_set(&o, keys[i], v, NULL, &ignored) != 0)
+                        o.runtime_set = true;
+        }
+        bound = bench_job_default_runtime(&o);
+        ns = o.runtime_ns;
+        bench_opts_done(&o);
+        if (!bound)
+                return 0;
+        snprintf(val, sizeof(val), "%" PRIu64 "ms", ns / 1000000u);
+        return bench_fio_kv_add(&j->kv, "runtime", val);
+}
+
 int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio_defs *d, struct bench_error *e)
 {
         struct bench_fio_kvs base = {}, cmd_globals = {}, globals = {};
@@ -449,7 +480,10 @@ int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio
                                        "cannot fence fio with Landlock (%s%s%s: %s); fio not run unconfined",
                                        step, what ? " " : "", what ? what : "", ios_strerror(r));
         bench_fio_read_engines(&fc, exe);
-        if (g->compare)
+        /* the native engine's defaults where fio's differ, so that a job means the same on both: its engine
+         * (fio's is psync), its runtime= below, and direct=1 (fiojob.c: it knows the files) */
+        r = kv_push_setting(&base, "ioengine=io_uring");
+        if (r >= 0 && g->compare)
                 r = kv_push_setting(&base, "ramp_time=1");      /* settle after each switch, as ours */
         if (r >= 0)
                 r = read_command_line(g, d, &base, &cmd_globals, &named);
@@ -502,6 +536,8 @@ int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio
                 if (r >= 0 && later && d->n > n0)
                         r = bench_fio_kv_add(&d->jobs[n0].kv, "stonewall", NULL);
         }
+        for (size_t i = 0; r >= 0 && i < d->n; i++)
+                r = default_runtime(&d->jobs[i]);
 out:
         bench_fence_done(&fc);
         kvs_done(&base);

@@ -133,6 +133,7 @@ struct jobsum {
         uint64_t need;                  /* bytes each file must have, else fio lays it out; 0: no need */
         bool need_unsure;
         bool need_share;                /* unsure as the start is a share of the file or its end */
+        bool chardev;                   /* names a character device: the kernel opens none O_DIRECT */
         bool log;                       /* a log or state file: not a target (its disk is not compared) */
         bool keep;                      /* a new file the user asked for (a log): not removed afterwards */
 };
