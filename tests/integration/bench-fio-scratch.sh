@@ -10,7 +10,8 @@
 # named by filename=, by directory= and fio's default names, and by a log
 # prefix are made there; the logs end in D under fio's names, nothing else
 # stays (a log named "off" or "0" too: fio takes any value as the prefix;
-# a log of all jobs, per_job_logs=0, is appended to, as fio does);
+# a log of all jobs, per_job_logs=0, is appended to, as fio does; a data
+# file named like a log of the job's prefix is not one);
 # an existing file fio would remove (smaller than the job needs, or
 # unlink=1; also when another job writes it first) is refused before fio
 # starts (exit 3) and kept, as are a new
@@ -66,6 +67,21 @@ for mode in landlock unconfined; do
                 b_fail "$mode: --per_job_logs=0: $D/p_bw.log was not appended to: $(head -c 300 "$D/p_bw.log")"
         rm -f "$D/p_bw.log"
         [ -z "$(left)" ] || b_fail "$mode: left in $D after the run: $(left)"
+        # a data file named like a log of the job's prefix (p_1.log.0.1), one fio names and the checks'
+        # reading does not (nrfiles=0x2: two): removed with the scratch directory, not moved to D nor
+        # appended to D's file of its name
+        printf 'victim\n' >"$D/p_1.log.0.1"
+        run --allow-write --name=p_1.log --directory="$D" --nrfiles=0x2 --rw=read --size=64k --runtime=1 \
+                --write_bw_log="$D/p" >"$B_TMP/out" 2>"$B_TMP/err"
+        rc=$?
+        [ "$(cat "$D/p_1.log.0.1")" = victim ] ||
+                b_fail "$mode: a data file named like a log: $D/p_1.log.0.1 changed (exit $rc): $(cat "$B_TMP/err")"
+        rm -f "$D/p_1.log.0.1"
+        run --allow-write --name=p_1.log --directory="$D" --nrfiles=0x2 --rw=read --size=64k --runtime=1 \
+                --write_bw_log="$D/p" >"$B_TMP/out" 2>"$B_TMP/err"
+        rc=$?
+        rm -f "$D"/p_bw.*.log
+        [ -z "$(left)" ] || b_fail "$mode: a data file named like a log: left in $D (exit $rc): $(left)"
 
         # fio's own names under directory=, two clones of two files each
         run --allow-write --name=j --directory="$D" --numjobs=2 --nrfiles=2 --size=1m --rw=randwrite \

@@ -46,7 +46,7 @@ struct bench_fio_scratch {
         int dfd;                /* D (O_PATH), held from the start */
         dev_t dev;
         ino_t ino;              /* the scratch directory made */
-        char **keep;            /* moved to D at the end: "=NAME", "_PREFIX" (PREFIX_*.log), "." (dumps) */
+        char **keep;            /* moved to D at the end: "=NAME", "_PREFIX" (its logs), "." (dumps) */
 };
 
 static struct bench_fio_scratch *find(const struct bench_fio *f, const char *dir)
@@ -164,19 +164,42 @@ static bool dump_name(const char *name)
         return false;
 }
 
+/*
+ * fio's name for a log of prefix p (init.c gen_log_name()): P_TYPE.N.log, P_TYPE.log for a log of every
+ * job (per_job_logs=0), .log.fz for .log with log_store_compressed; no other file fio makes is one (a
+ * data file named P_1.log.0.1 stays the run's, removed with the directory).
+ */
+static bool log_name(const char *name, const char *p)
+{
+        static const char * const types[] = { "lat", "slat", "clat", "clat_hist", "bw", "iops" };
+        size_t pl = strlen(p);
+
+        if (!startswith(name, p) || name[pl] != '_')
+                return false;
+        for (size_t i = 0; i < ELEMENTSOF(types); i++) {
+                size_t tl = strlen(types[i]);
+                const char *q = name + pl + 1 + tl;
+
+                if (strncmp(name + pl + 1, types[i], tl) != 0 || *q++ != '.')
+                        continue;
+                if (*q >= '0' && *q <= '9') {   /* the job's number */
+                        q += strspn(q, "0123456789");
+                        if (*q++ != '.')
+                                continue;
+                }
+                if (streq(q, "log") || streq(q, "log.fz"))
+                        return true;
+        }
+        return false;
+}
+
 /* Is name one of fio's files the job asked for (moved out: its tag), or the run's own (removed: 0)? */
 static char kept(const struct bench_fio_scratch *s, const char *name)
 {
-        for (char **k = s->keep; k && *k; k++) {
-                const char *v = *k + 1;
-                size_t vl = strlen(v);
-
-                /* PREFIX_bw.1.log, PREFIX_clat.log, PREFIX_lat.1.log.fz (log_store_compressed) */
-                if ((**k == '=' && streq(name, v)) ||
-                    (**k == '_' && startswith(name, v) && name[vl] == '_' && strstr(name + vl, ".log")) ||
+        for (char **k = s->keep; k && *k; k++)
+                if ((**k == '=' && streq(name, *k + 1)) || (**k == '_' && log_name(name, *k + 1)) ||
                     (**k == '.' && dump_name(name)))
                         return **k;
-        }
         return 0;
 }
 
