@@ -24,7 +24,8 @@
 # file is (with --allow-net), --server/--client, include and
 # $-arithmetic in a job file, a job named after a link in the working
 # directory (fio opens DIRECTORY/NAME), filename_format with keywords in
-# the job name, ioengine=pmemblk.  With Landlock and on the path of kernels
+# the job name, ioengine=pmemblk, a fio-dump-status in $TMPDIR (fio
+# removes it and spoils its report).  With Landlock and on the path of kernels
 # without it (IOSCHED_BENCH_LANDLOCK=0), where what only fio knows is
 # refused without --unconfined.
 # Hang-guard: 900 (over 100 runs of iosched-bench in three modes, each
@@ -170,5 +171,13 @@ for mode in landlock none unconfined; do
         form "--server"
         form "$B_TMP/inc-job.fio"
         form "$B_TMP/arith.fio"
+        # fio removes $TMPDIR/fio-dump-status while jobs run and prints its running figures into the
+        # report: a file any user may make in /tmp (here in a TMPDIR of the test's)
+        mkdir -p tmpd && printf 'anyone\n' >tmpd/fio-dump-status && chown 65534 tmpd/fio-dump-status
+        export TMPDIR="$B_TMP/tmpd"
+        form "$base"
+        unset TMPDIR
+        [ -f tmpd/fio-dump-status ] || b_fail "$mode: fio removed \$TMPDIR/fio-dump-status (exit $rc)"
+        [ $rc = 0 ] || b_fail "$mode: with a fio-dump-status in \$TMPDIR: exit $rc: $(tail -2 err)"
 done
 exit 0

@@ -160,6 +160,8 @@ int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct b
                 r = refuse(&d, e);
         if (r >= 0)
                 r = bench_fio_argv(&d, f->exe, &f->argv);
+        if (r >= 0 && !(f->envp = bench_fio_environ()))
+                r = -ENOMEM;
         if (r >= 0) {
                 const char *step, *what;
 
@@ -229,7 +231,7 @@ static _Noreturn void child_exec(struct bench_fio *f, pid_t parent, int out, int
         r = bench_fence_enter(&f->fence, &step);
         if (r < 0)
                 child_fail(status, -r, step, true);
-        execv(f->exe, f->argv);
+        execve(f->exe, f->argv, f->envp);
         child_fail(status, errno, "execute it", false);
 }
 

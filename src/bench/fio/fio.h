@@ -58,6 +58,7 @@ struct bench_fio {
         char *exe;                      /* fio, found in PATH */
         char version[48];               /* "fio-3.33", from fio's report */
         char **argv;                    /* fio's command line */
+        char **envp;                    /* its environment (bench_fio_environ(), not owned) */
         char *preset;                   /* a --workload preset written out for fio, removed at the end */
         bool writes;                    /* some job writes, trims or verifies */
         char **created;                 /* files the job names that did not exist: removed at the end */
@@ -105,6 +106,9 @@ int bench_sandbox_enter(const struct bench_fio_access *a, const char *exe, const
  * (null, zero, full, random, urandom); any other character device is a driver's door (NVMe and
  * SCSI generic take passthrough commands, writes too, on a descriptor open for reading) */
 bool bench_sandbox_harmless_rdev(dev_t rdev);
+/* fioproc.c: the environment fio is executed with (TMPDIR root's alone), built at the first call, in the
+ * parent before a fork; NULL: no memory */
+char **bench_fio_environ(void);
 /* fioproc.c: in a fio child before exec: its own process group, the parent-death signal, the run's
  * cgroup; 0, -ECHILD when parent is gone already, or -errno with *step.  Async-signal-safe. */
 int bench_fio_proc_enter(pid_t parent, const char **step);

@@ -66,12 +66,13 @@ int bench_fio_capture(const struct bench_fence *fc, char * const *argv, const ch
 {
         const char *step = NULL;
         int ifd = memfd_text("fio-in", in), ofd = memfd_text("fio-out", NULL), efd = memfd_text("fio-err", NULL);
+        char **env = bench_fio_environ();
         int status = 0, r = 0;
         pid_t pid = -1, parent = getpid();
 
         /* the run's cgroup and its guard first: a job fio forks while it reads ends with the run */
         (void)bench_guard_start();
-        if (ifd < 0 || ofd < 0 || efd < 0)
+        if (ifd < 0 || ofd < 0 || efd < 0 || !env)
                 r = -ENOMEM;
         else if ((pid = fork()) < 0)
                 r = bench_error_set(e, BENCH_ERR_SYSTEM, errno, "cannot start fio: %s", ios_strerror(errno));
@@ -90,7 +91,7 @@ int bench_fio_capture(const struct bench_fence *fc, char * const *argv, const ch
                         dprintf(2, "iosched-bench: cannot fence fio (%s: %s)\n", step, ios_strerror(r));
                         _exit(127);
                 }
-                execv(argv[0], argv);
+                execve(argv[0], argv, env);
                 _exit(127);
         }
         if (pid > 0)

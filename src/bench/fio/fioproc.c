@@ -28,7 +28,37 @@
 
 #include "fio.h"
 #include "guard.h"
+#include "iosched.h"
 #include "macro.h"
+
+/*
+ * fio's environment: iosched-bench's, with TMPDIR the root-only directory
+ * of the benchmark's locks.  While jobs run, fio removes
+ * $TMPDIR/fio-dump-status, /tmp's where TMPDIR is unset, and prints its
+ * running figures into the report when there was one (stat.c
+ * check_status_file()): where any user may make that file, fio removed
+ * it, run by root, and every run's JSON was spoiled.  Only root makes a
+ * file in /run.  Built once, in the parent: the child only reads it.
+ */
+char **bench_fio_environ(void)
+{
+        static char **env;
+        size_t n = 0, k = 0;
+        char **v;
+
+        if (env)
+                return env;
+        for (char **e = environ; *e; e++)
+                n++;
+        v = calloc(n + 2, sizeof(*v));
+        if (!v)
+                return NULL;
+        for (char **e = environ; *e; e++)
+                if (strncmp(*e, "TMPDIR=", 7) != 0)
+                        v[k++] = *e;
+        v[k] = (char *)"TMPDIR=" IOS_BENCH_LOCK_DIR;
+        return env = v;
+}
 
 int bench_fio_proc_enter(pid_t parent, const char **step)
 {
