@@ -24,8 +24,9 @@
 # file is (with --allow-net), --server/--client, include and
 # $-arithmetic in a job file, a job named after a link in the working
 # directory (fio opens DIRECTORY/NAME), filename_format with keywords in
-# the job name, ioengine=pmemblk, a fio-dump-status in $TMPDIR (fio
-# removes it and spoils its report).  With Landlock and on the path of kernels
+# the job name, ioengine=pmemblk, profile= on a job whose file exists (its
+# jobs write .fio.tio.N in the working directory), a fio-dump-status in
+# $TMPDIR (fio removes it and spoils its report).  With Landlock and on the path of kernels
 # without it (IOSCHED_BENCH_LANDLOCK=0), where what only fio knows is
 # refused without --unconfined.
 # Hang-guard: 900 (over 100 runs of iosched-bench in three modes, each
@@ -54,6 +55,7 @@ cc -shared -fPIC -o other/x.so lib.c || b_fail "cc"
 printf '[j]\nfilename=%s/work/data\nrw=read\nsize=64k\ninclude %s/other/inc.fio\n' "$B_TMP" "$B_TMP" >inc-job.fio
 printf 'write_iolog=%s/other/victim\n' "$B_TMP" >other/inc.fio
 printf '[j]\nfilename=%s/work/data\nrw=read\nsize=$mb_memory/1024\n' "$B_TMP" >arith.fio
+printf '[j]\nfilename=%s/work/data\nrw=read\nsize=1m\nruntime=1\nprofile=tiobench\n' "$B_TMP" >prof.fio
 printf '[global]\nlog_file = %s/other/cephlog\nmon_host = 127.0.0.1\n' "$B_TMP" >ceph.conf
 chmod 666 ceph.conf
 gl0=$(ls -d /tmp/fio_gfapi.log 2>/dev/null)      # gfapi's log, unless another program made one
@@ -88,8 +90,8 @@ check() {  # check FORM: nothing outside the run changed
         left=$(find /sys/fs/cgroup -maxdepth 4 -type d -name "$cgname" 2>/dev/null)
         [ -z "$left" ] || { rmdir $left; b_fail "$mode: $1: the job's cgroup was left: $left (exit $rc)"; }
         [ -L work/lnk ] || b_fail "$mode: $1: work/lnk is no longer a link (exit $rc)"
-        [ -z "$(ls work | grep -v -e '^data$' -e '^lnk$')" ] ||
-                b_fail "$mode: $1: made $(ls work | grep -v -e '^data$' -e '^lnk$') beside the target"
+        [ -z "$(ls -A work | grep -v -e '^data$' -e '^lnk$')" ] ||
+                b_fail "$mode: $1: made $(ls -A work | grep -v -e '^data$' -e '^lnk$') beside the target"
 }
 
 form() {  # form FLAGS...: one form, then the check
@@ -153,6 +155,10 @@ for mode in landlock none unconfined; do
         form "--allow-write --name=j --filename=$B_TMP/work/data --rw=write --size=64k --ioengine=e4defrag --donorname=$V"
         form "--allow-write --name=j --filename=$B_TMP/work/data --rw=write --size=64k --ioengine=e4defrag --inplace=1 --donorname=$B_TMP/other/new"
         form "--profile=tiobench --size=1m"
+        # a profile's jobs write .fio.tio.N in the working directory, sizes from sh and bc, on a job
+        # whose own file exists: on the command line and in a job file
+        form "$base --profile=tiobench"
+        form "$B_TMP/prof.fio"
         form "--name=j --directory=$B_TMP/other --ioengine=dirdelete --nrfiles=1 --size=4k"
         form "--allow-write --name=j --directory=$B_TMP/other --ioengine=dirstat --unlink=1 --nrfiles=1 --size=4k"
         form "--name=j --filename=$dev --rw=read --size=1m --runtime=1 --ioscheduler=kyber"

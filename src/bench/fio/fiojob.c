@@ -1017,8 +1017,9 @@ static bool unix_receiver(const struct bench_fio_def *j)
 }
 
 /*
- * What a job would do that iosched-bench never lets fio do: leave the
- * run's cgroup for one it makes (cgroup=; cgroup_nodelete=1 leaves it),
+ * What a job would do that iosched-bench never lets fio do: run a built-in
+ * test's jobs beside its own (profile=: fio takes it as its --profile),
+ * leave the run's cgroup for one it makes (cgroup=; cgroup_nodelete=1 leaves it),
  * switch the disk's scheduler for good (ioscheduler=: fio writes it at
  * the job's start and does not put it back; the bench switches and
  * restores it), send SCSI commands (ioengine=sg: SG_IO, an ioctl the
@@ -1039,9 +1040,16 @@ static int not_run(struct model *m, const struct bench_fio_def *j)
         const char *sched = bench_fio_kv_get(&j->kv, "ioscheduler");
         const char *eng = bench_fio_kv_get(&j->kv, "ioengine");
         const char *cg = bench_fio_kv_get(&j->kv, "cgroup");
+        const char *prof = bench_fio_kv_get(&j->kv, "profile");
         int r = 0;
 
-        if (cg)
+        /* on fio's command line a job's profile= is the program's --profile (init.c, exec_profile) */
+        if (prof)
+                r = bench_fio_problem(m->d, "job '%s': profile=%s: fio would run its built-in test's jobs "
+                                      "(tiobench: writes of files in the working directory, sizes worked "
+                                      "out by sh and bc) beside the job's: not with iosched-bench",
+                                      j->name, prof);
+        if (r >= 0 && cg)
                 r = bench_fio_problem(m->d, "job '%s': cgroup=%s: fio would make that cgroup and move the "
                                       "job into it, out of the run's own, which ends it (and "
                                       "cgroup_nodelete=1 leaves it): not with iosched-bench", j->name, cg);
