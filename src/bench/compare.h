@@ -45,8 +45,10 @@ struct bench_sched_state {
         char *phase;                    /* when a change seen now happened (bench_sched_phase()) */
         char *fin;                      /* restore: the scheduler the disk was left on */
         size_t n_found;                 /* restore: attributes put back as found */
-        /* told before each switch what the restore would write (the guard's, set by lock.c) */
+        /* told before each switch what the restore would write, and after it what the switch left, so
+         * that a value another program sets after it is kept (the guard's, set by lock.c) */
         void (*on_target)(const struct ios_wanted *target);
+        void (*on_left)(const struct ios_wanted *left);
 };
 
 /* ---- sched-kept.c: what another program set, kept ---- */

@@ -300,12 +300,50 @@ static int hints_put_back(struct hints *hs, char *msg, size_t size)
         return n;
 }
 
-/* The restore's writes on major:minor, read back: 1 done, -errno not, 0 nothing to do. */
-static int put_back(unsigned major, unsigned minor, struct ios_wanted *w)
+/*
+ * What of found the guard writes: a file that moved since the switch left it (left: what the last switch
+ * left, empty while one is under way) was set by another program, and is kept, as the bench's restore
+ * keeps it; so are a scheduler another program switched to and its iosched/ tunables.  Each kept one is
+ * named in kept.
+ */
+static int not_others(struct ios_device *d, const struct ios_wanted *found, const struct ios_wanted *left,
+                      struct ios_wanted *w, char *kept, size_t size)
+{
+        struct ios_wanted now = {};
+        const char *sl = ios_wanted_value(left, "scheduler"), *sn;
+        bool sched_moved;
+        size_t k = 0;
+        int r = left->n ? ios_snapshot_take(d, &now) : 0;
+
+        if (r < 0)
+                return r;
+        sn = ios_wanted_value(&now, "scheduler");
+        sched_moved = sl && sn && !streq(sl, sn);
+        for (size_t i = 0; r >= 0 && i < found->n; i++) {
+                const char *key = found->s[i].key, *ours = ios_wanted_value(left, key);
+                const char *cur = ios_wanted_value(&now, key);
+                bool moved = ours && cur && !streq(ours, cur);
+
+                if (moved || (sched_moved && startswith(key, "queue/iosched/"))) {
+                        if (moved && k < size)
+                                k += (size_t)snprintf(kept + k, size - k, "%s%s=%s", k ? ", " : "", key, cur);
+                        continue;
+                }
+                r = ios_wanted_set(w, key, found->s[i].value, "found");
+        }
+        ios_wanted_done(&now);
+        return r;
+}
+
+/* The restore's writes on major:minor, read back, but another program's values: 1 done, -errno not, 0
+ * nothing to do. */
+static int put_back(unsigned major, unsigned minor, const struct ios_wanted *found,
+                    const struct ios_wanted *left, char *kept, size_t size)
 {
         char link[64], target[PATH_MAX];
         struct ios_ctx *ctx = NULL;
         struct ios_device *d = NULL;
+        struct ios_wanted w = {};
         char **bad = NULL;
         ssize_t n;
         int r;
@@ -319,7 +357,10 @@ static int put_back(unsigned major, unsigned minor, struct ios_wanted *w)
         if (r >= 0)
                 r = ios_device_new(ctx, strrchr(target, '/') ? strrchr(target, '/') + 1 : target, &d);
         if (r >= 0)
-                r = bench_sched_put_back(d, w, &bad);
+                r = not_others(d, found, left, &w, kept, size);
+        if (r >= 0)
+                r = bench_sched_put_back(d, &w, &bad);
+        ios_wanted_done(&w);
         ios_strv_free(bad);
         ios_device_free(d);
         ios_ctx_free(ctx);
@@ -327,9 +368,10 @@ static int put_back(unsigned major, unsigned minor, struct ios_wanted *w)
 }
 
 static void give_back(unsigned major, unsigned minor, pid_t pgid, const char *cg, struct procs *ps,
-                      struct files *fs, struct hints *hs, struct ios_wanted *found)
+                      struct files *fs, struct hints *hs, const struct ios_wanted *found,
+                      const struct ios_wanted *left)
 {
-        char path[64], msg[1024] = "", bad[PATH_MAX + 64] = "";
+        char path[64], msg[1024] = "", bad[PATH_MAX + 64] = "", kept[256] = "";
         int n = 0, fd, k;
 
         if (cg[0]) {
@@ -361,11 +403,15 @@ static void give_back(unsigned major, unsigned minor, pid_t pgid, const char *cg
                 for (int i = 0; i < 200 && lock_held(major, minor); i++)
                         usleep(10000);
                 if (found && found->n && !lock_held(major, minor)) {
-                        k = put_back(major, minor, found);
+                        k = put_back(major, minor, found, left, kept, sizeof(kept));
                         if (k != 0)
                                 n += snprintf(msg + n, sizeof(msg) - (size_t)n, "%s%s", n ? "; " : "",
                                               k > 0 ? "put its scheduler and tunables back as found" :
                                                       "could not put its scheduler and tunables back");
+                        if (k > 0 && kept[0])
+                                n += snprintf(msg + n, sizeof(msg) - (size_t)n,
+                                              " but what another program set after the last switch (%s)",
+                                              kept);
                 }
                 snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/uevent", major, minor);
                 fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -412,7 +458,7 @@ static _Noreturn void guard_main(int fd)
         static struct files fs;
         static struct hints hs;
         static char buf[PATH_MAX + 128], cg[PATH_MAX];
-        static struct ios_wanted found;
+        static struct ios_wanted found, left;
         size_t len = 0;
         unsigned major = 0, minor = 0;
         pid_t pgid = 0;
@@ -444,11 +490,13 @@ static _Noreturn void guard_main(int fd)
                                 ps.n = 0;       /* a new fio, or none */
                         } else if (streq(buf, "S")) {
                                 ios_wanted_done(&found);
-                        } else if (startswith(buf, "K ") && strchr(buf, '=')) {
+                                ios_wanted_done(&left);         /* a switch under way: none is known */
+                        } else if ((startswith(buf, "K ") || startswith(buf, "L ")) && strchr(buf, '=')) {
                                 char *eq = strchr(buf, '=');
 
                                 *eq = '\0';
-                                (void)ios_wanted_set(&found, buf + 2, eq + 1, "found");
+                                (void)ios_wanted_set(buf[0] == 'K' ? &found : &left, buf + 2, eq + 1,
+                                                     "found");
                         } else if (startswith(buf, "C /") && strlen(buf + 2) < sizeof(cg)) {
                                 strcpy(cg, buf + 2);
                         } else if (sscanf(buf, "D %u:%u", &a, &b) == 2) {
@@ -464,7 +512,7 @@ static _Noreturn void guard_main(int fd)
                 if (len == sizeof(buf) - 1)
                         len = 0;        /* no line of ours is that long */
         }
-        give_back(major, minor, pgid, cg, &ps, &fs, &hs, &found);
+        give_back(major, minor, pgid, cg, &ps, &fs, &hs, &found, &left);
         _exit(0);
 }
 
@@ -614,17 +662,27 @@ void bench_guard_file_gone(const char *path)
                 tell(line);
 }
 
-void bench_guard_state(const struct ios_wanted *w)
+static void tell_settings(char tag, const struct ios_wanted *w)
 {
         char line[PATH_MAX + 128];
 
-        tell("S\n");
         for (size_t i = 0; i < w->n; i++)
                 if (!strchr(w->s[i].key, '\n') && !strchr(w->s[i].key, '=') &&
                     !strchr(w->s[i].value, '\n') &&
-                    (size_t)snprintf(line, sizeof(line), "K %s=%s\n", w->s[i].key, w->s[i].value) <
+                    (size_t)snprintf(line, sizeof(line), "%c %s=%s\n", tag, w->s[i].key, w->s[i].value) <
                             sizeof(line))
                         tell(line);
+}
+
+void bench_guard_state(const struct ios_wanted *w)
+{
+        tell("S\n");
+        tell_settings('K', w);
+}
+
+void bench_guard_left(const struct ios_wanted *w)
+{
+        tell_settings('L', w);
 }
 
 void bench_guard_hint(int fd, uint64_t hint, const char *path)

@@ -18,7 +18,9 @@
  * EOF (iosched-bench ended, however) it ends the run's cgroup (cgroup.kill)
  * or, without one, kills the fio process group it was last told of; for a
  * disk whose scheduler was switched and not given back it puts back the
- * scheduler and tunables the restore would have written and writes
+ * scheduler and tunables the restore would have written (but a file
+ * another program set after the last switch: kept, as the restore keeps
+ * it) and writes
  * "change" to its uevent once the bench lock is free, so that ioschedd and
  * the udev rule apply the policy again; it puts back the write hints of the
  * run's write targets; and it removes the files the run made (created.c's
@@ -30,6 +32,8 @@ void bench_guard_fio(pid_t pgid);                      /* fio's process group ru
 void bench_guard_disk(unsigned major, unsigned minor);  /* the disk is switched; 0, 0: given back */
 struct ios_wanted;
 void bench_guard_state(const struct ios_wanted *w);     /* what the restore writes, as of the next switch */
+void bench_guard_left(const struct ios_wanted *w);      /* what that switch left: a file that moves since is
+                                                         * another program's, kept */
 /* created.c's files, for the guard to remove after a kill -9: made (dfd: its directory's handle, passed),
  * seen (its identity once fio made it), gone (removed or given up) */
 void bench_guard_file(const char *path, int dfd, dev_t dev, ino_t ino, bool known);

@@ -138,8 +138,10 @@ int bench_switch_begin(struct ios_device *d, struct bench_disk_lock *l, struct b
                                        ios_strerror(r));
         bench_sched_arm(s, report);
         /* from here a kill -9 leaves the disk switched: the guard puts back what the restore would
-         * (told before each switch), then asks for the disk's policy again */
+         * (told before each switch) but what another program set after the switch (told what it
+         * left), then asks for the disk's policy again */
         s->on_target = bench_guard_state;
+        s->on_left = bench_guard_left;
         bench_guard_disk(d->major, d->minor);
         return 0;
 }

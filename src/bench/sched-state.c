@@ -228,6 +228,8 @@ int bench_sched_switch(struct ios_device *d, const char *sched_in, const struct 
                 r = plan_and_apply(d, &w, s, true, &written, ret_msg);
                 if (s)
                         record_left(s, before, written);
+                if (s && s->on_left && s->left_known)
+                        s->on_left(&s->left);
         }
         ios_wanted_done(&w);
         return r;
