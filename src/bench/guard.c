@@ -6,12 +6,14 @@
  * scheduler back nor to remove the files the run made.  So iosched-bench
  * forks, once, a guard: a process of its own process group (a terminal's
  * ^C is iosched-bench's to handle), named "iosched-guard", with every other
- * descriptor closed (it never holds the bench lock, nor a target but read
- * only, for its write hint), that reads short lines from a socket pair:
+ * descriptor closed (it holds the bench lock only for its restore, after
+ * iosched-bench's end, and a target only read only, for its write hint),
+ * that reads short lines from a socket pair:
  *   "C PATH"              the run's cgroup (runcg.c): fio and all it starts
  *   "F PGID"              fio's process group runs (0: none runs)
  *   "D MAJ:MIN"           that disk's scheduler is switched (0:0: given back)
  *   "S" then "K KEY=VALUE" lines: what the restore would write (sched-state.c)
+ *   "L KEY=VALUE"         what the switch after them left there
  *   "M DEV INO KNOWN PATH" a file the run made, its directory's handle
  *                         passed with it (SCM_RIGHTS); "U DEV INO PATH" its
  *                         identity once fio made it; "R PATH" removed
@@ -25,13 +27,14 @@
  * learnt while fio runs, below), removes the files by created.c's rule
  * (beneath the handle, a regular file, the one made), sets the write hints
  * back on the targets' descriptors (fio sets a job's write_hint= on the
- * inode, which keeps it), read back, and, for a switched disk, waits (up
- * to 2 s) until the bench lock is free and writes "change" to the disk's
- * uevent: ioschedd and the udev rule (iosched-apply --udev) then apply the
- * policy, as they yield to a held lock only.  Before that event it puts
- * the disk's scheduler and tunables back itself, as the restore would have
- * (the values found, and those another program set), read back: where no
- * udevd runs, nothing else would.  It says what it did in one line on
+ * inode, which keeps it), read back, and, for a switched disk, takes the
+ * bench lock once it is free (up to 2 s), puts the disk's scheduler and
+ * tunables back itself, as the restore would have (the values found, and
+ * those another program set, before the last switch or after it), read
+ * back: where no udevd runs, nothing else would; then releases the lock
+ * and writes "change" to the disk's uevent: ioschedd and the udev rule
+ * (iosched-apply --udev) then apply the policy, as they yield to a held
+ * lock only.  It says what it did in one line on
  * standard error.
  */
 #define _GNU_SOURCE
@@ -43,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -59,18 +63,32 @@ static int guard_fd = -1;
 static pid_t guard_pid;
 static bool guard_failed;
 
-/* Is the disk's bench lock held by a live iosched-bench? */
-static bool lock_held(unsigned major, unsigned minor)
+/*
+ * The disk's bench lock, for the guard's restore, once iosched-bench's is
+ * released (waited for up to 2 s): a bench started meanwhile is refused,
+ * naming the guard, and never saves a disk put back halfway as what it
+ * found, as the file still names this guard (lock.c); one that took the
+ * lock first sees this guard there and lets it go.  Its descriptor, or -1: there is none, or another
+ * holds it past 2 s.
+ */
+static int lock_take(unsigned major, unsigned minor)
 {
-        struct ios_ctx *ctx = NULL;
-        long pid = 0;
-        int r;
+        char path[128];
+        int fd;
 
-        if (ios_ctx_new(NULL, &ctx) < 0)
-                return false;
-        r = ios_bench_lock_holder(ctx, major, minor, &pid);
-        ios_ctx_free(ctx);
-        return r > 0;
+        if (ios_bench_lock_path(major, minor, path, sizeof(path)) < 0)
+                return -1;
+        fd = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        if (fd < 0)
+                return -1;
+        /* the file keeps naming the killed bench and this guard until the disk is put back */
+        for (int i = 0; i < 200; i++) {
+                if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+                        return fd;
+                usleep(10000);
+        }
+        close(fd);
+        return -1;
 }
 
 /*
@@ -90,20 +108,6 @@ struct procs {
         size_t n;
 };
 
-/* pid's start time (proc/PID/stat, field 22), 0 when it is gone */
-static unsigned long long start_time(pid_t pid)
-{
-        char buf[1024];
-        unsigned long long t = 0;
-
-        /* after the name: state (3) ... starttime (22) */
-        if (bench_proc_stat(pid, buf, sizeof(buf)) < 0 ||
-            sscanf(buf, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
-                   &t) != 1)
-                return 0;
-        return t;
-}
-
 static void learn_children(struct procs *ps, pid_t parent)
 {
         pid_t kids[1024];
@@ -115,7 +119,7 @@ static void learn_children(struct procs *ps, pid_t parent)
                 for (size_t i = 0; i < ps->n && !known; i++)
                         known = ps->v[i].pid == kids[k];
                 if (!known && ps->n < GUARD_MAX_PROCS)
-                        ps->v[ps->n++] = (struct proc){ .pid = kids[k], .start = start_time(kids[k]) };
+                        ps->v[ps->n++] = (struct proc){ .pid = kids[k], .start = bench_proc_start(kids[k]) };
         }
 }
 
@@ -135,7 +139,7 @@ static int kill_fio(struct procs *ps, pid_t pgid)
         int n = kill(-pgid, SIGKILL) == 0;
 
         for (size_t i = 0; i < ps->n; i++)
-                if (ps->v[i].start && start_time(ps->v[i].pid) == ps->v[i].start) {
+                if (ps->v[i].start && bench_proc_start(ps->v[i].pid) == ps->v[i].start) {
                         (void)kill(-ps->v[i].pid, SIGKILL);
                         n += kill(ps->v[i].pid, SIGKILL) == 0;
                 }
@@ -400,10 +404,12 @@ static void give_back(unsigned major, unsigned minor, pid_t pgid, const char *cg
                 n += snprintf(msg + n, sizeof(msg) - (size_t)n, "%s%.*s", n ? "; " : "",
                               (int)(sizeof(msg) / 2), bad);
         if (major || minor) {
-                for (int i = 0; i < 200 && lock_held(major, minor); i++)
-                        usleep(10000);
-                if (found && found->n && !lock_held(major, minor)) {
+                int lock = found && found->n ? lock_take(major, minor) : -1;
+
+                if (lock >= 0) {
                         k = put_back(major, minor, found, left, kept, sizeof(kept));
+                        (void)!ftruncate(lock, 0);      /* given back (lock.c) */
+                        close(lock);
                         if (k != 0)
                                 n += snprintf(msg + n, sizeof(msg) - (size_t)n, "%s%s", n ? "; " : "",
                                               k > 0 ? "put its scheduler and tunables back as found" :
@@ -514,6 +520,11 @@ static _Noreturn void guard_main(int fd)
         }
         give_back(major, minor, pgid, cg, &ps, &fs, &hs, &found, &left);
         _exit(0);
+}
+
+pid_t bench_guard_pid(void)
+{
+        return guard_fd >= 0 ? guard_pid : 0;
 }
 
 /* A normal end: the guard sees EOF with nothing to do and ends; reaped here, not left to init. */

@@ -28,6 +28,7 @@
  * cannot start is said once and the run goes on.
  */
 int bench_guard_start(void);
+pid_t bench_guard_pid(void);                            /* the guard's pid, 0 when none runs */
 void bench_guard_fio(pid_t pgid);                      /* fio's process group runs; 0: none */
 void bench_guard_disk(unsigned major, unsigned minor);  /* the disk is switched; 0, 0: given back */
 struct ios_wanted;
@@ -54,6 +55,8 @@ const char *bench_rw_hint_name(uint64_t h, char *buf, size_t size);
 
 /* procs.c: pid's /proc/PID/stat fields after its name ("S 1 42 ...") in buf: 0 or -errno */
 int bench_proc_stat(pid_t pid, char *buf, size_t len);
+/* procs.c: pid's start time (clock ticks after boot): with the pid, a process no other is; 0 unknown */
+unsigned long long bench_proc_start(pid_t pid);
 /* procs.c: pid's children (at most max) into v: how many */
 size_t bench_proc_children(pid_t pid, pid_t *v, size_t max);
 

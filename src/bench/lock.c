@@ -5,7 +5,7 @@
  * one's switched state as "the original" and restore that at its end; so
  * before the state is saved, each takes flock(LOCK_EX|LOCK_NB) on
  * /run/iosched-bench/MAJ:MIN.lock (the path is the library's,
- * src/lib/benchlock.c) and writes its pid there, and one that finds the lock
+ * src/lib/benchlock.c) and writes its pid there (and its guard's), and one that finds the lock
  * held is refused with that pid.  The kernel drops the lock when the process
  * ends, however it ends; the file stays (harmless).  The file is root's and
  * mode 0600, set on the open descriptor on every run (an older version left
@@ -16,7 +16,12 @@
  *
  * The guard (guard.c) is started before the lock is taken and told the disk
  * once its state is saved, and that it is given back at the release: after
- * a kill -9 it asks for the disk's policy again once the lock is free.
+ * a kill -9 it takes the lock once it is free, puts the disk back, and
+ * asks for the disk's policy again.  The file names the bench and its
+ * guard while a bench holds the lock and is emptied when the disk is given
+ * back, by the bench or its guard; a bench that finds a guard there alive
+ * is refused until the guard has put the disk back, and never saves a
+ * killed bench's switched disk as found.
  *
  * Not /run/lock: it is world-writable, so any user could plant the file or
  * hold the lock.  Not the device node itself: udev's convention is that
@@ -27,6 +32,7 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,14 +45,58 @@
 #include "guard.h"
 #include "macro.h"
 
+/* Is pid, started at start, a live iosched-bench guard (guard.c): root's, named so, that process? */
+static bool is_guard(long pid, unsigned long long start)
+{
+        char path[64], comm[32] = "";
+        struct stat st;
+        FILE *f;
+
+        snprintf(path, sizeof(path), "/proc/%ld", pid);
+        if (stat(path, &st) < 0 || st.st_uid != 0 || start == 0 || bench_proc_start((pid_t)pid) != start)
+                return false;
+        snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+        f = fopen(path, "re");
+        if (!f)
+                return false;
+        if (!fgets(comm, sizeof(comm), f))
+                comm[0] = '\0';
+        fclose(f);
+        return streq(comm, "iosched-guard\n");
+}
+
+/*
+ * The lock file holds "PID GUARD START" (START: the guard's start time, so
+ * that a pid used again is no guard of this disk) while a bench holds the
+ * lock, and is emptied when it gives the disk back (or its guard did): one
+ * still holding a guard when the lock is taken is a killed bench's, whose
+ * guard, if it lives, is about to put the disk back or doing so; the disk
+ * is then not saved as found, but refused (BENCH_ERR_REFUSED).
+ */
+static int killed_bench(int fd, const struct ios_device *d, struct bench_error *e)
+{
+        char buf[64];
+        ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+        unsigned long long start;
+        long pid, g;
+
+        buf[n > 0 ? n : 0] = '\0';
+        if (sscanf(buf, "%ld %ld %llu", &pid, &g, &start) != 3 || g <= 0 || g == (long)bench_guard_pid() ||
+            !is_guard(g, start))
+                return 0;
+        return bench_error_set(e, BENCH_ERR_REFUSED, EBUSY,
+                               "%s: the guard (pid %ld) of an iosched-bench killed on this disk is putting "
+                               "it back: try again", d->name, g);
+}
+
 int bench_disk_lock_take(const struct ios_device *d, struct bench_disk_lock *l, struct bench_error *e)
 {
-        char path[128], buf[32];
+        char path[128], buf[64];
         struct stat st;
         int fd, r, tries = 0;
 
         (void)ios_bench_lock_path(d->major, d->minor, path, sizeof(path));
-        (void)bench_guard_start();      /* before the lock: the guard never holds it (guard.c) */
+        (void)bench_guard_start();      /* before the lock: the guard holds none but after its bench's end */
         if (mkdir(IOS_BENCH_LOCK_DIR, 0755) < 0 && errno != EEXIST)
                 return bench_error_set(e, BENCH_ERR_SYSTEM, errno, "%s: cannot create " IOS_BENCH_LOCK_DIR ": %s",
                                        d->name, ios_strerror(errno));
@@ -87,13 +137,26 @@ int bench_disk_lock_take(const struct ios_device *d, struct bench_disk_lock *l, 
                         usleep(1000);
                         continue;
                 }
-                /* held by another iosched-bench: it writes its pid right after it locks */
+                /* held by another iosched-bench: it writes its pid right after it locks; or by the guard
+                 * of one killed, whose pid is still there */
                 for (int i = 0; i < 20 && pid <= 0; i++) {
                         n = pread(fd, buf, sizeof(buf) - 1, 0);
                         buf[n > 0 ? n : 0] = '\0';
                         pid = strtol(buf, NULL, 10);
                         if (pid <= 0)
                                 usleep(5000);
+                }
+                /* emptied: its holder gave the disk back (a bench, or a killed one's guard) since: again */
+                if (pid <= 0 && ++tries < 100)
+                        continue;
+                if (pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH) {
+                        r = killed_bench(fd, d, e);
+                        if (r < 0) {
+                                close(fd);
+                                return r;
+                        }
+                        if (++tries < 100)
+                                continue;       /* its guard gone too: the lock is being let go */
                 }
                 close(fd);
                 if (pid > 0)
@@ -104,7 +167,12 @@ int bench_disk_lock_take(const struct ios_device *d, struct bench_disk_lock *l, 
                                        "%s: another iosched-bench is comparing schedulers on this disk (%s is locked)",
                                        d->name, path);
         }
-        r = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+        if ((r = killed_bench(fd, d, e)) < 0) {
+                close(fd);
+                return r;
+        }
+        r = snprintf(buf, sizeof(buf), "%ld %ld %llu\n", (long)getpid(), (long)bench_guard_pid(),
+                     bench_guard_pid() > 0 ? bench_proc_start(bench_guard_pid()) : 0ull);
         if (ftruncate(fd, 0) < 0 || pwrite(fd, buf, (size_t)r, 0) != r) {
                 r = errno ? errno : EIO;
                 close(fd);
@@ -119,6 +187,7 @@ void bench_disk_lock_release(struct bench_disk_lock *l)
 {
         if (l->fd >= 0) {
                 bench_guard_disk(0, 0);         /* given back: nothing for the guard to ask for */
+                (void)!ftruncate(l->fd, 0);     /* given back: no killed bench's (above) */
                 close(l->fd);
         }   /* drops the lock; the file stays, so no one can lock an unlinked one */
         l->fd = -1;

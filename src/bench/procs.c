@@ -47,6 +47,19 @@ int bench_proc_stat(pid_t pid, char *buf, size_t len)
         return 0;
 }
 
+unsigned long long bench_proc_start(pid_t pid)
+{
+        char buf[1024];
+        unsigned long long t = 0;
+
+        /* after the name: state (3) ... starttime (22) */
+        if (bench_proc_stat(pid, buf, sizeof(buf)) < 0 ||
+            sscanf(buf, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+                   &t) != 1)
+                return 0;
+        return t;
+}
+
 size_t bench_proc_children(pid_t pid, pid_t *v, size_t max)
 {
         char path[64], buf[4096];

@@ -8,6 +8,13 @@
 # nr_requests=200; a kill -9 of the bench then: the guard puts fifo_batch
 # back to 7 (the variant set it) and keeps nr_requests at 200, and says so
 # (before: the guard wrote the 100 it found over the other program's 200).
+# A second bench started at once after the kill -9 is refused while the
+# guard puts the disk back (it holds the bench lock for that), or runs
+# after it: the disk ends as found, three times (before: the second bench
+# saved the disk halfway put back, and restored that); and where the lock
+# is taken before the guard could, the lock file's killed bench and guard
+# (its pid and start time) refuse the disk while that guard lives, and a
+# pid used again does not.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -15,6 +22,7 @@ command -v fio >/dev/null || b_skip "no fio"
 b_loop l 64
 q=/sys/block/$l/queue
 grep -qw mq-deadline $q/scheduler || b_skip "no mq-deadline on $l"
+grep -qw none $q/scheduler || b_skip "no none on $l"
 echo mq-deadline >$q/scheduler
 echo 100 >$q/nr_requests 2>/dev/null && [ "$(cat $q/nr_requests)" = 100 ] || b_skip "$l takes no nr_requests=100"
 echo 7 >$q/iosched/fifo_batch
@@ -27,7 +35,7 @@ B_PIDS="$B_PIDS $bench"
 # guard, is over
 round() {
         for p in $(pgrep -P $bench -x fio); do
-                tr '\0' ' ' </proc/$p/cmdline 2>/dev/null | grep -q -- "--output-format=json+" && return 0
+                { tr '\0' ' ' </proc/$p/cmdline; } 2>/dev/null | grep -q -- "--output-format=json+" && return 0
         done
         return 1
 }
@@ -44,3 +52,63 @@ grep -q "put its scheduler and tunables back as found but what another program s
 [ "$(cat $q/nr_requests)" = 200 ] || b_fail "nr_requests is $(cat $q/nr_requests), not the other program's 200"
 [ "$(cat $q/iosched/fifo_batch)" = 7 ] || b_fail "fifo_batch is $(cat $q/iosched/fifo_batch), not 7 as found"
 echo "ok: after a kill -9 the guard kept nr_requests=200 and put fifo_batch back to 7"
+
+# a bench started at once after the kill -9 waits for the guard's restore (refused while the guard holds
+# the lock, exit 3) and never saves a disk put back halfway as what it found: three times
+for i in 1 2 3; do
+        echo 100 >$q/nr_requests
+        echo 7 >$q/iosched/fifo_batch
+        # on none first: the guard's restore switches the scheduler, then writes the tunables
+        "$BENCH_BIN" --backend=fio --filename=/dev/$l --rw=randread --time_based --runtime=600 --loops=1 \
+                --compare=none,mq-deadline:fifo_batch=11 >"$B_TMP/out" 2>"$B_TMP/err" &
+        bench=$!
+        B_PIDS="$B_PIDS $bench"
+        wait_for 60000 round || b_fail "$i: fio never ran a round: $(cat "$B_TMP/err")"
+        kill -9 $bench
+        "$BENCH_BIN" --filename=/dev/$l --rw=randread --time_based --runtime=1 --ramp_time=0 --loops=1 \
+                --compare=mq-deadline:fifo_batch=13 >"$B_TMP/out2" 2>"$B_TMP/err2"
+        rc=$?
+        wait $bench 2>/dev/null
+        case $rc in
+        0) ;;
+        3) grep -q "the guard (pid [0-9]*) of an iosched-bench killed on this disk is putting it back" \
+                "$B_TMP/err2" || b_fail "$i: the second bench: $(cat "$B_TMP/err2")" ;;
+        *) b_fail "$i: the second bench: exit $rc: $(cat "$B_TMP/err2")" ;;
+        esac
+        wait_for 60000 said || b_fail "$i: the guard said nothing: $(cat "$B_TMP/err")"
+        wait_for 60000 flock -n "/run/iosched-bench/$(cat /sys/block/$l/dev).lock" true ||
+                b_fail "$i: the lock is still held"
+        [ "$(cat $q/nr_requests) $(cat $q/iosched/fifo_batch)" = "100 7" ] ||
+                b_fail "$i: after the guard and a second bench (exit $rc): nr_requests $(cat $q/nr_requests)," \
+                        "fifo_batch $(cat $q/iosched/fifo_batch), not 100 and 7 as found: $(cat "$B_TMP/err2")"
+done
+echo "ok: a bench started at once after a kill -9 never took the guard's restore halfway for what it found"
+
+# the lock taken before the guard could: the lock file still names a killed bench and its guard, alive
+# (a program of that name here), so the disk is not saved as found; once the guard is gone, it is
+lockf=/run/iosched-bench/$(cat /sys/block/$l/dev).lock
+mkdir "$B_TMP/fg" && cp "$(command -v sleep)" "$B_TMP/fg/iosched-guard" || b_fail "cp sleep"
+"$B_TMP/fg/iosched-guard" 600 &
+guard=$!
+B_PIDS="$B_PIDS $guard"
+sh -c 'exit 0' &
+dead=$!
+wait $dead
+# a guard is a pid and its start time: the same pid started at another time (used again) is none
+echo "$dead $guard 1" >"$lockf"
+"$BENCH_BIN" --filename=/dev/$l --rw=randread --time_based --runtime=1 --ramp_time=0 --loops=1 \
+        --compare=mq-deadline:fifo_batch=13 >"$B_TMP/out2" 2>"$B_TMP/err2" ||
+        b_fail "a pid used again taken for a killed bench's guard: exit $?: $(cat "$B_TMP/err2")"
+echo "$dead $guard $(awk '{ print $22 }' /proc/$guard/stat)" >"$lockf"
+"$BENCH_BIN" --filename=/dev/$l --rw=randread --time_based --runtime=1 --ramp_time=0 --loops=1 \
+        --compare=mq-deadline:fifo_batch=13 >"$B_TMP/out2" 2>"$B_TMP/err2"
+rc=$?
+[ $rc = 3 ] && grep -q "the guard (pid $guard) of an iosched-bench killed on this disk is putting it back: try" \
+        "$B_TMP/err2" || b_fail "a killed bench's guard alive: exit $rc: $(cat "$B_TMP/err2")"
+kill $guard
+wait $guard 2>/dev/null
+"$BENCH_BIN" --filename=/dev/$l --rw=randread --time_based --runtime=1 --ramp_time=0 --loops=1 \
+        --compare=mq-deadline:fifo_batch=13 >"$B_TMP/out2" 2>"$B_TMP/err2" ||
+        b_fail "its guard gone: exit $?: $(cat "$B_TMP/err2")"
+[ ! -s "$lockf" ] || b_fail "the lock file was not emptied when the disk was given back: $(cat "$lockf")"
+echo "ok: a killed bench's guard alive, the disk is not taken; gone, it is"
