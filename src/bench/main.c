@@ -147,6 +147,13 @@ static int fio_defaults(struct bench_opts *o)
 {
         if (o->loops == 0)
                 o->loops = o->compare ? 3 : 1;
+        /* the settle after each switch fio is given (fioread.c), for the line before the first */
+        for (unsigned i = 0; o->compare && i <= o->njobs; i++) {
+                struct bench_opts *j = i < o->njobs ? &o->jobs[i] : o;
+
+                if (!j->ramp_set)
+                        j->ramp_ns = 1000000000ull;
+        }
         if (o->objective_job)
                 snprintf(o->objective_label, sizeof(o->objective_label), "%s:%s", o->objective_job,
                          bench_objective_to_string(o->objective));

@@ -5,7 +5,9 @@
 # fio counts its I/Os but measures none (p99 0 ns for every variant). The
 # run is refused, exit 2, with the job, its I/O count and what to change,
 # no "best" is printed, and the disk is restored; the same job with
-# time_based=1 and runtime= is measured (every variant's p99 above 0).
+# time_based=1 and runtime= is measured (every variant's p99 above 0); a
+# job with an option only fio knows is said before the first switch with
+# the ramp fio is given.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -36,4 +38,11 @@ for v in s:
     assert v["runs"] == 1 and v["read_clat_p99_ns"] > 0, v
 PY
 [ "$(b_queue_state "$l")" = "$before" ] || b_fail "time-based job: the disk was not restored"
+
+# an option only fio knows: the line before the first switch says the ramp fio is given, as the report
+$BENCH --compare=none,mq-deadline --loops=1 --name=j --filename=/dev/$l --rw=randread --time_based \
+        --runtime=1 --randseed=7 >"$B_TMP/out" 2>"$B_TMP/err" || b_fail "a fio-only option: $(cat "$B_TMP/err")"
+grep -q "^iosched-bench: for 1 round x 2 variants, each round 1.0s (+1.0s ramp)" "$B_TMP/err" &&
+        grep -q "each 1.0s (+1.0s ramp)" "$B_TMP/out" ||
+        b_fail "a fio-only option: the ramp said before is not fio's: $(cat "$B_TMP/err" "$B_TMP/out")"
 exit 0
