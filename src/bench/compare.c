@@ -206,6 +206,10 @@ int bench_compare(const struct bench_opts *o, struct bench_target *tg, struct io
         bool uncapped;
         int r;
 
+        if (!disk && !tg->path)
+                return bench_error_set(e, BENCH_ERR_USAGE, ENODEV,
+                                       "--compare: the jobs name no file or device, so no scheduler to "
+                                       "compare");
         if (!disk)
                 return bench_error_set(e, BENCH_ERR_USAGE, ENODEV,
                                        "--compare: %s is not on a block device whose scheduler can be set", tg->path);

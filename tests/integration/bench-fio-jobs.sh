@@ -12,7 +12,8 @@
 # --end_fsync (one fsync(2) by the job thread, seen with strace); and a
 # job file of fio options the native engine lacks, with --backend=native:
 # exit 2 with all of them,
-# FILE:LINE each, in one line.
+# FILE:LINE each, in one line; a --compare of jobs that name no file or
+# device (ioengine=exec) says so (exit 2).
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -133,4 +134,9 @@ $BENCH --backend=native --allow-write --section=zoned "$B_TMP/lacks.fio" >/dev/n
 f=$B_TMP/lacks.fio
 [ $rc = 2 ] && [ "$(cat "$B_TMP/err")" = "iosched-bench: the native engine does not implement: --section=zoned, $f:3: verify=crc32c, $f:5: zonemode=zbd, $f:6: rw=randtrim, $f:8: flow=2, $f:9: write_lat_log=lat" ] ||
         b_fail "unsupported list: exit $rc: $(cat "$B_TMP/err")"
+# a --compare of jobs that name no file or device (ioengine=exec): said so, exit 2
+(cd "$B_TMP" && $BENCH --compare --name=x --ioengine=exec --program=/bin/true --allow-exec --allow-write) \
+        >/dev/null 2>"$B_TMP/err"; rc=$?
+[ $rc = 2 ] && grep -q "^iosched-bench: --compare: the jobs name no file or device, so no scheduler to compare$" \
+        "$B_TMP/err" || b_fail "--compare of no file: exit $rc: $(cat "$B_TMP/err")"
 echo "PASS"
