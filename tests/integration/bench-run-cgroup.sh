@@ -8,7 +8,10 @@
 # open) neither holds the bench after SIGTERM nor outlives it; after a
 # kill -9 of the bench, at once after fio starts or later, the guard ends
 # the cgroup: no process of the run is left.  Without the cgroup
-# (the test shim's IOS_FAULT_NO_CGROUP=1) the daemon still cannot hold the bench.
+# (the test shim's IOS_FAULT_NO_CGROUP=1) the daemon still cannot hold the
+# bench, and ends with it: orphaned, it comes to the bench, a child
+# subreaper, not to init; a child the bench had before (its caller's,
+# across exec) is left alone.
 # A job waiting on its exec_prerun command does not hold the bench after
 # SIGTERM either, and the command ends with it (with the cgroup and without).
 # The empty cgroup of a bench of another PID namespace, whose lock is held,
@@ -130,7 +133,8 @@ EOC
         echo "ok: kill -9 while fio reads the jobs: its job ended with the run"
 fi
 
-# 3. no cgroup: the daemon (left running, in a session of its own) does not hold the bench after SIGTERM
+# 3. no cgroup: the daemon (in a session of its own, an orphan once its shell ends) does not hold the
+# bench after SIGTERM, and ends with the run: it came to the bench, a child subreaper, not to init
 shim=$top/$BUILDDIR/tests/libiosfault.so
 [ -r "$shim" ] || b_fail "$shim is not built (make tests)"
 start nocg LD_PRELOAD="$shim" IOS_FAULT_NO_CGROUP=1 \
@@ -140,11 +144,25 @@ wait_for 20000 has_daemon
 d=$(daemon)
 [ -n "$d" ] || b_fail "nocg: the job's daemon never started"
 B_PIDS="$B_PIDS $d"
+case $(sed -n 's/^0:://p' /proc/$d/cgroup) in
+*/iosched-bench.$bench) b_fail "nocg: the daemon is in a run cgroup (the shim did not hold): the case shows nothing" ;;
+esac
+adopted() { [ "$(ps -o ppid= -p $d | tr -d ' ')" = $bench ]; }
+wait_for 20000 adopted || b_fail "nocg: the daemon's parent is $(ps -o ppid= -p $d), not the bench"
 kill -TERM $bench
 wait $bench
-gone $d && b_fail "nocg: the daemon is gone (no cgroup was asked for): the case shows nothing"
-kill -9 $d
-echo "ok: without a cgroup the daemon does not hold the bench"
+wait_for 60000 gone $d || b_fail "nocg: the daemon outlived the run"
+echo "ok: without a cgroup the daemon does not hold the bench, and ends with it"
+# a child the bench did not start (its caller's, across exec) is not the bench's to end
+sh -c "sleep $((mark + 1)) & exec env LD_PRELOAD='$shim' IOS_FAULT_NO_CGROUP=1 \
+        ASAN_OPTIONS='${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0' '$BENCH_BIN' --backend=fio \
+        --name=cg-$id-inh --filename='$B_TMP/t.inh' --size=1m --rw=write --allow-write --runtime=1" \
+        >"$B_TMP/out.inh" 2>"$B_TMP/err.inh" || b_fail "inherited: exit $?: $(cat "$B_TMP/err.inh")"
+kid=$(pgrep -x sleep | while read -r p; do
+        [ "$(tr '\0' ' ' </proc/$p/cmdline 2>/dev/null)" = "sleep $((mark + 1)) " ] && echo $p; done | head -1)
+[ -n "$kid" ] || b_fail "inherited: the bench ended a child it did not start"
+kill $kid
+echo "ok: a child the bench had before fio is not its to end"
 
 # 3b. a job waiting on its exec_prerun command (fio's job in system(), which SIGTERM to fio's group does
 # not reach): the bench still ends after SIGTERM (fio has 5 s to report, then is killed), the command with

@@ -263,6 +263,7 @@ static int spawn(struct bench_fio *f, struct fio_child *c, struct bench_error *e
                 return bench_error_set(e, BENCH_ERR_SYSTEM, r, "pipe: %s", ios_strerror(r));
         }
         (void)bench_guard_start();      /* before fio, so that it holds nothing of fio's */
+        (void)bench_fio_proc_subreaper();
         c->pid = fork();
         if (c->pid == 0)
                 child_exec(f, parent, o[1], er[1], st[1]);

@@ -109,6 +109,9 @@ bool bench_sandbox_harmless_rdev(dev_t rdev);
 /* fioproc.c: the environment fio is executed with (TMPDIR root's alone), built at the first call, in the
  * parent before a fork; NULL: no memory */
 char **bench_fio_environ(void);
+/* fioproc.c: iosched-bench made a child subreaper, before the first fio starts, so that what fio's processes
+ * leave comes to it and is ended with the run (bench_fio_proc_end()): 0 or -errno */
+int bench_fio_proc_subreaper(void);
 /* fioproc.c: in a fio child before exec: its own process group, the parent-death signal, the run's
  * cgroup; 0, -ECHILD when parent is gone already, or -errno with *step.  Async-signal-safe. */
 int bench_fio_proc_enter(pid_t parent, const char **step);

@@ -72,6 +72,7 @@ int bench_fio_capture(const struct bench_fence *fc, char * const *argv, const ch
 
         /* the run's cgroup and its guard first: a job fio forks while it reads ends with the run */
         (void)bench_guard_start();
+        (void)bench_fio_proc_subreaper();
         if (ifd < 0 || ofd < 0 || efd < 0 || !env)
                 r = -ENOMEM;
         else if ((pid = fork()) < 0)

@@ -60,6 +60,22 @@ char **bench_fio_environ(void)
         return env = v;
 }
 
+/* the children iosched-bench had before it became a subreaper (its caller's, across exec; the guard) */
+static pid_t inherited[1024];
+static size_t ninherited;
+static bool subreaper;
+
+int bench_fio_proc_subreaper(void)
+{
+        if (subreaper)
+                return 0;
+        ninherited = bench_proc_children(getpid(), inherited, ELEMENTSOF(inherited));
+        if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
+                return -errno;
+        subreaper = true;
+        return 0;
+}
+
 int bench_fio_proc_enter(pid_t parent, const char **step)
 {
         setpgid(0, 0);
@@ -85,6 +101,50 @@ void bench_fio_proc_started(pid_t pid)
 {
         setpgid(pid, pid);
         bench_guard_fio(pid);
+}
+
+static bool was_inherited(pid_t pid)
+{
+        for (size_t i = 0; i < ninherited; i++)
+                if (inherited[i] == pid)
+                        return true;
+        return false;
+}
+
+/*
+ * What fio's processes left behind them (a daemon a job forked, in a
+ * session of its own): orphans come to iosched-bench, a child subreaper
+ * (set before fio starts), not to init, and are killed and reaped here,
+ * their own orphans in turn; not the guard, nor a child iosched-bench had
+ * before (a caller's, across exec: such a pid, alive or a zombie, is
+ * never reaped here, so never another's).  Those the kill cannot end at
+ * once (in uninterruptible sleep) are waited for up to 10 s in all, then
+ * left.
+ * Where the run has a cgroup, cgroup.kill has ended them already.
+ */
+static void end_orphans(void)
+{
+        pid_t kids[1024], guard = bench_guard_pid();
+        int budget = 1000;      /* 10 ms each: 10 s in all */
+
+        for (int round = 0; round < 16 && budget > 0; round++) {
+                size_t n = bench_proc_children(getpid(), kids, ELEMENTSOF(kids)), k = 0;
+
+                for (size_t i = 0; i < n; i++)
+                        if (kids[i] != guard && !was_inherited(kids[i]) && kill(kids[i], SIGKILL) == 0)
+                                kids[k++] = kids[i];
+                if (k == 0)
+                        break;
+                for (size_t i = 0; i < k; i++)
+                        while (budget > 0) {
+                                pid_t w = waitpid(kids[i], NULL, WNOHANG);
+
+                                if (w != 0 && !(w < 0 && errno == EINTR))
+                                        break;
+                                usleep(10000);
+                                budget--;
+                        }
+        }
 }
 
 /* Has fio ended (not reaped yet)? */
@@ -155,5 +215,6 @@ void bench_fio_proc_end(pid_t pid, bool term, unsigned grace_ms, int *status)
         kill(-pid, SIGKILL);
         while (waitpid(pid, status, 0) < 0 && errno == EINTR)
                 ;
+        end_orphans();
         bench_guard_fio(0);
 }
