@@ -26,7 +26,8 @@
 # directory (fio opens DIRECTORY/NAME), filename_format with keywords in
 # the job name, ioengine=pmemblk, profile= on a job whose file exists (its
 # jobs write .fio.tio.N in the working directory), a fio-dump-status in
-# $TMPDIR (fio removes it and spoils its report).  With Landlock and on the path of kernels
+# $TMPDIR (fio removes it and spoils its report), ${TMPDIR} in a job file
+# (the user's, not the run's).  With Landlock and on the path of kernels
 # without it (IOSCHED_BENCH_LANDLOCK=0), where what only fio knows is
 # refused without --unconfined.
 # Hang-guard: 900 (over 100 runs of iosched-bench in three modes, each
@@ -56,6 +57,7 @@ printf '[j]\nfilename=%s/work/data\nrw=read\nsize=64k\ninclude %s/other/inc.fio\
 printf 'write_iolog=%s/other/victim\n' "$B_TMP" >other/inc.fio
 printf '[j]\nfilename=%s/work/data\nrw=read\nsize=$mb_memory/1024\n' "$B_TMP" >arith.fio
 printf '[j]\nfilename=%s/work/data\nrw=read\nsize=1m\nruntime=1\nprofile=tiobench\n' "$B_TMP" >prof.fio
+printf '[j]\nfilename=${TMPDIR}/../work/data\nrw=read\nsize=64k\nruntime=1\n' >tmpdir.fio
 printf '[global]\nlog_file = %s/other/cephlog\nmon_host = 127.0.0.1\n' "$B_TMP" >ceph.conf
 chmod 666 ceph.conf
 gl0=$(ls -d /tmp/fio_gfapi.log 2>/dev/null)      # gfapi's log, unless another program made one
@@ -182,8 +184,13 @@ for mode in landlock none unconfined; do
         mkdir -p tmpd && printf 'anyone\n' >tmpd/fio-dump-status && chown 65534 tmpd/fio-dump-status
         export TMPDIR="$B_TMP/tmpd"
         form "$base"
-        unset TMPDIR
         [ -f tmpd/fio-dump-status ] || b_fail "$mode: fio removed \$TMPDIR/fio-dump-status (exit $rc)"
         [ $rc = 0 ] || b_fail "$mode: with a fio-dump-status in \$TMPDIR: exit $rc: $(tail -2 err)"
+        # fio's reading of a job file expands ${TMPDIR} as the user has it (the run's is not the user's)
+        if [ $mode != none ]; then
+                form "$B_TMP/tmpdir.fio"
+                [ $rc = 0 ] || b_fail "$mode: \${TMPDIR} in a job file is not the user's: exit $rc: $(tail -2 err)"
+        fi
+        unset TMPDIR
 done
 exit 0

@@ -61,12 +61,12 @@ static char *memfd_read(int fd)
 }
 
 /* fio's argv run to its end, stdin from in (or /dev/null), its output and errors returned; its exit status */
-int bench_fio_capture(const struct bench_fence *fc, char * const *argv, const char *in, char **out,
+int bench_fio_capture(const struct bench_fence *fc, char * const *argv, const char *in, bool jobs, char **out,
                       char **err, struct bench_error *e)
 {
         const char *step = NULL;
         int ifd = memfd_text("fio-in", in), ofd = memfd_text("fio-out", NULL), efd = memfd_text("fio-err", NULL);
-        char **env = bench_fio_environ();
+        char **env = jobs ? bench_fio_environ() : environ;
         int status = 0, r = 0;
         pid_t pid = -1, parent = getpid();
 

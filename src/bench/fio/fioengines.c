@@ -76,7 +76,7 @@ void bench_fio_read_engines(const struct bench_fence *fc, const char *exe)
         char *argv[] = { (char *)exe, (char *)"--enghelp", NULL }, *out = NULL, *err = NULL, *list;
         struct bench_error e = {};
 
-        if (installed_engines || bench_fio_capture(fc, argv, NULL, &out, &err, &e) != 0) {
+        if (installed_engines || bench_fio_capture(fc, argv, NULL, false, &out, &err, &e) != 0) {
                 free(out);
                 free(err);
                 return;

@@ -211,7 +211,7 @@ int bench_fio_named(const struct bench_fio_defs *d, const char *exe, const struc
         if (r < 0)
                 return bench_error_set(e, BENCH_ERR_SYSTEM, -r, "cannot fence fio with Landlock (%s%s%s: %s)",
                                        step, what ? " " : "", what ? what : "", ios_strerror(r));
-        r = bench_fio_capture(&fc, argv, NULL, &out, &err, e);
+        r = bench_fio_capture(&fc, argv, NULL, true, &out, &err, e);
         bench_fence_done(&fc);
         if (r < 0)
                 return r;

@@ -349,7 +349,7 @@ static int read_file(const struct bench_opts *g, const struct bench_fence *fc, c
         if (r >= 0)
                 r = ios_strv_pushf(&argv, "%s", own ? path : "-");
         if (r >= 0)
-                r = bench_fio_capture(fc, argv, own ? NULL : text, &out, &err, e);
+                r = bench_fio_capture(fc, argv, own ? NULL : text, false, &out, &err, e);
         if (r > 0) {
                 err[strcspn(err, "\n")] = '\0';     /* fio's reason; "job x dropped" follows */
                 r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: fio cannot read the job: %s", path,

@@ -64,8 +64,10 @@ int bench_fio_section_key(char *buf, size_t len, const char *name, unsigned k);
 /* fioengines.c: the files fio reads as it reads text: its include lines' (and theirs), as fio finds them,
  * pushed to files, and its patterns' ('FILE' in buffer_pattern=, verify_pattern=) to patterns */
 int bench_fio_includes(const char *text, const char *path, int depth, char ***files, char ***patterns);
-/* fiocapture.c: fio run to its end on argv, stdin from in; its output and errors; its exit status */
-int bench_fio_capture(const struct bench_fence *fc, char * const *argv, const char *in, char **out,
+/* fiocapture.c: fio run to its end on argv, stdin from in; its output and errors; its exit status.  jobs:
+ * fio runs jobs (fionamed.c), in the run's environment (bench_fio_environ()); else iosched-bench's own,
+ * whose ${VAR} fio's reading of a job expands as the native engine's reading does */
+int bench_fio_capture(const struct bench_fence *fc, char * const *argv, const char *in, bool jobs, char **out,
                       char **err, struct bench_error *e);
 int bench_fio_problem(struct bench_fio_defs *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
