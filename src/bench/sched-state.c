@@ -360,6 +360,10 @@ int bench_sched_restore(struct bench_sched_state *s, char ***ret_bad)
                 if (r < 0)
                         return r;
         }
+        /* the guard told, as before a switch: after a kill -9 in the middle of these writes it writes them
+         * all, none taken for another program's */
+        if (s->on_target)
+                s->on_target(&target);
         /* a write that failed but left the right value behind is not a
          * failure: what counts is what the kernel shows afterwards */
         (void)plan_and_apply(s->dev, &target, s, false, NULL, NULL);

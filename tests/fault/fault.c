@@ -21,6 +21,10 @@
  *                              fail with EBUSY, as kernel 7.x answers while
  *                              another disk of the tag set holds its lock;
  *                              N "always": every write
+ *   IOS_FAULT_KILL=ATTR:N      the N-th write to a sysfs file ending in /ATTR
+ *                              is made, then the process kills itself
+ *                              (SIGKILL): a kill -9 at that very point (a
+ *                              process forked before counts on its own)
  *   IOS_FAULT_NO_CGROUP=1      opening a cgroup's cgroup.procs for writing
  *                              fails with EACCES, as where cgroup v2 is not
  *                              delegated: iosched-bench's run has no cgroup
@@ -51,6 +55,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,30 +152,46 @@ static void parse_busy(const char *spec)
         }
 }
 
-/* Whether this write to fd is one IOS_FAULT_BUSY fails. */
-static bool busy_now(int fd)
+/* Whether fd is a file whose path ends in /attr. */
+static bool fd_is(int fd, const char *attr)
 {
         char link[64], path[4096];
+        size_t la = strlen(attr);
         ssize_t n;
 
-        if (!nbusy)
-                return false;
         snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
         n = readlink(link, path, sizeof(path) - 1);
         if (n <= 0)
                 return false;
         path[n] = '\0';
-        for (unsigned i = 0; i < nbusy; i++) {
-                size_t la = strlen(busy[i].attr), lp = (size_t)n;
+        return (size_t)n > la && path[n - (ssize_t)la - 1] == '/' && !strcmp(path + n - la, attr);
+}
 
-                if (lp > la && path[lp - la - 1] == '/' && !strcmp(path + lp - la, busy[i].attr) &&
-                    busy[i].left) {
+/* Whether this write to fd is one IOS_FAULT_BUSY fails. */
+static bool busy_now(int fd)
+{
+        for (unsigned i = 0; i < nbusy; i++)
+                if (busy[i].left && fd_is(fd, busy[i].attr)) {
                         if (busy[i].left != (unsigned long)-1)
                                 busy[i].left--;
                         return true;
                 }
-        }
         return false;
+}
+
+/* IOS_FAULT_KILL: "ATTR:N" */
+static struct { char attr[64]; unsigned long left; } killat;
+
+static void parse_kill(const char *spec)
+{
+        const char *colon = spec ? strrchr(spec, ':') : NULL;
+        size_t l = colon ? (size_t)(colon - spec) : 0;
+
+        if (!colon || l == 0 || l >= sizeof(killat.attr))
+                return;
+        memcpy(killat.attr, spec, l);
+        killat.attr[l] = '\0';
+        killat.left = strtoul(colon + 1, NULL, 10);
 }
 
 /* The spec, once the environment is there (an ASan runtime calls us before). */
@@ -193,6 +214,7 @@ static void parse_spec(void)
         any_owner = getenv("IOS_FAULT_ANY_OWNER") && !strcmp(getenv("IOS_FAULT_ANY_OWNER"), "1");
         no_cgroup = getenv("IOS_FAULT_NO_CGROUP") && !strcmp(getenv("IOS_FAULT_NO_CGROUP"), "1");
         parse_busy(getenv("IOS_FAULT_BUSY"));
+        parse_kill(getenv("IOS_FAULT_KILL"));
         if (!spec)
                 return;
         for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
@@ -440,6 +462,12 @@ ssize_t write(int fd, const void *buf, size_t n)
         if (fail(K_WRITE)) {
                 errno = fail_errno;
                 return -1;
+        }
+        if (killat.left && fd_is(fd, killat.attr) && --killat.left == 0) {
+                ssize_t w = real_write(fd, buf, n);
+
+                kill(getpid(), SIGKILL);
+                return w;
         }
         return real_write(fd, buf, n);
 }

@@ -14,7 +14,9 @@
 # saved the disk halfway put back, and restored that); and where the lock
 # is taken before the guard could, the lock file's killed bench and guard
 # (its pid and start time) refuse the disk while that guard lives, and a
-# pid used again does not.
+# pid used again does not.  Killed in its own final restore (after the
+# scheduler, before the tunables), the bench's guard puts the rest back
+# as found, taking none of the bench's writes for another program's.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -112,3 +114,24 @@ wait $guard 2>/dev/null
         b_fail "its guard gone: exit $?: $(cat "$B_TMP/err2")"
 [ ! -s "$lockf" ] || b_fail "the lock file was not emptied when the disk was given back: $(cat "$lockf")"
 echo "ok: a killed bench's guard alive, the disk is not taken; gone, it is"
+
+# a kill -9 in the middle of the bench's own restore, right after it put the scheduler back and before
+# the tunables (the test shim's IOS_FAULT_KILL: the second write of queue/scheduler): the guard writes
+# the rest, none of the bench's own writes taken for another program's
+shim=$top/$BUILDDIR/tests/libiosfault.so
+[ -r "$shim" ] || b_fail "$shim is not built (make tests)"
+echo 100 >$q/nr_requests
+echo 7 >$q/iosched/fifo_batch
+env LD_PRELOAD="$shim" IOS_FAULT_KILL=queue/scheduler:2 \
+        ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+        "$BENCH_BIN" --filename=/dev/$l --rw=randread --time_based --runtime=1 --ramp_time=0 --loops=1 \
+        --compare=none >"$B_TMP/out" 2>"$B_TMP/err"
+rc=$?
+[ $rc = 137 ] || b_fail "the bench was not killed in its restore: exit $rc: $(cat "$B_TMP/err")"
+wait_for 60000 said || b_fail "killed in its restore: the guard said nothing: $(cat "$B_TMP/err")"
+grep -q "put its scheduler and tunables back as found;" "$B_TMP/err" && ! grep -q "another program" "$B_TMP/err" ||
+        b_fail "killed in its restore: the guard: $(grep guard: "$B_TMP/err")"
+[ "$(b_sched $l) $(cat $q/nr_requests) $(cat $q/iosched/fifo_batch)" = "mq-deadline 100 7" ] ||
+        b_fail "killed in its restore: $(b_sched $l), nr_requests $(cat $q/nr_requests), fifo_batch" \
+                "$(cat $q/iosched/fifo_batch), not mq-deadline, 100 and 7 as found"
+echo "ok: killed in its own restore, the guard put the rest back as found"
