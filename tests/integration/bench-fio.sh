@@ -218,6 +218,15 @@ last=$(tail -1 "$B_TMP/fio-runs")
 case "$last" in *--direct=*|*--runtime=10000ms*) b_fail "a job's own settings overridden: $last" ;; esac
 grep -q "^d: $dev rw=randread bs=4KiB iodepth=1 numjobs=1 ioengine=psync direct=0$" "$B_TMP/out" ||
         b_fail "its own: $(cat "$B_TMP/out")"
+# where O_DIRECT is not (ramfs), fio's failure says how to run buffered
+if mkdir "$B_TMP/rf" && mount -t ramfs ramfs "$B_TMP/rf" 2>/dev/null; then
+        head -c 1048576 /dev/zero >"$B_TMP/rf/f"
+        $BENCH --backend=fio --name=d --filename="$B_TMP/rf/f" --rw=read >/dev/null 2>"$B_TMP/err"
+        rc=$?
+        umount "$B_TMP/rf"
+        [ $rc = 1 ] && grep -q "O_DIRECT (try --direct=0: direct=1 is the default where a job sets none)$" \
+                "$B_TMP/err" || b_fail "no O_DIRECT: exit $rc: $(cat "$B_TMP/err")"
+fi
 
 # 4. the seed's reader-under-writer job file, random_generator=lfsr included
 cat >"$B_TMP/seed.fio" <<EOF

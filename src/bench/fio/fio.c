@@ -476,7 +476,7 @@ static int fio_failed(struct fio_child *c, const struct bench_fio *f, const stru
 {
         int code = WIFEXITED(c->status) ? WEXITSTATUS(c->status) : 128 + WTERMSIG(c->status);
         char words[2 * FIO_ERR_KEEP + 2];
-        const char *why;
+        const char *why, *hint;
 
         fio_words(c, notes, words);
         if (code == 0 && have_json && !strstr(words, "Aborting"))
@@ -485,8 +485,13 @@ static int fio_failed(struct fio_child *c, const struct bench_fio *f, const stru
         why = fio_reason(words);
         if (code == 0)
                 return bench_error_set(e, BENCH_ERR_IO, ECANCELED, "fio ran no job: %s", why ? why : "no report");
-        return bench_error_set(e, BENCH_ERR_IO, EIO, "fio failed (exit status %d)%s%s%s", code,
-                               why ? ": " : "", why ? why : "", have_json || why ? "" : " and wrote no report");
+        /* direct=1 is the bench's default where a job sets none (fiojob.c), not fio's */
+        hint = why && strstr(why, "O_DIRECT") ? " (try --direct=0: direct=1 is the default where a job "
+                                                "sets none)"
+                                              : "";
+        return bench_error_set(e, BENCH_ERR_IO, EIO, "fio failed (exit status %d)%s%s%s%s", code,
+                               why ? ": " : "", why ? why : "",
+                               have_json || why ? "" : " and wrote no report", hint);
 }
 
 int bench_fio_run(struct bench_fio *f, const struct bench_opts *g, struct ios_device *disk,
