@@ -279,8 +279,6 @@ void bench_verdict_print(FILE *f, const struct bench_verdict *v, const char *bes
  * replaced by p99 (the same job's): 1 with a one-line note, else 0.
  */
 int bench_objective_uncap(struct bench_opts *g, char *note, size_t len);
-/* jobs.c: the job ends by its amount (size=, io_size=, number_ios=), not by time. */
-bool bench_job_ends_by_amount(const struct bench_opts *o);
 /* jobs.c: fio's end rule, the bytes a thread of o does before it ends by its amount: io_size= (from
  * size= or number_ios=), else unless time_based its region (region: its bytes, 0 when not known);
  * 0 when only time ends it (runtime= ends it first in either case, if it comes first). */

@@ -40,7 +40,14 @@ int bench_jobs_unsupported_error(const struct bench_opts *g, struct bench_error 
 
 bool bench_job_ends_by_amount(const struct bench_opts *o)
 {
-        return o->io_size.set && o->runtime_ns == 0;
+        bool amount = o->io_size.set || o->number_ios || (o->size.set && !o->time_based && o->size.pct == 0);
+
+        return amount && (!o->runtime_set || o->runtime_ns == 0);
+}
+
+bool bench_job_settles(const struct bench_opts *o, bool compare)
+{
+        return compare && !o->ramp_set && !bench_job_ends_by_amount(o);
 }
 
 uint64_t bench_job_amount(const struct bench_opts *o, uint64_t region)
@@ -197,8 +204,8 @@ static int finish_job(const struct bench_opts *g, struct bench_opts *o, const ch
         r = end_conditions(o, who, e);
         if (r < 0)
                 return r;
-        if (!o->ramp_set && g->compare && !bench_job_ends_by_amount(o))
-                o->ramp_ns = 1000000000ull;     /* settle after each scheduler switch */
+        if (bench_job_settles(o, g->compare))
+                o->ramp_ns = BENCH_SWITCH_SETTLE_NS;
         if (o->engine->flags & BENCH_ENGINE_SYNC)
                 o->iodepth = 1;
         if (o->cpus_split && o->ncpus == 0) {

@@ -42,6 +42,14 @@ int bench_jobopt_set(struct bench_opts *o, const char *name, const char *value, 
  * (10 s): it sets no runtime= and no amount ends it (io_size=, number_ios=, or size= unless time_based
  * or a percentage); the fio backend passes that bound to fio, whose own default is none. */
 bool bench_job_default_runtime(const struct bench_opts *o);
+/* jobs.c: the job, as set or finished, ends by its amount (io_size=, number_ios=, or size= unless
+ * time_based or a percentage) before any runtime=, not by time. */
+bool bench_job_ends_by_amount(const struct bench_opts *o);
+/* The ramp_time= a --compare job that sets none gets on either backend to settle after each scheduler
+ * switch, unless it ends by its amount (its I/Os would be counted but not measured): jobs.c for the
+ * native engine, fioread.c passes it to fio. */
+#define BENCH_SWITCH_SETTLE_NS 1000000000ull
+bool bench_job_settles(const struct bench_opts *o, bool compare);
 /* jobopts-fio.c: 'b' if fio knows name as an option that may stand alone,
  * 'v' if fio knows it and it takes a value, 0 if fio does not know it. */
 int bench_fio_option_arg(const char *name);

@@ -151,8 +151,8 @@ static int fio_defaults(struct bench_opts *o)
         for (unsigned i = 0; o->compare && i <= o->njobs; i++) {
                 struct bench_opts *j = i < o->njobs ? &o->jobs[i] : o;
 
-                if (!j->ramp_set)
-                        j->ramp_ns = 1000000000ull;
+                if (bench_job_settles(j, true))
+                        j->ramp_ns = BENCH_SWITCH_SETTLE_NS;
         }
         if (o->objective_job)
                 snprintf(o->objective_label, sizeof(o->objective_label), "%s:%s", o->objective_job,

@@ -400,31 +400,46 @@ static int read_command_line(const struct bench_opts *g, struct bench_fio_defs *
 /*
  * The native engine's time bound, where fio's default is none (a whole device read or written): a job
  * that sets no runtime= and that no amount ends (jobs.h bench_job_default_runtime) gets the default
- * runtime=.  A value only fio reads (a form the native engine does not parse) counts as set: fio's.
+ * runtime=; and in a --compare its settle after each switch: ramp_time= unless it sets one or ends by
+ * its amount (bench_job_settles).  A value only fio reads (a form the native engine does not parse)
+ * counts as set: fio's.
  */
-static int default_runtime(struct bench_fio_def *j)
+static int native_bounds(struct bench_fio_def *j, bool compare)
 {
-        static const char * const keys[] = { "runtime", "time_based", "size", "io_size", "number_ios" };
+        static const char * const keys[] = {
+                "runtime", "time_based", "size", "io_size", "number_ios", "ramp_time",
+        };
         struct bench_opts o;
         char val[32];
         uint64_t ns;
-        bool bound;
+        bool bound, settles;
+        int r = 0;
 
         bench_opts_init(&o);
         for (size_t i = 0; i < ELEMENTSOF(keys); i++) {
                 const char *v = bench_fio_kv_get(&j->kv, keys[i]);
                 struct bench_error ignored = {};
 
-                if (v && bench_jobopt_set(&o, keys[i], v, NULL, &ignored) != 0)
-                        o.runtime_set = true;
+                if (v && bench_jobopt_set(&o, keys[i], v, NULL, &ignored) != 0) {
+                        if (streq(keys[i], "ramp_time"))
+                                o.ramp_set = true;
+                        else
+                                o.runtime_set = true;
+                }
         }
         bound = bench_job_default_runtime(&o);
+        settles = bench_job_settles(&o, compare);
         ns = o.runtime_ns;
         bench_opts_done(&o);
-        if (!bound)
-                return 0;
-        snprintf(val, sizeof(val), "%" PRIu64 "ms", ns / 1000000u);
-        return bench_fio_kv_add(&j->kv, "runtime", val);
+        if (bound) {
+                snprintf(val, sizeof(val), "%" PRIu64 "ms", ns / 1000000u);
+                r = bench_fio_kv_add(&j->kv, "runtime", val);
+        }
+        if (r >= 0 && settles) {
+                snprintf(val, sizeof(val), "%" PRIu64 "ms", (uint64_t)(BENCH_SWITCH_SETTLE_NS / 1000000u));
+                r = bench_fio_kv_add(&j->kv, "ramp_time", val);
+        }
+        return r;
 }
 
 int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio_defs *d, struct bench_error *e)
@@ -481,10 +496,8 @@ int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio
                                        step, what ? " " : "", what ? what : "", ios_strerror(r));
         bench_fio_read_engines(&fc, exe);
         /* the native engine's defaults where fio's differ, so that a job means the same on both: its engine
-         * (fio's is psync), its runtime= below, and direct=1 (fiojob.c: it knows the files) */
+         * (fio's is psync), its runtime= and ramp_time= below, and direct=1 (fiojob.c: it knows the files) */
         r = kv_push_setting(&base, "ioengine=io_uring");
-        if (r >= 0 && g->compare)
-                r = kv_push_setting(&base, "ramp_time=1");      /* settle after each switch, as ours */
         if (r >= 0)
                 r = read_command_line(g, d, &base, &cmd_globals, &named);
         if (r >= 0 && !named && !g->jobfiles && !g->workload) {
@@ -537,7 +550,7 @@ int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio
                         r = bench_fio_kv_add(&d->jobs[n0].kv, "stonewall", NULL);
         }
         for (size_t i = 0; r >= 0 && i < d->n; i++)
-                r = default_runtime(&d->jobs[i]);
+                r = native_bounds(&d->jobs[i], g->compare);
 out:
         bench_fence_done(&fc);
         kvs_done(&base);
