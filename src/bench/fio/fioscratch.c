@@ -165,20 +165,21 @@ static bool dump_name(const char *name)
 }
 
 /*
- * fio's name for a log of prefix p (init.c gen_log_name()): P_TYPE.N.log, P_TYPE.log for a log of every
- * job (per_job_logs=0), .log.fz for .log with log_store_compressed; no other file fio makes is one (a
- * data file named P_1.log.0.1 stays the run's, removed with the directory).
+ * fio's name for a log of prefix p (init.c gen_log_name()): P_TYPE.N.log of job N ('_'), P_TYPE.log of
+ * every job together (per_job_logs=0: '+'), .log.fz for .log with log_store_compressed; 0: no other
+ * file fio makes is one (a data file named P_1.log.0.1 stays the run's, removed with the directory).
  */
-static bool log_name(const char *name, const char *p)
+static char log_name(const char *name, const char *p)
 {
         static const char * const types[] = { "lat", "slat", "clat", "clat_hist", "bw", "iops" };
         size_t pl = strlen(p);
 
         if (!startswith(name, p) || name[pl] != '_')
-                return false;
+                return 0;
         for (size_t i = 0; i < ELEMENTSOF(types); i++) {
                 size_t tl = strlen(types[i]);
                 const char *q = name + pl + 1 + tl;
+                bool job = false;
 
                 if (strncmp(name + pl + 1, types[i], tl) != 0 || *q++ != '.')
                         continue;
@@ -186,35 +187,29 @@ static bool log_name(const char *name, const char *p)
                         q += strspn(q, "0123456789");
                         if (*q++ != '.')
                                 continue;
+                        job = true;
                 }
                 if (streq(q, "log") || streq(q, "log.fz"))
-                        return true;
+                        return job ? '_' : '+';
         }
-        return false;
-}
-
-/* Is name one of fio's files the job asked for (moved out: its tag), or the run's own (removed: 0)? */
-static char kept(const struct bench_fio_scratch *s, const char *name)
-{
-        for (char **k = s->keep; k && *k; k++)
-                if ((**k == '=' && streq(name, *k + 1)) || (**k == '_' && log_name(name, *k + 1)) ||
-                    (**k == '.' && dump_name(name)))
-                        return **k;
         return 0;
 }
 
-/* A log of the run's jobs together (per_job_logs=0): PREFIX_bw.log, not PREFIX_bw.1.log (iolog.c) */
-static bool shared_log(const char *name)
+/* Is name one of fio's files the job asked for (moved out: its tag, '+' a log of all jobs), or the run's
+ * own (removed: 0)? */
+static char kept(const struct bench_fio_scratch *s, const char *name)
 {
-        const char *p = NULL;
+        char l;
 
-        for (const char *q = strstr(name, ".log"); q; q = strstr(q + 1, ".log"))
-                p = q;
-        if (!p || p == name || p[-1] < '0' || p[-1] > '9')
-                return true;
-        while (p > name && p[-1] >= '0' && p[-1] <= '9')
-                p--;
-        return p == name || p[-1] != '.';
+        for (char **k = s->keep; k && *k; k++) {
+                if (**k == '=' && streq(name, *k + 1))
+                        return '=';
+                if (**k == '_' && (l = log_name(name, *k + 1)))
+                        return l;
+                if (**k == '.' && dump_name(name))
+                        return '.';
+        }
+        return 0;
 }
 
 /* The log in the scratch directory appended to D's of its name, as fio appends to it: 0 or -errno */
@@ -275,7 +270,7 @@ static bool move_out(const struct bench_fio_scratch *s, int sfd, const char *nam
                         what, s->path, name, s->dir, name);
                 return false;
         }
-        if (kind == '_' && shared_log(name) && fstatat(s->dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+        if (kind == '+' && fstatat(s->dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
                 r = append_log(s, sfd, name);
                 if (r < 0)
                         fprintf(stderr, "iosched-bench: note: fio's log %s/%s not appended to %s/%s: %s\n",
