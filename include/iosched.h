@@ -106,9 +106,11 @@ int ios_sysfs_list(int dirfd, const char *sub, char ***ret_names);
 int ios_bench_lock_path(unsigned major, unsigned minor, char *buf, size_t size);
 /*
  * 1 while a live iosched-bench running as root holds the disk's lock (its
- * pid in *ret_pid), 0 when none does, or a negative errno.  Only a
- * root-owned 0600 regular file counts, and only if the flock holder
- * (proc/locks; else the pid in the file) is such a process.  Under r's root.
+ * pid in *ret_pid), 2 while its guard (a root process named iosched-guard)
+ * holds it to put the disk back after the bench was killed, 0 when none
+ * does, or a negative errno.  Only a root-owned 0600 regular file counts,
+ * and only if the flock holder (proc/locks; else the pids in the file,
+ * "BENCH [GUARD START]") is such a process.  Under r's root.
  */
 int ios_bench_lock_holder(struct ios_ctx *r, unsigned major, unsigned minor, long *ret_pid);
 

@@ -278,7 +278,13 @@ static int load_udev_disk(struct apply_cli *c)
         }
         /* a benchmark switches this disk and restores it itself; the
          * rule's apply in between would change what it measures */
-        if (ios_bench_lock_holder(c->root, c->devs[0]->major, c->devs[0]->minor, &bench_pid) > 0) {
+        e = ios_bench_lock_holder(c->root, c->devs[0]->major, c->devs[0]->minor, &bench_pid);
+        if (e == 2) {
+                apply_log(LOG_INFO, "%s: left alone: the guard (pid %ld) of a killed iosched-bench is "
+                          "putting it back", c->udev_dev, bench_pid);
+                return 0;
+        }
+        if (e > 0) {
                 apply_log(LOG_INFO, "%s: left alone: iosched-bench (pid %ld) is comparing schedulers on it",
                           c->udev_dev, bench_pid);
                 return 0;

@@ -84,7 +84,10 @@ static enum iosd_yield_state yield_check(struct iosd_daemon *d, const struct ios
                 return s;
         /* what the benchmark leaves is its own: the next look at the disk is a first one (seen.c) */
         iosd_seen_forget(d, devnum, 0);
-        if (pid > 0)
+        if (e == 2)
+                iosd_log(LOG_NOTICE, "%s: the guard (pid %ld) of a killed iosched-bench is putting it back; "
+                         "left alone until it ends", dev->name, pid);
+        else if (pid > 0)
                 iosd_log(LOG_NOTICE, "%s: iosched-bench (pid %ld) is comparing schedulers on it; left alone "
                          "until it ends", dev->name, pid);
         else

@@ -16,13 +16,16 @@
  * Yielding switches the policy off for a disk, so a held lock counts only
  * when it cannot be anyone's but a root iosched-bench's: the file is
  * root's, regular and mode 0600 (lock.c fixes that on every open), and the
- * process holding the flock is alive, named iosched-bench and runs with
+ * process holding the flock is alive, named iosched-bench, or
+ * iosched-guard (the bench's guard, src/bench/guard.c, which holds the
+ * lock while it puts the disk back after a kill -9), and runs with
  * effective uid 0.  The mode alone is not enough: a descriptor a user opened
  * while an older iosched-bench left the file 0644 still locks it, and flock
  * needs only a read descriptor.  The holder is the kernel's (proc/locks,
  * matched by device and inode), not the pid in the file, which a dead
- * benchmark leaves behind; the file's pid serves only where proc/locks
- * cannot be read (a fake tree without it).
+ * benchmark leaves behind; the file's pids ("BENCH GUARD START" while a
+ * guard holds it) serve only where proc/locks cannot be read (a fake tree
+ * without it).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,6 +45,7 @@
 #include "nodefree-internal.h"
 
 #define BENCH_COMM "iosched-bench"
+#define GUARD_COMM "iosched-guard"
 
 int ios_bench_lock_path(unsigned major, unsigned minor, char *buf, size_t size)
 {
@@ -97,37 +101,46 @@ static long flock_holder(struct ios_ctx *r, const struct stat *st)
         return pid;
 }
 
-/* Whether pid is a live iosched-bench running as root (proc/PID/status: Name and Uid). */
-static bool is_root_bench(struct ios_ctx *r, long pid)
+static bool comm_is(const char *v, const char *comm)
+{
+        v += strspn(v, " \t");
+        return strcspn(v, "\n") == strlen(comm) && !strncmp(v, comm, strlen(comm));
+}
+
+/* What pid is, alive and running as root (proc/PID/status: Name and Uid): 1 an iosched-bench, 2 its
+ * guard, 0 neither. */
+static int root_bench_proc(struct ios_ctx *r, long pid)
 {
         _cleanup_free_ char *line = NULL;
         char path[64];
         size_t cap = 0;
-        bool named = false, root = false;
+        int kind = 0;
+        bool root = false;
         FILE *f;
 
+        if (pid <= 0)
+                return 0;
         snprintf(path, sizeof(path), "/proc/%ld/status", pid);
         f = ctx_fopen(r, path);
         if (!f)
-                return false;
+                return 0;
         while (getline(&line, &cap, f) > 0) {
                 const char *v;
                 unsigned ruid, euid;
 
                 if ((v = startswith(line, "Name:")))
-                        named = strcspn(v + strspn(v, " \t"), "\n") == strlen(BENCH_COMM) &&
-                                !strncmp(v + strspn(v, " \t"), BENCH_COMM, strlen(BENCH_COMM));
+                        kind = comm_is(v, BENCH_COMM) ? 1 : comm_is(v, GUARD_COMM) ? 2 : 0;
                 else if ((v = startswith(line, "Uid:")))
                         root = sscanf(v, "%u %u", &ruid, &euid) == 2 && euid == 0;
         }
         fclose(f);
-        return named && root;
+        return root ? kind : 0;
 }
 
 int ios_bench_lock_holder(struct ios_ctx *r, unsigned major, unsigned minor, long *ret_pid)
 {
         _cleanup_close_ int fd = -EBADF;
-        char path[64], buf[24];
+        char path[64], buf[64];
         struct stat st;
         long pid;
         ssize_t n;
@@ -164,12 +177,17 @@ int ios_bench_lock_holder(struct ios_ctx *r, unsigned major, unsigned minor, lon
                 return -errno;
         pid = flock_holder(r, &st);
         if (pid == -ENOENT) {
+                char *end;
+
                 n = pread(fd, buf, sizeof(buf) - 1, 0);
                 buf[n > 0 ? n : 0] = '\0';
-                pid = strtol(buf, NULL, 10);
+                pid = strtol(buf, &end, 10);
+                /* a killed bench's pid, its guard's after it */
+                if (root_bench_proc(r, pid) != 1)
+                        pid = strtol(end, NULL, 10);
         }
-        if (pid <= 0 || !is_root_bench(r, pid))
-                return 0;
-        *ret_pid = pid;
-        return 1;
+        e = root_bench_proc(r, pid);
+        if (e > 0)
+                *ret_pid = pid;
+        return e;
 }

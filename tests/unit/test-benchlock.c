@@ -9,6 +9,10 @@
  * process named iosched-bench with effective uid 0 (the fake
  * proc/PID/status): not a 0644 file, a dead pid, a user's process, another
  * name, nor a file naming a benchmark that proc/locks says is not the holder.
+ * A killed bench's guard (root's iosched-guard) holding the lock while it
+ * puts the disk back counts too, and says so (2): named by proc/locks, or
+ * by the file's "BENCH GUARD START" after a dead bench's pid; not a user's
+ * process of that name.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -148,6 +152,17 @@ static void test_held(void **state)
         close(fd);
 }
 
+/* The lock file held, as a bench holds it, saying text: its descriptor. */
+static int hold(struct fx *f, const char *text)
+{
+        int fd = open(f->lock, O_RDWR | O_CLOEXEC);
+
+        assert_true(fd >= 0);
+        assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+        assert_int_equal(pwrite(fd, text, strlen(text), 0), (ssize_t)strlen(text));
+        return fd;
+}
+
 static void test_not_a_bench(void **state)
 {
         struct fx *f = *state;
@@ -156,10 +171,7 @@ static void test_not_a_bench(void **state)
 
         if (geteuid() != 0)
                 skip();
-        fd = open(f->lock, O_RDWR | O_CLOEXEC);
-        assert_true(fd >= 0);
-        assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
-        assert_int_equal(pwrite(fd, "4242\n", 5, 0), 5);
+        fd = hold(f, "4242\n");
         /* a user's process, or one of root's named otherwise */
         fake_proc(f, 4242, "iosched-bench", 65534);
         assert_int_equal(holder(f, &pid), 0);
@@ -187,6 +199,37 @@ static void test_not_a_bench(void **state)
         assert_int_equal(holder(f, &pid), 1);
         close(fd);
         /* free again: the stale pid in the file and in an old proc/locks is nothing */
+        assert_int_equal(holder(f, &pid), 0);
+}
+
+static void test_guard(void **state)
+{
+        struct fx *f = *state;
+        long pid;
+        int fd;
+
+        if (geteuid() != 0)
+                skip();
+        /* the file of a killed bench (4242, dead) whose guard 4300 holds the lock */
+        fd = hold(f, "4242 4300 98765\n");
+        assert_int_equal(holder(f, &pid), 0);
+        fake_proc(f, 4300, "iosched-guard", 0);
+        assert_int_equal(holder(f, &pid), 2);
+        assert_int_equal(pid, 4300);
+        /* a user's process of that name is no guard */
+        fake_proc(f, 4300, "iosched-guard", 65534);
+        assert_int_equal(holder(f, &pid), 0);
+        assert_int_equal(pid, 0);
+        /* the bench alive: it holds the lock, not its guard */
+        fake_proc(f, 4300, "iosched-guard", 0);
+        fake_proc(f, 4242, "iosched-bench", 0);
+        assert_int_equal(holder(f, &pid), 1);
+        assert_int_equal(pid, 4242);
+        /* the kernel names the holder: the guard */
+        fake_locks(f, 4300);
+        assert_int_equal(holder(f, &pid), 2);
+        assert_int_equal(pid, 4300);
+        close(fd);
         assert_int_equal(holder(f, &pid), 0);
 }
 
@@ -228,6 +271,7 @@ int main(void)
                 cmocka_unit_test_setup_teardown(test_absent_and_free, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_held, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_not_a_bench, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_guard, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_not_ours, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
