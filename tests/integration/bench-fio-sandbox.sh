@@ -20,7 +20,10 @@
 # nrfiles=10000000: a clear error); write_bw_log alone makes a log named
 # after the job, as fio does with the job file, not "1"; a command run with
 # --allow-exec gets EPERM for BLKROSET on a read target (the device stays
-# read-write).  Each form with Landlock and on the path of kernels without
+# read-write); nor changes a file's mode, owner, times or extended
+# attributes (no Landlock right covers them: the filter denies them), and
+# its clone3 fails with ENOSYS (CLONE_INTO_CGROUP would start a process
+# out of the run's cgroup).  Each form with Landlock and on the path of kernels without
 # it (IOSCHED_BENCH_LANDLOCK=0), where a job file is refused without
 # --unconfined.
 . "$(dirname "$0")/bench-lib.sh"
@@ -34,6 +37,15 @@ cd "$B_TMP" || b_fail "cd"
 b_loop l 64
 dev=/dev/$l
 head -c 1048576 /dev/zero >data
+# what a command a job runs tries on a file it may not write, and clone3's errno
+cat >meta.sh <<'EOS'
+v=$1
+chmod 4777 "$v" && echo chmod done
+chown nobody "$v" && echo chown done
+touch -d 2000-01-01 "$v" && echo touch done
+python3 -c 'import os, sys; os.setxattr(sys.argv[1], "user.x", b"1"); print("xattr done")' "$v"
+python3 -c 'import ctypes; l = ctypes.CDLL(None, use_errno=True); l.syscall(435, 0, 0); print("clone3 errno", ctypes.get_errno())'
+EOS
 # a library whose constructor leaves a marker, wherever and however it is loaded
 cat >lib.c <<EOC
 #include <fcntl.h>
@@ -208,6 +220,21 @@ while True:
                 [ "$(blockdev --getro "$dev")" = 0 ] || b_fail "exec_prerun made $dev read-only: $(cat r.prerun.txt)"
                 grep -q "BLKROSET: Operation not permitted" r.prerun.txt ||
                         b_fail "exec_prerun: the command did not run or was not denied: exit $rc: $(tail -2 err)"
+        fi
+        # a command a job runs changes no file's mode, owner, times or attributes, and cannot start
+        # a process in another cgroup (clone3: ENOSYS, the C library falls back to clone)
+        rm -f m.prerun.txt victim
+        echo secret >victim && chmod 600 victim && touch -d 2001-02-03 victim
+        meta0=$(stat -c '%a %U %Y' victim)
+        run --allow-exec --allow-write --unconfined --name=m --filename="$dev" --rw=read --size=1m \
+                "--exec_prerun=sh $B_TMP/meta.sh $B_TMP/victim"
+        grep -q "^clone3 errno 38$" m.prerun.txt ||
+                b_fail "$mode: exec_prerun: clone3 not ENOSYS: exit $rc: $(cat m.prerun.txt) $(tail -2 err)"
+        meta1=$(stat -c '%a %U %Y' victim)
+        xattr=$(python3 -c 'import os, sys; print(os.listxattr(sys.argv[1]))' victim)
+        if [ "$meta1" != "$meta0" ] || [ "$xattr" != "[]" ] || grep -qx '[a-z]* done' m.prerun.txt; then
+                b_fail "$mode: exec_prerun changed the victim's attributes: $meta0 -> $meta1, xattrs $xattr:" \
+                        "$(cat m.prerun.txt)"
         fi
         # a log named by the job (write_bw_log alone: fio names it after the job, not "1")
         rm -f lj_bw.1.log 1_bw.1.log

@@ -37,9 +37,12 @@
  * From ABI 6, fio and what it runs may signal only processes inside the
  * fence.  A seccomp filter denies socket() (EACCES) unless --allow-net or
  * --allow-exec: fio's network engines (nbd, net, http, rdma...) reach
- * devices nobody named.  no_new_privs comes first; the fence cannot be
- * left.  Files opened before it (fio's stdout and stderr) are not checked
- * again.  Without Landlock only the seccomp filter and no_new_privs apply.
+ * devices nobody named; and what no Landlock right covers (sys_denied: a
+ * file's mode, owner, times and attributes, the machine's state) and
+ * clone3 (CLONE_INTO_CGROUP) are denied to every fenced process.
+ * no_new_privs comes first; the fence cannot be left.  Files opened
+ * before it (fio's stdout and stderr) are not checked again.  Without
+ * Landlock only the seccomp filter and no_new_privs apply.
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -335,6 +338,84 @@ static const unsigned int ioctl_allowed[] = {
         BLKREPORTZONE, BLKGETZONESZ, BLKGETNRZONES, BLKRESETZONE, BLKOPENZONE, BLKCLOSEZONE, BLKFINISHZONE,
 };
 
+/* newer than Debian 12's headers; numbered alike on every architecture above (since 5.1's 424) */
+#ifndef __NR_fchmodat2
+#define __NR_fchmodat2 452
+#endif
+#ifndef __NR_setxattrat
+#define __NR_setxattrat 463
+#endif
+#ifndef __NR_removexattrat
+#define __NR_removexattrat 466
+#endif
+
+/*
+ * The system calls no fenced process makes (EPERM), --allow-exec or not:
+ * a file's mode, owner, times and extended attributes, which no Landlock
+ * right covers (a command could chmod u+s a root program, or give it file
+ * capabilities); and what changes the machine beyond any file: modules,
+ * kexec, reboot, swap, mounts (Landlock denies them; the filter alone
+ * where it is not there), the clocks, the host's names, process
+ * accounting, BPF programs.  clone3 fails with ENOSYS, as on kernels
+ * before 5.3 (the C library then uses clone): its CLONE_INTO_CGROUP would
+ * start a process in a cgroup other than the run's, out of cgroup.kill's
+ * reach, and the filter cannot read its arguments.
+ */
+static const int sys_denied[] = {
+#ifdef __NR_chmod
+        __NR_chmod,
+#endif
+#ifdef __NR_chown
+        __NR_chown,
+#endif
+#ifdef __NR_lchown
+        __NR_lchown,
+#endif
+#ifdef __NR_chown32
+        __NR_chown32, __NR_fchown32, __NR_lchown32,
+#endif
+#ifdef __NR_utime
+        __NR_utime,
+#endif
+#ifdef __NR_utimes
+        __NR_utimes,
+#endif
+#ifdef __NR_futimesat
+        __NR_futimesat,
+#endif
+#ifdef __NR_utimensat_time64
+        __NR_utimensat_time64,
+#endif
+#ifdef __NR_swapon
+        __NR_swapon, __NR_swapoff,
+#endif
+#ifdef __NR_settimeofday
+        __NR_settimeofday,
+#endif
+#ifdef __NR_clock_settime64
+        __NR_clock_settime64, __NR_clock_adjtime64,
+#endif
+#ifdef __NR_kexec_file_load
+        __NR_kexec_file_load,
+#endif
+#ifdef __NR_mount
+        __NR_mount,
+#endif
+#ifdef __NR_umount2
+        __NR_umount2,
+#endif
+        __NR_fchmod, __NR_fchmodat, __NR_fchmodat2, __NR_fchown, __NR_fchownat, __NR_utimensat,
+        __NR_setxattr, __NR_lsetxattr, __NR_fsetxattr, __NR_setxattrat,
+        __NR_removexattr, __NR_lremovexattr, __NR_fremovexattr, __NR_removexattrat,
+        __NR_init_module, __NR_finit_module, __NR_delete_module, __NR_kexec_load, __NR_reboot,
+        __NR_pivot_root, __NR_move_mount, __NR_open_tree, __NR_fsopen, __NR_fsmount, __NR_fsconfig,
+        __NR_mount_setattr, __NR_clock_settime, __NR_clock_adjtime, __NR_adjtimex, __NR_sethostname,
+        __NR_setdomainname, __NR_acct, __NR_bpf,
+};
+
+#define DENY_SYS (SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA))
+#define NO_SYS (SECCOMP_RET_ERRNO | (ENOSYS & SECCOMP_RET_DATA))
+
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define ARG1_LOW (offsetof(struct seccomp_data, args[1]) + 4)
 #else
@@ -342,14 +423,15 @@ static const unsigned int ioctl_allowed[] = {
 #endif
 
 /*
- * The filter: ioctl() only with the requests above (the kernel reads the
- * request as 32 bits: its low word is compared), and without allow_net no
- * socket of any family (socket(), and socketcall() where it exists).
+ * The filter: none of sys_denied, no clone3, ioctl() only with the
+ * requests above (the kernel reads the request as 32 bits: its low word is
+ * compared), and without allow_net no socket of any family (socket(), and
+ * socketcall() where it exists).
  */
 static int enter_filter(bool allow_net)
 {
 #ifdef FENCE_ARCH
-        struct sock_filter f[32 + ELEMENTSOF(ioctl_allowed)];
+        struct sock_filter f[32 + 2 * ELEMENTSOF(sys_denied) + ELEMENTSOF(ioctl_allowed)];
         unsigned n = 0, nio = ELEMENTSOF(ioctl_allowed);
         struct sock_fprog prog;
 
@@ -362,6 +444,14 @@ static int enter_filter(bool allow_net)
         f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1);        /* x32's */
         f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, DENY);
 #endif
+        for (size_t i = 0; i < ELEMENTSOF(sys_denied); i++) {
+                unsigned nr = (unsigned)sys_denied[i];
+
+                f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 0, 1);
+                f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, DENY_SYS);
+        }
+        f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone3, 0, 1);
+        f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, NO_SYS);
         if (!allow_net) {
 #ifdef __NR_socketcall
                 f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socketcall, 0, 1);
