@@ -23,7 +23,10 @@
 # read-write); nor changes a file's mode, owner, times or extended
 # attributes (no Landlock right covers them: the filter denies them), and
 # its clone3 fails with ENOSYS (CLONE_INTO_CGROUP would start a process
-# out of the run's cgroup).  Each form with Landlock and on the path of kernels without
+# out of the run's cgroup); a job named with a '/' whose command's output
+# fio would write beside the job's name (../o/evil.prerun.txt, an existing
+# o/keep.postrun.txt) is refused (exit 3), nothing made or truncated.
+# Each form with Landlock and on the path of kernels without
 # it (IOSCHED_BENCH_LANDLOCK=0), where a job file is refused without
 # --unconfined.
 . "$(dirname "$0")/bench-lib.sh"
@@ -236,6 +239,19 @@ while True:
                 b_fail "$mode: exec_prerun changed the victim's attributes: $meta0 -> $meta1, xattrs $xattr:" \
                         "$(cat m.prerun.txt)"
         fi
+        # a job's name with a '/': fio writes its commands' output beside that name, elsewhere
+        mkdir -p o w && rm -f o/evil.prerun.txt && echo kept >o/keep.postrun.txt
+        printf '[../o/evil]\nfilename=%s\nrw=read\nsize=1m\nexec_prerun=echo owned\n' "$dev" >w/evil.fio
+        printf '[%s/o/keep]\nfilename=%s\nrw=read\nsize=1m\nexec_postrun=true\n' "$B_TMP" "$dev" >w/keep.fio
+        for f in evil keep; do
+                cd w || b_fail "cd w"
+                run --allow-exec --allow-write --unconfined $f.fio
+                cd "$B_TMP" || b_fail "cd"
+                [ $rc = 3 ] && grep -q "outside the working directory: not with a '/' in the job's name" w/err ||
+                        b_fail "$mode: job name with '/' ($f): exit $rc: $(tail -2 w/err)"
+        done
+        [ ! -e o/evil.prerun.txt ] && [ "$(cat o/keep.postrun.txt)" = kept ] ||
+                b_fail "$mode: job name with '/': $(ls o) $(cat o/keep.postrun.txt)"
         # a log named by the job (write_bw_log alone: fio names it after the job, not "1")
         rm -f lj_bw.1.log 1_bw.1.log
         run --allow-write --unconfined lj.fio

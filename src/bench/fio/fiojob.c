@@ -430,6 +430,11 @@ static int exec_output(struct model *m, const struct bench_fio_def *j, const cha
 
         if (snprintf(path, sizeof(path), "%s.%s", j->name, suffix) >= (int)sizeof(path))
                 return -ENAMETOOLONG;
+        /* fio names the file after the job: a '/' in its name would put it in another directory */
+        if (strchr(j->name, '/'))
+                return bench_fio_problem(m->d,
+                                         "job '%s': fio writes the output of %s to %s, outside the working "
+                                         "directory: not with a '/' in the job's name", j->name, what, path);
         if (!m->g->allow_write)
                 return bench_fio_problem(m->d,
                                          "job '%s': fio writes the output of %s to %s: needs --allow-write",
