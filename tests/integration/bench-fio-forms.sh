@@ -17,11 +17,12 @@
 # "A::F"), a log named "0", ioengine=libpmem (fills and sizes a read
 # job's file), gfapi (logs to /tmp), rados with a conf= anyone may write
 # (ceph logs where it says), verify_state_save, verify_dump,
-# --mem=mmap:/mmaphuge:, --profile=tiobench, --ioscheduler=, --cgroup with
+# --mem=mmap:/mmaphuge: (and mmap,x: and mmapshared,x:, which fio takes as
+# mmap and mmapshared), --profile=tiobench, --ioscheduler=, --cgroup with
 # cgroup_nodelete, ioengine=dirdelete and dirstat with unlink=1 (fio
 # 3.37's, which remove a directory), write_hint= on a file and a device
 # (its inode keeps the hint), a unix socket net's receiver makes where a
-# file is (with --allow-net), --server/--client, include and
+# file is (with --allow-net; also protocol=unix,x and unix:x, fio's unix), --server/--client, include and
 # $-arithmetic in a job file, a job named after a link in the working
 # directory (fio opens DIRECTORY/NAME), filename_format with keywords in
 # the job name, ioengine=pmemblk, profile= on a job whose file exists (its
@@ -154,6 +155,9 @@ for mode in landlock none unconfined; do
         form "$base --verify=crc32c --verify_dump=1 --aux-path=$B_TMP/other"
         form "$base --mem=mmap:$V"
         form "$base --mem=mmaphuge:$V"
+        # fio takes a value's type before a ',' (else a ':'), the file after the first ':'
+        form "$base --mem=mmap,x:$V"
+        form "$base --mem=mmapshared,x:$V"
         form "--allow-write --name=j --filename=$B_TMP/work/data --rw=write --size=64k --ioengine=e4defrag --donorname=$V"
         form "--allow-write --name=j --filename=$B_TMP/work/data --rw=write --size=64k --ioengine=e4defrag --inplace=1 --donorname=$B_TMP/other/new"
         form "--profile=tiobench --size=1m"
@@ -167,6 +171,8 @@ for mode in landlock none unconfined; do
         form "--name=j --filename=$dev --rw=read --size=1m --runtime=1 --cgroup=$cgname --cgroup_nodelete=1"
         form "$base --client=localhost"
         form "--allow-net --allow-write --name=j --ioengine=net --protocol=unix --filename=$V --size=4k"
+        form "--allow-net --allow-write --name=j --ioengine=net --protocol=unix,x --filename=$V --size=4k"
+        form "--allow-net --allow-write --name=j --ioengine=net --protocol=unix:x --filename=$V --size=4k"
         # a job alone on a link of its name: fio opens DIRECTORY/NAME (init.c exists_and_not_regfile(), lstat)
         form "--name=lnk --directory=$B_TMP/other --rw=read --size=64k --runtime=1"
         # filename_format's keywords replaced in the job name too; $clientuid is empty (make_filename())

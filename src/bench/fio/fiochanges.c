@@ -28,9 +28,7 @@ static bool engine_is(const char *eng, const char *name)
         return eng && streq(eng, name);
 }
 
-/* fio's match of a value among an option's values (parse.c str_match_len): the part before a ',', else
- * before a ':', so zonemode=zbd,1 is zbd and rw=randread:8 randread */
-static bool value_is(const char *v, const char *ival)
+bool bench_fio_value_is(const char *v, const char *ival)
 {
         size_t n = strchr(v, ',') ? (size_t)(strchr(v, ',') - v) : strcspn(v, ":");
 
@@ -58,7 +56,7 @@ unsigned bench_fio_ddir(const char *rw)
         if (!rw)
                 return R;       /* fio's default */
         for (size_t i = 0; i < ELEMENTSOF(table); i++)
-                if (value_is(rw, table[i].name))
+                if (bench_fio_value_is(rw, table[i].name))
                         return table[i].ddir;
         return R | W | T;       /* a value fio's table does not have: every direction */
 }
@@ -136,7 +134,7 @@ void bench_fio_changes(const struct bench_fio_def *j, struct jobsum *js, unsigne
         }
         for (size_t i = 0; i < ELEMENTSOF(writing); i++)
                 js->writes |= !bench_fio_falsy(bench_fio_kv_get(kv, writing[i])) && bench_fio_kv_get(kv, writing[i]);
-        js->writes |= zm && value_is(zm, "zbd");
+        js->writes |= zm && bench_fio_value_is(zm, "zbd");
         /* libpmem: fio fills each file before the job (its prepopulate_file, read job or not), and
          * pmem_map_file() sizes it to the job's size and allocates it (engines/libpmem.c) */
         js->writes |= engine_is(eng, "falloc") || engine_is(eng, "e4defrag") ||

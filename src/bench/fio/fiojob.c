@@ -956,17 +956,29 @@ static int job_said(struct model *m, const struct bench_fio_def *j, const struct
  */
 static int buffers_file(struct model *m, struct bench_fio_def *j)
 {
-        static const char * const kinds[] = { "mmap:", "mmaphuge:", "mmapshared:" };
-        const char *mem = bench_fio_kv_get(&j->kv, "mem"), *file = NULL;
+        static const char * const kinds[] = { "mmap", "mmaphuge", "mmapshared" };
+        const char *mem = bench_fio_kv_get(&j->kv, "mem"), *colon = mem ? strchr(mem, ':') : NULL;
         struct jobsum bj = { .name = j->name, .writes = true, .truncates = true, .log = true };
-        char placed[PATH_MAX], val[PATH_MAX + 16];
+        char placed[PATH_MAX], val[PATH_MAX + 16], file[PATH_MAX];
+        bool mapped = false;
+        size_t len;
         int r;
 
-        for (size_t i = 0; mem && !file && i < ELEMENTSOF(kinds); i++)
-                if (!strncmp(mem, kinds[i], strlen(kinds[i])))
-                        file = mem + strlen(kinds[i]);
-        if (!file || !*file)
+        /* fio's str_mem_cb(): the type as any value (mmap,x:F is mmap), the file after the first ':' with
+         * blanks taken off both ends (get_opt_postfix()) */
+        for (size_t i = 0; colon && i < ELEMENTSOF(kinds); i++)
+                mapped |= bench_fio_value_is(mem, kinds[i]);
+        if (!mapped)
                 return 0;
+        colon += 1 + strspn(colon + 1, " \t");
+        for (len = strlen(colon); len > 0 && (colon[len - 1] == ' ' || colon[len - 1] == '\t');)
+                len--;
+        if (len == 0)
+                return 0;
+        if (len >= sizeof(file))
+                return -ENAMETOOLONG;
+        memcpy(file, colon, len);
+        file[len] = '\0';
         if (!m->g->allow_write)
                 return bench_fio_problem(m->d,
                                          "job '%s': mem=%s: fio maps the job's buffers on %s, making or "
@@ -980,7 +992,8 @@ static int buffers_file(struct model *m, struct bench_fio_def *j)
                                          "files it makes; name a new file",
                                          j->name, mem, file);
         if (r > 0) {
-                if (snprintf(val, sizeof(val), "%.*s%s", (int)(file - mem), mem, placed) >= (int)sizeof(val))
+                if (snprintf(val, sizeof(val), "%.*s%s", (int)(strchr(mem, ':') + 1 - mem), mem, placed) >=
+                    (int)sizeof(val))
                         return -ENAMETOOLONG;
                 r = bench_fio_kv_set(&j->kv, "mem", val);
         }
@@ -1016,7 +1029,7 @@ static bool unix_receiver(const struct bench_fio_def *j)
 {
         const char *proto = bench_fio_kv_get(&j->kv, "protocol");
 
-        if (!proto || !streq(proto, "unix") || !bench_fio_kv_get(&j->kv, "filename"))
+        if (!proto || !bench_fio_value_is(proto, "unix") || !bench_fio_kv_get(&j->kv, "filename"))
                 return false;   /* fio needs filename= for it, and says so */
         return bench_fio_ddir(bench_fio_kv_get(&j->kv, "rw")) & BENCH_FIO_DDIR_READ;
 }

@@ -143,6 +143,9 @@ struct jobsum {
 /* fiochanges.c: what job j changes of the files it opens (nrfiles: its files) into js */
 void bench_fio_changes(const struct bench_fio_def *j, struct jobsum *js, unsigned nrfiles);
 bool bench_fio_falsy(const char *v);     /* unset, "0", "false", "off", "none" or "no" */
+/* fiochanges.c: fio's match of a value among an option's values (parse.c str_match_len): the part before
+ * a ',', else before a ':', so zonemode=zbd,1 is zbd, rw=randread:8 randread, protocol=unix,x unix */
+bool bench_fio_value_is(const char *v, const char *ival);
 /* the directions of rw= V (NULL: fio's default, read); a value fio's table does not have: all */
 enum { BENCH_FIO_DDIR_READ = 1, BENCH_FIO_DDIR_WRITE = 2, BENCH_FIO_DDIR_TRIM = 4 };
 unsigned bench_fio_ddir(const char *v);
