@@ -6,8 +6,9 @@
 # write_iolog=, exec_prerun=) leave the file byte for byte and run
 # nothing, whichever layer stops them (refused up front, exit 3, or
 # EACCES inside fio under the kernel's fence, exit 1 with fio's own
-# reason in the one error line).  A job process's failure (rw=trim on a
-# file), which fio writes before its report, is named in that line.  fio's abort with exit status 0 (its
+# reason in the one error line).  A job process's failure (polled I/O,
+# hipri=1, on a tmpfs file: EOPNOTSUPP), which fio writes before its
+# report, is named in that line.  fio's abort with exit status 0 (its
 # "appears mounted ... Aborting", from a stand-in fio) is a failure (exit
 # 1) that names fio's reason, not a report of no I/O.  Files on tmpfs.
 . "$(dirname "$0")/bench-lib.sh"
@@ -42,14 +43,15 @@ if command -v fio >/dev/null; then
                 esac
         done
         # a job process's own failure: fio writes it to its standard output, before the report
-        # (trim is BLKDISCARD, which a regular file does not take), and the error line names it
+        # (io_uring polls only direct I/O: a buffered read of a tmpfs file with hipri=1 fails with
+        # EOPNOTSUPP), and the error line names it
         for mode in landlock unconfined; do
-                b_in_mode $mode $BENCH_BIN --backend=fio --filename="$d/data" --rw=trim --size=64k --allow-write \
-                        --unconfined >"$B_TMP/out" 2>"$B_TMP/err"
+                b_in_mode $mode $BENCH_BIN --backend=fio --filename="$d/data" --rw=read --size=64k --direct=0 \
+                        --ioengine=io_uring --hipri=1 --unconfined >"$B_TMP/out" 2>"$B_TMP/err"
                 rc=$?
-                [ $rc = 1 ] || b_fail "trim on a file ($mode): exit $rc: $(cat "$B_TMP/err")"
-                grep -q "^iosched-bench: fio failed (exit status 1): .*Inappropriate ioctl for device$" "$B_TMP/err" ||
-                        b_fail "trim on a file ($mode): not fio's reason: $(cat "$B_TMP/err")"
+                [ $rc = 1 ] || b_fail "polled I/O on a file ($mode): exit $rc: $(cat "$B_TMP/err")"
+                grep -q "^iosched-bench: fio failed (exit status 1): io_u error on file .*: Operation not supported" \
+                        "$B_TMP/err" || b_fail "polled I/O on a file ($mode): not fio's reason: $(cat "$B_TMP/err")"
         done
 else
         echo "no fio: the fenced job forms are skipped"

@@ -13,7 +13,10 @@
 # job file of fio options the native engine lacks, with --backend=native:
 # exit 2 with all of them,
 # FILE:LINE each, in one line; a --compare of jobs that name no file or
-# device (ioengine=exec) says so (exit 2).
+# device (ioengine=exec) says so (exit 2); a job that trims (rw=randtrim,
+# trimwrite in a job file), whose figures fio reports apart from reads and
+# writes, is refused (exit 2) before fio runs, alone or in a --compare,
+# not reported as 0 IOPS with a "best".
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -139,4 +142,12 @@ f=$B_TMP/lacks.fio
         >/dev/null 2>"$B_TMP/err"; rc=$?
 [ $rc = 2 ] && grep -q "^iosched-bench: --compare: the jobs name no file or device, so no scheduler to compare$" \
         "$B_TMP/err" || b_fail "--compare of no file: exit $rc: $(cat "$B_TMP/err")"
+# trims: refused before fio runs (before: 0 IOPS for every variant, "best: none", exit 0)
+$BENCH --allow-write --filename="$dev" --rw=randtrim --runtime=1 --time_based >"$B_TMP/out" 2>"$B_TMP/err"; rc=$?
+[ $rc = 2 ] && grep -q "^iosched-bench: job 'iosched-bench': rw=randtrim trims: iosched-bench measures and compares reads and writes, not trims$" "$B_TMP/err" ||
+        b_fail "randtrim: exit $rc: $(cat "$B_TMP/err" "$B_TMP/out")"
+printf '[t]\nfilename=%s\nrw=trimwrite\nruntime=1\n' "$dev" >"$B_TMP/trim.fio"
+$BENCH --allow-write --compare=none,mq-deadline --loops=1 "$B_TMP/trim.fio" >"$B_TMP/out" 2>"$B_TMP/err"; rc=$?
+[ $rc = 2 ] && grep -q "^iosched-bench: job 't': rw=trimwrite trims: " "$B_TMP/err" && ! grep -qi best "$B_TMP/out" ||
+        b_fail "trimwrite --compare: exit $rc: $(cat "$B_TMP/err" "$B_TMP/out")"
 echo "PASS"

@@ -116,6 +116,20 @@ static int check_unconfined(const struct bench_opts *g, struct bench_error *e)
         return 0;
 }
 
+/* fio reports a job's trims apart, and they are not read (the figures are reads' and writes'): refused */
+static int no_trims(const struct bench_fio_defs *d, struct bench_error *e)
+{
+        for (size_t i = 0; i < d->n; i++) {
+                const char *rw = bench_fio_kv_get(&d->jobs[i].kv, "rw");
+
+                if (rw && bench_fio_ddir(rw) & BENCH_FIO_DDIR_TRIM)
+                        return bench_error_set(e, BENCH_ERR_USAGE, EOPNOTSUPP,
+                                               "job '%s': rw=%s trims: iosched-bench measures and compares "
+                                               "reads and writes, not trims", d->jobs[i].name, rw);
+        }
+        return 0;
+}
+
 /* Every problem the model found: each on its own line, the last one the error. */
 static int refuse(struct bench_fio_defs *d, struct bench_error *e)
 {
@@ -154,6 +168,8 @@ int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct b
         r = bench_fio_read(g, f->exe, &d, e);   /* fio itself, fenced: fiocapture.c */
         if (r >= 0 && d.n == 0 && d.nproblems == 0)
                 r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "no job for fio to run");
+        if (r >= 0)
+                r = no_trims(&d, e);
         if (r >= 0)
                 r = bench_fio_model(g, &d, root, f, tg, e);
         if (r >= 0 && d.nproblems)
