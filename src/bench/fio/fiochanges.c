@@ -35,11 +35,6 @@ bool bench_fio_value_is(const char *v, const char *ival)
         return strlen(ival) == n && !strncmp(v, ival, n);
 }
 
-bool bench_fio_falsy(const char *v)
-{
-        return !v || streq(v, "0") || streq(v, "false") || streq(v, "off") || streq(v, "none") || streq(v, "no");
-}
-
 unsigned bench_fio_ddir(const char *rw)
 {
         enum { R = BENCH_FIO_DDIR_READ, W = BENCH_FIO_DDIR_WRITE, T = BENCH_FIO_DDIR_TRIM };

@@ -51,6 +51,12 @@ const char *bench_fio_kv_get(const struct bench_fio_kvs *kvs, const char *key)
         return !e ? NULL : e->val ? e->val : "1";
 }
 
+bool bench_fio_falsy(const char *v)
+{
+        return !v || streq(v, "0") || streq(v, "false") || streq(v, "off") || streq(v, "none") ||
+               streq(v, "no");
+}
+
 int bench_fio_problem(struct bench_fio_defs *d, const char *fmt, ...)
 {
         char **v = ios_grow(d->problems, &d->capproblems, d->nproblems + 2, sizeof(*v));
@@ -442,6 +448,44 @@ static int native_bounds(struct bench_fio_def *j, bool compare)
         return r;
 }
 
+/*
+ * fio's options that turn off the latencies the reports are made of (p99 and CLAT-P50, the objective a
+ * cap moves to, the ramp's check counts the I/Os measured by them): ignored, as the native engine ignores
+ * them (jobopts.c), and said once.
+ */
+static int drop_unmeasured(struct bench_fio_defs *d)
+{
+        static const char * const keys[] = {
+                "gtod_reduce", "disable_lat", "disable_clat", "clat_percentiles",
+        };
+        _cleanup_(ios_strv_freep) char **said = NULL;
+        int r = 0;
+
+        for (size_t i = 0; r >= 0 && i < d->n; i++)
+                for (size_t k = 0; r >= 0 && k < ELEMENTSOF(keys); k++) {
+                        const char *v = bench_fio_kv_get(&d->jobs[i].kv, keys[k]);
+                        _cleanup_free_ char *kv = NULL;
+
+                        if (!v || (bench_fio_falsy(v) != streq(keys[k], "clat_percentiles")))
+                                continue;
+                        if (asprintf(&kv, "%s=%s", keys[k], v) < 0)
+                                return -ENOMEM;
+                        if (!ios_strv_contains(said, kv)) {
+                                r = ios_strv_push(&said, kv);
+                                kv = NULL;
+                        }
+                        bench_fio_kv_drop(&d->jobs[i].kv, keys[k]);
+                }
+        if (r < 0 || !said)
+                return r;
+        fprintf(stderr, "iosched-bench: note: ignored, they turn off fio's latencies, which the reports are "
+                "made of:");
+        for (char **k = said; *k; k++)
+                fprintf(stderr, "%s %s", k == said ? "" : ",", *k);
+        fputc('\n', stderr);
+        return 0;
+}
+
 int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio_defs *d, struct bench_error *e)
 {
         struct bench_fio_kvs base = {}, cmd_globals = {}, globals = {};
@@ -551,6 +595,8 @@ int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio
         }
         for (size_t i = 0; r >= 0 && i < d->n; i++)
                 r = native_bounds(&d->jobs[i], g->compare);
+        if (r >= 0)
+                r = drop_unmeasured(d);
 out:
         bench_fence_done(&fc);
         kvs_done(&base);

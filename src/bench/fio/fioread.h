@@ -35,6 +35,7 @@ struct bench_fio_defs {
 
 /* The value of key in kvs as fio takes it (the last one), "1" for a boolean alone; NULL: not set. */
 const char *bench_fio_kv_get(const struct bench_fio_kvs *kvs, const char *key);
+bool bench_fio_falsy(const char *v);     /* unset, "0", "false", "off", "none" or "no" */
 /* key's last setting in kvs, its value as given (NULL: the option alone); NULL: not set */
 const struct bench_fio_kv *bench_fio_kv_last(const struct bench_fio_kvs *kvs, const char *key);
 /* key's last value in kvs set to val (a copy), or key=val added: 0 or -ENOMEM */
@@ -142,7 +143,6 @@ struct jobsum {
 
 /* fiochanges.c: what job j changes of the files it opens (nrfiles: its files) into js */
 void bench_fio_changes(const struct bench_fio_def *j, struct jobsum *js, unsigned nrfiles);
-bool bench_fio_falsy(const char *v);     /* unset, "0", "false", "off", "none" or "no" */
 /* fiochanges.c: fio's match of a value among an option's values (parse.c str_match_len): the part before
  * a ',', else before a ':', so zonemode=zbd,1 is zbd, rw=randread:8 randread, protocol=unix,x unix */
 bool bench_fio_value_is(const char *v, const char *ival);
