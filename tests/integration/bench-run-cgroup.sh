@@ -10,8 +10,9 @@
 # the cgroup: no process of the run is left.  Without the cgroup
 # (the test shim's IOS_FAULT_NO_CGROUP=1) the daemon still cannot hold the
 # bench, and ends with it: orphaned, it comes to the bench, a child
-# subreaper, not to init; a child the bench had before (its caller's,
-# across exec) is left alone.
+# subreaper, not to init, and so does a chain of 21 processes, each the
+# child of the one before, deeper than any fixed number of rounds; a
+# child the bench had before (its caller's, across exec) is left alone.
 # A job waiting on its exec_prerun command does not hold the bench after
 # SIGTERM either, and the command ends with it (with the cgroup and without).
 # The empty cgroup of a bench of another PID namespace, whose lock is held,
@@ -153,6 +154,20 @@ kill -TERM $bench
 wait $bench
 wait_for 60000 gone $d || b_fail "nocg: the daemon outlived the run"
 echo "ok: without a cgroup the daemon does not hold the bench, and ends with it"
+# a chain of 21 daemons, each the child of the one before: each comes to the bench as the one above ends
+printf 'n=$1\n[ "$n" -gt 0 ] && sh "$0" $((n - 1)) &\nexec sleep %s\n' $mark >chain.sh
+daemons() { pgrep -x sleep 2>/dev/null | while read -r p; do
+        [ "$(tr '\0' ' ' </proc/$p/cmdline 2>/dev/null)" = "sleep $mark " ] && echo $p; done; }
+env LD_PRELOAD="$shim" IOS_FAULT_NO_CGROUP=1 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+        "$BENCH_BIN" --backend=fio --allow-exec --allow-write --name=cg-$id-chain --filename="$B_TMP/t.chain" \
+        --size=1m --direct=0 --rw=read --runtime=1 --exec_prerun="setsid -f sh $B_TMP/chain.sh 20; true" \
+        >"$B_TMP/out.chain" 2>"$B_TMP/err.chain" || b_fail "chain: exit $?: $(cat "$B_TMP/err.chain")"
+if ! wait_for 60000 no_daemon; then
+        left=$(daemons | wc -l)
+        kill -9 $(daemons) 2>/dev/null
+        b_fail "nocg: $left of a chain of 21 daemons outlived the run"
+fi
+echo "ok: without a cgroup a chain of 21 daemons ends with the run"
 # a child the bench did not start (its caller's, across exec) is not the bench's to end
 sh -c "sleep $((mark + 1)) & exec env LD_PRELOAD='$shim' IOS_FAULT_NO_CGROUP=1 \
         ASAN_OPTIONS='${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0' '$BENCH_BIN' --backend=fio \

@@ -24,6 +24,7 @@
 #include <sched.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fio.h"
@@ -115,34 +116,43 @@ static bool was_inherited(pid_t pid)
  * What fio's processes left behind them (a daemon a job forked, in a
  * session of its own): orphans come to iosched-bench, a child subreaper
  * (set before fio starts), not to init, and are killed and reaped here,
- * their own orphans in turn; not the guard, nor a child iosched-bench had
- * before (a caller's, across exec: such a pid, alive or a zombie, is
- * never reaped here, so never another's).  Those the kill cannot end at
- * once (in uninterruptible sleep) are waited for up to 10 s in all, then
- * left.
+ * their own orphans in turn, a chain of any depth; not the guard, nor a
+ * child iosched-bench had before (a caller's, across exec: such a pid,
+ * alive or a zombie, is never reaped here, so never another's).  All that
+ * is bounded by 10 s in all: those the kill cannot end at once (in
+ * uninterruptible sleep) are then left.
  * Where the run has a cgroup, cgroup.kill has ended them already.
  */
+static long long mono_ms(void)
+{
+        struct timespec t;
+
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        return t.tv_sec * 1000ll + t.tv_nsec / 1000000;
+}
+
 static void end_orphans(void)
 {
         pid_t kids[1024], guard = bench_guard_pid();
-        int budget = 1000;      /* 10 ms each: 10 s in all */
+        long long end = mono_ms() + 10000;
 
-        for (int round = 0; round < 16 && budget > 0; round++) {
+        while (mono_ms() < end) {
                 size_t n = bench_proc_children(getpid(), kids, ELEMENTSOF(kids)), k = 0;
 
                 for (size_t i = 0; i < n; i++)
                         if (kids[i] != guard && !was_inherited(kids[i]) && kill(kids[i], SIGKILL) == 0)
                                 kids[k++] = kids[i];
                 if (k == 0)
-                        break;
+                        return;
                 for (size_t i = 0; i < k; i++)
-                        while (budget > 0) {
+                        for (;;) {
                                 pid_t w = waitpid(kids[i], NULL, WNOHANG);
 
                                 if (w != 0 && !(w < 0 && errno == EINTR))
                                         break;
+                                if (mono_ms() >= end)
+                                        return;
                                 usleep(10000);
-                                budget--;
                         }
         }
 }
