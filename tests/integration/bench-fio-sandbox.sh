@@ -17,7 +17,8 @@
 # the fence stopped, what the run allows and the flag that allows it; a
 # read job on /dev/zero (fio opens a character device read-write) runs;
 # memory is bounded for any job file (/dev/zero as a job file, numjobs=256
-# nrfiles=10000000: a clear error); write_bw_log alone makes a log named
+# nrfiles=10000000, and 4,194,305 files of ioengine=null, which fio keeps
+# in memory too: a clear error); write_bw_log alone makes a log named
 # after the job, as fio does with the job file, not "1"; a command run with
 # --allow-exec gets EPERM for BLKROSET on a read target (the device stays
 # read-write); nor changes a file's mode, owner, times or extended
@@ -95,6 +96,7 @@ printf '[x]\nfilename=%s/data\nsize=1m\nrw=read\ninclude desc.inc\ninclude desc.
 printf '[x]\nfilename=%s/data\nrw=read\nsize=64k\ninclude %s/self.fio\n' "$B_TMP" "$B_TMP" >self.fio
 mkdir many
 printf '[m]\ndirectory=%s/many\nnumjobs=256\nnrfiles=10000000\nsize=1m\nrw=read\n' "$B_TMP" >big.fio
+printf '[m]\ndirectory=%s/many\nioengine=null\nnrfiles=4194305\nsize=64m\nrw=read\n' "$B_TMP" >bignull.fio
 printf '[lj]\nfilename=%s/data\nrw=read\nsize=64k\nwrite_bw_log\n' "$B_TMP" >lj.fio
 # job files of many jobs: 4,097 (past fio's limit of 4,096), and 2,100 whose last one's file is on
 # another disk (with --compare: refused after the checks, no fio run)
@@ -193,7 +195,7 @@ while True:
         # not under AddressSanitizer, whose shadow memory alone reserves terabytes of it)
         vlimit=1048576
         ldd "$BENCH_BIN" 2>/dev/null | grep -q libasan && vlimit=unlimited
-        for form in "/dev/zero" "--unconfined big.fio"; do
+        for form in "/dev/zero" "--unconfined big.fio" "--unconfined bignull.fio"; do
                 # shellcheck disable=SC2086
                 (ulimit -v $vlimit; exec "$BENCH_BIN" --backend=fio $form) >out 2>err
                 rc=$?

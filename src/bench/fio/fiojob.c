@@ -657,9 +657,21 @@ static int job_files(struct model *m, struct bench_fio_def *j, struct jobsum *js
         struct stat st;
         int r = 0;
 
-        /* no file opened, none laid out; but fio removes the job's files at its end with unlink= (any
-         * engine: filesetup.c close_and_free_files()) */
+        if (bench_fio_kv_get(kv, "numjobs") &&
+            bench_parse_uint(bench_fio_kv_get(kv, "numjobs"), 1, 1u << 20, &numjobs) < 0)
+                *resolved = false;
+        if (bench_fio_kv_get(kv, "nrfiles") &&
+            bench_parse_uint(bench_fio_kv_get(kv, "nrfiles"), 1, 1u << 24, &nrfiles) < 0)
+                *resolved = false;
+        /* no file opened, none laid out, but fio still keeps each in memory (the same bound), and removes
+         * the job's files at its end with unlink= (any engine: filesetup.c close_and_free_files()) */
         if (eng && bench_fio_engine_fileless(eng)) {
+                m->nfiles += (uint64_t)numjobs * nrfiles;
+                if (m->nfiles > FIO_FILES_MAX)
+                        return bench_fio_problem(m->d,
+                                                 "job '%s': numjobs=%u x nrfiles=%u: the jobs name more "
+                                                 "than %u files, more than iosched-bench lets fio keep",
+                                                 j->name, numjobs, nrfiles, FIO_FILES_MAX);
                 if (!truthy(j, "unlink") && !truthy(j, "unlink_each_loop"))
                         return 0;
                 return bench_fio_problem(m->d, "job '%s': ioengine=%s does no I/O on the files the job "
@@ -667,10 +679,6 @@ static int job_files(struct model *m, struct bench_fio_def *j, struct jobsum *js
                                          "iosched-bench",
                                          j->name, eng);
         }
-        if (bench_fio_kv_get(kv, "numjobs") && bench_parse_uint(bench_fio_kv_get(kv, "numjobs"), 1, 1u << 20, &numjobs) < 0)
-                *resolved = false;
-        if (bench_fio_kv_get(kv, "nrfiles") && bench_parse_uint(bench_fio_kv_get(kv, "nrfiles"), 1, 1u << 24, &nrfiles) < 0)
-                *resolved = false;
         r = count_named(m, kv, resolved, &nnamed, &nr);
         if (r == -E2BIG || nnamed > FIO_FILES_MAX)
                 return bench_fio_problem(m->d,
