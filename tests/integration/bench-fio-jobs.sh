@@ -16,7 +16,10 @@
 # device (ioengine=exec) says so (exit 2); a job that trims (rw=randtrim,
 # trimwrite in a job file), whose figures fio reports apart from reads and
 # writes, is refused (exit 2) before fio runs, alone or in a --compare,
-# not reported as 0 IOPS with a "best".
+# not reported as 0 IOPS with a "best"; on fio, a job's clones (numjobs=),
+# which fio reports apart, are one job with their results added up, as
+# natively: numjobs= said, one entry per job in -J, the objective of a
+# job is all of its clones.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -150,4 +153,16 @@ printf '[t]\nfilename=%s\nrw=trimwrite\nruntime=1\n' "$dev" >"$B_TMP/trim.fio"
 $BENCH --allow-write --compare=none,mq-deadline --loops=1 "$B_TMP/trim.fio" >"$B_TMP/out" 2>"$B_TMP/err"; rc=$?
 [ $rc = 2 ] && grep -q "^iosched-bench: job 't': rw=trimwrite trims: " "$B_TMP/err" && ! grep -qi best "$B_TMP/out" ||
         b_fail "trimwrite --compare: exit $rc: $(cat "$B_TMP/err" "$B_TMP/out")"
+# a job's clones: one job, as natively (before: each clone a job of its own, numjobs=1, and a job's
+# objective judged on its first clone alone)
+for b in fio native; do
+        $BENCH -J --backend=$b --filename="$dev" --runtime=1 --time_based --name=reader --rw=randread \
+                --numjobs=3 --name=other --rw=randread >"$B_TMP/clones.json" 2>"$B_TMP/err" ||
+                b_fail "clones, $b: $(cat "$B_TMP/err")"
+        check '[.jobs[] | [.jobname, .["job options"].numjobs]] == [["reader", "3"], ["other", "1"]]' \
+                "$B_TMP/clones.json" "clones, $b: not one job each"
+done
+$BENCH --backend=fio --filename="$dev" --rw=randread --numjobs=4 --runtime=1 --time_based >"$B_TMP/out" \
+        2>"$B_TMP/err" || b_fail "numjobs=4: $(cat "$B_TMP/err")"
+grep -q "rw=randread bs=4KiB iodepth=1 numjobs=4 " "$B_TMP/out" || b_fail "numjobs=4 not said: $(head -3 "$B_TMP/out")"
 echo "PASS"

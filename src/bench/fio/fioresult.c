@@ -24,6 +24,7 @@
 struct bench_fio_job {
         struct bench_engine_ops eng;
         char engname[48];
+        unsigned entries;               /* its jobs in fio's report: each clone, or one (group_reporting) */
 };
 
 double bench_fio_num(const struct ios_json *v, double def)
@@ -136,7 +137,8 @@ static void job_view(struct bench_opts *o, struct bench_fio_job *fj, const struc
         if ((v = opt(doc, job, "bssplit")) && bench_parse_bssplit(v, o) < 0)
                 o->n_bssplit[BENCH_READ] = o->n_bssplit[BENCH_WRITE] = 0;       /* fio's own forms: bs= */
         o->iodepth = (v = opt(doc, job, "iodepth")) && bench_parse_uint(v, 1, 65536, &u) == 0 ? u : 1;
-        o->numjobs = 1;         /* fio reports each thread, or each group merged */
+        /* its clones, which fio reports apart (build_view() adds them up) or together (group_reporting) */
+        o->numjobs = (v = opt(doc, job, "numjobs")) && bench_parse_uint(v, 1, 1u << 20, &u) == 0 ? u : 1;
         o->direct = (v = opt(doc, job, "direct")) && bench_parse_bool(v, &b) == 0 ? b : false;
         o->ramp_ns = (v = opt(doc, job, "ramp_time")) && bench_parse_time(v, &x) == 0 ? x : 0;
         o->runtime_ns = (v = opt(doc, job, "runtime")) && bench_parse_time(v, &x) == 0 ? x : 0;
@@ -192,20 +194,49 @@ static uint64_t dir_from(const struct ios_json *d, struct bench_dir_stats *s)
         return num(ios_json_get(d, "runtime"), 1ull << 40) * 1000000ull;      /* ms: under 2^60 ns */
 }
 
+/*
+ * fio reports each clone of a job (numjobs=) as a job of its own, one after
+ * the other under the job's name (with group_reporting, one for them all):
+ * the clones of fio's job i, 1 or more.  They are one job here, their
+ * results added up, as the native engine's.
+ */
+static unsigned clones(const struct ios_json *doc, const struct ios_json *jobs, unsigned i)
+{
+        const char *name = ios_json_str(ios_json_get(&jobs->kids[i], "jobname")), *v;
+        unsigned numjobs = 1, n = 1;
+
+        if ((v = opt(doc, &jobs->kids[i], "numjobs")))
+                (void)bench_parse_uint(v, 1, 1u << 20, &numjobs);
+        while (name && n < numjobs && i + n < jobs->n &&
+               ios_json_str(ios_json_get(&jobs->kids[i + n], "jobname")) &&
+               streq(ios_json_str(ios_json_get(&jobs->kids[i + n], "jobname")), name))
+                n++;
+        return n;
+}
+
 static int build_view(struct bench_fio *f, const struct bench_opts *g, const struct ios_json *doc,
                       const struct ios_json *jobs, struct bench_error *e)
 {
+        unsigned n = 0;
+
+        for (unsigned i = 0; i < jobs->n; i += clones(doc, jobs, i))
+                n++;
         f->njobs = jobs->n;
-        f->jobs = calloc(jobs->n, sizeof(*f->jobs));
+        f->jobs = calloc(n, sizeof(*f->jobs));
         f->view = *g;
-        f->view.jobs = calloc(jobs->n, sizeof(*f->view.jobs));
+        f->view.jobs = calloc(n, sizeof(*f->view.jobs));
         if (!f->jobs || !f->view.jobs)
                 return -ENOMEM;
-        f->view.njobs = f->view.nthreads = jobs->n;
-        for (unsigned i = 0; i < jobs->n; i++) {
-                job_view(&f->view.jobs[i], &f->jobs[i], doc, &jobs->kids[i], g);
-                if (!f->view.jobs[i].name)
+        f->view.njobs = n;
+        f->view.nthreads = jobs->n;
+        for (unsigned i = 0, k = 0; i < jobs->n; k++) {
+                unsigned c = clones(doc, jobs, i);
+
+                job_view(&f->view.jobs[k], &f->jobs[k], doc, &jobs->kids[i], g);
+                if (!f->view.jobs[k].name)
                         return -ENOMEM;
+                f->jobs[k].entries = c;
+                i += c;
         }
         f->have_view = true;
         /* the run's own view: the first job's, as for the native jobs */
@@ -219,14 +250,14 @@ static int build_view(struct bench_fio *f, const struct bench_opts *g, const str
                 f->view.rwmixread = j0->rwmixread;
                 memcpy(f->view.bs, j0->bs, sizeof(j0->bs));
                 f->view.iodepth = j0->iodepth;
-                f->view.numjobs = 1;
+                f->view.numjobs = j0->numjobs;
                 f->view.direct = j0->direct;
                 f->view.ramp_ns = j0->ramp_ns;
                 f->view.runtime_ns = j0->runtime_ns;
         }
         f->view.objective_jobidx = -1;
         if (g->objective_job) {
-                for (unsigned i = 0; i < jobs->n && f->view.objective_jobidx < 0; i++)
+                for (unsigned i = 0; i < f->view.njobs && f->view.objective_jobidx < 0; i++)
                         if (streq(f->view.jobs[i].name, g->objective_job))
                                 f->view.objective_jobidx = (int)i;
                 if (f->view.objective_jobidx < 0)
@@ -249,6 +280,29 @@ static int ramp_took_all(const struct bench_opts *job, const struct bench_result
         return bench_ramp_took_all(job, ios, measured, e);
 }
 
+/* One job of fio's report (a clone) into jr: I/O, runtime, CPU, faults, its error. */
+static void entry_result(const struct bench_result *res, const struct ios_json *j, struct bench_result *jr)
+{
+        uint64_t rt = 0;
+        double jrt;
+
+        for (int d = 0; d < BENCH_NDIR; d++) {
+                uint64_t x = dir_from(ios_json_get(j, d == BENCH_READ ? "read" : "write"), &jr->d[d]);
+
+                rt = x > rt ? x : rt;
+        }
+        jrt = (double)num(ios_json_get(j, "job_runtime"), 1ull << 40) * 1e6;
+        jr->runtime_ns = rt ? rt : (uint64_t)jrt;
+        jr->elapsed_ns = res->elapsed_ns;
+        /* CPU % of the runtime, at most every CPU's */
+        jr->usr_ns = (uint64_t)(dnum(ios_json_get(j, "usr_cpu"), 100000) / 100 * (double)jr->runtime_ns);
+        jr->sys_ns = (uint64_t)(dnum(ios_json_get(j, "sys_cpu"), 100000) / 100 * (double)jr->runtime_ns);
+        jr->ctx = num(ios_json_get(j, "ctx"), U64_MAX_SAFE);
+        jr->majf = num(ios_json_get(j, "majf"), U64_MAX_SAFE);
+        jr->minf = num(ios_json_get(j, "minf"), U64_MAX_SAFE);
+        jr->error = (int)num(ios_json_get(j, "error"), 4095);
+}
+
 int bench_fio_result(struct bench_fio *f, const struct bench_opts *g, const struct ios_json *doc,
                      struct bench_result *res, struct bench_error *e)
 {
@@ -267,33 +321,30 @@ int bench_fio_result(struct bench_fio *f, const struct bench_opts *g, const stru
         } else if (jobs->n != f->njobs)
                 return bench_error_set(e, BENCH_ERR_IO, EINVAL, "fio reported %zu jobs, %u before", jobs->n,
                                        f->njobs);
-        res->jobs = calloc(jobs->n, sizeof(*res->jobs));
+        res->jobs = calloc(f->view.njobs, sizeof(*res->jobs));
         if (!res->jobs)
                 return -ENOMEM;
-        res->njobs = jobs->n;
-        for (unsigned i = 0; i < jobs->n; i++) {
-                const struct ios_json *j = &jobs->kids[i];
-                struct bench_result *jr = &res->jobs[i];
-                uint64_t rt = 0;
-                double jrt;
+        res->njobs = f->view.njobs;
+        for (unsigned i = 0, k = 0; i < jobs->n; k++) {
+                unsigned c = clones(doc, jobs, i);
 
-                for (int d = 0; d < BENCH_NDIR; d++) {
-                        uint64_t x = dir_from(ios_json_get(j, d == BENCH_READ ? "read" : "write"), &jr->d[d]);
+                if (k >= f->view.njobs || c != f->jobs[k].entries)
+                        return bench_error_set(e, BENCH_ERR_IO, EINVAL,
+                                               "fio reported the jobs apart otherwise than before");
+                for (unsigned end = i + c; i < end; i++) {
+                        struct bench_result one = { 0 };
 
-                        rt = x > rt ? x : rt;
+                        entry_result(res, &jobs->kids[i], &one);
+                        r = bench_result_merge(&res->jobs[k], &one);
+                        bench_result_done(&one);
+                        if (r < 0)
+                                return r;
                 }
-                jrt = (double)num(ios_json_get(j, "job_runtime"), 1ull << 40) * 1e6;
-                jr->runtime_ns = rt ? rt : (uint64_t)jrt;
+        }
+        for (unsigned i = 0; i < f->view.njobs; i++) {
+                struct bench_result *jr = &res->jobs[i];
+
                 jr->elapsed_ns = res->elapsed_ns;
-                /* CPU % of the runtime, at most every CPU's */
-                jr->usr_ns =
-                        (uint64_t)(dnum(ios_json_get(j, "usr_cpu"), 100000) / 100 * (double)jr->runtime_ns);
-                jr->sys_ns =
-                        (uint64_t)(dnum(ios_json_get(j, "sys_cpu"), 100000) / 100 * (double)jr->runtime_ns);
-                jr->ctx = num(ios_json_get(j, "ctx"), U64_MAX_SAFE);
-                jr->majf = num(ios_json_get(j, "majf"), U64_MAX_SAFE);
-                jr->minf = num(ios_json_get(j, "minf"), U64_MAX_SAFE);
-                jr->error = (int)num(ios_json_get(j, "error"), 4095);
                 jr->machine_busy_pct = res->machine_busy_pct;
                 jr->machine_steal_pct = res->machine_steal_pct;
                 jr->ncpu = res->ncpu;
@@ -313,7 +364,7 @@ int bench_fio_result(struct bench_fio *f, const struct bench_opts *g, const stru
                 struct bench_result tot = { 0 };
 
                 tot.elapsed_ns = res->elapsed_ns;
-                for (unsigned i = 0; i < jobs->n; i++) {
+                for (unsigned i = 0; i < res->njobs; i++) {
                         r = bench_result_merge(&tot, &res->jobs[i]);
                         if (r < 0)
                                 return r;
@@ -336,7 +387,7 @@ int bench_fio_result(struct bench_fio *f, const struct bench_opts *g, const stru
 
 void bench_fio_view_done(struct bench_fio *f)
 {
-        for (unsigned i = 0; f->view.jobs && i < f->njobs; i++) {
+        for (unsigned i = 0; f->view.jobs && i < f->view.njobs; i++) {
                 free(f->view.jobs[i].name);
                 free(f->view.jobs[i].filename);
         }
