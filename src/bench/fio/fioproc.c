@@ -24,7 +24,6 @@
 #include <sched.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "fio.h"
@@ -123,20 +122,12 @@ static bool was_inherited(pid_t pid)
  * uninterruptible sleep) are then left.
  * Where the run has a cgroup, cgroup.kill has ended them already.
  */
-static long long mono_ms(void)
-{
-        struct timespec t;
-
-        clock_gettime(CLOCK_MONOTONIC, &t);
-        return t.tv_sec * 1000ll + t.tv_nsec / 1000000;
-}
-
 static void end_orphans(void)
 {
         pid_t kids[1024], guard = bench_guard_pid();
-        long long end = mono_ms() + 10000;
+        uint64_t end = bench_clock_gettime_ns() + 10000000000ull;
 
-        while (mono_ms() < end) {
+        while (bench_clock_gettime_ns() < end) {
                 size_t n = bench_proc_children(getpid(), kids, ELEMENTSOF(kids)), k = 0;
 
                 for (size_t i = 0; i < n; i++)
@@ -150,7 +141,7 @@ static void end_orphans(void)
 
                                 if (w != 0 && !(w < 0 && errno == EINTR))
                                         break;
-                                if (mono_ms() >= end)
+                                if (bench_clock_gettime_ns() >= end)
                                         return;
                                 usleep(10000);
                         }
