@@ -325,13 +325,9 @@ int bench_fio_result(struct bench_fio *f, const struct bench_opts *g, const stru
         if (!res->jobs)
                 return -ENOMEM;
         res->njobs = f->view.njobs;
-        for (unsigned i = 0, k = 0; i < jobs->n; k++) {
-                unsigned c = clones(doc, jobs, i);
-
-                if (k >= f->view.njobs || c != f->jobs[k].entries)
-                        return bench_error_set(e, BENCH_ERR_IO, EINVAL,
-                                               "fio reported the jobs apart otherwise than before");
-                for (unsigned end = i + c; i < end; i++) {
+        /* each job's clones as build_view() found them: as many as fio reports (checked above) */
+        for (unsigned k = 0, i = 0; k < f->view.njobs; k++)
+                for (unsigned end = i + f->jobs[k].entries; i < end; i++) {
                         struct bench_result one = { 0 };
 
                         entry_result(res, &jobs->kids[i], &one);
@@ -340,7 +336,6 @@ int bench_fio_result(struct bench_fio *f, const struct bench_opts *g, const stru
                         if (r < 0)
                                 return r;
                 }
-        }
         for (unsigned i = 0; i < f->view.njobs; i++) {
                 struct bench_result *jr = &res->jobs[i];
 
