@@ -122,6 +122,14 @@ static int plan(struct validate *s)
         return 0;
 }
 
+/* The bench's last line on stderr without its "iosched-bench: ", or that it gave none. */
+static const char *bench_reason(const char *last)
+{
+        const char *why = startswith(last, "iosched-bench: ");
+
+        return why && *why ? why : "it gave no reason";
+}
+
 /* iosched-bench's exit status (iosched-bench(8), EXIT STATUS) as validate's; -1: read its verdict. */
 static int exit_of_bench(struct validate *s)
 {
@@ -132,7 +140,8 @@ static int exit_of_bench(struct validate *s)
         case 0:
                 return -1;
         case 3:         /* refused for safety: a write without --allow-write, a mounted or held device */
-                return err(s, APPLY_EXIT_REFUSED, "no verdict: iosched-bench refused the run");
+                return err(s, APPLY_EXIT_REFUSED, "no verdict: iosched-bench refused the run: %s",
+                           bench_reason(last));
         case 2:
                 if (strstr(last, "unknown option") && strstr(last, "--target-device"))
                         return err(s, APPLY_EXIT_ERROR, "no verdict: this iosched-bench has no --target-device "
@@ -141,9 +150,12 @@ static int exit_of_bench(struct validate *s)
                 if (strstr(last, "target-device") || strstr(last, "target device"))
                         return err(s, APPLY_EXIT_REFUSED, "no verdict: the job names another target than /dev/%s; "
                                    "nothing was switched", s->dev);
-                return err(s, APPLY_EXIT_ERROR, "no verdict: iosched-bench did not take the options (usage error)");
+                /* exit 2 is a bad option or value, in a job file too, or a job the bench does not run */
+                return err(s, APPLY_EXIT_ERROR, "no verdict: iosched-bench ran no comparison (exit 2): %s",
+                           bench_reason(last));
         case 1:
-                return err(s, APPLY_EXIT_ERROR, "no verdict: the run failed (iosched-bench exit 1)");
+                return err(s, APPLY_EXIT_ERROR, "no verdict: the run failed (iosched-bench exit 1): %s",
+                           bench_reason(last));
         case 127:
                 return err(s, APPLY_EXIT_ERROR, "no verdict: iosched-bench could not be run");
         default:

@@ -101,8 +101,18 @@ out=$(FAKE_RC=2 FAKE_ERR="iosched-bench: invalid --bs 'x'" v -J 2>/dev/null); rc
 [ $rc = 2 ] || t_fail "bench usage: exit $rc: $out"
 echo "$out" | grep -q '"verdict": null' || t_fail "bench usage -J: $out"
 echo "$out" | grep -q '"exit": 2' || t_fail "bench usage -J: $out"
+# a job the bench does not run (exit 2 is not only a bad option): its reason, not "usage error"
+why="job 'x': rw=randtrim trims: iosched-bench measures and compares reads and writes, not trims"
+out=$(FAKE_RC=2 FAKE_ERR="iosched-bench: $why" v 2>&1); rc=$?
+[ $rc = 2 ] || t_fail "bench refused a job: exit $rc: $out"
+echo "$out" | grep -qxF "iosched-apply: $l: no verdict: iosched-bench ran no comparison (exit 2): $why" || t_fail "bench refused a job: $out"
+out=$(FAKE_RC=2 FAKE_ERR="iosched-bench: $why" v -J 2>/dev/null)
+echo "$out" | grep -qF "$why" || t_fail "bench refused a job -J: no reason: $out"
+out=$(FAKE_RC=3 FAKE_ERR="iosched-bench: /dev/$l is mounted" v 2>&1)
+echo "$out" | grep -qxF "iosched-apply: $l: no verdict: iosched-bench refused the run: /dev/$l is mounted" || t_fail "refused: $out"
 out=$(FAKE_RC=1 v 2>&1); rc=$?
 [ $rc = 2 ] || t_fail "bench failed: exit $rc: $out"
+echo "$out" | grep -q "exit 1): it gave no reason$" || t_fail "bench failed, no reason: $out"
 # a report without vs_best (an older bench), or none at all: no verdict, 2
 mkjson none mq-deadline true 0.01
 sed -i '/"vs_best"/d' "$T_TMP/out.json"
