@@ -37,12 +37,15 @@ Scheduler=mq-deadline
 [Daemon]
 DriftInterval=200ms"
 
-# an unprivileged flock -x on the lock file for as long as the test needs
-hold_as_nobody() {
-        setpriv --reuid=65534 --regid=65534 --clear-groups flock -x "$LOCK" sleep 300 &
+# flock -x on the lock file for as long as the test needs, by CMD... (the
+# user to run as) through a descriptor that the process exec'd into sleep
+# keeps: HOLD is the one process, so nothing outlives its kill
+hold() {
+        "$@" sh -c 'exec 9<"$1" && flock -x 9 && exec sleep 300' sh "$LOCK" &
         HOLD=$!
-        d_wait 2000 sh -c "! flock -n -s '$LOCK' true" || t_fail "the user's flock never took the lock"
+        d_wait 2000 sh -c "! flock -n -s '$LOCK' true" || t_fail "flock as ${1:-root} never took the lock"
 }
+hold_as_nobody() { hold setpriv --reuid=65534 --regid=65534 --clear-groups; }
 unhold() {
         kill "$HOLD" 2>/dev/null
         wait "$HOLD" 2>/dev/null
@@ -76,9 +79,7 @@ echo "ok: ioschedd applies and enforces the policy beside a user's lock"
 unhold
 
 # root's flock(1) is no iosched-bench either
-flock -x "$LOCK" sleep 300 &
-HOLD=$!
-d_wait 2000 sh -c "! flock -n -s '$LOCK' true" || t_fail "root's flock never took the lock"
+hold
 echo none >"/sys/block/$L/queue/scheduler"
 $APPLY --config "$P" --no-builtin --udev "$L" >"$T_TMP/udev.out" 2>&1 || t_fail "--udev: $(cat "$T_TMP/udev.out")"
 d_sched_is "$L" mq-deadline || t_fail "--udev left $L on $(t_sched "$L") for root's flock(1)"
