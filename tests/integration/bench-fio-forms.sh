@@ -7,7 +7,8 @@
 # file appears there nor is removed, the disk keeps its scheduler and no
 # cgroup is left.  Forms: write_iolog, write_lat_log,
 # exec_prerun/exec_postrun, --trigger-file/--trigger-cmd,
-# ioengine=external:, filename_format with directory=, opendir=,
+# ioengine=external:, filename_format with directory=, opendir= (also
+# of an empty tree, which leaves fio its own names),
 # create_on_open, unlink=1 (also with ioengine=null, which opens no file,
 # and with --allow-write), pre_read, a read job's start past its file's
 # end (offset_increment= with numjobs, offset=N%, file_append=: fio lays
@@ -42,7 +43,7 @@ command -v python3 >/dev/null || b_skip "no python3 (reads the write hints)"
 b_loop l 64
 dev=/dev/$l
 cd "$B_TMP" || b_fail "cd"
-mkdir -p other/j.0.0 work
+mkdir -p other/j.0.0 work empty
 head -c 1048576 /dev/zero >work/data
 head -c 8192 /dev/urandom >other/big
 # decoys: the names the checks would take where fio opens another file
@@ -123,6 +124,10 @@ for mode in landlock none unconfined; do
         form "--allow-write $base --ioengine=$B_TMP/other/x.so"
         form "--name=j --directory=$B_TMP/other --filename_format=victim --rw=write --size=64k"
         form "--name=j --opendir=$B_TMP/other --rw=write --size=4k"
+        # an empty tree names no file: with a later nrfiles= fio takes its own names, here other/big,
+        # which it lays out anew
+        form "--name=j --opendir=$B_TMP/empty --directory=$B_TMP/other --filename_format=big --nrfiles=1" \
+                "--rw=read --size=64k"
         form "--name=j --filename=$B_TMP/other/new --create_on_open=1 --rw=read --size=64k"
         form "--name=j --filename=$V --unlink=1 --rw=read --size=14"
         form "--name=j --filename=$V --pre_read=1 --rw=read --size=14"

@@ -618,7 +618,8 @@ static bool truthy(const struct bench_fio_def *j, const char *key)
  * split over *nr, fio's nr_files: the first list sets it to its files,
  * each later one adds its own, and nrfiles= sets it anew (options.c
  * str_filename_cb, str_opendir_cb: a later nrfiles=1 gives each file all
- * of size=).
+ * of size=).  A first list that names no file (an empty tree) sets *nr
+ * to 0 all the same.
  */
 static int count_named(struct model *m, const struct bench_fio_kvs *kv, bool *resolved, unsigned *nnamed,
                        unsigned *nr)
@@ -629,18 +630,38 @@ static int count_named(struct model *m, const struct bench_fio_kvs *kv, bool *re
                 const char *k = kv->v[i].key, *v = kv->v[i].val;
                 unsigned added = 0;
 
-                if (v && streq(k, "filename"))
-                        added = bench_fio_count_names(v);
-                else if (v && streq(k, "opendir"))
-                        r = walk(m, NULL, v, 0, resolved, &added);
-                else if (streq(k, "nrfiles") && (!v || bench_parse_uint(v, 1, 1u << 24, nr) < 0))
+                if (v && (streq(k, "filename") || streq(k, "opendir"))) {
+                        if (streq(k, "filename"))
+                                added = bench_fio_count_names(v);
+                        else
+                                r = walk(m, NULL, v, 0, resolved, &added);
+                        *nr = *nnamed ? *nr + added : added;
+                        *nnamed += added;
+                } else if (streq(k, "nrfiles") && (!v || bench_parse_uint(v, 1, 1u << 24, nr) < 0))
                         *resolved = false;
-                if (!added)
-                        continue;
-                *nr = *nnamed ? *nr + added : added;
-                *nnamed += added;
         }
         return r;
+}
+
+/*
+ * A job of an engine that opens no file: none laid out, but fio still keeps each in memory (the same
+ * bound), and removes the job's files at its end with unlink= (any engine: filesetup.c
+ * close_and_free_files()).
+ */
+static int fileless_files(struct model *m, const struct bench_fio_def *j, const char *eng, unsigned numjobs,
+                          unsigned nrfiles)
+{
+        m->nfiles += (uint64_t)numjobs * nrfiles;
+        if (m->nfiles > FIO_FILES_MAX)
+                return bench_fio_problem(m->d,
+                                         "job '%s': numjobs=%u x nrfiles=%u: the jobs name more than %u "
+                                         "files, more than iosched-bench lets fio keep",
+                                         j->name, numjobs, nrfiles, FIO_FILES_MAX);
+        if (!truthy(j, "unlink") && !truthy(j, "unlink_each_loop"))
+                return 0;
+        return bench_fio_problem(m->d, "job '%s': ioengine=%s does no I/O on the files the job names, but "
+                                 "with unlink= fio removes them at its end: not with iosched-bench",
+                                 j->name, eng);
 }
 
 /* Every file one job opens, in fio's order of rules. */
@@ -653,7 +674,7 @@ static int job_files(struct model *m, struct bench_fio_def *j, struct jobsum *js
         unsigned numjobs = 1, nrfiles = 1, nnamed = 0, nr = 1;
         char d0[PATH_MAX] = "", name[PATH_MAX], path[PATH_MAX], **named;
         const char *cur = NULL;
-        bool moved = false, by_name = fn || od;
+        bool moved = false, by_name;
         struct stat st;
         int r = 0;
 
@@ -663,22 +684,8 @@ static int job_files(struct model *m, struct bench_fio_def *j, struct jobsum *js
         if (bench_fio_kv_get(kv, "nrfiles") &&
             bench_parse_uint(bench_fio_kv_get(kv, "nrfiles"), 1, 1u << 24, &nrfiles) < 0)
                 *resolved = false;
-        /* no file opened, none laid out, but fio still keeps each in memory (the same bound), and removes
-         * the job's files at its end with unlink= (any engine: filesetup.c close_and_free_files()) */
-        if (eng && bench_fio_engine_fileless(eng)) {
-                m->nfiles += (uint64_t)numjobs * nrfiles;
-                if (m->nfiles > FIO_FILES_MAX)
-                        return bench_fio_problem(m->d,
-                                                 "job '%s': numjobs=%u x nrfiles=%u: the jobs name more "
-                                                 "than %u files, more than iosched-bench lets fio keep",
-                                                 j->name, numjobs, nrfiles, FIO_FILES_MAX);
-                if (!truthy(j, "unlink") && !truthy(j, "unlink_each_loop"))
-                        return 0;
-                return bench_fio_problem(m->d, "job '%s': ioengine=%s does no I/O on the files the job "
-                                         "names, but with unlink= fio removes them at its end: not with "
-                                         "iosched-bench",
-                                         j->name, eng);
-        }
+        if (eng && bench_fio_engine_fileless(eng))
+                return fileless_files(m, j, eng, numjobs, nrfiles);
         r = count_named(m, kv, resolved, &nnamed, &nr);
         if (r == -E2BIG || nnamed > FIO_FILES_MAX)
                 return bench_fio_problem(m->d,
@@ -687,10 +694,15 @@ static int job_files(struct model *m, struct bench_fio_def *j, struct jobsum *js
                                          j->name, FIO_FILES_MAX);
         if (r < 0)
                 return r;
-        bench_fio_changes(j, js, nnamed ? nr : nrfiles);
+        /* opendir= of an empty tree leaves fio its own names, nr_files of them: none unless a later nrfiles=
+         * (init.c add_job: no filename= and no file added) */
+        by_name = nnamed > 0 || fn;
+        if (!by_name && od)
+                nrfiles = nr;
+        bench_fio_changes(j, js, by_name ? nr : nrfiles);
         /* memory bounded whatever the job says: past the limit, said once, nothing more resolved */
         if (m->nfiles <= FIO_FILES_MAX) {
-                m->nfiles += fn || od ? nnamed : (uint64_t)numjobs * nrfiles;
+                m->nfiles += by_name ? nnamed : (uint64_t)numjobs * nrfiles;
                 if (m->nfiles > FIO_FILES_MAX)
                         return bench_fio_problem(m->d,
                                                  "job '%s': numjobs=%u x nrfiles=%u: the jobs name more "
