@@ -9,7 +9,8 @@
  * filesystem, so the same disk is measured; D itself gets no right, so a
  * job cannot make, truncate or remove anything else in D or beneath it.
  * At the end the logs the job asked for are moved to D under the names
- * fio would have given them (a regular file of that name is replaced, as
+ * fio would have given them, each a regular file of one link with its mode
+ * cut to read and write (tame()) (a regular file of that name is replaced, as
  * fio's own open would have, or, for a log of every job of the run,
  * named without a job number (per_job_logs=0), appended to, as fio opens
  * that one for appending; anything else there is left, said once), so
@@ -253,6 +254,30 @@ static int append_log(const struct bench_fio_scratch *s, int sfd, const char *na
 }
 
 /*
+ * A file made in the fence, tamed before it leaves it: a regular file of
+ * one link, its mode no more than read and write (fio makes its files
+ * 0644 or 0666 less the umask; a program a job runs may have made one
+ * setuid, and no file root makes in D outside the run may be): 0 or
+ * -errno.
+ */
+static int tame(int sfd, const char *name)
+{
+        int fd = openat(sfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), r = 0;
+        struct stat st;
+
+        if (fd < 0)
+                return -errno;
+        if (fstat(fd, &st) < 0)
+                r = -errno;
+        else if (!S_ISREG(st.st_mode) || st.st_nlink != 1)
+                r = -EPERM;
+        else if ((st.st_mode & 07777 & ~0666u) && fchmod(fd, st.st_mode & 0666) < 0)
+                r = -errno;
+        close(fd);
+        return r;
+}
+
+/*
  * A log into D: over a regular file of its name (fio opens its logs so),
  * or appended to it (a log of all jobs), never over anything else; a dump
  * only where D has nothing of its name.
@@ -263,6 +288,12 @@ static bool move_out(const struct bench_fio_scratch *s, int sfd, const char *nam
         struct stat st;
         int r;
 
+        r = tame(sfd, name);
+        if (r < 0) {
+                fprintf(stderr, "iosched-bench: note: fio's %s %s/%s not moved to %s: %s\n", what, s->path,
+                        name, s->dir, r == -EPERM ? "not a file of one link" : ios_strerror(-r));
+                return false;
+        }
         if (kind != '.' && fstatat(s->dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
             !S_ISREG(st.st_mode)) {
                 fprintf(stderr,

@@ -1,0 +1,54 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Description: what a program a fio job runs with --allow-exec (as root,
+# inside the fence) can reach beyond the run, the kernel's way of saying
+# no to each: a log it makes setuid in the run's scratch directory leaves
+# it with read and write bits only (the bench moves it out: it would be a
+# root program anyone may run).
+# Each form with Landlock and on the path of kernels without it
+# (IOSCHED_BENCH_LANDLOCK=0 with --unconfined).
+. "$(dirname "$0")/bench-lib.sh"
+b_require_root
+[ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
+command -v fio >/dev/null || b_skip "no fio"
+command -v python3 >/dev/null || b_skip "no python3 (the programs the jobs run)"
+cd "$B_TMP" || b_fail "cd"
+
+b_loop l 16
+dev=/dev/$l
+mkdir -p logs
+
+# a program that makes a log of the job's name in the scratch directory, setuid root and executable
+cat >mklog.py <<'EOS'
+#!/usr/bin/python3
+import glob, os, shutil, sys
+os.umask(0)
+for d in glob.glob(sys.argv[1] + "/.iosched-bench.*"):
+    fd = os.open(d + "/x_iops.1.log", os.O_CREAT | os.O_WRONLY | os.O_EXCL, 0o6755)
+    with open("/bin/true", "rb") as f:
+        os.write(fd, f.read())
+    os.close(fd)
+EOS
+chmod 755 mklog.py
+
+run() {
+        "$BENCH_BIN" --backend=fio "$@" >out 2>err
+        rc=$?
+}
+
+for mode in landlock none; do
+        unc=
+        case $mode in
+        landlock) unset IOSCHED_BENCH_LANDLOCK ;;
+        *) export IOSCHED_BENCH_LANDLOCK=0; unc=--unconfined ;;
+        esac
+        # a file the fence let a program make leaves the run with no setuid, setgid or execute bit
+        rm -f logs/x_*
+        run $unc --allow-exec --allow-write --name=j --ioengine=exec "--program=$B_TMP/mklog.py" \
+                "--arguments=$B_TMP/logs" --std_redirect=0 --runtime=1 --time_based=1 \
+                "--write_lat_log=$B_TMP/logs/x"
+        [ -f logs/x_iops.1.log ] || b_fail "$mode: the program's log was not moved out: exit $rc: $(tail -2 err)"
+        m=$(stat -c %a logs/x_iops.1.log)
+        [ "$m" = 644 ] || b_fail "$mode: the log a program made setuid left the run mode $m"
+done
+exit 0
