@@ -4,7 +4,10 @@
 # inside the fence) can reach beyond the run, the kernel's way of saying
 # no to each: a log it makes setuid in the run's scratch directory leaves
 # it with read and write bits only (the bench moves it out: it would be a
-# root program anyone may run).
+# root program anyone may run); it opens no socket without --allow-net
+# (a unix listener outside the run records every connection: none; with
+# --allow-net one, so the listener is seen to work), so it cannot ask the
+# machine's daemons (systemd's, D-Bus) to act for it.
 # Each form with Landlock and on the path of kernels without it
 # (IOSCHED_BENCH_LANDLOCK=0 with --unconfined).
 . "$(dirname "$0")/bench-lib.sh"
@@ -31,6 +34,29 @@ for d in glob.glob(sys.argv[1] + "/.iosched-bench.*"):
 EOS
 chmod 755 mklog.py
 
+# a program that connects to a unix socket
+cat >conn.py <<'EOS'
+#!/usr/bin/python3
+import socket, sys
+socket.socket(socket.AF_UNIX, socket.SOCK_STREAM).connect(sys.argv[1])
+EOS
+chmod 755 conn.py
+python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(sys.argv[1]); s.listen(8)
+open(sys.argv[2] + ".ready", "w").close()
+while True:
+    c, _ = s.accept()
+    with open(sys.argv[2], "a") as f:
+        f.write("connected\n")
+    c.close()
+' "$B_TMP/l.sock" "$B_TMP/conn" &
+B_PIDS="$B_PIDS $!"
+i=0
+while [ ! -e conn.ready ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+[ -e conn.ready ] || b_fail "the unix listener did not start"
+
 run() {
         "$BENCH_BIN" --backend=fio "$@" >out 2>err
         rc=$?
@@ -50,5 +76,15 @@ for mode in landlock none; do
         [ -f logs/x_iops.1.log ] || b_fail "$mode: the program's log was not moved out: exit $rc: $(tail -2 err)"
         m=$(stat -c %a logs/x_iops.1.log)
         [ "$m" = 644 ] || b_fail "$mode: the log a program made setuid left the run mode $m"
+        # no socket without --allow-net, --allow-exec or not
+        rm -f conn
+        conn="--name=c --ioengine=exec --program=$B_TMP/conn.py --arguments=$B_TMP/l.sock --std_redirect=0"
+        conn="$conn --runtime=1 --time_based=1"
+        # shellcheck disable=SC2086 # the form's words
+        run $unc --allow-exec $conn
+        [ ! -e conn ] || b_fail "$mode: a program a job runs connected to a unix socket without --allow-net"
+        # shellcheck disable=SC2086
+        run $unc --allow-exec --allow-net $conn
+        [ -e conn ] || b_fail "$mode: --allow-net: the program did not reach the listener: exit $rc: $(tail -2 err)"
 done
 exit 0

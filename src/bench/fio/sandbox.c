@@ -35,9 +35,13 @@
  *   - execute only fio and its ELF interpreter; with --allow-exec read and
  *     execute anywhere (a command runs what it will), writes still fenced.
  * From ABI 6, fio and what it runs may signal only processes inside the
- * fence.  A seccomp filter denies socket() (EACCES) unless --allow-net or
- * --allow-exec: fio's network engines (nbd, net, http, rdma...) reach
- * devices nobody named; and what no Landlock right covers (sys_denied: a
+ * fence.  A seccomp filter denies socket() (EACCES) unless --allow-net,
+ * --allow-exec or not: fio's network engines (nbd, net, http, rdma...)
+ * reach devices nobody named, and a program a job runs would reach the
+ * machine's daemons (systemd's, D-Bus) as root; Landlock then denies, to
+ * a socket made any way (io_uring's too), TCP from ABI 4, abstract unix
+ * sockets from ABI 6 and named ones from ABI 9.  What no Landlock right
+ * covers (sys_denied: a
  * file's mode, owner, times and attributes, the machine's state) and
  * clone3 (CLONE_INTO_CGROUP) are denied to every fenced process.
  * no_new_privs comes first; the fence cannot be left.  Files opened
@@ -82,11 +86,17 @@
 #define LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15)       /* ABI 5 */
 #endif
 
-/* ABI 6: signals to processes outside the domain (6.1's header knows only handled_access_fs) */
+/* ABI 9: connect() and sendmsg() to a named unix socket made outside the domain */
+#define FS_RESOLVE_UNIX (1ULL << 16)
+/* ABI 4: TCP bind() and connect() */
+#define NET_TCP ((1ULL << 0) | (1ULL << 1))
+/* ABI 6: abstract unix sockets and signals of processes outside the domain (6.1's header knows only
+ * handled_access_fs) */
+#define SCOPE_ABSTRACT_UNIX (1ULL << 0)
 #define SCOPE_SIGNAL (1ULL << 1)
 struct ruleset_attr {
         uint64_t handled_access_fs;
-        uint64_t handled_access_net;    /* ABI 4: not handled; socket() is the seccomp filter's */
+        uint64_t handled_access_net;    /* ABI 4 */
         uint64_t scoped;                /* ABI 6 */
 };
 
@@ -278,7 +288,15 @@ int bench_fence_build(struct bench_fence *fc, const struct bench_fio_access *a, 
         int abi = bench_sandbox_abi(), r;
         struct ruleset_attr attr = { .handled_access_fs = fs_rights(abi), .scoped = abi >= 6 ? SCOPE_SIGNAL : 0 };
 
-        *fc = (struct bench_fence){ .rs = -1, .allow_net = a->allow_exec || a->allow_net };
+        /* without --allow-net no socket reaches beyond the run, however it was made (io_uring's
+         * IORING_OP_SOCKET passes the seccomp filter): TCP, abstract and named unix sockets, with no
+         * rule granting them */
+        if (!a->allow_net) {
+                attr.handled_access_net = abi >= 4 ? NET_TCP : 0;
+                attr.scoped |= abi >= 6 ? SCOPE_ABSTRACT_UNIX : 0;
+                attr.handled_access_fs |= abi >= 9 ? FS_RESOLVE_UNIX : 0;
+        }
+        *fc = (struct bench_fence){ .rs = -1, .allow_net = a->allow_net };
         *step = NULL;
         *what = NULL;
         if (abi <= 0)
@@ -286,7 +304,8 @@ int bench_fence_build(struct bench_fence *fc, const struct bench_fio_access *a, 
         *step = "create the ruleset";
         /* the kernel takes the struct as long as it knows it, or longer with zeros (copy_struct_from_user) */
         fc->rs = (int)syscall(SYS_landlock_create_ruleset, &attr,
-                              abi >= 6 ? sizeof(attr) : sizeof(struct landlock_ruleset_attr), 0);
+                              abi >= 6 ? sizeof(attr) : abi >= 4 ? 2 * sizeof(uint64_t) : sizeof(uint64_t),
+                              0);
         if (fc->rs < 0)
                 return -errno;
         r = add_rules(fc->rs, a, readable, exe, attr.handled_access_fs, step, what);
