@@ -7,7 +7,9 @@
 # root program anyone may run); it opens no socket without --allow-net
 # (a unix listener outside the run records every connection: none; with
 # --allow-net one, so the listener is seen to work), so it cannot ask the
-# machine's daemons (systemd's, D-Bus) to act for it.
+# machine's daemons (systemd's, D-Bus) to act for it; it adds no key to
+# root's keyring and reaches no action of the kernel's log (syslog(2):
+# EPERM, where a bad console level would be EINVAL).
 # Each form with Landlock and on the path of kernels without it
 # (IOSCHED_BENCH_LANDLOCK=0 with --unconfined).
 . "$(dirname "$0")/bench-lib.sh"
@@ -34,6 +36,18 @@ for d in glob.glob(sys.argv[1] + "/.iosched-bench.*"):
 EOS
 chmod 755 mklog.py
 
+# a program that adds a key to root's user keyring and asks syslog(2) for a console level of 99
+cat >sys.py <<'EOS'
+import ctypes, platform
+nr = {"x86_64": (248, 103), "aarch64": (217, 116)}[platform.machine()]
+l = ctypes.CDLL(None, use_errno=True)
+k = l.syscall(nr[0], b"user", b"iosched-bench-it", b"x", 1, -4)
+print("add_key", k, "errno", ctypes.get_errno())
+if k > 0:
+    l.syscall(250 if nr[0] == 248 else 219, 9, k, -4)     # KEYCTL_UNLINK: leave the keyring as found
+l.syscall(nr[1], 8, 0, 99)
+print("syslog errno", ctypes.get_errno())
+EOS
 # a program that connects to a unix socket
 cat >conn.py <<'EOS'
 #!/usr/bin/python3
@@ -76,6 +90,16 @@ for mode in landlock none; do
         [ -f logs/x_iops.1.log ] || b_fail "$mode: the program's log was not moved out: exit $rc: $(tail -2 err)"
         m=$(stat -c %a logs/x_iops.1.log)
         [ "$m" = 644 ] || b_fail "$mode: the log a program made setuid left the run mode $m"
+        # no key added, no action of the kernel's log (where the test knows the system calls' numbers)
+        case $(uname -m) in
+        x86_64|aarch64)
+                rm -f k.prerun.txt
+                run $unc --allow-exec --allow-write --name=k --filename="$dev" --rw=read --size=1m \
+                        "--exec_prerun=python3 $B_TMP/sys.py"
+                grep -q "^add_key -1 errno 1$" k.prerun.txt && grep -q "^syslog errno 1$" k.prerun.txt ||
+                        b_fail "$mode: keyring or syslog(2) reached: exit $rc: $(cat k.prerun.txt) $(tail -2 err)"
+                ;;
+        esac
         # no socket without --allow-net, --allow-exec or not
         rm -f conn
         conn="--name=c --ioengine=exec --program=$B_TMP/conn.py --arguments=$B_TMP/l.sock --std_redirect=0"

@@ -430,6 +430,13 @@ static const int sys_denied[] = {
         __NR_pivot_root, __NR_move_mount, __NR_open_tree, __NR_fsopen, __NR_fsmount, __NR_fsconfig,
         __NR_mount_setattr, __NR_clock_settime, __NR_clock_adjtime, __NR_adjtimex, __NR_sethostname,
         __NR_setdomainname, __NR_acct, __NR_bpf,
+        /* root's keyrings, the kernel's log and console, quotas, a filesystem's every access watched
+         * (fanotify: its permission events would hold every open there), the terminal hung up */
+        __NR_add_key, __NR_keyctl, __NR_request_key, __NR_syslog, __NR_quotactl, __NR_quotactl_fd,
+        __NR_fanotify_init, __NR_vhangup,
+#ifdef __NR_iopl
+        __NR_iopl, __NR_ioperm,         /* the machine's I/O ports: a disk controller's among them */
+#endif
 };
 
 #define DENY_SYS (SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA))
