@@ -13,9 +13,13 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "jobs.h"
 #include "macro.h"
@@ -175,52 +179,90 @@ int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char 
         return r;
 }
 
-int bench_jobfile_parse(struct bench_opts *g, const char *path, struct bench_error *e)
+/* All of stream f, up to one byte past the limit: 0 or -errno, *buf the text (NUL-terminated) */
+static int slurp(FILE *f, char **buf, size_t *len)
 {
-        _cleanup_free_ char *text = NULL;
+        char chunk[4096];
+        size_t n, total = 0;    /* (*len is the stream's only after it is flushed) */
+        FILE *m = open_memstream(buf, len);
+        int r;
+
+        if (!m)
+                return -ENOMEM;
+        while (total <= BENCH_JOBFILE_MAX && (n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+                fwrite(chunk, 1, n, m);
+                total += n;
+        }
+        r = ferror(f) ? -EIO : 0;
+        fclose(m);
+        if (!*buf)
+                return -ENOMEM;
+        /* a job file is text of a bounded size; a library is not text */
+        if (r == 0 && (*len > BENCH_JOBFILE_MAX || memchr(*buf, '\0', *len)))
+                r = *len > BENCH_JOBFILE_MAX ? -EFBIG : -EBADMSG;
+        if (r < 0) {
+                free(*buf);
+                *buf = NULL;
+        }
+        return r;
+}
+
+int bench_jobfile_read(const char *path, char **ret)
+{
+        _cleanup_close_ int pfd = open(path, O_PATH | O_CLOEXEC);
+        char self[64];
         size_t len = 0;
-        bool in = streq(path, "-");     /* fio's "-": the job file on standard input, read once */
+        struct stat st;
         FILE *f;
         int r;
 
-        if (in && g->stdin_job)
-                return bench_jobfile_parse_text(g, g->stdin_job, path, e);
-        f = in ? stdin : fopen(path, "re");
-
+        /* a regular file only, looked at before it is opened: a FIFO would hold the bench, and opening a
+         * device can act (a watchdog is armed by its open); then that inode, opened again to read */
+        if (pfd < 0 || fstat(pfd, &st) < 0)
+                return -errno;
+        if (!S_ISREG(st.st_mode))
+                return -EINVAL;
+        snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
+        f = fopen(self, "re");
         if (!f)
-                return bench_error_set(e, BENCH_ERR_USAGE, errno, "%s: cannot read the job file: %s", path,
-                                       ios_strerror(errno));
-        {
-                FILE *m = open_memstream(&text, &len);
-                char chunk[4096];
-                size_t n, total = 0;    /* (len is the stream's only after it is flushed) */
+                return -errno;
+        r = slurp(f, ret, &len);
+        fclose(f);
+        return r;
+}
 
-                if (!m) {
-                        if (!in)
-                                fclose(f);
-                        return -ENOMEM;
-                }
-                while (total <= BENCH_JOBFILE_MAX && (n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-                        fwrite(chunk, 1, n, m);
-                        total += n;
-                }
-                r = ferror(f) ? -EIO : 0;
-                fclose(m);
-                if (r == 0 && total > BENCH_JOBFILE_MAX) {
-                        if (!in)
-                                fclose(f);
-                        return bench_error_set(e, BENCH_ERR_USAGE, EFBIG,
-                                               "%s: not a job file (longer than %u MiB)", path,
-                                               BENCH_JOBFILE_MAX >> 20);
-                }
-        }
-        if (!in)
-                fclose(f);
-        if (r < 0 || !text)
-                return bench_error_set(e, BENCH_ERR_USAGE, EIO, "%s: cannot read the job file", path);
-        if (memchr(text, '\0', len))
-                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: not a job file (binary data)", path);
-        if (in && !(g->stdin_job = strdup(text)))
-                return -ENOMEM;         /* kept for the fio backend (fioread.c) */
+const char *bench_jobfile_unread(int r)
+{
+        return r == -EFBIG ? "longer than 16 MiB" : r == -EBADMSG ? "binary data" :
+               r == -EINVAL ? "not a regular file" : NULL;
+}
+
+int bench_jobfile_load(const char *path, char **ret, struct bench_error *e)
+{
+        size_t len = 0;
+        int r = streq(path, "-") ? slurp(stdin, ret, &len) : bench_jobfile_read(path, ret);
+
+        if (bench_jobfile_unread(r))
+                return bench_error_set(e, BENCH_ERR_USAGE, -r, "%s: not a job file (%s)", path,
+                                       bench_jobfile_unread(r));
+        if (r < 0)
+                return bench_error_set(e, BENCH_ERR_USAGE, -r, "%s: cannot read the job file: %s", path,
+                                       ios_strerror(r));
+        return 0;
+}
+
+int bench_jobfile_parse(struct bench_opts *g, const char *path, struct bench_error *e)
+{
+        _cleanup_free_ char *text = NULL;
+        int r;
+
+        if (streq(path, "-") && g->stdin_job)
+                return bench_jobfile_parse_text(g, g->stdin_job, path, e);
+        /* fio's "-": the job file on standard input, read once and kept for the fio backend (fioread.c) */
+        r = bench_jobfile_load(path, &text, e);
+        if (r < 0)
+                return r;
+        if (streq(path, "-") && !(g->stdin_job = strdup(text)))
+                return -ENOMEM;
         return bench_jobfile_parse_text(g, text, path, e);
 }

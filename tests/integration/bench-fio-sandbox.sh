@@ -18,7 +18,8 @@
 # read job on /dev/zero (fio opens a character device read-write) runs;
 # memory is bounded for any job file (/dev/zero as a job file, numjobs=256
 # nrfiles=10000000, and 4,194,305 files of ioengine=null, which fio keeps
-# in memory too: a clear error); write_bw_log alone makes a log named
+# in memory too: a clear error); a FIFO as the job file or an include is
+# no job file (the bench opened it and waited for a writer forever); write_bw_log alone makes a log named
 # after the job, as fio does with the job file, not "1"; a command run with
 # --allow-exec gets EPERM for BLKROSET on a read target (the device stays
 # read-write); nor changes a file's mode, owner, times or extended
@@ -94,6 +95,8 @@ printf '[x]\nfilename=%s/data\nsize=1m\nrw=read\ndescription=$ncpus+1\n' "$B_TMP
 python3 -c 'import sys; open("desc.inc", "w").write(("description=" + "d" * 8000 + "\n") * 1150)'
 printf '[x]\nfilename=%s/data\nsize=1m\nrw=read\ninclude desc.inc\ninclude desc.inc\n' "$B_TMP" >twice.fio
 printf '[x]\nfilename=%s/data\nrw=read\nsize=64k\ninclude %s/self.fio\n' "$B_TMP" "$B_TMP" >self.fio
+mkfifo fifo
+printf '[x]\nfilename=%s/data\nrw=read\nsize=64k\ninclude %s/fifo\n' "$B_TMP" "$B_TMP" >fifo.fio
 mkdir many
 printf '[m]\ndirectory=%s/many\nnumjobs=256\nnrfiles=10000000\nsize=1m\nrw=read\n' "$B_TMP" >big.fio
 printf '[m]\ndirectory=%s/many\nioengine=null\nnrfiles=4194305\nsize=64m\nrw=read\n' "$B_TMP" >bignull.fio
@@ -154,6 +157,16 @@ for mode in landlock none; do
         run --unconfined self.fio
         [ $rc = 3 ] && grep -q "self.fio: includes nested deeper than 16 (one including itself?).*--allow-exec" err ||
                 b_fail "$mode: a job file including itself: exit $rc: $(tail -2 err)"
+        # a FIFO included or given as the job file: the bench opens no file that is not regular (it
+        # would wait for a writer forever; a device's open can act, a watchdog's arms it)
+        (timeout 120 "$BENCH_BIN" --backend=fio --runtime=1 --unconfined fifo.fio >out 2>err)
+        rc=$?
+        [ $rc = 3 ] && grep -q "include $B_TMP/fifo, which iosched-bench cannot read (not a regular file)" err ||
+                b_fail "$mode: an include of a FIFO: exit $rc: $(tail -2 err)"
+        (timeout 120 "$BENCH_BIN" --backend=fio --runtime=1 --unconfined fifo >out 2>err)
+        rc=$?
+        [ $rc = 2 ] && grep -q "fifo: not a job file (not a regular file)" err ||
+                b_fail "$mode: a FIFO as the job file: exit $rc: $(tail -2 err)"
         # the network: nbd over a unix socket nobody named as a target
         rm -f nbd.sock conn conn.ready
         python3 -c '
@@ -200,7 +213,7 @@ while True:
                 (ulimit -v $vlimit; exec "$BENCH_BIN" --backend=fio $form) >out 2>err
                 rc=$?
                 case $form in
-                */dev/zero) [ $rc = 2 ] && grep -q "not a job file (longer than" err ;;
+                */dev/zero) [ $rc = 2 ] && grep -q "not a job file (not a regular file)" err ;;
                 *) [ $rc = 3 ] && grep -q "more than [0-9]* files" err ;;
                 esac || b_fail "$mode: $form: exit $rc: $(tail -2 err)"
         done

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "fioread.h"
+#include "jobs.h"
 #include "macro.h"
 #include "strv.h"
 
@@ -116,39 +117,6 @@ static char *expand_env(const char *s)
         return out;
 }
 
-int bench_fio_read_text(const char *path, char **ret)
-{
-        FILE *f = fopen(path, "re");
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *m;
-        char chunk[4096];
-        size_t n, total = 0;    /* (len is the stream's only after it is flushed) */
-
-        if (!f)
-                return -errno;
-        m = open_memstream(&buf, &len);
-        if (!m) {
-                fclose(f);
-                return -ENOMEM;
-        }
-        while (total <= BENCH_JOBFILE_MAX && (n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-                fwrite(chunk, 1, n, m);
-                total += n;
-        }
-        fclose(m);
-        fclose(f);
-        if (!buf)
-                return -ENOMEM;
-        /* a job file is text of a bounded size (/dev/zero is neither); a library is not text */
-        if (len > BENCH_JOBFILE_MAX || memchr(buf, '\0', len)) {
-                free(buf);
-                return len > BENCH_JOBFILE_MAX ? -EFBIG : -EBADMSG;
-        }
-        *ret = buf;
-        return 0;
-}
-
 /*
  * fio's lines of a job file: it reads one with fgets() into a buffer of
  * OPT_LEN_MAX (8,192) bytes, so a longer line is several lines to fio
@@ -237,7 +205,7 @@ int bench_fio_includes(const char *text, const char *path, int depth, char ***fi
                 if (!inc)
                         return -ENOMEM;
                 /* readable inside the fence only if it is a job file's text (never a library) */
-                if (bench_fio_read_text(inc, &itext) < 0)
+                if (bench_jobfile_read(inc, &itext) < 0)
                         continue;       /* fio cannot read it: it says so */
                 r = ios_strv_pushf(files, "%s", inc);
                 if (r >= 0)
@@ -349,14 +317,14 @@ static int gate(const char *text, const char *path, int depth, char **what, stru
 
                         if (!inc)
                                 return -ENOMEM;
-                        r = bench_fio_read_text(inc, &itext);
+                        r = bench_jobfile_read(inc, &itext);
                         if (r == -ENOENT || r == -ENOTDIR)
                                 continue;       /* fio cannot read it either, and says so */
                         if (r < 0)
                                 return said(1, what, "%s: include %s, which iosched-bench cannot read (%s) "
                                             "to look for an engine", path, inc,
-                                            r == -EFBIG ? "longer than 16 MiB" :
-                                            r == -EBADMSG ? "binary data" : ios_strerror(r));
+                                            bench_jobfile_unread(r) ? bench_jobfile_unread(r) :
+                                            ios_strerror(r));
                         r = gate(itext, inc, depth + 1, what, st);
                         if (r != 0)
                                 return r;

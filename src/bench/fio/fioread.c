@@ -323,13 +323,9 @@ static int read_file(const struct bench_opts *g, const struct bench_fence *fc, c
         int r;
 
         if (!text) {
-                r = bench_fio_read_text(path, &own);
-                if (r == -EFBIG || r == -EBADMSG)
-                        return bench_error_set(e, BENCH_ERR_USAGE, -r, "%s: not a job file (%s)", path,
-                                               r == -EFBIG ? "longer than 16 MiB" : "binary data");
+                r = bench_jobfile_load(path, &own, e);
                 if (r < 0)
-                        return bench_error_set(e, BENCH_ERR_USAGE, -r, "%s: cannot read the job file: %s", path,
-                                               ios_strerror(r));
+                        return r;
                 text = own;
         }
         r = bench_fio_gate(text, path, &what, &sections);
@@ -506,7 +502,7 @@ int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio
                 if (!streq(*f, "-"))
                         r = ios_strv_pushf(&files, "%s", *f);
                 /* and the files it includes (what this reading misses, fio cannot read: it says so) */
-                if (r >= 0 && (streq(*f, "-") || bench_fio_read_text(*f, &text) >= 0))
+                if (r >= 0 && (streq(*f, "-") || bench_jobfile_read(*f, &text) >= 0))
                         r = bench_fio_includes(text ? text : g->stdin_job ? g->stdin_job : "", *f, 0, &files,
                                                &patterns);
         }

@@ -50,8 +50,6 @@ int bench_fio_engine_runs_code(const char *engine);
 bool bench_fio_engine_fileless(const char *engine);
 /* fioengines.c: fio's built-in engines asked once */
 void bench_fio_read_engines(const struct bench_fence *fc, const char *exe);
-/* a job file's text: -EFBIG past BENCH_JOBFILE_MAX bytes (bench.h), -EBADMSG with a NUL byte (not text) */
-int bench_fio_read_text(const char *path, char **ret);
 /* fioengines.c: text's lines and its includes' as fio reads them, checked before fio reads them: 1 with
  * *what set when one runs code (an engine that loads or runs it, arithmetic fio works out with programs,
  * an include iosched-bench cannot read, nesting past 16), -EFBIG with *what set past 16 MiB in all,
