@@ -19,7 +19,7 @@
 # through fio; a --compare of a job file with bssplit and verify runs through fio on
 # every variant and round with --allow-write, shows every job per variant
 # (text and -J: one entry per job per variant run) and restores the disk;
-# fio's options that turn off its latencies (disable_clat=, gtod_reduce=)
+# fio's options that turn off its latencies or figures (disable_clat=, gtod_reduce=, stats=0)
 # are ignored there as by the native engine, and said: a p99 objective, a
 # cap's p99 and a time-based --compare are measured (every p99 above 0,
 # no false "all in the ramp" refusal), a run of it shows percentiles;
@@ -318,12 +318,12 @@ grep -q "job reader .*IOPS" "$B_TMP/native-cmp.txt" && grep -q "job writer .*IOP
 # of is measured (before: a p99 objective refused, a cap's p99 0 ns with a "best", a time-based job
 # refused as "all in the ramp")
 b_queue_state $l >"$B_TMP/before"
-for form in "--disable_clat=1 --objective=p99" "--disable_clat=1 --rate_iops=300" "--gtod_reduce=1"; do
+for form in "--disable_clat=1 --objective=p99" "--disable_clat=1 --rate_iops=300" "--gtod_reduce=1" "--stats=0"; do
         # shellcheck disable=SC2086 # the form's words
         $BENCH -J --backend=fio --filename=$dev --rw=randread --runtime=1 --time_based $form --compare=$v1,$v2 \
                 --loops=1 >"$B_TMP/noclat.json" 2>"$B_TMP/err"; rc=$?
         off=${form%% *}
-        [ $rc = 0 ] && grep -q "^iosched-bench: note: ignored, they turn off fio's latencies, which the reports are made of: ${off#--}$" "$B_TMP/err" ||
+        [ $rc = 0 ] && grep -q "^iosched-bench: note: ignored, they turn off fio's figures, which the reports are made of: ${off#--}$" "$B_TMP/err" ||
                 b_fail "$form: exit $rc: $(cat "$B_TMP/err")"
         py "$B_TMP/noclat.json" 'all(v["read_clat_p99_ns"] > 0 for v in d["compare"]["schedulers"])' ||
                 b_fail "$form: a p99 of 0: $(head -c 600 "$B_TMP/noclat.json")"
@@ -332,6 +332,13 @@ done
 $BENCH --backend=fio --filename=$dev --rw=randread --runtime=300ms --disable_clat=1 >"$B_TMP/noclat.txt" \
         2>"$B_TMP/err" || b_fail "disable_clat, one run: $(cat "$B_TMP/err")"
 grep -q "percentiles" "$B_TMP/noclat.txt" || b_fail "disable_clat: no percentiles shown: $(cat "$B_TMP/noclat.txt")"
+# stats=0 on the first of two jobs: fio would leave it out of its report, and b's figures be read as a's
+printf '[a]\nfilename=%s\nrw=randread\nbs=4k\nruntime=300ms\nstats=0\n[b]\nfilename=%s\nrw=read\nbs=64k\nruntime=300ms\n' \
+        "$dev" "$dev" >"$B_TMP/stats0.fio"
+$BENCH -J --backend=fio "$B_TMP/stats0.fio" >"$B_TMP/stats0.json" 2>"$B_TMP/err" || b_fail "stats=0: $(cat "$B_TMP/err")"
+py "$B_TMP/stats0.json" '[(j["jobname"], j["job options"]["rw"], j["job options"]["bs"], j["read"]["iops"] > 0)
+    for j in d["jobs"]] == [("a", "randread", "4096", True), ("b", "read", "65536", True)]' ||
+        b_fail "stats=0: not jobs a and b as named: $(head -c 800 "$B_TMP/stats0.json")"
 
 # 7. a typo neither tool has: an unknown option, fio never run
 n0=$(runs)

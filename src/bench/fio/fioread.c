@@ -446,35 +446,41 @@ static int native_bounds(struct bench_fio_def *j, bool compare)
 
 /*
  * fio's options that turn off the latencies the reports are made of (p99 and CLAT-P50, the objective a
- * cap moves to, the ramp's check counts the I/Os measured by them): ignored, as the native engine ignores
- * them (jobopts.c), and said once.
+ * cap moves to, the ramp's check counts the I/Os measured by them), or with stats=0 every figure (fio
+ * then leaves the job out of its report, and the jobs after it would be read under its name): ignored,
+ * as the native engine ignores them (jobopts.c), and said once.
  */
 static int drop_unmeasured(struct bench_fio_defs *d)
 {
-        static const char * const keys[] = {
-                "gtod_reduce", "disable_lat", "disable_clat", "clat_percentiles",
+        /* the settings, and whether a false value (not a true one) turns the figures off */
+        static const struct {
+                const char *key;
+                bool off_when_false;
+        } keys[] = {
+                { "gtod_reduce", false }, { "disable_lat", false }, { "disable_clat", false },
+                { "clat_percentiles", true }, { "stats", true },
         };
         _cleanup_(ios_strv_freep) char **said = NULL;
         int r = 0;
 
         for (size_t i = 0; r >= 0 && i < d->n; i++)
                 for (size_t k = 0; r >= 0 && k < ELEMENTSOF(keys); k++) {
-                        const char *v = bench_fio_kv_get(&d->jobs[i].kv, keys[k]);
+                        const char *v = bench_fio_kv_get(&d->jobs[i].kv, keys[k].key);
                         _cleanup_free_ char *kv = NULL;
 
-                        if (!v || (bench_fio_falsy(v) != streq(keys[k], "clat_percentiles")))
+                        if (!v || bench_fio_falsy(v) != keys[k].off_when_false)
                                 continue;
-                        if (asprintf(&kv, "%s=%s", keys[k], v) < 0)
+                        if (asprintf(&kv, "%s=%s", keys[k].key, v) < 0)
                                 return -ENOMEM;
                         if (!ios_strv_contains(said, kv)) {
                                 r = ios_strv_push(&said, kv);
                                 kv = NULL;
                         }
-                        bench_fio_kv_drop(&d->jobs[i].kv, keys[k]);
+                        bench_fio_kv_drop(&d->jobs[i].kv, keys[k].key);
                 }
         if (r < 0 || !said)
                 return r;
-        fprintf(stderr, "iosched-bench: note: ignored, they turn off fio's latencies, which the reports are "
+        fprintf(stderr, "iosched-bench: note: ignored, they turn off fio's figures, which the reports are "
                 "made of:");
         for (char **k = said; *k; k++)
                 fprintf(stderr, "%s %s", k == said ? "" : ",", *k);
