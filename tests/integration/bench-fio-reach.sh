@@ -9,7 +9,8 @@
 # --allow-net one, so the listener is seen to work), so it cannot ask the
 # machine's daemons (systemd's, D-Bus) to act for it; it adds no key to
 # root's keyring and reaches no action of the kernel's log (syslog(2):
-# EPERM, where a bad console level would be EINVAL).
+# EPERM, where a bad console level would be EINVAL); it writes through no
+# descriptor the bench's caller left open (a file it appends to).
 # Each form with Landlock and on the path of kernels without it
 # (IOSCHED_BENCH_LANDLOCK=0 with --unconfined).
 . "$(dirname "$0")/bench-lib.sh"
@@ -100,6 +101,14 @@ for mode in landlock none; do
                         b_fail "$mode: keyring or syslog(2) reached: exit $rc: $(cat k.prerun.txt) $(tail -2 err)"
                 ;;
         esac
+        # a descriptor the bench's caller leaves open reaches no program a job runs
+        rm -f outside fd.prerun.txt
+        : >outside
+        (exec 7>>outside; "$BENCH_BIN" --backend=fio $unc --allow-exec --allow-write --name=fd --filename="$dev" \
+                --rw=read --size=1m "--exec_prerun=sh -c 'echo leaked >&7'" >out 2>err)
+        [ ! -s outside ] || b_fail "$mode: a program a job runs wrote through the caller's descriptor 7"
+        grep -q "7: Bad file descriptor" fd.prerun.txt ||
+                b_fail "$mode: the program did not run, or fd 7 was open: $(cat fd.prerun.txt) $(tail -2 err)"
         # no socket without --allow-net, --allow-exec or not
         rm -f conn
         conn="--name=c --ioengine=exec --program=$B_TMP/conn.py --arguments=$B_TMP/l.sock --std_redirect=0"

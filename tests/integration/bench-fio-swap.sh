@@ -5,10 +5,13 @@
 # symbolic link to a file in another directory after round 1 starts is
 # not written through in the rounds after (--allow-write --loops=3).
 # The swap is made in step with the rounds, not raced: a stand-in fio
-# (built here, first in PATH; fenced as fio is) tells the test through an
-# inherited pipe that a round has started, waits for the word to go on,
-# then writes to the path it was given and prints a report real fio made
-# (asked for the files' names, it prints fio's --debug=file lines).
+# (built here, first in PATH; fenced as fio is) waits in each round until
+# the target is a link, which the test makes once it sees round 1's
+# stand-in running, then writes to the path it was given, says on its
+# standard error (which the bench passes on) whether it could, and prints
+# a report real fio made (asked for the files' names, it prints fio's
+# --debug=file lines).  It is given nothing but its standard descriptors:
+# the bench passes no other.
 # On the old code each round's fence was built in fio's child from the
 # path, and the victim was overwritten in rounds 2 and 3.  With Landlock
 # only: without it nothing but fio's own open() stands between a path and
@@ -22,20 +25,27 @@ command -v cc >/dev/null || b_skip "no cc (the stand-in fio is built here)"
 cd "$B_TMP" || b_fail "cd"
 
 mkdir -p bin run other
+# the report: real fio's, for the same job on a file of its own, compiled into the stand-in
+head -c 65536 /dev/zero >run/target
+cp run/target report-target
+fio --output-format=json+ --name=w --filename="$B_TMP/report-target" --rw=write --size=64k >report.json 2>/dev/null ||
+        b_fail "fio for the report"
+python3 -c 'import json, sys; print("static const char report[] = %s;" % json.dumps(open(sys.argv[1]).read()))' \
+        report.json >report.h || b_fail "report.h"
 cat >standin.c <<'EOC'
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-/* fd 6: a log of the rounds, 7: the report to print, 8: "a round started", 9: "go on" */
+#include "report.h"
+
 int main(int argc, char **argv)
 {
         const char *path = NULL;
-        char buf[65536], c;
+        struct stat st;
         int run = 0, fd;
-        ssize_t n;
-        off_t off = 0;
 
         for (int i = 1; i < argc; i++) {
                 if (!strcmp(argv[i], "--enghelp")) {
@@ -56,47 +66,41 @@ int main(int argc, char **argv)
         }
         if (!run || !path)
                 return 1;
-        if (write(8, "r\n", 2) != 2 || read(9, &c, 1) != 1)
-                return 1;
+        /* until the test has made the target a link (a bound against a test that hangs, not a wait) */
+        for (int i = 0; i < 12000 && !(lstat(path, &st) == 0 && S_ISLNK(st.st_mode)); i++)
+                usleep(10000);
         fd = open(path, O_WRONLY);
-        dprintf(6, "%s\n", fd >= 0 && pwrite(fd, "overwritten\n", 12, 0) == 12 ? "wrote" : "denied");
-        while ((n = pread(7, buf, sizeof(buf), off)) > 0) {
-                if (write(1, buf, (size_t)n) != n)
-                        return 1;
-                off += n;
-        }
+        fprintf(stderr, "stand-in round: %s\n", fd >= 0 && pwrite(fd, "overwritten\n", 12, 0) == 12 ? "wrote" :
+                "denied");
+        fputs(report, stdout);
         return 0;
 }
 EOC
 cc -o bin/fio standin.c || b_fail "cc"
-# the report: real fio's, for the same job on a file of its own
-head -c 65536 /dev/zero >run/target
-cp run/target report-target
-fio --output-format=json+ --name=w --filename="$B_TMP/report-target" --rw=write --size=64k >report.json 2>/dev/null ||
-        b_fail "fio for the report"
 printf 'precious data\n' >other/victim
 
-mkfifo ready go || b_fail "mkfifo"
-exec 6>>rounds.log 7<report.json 8<>ready 9<>go
-(
-        PATH="$B_TMP/bin:$PATH" "$BENCH_BIN" --backend=fio --allow-write --loops=3 --name=w \
-                --filename="$B_TMP/run/target" --rw=write --size=64k >out 2>err
-        echo "end $?" >&8
-) &
-B_PIDS="$B_PIDS $!"
-rounds=0
-while read -r word rc <&8; do
-        [ "$word" = end ] && break
-        rounds=$((rounds + 1))
-        if [ $rounds = 1 ]; then       # round 1 has started: the target becomes a link to the victim
-                rm -f run/target && ln -s "$B_TMP/other/victim" run/target || b_fail "swap"
-        fi
-        echo go >&9
+PATH="$B_TMP/bin:$PATH" "$BENCH_BIN" --backend=fio --allow-write --loops=3 --name=w \
+        --filename="$B_TMP/run/target" --rw=write --size=64k >out 2>err &
+bench=$!
+B_PIDS="$B_PIDS $bench"
+# round 1's stand-in running (its fence built): the target becomes a link to the victim
+found=
+i=0
+while [ -z "$found" ] && [ $i -lt 6000 ] && kill -0 $bench 2>/dev/null; do
+        for p in /proc/[0-9]*; do
+                [ "$(readlink "$p/exe" 2>/dev/null)" = "$B_TMP/bin/fio" ] &&
+                        tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -q -- "--output-format=json+" && found=$p && break
+        done
+        [ -n "$found" ] || { sleep 0.01; i=$((i + 1)); }
 done
-exec 8>&- 9>&-
+[ -n "$found" ] || b_fail "round 1's stand-in was never seen: $(cat err)"
+rm -f run/target && ln -s "$B_TMP/other/victim" run/target || b_fail "swap"
+wait $bench
+rc=$?
+rounds=$(grep -c "^stand-in round: " err)
 [ "$rounds" -ge 2 ] || b_fail "only $rounds round(s) ran (exit $rc): $(cat err)"
 [ "$(cat other/victim)" = "precious data" ] ||
-        b_fail "the victim was written through the swapped link ($(tr '\n' ' ' <rounds.log)), exit $rc: $(tail -2 err)"
-grep -q denied rounds.log || b_fail "no round was denied: $(tr '\n' ' ' <rounds.log)"
-echo "rounds: $(tr '\n' ' ' <rounds.log), exit $rc"
+        b_fail "the victim was written through the swapped link ($(grep "^stand-in round: " err | tr '\n' ' ')), exit $rc"
+grep -q "^stand-in round: denied" err || b_fail "no round was denied: $(cat err)"
+echo "rounds: $(grep "^stand-in round: " err | tr '\n' ' ')exit $rc"
 exit 0

@@ -86,9 +86,9 @@ echo "ok: kill -9, at once and later: nothing of the run is left"
 
 # 2b. kill -9 while fio reads the jobs' files (fio run first, fenced, create_only=1: fionamed.c, with
 # Landlock): a job it forked, in a session of its own, ends with the run.  A stand-in fio (built here,
-# first in PATH) forks such a job when asked for the files' names (--debug=file), writes the job's pid
-# to an inherited descriptor, and both wait forever.  Before, fio's reading ran outside the run's
-# cgroup, and the job was left after the kill -9, for good.
+# first in PATH) forks such a job when asked for the files' names (--debug=file), which runs the
+# stand-in again as "fio --standin-job" (so the test finds it), and both wait forever.  Before, fio's
+# reading ran outside the run's cgroup, and the job was left after the kill -9, for good.
 if command -v cc >/dev/null && ! { [ -r /sys/kernel/security/lsm ] && ! grep -qw landlock /sys/kernel/security/lsm; }
 then
         mkdir -p "$B_TMP/bin"
@@ -107,26 +107,37 @@ int main(int argc, char **argv)
                 if (!strcmp(argv[i], "--debug=file")) {
                         if (fork() == 0) {
                                 setsid();
-                                dprintf(8, "%d\n", (int)getpid());
+                                execl("/proc/self/exe", "fio", "--standin-job", (char *)NULL);
                         }
                         for (;;)
                                 pause();
                 }
+                if (!strcmp(argv[i], "--standin-job"))
+                        for (;;)
+                                pause();
         }
         return 1;
 }
 EOC
         cc -o "$B_TMP/bin/fio" "$B_TMP/standin.c" || b_fail "cc"
-        : >"$B_TMP/job.pid"
         head -c 65536 /dev/zero >"$B_TMP/t.read"
         env -u IOSCHED_BENCH_LANDLOCK PATH="$B_TMP/bin:$PATH" "$BENCH_BIN" --backend=fio --ioengine=psync \
                 --name=cg-$id-read --filename="$B_TMP/t.read" --size=64k --rw=read \
-                >"$B_TMP/out.read" 2>"$B_TMP/err.read" 8>"$B_TMP/job.pid" &
+                >"$B_TMP/out.read" 2>"$B_TMP/err.read" &
         bench=$!
         B_PIDS="$B_PIDS $bench"
-        has_job() { [ -s "$B_TMP/job.pid" ]; }
+        # the stand-in's job: the process running it as "fio --standin-job"
+        job_pid() {
+                for p in /proc/[0-9]*; do
+                        [ "$(readlink "$p/exe" 2>/dev/null)" = "$B_TMP/bin/fio" ] &&
+                                tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -q -- "--standin-job" &&
+                                echo "${p#/proc/}" && return 0
+                done
+                return 1
+        }
+        has_job() { job_pid >/dev/null; }
         wait_for 20000 has_job || b_fail "fio's reading: the stand-in's job never started: $(cat "$B_TMP/err.read")"
-        job=$(cat "$B_TMP/job.pid")
+        job=$(job_pid)
         B_PIDS="$B_PIDS $job"
         kill -9 $bench
         wait $bench 2>/dev/null
