@@ -10,7 +10,10 @@
 # machine's daemons (systemd's, D-Bus) to act for it; it adds no key to
 # root's keyring and reaches no action of the kernel's log (syslog(2):
 # EPERM, where a bad console level would be EINVAL); it writes through no
-# descriptor the bench's caller left open (a file it appends to).
+# descriptor the bench's caller left open (a file it appends to); it
+# changes no priority or limit of a process outside the run, by its pid
+# or over all of a user's (fio runs in a PID namespace of its own, where
+# the kernel lets the run see only its own processes).
 # Each form with Landlock and on the path of kernels without it
 # (IOSCHED_BENCH_LANDLOCK=0 with --unconfined).
 . "$(dirname "$0")/bench-lib.sh"
@@ -48,6 +51,19 @@ if k > 0:
     l.syscall(250 if nr[0] == 248 else 219, 9, k, -4)     # KEYCTL_UNLINK: leave the keyring as found
 l.syscall(nr[1], 8, 0, 99)
 print("syslog errno", ctypes.get_errno())
+EOS
+# a program that lowers the priority and the file limit of a process by its pid, and of all of a user's
+cat >prio.py <<'EOS'
+import os, resource, sys
+pid, uid = int(sys.argv[1]), int(sys.argv[2])
+for what, f in (("nice", lambda: os.setpriority(os.PRIO_PROCESS, pid, 15)),
+                ("user", lambda: os.setpriority(os.PRIO_USER, uid, 16)),
+                ("limit", lambda: resource.prlimit(pid, resource.RLIMIT_NOFILE, (77, 77)))):
+    try:
+        f()
+        print(what, "done")
+    except OSError as e:
+        print(what, e.errno)
 EOS
 # a program that connects to a unix socket
 cat >conn.py <<'EOS'
@@ -109,6 +125,27 @@ for mode in landlock none; do
         [ ! -s outside ] || b_fail "$mode: a program a job runs wrote through the caller's descriptor 7"
         grep -q "7: Bad file descriptor" fd.prerun.txt ||
                 b_fail "$mode: the program did not run, or fd 7 was open: $(cat fd.prerun.txt) $(tail -2 err)"
+        # no priority or limit of a process outside the run: by its pid, or as one of a user's
+        if command -v setpriv >/dev/null; then
+                setpriv --reuid=65534 --regid=65534 --clear-groups sleep 300 &
+                out_pid=$!
+                B_PIDS="$B_PIDS $out_pid"
+                i=0     # (until setpriv has become the sleep of uid 65534)
+                while [ "$(ps -o uid= -p $out_pid | tr -d ' ')" != 65534 ] && [ $i -lt 100 ]; do
+                        sleep 0.1; i=$((i + 1))
+                done
+                state0=$(echo nice $(ps -o ni= -p $out_pid), $(grep "open files" /proc/$out_pid/limits))
+                rm -f pr.prerun.txt
+                run $unc --allow-exec --allow-write --name=pr --filename="$dev" --rw=read --size=1m \
+                        "--exec_prerun=python3 $B_TMP/prio.py $out_pid 65534"
+                state1=$(echo nice $(ps -o ni= -p $out_pid), $(grep "open files" /proc/$out_pid/limits))
+                [ "$state1" = "$state0" ] ||
+                        b_fail "$mode: a program a job ran changed a process outside: $state0 -> $state1:" \
+                                "$(cat pr.prerun.txt)"
+                grep -q "^nice 3$" pr.prerun.txt && grep -q "^limit 3$" pr.prerun.txt ||
+                        b_fail "$mode: the program did not run, or saw the process outside: $(cat pr.prerun.txt)"
+                kill $out_pid
+        fi
         # no socket without --allow-net, --allow-exec or not
         rm -f conn
         conn="--name=c --ioengine=exec --program=$B_TMP/conn.py --arguments=$B_TMP/l.sock --std_redirect=0"

@@ -280,7 +280,7 @@ static int spawn(struct bench_fio *f, struct fio_child *c, struct bench_error *e
         }
         (void)bench_guard_start();      /* before fio, so that it holds nothing of fio's */
         (void)bench_fio_proc_subreaper();
-        c->pid = fork();
+        c->pid = bench_fio_proc_fork();
         if (c->pid == 0)
                 child_exec(f, parent, o[1], er[1], st[1]);
         r = errno;

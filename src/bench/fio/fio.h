@@ -112,6 +112,8 @@ char **bench_fio_environ(void);
 /* fioproc.c: iosched-bench made a child subreaper, before the first fio starts, so that what fio's processes
  * leave comes to it and is ended with the run (bench_fio_proc_end()): 0 or -errno */
 int bench_fio_proc_subreaper(void);
+/* fioproc.c: fork() into a PID namespace of its own where the bench may make one, else fork() */
+pid_t bench_fio_proc_fork(void);
 /* fioproc.c: in a fio child before exec: its own process group, the parent-death signal, the run's
  * cgroup; 0, -ECHILD when parent is gone already, or -errno with *step.  Async-signal-safe. */
 int bench_fio_proc_enter(pid_t parent, const char **step);

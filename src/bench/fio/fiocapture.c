@@ -75,7 +75,7 @@ int bench_fio_capture(const struct bench_fence *fc, char * const *argv, const ch
         (void)bench_fio_proc_subreaper();
         if (ifd < 0 || ofd < 0 || efd < 0 || !env)
                 r = -ENOMEM;
-        else if ((pid = fork()) < 0)
+        else if ((pid = bench_fio_proc_fork()) < 0)
                 r = bench_error_set(e, BENCH_ERR_SYSTEM, errno, "cannot start fio: %s", ios_strerror(errno));
         else if (pid == 0) {
                 r = bench_fio_proc_enter(parent, &step);

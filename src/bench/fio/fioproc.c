@@ -7,7 +7,9 @@
  * and an IPC namespace of its own, so that fio and the jobs it forks into
  * sessions of their own are reached by cgroup.kill, by the guard after a
  * kill -9 (told the group: guard.c), and by the end below on every way
- * out; and what they make in System V IPC ends with the last of them
+ * out (the fork puts fio in a PID namespace of its own:
+ * bench_fio_proc_fork()); and what they make in System V IPC ends with
+ * the last of them
  * (fio marks its mem=shm buffer for removal only when it frees it, so a
  * killed fio would leave it on the machine until a reboot; the
  * namespace's end removes it).  Without the right to make one (not root:
@@ -76,6 +78,44 @@ int bench_fio_proc_subreaper(void)
         return 0;
 }
 
+/*
+ * fork() with the child in a PID namespace of its own, where it is pid 1:
+ * fio and all it starts see, and so reach by a pid, a process group or a
+ * user, only the run's processes (setpriority, ioprio_set, prlimit,
+ * sched_setaffinity and the rest on a process outside, or PRIO_USER over
+ * all of root's: the kernel skips a process the caller's namespace does
+ * not see), and all of them end with fio (the kernel kills a namespace's
+ * processes when its first one ends).  The bench's own later children
+ * (the guard) and threads stay in its namespace.  Without the right (not
+ * root: EPERM) or the namespaces (EINVAL), a plain fork().
+ */
+pid_t bench_fio_proc_fork(void)
+{
+        static int own = -2;    /* the bench's PID namespace, to go back to after the fork */
+        pid_t pid;
+        int e;
+
+        if (own == -2)
+                own = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
+        if (own < 0 || unshare(CLONE_NEWPID) < 0)
+                return fork();
+        pid = fork();
+        if (pid == 0)
+                return 0;       /* pid 1 of the namespace, whose children are born in it too */
+        e = errno;
+        if (setns(own, CLONE_NEWPID) < 0) {
+                /* never seen: the bench's own namespace is always its to go back to */
+                e = errno;
+                if (pid > 0) {
+                        (void)kill(pid, SIGKILL);
+                        (void)waitpid(pid, NULL, 0);
+                }
+                pid = -1;
+        }
+        errno = e;
+        return pid;
+}
+
 int bench_fio_proc_enter(pid_t parent, const char **step)
 {
         setpgid(0, 0);
@@ -84,7 +124,9 @@ int bench_fio_proc_enter(pid_t parent, const char **step)
                 *step = "set the parent-death signal";
                 return -errno;
         }
-        if (getppid() != parent)
+        /* the parent gone before the signal was set; in a PID namespace of its own (0) the parent is
+         * not seen, and the run's cgroup, which the guard ends, holds the child */
+        if (getppid() != parent && getppid() != 0)
                 return -ECHILD;
         if (bench_runcg_join() < 0) {   /* fio and all it starts in the run's cgroup (runcg.c) */
                 *step = "join the run's cgroup";
