@@ -16,7 +16,8 @@
 # device (ioengine=exec) says so (exit 2); a job that trims (rw=randtrim,
 # trimwrite in a job file), whose figures fio reports apart from reads and
 # writes, is refused (exit 2) before fio runs, alone or in a --compare,
-# not reported as 0 IOPS with a "best"; on fio, a job's clones (numjobs=),
+# not reported as 0 IOPS with a "best", nor a --compare of calls on files
+# (ioengine=filestat); on fio, a job's clones (numjobs=),
 # which fio reports apart, are one job with their results added up, as
 # natively: numjobs= said, one entry per job in -J, the objective of a
 # job is all of its clones.
@@ -153,6 +154,12 @@ printf '[t]\nfilename=%s\nrw=trimwrite\nruntime=1\n' "$dev" >"$B_TMP/trim.fio"
 $BENCH --allow-write --compare=none,mq-deadline --loops=1 "$B_TMP/trim.fio" >"$B_TMP/out" 2>"$B_TMP/err"; rc=$?
 [ $rc = 2 ] && grep -q "^iosched-bench: job 't': rw=trimwrite trims: " "$B_TMP/err" && ! grep -qi best "$B_TMP/out" ||
         b_fail "trimwrite --compare: exit $rc: $(cat "$B_TMP/err" "$B_TMP/out")"
+# a --compare of calls on files (filestat: stat()s the disk's scheduler seldom sees): refused before fio
+# runs (before: a "best" named from millions of stat()s, exit 0)
+$BENCH --compare=none,mq-deadline --loops=1 --name=s --filename="$dev" --ioengine=filestat --runtime=1 \
+        --time_based >"$B_TMP/out" 2>"$B_TMP/err"; rc=$?
+[ $rc = 2 ] && grep -q "^iosched-bench: job 's': ioengine=filestat counts calls on files, which the disk's scheduler seldom sees" "$B_TMP/err" &&
+        ! grep -qi best "$B_TMP/out" || b_fail "filestat --compare: exit $rc: $(cat "$B_TMP/err" "$B_TMP/out")"
 # a job's clones: one job, as natively (before: each clone a job of its own, numjobs=1, and a job's
 # objective judged on its first clone alone)
 for b in fio native; do

@@ -116,16 +116,26 @@ static int check_unconfined(const struct bench_opts *g, struct bench_error *e)
         return 0;
 }
 
-/* fio reports a job's trims apart, and they are not read (the figures are reads' and writes'): refused */
-static int no_trims(const struct bench_fio_defs *d, struct bench_error *e)
+/*
+ * The jobs' I/Os are the reads and writes the figures and the verdict are made of: a job that trims is
+ * refused (fio reports its trims apart, and they are not read), and with --compare a job of calls on
+ * files (filestat...: the disk's scheduler seldom sees them, and a "best" would be named from stat()s).
+ */
+static int reads_and_writes(const struct bench_fio_defs *d, bool compare, struct bench_error *e)
 {
         for (size_t i = 0; i < d->n; i++) {
                 const char *rw = bench_fio_kv_get(&d->jobs[i].kv, "rw");
+                const char *eng = bench_fio_kv_get(&d->jobs[i].kv, "ioengine");
 
                 if (rw && bench_fio_ddir(rw) & BENCH_FIO_DDIR_TRIM)
                         return bench_error_set(e, BENCH_ERR_USAGE, EOPNOTSUPP,
                                                "job '%s': rw=%s trims: iosched-bench measures and compares "
                                                "reads and writes, not trims", d->jobs[i].name, rw);
+                if (compare && eng && bench_fio_engine_fileops(eng))
+                        return bench_error_set(e, BENCH_ERR_USAGE, EOPNOTSUPP,
+                                               "job '%s': ioengine=%s counts calls on files, which the "
+                                               "disk's scheduler seldom sees: --compare compares its reads "
+                                               "and writes", d->jobs[i].name, eng);
         }
         return 0;
 }
@@ -169,7 +179,7 @@ int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct b
         if (r >= 0 && d.n == 0 && d.nproblems == 0)
                 r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "no job for fio to run");
         if (r >= 0)
-                r = no_trims(&d, e);
+                r = reads_and_writes(&d, g->compare, e);
         if (r >= 0)
                 r = bench_fio_model(g, &d, root, f, tg, e);
         if (r >= 0 && d.nproblems)

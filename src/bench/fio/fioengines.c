@@ -71,6 +71,18 @@ bool bench_fio_engine_fileless(const char *engine)
         return false;
 }
 
+bool bench_fio_engine_fileops(const char *engine)
+{
+        static const char * const fileops[] = {
+                "filecreate", "filestat", "filedelete", "dircreate", "dirstat", "dirdelete",
+        };
+
+        for (size_t i = 0; i < ELEMENTSOF(fileops); i++)
+                if (streq(engine, fileops[i]))
+                        return true;
+        return false;
+}
+
 /* Ask fio once which engines it has built in (a job naming another makes fio load it). */
 void bench_fio_read_engines(const struct bench_fence *fc, const char *exe)
 {

@@ -48,6 +48,9 @@ void bench_fio_kv_drop(struct bench_fio_kvs *kvs, const char *key);
 int bench_fio_engine_runs_code(const char *engine);
 /* an engine whose "files" are none: a pseudo target, the CPU, a socket, a program (fioengines.c) */
 bool bench_fio_engine_fileless(const char *engine);
+/* fioengines.c: fio's engines whose I/Os are calls on files and directories (create, stat, delete), not
+ * reads and writes of the disk */
+bool bench_fio_engine_fileops(const char *engine);
 /* fioengines.c: fio's built-in engines asked once */
 void bench_fio_read_engines(const struct bench_fence *fc, const char *exe);
 /* fioengines.c: text's lines and its includes' as fio reads them, checked before fio reads them: 1 with
