@@ -13,7 +13,9 @@
 # descriptor the bench's caller left open (a file it appends to); it
 # changes no priority or limit of a process outside the run, by its pid
 # or over all of a user's (fio runs in a PID namespace of its own, where
-# the kernel lets the run see only its own processes).
+# the kernel lets the run see only its own processes); with --allow-net
+# too, it changes no address of the machine's network (CAP_NET_ADMIN is
+# out of the bounding set: ip addr add fails, nothing is added to lo).
 # Each form with Landlock and on the path of kernels without it
 # (IOSCHED_BENCH_LANDLOCK=0 with --unconfined).
 . "$(dirname "$0")/bench-lib.sh"
@@ -145,6 +147,21 @@ for mode in landlock none; do
                 grep -q "^nice 3$" pr.prerun.txt && grep -q "^limit 3$" pr.prerun.txt ||
                         b_fail "$mode: the program did not run, or saw the process outside: $(cat pr.prerun.txt)"
                 kill $out_pid
+        fi
+        # no capability to configure the network, even with sockets: lo keeps its addresses
+        rm -f na.prerun.txt
+        run $unc --allow-exec --allow-write --allow-net --name=na --filename="$dev" --rw=read --size=1m \
+                "--exec_prerun=grep CapEff /proc/self/status"
+        eff=$(sed -n 's/^CapEff:[[:space:]]*//p' na.prerun.txt)
+        [ -n "$eff" ] && [ $((0x$eff >> 12 & 1)) = 0 ] ||
+                b_fail "$mode: a program a job runs has CAP_NET_ADMIN: $(cat na.prerun.txt) $(tail -2 err)"
+        if command -v ip >/dev/null; then
+                run $unc --allow-exec --allow-write --allow-net --name=na --filename="$dev" --rw=read --size=1m \
+                        "--exec_prerun=ip addr add 127.0.0.77/32 dev lo"
+                if ip addr show dev lo | grep -q "127\.0\.0\.77/"; then
+                        ip addr del 127.0.0.77/32 dev lo
+                        b_fail "$mode: a program a job ran added an address to lo: $(cat na.prerun.txt)"
+                fi
         fi
         # no socket without --allow-net, --allow-exec or not
         rm -f conn
