@@ -224,12 +224,17 @@ static int layout(int fd, uint64_t size)
         return fsync(fd) < 0 ? -errno : 0;
 }
 
-static int create_file(uint64_t size, const char *path, bool in_dir, struct bench_target *t,
-                       struct bench_error *e)
+static int create_file(const struct bench_opts *o, uint64_t size, const char *path, bool in_dir,
+                       struct bench_target *t, struct bench_error *e)
 {
         _cleanup_close_ int fd = -1;
         int r;
 
+        /* a new file is a write: laid out for the run (size= of random bytes), removed after it */
+        if (!o->allow_write)
+                return bench_error_set(e, BENCH_ERR_REFUSED, EPERM,
+                                       "refusing to make %s%s without --allow-write (a new file, laid out "
+                                       "for the run and removed after it)", in_dir ? "a file in " : "", path);
         if (size == 0)
                 return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                        "%s does not exist: give --size (in bytes) to create it", path);
@@ -362,14 +367,14 @@ int bench_target_open_path(const struct bench_opts *o, const char *path, bool wr
                 k = not_storage(dir, e);
                 if (k < 0)
                         return k;
-                k = create_file(create_size, path, false, t, e);
+                k = create_file(o, create_size, path, false, t, e);
                 if (k < 0)
                         return k;
         } else if (S_ISDIR(st.st_mode)) {
                 k = not_storage(path, e);
                 if (k < 0)
                         return k;
-                k = create_file(create_size, path, true, t, e);
+                k = create_file(o, create_size, path, true, t, e);
                 if (k < 0)
                         return k;
         } else if (S_ISBLK(st.st_mode)) {

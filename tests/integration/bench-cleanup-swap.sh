@@ -47,7 +47,7 @@ swap() {
         [ -z "$(ls -A "$u/dir.old")" ] || b_fail "$mode: what the bench made was not removed: $(ls -A "$u/dir.old")"
 }
 
-swap native --backend=native
+swap native --backend=native --allow-write
 if command -v fio >/dev/null; then
         swap fio --backend=fio --time_based --allow-write      # fio ends a job by size without it; fio lays out a new file only with --allow-write
 else

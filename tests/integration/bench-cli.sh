@@ -39,7 +39,11 @@ expect 2 "option --iodepth needs a value" --filename=/dev/null --iodepth
 expect 2 "invalid --runtime '5parsecs'" --filename=/dev/null --runtime=5parsecs
 expect 2 "the native engine does not implement: --ioengine=posixaio" --backend=native --filename=/dev/null --ioengine=posixaio
 expect 2 "invalid --ioengine ''" --filename=/dev/null --ioengine=
-expect 2 "does not exist: give --size" --filename="$B_TMP/nonexistent/deeper"
+expect 2 "does not exist: give --size" --allow-write --filename="$B_TMP/nonexistent/deeper"
+# a new file is a write, laid out for the run: --allow-write, as on the fio backend
+expect 3 "refusing to make $B_TMP/new without --allow-write" --filename="$B_TMP/new" --size=1m --rw=read
+[ ! -e "$B_TMP/new" ] || b_fail "a new file was made without --allow-write"
+expect 3 "refusing to make a file in $B_TMP without --allow-write" --filename="$B_TMP" --size=1m --rw=read
 expect 2 "is not a block device, file or directory" --filename=/dev/null
 # fio starts a job per --name; the options after it are the job's
 expect 2 "invalid --iodepth '0'" --ioengine=null --name=a --runtime=100ms --name=b --iodepth=0
@@ -110,13 +114,13 @@ expect 3 "refusing to write to .*without --allow-write" --filename="$B_TMP/exist
 cmp -s -n 4194304 "$B_TMP/existing" /dev/zero ||
         b_fail "the refused run changed the file"
 
-# a directory: the tool makes its own file and removes it
+# a directory: the tool makes its own file (--allow-write) and removes it
 mkdir "$B_TMP/dir"
-$BENCH --filename="$B_TMP/dir" --rw=randwrite --size=2m --direct=0 --runtime=200ms >"$B_TMP/out" 2>&1 ||
+$BENCH --allow-write --filename="$B_TMP/dir" --rw=randwrite --size=2m --direct=0 --runtime=200ms >"$B_TMP/out" 2>&1 ||
         b_fail "write into a directory: $(cat "$B_TMP/out")"
 [ -z "$(ls -A "$B_TMP/dir")" ] || b_fail "left behind: $(ls -A "$B_TMP/dir")"
 # also when it is interrupted
-$BENCH --filename="$B_TMP/dir" --rw=randwrite --size=2m --direct=0 --runtime=20s --time_based >/dev/null 2>&1 &
+$BENCH --allow-write --filename="$B_TMP/dir" --rw=randwrite --size=2m --direct=0 --runtime=20s --time_based >/dev/null 2>&1 &
 pid=$!
 B_PIDS="$B_PIDS $pid"
 # interrupt it once it runs: its file exists (slow to start under valgrind)

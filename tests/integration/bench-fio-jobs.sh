@@ -85,7 +85,7 @@ check '.jobs[0].read.total_ios > 100 and (.jobs[0].read.io_bytes / .jobs[0].read
 # 3. no filename: fio's JOBNAME.N.0 in the current directory, removed afterwards
 mkdir "$B_TMP/cwd"
 (cd "$B_TMP/cwd" && printf '[global]\nfilesize=8m\ntime_based\nruntime=2s\n[scratch]\nrw=randwrite\nnumjobs=2\nend_fsync=1\n' |
-        $BENCH -J - >"$B_TMP/cwd.json" 2>"$B_TMP/cwd.err") &
+        $BENCH -J --allow-write - >"$B_TMP/cwd.json" 2>"$B_TMP/cwd.err") &
 pid=$!
 B_PIDS="$B_PIDS $pid"
 sleep 1

@@ -81,7 +81,7 @@ $BENCH "$B_TMP/bad.fio" >/dev/null 2>"$B_TMP/err"; rc=$?
 
 # 3. an fio command line as admins write it: single dashes, numjobs, group_reporting, directory=
 mkdir "$B_TMP/dir"
-$BENCH -directory="$B_TMP/dir" -size=4m -numjobs=2 -bs=4k -ioengine=libaio -iodepth=4 -group_reporting \
+$BENCH --allow-write -directory="$B_TMP/dir" -size=4m -numjobs=2 -bs=4k -ioengine=libaio -iodepth=4 -group_reporting \
         -runtime=2s -time_based -output-format=json -output="$B_TMP/dir.json" -name=w -rw=randwrite -name=r -rw=randread \
         2>"$B_TMP/err" &
 pid=$!

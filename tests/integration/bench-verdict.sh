@@ -106,7 +106,7 @@ mkdir "$B_TMP/mnt"
 mount "/dev/$m" "$B_TMP/mnt" || b_skip "cannot mount ext4"
 B_MOUNTS="$B_TMP/mnt $B_MOUNTS"
 mkdir "$B_TMP/mnt/d"
-(cd "$B_TMP/mnt/d" && $BENCH --filename=test --size=4m --rw=randread --loops=1 --compare=$V) \
+(cd "$B_TMP/mnt/d" && $BENCH --allow-write --filename=test --size=4m --rw=randread --loops=1 --compare=$V) \
         >"$B_TMP/cwd.txt" 2>"$B_TMP/cwd.err" || b_fail "--filename=test: $(cat "$B_TMP/cwd.err")"
 head -1 "$B_TMP/cwd.err" | grep -q "^iosched-bench: --compare will switch the I/O scheduler of $m (the disk holding the current directory $B_TMP/mnt/d: the job names the relative path 'test')" ||
         b_fail "--filename=test, up front: $(cat "$B_TMP/cwd.err")"
