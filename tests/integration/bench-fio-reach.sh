@@ -74,21 +74,7 @@ import socket, sys
 socket.socket(socket.AF_UNIX, socket.SOCK_STREAM).connect(sys.argv[1])
 EOS
 chmod 755 conn.py
-python3 -c '
-import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.bind(sys.argv[1]); s.listen(8)
-open(sys.argv[2] + ".ready", "w").close()
-while True:
-    c, _ = s.accept()
-    with open(sys.argv[2], "a") as f:
-        f.write("connected\n")
-    c.close()
-' "$B_TMP/l.sock" "$B_TMP/conn" &
-B_PIDS="$B_PIDS $!"
-i=0
-while [ ! -e conn.ready ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-[ -e conn.ready ] || b_fail "the unix listener did not start"
+b_unix_listener "$B_TMP/l.sock" "$B_TMP/conn"
 
 run() {
         "$BENCH_BIN" --backend=fio "$@" >out 2>err

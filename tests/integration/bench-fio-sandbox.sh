@@ -169,21 +169,7 @@ for mode in landlock none; do
                 b_fail "$mode: a FIFO as the job file: exit $rc: $(tail -2 err)"
         # the network: nbd over a unix socket nobody named as a target
         rm -f nbd.sock conn conn.ready
-        python3 -c '
-import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.bind(sys.argv[1]); s.listen(8)
-open(sys.argv[2] + ".ready", "w").close()
-while True:
-    c, _ = s.accept()
-    with open(sys.argv[2], "a") as f:
-        f.write("connected\n")
-    c.close()
-' "$B_TMP/nbd.sock" "$B_TMP/conn" &
-        B_PIDS="$B_PIDS $!"
-        i=0
-        while [ ! -e conn.ready ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-        [ -e conn.ready ] || b_fail "the unix listener did not start"
+        b_unix_listener "$B_TMP/nbd.sock" "$B_TMP/conn"
         nbd="--name=n --ioengine=nbd --uri=nbd+unix:///?socket=$B_TMP/nbd.sock --rw=read --size=1m --filename=$B_TMP/data"
         # shellcheck disable=SC2086
         run $nbd

@@ -83,3 +83,23 @@ wait_for() {
                 sleep 0.02
         done
 }
+
+# b_unix_listener SOCKET RECORD: a unix socket listening at SOCKET in the background (a cleanup pid),
+# which appends "connected" to RECORD for every connection; returns once it listens (RECORD.ready)
+b_unix_listener() {
+        python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(sys.argv[1]); s.listen(8)
+open(sys.argv[2] + ".ready", "w").close()
+while True:
+    c, _ = s.accept()
+    with open(sys.argv[2], "a") as f:
+        f.write("connected\n")
+    c.close()
+' "$1" "$2" &
+        B_PIDS="$B_PIDS $!"
+        i=0
+        while [ ! -e "$2.ready" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+        [ -e "$2.ready" ] || b_fail "the unix listener did not start"
+}
