@@ -23,6 +23,7 @@
 
 #include "jobs.h"
 #include "macro.h"
+#include "readfile.h"
 #include "strv.h"
 
 /* ${VAR} from the environment; an unset variable is an error (*ret_var names it). */
@@ -179,42 +180,27 @@ int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char 
         return r;
 }
 
-/* All of stream f, up to one byte past the limit: 0 or -errno, *buf the text (NUL-terminated) */
-static int slurp(FILE *f, char **buf, size_t *len)
+/* All of fd by the bounded reader (readfile.c), as a job file's text: a NUL byte is no text (a library) */
+static int read_text(int fd, char **buf)
 {
-        char chunk[4096];
-        size_t n, total = 0;    /* (*len is the stream's only after it is flushed) */
-        FILE *m = open_memstream(buf, len);
-        int r;
+        size_t len = 0;
+        int r = ios_read_fd_max(fd, BENCH_JOBFILE_MAX, buf, &len);
 
-        if (!m)
-                return -ENOMEM;
-        while (total <= BENCH_JOBFILE_MAX && (n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-                fwrite(chunk, 1, n, m);
-                total += n;
-        }
-        r = ferror(f) ? -EIO : 0;
-        fclose(m);
-        if (!*buf)
-                return -ENOMEM;
-        /* a job file is text of a bounded size; a library is not text */
-        if (r == 0 && (*len > BENCH_JOBFILE_MAX || memchr(*buf, '\0', *len)))
-                r = *len > BENCH_JOBFILE_MAX ? -EFBIG : -EBADMSG;
-        if (r < 0) {
+        if (r < 0)
+                return r;
+        if (memchr(*buf, '\0', len)) {
                 free(*buf);
                 *buf = NULL;
+                return -EBADMSG;
         }
-        return r;
+        return 0;
 }
 
 int bench_jobfile_read(const char *path, char **ret)
 {
-        _cleanup_close_ int pfd = open(path, O_PATH | O_CLOEXEC);
+        _cleanup_close_ int pfd = open(path, O_PATH | O_CLOEXEC), fd = -1;
         char self[64];
-        size_t len = 0;
         struct stat st;
-        FILE *f;
-        int r;
 
         /* a regular file only, looked at before it is opened: a FIFO would hold the bench, and opening a
          * device can act (a watchdog is armed by its open); then that inode, opened again to read */
@@ -223,12 +209,10 @@ int bench_jobfile_read(const char *path, char **ret)
         if (!S_ISREG(st.st_mode))
                 return -EINVAL;
         snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
-        f = fopen(self, "re");
-        if (!f)
+        fd = open(self, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
                 return -errno;
-        r = slurp(f, ret, &len);
-        fclose(f);
-        return r;
+        return read_text(fd, ret);
 }
 
 const char *bench_jobfile_unread(int r)
@@ -239,8 +223,7 @@ const char *bench_jobfile_unread(int r)
 
 int bench_jobfile_load(const char *path, char **ret, struct bench_error *e)
 {
-        size_t len = 0;
-        int r = streq(path, "-") ? slurp(stdin, ret, &len) : bench_jobfile_read(path, ret);
+        int r = streq(path, "-") ? read_text(STDIN_FILENO, ret) : bench_jobfile_read(path, ret);
 
         if (bench_jobfile_unread(r))
                 return bench_error_set(e, BENCH_ERR_USAGE, -r, "%s: not a job file (%s)", path,
