@@ -5,7 +5,8 @@
  * included): which of a set of devices is mounted, where, and with which
  * filesystem.  The text comes from the caller (the host's
  * /proc/self/mountinfo for the write refusal, the root's for the up-front
- * line), so both read one table one way.
+ * line), so both read one table one way; and where the filesystems of a
+ * type are mounted (cgroup2 for the run's cgroup, devtmpfs for the fence).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include "iosched.h"
 #include "macro.h"
 #include "grow.h"
+#include "strv.h"
 #include "bench.h"
 
 void bench_mounts_free(struct bench_mount *m, size_t n)
@@ -117,25 +119,43 @@ int bench_mountinfo_find(const char *mountinfo, const unsigned *majors, const un
         return e < 0 ? e : nm > 0;
 }
 
-int bench_mounts_cgroup2(char **ret)
+int bench_mounts_typed(const char *type, char ***ret)
 {
         struct libmnt_table *tb;
         struct libmnt_iter *it;
         struct libmnt_fs *fs;
-        int e = -ENOENT;
+        char **l = NULL;
+        int e = 0;
 
         *ret = NULL;
         tb = mnt_new_table_from_file("/proc/self/mountinfo");
         it = mnt_new_iter(MNT_ITER_FORWARD);
         if (!tb || !it)
                 e = -ENOMEM;
-        while (e == -ENOENT && mnt_table_next_fs(tb, it, &fs) == 0) {
-                const char *type = mnt_fs_get_fstype(fs), *target = mnt_fs_get_target(fs);
+        while (e >= 0 && mnt_table_next_fs(tb, it, &fs) == 0) {
+                const char *t = mnt_fs_get_fstype(fs), *target = mnt_fs_get_target(fs);
 
-                if (type && target && streq(type, "cgroup2"))
-                        e = (*ret = strdup(target)) ? 0 : -ENOMEM;
+                if (t && target && streq(t, type))
+                        e = ios_strv_pushf(&l, "%s", target);
         }
         mnt_free_iter(it);
         mnt_unref_table(tb);
-        return e;
+        if (e < 0)
+                ios_strv_free(l);
+        else
+                *ret = l;
+        return e < 0 ? e : 0;
+}
+
+int bench_mounts_cgroup2(char **ret)
+{
+        _cleanup_(ios_strv_freep) char **l = NULL;
+        int e = bench_mounts_typed("cgroup2", &l);
+
+        *ret = NULL;
+        if (e < 0)
+                return e;
+        if (!l || !l[0])
+                return -ENOENT;
+        return (*ret = strdup(l[0])) ? 0 : -ENOMEM;
 }

@@ -17,7 +17,10 @@
 # too, it changes no address of the machine's network (CAP_NET_ADMIN is
 # out of the bounding set: ip addr add fails, nothing is added to lo).
 # Each form with Landlock and on the path of kernels without it
-# (IOSCHED_BENCH_LANDLOCK=0 with --unconfined).
+# (IOSCHED_BENCH_LANDLOCK=0 with --unconfined); with Landlock also: it
+# reads and runs anywhere but opens no device node (a watchdog's open arms
+# it), in /dev or in a devtmpfs mounted elsewhere (the test's), while a
+# file outside the system's directories still opens.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -67,6 +70,19 @@ for what, f in (("nice", lambda: os.setpriority(os.PRIO_PROCESS, pid, 15)),
     except OSError as e:
         print(what, e.errno)
 EOS
+# a program that opens each path it is given, read-only
+cat >open.py <<'EOS'
+import os, sys
+for f in sys.argv[1:]:
+    try:
+        os.close(os.open(f, os.O_RDONLY))
+        print(f, "open")
+    except OSError as e:
+        print(f, e.errno)
+EOS
+echo text >readable
+mkdir devt && mount -t devtmpfs devtmpfs devt || b_fail "mount devtmpfs"
+B_MOUNTS="$B_MOUNTS $B_TMP/devt"
 # a program that connects to a unix socket
 cat >conn.py <<'EOS'
 #!/usr/bin/python3
@@ -105,6 +121,16 @@ for mode in landlock none; do
                         b_fail "$mode: keyring or syslog(2) reached: exit $rc: $(cat k.prerun.txt) $(tail -2 err)"
                 ;;
         esac
+        # reading anywhere opens no device node: not in /dev, not in a devtmpfs mounted elsewhere
+        if [ $mode = landlock ]; then
+                rm -f o.prerun.txt
+                run --allow-exec --allow-write --name=o --filename="$dev" --rw=read --size=1m \
+                        "--exec_prerun=python3 $B_TMP/open.py $B_TMP/readable /dev/loop-control $B_TMP/devt/loop-control"
+                [ "$(cat o.prerun.txt)" = "$B_TMP/readable open
+/dev/loop-control 13
+$B_TMP/devt/loop-control 13" ] || b_fail "$mode: a program a job runs opened a device node: exit $rc:" \
+                        "$(cat o.prerun.txt) $(tail -2 err)"
+        fi
         # a descriptor the bench's caller leaves open reaches no program a job runs
         rm -f outside fd.prerun.txt
         : >outside

@@ -63,6 +63,7 @@
 #include <linux/landlock.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,7 @@
 
 #include "fio.h"
 #include "macro.h"
+#include "strv.h"
 
 #ifndef CLOSE_RANGE_CLOEXEC
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
@@ -224,6 +226,59 @@ static int add_rule(int rs, const char *path, uint64_t rights, uint64_t handled,
         return r;
 }
 
+/* Whether p is dir or beneath it. */
+static bool holds(const char *dir, const char *p)
+{
+        const char *rest = startswith(p, dir);
+
+        return streq(dir, "/") || (rest && (*rest == '\0' || *rest == '/'));
+}
+
+/*
+ * --allow-exec: reading and running everywhere but the device nodes, those
+ * of nodev (/dev and every devtmpfs mount): a device's open can act (a
+ * watchdog is armed by it and reboots the machine unless fed; a serial
+ * line raises its modem lines; a tape rewinds at close) and its read is no
+ * file's (the kernel's log, the keyboard's events, the I/O ports).  A rule
+ * grants a tree whole, so a directory holding a device tree is granted
+ * entry by entry, and what is granted at that level is no device node.
+ */
+static int add_anywhere(int rs, char * const *nodev, const char *path, uint64_t handled)
+{
+        struct dirent *de;
+        bool whole = true;
+        DIR *d;
+        int r;
+
+        for (char * const *p = nodev; p && *p; p++) {
+                if (streq(*p, path))
+                        return 0;
+                whole &= !holds(path, *p);
+        }
+        if (whole)
+                return add_rule(rs, path, FS_EXEC | FS_READ, handled, false);
+        d = opendir(path);
+        if (!d)
+                return errno == ENOENT ? 0 : -errno;
+        r = add_rule(rs, path, LANDLOCK_ACCESS_FS_READ_DIR, handled, false);
+        while (r >= 0 && (de = readdir(d))) {
+                _cleanup_free_ char *sub = NULL;
+                struct stat st;
+
+                if (streq(de->d_name, ".") || streq(de->d_name, ".."))
+                        continue;
+                if (asprintf(&sub, "%s/%s", streq(path, "/") ? "" : path, de->d_name) < 0)
+                        r = -ENOMEM;
+                else if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                        r = errno == ENOENT ? 0 : -errno;
+                else if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode))
+                        r = add_anywhere(rs, nodev, sub, handled);
+                /* a link leads to what is granted, or not, on its own; no node, socket or FIFO */
+        }
+        closedir(d);
+        return r;
+}
+
 /* A program and its ELF interpreter, executable. */
 static int add_program(int rs, const char *path, uint64_t handled)
 {
@@ -284,8 +339,16 @@ static int add_rules(int rs, const struct bench_fio_access *a, char * const *rea
         r = add_program(rs, exe, handled);
         /* --allow-exec: the commands a job runs (exec_prerun=, trigger=, program=) run and read what
          * they will (sh runs touch, a script its interpreter); they stay inside the fence for writes */
-        if (r >= 0 && a->allow_exec)
-                r = add_rule(rs, "/", FS_EXEC | FS_READ, handled, true);
+        if (r >= 0 && a->allow_exec) {
+                _cleanup_(ios_strv_freep) char **nodev = NULL;
+
+                *what = "/";
+                r = bench_mounts_typed("devtmpfs", &nodev);
+                if (r >= 0 && !ios_strv_contains(nodev, "/dev"))
+                        r = ios_strv_pushf(&nodev, "/dev");
+                if (r >= 0)
+                        r = add_anywhere(rs, nodev, "/", handled);
+        }
         if (r >= 0)
                 *what = NULL;
         return r;
