@@ -216,6 +216,7 @@ struct bench_opts {
         bool time_based;                /* time_based: run for runtime= whatever the size (else fio's end
                                          * conditions: size=, io_size=, number_ios= end the job, jobs.c) */
         uint64_t number_ios;            /* number_ios=: end after this many I/Os (0: no such end) */
+        unsigned passes;                /* a job's loops=: it does its amount this many times (0: once) */
         unsigned groupid;               /* jobs.c: fio's group number */
         unsigned first_thread;          /* jobs.c: index of the job's first thread in the run */
 

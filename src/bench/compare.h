@@ -280,9 +280,12 @@ void bench_verdict_print(FILE *f, const struct bench_verdict *v, const char *bes
  */
 int bench_objective_uncap(struct bench_opts *g, char *note, size_t len);
 /* jobs.c: fio's end rule, the bytes a thread of o does before it ends by its amount: io_size= (from
- * size= or number_ios=), else unless time_based its region (region: its bytes, 0 when not known);
- * 0 when only time ends it (runtime= ends it first in either case, if it comes first). */
+ * size= or number_ios=), else unless time_based its region (region: its bytes, 0 when not known),
+ * times its loops=; 0 when only time ends it (runtime= ends it first in either case, if it comes
+ * first). */
 uint64_t bench_job_amount(const struct bench_opts *o, uint64_t region);
+/* jobs.c: amount, one pass's, times o's loops= (fio's number_ios= and size= count per pass). */
+uint64_t bench_job_passes(const struct bench_opts *o, uint64_t amount);
 /* jobs.c: a job whose ios all fell in its ramp (measured none) is refused (BENCH_ERR_USAGE); else 0. */
 int bench_ramp_took_all(const struct bench_opts *job, uint64_t ios, uint64_t measured, struct bench_error *e);
 

@@ -420,6 +420,7 @@ static const struct jobopt table[] = {
         FLAG("buffered", set_buffered),
         BOOL("time_based", time_based),
         VAL("number_ios", set_number_ios),
+        UINT("loops", passes, 0, 1u << 30, "(expected a count)"),
         FLAG("norandommap", harmless),
         FLAG("thread", harmless),
         FLAG("threads", harmless),

@@ -50,14 +50,21 @@ bool bench_job_settles(const struct bench_opts *o, bool compare)
         return compare && !o->ramp_set && !bench_job_ends_by_amount(o);
 }
 
+uint64_t bench_job_passes(const struct bench_opts *o, uint64_t amount)
+{
+        uint64_t n = o->passes > 1 ? o->passes : 1;
+
+        return amount > UINT64_MAX / n ? UINT64_MAX : amount * n;
+}
+
 uint64_t bench_job_amount(const struct bench_opts *o, uint64_t region)
 {
         if (o->io_size.set)
-                return o->io_size.bytes;
+                return bench_job_passes(o, o->io_size.bytes);
         /* the null engine's region without a size is no file's (fio would ask for a size) */
         if (o->time_based || (o->engine && (o->engine->flags & BENCH_ENGINE_NOFILE) && !o->size.set))
                 return 0;
-        return region;
+        return bench_job_passes(o, region);
 }
 
 /*

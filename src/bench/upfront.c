@@ -42,6 +42,7 @@ static void job_end(const struct bench_opts *j, uint64_t region, uint64_t *amoun
 
                 *amount = !*amount || n < *amount ? n : *amount;
         }
+        *amount = bench_job_passes(j, *amount);
         if (!*amount)
                 *amount = bench_job_amount(j, region);  /* as the run's loop ends it */
         if (*amount && !j->runtime_set && !j->time_based)

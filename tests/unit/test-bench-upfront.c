@@ -22,6 +22,7 @@
 
 #include "../../src/bench/bench.h"
 #include "../../src/bench/compare.h"
+#include "../../src/bench/jobs.h"
 #include "helpers.h"
 
 #define DDIR "/sys/devices/virtual/block/loop0"
@@ -146,6 +147,18 @@ static void test_round_words(void **state)
         assert_int_equal(parse(&o, "--filename=/dev/null", "--rw=read", "--number_ios=256", "--bs=4k"), 0);
         assert_true(bench_round_words(&o, 0, b, sizeof(b)) == 0);
         assert_string_equal(b, "until each job has done its size (1MiB per thread)");
+        /* a job's loops=: its amount as many times (number_ios= counts per pass, as fio's) */
+        {
+                struct bench_opts *j = o.njobs ? &o.jobs[0] : &o;
+                struct bench_error e = {};
+
+                assert_int_equal(bench_jobopt_set(j, "loops", "3", "job:4", &e), 0);
+                assert_true(bench_round_words(&o, 0, b, sizeof(b)) == 0);
+                assert_string_equal(b, "until each job has done its size (3MiB per thread)");
+                assert_int_equal(bench_job_amount(j, 0), 3 << 20);
+                assert_int_equal(bench_jobopt_set(j, "loops", "-1", "job:4", &e), -EINVAL);
+                assert_non_null(strstr(e.msg, "job:4"));
+        }
         bench_opts_done(&o);
         /* no size: the region ends a job that is not time_based, as fio's */
         assert_int_equal(parse(&o, "--filename=/dev/null", "--rw=randread", "--runtime=6", NULL), 0);

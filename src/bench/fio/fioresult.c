@@ -92,8 +92,8 @@ static void job_view(struct bench_opts *o, struct bench_fio_job *fj, const struc
 {
         /* what fio ran with: the caps (they move a throughput objective as the command line's do) and
          * the end conditions (the reports say a round's bound, upfront.c) */
-        static const char * const ran_with[] = { "rate", "rate_iops", "thinktime", "time_based",
-                                                 "size", "io_size",   "io_limit",  "number_ios" };
+        static const char * const ran_with[] = { "rate", "rate_iops", "thinktime", "time_based", "size",
+                                                 "io_size", "io_limit", "number_ios", "loops" };
         const char *rw = opt(doc, job, "rw") ? opt(doc, job, "rw") : opt(doc, job, "readwrite");
         const char *eng = opt(doc, job, "ioengine"), *v;
         uint64_t x;
@@ -145,6 +145,7 @@ static void job_view(struct bench_opts *o, struct bench_fio_job *fj, const struc
         o->time_based = false;
         o->size = o->io_size = (struct bench_size){};
         o->number_ios = 0;
+        o->passes = 0;
         for (size_t i = 0; i < ELEMENTSOF(ran_with); i++)
                 if ((v = opt(doc, job, ran_with[i]))) {
                         struct bench_error ignored = {};
