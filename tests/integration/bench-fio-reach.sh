@@ -11,6 +11,8 @@
 # root's keyring and reaches no action of the kernel's log (syslog(2):
 # EPERM, where a bad console level would be EINVAL); it writes through no
 # descriptor the bench's caller left open (a file it appends to); it
+# sets no write hint on a file it opened for reading (the inode keeps it:
+# fcntl F_SET_RW_HINT fails with EPERM when no job has write_hint=); it
 # changes no priority or limit of a process outside the run, by its pid
 # or over all of a user's (fio runs in a PID namespace of its own, where
 # the kernel lets the run see only its own processes); with --allow-net
@@ -83,6 +85,19 @@ EOS
 echo text >readable
 mkdir devt && mount -t devtmpfs devtmpfs devt || b_fail "mount devtmpfs"
 B_MOUNTS="$B_MOUNTS $B_TMP/devt"
+# a program that sets a write hint (RWH_WRITE_LIFE_EXTREME) on a file it opens for reading
+cat >hint.py <<'EOS'
+import fcntl, os, struct, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+try:
+    fcntl.fcntl(fd, 1036, struct.pack("Q", 5))
+    print("hint set")
+except OSError as e:
+    print("hint", e.errno)
+EOS
+# the write hint of a file, read from outside the run
+hint_of() { python3 -c 'import fcntl, os, struct, sys
+print(struct.unpack("Q", fcntl.fcntl(os.open(sys.argv[1], os.O_RDONLY), 1035, bytes(8)))[0])' "$1"; }
 # a program that connects to a unix socket
 cat >conn.py <<'EOS'
 #!/usr/bin/python3
@@ -131,6 +146,13 @@ for mode in landlock none; do
 $B_TMP/devt/loop-control 13" ] || b_fail "$mode: a program a job runs opened a device node: exit $rc:" \
                         "$(cat o.prerun.txt) $(tail -2 err)"
         fi
+        # no write hint set on a file a program opened for reading (the inode would keep it)
+        rm -f hinted h.prerun.txt
+        : >hinted
+        run $unc --allow-exec --allow-write --name=h --filename="$dev" --rw=read --size=1m \
+                "--exec_prerun=python3 $B_TMP/hint.py $B_TMP/hinted"
+        [ "$(cat h.prerun.txt)" = "hint 1" ] && [ "$(hint_of hinted)" = 0 ] ||
+                b_fail "$mode: a program a job runs set a write hint: $(cat h.prerun.txt), now $(hint_of hinted)"
         # a descriptor the bench's caller leaves open reaches no program a job runs
         rm -f outside fd.prerun.txt
         : >outside

@@ -193,6 +193,7 @@ int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct b
 
                 /* the fence, once, from what each path names now: no round resolves a path again */
                 f->access.allow_net = g->allow_net;
+                f->access.allow_hints = f->sets_hints;
                 r = bench_fence_build(&f->fence, &f->access, NULL, f->exe, &step, &what);
                 if (r < 0)
                         r = bench_error_set(e, BENCH_ERR_SYSTEM, -r,

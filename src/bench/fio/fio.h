@@ -39,6 +39,7 @@ struct bench_fio_access {
         char **exec;            /* programs fio may run besides itself (--allow-exec only) */
         bool allow_exec;        /* --allow-exec: exec_*, trigger*, ioengine=exec/external allowed */
         bool allow_net;         /* --allow-net: sockets (fio's network engines: nbd, net, http, rdma...) */
+        bool allow_hints;       /* a job has write_hint=: fcntl(F_SET_RW_HINT) (fiohints.c puts them back) */
         bool resolved;          /* every file of every job was resolved (else: only with the kernel's fence) */
 };
 
@@ -51,7 +52,7 @@ struct bench_fio_access {
  */
 struct bench_fence {
         int rs;                 /* the Landlock ruleset; -1: none (no Landlock) */
-        bool allow_net;
+        bool allow_net, allow_hints;
 };
 
 struct bench_fio {

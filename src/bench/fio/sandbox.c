@@ -368,7 +368,7 @@ int bench_fence_build(struct bench_fence *fc, const struct bench_fio_access *a, 
                 attr.scoped |= abi >= 6 ? SCOPE_ABSTRACT_UNIX : 0;
                 attr.handled_access_fs |= abi >= 9 ? FS_RESOLVE_UNIX : 0;
         }
-        *fc = (struct bench_fence){ .rs = -1, .allow_net = a->allow_net };
+        *fc = (struct bench_fence){ .rs = -1, .allow_net = a->allow_net, .allow_hints = a->allow_hints };
         *step = NULL;
         *what = NULL;
         if (abi <= 0)
@@ -520,16 +520,42 @@ static const int sys_denied[] = {
 #define ARG1_LOW offsetof(struct seccomp_data, args[1])
 #endif
 
+#ifndef F_SET_RW_HINT
+#define F_SET_RW_HINT 1036      /* F_LINUX_SPECIFIC_BASE + 12 */
+#endif
+#define F_SET_FILE_RW_HINT_ 1038        /* + 14, before 5.18 */
+
+/*
+ * fcntl(nr) with F_SET_RW_HINT (or the file's, before 5.18) denied: the
+ * inode keeps a write hint after the run, and the kernel takes it on a
+ * descriptor open for reading (a program run with --allow-exec set one on
+ * a file it could only read).  Six instructions: a match of nr returns.
+ */
+static unsigned deny_hints(struct sock_filter *f, unsigned nr)
+{
+        unsigned n = 0;
+
+        f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 0, 5);
+        f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG1_LOW);
+        f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, F_SET_RW_HINT, 1, 0);
+        f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, F_SET_FILE_RW_HINT_, 0, 1);
+        f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, DENY_SYS);
+        f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+        return n;
+}
+
 /*
  * The filter: none of sys_denied, no clone3, ioctl() only with the
  * requests above (the kernel reads the request as 32 bits: its low word is
- * compared), and without allow_net no socket of any family (socket(), and
- * socketcall() where it exists).
+ * compared), without allow_net no socket of any family (socket(), and
+ * socketcall() where it exists), and without allow_hints no write hint set
+ * (only a job's write_hint= sets one, on its write targets, whose hints
+ * fiohints.c puts back).
  */
-static int enter_filter(bool allow_net)
+static int enter_filter(const struct bench_fence *fc)
 {
 #ifdef FENCE_ARCH
-        struct sock_filter f[32 + 2 * ELEMENTSOF(sys_denied) + ELEMENTSOF(ioctl_allowed)];
+        struct sock_filter f[48 + 2 * ELEMENTSOF(sys_denied) + ELEMENTSOF(ioctl_allowed)];
         unsigned n = 0, nio = ELEMENTSOF(ioctl_allowed);
         struct sock_fprog prog;
 
@@ -550,7 +576,13 @@ static int enter_filter(bool allow_net)
         }
         f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone3, 0, 1);
         f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, NO_SYS);
-        if (!allow_net) {
+        if (!fc->allow_hints) {
+                n += deny_hints(f + n, __NR_fcntl);
+#ifdef __NR_fcntl64
+                n += deny_hints(f + n, __NR_fcntl64);
+#endif
+        }
+        if (!fc->allow_net) {
 #ifdef __NR_socketcall
                 f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socketcall, 0, 1);
                 f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, DENY);
@@ -569,7 +601,7 @@ static int enter_filter(bool allow_net)
         prog = (struct sock_fprog){ .len = (unsigned short)n, .filter = f };
         return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0 ? -errno : 0;
 #else
-        (void)allow_net;
+        (void)fc;
         return -ENOSYS;         /* no filter for this architecture: fio is not run */
 #endif
 }
@@ -636,7 +668,7 @@ int bench_fence_enter(const struct bench_fence *fc, const char **step)
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
                 return -errno;
         *step = "the system call filter";
-        r = enter_filter(fc->allow_net);
+        r = enter_filter(fc);
         if (r < 0)
                 return r;
         *step = "restrict";
