@@ -49,6 +49,14 @@ static bool objective_measured(const struct bench_opts *g, const struct bench_re
         return r->d[BENCH_READ].clat.n > 0 || (g->objective == BENCH_OBJ_P99 && r->d[BENCH_WRITE].clat.n > 0);
 }
 
+/* The I/Os the objective's jobs did in the measured window: none is no figure to compare (0, not a "best") */
+static uint64_t objective_ios(const struct bench_opts *g, const struct bench_result *run)
+{
+        const struct bench_result *r = bench_objective_result(g, run);
+
+        return r->d[BENCH_READ].ios + r->d[BENCH_WRITE].ios;
+}
+
 /* Median over the completed runs of f(run). */
 static double med_of(const struct bench_cmp_variant *s, unsigned loops,
                      double (*f)(const struct bench_result *))
@@ -166,6 +174,16 @@ static int measure_run(void *userdata, unsigned i, unsigned l, const char *tag, 
                                        "--objective=%s: the run measured no completion latency (fio's "
                                        "disable_clat=, gtod_reduce= and the like): no percentile to compare",
                                        m->o->objective_label);
+        if (!run->res.interrupted && objective_ios(m->o, &run->res) == 0) {
+                const char *job = m->o->objective_job, *why = "";
+
+                if (!streq(m->runner->name, "native"))
+                        why = " (fio skips a job whose exec_prerun= fails, with no error)";
+
+                return bench_error_set(e, BENCH_ERR_IO, ENODATA,
+                                       "%s%s%s did no I/O in the measured window: no figure to compare%s",
+                                       job ? "job '" : "the run", job ? job : "", job ? "'" : "", why);
+        }
         return run->res.interrupted ? 1 : 0;
 }
 

@@ -17,7 +17,8 @@
 # trimwrite in a job file), whose figures fio reports apart from reads and
 # writes, is refused (exit 2) before fio runs, alone or in a --compare,
 # not reported as 0 IOPS with a "best", nor a --compare of calls on files
-# (ioengine=filestat); on fio, a job's clones (numjobs=),
+# (ioengine=filestat), nor a --compare whose rounds did no I/O (fio skips a
+# job whose exec_prerun= fails; exit 1); on fio, a job's clones (numjobs=),
 # which fio reports apart, are one job with their results added up, as
 # natively: numjobs= said, one entry per job in -J, the objective of a
 # job is all of its clones.
@@ -160,6 +161,12 @@ $BENCH --compare=none,mq-deadline --loops=1 --name=s --filename="$dev" --ioengin
         --time_based >"$B_TMP/out" 2>"$B_TMP/err"; rc=$?
 [ $rc = 2 ] && grep -q "^iosched-bench: job 's': ioengine=filestat counts calls on files, which the disk's scheduler seldom sees" "$B_TMP/err" &&
         ! grep -qi best "$B_TMP/out" || b_fail "filestat --compare: exit $rc: $(cat "$B_TMP/err" "$B_TMP/out")"
+# rounds that did no I/O: no figure, no "best" (before: 0 IOPS for each variant, "best: none", exit 0)
+printf '[j]\nfilename=%s\nrw=randread\ntime_based\nruntime=1\nexec_prerun=false\n' "$dev" >"$B_TMP/skip.fio"
+(cd "$B_TMP" && $BENCH --allow-exec --allow-write --compare=none,mq-deadline --loops=1 skip.fio) >"$B_TMP/out" \
+        2>"$B_TMP/err"; rc=$?
+[ $rc = 1 ] && grep -q "^iosched-bench: the run did no I/O in the measured window: no figure to compare" "$B_TMP/err" &&
+        ! grep -qi best "$B_TMP/out" || b_fail "no I/O --compare: exit $rc: $(cat "$B_TMP/err" "$B_TMP/out")"
 # a job's clones: one job, as natively (before: each clone a job of its own, numjobs=1, and a job's
 # objective judged on its first clone alone)
 for b in fio native; do
