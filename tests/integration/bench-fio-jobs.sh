@@ -17,7 +17,7 @@
 # trimwrite in a job file), whose figures fio reports apart from reads and
 # writes, is refused (exit 2) before fio runs, alone or in a --compare,
 # not reported as 0 IOPS with a "best", nor a --compare of calls on files
-# (ioengine=filestat), nor a --compare whose rounds did no I/O (fio skips a
+# (ioengine=filestat) or of null spelt null:x, nor a --compare whose rounds did no I/O (fio skips a
 # job whose exec_prerun= fails; exit 1); on fio, a job's clones (numjobs=),
 # which fio reports apart, are one job with their results added up, as
 # natively: numjobs= said, one entry per job in -J, the objective of a
@@ -147,6 +147,12 @@ f=$B_TMP/lacks.fio
         >/dev/null 2>"$B_TMP/err"; rc=$?
 [ $rc = 2 ] && grep -q "^iosched-bench: --compare: the jobs name no file or device, so no scheduler to compare$" \
         "$B_TMP/err" || b_fail "--compare of no file: exit $rc: $(cat "$B_TMP/err")"
+# fio keeps "null" of ioengine=null:x (parse.c cuts a value at ':' after one of its engines): a
+# job of no file, as null's (before: with --allow-exec, "best" from null's 7M IOPS, exit 0)
+printf '[n]\nfilename=%s\nrw=randread\nruntime=1\ntime_based=1\nioengine=null:x\n' "$dev" >"$B_TMP/nullx.fio"
+$BENCH --allow-exec --compare=none,mq-deadline --loops=1 "$B_TMP/nullx.fio" >"$B_TMP/out" 2>"$B_TMP/err"; rc=$?
+[ $rc = 2 ] && grep -q "^iosched-bench: --compare: the jobs name no file or device" "$B_TMP/err" &&
+        ! grep -qi best "$B_TMP/out" || b_fail "ioengine=null:x --compare: exit $rc: $(cat "$B_TMP/err" "$B_TMP/out")"
 # trims: refused before fio runs (before: 0 IOPS for every variant, "best: none", exit 0)
 $BENCH --allow-write --filename="$dev" --rw=randtrim --runtime=1 --time_based >"$B_TMP/out" 2>"$B_TMP/err"; rc=$?
 [ $rc = 2 ] && grep -q "^iosched-bench: job 'iosched-bench': rw=randtrim trims: iosched-bench measures and compares reads and writes, not trims$" "$B_TMP/err" ||

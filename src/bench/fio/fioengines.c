@@ -46,19 +46,48 @@ static bool in_list(const char *list, const char *engine, size_t n)
         return false;
 }
 
+static bool is_builtin(const char *engine, size_t n)
+{
+        for (size_t i = 0; i < ELEMENTSOF(builtin_engines); i++)
+                if (strlen(builtin_engines[i]) == n && !strncmp(engine, builtin_engines[i], n))
+                        return true;
+        return in_list(installed_engines, engine, n);
+}
+
+/*
+ * What fio keeps of an ioengine= value (parse.c, FIO_OPT_STR_STORE): one
+ * whose first part, up to a ',' or ':', is an engine of fio's is cut at
+ * its first ':' ("null:x" runs null; external: hands the rest to its
+ * loader); another is kept whole, a name fio loads.  The length kept.
+ */
+static size_t kept_len(const char *v)
+{
+        const char *colon = strchr(v, ':');
+        size_t k = strcspn(v, ",:");
+
+        if (!colon || (k == 8 && !strncmp(v, "external", 8)) || !is_builtin(v, k))
+                return strlen(v);
+        return (size_t)(colon - v);
+}
+
+char *bench_fio_engine_kept(const char *value)
+{
+        return strndup(value, kept_len(value));
+}
+
 int bench_fio_engine_runs_code(const char *engine)
 {
-        size_t n = strcspn(engine, " \t");
+        size_t n = strcspn(engine, " \t"), kept = kept_len(engine);
 
-        if (engine[n + strspn(engine + n, " \t")] || (n == 4 && !strncmp(engine, "exec", 4)))
+        if (engine[n + strspn(engine + n, " \t")])
+                return 1;
+        n = kept < n ? kept : n;
+        if (n == 4 && !strncmp(engine, "exec", 4))
                 return 1;
         /* fio: "aio..." and "linuxaio..." are libaio */
         if (!strncmp(engine, "aio", 3) || !strncmp(engine, "linuxaio", 8))
                 return 0;
-        for (size_t i = 0; i < ELEMENTSOF(builtin_engines); i++)
-                if (strlen(builtin_engines[i]) == n && !strncmp(engine, builtin_engines[i], n))
-                        return 0;
-        return in_list(installed_engines, engine, n) ? 0 : 1;
+        return is_builtin(engine, n) ? 0 : 1;
 }
 
 bool bench_fio_engine_fileless(const char *engine)

@@ -84,7 +84,9 @@ static int kv_push(struct bench_fio_kvs *kvs, const char *key, size_t keylen, co
                 return -ENOMEM;
         kvs->v = v;
         v = &kvs->v[kvs->n];
-        *v = (struct bench_fio_kv){ .key = strdup(bench_fio_canonical(k)), .val = val ? strdup(val) : NULL };
+        *v = (struct bench_fio_kv){ .key = strdup(bench_fio_canonical(k)) };
+        /* the engine as fio keeps it, so that every check and fio's command line name the engine fio runs */
+        v->val = !val ? NULL : v->key && streq(v->key, "ioengine") ? bench_fio_engine_kept(val) : strdup(val);
         if (!v->key || (val && !v->val)) {
                 free(v->key);
                 free(v->val);

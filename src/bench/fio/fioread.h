@@ -46,6 +46,8 @@ int bench_fio_kv_add(struct bench_fio_kvs *kvs, const char *key, const char *val
 void bench_fio_kv_drop(struct bench_fio_kvs *kvs, const char *key);
 /* 0: an engine built into fio; 1: one that runs or loads code (exec, external:, a path, a plugin) */
 int bench_fio_engine_runs_code(const char *engine);
+/* fioengines.c: the engine fio keeps of an ioengine= value ("null:x" is null), malloc'd; NULL: ENOMEM */
+char *bench_fio_engine_kept(const char *value);
 /* an engine whose "files" are none: a pseudo target, the CPU, a socket, a program (fioengines.c) */
 bool bench_fio_engine_fileless(const char *engine);
 /* fioengines.c: fio's engines whose I/Os are calls on files and directories (create, stat, delete), not
