@@ -9,7 +9,11 @@
 # --allow-net one, so the listener is seen to work), so it cannot ask the
 # machine's daemons (systemd's, D-Bus) to act for it; it adds no key to
 # root's keyring and reaches no action of the kernel's log (syslog(2):
-# EPERM, where a bad console level would be EINVAL); it writes through no
+# EPERM, where a bad console level would be EINVAL); it makes no io_uring
+# (whose requests, no system calls, set extended attributes and reach
+# sockets past the filter), and a job of the io_uring engine with
+# --allow-exec is refused before fio runs (exit 3; the default engine is
+# libaio then); it writes through no
 # descriptor the bench's caller left open (a file it appends to); it
 # sets no write hint on a file it opened for reading (the inode keeps it:
 # fcntl F_SET_RW_HINT fails with EPERM when no job has write_hint=); it
@@ -58,6 +62,9 @@ if k > 0:
     l.syscall(250 if nr[0] == 248 else 219, 9, k, -4)     # KEYCTL_UNLINK: leave the keyring as found
 l.syscall(nr[1], 8, 0, 99)
 print("syslog errno", ctypes.get_errno())
+p = ctypes.create_string_buffer(120)
+r = l.syscall(425, 8, p)        # io_uring_setup: its requests are no system calls the filter sees
+print("io_uring_setup", "ok" if r >= 0 else ctypes.get_errno())
 EOS
 # a program that lowers the priority and the file limit of a process by its pid, and of all of a user's
 cat >prio.py <<'EOS'
@@ -132,8 +139,10 @@ for mode in landlock none; do
                 rm -f k.prerun.txt
                 run $unc --allow-exec --allow-write --name=k --filename="$dev" --rw=read --size=1m \
                         "--exec_prerun=python3 $B_TMP/sys.py"
-                grep -q "^add_key -1 errno 1$" k.prerun.txt && grep -q "^syslog errno 1$" k.prerun.txt ||
-                        b_fail "$mode: keyring or syslog(2) reached: exit $rc: $(cat k.prerun.txt) $(tail -2 err)"
+                grep -q "^add_key -1 errno 1$" k.prerun.txt && grep -q "^syslog errno 1$" k.prerun.txt &&
+                        grep -q "^io_uring_setup 1$" k.prerun.txt ||
+                        b_fail "$mode: keyring, syslog(2) or io_uring reached: exit $rc: $(cat k.prerun.txt)" \
+                                "$(tail -2 err)"
                 ;;
         esac
         # reading anywhere opens no device node: not in /dev, not in a devtmpfs mounted elsewhere
@@ -153,6 +162,14 @@ $B_TMP/devt/loop-control 13" ] || b_fail "$mode: a program a job runs opened a d
                 "--exec_prerun=python3 $B_TMP/hint.py $B_TMP/hinted"
         [ "$(cat h.prerun.txt)" = "hint 1" ] && [ "$(hint_of hinted)" = 0 ] ||
                 b_fail "$mode: a program a job runs set a write hint: $(cat h.prerun.txt), now $(hint_of hinted)"
+        # with --allow-exec no io_uring: its engine refused before fio runs, the default engine libaio
+        run $unc --allow-exec --allow-write --name=u --filename="$dev" --rw=read --size=1m --ioengine=io_uring \
+                --exec_prerun=true
+        [ $rc = 3 ] && grep -q "job 'u': ioengine=io_uring with --allow-exec: the fence closes io_uring" err ||
+                b_fail "$mode: io_uring with --allow-exec: exit $rc: $(tail -2 err)"
+        run $unc --allow-exec --allow-write --name=u --filename="$dev" --rw=read --size=1m --exec_prerun=true
+        [ $rc = 0 ] && grep -q "ioengine=libaio" out ||
+                b_fail "$mode: --allow-exec: exit $rc, the default engine is not libaio: $(head -3 out) $(tail -2 err)"
         # a descriptor the bench's caller leaves open reaches no program a job runs
         rm -f outside fd.prerun.txt
         : >outside

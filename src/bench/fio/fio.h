@@ -52,7 +52,7 @@ struct bench_fio_access {
  */
 struct bench_fence {
         int rs;                 /* the Landlock ruleset; -1: none (no Landlock) */
-        bool allow_net, allow_hints;
+        bool allow_net, allow_hints, allow_exec;
 };
 
 struct bench_fio {

@@ -1071,7 +1071,10 @@ static bool unix_receiver(const struct bench_fio_def *j)
  * its path (pmemblk), or take from a file anyone may have written
  * where its library writes (rados conf=: ceph's configuration names its
  * log files; one root's and no one else's, as a pattern's file, is the
- * admin's).
+ * admin's).  Nor, with --allow-exec, io_uring: the filter denies it to
+ * every fenced process then (through its requests a program a job runs
+ * set extended attributes and ACLs and reached sockets, which the filter
+ * denies as system calls).
  */
 static int not_run(struct model *m, const struct bench_fio_def *j)
 {
@@ -1125,6 +1128,11 @@ static int not_run(struct model *m, const struct bench_fio_def *j)
         if (r >= 0 && (engine_is(eng, "gfapi") || engine_is(eng, "gfapi_async")))
                 r = bench_fio_problem(m->d, "job '%s': ioengine=%s writes its log to /tmp/fio_gfapi.log, a "
                                       "file the run does not hold: not with iosched-bench", j->name, eng);
+        if (r >= 0 && m->g->allow_exec && (engine_is(eng, "io_uring") || engine_is(eng, "io_uring_cmd")))
+                r = bench_fio_problem(m->d, "job '%s': ioengine=%s with --allow-exec: the fence closes "
+                                      "io_uring to every process of such a run (through it a program a job "
+                                      "runs would reach what the system call filter denies): use "
+                                      "ioengine=libaio", j->name, eng);
         if (r >= 0 && engine_is(eng, "rados") && bench_fio_kv_get(&j->kv, "conf")) {
                 const char *conf = bench_fio_kv_get(&j->kv, "conf"), *why;
 

@@ -544,8 +544,9 @@ int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio
                                        step, what ? " " : "", what ? what : "", ios_strerror(r));
         bench_fio_read_engines(&fc, exe);
         /* the native engine's defaults where fio's differ, so that a job means the same on both: its engine
-         * (fio's is psync), its runtime= and ramp_time= below, and direct=1 (fiojob.c: it knows the files) */
-        r = kv_push_setting(&base, "ioengine=io_uring");
+         * (fio's is psync; with --allow-exec libaio, as the fence closes io_uring then), its runtime= and
+         * ramp_time= below, and direct=1 (fiojob.c: it knows the files) */
+        r = kv_push_setting(&base, g->allow_exec ? "ioengine=libaio" : "ioengine=io_uring");
         if (r >= 0)
                 r = read_command_line(g, d, &base, &cmd_globals, &named);
         if (r >= 0 && !named && !g->jobfiles && !g->workload) {

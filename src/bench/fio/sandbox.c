@@ -368,7 +368,8 @@ int bench_fence_build(struct bench_fence *fc, const struct bench_fio_access *a, 
                 attr.scoped |= abi >= 6 ? SCOPE_ABSTRACT_UNIX : 0;
                 attr.handled_access_fs |= abi >= 9 ? FS_RESOLVE_UNIX : 0;
         }
-        *fc = (struct bench_fence){ .rs = -1, .allow_net = a->allow_net, .allow_hints = a->allow_hints };
+        *fc = (struct bench_fence){ .rs = -1, .allow_net = a->allow_net, .allow_hints = a->allow_hints,
+                                    .allow_exec = a->allow_exec };
         *step = NULL;
         *what = NULL;
         if (abi <= 0)
@@ -548,9 +549,14 @@ static unsigned deny_hints(struct sock_filter *f, unsigned nr)
  * The filter: none of sys_denied, no clone3, ioctl() only with the
  * requests above (the kernel reads the request as 32 bits: its low word is
  * compared), without allow_net no socket of any family (socket(), and
- * socketcall() where it exists), and without allow_hints no write hint set
+ * socketcall() where it exists), without allow_hints no write hint set
  * (only a job's write_hint= sets one, on its write targets, whose hints
- * fiohints.c puts back).
+ * fiohints.c puts back), and with allow_exec no io_uring: its requests are
+ * no system calls, so a program a job runs set extended attributes and
+ * ACLs (a mode by another name) and reached unix and UDP sockets through
+ * them, past the rules above and where Landlock has none (fiojob.c
+ * refuses the io_uring engines with --allow-exec, and its default engine
+ * is libaio then).
  */
 static int enter_filter(const struct bench_fence *fc)
 {
@@ -576,6 +582,10 @@ static int enter_filter(const struct bench_fence *fc)
         }
         f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone3, 0, 1);
         f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, NO_SYS);
+        if (fc->allow_exec) {
+                f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1);
+                f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, DENY_SYS);
+        }
         if (!fc->allow_hints) {
                 n += deny_hints(f + n, __NR_fcntl);
 #ifdef __NR_fcntl64
