@@ -16,7 +16,8 @@
 # keeps in force), a later nrfiles= (each file of the list then needs all
 # of size=), a name behind an empty one in a filename= list (":F",
 # "A::F"), a log named "0", ioengine=libpmem (fills and sizes a read
-# job's file), gfapi (logs to /tmp), rados with a conf= anyone may write
+# job's file), gfapi (logs to /tmp), rados with a conf= anyone may write,
+# rbd with a ceph.conf anyone may write in the working directory
 # (ceph logs where it says), verify_state_save, verify_dump,
 # --mem=mmap:/mmaphuge: (and mmap,x: and mmapshared,x:, which fio takes as
 # mmap and mmapshared), --profile=tiobench, --ioscheduler=, --cgroup with
@@ -60,8 +61,10 @@ printf 'write_iolog=%s/other/victim\n' "$B_TMP" >other/inc.fio
 printf '[j]\nfilename=%s/work/data\nrw=read\nsize=$mb_memory/1024\n' "$B_TMP" >arith.fio
 printf '[j]\nfilename=%s/work/data\nrw=read\nsize=1m\nruntime=1\nprofile=tiobench\n' "$B_TMP" >prof.fio
 printf '[j]\nfilename=${TMPDIR}/../work/data\nrw=read\nsize=64k\nruntime=1\n' >tmpdir.fio
-printf '[global]\nlog_file = %s/other/cephlog\nmon_host = 127.0.0.1\n' "$B_TMP" >ceph.conf
+printf '[global]\nlog_file = %s/other/cephlog\nmon_host = 127.0.0.1\nclient_mount_timeout = 2\n' "$B_TMP" \
+        >ceph.conf
 chmod 666 ceph.conf
+cp ceph.conf work/ceph.conf     # where rbd looks for its cluster's configuration, beside the job
 gl0=$(ls -d /tmp/fio_gfapi.log 2>/dev/null)      # gfapi's log, unless another program made one
 sched0=$(b_sched "$l")
 cg0=$(ls /sys/fs/cgroup 2>/dev/null | wc -l)
@@ -94,8 +97,8 @@ check() {  # check FORM: nothing outside the run changed
         left=$(find /sys/fs/cgroup -maxdepth 4 -type d -name "$cgname" 2>/dev/null)
         [ -z "$left" ] || { rmdir $left; b_fail "$mode: $1: the job's cgroup was left: $left (exit $rc)"; }
         [ -L work/lnk ] || b_fail "$mode: $1: work/lnk is no longer a link (exit $rc)"
-        [ -z "$(ls -A work | grep -v -e '^data$' -e '^lnk$')" ] ||
-                b_fail "$mode: $1: made $(ls -A work | grep -v -e '^data$' -e '^lnk$') beside the target"
+        [ -z "$(ls -A work | grep -v -e '^data$' -e '^lnk$' -e '^ceph.conf$')" ] ||
+                b_fail "$mode: $1: made $(ls -A work | grep -v -e '^data$' -e '^lnk$' -e '^ceph.conf$') beside the target"
 }
 
 form() {  # form FLAGS...: one form, then the check
@@ -152,6 +155,8 @@ for mode in landlock none unconfined; do
         form "--name=j --filename=$B_TMP/other/big --rw=read --size=8k --runtime=1 --ioengine=libpmem"
         form "$base --ioengine=gfapi --volume=vol --brick=localhost"
         form "$base --ioengine=rados --pool=p --clientname=admin --conf=$B_TMP/ceph.conf"
+        # rbd reads CLUSTER.conf in the working directory (anyone's), which says where ceph logs
+        form "$base --allow-net --ioengine=rbd --pool=p --rbdname=img --clientname=admin"
         # any value of a log option is its prefix, "0" too
         form "$base --write_bw_log=0"
         form "--name=j --filename=$V --ioengine=null --unlink=1 --size=4k --runtime=1"

@@ -1074,7 +1074,11 @@ static bool unix_receiver(const struct bench_fio_def *j)
  * admin's).  Nor, with --allow-exec, io_uring: the filter denies it to
  * every fenced process then (through its requests a program a job runs
  * set extended attributes and ACLs and reached sockets, which the filter
- * denies as system calls).
+ * denies as system calls); nor ceph's engines (rbd, rados) without
+ * --allow-net, which they need for their monitors (without sockets
+ * ceph retries for minutes), or without Landlock, where ceph reads its
+ * configuration from files the job picks (clustername=, CLUSTER.conf in
+ * the working directory) and writes its log where they say.
  */
 static int not_run(struct model *m, const struct bench_fio_def *j)
 {
@@ -1133,6 +1137,13 @@ static int not_run(struct model *m, const struct bench_fio_def *j)
                                       "io_uring to every process of such a run (through it a program a job "
                                       "runs would reach what the system call filter denies): use "
                                       "ioengine=libaio", j->name, eng);
+        if (r >= 0 && (engine_is(eng, "rbd") || engine_is(eng, "rados")) &&
+            (!m->g->allow_net || bench_sandbox_abi() == 0))
+                r = bench_fio_problem(m->d, "job '%s': ioengine=%s %s", j->name, eng,
+                                      !m->g->allow_net ? "talks to ceph's monitors: needs --allow-net" :
+                                      "reads ceph's configuration from files the job picks (clustername=, "
+                                      "the working directory) and writes its log where they say, which "
+                                      "only Landlock holds: not on this kernel");
         if (r >= 0 && engine_is(eng, "rados") && bench_fio_kv_get(&j->kv, "conf")) {
                 const char *conf = bench_fio_kv_get(&j->kv, "conf"), *why;
 
