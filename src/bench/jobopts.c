@@ -480,6 +480,7 @@ static const struct jobopt table[] = {
         IGNORED("significant_figures", VALUE),
         VAL("kb_base", set_kb_base),
         IGNORED("unit_base", VALUE),
+        IGNORED("unified_rw_reporting", VALUE),
         IGNORED("clocksource", VALUE),
         IGNORED("eta-newline", VALUE),
         IGNORED("eta-interval", VALUE),

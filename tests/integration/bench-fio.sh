@@ -19,7 +19,8 @@
 # through fio; a --compare of a job file with bssplit and verify runs through fio on
 # every variant and round with --allow-write, shows every job per variant
 # (text and -J: one entry per job per variant run) and restores the disk;
-# fio's options that turn off its latencies or figures (disable_clat=, gtod_reduce=, stats=0)
+# fio's options that turn off its latencies or figures (disable_clat=, gtod_reduce=, stats=0,
+# unified_rw_reporting=mixed)
 # are ignored there as by the native engine, and said: a p99 objective, a
 # cap's p99 and a time-based --compare are measured (every p99 above 0,
 # no false "all in the ramp" refusal), a run of it shows percentiles;
@@ -318,7 +319,8 @@ grep -q "job reader .*IOPS" "$B_TMP/native-cmp.txt" && grep -q "job writer .*IOP
 # of is measured (before: a p99 objective refused, a cap's p99 0 ns with a "best", a time-based job
 # refused as "all in the ramp")
 b_queue_state $l >"$B_TMP/before"
-for form in "--disable_clat=1 --objective=p99" "--disable_clat=1 --rate_iops=300" "--gtod_reduce=1" "--stats=0"; do
+for form in "--disable_clat=1 --objective=p99" "--disable_clat=1 --rate_iops=300" "--gtod_reduce=1" "--stats=0" \
+        "--unified_rw_reporting=mixed"; do
         # shellcheck disable=SC2086 # the form's words
         $BENCH -J --backend=fio --filename=$dev --rw=randread --runtime=1 --time_based $form --compare=$v1,$v2 \
                 --loops=1 >"$B_TMP/noclat.json" 2>"$B_TMP/err"; rc=$?

@@ -449,18 +449,23 @@ static int native_bounds(struct bench_fio_def *j, bool compare)
 /*
  * fio's options that turn off the latencies the reports are made of (p99 and CLAT-P50, the objective a
  * cap moves to, the ramp's check counts the I/Os measured by them), or with stats=0 every figure (fio
- * then leaves the job out of its report, and the jobs after it would be read under its name): ignored,
- * as the native engine ignores them (jobopts.c), and said once.
+ * then leaves the job out of its report, and the jobs after it would be read under its name), or
+ * with unified_rw_reporting=mixed the reads' and writes' (fio reports them added up, as "mixed", which
+ * no report reads: 0 I/O for every variant): ignored, as the native engine ignores them (jobopts.c),
+ * and said once.
  */
 static int drop_unmeasured(struct bench_fio_defs *d)
 {
-        /* the settings, and whether a false value (not a true one) turns the figures off */
+        /* the settings, and whether a false value (not a true one) turns the figures off; or the value
+         * that does */
         static const struct {
                 const char *key;
                 bool off_when_false;
+                const char *off, *off2;
         } keys[] = {
-                { "gtod_reduce", false }, { "disable_lat", false }, { "disable_clat", false },
-                { "clat_percentiles", true }, { "stats", true },
+                { "gtod_reduce", false, NULL, NULL }, { "disable_lat", false, NULL, NULL },
+                { "disable_clat", false, NULL, NULL }, { "clat_percentiles", true, NULL, NULL },
+                { "stats", true, NULL, NULL }, { "unified_rw_reporting", false, "mixed", "1" },
         };
         _cleanup_(ios_strv_freep) char **said = NULL;
         int r = 0;
@@ -470,7 +475,8 @@ static int drop_unmeasured(struct bench_fio_defs *d)
                         const char *v = bench_fio_kv_get(&d->jobs[i].kv, keys[k].key);
                         _cleanup_free_ char *kv = NULL;
 
-                        if (!v || bench_fio_falsy(v) != keys[k].off_when_false)
+                        if (!v || (keys[k].off ? !streq(v, keys[k].off) && !streq(v, keys[k].off2) :
+                                                 bench_fio_falsy(v) != keys[k].off_when_false))
                                 continue;
                         if (asprintf(&kv, "%s=%s", keys[k].key, v) < 0)
                                 return -ENOMEM;
