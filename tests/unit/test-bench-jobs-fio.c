@@ -288,6 +288,9 @@ static void test_fio_names(void **state)
         assert_int_equal(bench_fio_option_arg("eta-newline"), 'v');
         assert_int_equal(bench_fio_option_arg("readonly"), 'b');
         assert_int_equal(bench_fio_option_arg("sqthread_poll"), 'b');
+        /* io_uring's and libaio's command priorities take values; cmdprio_hint is fio 3.39's */
+        assert_int_equal(bench_fio_option_arg("cmdprio_class"), 'v');
+        assert_int_equal(bench_fio_option_arg("cmdprio_hint"), 'v');
         assert_int_equal(bench_fio_option_arg("frobnicate"), 0);
         assert_int_equal(bench_fio_option_arg(""), 0);
         assert_int_equal(bench_fio_option_arg(NULL), 0);
