@@ -40,7 +40,8 @@ int bench_jobs_unsupported_error(const struct bench_opts *g, struct bench_error 
 
 bool bench_job_ends_by_amount(const struct bench_opts *o)
 {
-        bool amount = o->io_size.set || o->number_ios || (o->size.set && !o->time_based && o->size.pct == 0);
+        bool amount = !o->time_based &&
+                      (o->io_size.set || o->number_ios || (o->size.set && o->size.pct == 0));
 
         return amount && (!o->runtime_set || o->runtime_ns == 0);
 }
@@ -59,10 +60,12 @@ uint64_t bench_job_passes(const struct bench_opts *o, uint64_t amount)
 
 uint64_t bench_job_amount(const struct bench_opts *o, uint64_t region)
 {
+        if (o->time_based)
+                return 0;
         if (o->io_size.set)
                 return bench_job_passes(o, o->io_size.bytes);
         /* the null engine's region without a size is no file's (fio would ask for a size) */
-        if (o->time_based || (o->engine && (o->engine->flags & BENCH_ENGINE_NOFILE) && !o->size.set))
+        if (o->engine && (o->engine->flags & BENCH_ENGINE_NOFILE) && !o->size.set)
                 return 0;
         return bench_job_passes(o, region);
 }
@@ -87,15 +90,17 @@ int bench_ramp_took_all(const struct bench_opts *job, uint64_t ios, uint64_t mea
 /* the default runtime= bounds a job no amount ends (the rule of end_conditions, below, before it runs) */
 bool bench_job_default_runtime(const struct bench_opts *o)
 {
-        return !o->runtime_set && !o->io_size.set && !o->number_ios &&
-               (o->time_based || !o->size.set || o->size.pct != 0);
+        return !o->runtime_set &&
+               (o->time_based || (!o->io_size.set && !o->number_ios && (!o->size.set || o->size.pct != 0)));
 }
 
 /*
  * fio's end conditions: without time_based a job ends when it has done its
  * amount, io_size= (io_limit=) or else size=, or number_ios= I/Os, whichever
  * comes first, and at runtime= only when runtime= is given; with
- * time_based it runs for runtime= (number_ios= and io_size= still end it).
+ * time_based it runs for runtime=, whatever its amount (fio's do_io() and
+ * keep_running() go on while time_based: number_ios= and io_size= end no
+ * such job).
  * The amount is per thread, as fio's per clone.  A size given as a
  * percentage is the target's: such a job keeps runtime= (its default).
  */

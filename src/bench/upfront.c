@@ -33,6 +33,8 @@ static void job_end(const struct bench_opts *j, uint64_t region, uint64_t *amoun
 {
         *amount = 0;
         *time_ns = j->runtime_ns;
+        if (j->time_based)
+                return;         /* its runtime=, whatever its amount (fio's rule, jobs.c) */
         if (j->io_size.set)
                 *amount = j->io_size.bytes;
         else if (!j->time_based && j->size.set && j->size.pct == 0)

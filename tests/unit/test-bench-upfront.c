@@ -167,6 +167,13 @@ static void test_round_words(void **state)
         assert_true(bench_round_words(&o, 0, b, sizeof(b)) == 6.0);
         assert_string_equal(b, "6.0s (+0.0s ramp)");
         bench_opts_done(&o);
+        /* time_based: its runtime, whatever its amount (fio goes on past number_ios= and io_size=) */
+        assert_int_equal(parse(&o, "--filename=/dev/null", "--runtime=2", "--time_based", "--number_ios=256"),
+                         0);
+        assert_true(bench_round_words(&o, 64 << 20, b, sizeof(b)) == 2.0);
+        assert_string_equal(b, "2.0s (+0.0s ramp)");
+        assert_int_equal(bench_job_amount(o.njobs ? &o.jobs[0] : &o, 64 << 20), 0);
+        bench_opts_done(&o);
         assert_int_equal(parse(&o, "--filename=/dev/null", "--rw=randread", "--runtime=6", "--time_based"),
                          0);
         assert_true(bench_round_words(&o, 64 << 20, b, sizeof(b)) == 6.0);
