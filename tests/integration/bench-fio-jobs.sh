@@ -18,7 +18,8 @@
 # writes, is refused (exit 2) before fio runs, alone or in a --compare,
 # not reported as 0 IOPS with a "best", nor a --compare of calls on files
 # (ioengine=filestat) or of null spelt null:x, nor a --compare whose rounds did no I/O (fio skips a
-# job whose exec_prerun= fails; exit 1); on fio, a job's clones (numjobs=),
+# job whose exec_prerun= fails; exit 1), nor of a region past the device's
+# end (exit 2, on both backends); on fio, a job's clones (numjobs=),
 # which fio reports apart, are one job with their results added up, as
 # natively: numjobs= said, one entry per job in -J, the objective of a
 # job is all of its clones.
@@ -173,6 +174,15 @@ printf '[j]\nfilename=%s\nrw=randread\ntime_based\nruntime=1\nexec_prerun=false\
         2>"$B_TMP/err"; rc=$?
 [ $rc = 1 ] && grep -q "^iosched-bench: the run did no I/O in the measured window: no figure to compare" "$B_TMP/err" &&
         ! grep -qi best "$B_TMP/out" || b_fail "no I/O --compare: exit $rc: $(cat "$B_TMP/err" "$B_TMP/out")"
+# a region past the device's end: a job that cannot be, exit 2, as natively (before: fio did 1 I/O a
+# round, its 1 ms floor reported as "1000 IOPS" and a "best")
+end=$(blockdev --getsize64 "$dev")
+for b in fio native; do
+        $BENCH --backend=$b --filename="$dev" --rw=randread --offset=$((end - 4096)) --size=1m \
+                --compare=none,mq-deadline --loops=1 >"$B_TMP/out" 2>"$B_TMP/err"; rc=$?
+        [ $rc = 2 ] && grep -q "beyond the end of $dev ($end bytes)" "$B_TMP/err" && ! grep -qi best "$B_TMP/out" ||
+                b_fail "$b: a region past the end: exit $rc: $(cat "$B_TMP/err" "$B_TMP/out")"
+done
 # a job's clones: one job, as natively (before: each clone a job of its own, numjobs=1, and a job's
 # objective judged on its first clone alone)
 for b in fio native; do

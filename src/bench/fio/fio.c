@@ -143,12 +143,15 @@ static int reads_and_writes(const struct bench_fio_defs *d, bool compare, struct
 /* Every problem the model found: each on its own line, the last one the error. */
 static int refuse(struct bench_fio_defs *d, struct bench_error *e)
 {
+        /* refused for safety (3), unless every problem is a job that cannot be (2) */
+        enum bench_error_class c = d->nusage == d->nproblems ? BENCH_ERR_USAGE : BENCH_ERR_REFUSED;
+
         for (size_t i = 0; i + 1 < d->nproblems; i++)
                 fprintf(stderr, "iosched-bench: %s\n", d->problems[i]);
         if (d->nproblems > 1)
-                return bench_error_set(e, BENCH_ERR_REFUSED, EPERM, "%s (%zu problems: fio not started)",
+                return bench_error_set(e, c, EPERM, "%s (%zu problems: fio not started)",
                                        d->problems[d->nproblems - 1], d->nproblems);
-        return bench_error_set(e, BENCH_ERR_REFUSED, EPERM, "%s", d->problems[0]);
+        return bench_error_set(e, c, c == BENCH_ERR_USAGE ? EINVAL : EPERM, "%s", d->problems[0]);
 }
 
 int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct bench_fio *f,

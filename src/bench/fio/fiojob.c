@@ -35,6 +35,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,6 +243,28 @@ static int check_bdev(struct model *m, const char *path, const struct stat *st, 
         return 0;
 }
 
+/*
+ * A job's offset plus size past its device's end (the kernel's size of it, in sysfs): fio would do a
+ * few I/Os there, or none, and report them as a figure.  A job that cannot be (exit 2), as natively
+ * (target.c).  Unknown sizes are fio's to find.
+ */
+static int region_fits(struct model *m, const struct jobsum *js, const char *path, dev_t rdev)
+{
+        _cleanup_free_ char *text = NULL;
+        char p[64];
+        uint64_t sectors;
+        int r;
+
+        snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/size", major(rdev), minor(rdev));
+        if (ios_ctx_read_file(m->root, p, &text, NULL) < 0 || sscanf(text, "%" SCNu64, &sectors) != 1 ||
+            sectors > UINT64_MAX / 512 || js->need <= sectors * 512)
+                return 0;
+        r = bench_fio_problem(m->d, "job '%s': its offset plus size (%ju bytes) is beyond the end of %s (%ju "
+                              "bytes)", js->name, (uintmax_t)js->need, path, (uintmax_t)(sectors * 512));
+        m->d->nusage += r >= 0;
+        return r;
+}
+
 /* A file a job names on a kernel interface's filesystem (storage.c): refused, read or write. */
 static int not_storage(struct model *m, const struct jobsum *js, const char *path, const char *fs)
 {
@@ -338,6 +361,9 @@ static int one_path(struct model *m, struct jobsum *js, const char *path)
                 change = false;         /* said once for the job; still read below */
         }
         if (S_ISBLK(st.st_mode) && (r = check_bdev(m, path, &st, change)) < 0)
+                return r;
+        if (S_ISBLK(st.st_mode) && !js->log && js->need && !js->need_unsure && !js->need_share &&
+            (r = region_fits(m, js, path, st.st_rdev)) < 0)
                 return r;
         m->f->writes |= change;
         if (!realpath(path, real))

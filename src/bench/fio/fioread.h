@@ -31,6 +31,7 @@ struct bench_fio_defs {
         struct bench_fio_kvs prog;      /* fio's program options (--readonly, --trigger, ...) */
         char **problems;                /* every reason to refuse, said all at once (fiojob.c) */
         size_t nproblems, capproblems;
+        size_t nusage;                  /* of them, jobs that cannot be (a region past a device's end) */
 };
 
 /* The value of key in kvs as fio takes it (the last one), "1" for a boolean alone; NULL: not set. */
