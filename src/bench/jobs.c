@@ -80,6 +80,14 @@ int bench_ramp_took_all(const struct bench_opts *job, uint64_t ios, uint64_t mea
 {
         if (job->ramp_ns == 0 || ios == 0 || measured > 0)
                 return 0;
+        /* a job that ran for its time: fio kept no latency after the ramp (3.33, rate_process=poisson) */
+        if (job->time_based)
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
+                                       "job '%s': none of its %" PRIu64 " I/Os has a latency measured "
+                                       "after its %.3g s ramp_time (fio keeps none with "
+                                       "rate_process=poisson and a ramp), so nothing was measured: give it "
+                                       "ramp_time=0",
+                                       job->name, ios, (double)job->ramp_ns / 1e9);
         return bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
                                "job '%s': all its %" PRIu64 " I/Os fell in the %.3g s ramp_time (it ended by "
                                "its size first), so none was measured: give it time_based=1 with runtime=, "
@@ -136,11 +144,14 @@ static int end_conditions(struct bench_opts *o, const char *who, struct bench_er
 static bool job_capped(const struct bench_opts *j, char *why, size_t len)
 {
         static const char *const dn[BENCH_NDIR] = { "reads", "writes" };
+        /* the command line's one job before it is made one (bench_jobs_add below): its default name */
+        const char *name = j->name ? j->name : "iosched-bench";
         bool any = false, all = true;
         char b[32];
 
         if (j->thinktime_ns) {
-                snprintf(why, len, "thinktime=%s in job '%s'", bench_fmt_ns(b, sizeof(b), (double)j->thinktime_ns), j->name);
+                snprintf(why, len, "thinktime=%s in job '%s'",
+                         bench_fmt_ns(b, sizeof(b), (double)j->thinktime_ns), name);
                 return true;
         }
         for (int d = 0; d < BENCH_NDIR; d++) {
@@ -151,10 +162,11 @@ static bool job_capped(const struct bench_opts *j, char *why, size_t len)
                         continue;
                 }
                 if (!any && j->rate_iops[d])
-                        snprintf(why, len, "rate_iops=%" PRIu64 " (%s) in job '%s'", j->rate_iops[d], dn[d], j->name);
+                        snprintf(why, len, "rate_iops=%" PRIu64 " (%s) in job '%s'", j->rate_iops[d], dn[d],
+                                 name);
                 else if (!any)
                         snprintf(why, len, "rate=%s/s (%s) in job '%s'", bench_fmt_bytes(b, sizeof(b), (double)j->rate_bps[d]),
-                                 dn[d], j->name);
+                                 dn[d], name);
                 any = true;
         }
         return any && all;
