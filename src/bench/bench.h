@@ -491,6 +491,9 @@ struct bench_result {
 };
 /* Merge a job's result into a group's or the run's (run.c). */
 int bench_result_merge(struct bench_result *to, const struct bench_result *from);
+/* sample.c: the run's measured time as its n jobs ran: each stonewall starts after every job before it
+ * ended, so the sum over the stonewall groups of each one's longest job (fio's, within a group) */
+uint64_t bench_result_span(const struct bench_result *jobs, unsigned n);
 /* from's per-interval samples into to's: a copy into an empty result, else the sum (sample.c) */
 int bench_result_merge_samples(struct bench_result *to, const struct bench_result *from);
 /* sample.c: the result's samples freed */

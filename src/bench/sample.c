@@ -151,6 +151,20 @@ int bench_result_merge_samples(struct bench_result *to, const struct bench_resul
         return 0;
 }
 
+uint64_t bench_result_span(const struct bench_result *jobs, unsigned n)
+{
+        uint64_t sum = 0, group = 0;
+
+        for (unsigned i = 0; i < n; i++) {
+                if (i > 0 && jobs[i].job && jobs[i].job->stonewall) {
+                        sum += group;
+                        group = 0;
+                }
+                group = jobs[i].runtime_ns > group ? jobs[i].runtime_ns : group;
+        }
+        return sum + group;
+}
+
 int bench_result_merge(struct bench_result *to, const struct bench_result *from)
 {
         if (to->merged == 0) {

@@ -53,20 +53,28 @@ static void job_end(const struct bench_opts *j, uint64_t region, uint64_t *amoun
 
 double bench_round_words(const struct bench_opts *o, uint64_t region, char *buf, size_t len)
 {
-        uint64_t amount = 0, t = 0, ramp = 0;
+        uint64_t amount = 0, t = 0, ramp = 0, gt = 0, gramp = 0;
         unsigned n = o->njobs ? o->njobs : 1, by_amount = 0;
         char a[32], c[32];
 
+        /* a stonewall starts after every job before it has ended: the groups' times add up */
         for (unsigned i = 0; i < n; i++) {
                 const struct bench_opts *j = o->njobs ? &o->jobs[i] : o;
                 uint64_t am, tn;
 
+                if (i > 0 && j->stonewall) {
+                        t += gt;
+                        ramp += gramp;
+                        gt = gramp = 0;
+                }
                 job_end(j, region, &am, &tn);
                 by_amount += am > 0;
                 amount = am > amount ? am : amount;
-                t = tn > t ? tn : t;
-                ramp = j->ramp_ns > ramp ? j->ramp_ns : ramp;
+                gt = tn > gt ? tn : gt;
+                gramp = j->ramp_ns > gramp ? j->ramp_ns : gramp;
         }
+        t += gt;
+        ramp += gramp;
         snprintf(c, sizeof(c), "%.1fs ramp, then ", (double)ramp / 1e9);
         bench_fmt_bytes(a, sizeof(a), (double)amount);
         if (by_amount == n && t == 0)

@@ -19,7 +19,9 @@
 # not reported as 0 IOPS with a "best", nor a --compare of calls on files
 # (ioengine=filestat) or of null spelt null:x, nor a --compare whose rounds did no I/O (fio skips a
 # job whose exec_prerun= fails; exit 1), nor of a region past the device's
-# end (exit 2, on both backends); on fio, a job's clones (numjobs=),
+# end (exit 2, on both backends); jobs one after another (stonewall): a
+# round's time is theirs added up, in the line before it and in the run's
+# IOPS (at most its faster job's); on fio, a job's clones (numjobs=),
 # which fio reports apart, are one job with their results added up, as
 # natively: numjobs= said, one entry per job in -J, the objective of a
 # job is all of its clones.
@@ -182,6 +184,17 @@ for b in fio native; do
                 --compare=none,mq-deadline --loops=1 >"$B_TMP/out" 2>"$B_TMP/err"; rc=$?
         [ $rc = 2 ] && grep -q "beyond the end of $dev ($end bytes)" "$B_TMP/err" && ! grep -qi best "$B_TMP/out" ||
                 b_fail "$b: a region past the end: exit $rc: $(cat "$B_TMP/err" "$B_TMP/out")"
+done
+# jobs one after another (stonewall): the run's IOPS are its I/Os over the jobs' times added up, at
+# most the faster job's (before: over the longest job's time, 140k from jobs of 45-49k each)
+printf '[global]\nfilename=%s\nrw=randread\ntime_based\nruntime=300ms\n[a]\n[b]\nstonewall\n' "$dev" >"$B_TMP/sw.fio"
+for b in fio native; do
+        $BENCH -J --backend=$b --compare=none,mq-deadline --loops=1 "$B_TMP/sw.fio" >"$B_TMP/sw.json" \
+                2>"$B_TMP/err" || b_fail "stonewall, $b: $(cat "$B_TMP/err")"
+        grep -q "each round 0.6s (+2.0s ramp)" "$B_TMP/err" || b_fail "stonewall, $b: the round's length: $(cat "$B_TMP/err")"
+        check '. as $d | [.compare.schedulers[] | .name as $v | .iops <= 1.01 * ([$d.jobs[] |
+                select(.jobname | endswith("." + $v + ".1")) | .read.iops] | max)] | all' "$B_TMP/sw.json" \
+                "stonewall, $b: a run's IOPS above its faster job's"
 done
 # a job's clones: one job, as natively (before: each clone a job of its own, numjobs=1, and a job's
 # objective judged on its first clone alone)

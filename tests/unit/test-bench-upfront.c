@@ -167,6 +167,23 @@ static void test_round_words(void **state)
         assert_true(bench_round_words(&o, 0, b, sizeof(b)) == 6.0);
         assert_string_equal(b, "6.0s (+0.0s ramp)");
         bench_opts_done(&o);
+        /* jobs a stonewall puts after the others: their times add up, in the words and in the run's
+         * measured time (its IOPS are its I/Os over that) */
+        assert_int_equal(parse(&o, "--filename=/dev/null", "--time_based", "--name=a", "--name=b"), 0);
+        assert_int_equal(o.njobs, 2);
+        assert_true(bench_round_words(&o, 0, b, sizeof(b)) == 10.0);
+        o.jobs[1].stonewall = true;
+        assert_true(bench_round_words(&o, 0, b, sizeof(b)) == 20.0);
+        assert_string_equal(b, "20.0s (+0.0s ramp)");
+        {
+                struct bench_result r[2] = { { .runtime_ns = 3, .job = &o.jobs[0] },
+                                             { .runtime_ns = 5, .job = &o.jobs[1] } };
+
+                assert_int_equal(bench_result_span(r, 2), 8);
+                o.jobs[1].stonewall = false;
+                assert_int_equal(bench_result_span(r, 2), 5);
+        }
+        bench_opts_done(&o);
         /* time_based: its runtime, whatever its amount (fio goes on past number_ios= and io_size=) */
         assert_int_equal(parse(&o, "--filename=/dev/null", "--runtime=2", "--time_based", "--number_ios=256"),
                          0);

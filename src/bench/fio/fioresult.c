@@ -93,7 +93,7 @@ static void job_view(struct bench_opts *o, struct bench_fio_job *fj, const struc
         /* what fio ran with: the caps (they move a throughput objective as the command line's do) and
          * the end conditions (the reports say a round's bound, upfront.c) */
         static const char * const ran_with[] = { "rate", "rate_iops", "thinktime", "time_based", "size",
-                                                 "io_size", "io_limit", "number_ios", "loops" };
+                                                 "io_size", "io_limit", "number_ios", "loops", "stonewall" };
         const char *rw = opt(doc, job, "rw") ? opt(doc, job, "rw") : opt(doc, job, "readwrite");
         const char *eng = opt(doc, job, "ioengine"), *v;
         uint64_t x;
@@ -146,11 +146,12 @@ static void job_view(struct bench_opts *o, struct bench_fio_job *fj, const struc
         o->size = o->io_size = (struct bench_size){};
         o->number_ios = 0;
         o->passes = 0;
+        o->stonewall = false;
         for (size_t i = 0; i < ELEMENTSOF(ran_with); i++)
                 if ((v = opt(doc, job, ran_with[i]))) {
                         struct bench_error ignored = {};
 
-                        (void)bench_jobopt_set(o, ran_with[i], v, NULL, &ignored);
+                        (void)bench_jobopt_set(o, ran_with[i], *v ? v : NULL, NULL, &ignored);
                 }
         o->groupid = (unsigned)num(ios_json_get(job, "groupid"), 1u << 20);
         o->group_reporting = false;
@@ -366,7 +367,7 @@ int bench_fio_result(struct bench_fio *f, const struct bench_opts *g, const stru
                                 return r;
                 }
                 memcpy(res->d, tot.d, sizeof(res->d));
-                res->runtime_ns = tot.runtime_ns;
+                res->runtime_ns = bench_result_span(res->jobs, res->njobs);
                 res->usr_ns = tot.usr_ns;
                 res->sys_ns = tot.sys_ns;
                 res->ctx = tot.ctx;

@@ -340,6 +340,8 @@ static void finish(struct watch *W)
         if (W->have_cpu0 && W->have_cpu1)
                 bench_result_machine_cpu(res, &W->cpu0, &W->cpu1);
         merge(W->w, res);
+        if (res->njobs)
+                res->runtime_ns = bench_result_span(res->jobs, res->njobs);
         /* the run's samples: the sum over the jobs */
         for (unsigned j = 0; j < res->njobs; j++)
                 if (bench_result_merge_samples(res, &res->jobs[j]) < 0)
