@@ -63,21 +63,37 @@ static void paid(FILE *f, const struct bench_opts *o, const struct bench_cmp_var
         }
 }
 
-/* How long the completed rounds measured: a round may end at its size before its time */
-static void rounds_measured(FILE *f, const struct bench_cmp_variant *s, unsigned n, unsigned loops)
+/* the fewest completions a p99 may rest on before it is no more than the slowest one or few */
+#define P99_FEW 100
+
+/*
+ * How long the completed rounds measured (a round may end at its size
+ * before its time), and, for a latency objective, whether a round's p99
+ * rests on so few completions that it is the slowest one or few of them.
+ */
+static void rounds_measured(FILE *f, const struct bench_opts *o, const struct bench_cmp_variant *s,
+                            unsigned n)
 {
-        uint64_t lo = UINT64_MAX, hi = 0;
+        bool lat = o->objective == BENCH_OBJ_P99 || o->objective == BENCH_OBJ_READ_P99;
+        uint64_t lo = UINT64_MAX, hi = 0, fewest = UINT64_MAX;
 
         for (unsigned i = 0; i < n; i++)
-                for (unsigned l = 0; l < loops; l++)
+                for (unsigned l = 0; l < o->loops; l++)
                         if (s[i].runs[l].done) {
-                                uint64_t t = s[i].runs[l].res.runtime_ns;
+                                const struct bench_result *r = bench_objective_result(o, &s[i].runs[l].res);
+                                uint64_t t = s[i].runs[l].res.runtime_ns, c = r->d[BENCH_READ].clat.n;
 
+                                c += o->objective == BENCH_OBJ_P99 ? r->d[BENCH_WRITE].clat.n : 0;
                                 lo = t < lo ? t : lo;
                                 hi = t > hi ? t : hi;
+                                fewest = c < fewest ? c : fewest;
                         }
         if (hi)
                 fprintf(f, "  each round measured %.2fs to %.2fs\n", (double)lo / 1e9, (double)hi / 1e9);
+        if (hi && lat && fewest < P99_FEW)
+                fprintf(f, "  note: a round's %s rests on as few as %" PRIu64 " completions; below %u it is "
+                        "the slowest one or few of them: give the job more I/O or a longer runtime\n",
+                        o->objective_label, fewest, P99_FEW);
 }
 
 void bench_compare_text(FILE *f, const struct bench_opts *o, const struct bench_target *tg,
@@ -160,7 +176,7 @@ void bench_compare_text(FILE *f, const struct bench_opts *o, const struct bench_
                                 bench_fmt_ns(b[2], sizeof(b[2]), s[i].jobs[j].p50),
                                 bench_fmt_ns(b[3], sizeof(b[3]), s[i].jobs[j].p99));
         }
-        rounds_measured(f, s, n, o->loops);
+        rounds_measured(f, o, s, n);
         for (unsigned i = 0; i < n; i++)
                 for (size_t k = 0; s[i].var && k < s[i].var->left.n; k++) {
                         const struct ios_setting *l = &s[i].var->left.s[k];

@@ -12,7 +12,8 @@
 # size (--rw=write --size=4m, no time_based) ends each round at 4 MiB, as
 # fio does; and in -J every variant has "vs_best", null for the best and
 # for the others the verdict's own pairwise figures (the runner-up's equal
-# the verdict's margin, p and significance).
+# the verdict's margin, p and significance); a p99 objective resting on
+# fewer than 100 completions a round is said to.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -33,6 +34,12 @@ grep -q "^iosched-bench: $l holds no mounted filesystem, no swap and no md/dm me
 grep -q "^  best: .*, \([0-9.]*x the IOPS of\|the same IOPS as\) .*; one round: no noise figure; Mann-Whitney" "$B_TMP/one.txt" ||
         b_fail "one round: $(cat "$B_TMP/one.txt")"
 grep -q "noise 0.0%\|% better" "$B_TMP/one.txt" && b_fail "a noise figure or 'better' from one round: $(cat "$B_TMP/one.txt")"
+grep -q "rests on as few" "$B_TMP/one.txt" && b_fail "a few-samples note for an IOPS objective: $(cat "$B_TMP/one.txt")"
+# a p99 of 5 completions a round: said to be the slowest one or few of them
+$BENCH --filename=/dev/$l --rw=randread --number_ios=5 --objective=p99 --loops=2 --compare=$V \
+        >"$B_TMP/few.txt" 2>"$B_TMP/few.err" || b_fail "p99 of 5: $(cat "$B_TMP/few.err")"
+grep -q "^  note: a round's p99 rests on as few as 5 completions; below 100 it is the slowest one or few" \
+        "$B_TMP/few.txt" || b_fail "p99 of 5, not said: $(cat "$B_TMP/few.txt")"
 grep -q " 0\.0% " "$B_TMP/one.txt" && b_fail "a 0.0% spread from one round: $(cat "$B_TMP/one.txt")"
 
 # 2. a job capped by rate_iops: judged on p99, with a note up front and in the report
