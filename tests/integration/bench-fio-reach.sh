@@ -13,7 +13,8 @@
 # (whose requests, no system calls, set extended attributes and reach
 # sockets past the filter), and a job of the io_uring engine with
 # --allow-exec is refused before fio runs (exit 3; the default engine is
-# libaio then); it writes through no
+# libaio then); it sets no flag of a file (file_setattr, 6.17's: EPERM,
+# ENOSYS before); it writes through no
 # descriptor the bench's caller left open (a file it appends to); it
 # sets no write hint on a file it opened for reading (the inode keeps it:
 # fcntl F_SET_RW_HINT fails with EPERM when no job has write_hint=); it
@@ -53,7 +54,7 @@ chmod 755 mklog.py
 
 # a program that adds a key to root's user keyring and asks syslog(2) for a console level of 99
 cat >sys.py <<'EOS'
-import ctypes, platform
+import ctypes, platform, struct, sys
 nr = {"x86_64": (248, 103), "aarch64": (217, 116)}[platform.machine()]
 l = ctypes.CDLL(None, use_errno=True)
 k = l.syscall(nr[0], b"user", b"iosched-bench-it", b"x", 1, -4)
@@ -65,6 +66,10 @@ print("syslog errno", ctypes.get_errno())
 p = ctypes.create_string_buffer(120)
 r = l.syscall(425, 8, p)        # io_uring_setup: its requests are no system calls the filter sees
 print("io_uring_setup", "ok" if r >= 0 else ctypes.get_errno())
+# file_setattr (6.17; ENOSYS before): FS_NODUMP_FL on a file the program may only read
+a = ctypes.create_string_buffer(struct.pack("QIIII", 0x40, 0, 0, 0, 0), 24)
+r = l.syscall(469, -100, sys.argv[1].encode(), a, 24, 0)
+print("file_setattr", "ok" if r >= 0 else ctypes.get_errno())
 EOS
 # a program that lowers the priority and the file limit of a process by its pid, and of all of a user's
 cat >prio.py <<'EOS'
@@ -137,12 +142,15 @@ for mode in landlock none; do
         case $(uname -m) in
         x86_64|aarch64)
                 rm -f k.prerun.txt
+                echo data >flagged
                 run $unc --allow-exec --allow-write --name=k --filename="$dev" --rw=read --size=1m \
-                        "--exec_prerun=python3 $B_TMP/sys.py"
+                        "--exec_prerun=python3 $B_TMP/sys.py $B_TMP/flagged"
                 grep -q "^add_key -1 errno 1$" k.prerun.txt && grep -q "^syslog errno 1$" k.prerun.txt &&
-                        grep -q "^io_uring_setup 1$" k.prerun.txt ||
-                        b_fail "$mode: keyring, syslog(2) or io_uring reached: exit $rc: $(cat k.prerun.txt)" \
-                                "$(tail -2 err)"
+                        grep -q "^io_uring_setup 1$" k.prerun.txt && grep -q "^file_setattr \(1\|38\)$" k.prerun.txt ||
+                        b_fail "$mode: keyring, syslog(2), io_uring or file flags reached: exit $rc:" \
+                                "$(cat k.prerun.txt) $(tail -2 err)"
+                ! command -v lsattr >/dev/null || ! lsattr flagged 2>/dev/null | cut -d' ' -f1 | grep -q d ||
+                        b_fail "$mode: a program a job runs set a file's nodump flag"
                 ;;
         esac
         # reading anywhere opens no device node: not in /dev, not in a devtmpfs mounted elsewhere

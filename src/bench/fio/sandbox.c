@@ -440,12 +440,18 @@ static const unsigned int ioctl_allowed[] = {
 #ifndef __NR_removexattrat
 #define __NR_removexattrat 466
 #endif
+#ifndef __NR_open_tree_attr
+#define __NR_open_tree_attr 467
+#endif
+#ifndef __NR_file_setattr
+#define __NR_file_setattr 469
+#endif
 
 /*
  * The system calls no fenced process makes (EPERM), --allow-exec or not:
- * a file's mode, owner, times and extended attributes, which no Landlock
- * right covers (a command could chmod u+s a root program, or give it file
- * capabilities); and what changes the machine beyond any file: modules,
+ * a file's mode, owner, times, extended attributes and flags (file_setattr,
+ * 6.17's), which no Landlock right covers (a command could chmod u+s a
+ * root program, or give it file capabilities); and what changes the machine beyond any file: modules,
  * kexec, reboot, swap, mounts (Landlock denies them; the filter alone
  * where it is not there), the clocks, the host's names, process
  * accounting, BPF programs.  clone3 fails with ENOSYS, as on kernels
@@ -498,9 +504,11 @@ static const int sys_denied[] = {
 #endif
         __NR_fchmod, __NR_fchmodat, __NR_fchmodat2, __NR_fchown, __NR_fchownat, __NR_utimensat,
         __NR_setxattr, __NR_lsetxattr, __NR_fsetxattr, __NR_setxattrat,
+        __NR_file_setattr,      /* 6.17: FS_IOC_FSSETXATTR's flags (append-only, nodump, noatime...) */
         __NR_removexattr, __NR_lremovexattr, __NR_fremovexattr, __NR_removexattrat,
         __NR_init_module, __NR_finit_module, __NR_delete_module, __NR_kexec_load, __NR_reboot,
-        __NR_pivot_root, __NR_move_mount, __NR_open_tree, __NR_fsopen, __NR_fsmount, __NR_fsconfig,
+        __NR_pivot_root, __NR_move_mount, __NR_open_tree, __NR_open_tree_attr, __NR_fsopen, __NR_fsmount,
+        __NR_fsconfig,
         __NR_mount_setattr, __NR_clock_settime, __NR_clock_adjtime, __NR_adjtimex, __NR_sethostname,
         __NR_setdomainname, __NR_acct, __NR_bpf,
         /* root's keyrings, the kernel's log and console, quotas, a filesystem's every access watched
