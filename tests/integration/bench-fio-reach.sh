@@ -26,8 +26,9 @@
 # Each form with Landlock and on the path of kernels without it
 # (IOSCHED_BENCH_LANDLOCK=0 with --unconfined); with Landlock also: it
 # reads and runs anywhere but opens no device node (a watchdog's open arms
-# it), in /dev or in a devtmpfs mounted elsewhere (the test's), while a
-# file outside the system's directories still opens.
+# it), in /dev or in a devtmpfs or devpts mounted elsewhere (the test's;
+# a build chroot's dev/pts), while a file outside the system's directories
+# still opens.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -97,6 +98,8 @@ EOS
 echo text >readable
 mkdir devt && mount -t devtmpfs devtmpfs devt || b_fail "mount devtmpfs"
 B_MOUNTS="$B_MOUNTS $B_TMP/devt"
+mkdir pts && mount --bind /dev/pts pts || b_fail "bind /dev/pts"   # a build chroot's terminals
+B_MOUNTS="$B_MOUNTS $B_TMP/pts"
 # a program that sets a write hint (RWH_WRITE_LIFE_EXTREME) on a file it opens for reading
 cat >hint.py <<'EOS'
 import fcntl, os, struct, sys
@@ -153,14 +156,16 @@ for mode in landlock none; do
                         b_fail "$mode: a program a job runs set a file's nodump flag"
                 ;;
         esac
-        # reading anywhere opens no device node: not in /dev, not in a devtmpfs mounted elsewhere
+        # reading anywhere opens no device node: not in /dev, not in a devtmpfs or devpts mounted elsewhere
         if [ $mode = landlock ]; then
                 rm -f o.prerun.txt
+                paths="$B_TMP/readable /dev/loop-control $B_TMP/devt/loop-control $B_TMP/pts/ptmx"
                 run --allow-exec --allow-write --name=o --filename="$dev" --rw=read --size=1m \
-                        "--exec_prerun=python3 $B_TMP/open.py $B_TMP/readable /dev/loop-control $B_TMP/devt/loop-control"
+                        "--exec_prerun=python3 $B_TMP/open.py $paths"
                 [ "$(cat o.prerun.txt)" = "$B_TMP/readable open
 /dev/loop-control 13
-$B_TMP/devt/loop-control 13" ] || b_fail "$mode: a program a job runs opened a device node: exit $rc:" \
+$B_TMP/devt/loop-control 13
+$B_TMP/pts/ptmx 13" ] || b_fail "$mode: a program a job runs opened a device node: exit $rc:" \
                         "$(cat o.prerun.txt) $(tail -2 err)"
         fi
         # no write hint set on a file a program opened for reading (the inode would keep it)

@@ -236,7 +236,8 @@ static bool holds(const char *dir, const char *p)
 
 /*
  * --allow-exec: reading and running everywhere but the device nodes, those
- * of nodev (/dev and every devtmpfs mount): a device's open can act (a
+ * of nodev (/dev, every devtmpfs and devpts mount: a build chroot's
+ * dev/pts is the terminals'): a device's open can act (a
  * watchdog is armed by it and reboots the machine unless fed; a serial
  * line raises its modem lines; a tape rewinds at close) and its read is no
  * file's (the kernel's log, the keyboard's events, the I/O ports).  A rule
@@ -340,10 +341,14 @@ static int add_rules(int rs, const struct bench_fio_access *a, char * const *rea
         /* --allow-exec: the commands a job runs (exec_prerun=, trigger=, program=) run and read what
          * they will (sh runs touch, a script its interpreter); they stay inside the fence for writes */
         if (r >= 0 && a->allow_exec) {
-                _cleanup_(ios_strv_freep) char **nodev = NULL;
+                _cleanup_(ios_strv_freep) char **nodev = NULL, **pts = NULL;
 
                 *what = "/";
                 r = bench_mounts_typed("devtmpfs", &nodev);
+                if (r >= 0)
+                        r = bench_mounts_typed("devpts", &pts);
+                for (char **p = pts; r >= 0 && p && *p; p++)
+                        r = ios_strv_pushf(&nodev, "%s", *p);
                 if (r >= 0 && !ios_strv_contains(nodev, "/dev"))
                         r = ios_strv_pushf(&nodev, "/dev");
                 if (r >= 0)
