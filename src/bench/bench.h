@@ -202,6 +202,7 @@ struct bench_opts {
         uint64_t thinktime_ns;          /* thinktime=: idle after thinktime_blocks I/Os */
         unsigned thinktime_blocks;
         uint64_t startdelay_ns;         /* startdelay=: start this much later */
+        char *wait_for;                 /* fio's wait_for=: start once that job has ended (fio's report) */
         bool new_group, stonewall, group_reporting;
         int prioclass, prio;            /* ioprio_set() of each thread; -1: not set */
         enum bench_rng rng;             /* random_generator= */
@@ -491,8 +492,9 @@ struct bench_result {
 };
 /* Merge a job's result into a group's or the run's (run.c). */
 int bench_result_merge(struct bench_result *to, const struct bench_result *from);
-/* sample.c: the run's measured time as its n jobs ran: each stonewall starts after every job before it
- * ended, so the sum over the stonewall groups of each one's longest job (fio's, within a group) */
+/* sample.c: the run's measured time as its n jobs ran: the length of the union of their measured
+ * windows, each job starting at its startdelay= and not before the jobs ahead of it ended (stonewall)
+ * or the one it waits for (wait_for=), measuring after its ramp for its runtime (fio's run_threads) */
 uint64_t bench_result_span(const struct bench_result *jobs, unsigned n);
 /* from's per-interval samples into to's: a copy into an empty result, else the sum (sample.c) */
 int bench_result_merge_samples(struct bench_result *to, const struct bench_result *from);

@@ -70,6 +70,7 @@ double bench_round_words(const struct bench_opts *o, uint64_t region, char *buf,
                 job_end(j, region, &am, &tn);
                 by_amount += am > 0;
                 amount = am > amount ? am : amount;
+                tn += j->startdelay_ns;         /* it starts that much later */
                 gt = tn > gt ? tn : gt;
                 gramp = j->ramp_ns > gramp ? j->ramp_ns : gramp;
         }

@@ -19,7 +19,8 @@
 # not reported as 0 IOPS with a "best", nor a --compare of calls on files
 # (ioengine=filestat) or of null spelt null:x, nor a --compare whose rounds did no I/O (fio skips a
 # job whose exec_prerun= fails; exit 1), nor of a region past the device's
-# end (exit 2, on both backends); jobs one after another (stonewall): a
+# end (exit 2, on both backends); jobs one after another (stonewall,
+# wait_for=): a
 # round's time is theirs added up, in the line before it and in the run's
 # IOPS (at most its faster job's); on fio, a job's clones (numjobs=),
 # which fio reports apart, are one job with their results added up, as
@@ -196,6 +197,13 @@ for b in fio native; do
                 select(.jobname | endswith("." + $v + ".1")) | .read.iops] | max)] | all' "$B_TMP/sw.json" \
                 "stonewall, $b: a run's IOPS above its faster job's"
 done
+# and a job that waits for another (wait_for=, fio's): the same (before: the two jobs' IOPS added up)
+sed 's/^stonewall$/wait_for=a/' "$B_TMP/sw.fio" >"$B_TMP/wf.fio"
+$BENCH -J --compare=none,mq-deadline --loops=1 "$B_TMP/wf.fio" >"$B_TMP/sw.json" 2>"$B_TMP/err" ||
+        b_fail "wait_for: $(cat "$B_TMP/err")"
+check '. as $d | [.compare.schedulers[] | .name as $v | .iops <= 1.01 * ([$d.jobs[] |
+        select(.jobname | endswith("." + $v + ".1")) | .read.iops] | max)] | all' "$B_TMP/sw.json" \
+        "wait_for: a run's IOPS above its faster job's"
 # a job's clones: one job, as natively (before: each clone a job of its own, numjobs=1, and a job's
 # objective judged on its first clone alone)
 for b in fio native; do

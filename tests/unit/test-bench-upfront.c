@@ -182,6 +182,14 @@ static void test_round_words(void **state)
                 assert_int_equal(bench_result_span(r, 2), 8);
                 o.jobs[1].stonewall = false;
                 assert_int_equal(bench_result_span(r, 2), 5);
+                /* b waits for a (fio's wait_for=): one after the other too */
+                o.jobs[1].wait_for = (char *)"a";
+                assert_int_equal(bench_result_span(r, 2), 8);
+                o.jobs[1].wait_for = NULL;
+                /* b starts 10 after the run: the windows [0,3] and [10,15], 8 in all */
+                o.jobs[1].startdelay_ns = 10;
+                assert_int_equal(bench_result_span(r, 2), 8);
+                o.jobs[1].startdelay_ns = 0;
         }
         bench_opts_done(&o);
         /* time_based: its runtime, whatever its amount (fio goes on past number_ios= and io_size=) */

@@ -90,10 +90,12 @@ static const char *opt(const struct ios_json *doc, const struct ios_json *job, c
 static void job_view(struct bench_opts *o, struct bench_fio_job *fj, const struct ios_json *doc,
                      const struct ios_json *job, const struct bench_opts *g)
 {
-        /* what fio ran with: the caps (they move a throughput objective as the command line's do) and
-         * the end conditions (the reports say a round's bound, upfront.c) */
+        /* what fio ran with: the caps (they move a throughput objective as the command line's do), the
+         * end conditions (the reports say a round's bound, upfront.c) and the jobs' order (stonewall,
+         * startdelay=, wait_for=: the run's time, sample.c) */
         static const char * const ran_with[] = { "rate", "rate_iops", "thinktime", "time_based", "size",
-                                                 "io_size", "io_limit", "number_ios", "loops", "stonewall" };
+                                                 "io_size", "io_limit", "number_ios", "loops", "stonewall",
+                                                 "startdelay" };
         const char *rw = opt(doc, job, "rw") ? opt(doc, job, "rw") : opt(doc, job, "readwrite");
         const char *eng = opt(doc, job, "ioengine"), *v;
         uint64_t x;
@@ -147,6 +149,9 @@ static void job_view(struct bench_opts *o, struct bench_fio_job *fj, const struc
         o->number_ios = 0;
         o->passes = 0;
         o->stonewall = false;
+        o->startdelay_ns = 0;
+        v = opt(doc, job, "wait_for");
+        o->wait_for = v ? strdup(v) : NULL;
         for (size_t i = 0; i < ELEMENTSOF(ran_with); i++)
                 if ((v = opt(doc, job, ran_with[i]))) {
                         struct bench_error ignored = {};
@@ -157,7 +162,6 @@ static void job_view(struct bench_opts *o, struct bench_fio_job *fj, const struc
         o->group_reporting = false;
         o->ncpus = 0;
         o->prioclass = -1;
-        o->startdelay_ns = 0;
 }
 
 static void lat_from(const struct ios_json *l, struct bench_lat *out)
@@ -387,6 +391,7 @@ void bench_fio_view_done(struct bench_fio *f)
         for (unsigned i = 0; f->view.jobs && i < f->view.njobs; i++) {
                 free(f->view.jobs[i].name);
                 free(f->view.jobs[i].filename);
+                free(f->view.jobs[i].wait_for);
         }
         free(f->view.jobs);
         free(f->jobs);
