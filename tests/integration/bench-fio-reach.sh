@@ -16,6 +16,7 @@
 # libaio then); it sets no flag of a file (file_setattr, 6.17's: EPERM,
 # ENOSYS before); it writes through no
 # descriptor the bench's caller left open (a file it appends to); it
+# reads nothing of the bench's standard input (a terminal's typing); it
 # sets no write hint on a file it opened for reading (the inode keeps it:
 # fcntl F_SET_RW_HINT fails with EPERM when no job has write_hint=); it
 # changes no priority or limit of a process outside the run, by its pid
@@ -183,6 +184,13 @@ $B_TMP/pts/ptmx 13" ] || b_fail "$mode: a program a job runs opened a device nod
         run $unc --allow-exec --allow-write --name=u --filename="$dev" --rw=read --size=1m --exec_prerun=true
         [ $rc = 0 ] && grep -q "ioengine=libaio" out ||
                 b_fail "$mode: --allow-exec: exit $rc, the default engine is not libaio: $(head -3 out) $(tail -2 err)"
+        # the bench's standard input (a terminal) reaches no program a job runs
+        rm -f in.prerun.txt
+        echo typed-secret >typed
+        "$BENCH_BIN" --backend=fio $unc --allow-exec --allow-write --name=in --filename="$dev" --rw=read \
+                --size=1m "--exec_prerun=head -c 12" <typed >out 2>err
+        [ -f in.prerun.txt ] && ! grep -q secret in.prerun.txt ||
+                b_fail "$mode: a program a job runs read the bench's standard input: $(cat in.prerun.txt) $(tail -2 err)"
         # a descriptor the bench's caller leaves open reaches no program a job runs
         rm -f outside fd.prerun.txt
         : >outside

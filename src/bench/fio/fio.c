@@ -245,11 +245,15 @@ static _Noreturn void child_fail(int fd, int err, const char *step, bool fence)
         _exit(127);
 }
 
-/* In fio's child: its own process group and the run's cgroup (fioproc.c), the kernel's fence, then fio. */
+/*
+ * In fio's child: its own process group and the run's cgroup (fioproc.c), the kernel's fence, then fio,
+ * reading nothing of the bench's standard input (a terminal: a program a job ran with --allow-exec read
+ * what was typed there; fio takes no job from it, the bench read "-" already).
+ */
 static _Noreturn void child_exec(struct bench_fio *f, pid_t parent, int out, int err, int status)
 {
         const char *step = NULL;
-        int r;
+        int r, nul;
 
         r = bench_fio_proc_enter(parent, &step);
         if (r == -ECHILD)
@@ -258,6 +262,9 @@ static _Noreturn void child_exec(struct bench_fio *f, pid_t parent, int out, int
                 child_fail(status, -r, step, false);
         if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0)
                 child_fail(status, errno, "redirect its output", false);
+        nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (nul < 0 || dup2(nul, STDIN_FILENO) < 0)
+                child_fail(status, errno, "take its input from /dev/null", false);
         r = bench_fence_enter(&f->fence, &step);
         if (r < 0)
                 child_fail(status, -r, step, true);
