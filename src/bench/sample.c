@@ -165,16 +165,16 @@ static int by_start(const void *a, const void *b)
 uint64_t bench_result_span(const struct bench_result *jobs, unsigned n)
 {
         _cleanup_free_ struct window *w = calloc(n ? n : 1, sizeof(*w));
-        uint64_t *end = calloc(n ? n : 1, sizeof(*end)), ahead = 0, sum = 0;
+        uint64_t ahead = 0, sum = 0;
 
-        if (!w || !end) {
+        if (!w) {
                 uint64_t most = 0;      /* no memory: fio's group figure, the longest job's */
 
                 for (unsigned i = 0; i < n; i++)
                         most = jobs[i].runtime_ns > most ? jobs[i].runtime_ns : most;
-                free(end);
                 return most;
         }
+        /* each job's window, in the jobs' order (w[k].to is job k's end until the sort below) */
         for (unsigned i = 0; i < n; i++) {
                 const struct bench_opts *o = jobs[i].job;
                 uint64_t start = o ? o->startdelay_ns : 0;
@@ -183,14 +183,13 @@ uint64_t bench_result_span(const struct bench_result *jobs, unsigned n)
                         start = ahead > start ? ahead : start;
                 for (unsigned k = 0; o && o->wait_for && k < i; k++)
                         if (jobs[k].job && jobs[k].job->name && streq(jobs[k].job->name, o->wait_for)) {
-                                start = end[k] > start ? end[k] : start;
+                                start = w[k].to > start ? w[k].to : start;
                                 break;
                         }
                 w[i].from = start + (o ? o->ramp_ns : 0);
-                w[i].to = end[i] = w[i].from + jobs[i].runtime_ns;
-                ahead = end[i] > ahead ? end[i] : ahead;
+                w[i].to = w[i].from + jobs[i].runtime_ns;
+                ahead = w[i].to > ahead ? w[i].to : ahead;
         }
-        free(end);
         qsort(w, n, sizeof(*w), by_start);
         for (unsigned i = 0, k; i < n; i = k) {
                 uint64_t to = w[i].to;
