@@ -37,7 +37,7 @@ static void job_end(const struct bench_opts *j, uint64_t region, uint64_t *amoun
                 return;         /* its runtime=, whatever its amount (fio's rule, jobs.c) */
         if (j->io_size.set)
                 *amount = j->io_size.bytes;
-        else if (!j->time_based && j->size.set && j->size.pct == 0)
+        else if (j->size.set && j->size.pct == 0)
                 *amount = j->size.bytes;        /* not yet settled (the fio backend's job) */
         if (j->number_ios) {
                 uint64_t n = j->number_ios * j->bs[bench_rw_reads(j->rw) ? BENCH_READ : BENCH_WRITE];
@@ -47,7 +47,7 @@ static void job_end(const struct bench_opts *j, uint64_t region, uint64_t *amoun
         *amount = bench_job_passes(j, *amount);
         if (!*amount)
                 *amount = bench_job_amount(j, region);  /* as the run's loop ends it */
-        if (*amount && !j->runtime_set && !j->time_based)
+        if (*amount && !j->runtime_set)
                 *time_ns = 0;
 }
 
