@@ -452,8 +452,9 @@ struct bench_mount {
 int bench_mounts_of(const char *mountinfo, const dev_t *devs, size_t n, struct bench_mount **ret,
                     size_t *ret_n);
 void bench_mounts_free(struct bench_mount *m, size_t n);
-/* The mount points of filesystems of type in this process's mount table, in its order (*ret NULL: none). */
-int bench_mounts_typed(const char *type, char ***ret);
+/* The mount points of filesystems of the NULL-ended types in this process's mount table, in its order
+ * (*ret NULL: none). */
+int bench_mounts_typed(const char * const *types, char ***ret);
 /* The first cgroup v2 mount point of this process's mount table (malloc'd); -ENOENT: none. */
 int bench_mounts_cgroup2(char **ret);
 /* 1 if any of the n devices majors[i]:minors[i] is mounted (the first mount point in *ret_mnt), 0 if none. */

@@ -119,7 +119,7 @@ int bench_mountinfo_find(const char *mountinfo, const unsigned *majors, const un
         return e < 0 ? e : nm > 0;
 }
 
-int bench_mounts_typed(const char *type, char ***ret)
+int bench_mounts_typed(const char * const *types, char ***ret)
 {
         struct libmnt_table *tb;
         struct libmnt_iter *it;
@@ -135,7 +135,7 @@ int bench_mounts_typed(const char *type, char ***ret)
         while (e >= 0 && mnt_table_next_fs(tb, it, &fs) == 0) {
                 const char *t = mnt_fs_get_fstype(fs), *target = mnt_fs_get_target(fs);
 
-                if (t && target && streq(t, type))
+                if (t && target && ios_strv_contains((char * const *)types, t))
                         e = ios_strv_pushf(&l, "%s", target);
         }
         mnt_free_iter(it);
@@ -150,7 +150,7 @@ int bench_mounts_typed(const char *type, char ***ret)
 int bench_mounts_cgroup2(char **ret)
 {
         _cleanup_(ios_strv_freep) char **l = NULL;
-        int e = bench_mounts_typed("cgroup2", &l);
+        int e = bench_mounts_typed((const char * const[]){ "cgroup2", NULL }, &l);
 
         *ret = NULL;
         if (e < 0)

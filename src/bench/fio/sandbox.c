@@ -341,14 +341,10 @@ static int add_rules(int rs, const struct bench_fio_access *a, char * const *rea
         /* --allow-exec: the commands a job runs (exec_prerun=, trigger=, program=) run and read what
          * they will (sh runs touch, a script its interpreter); they stay inside the fence for writes */
         if (r >= 0 && a->allow_exec) {
-                _cleanup_(ios_strv_freep) char **nodev = NULL, **pts = NULL;
+                _cleanup_(ios_strv_freep) char **nodev = NULL;
 
                 *what = "/";
-                r = bench_mounts_typed("devtmpfs", &nodev);
-                if (r >= 0)
-                        r = bench_mounts_typed("devpts", &pts);
-                for (char **p = pts; r >= 0 && p && *p; p++)
-                        r = ios_strv_pushf(&nodev, "%s", *p);
+                r = bench_mounts_typed((const char * const[]){ "devtmpfs", "devpts", NULL }, &nodev);
                 if (r >= 0 && !ios_strv_contains(nodev, "/dev"))
                         r = ios_strv_pushf(&nodev, "/dev");
                 if (r >= 0)
