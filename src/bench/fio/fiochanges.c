@@ -23,11 +23,6 @@
 #include "fioread.h"
 #include "macro.h"
 
-static bool engine_is(const char *eng, const char *name)
-{
-        return eng && streq(eng, name);
-}
-
 bool bench_fio_value_is(const char *v, const char *ival)
 {
         size_t n = strchr(v, ',') ? (size_t)(strchr(v, ',') - v) : strcspn(v, ":");
@@ -132,11 +127,11 @@ void bench_fio_changes(const struct bench_fio_def *j, struct jobsum *js, unsigne
         js->writes |= zm && bench_fio_value_is(zm, "zbd");
         /* libpmem: fio fills each file before the job (its prepopulate_file, read job or not), and
          * pmem_map_file() sizes it to the job's size and allocates it (engines/libpmem.c) */
-        js->writes |= engine_is(eng, "falloc") || engine_is(eng, "e4defrag") ||
-                      engine_is(eng, "filecreate") || engine_is(eng, "libpmem");
-        js->truncates = engine_is(eng, "ftruncate") || engine_is(eng, "libpmem");
+        js->writes |= bench_fio_engine_is(eng, "falloc", "e4defrag", "filecreate", "libpmem");
+        js->truncates = bench_fio_engine_is(eng, "ftruncate", "libpmem");
         js->hints = bench_fio_kv_get(kv, "write_hint") != NULL;
-        js->deletes = engine_is(eng, "filedelete") || !bench_fio_falsy(bench_fio_kv_get(kv, "unlink")) ||
+        js->deletes = bench_fio_engine_is(eng, "filedelete") ||
+                      !bench_fio_falsy(bench_fio_kv_get(kv, "unlink")) ||
                       !bench_fio_falsy(bench_fio_kv_get(kv, "unlink_each_loop"));
         /* the bytes each file must hold, else fio lays it out (writes it), read job or not */
         if (fsz) {

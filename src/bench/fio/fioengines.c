@@ -90,6 +90,14 @@ int bench_fio_engine_runs_code(const char *engine)
         return is_builtin(engine, n) ? 0 : 1;
 }
 
+bool bench_fio_engine_among(const char *engine, const char * const *names)
+{
+        for (const char * const *n = names; engine && *n; n++)
+                if (streq(engine, *n))
+                        return true;
+        return false;
+}
+
 bool bench_fio_engine_fileless(const char *engine)
 {
         static const char * const fileless[] = { "null", "cpuio", "net", "netsplice", "exec" };

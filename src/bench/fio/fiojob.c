@@ -435,11 +435,6 @@ static int walk(struct model *m, struct jobsum *js, const char *path, int depth,
         return r;
 }
 
-static bool engine_is(const char *eng, const char *name)
-{
-        return eng && streq(eng, name);
-}
-
 /*
  * fio runs exec_prerun= and exec_postrun= as "CMD > JOB.prerun.txt 2>&1"
  * in its working directory, and ioengine=exec's program with its output
@@ -486,7 +481,7 @@ static int exec_output(struct model *m, const struct bench_fio_def *j, const cha
 static int code(struct model *m, const struct bench_fio_def *j)
 {
         static const char * const shells[] = { "exec_prerun", "exec_postrun" };
-        const char *eng = bench_fio_kv_get(&j->kv, "ioengine");
+        const char *eng = bench_fio_kv_get(&j->kv, "ioengine"), *redirect;
         int r = 0;
 
         for (size_t i = 0; r >= 0 && i < ELEMENTSOF(shells); i++) {
@@ -502,18 +497,21 @@ static int code(struct model *m, const struct bench_fio_def *j)
         }
         if (r < 0 || !eng || !bench_fio_engine_runs_code(eng))
                 return r;
+        if (!m->g->allow_exec && bench_fio_engine_is(eng, "exec"))
+                return bench_fio_problem(m->d, "job '%s': ioengine=exec runs a program: needs --allow-exec",
+                                         j->name);
         if (!m->g->allow_exec)
-                return bench_fio_problem(m->d, "job '%s': ioengine=%s %s: needs --allow-exec", j->name, eng,
-                                         engine_is(eng, "exec") ? "runs a program" : "loads code fio does not build in");
-        if (engine_is(eng, "exec") && (!bench_fio_kv_get(&j->kv, "std_redirect") ||
-                                       !bench_fio_falsy(bench_fio_kv_get(&j->kv, "std_redirect")))) {
+                return bench_fio_problem(m->d, "job '%s': ioengine=%s loads code fio does not build in: "
+                                         "needs --allow-exec", j->name, eng);
+        redirect = bench_fio_kv_get(&j->kv, "std_redirect");
+        if (bench_fio_engine_is(eng, "exec") && (!redirect || !bench_fio_falsy(redirect))) {
                 r = exec_output(m, j, "stdout", "ioengine=exec");
                 if (r >= 0)
                         r = exec_output(m, j, "stderr", "ioengine=exec");
                 if (r < 0)
                         return r;
         }
-        if (engine_is(eng, "exec") && bench_fio_kv_get(&j->kv, "program"))
+        if (bench_fio_engine_is(eng, "exec") && bench_fio_kv_get(&j->kv, "program"))
                 return bench_list_push(&m->ex, bench_fio_kv_get(&j->kv, "program"));
         if (!strncmp(eng, "external:", 9))
                 return bench_list_push(&m->ex, eng + 9);
@@ -1128,49 +1126,48 @@ static int not_run(struct model *m, const struct bench_fio_def *j)
                 r = bench_fio_problem(m->d, "job '%s': ioscheduler=%s: fio would switch the disk's "
                                       "scheduler and leave it so; iosched-bench switches it (--scheduler, "
                                       "--compare) and puts it back", j->name, sched);
-        if (r >= 0 && engine_is(eng, "sg"))
+        if (r >= 0 && bench_fio_engine_is(eng, "sg"))
                 r = bench_fio_problem(m->d, "job '%s': ioengine=sg sends every SCSI command by the SG_IO "
                                       "ioctl (READ CAPACITY first), which the fence denies on every device, "
                                       "as one open only for reading still takes writes from root: not with "
                                       "iosched-bench", j->name);
-        if (r >= 0 && engine_is(eng, "e4defrag"))
+        if (r >= 0 && bench_fio_engine_is(eng, "e4defrag"))
                 r = bench_fio_problem(m->d, "job '%s': ioengine=e4defrag swaps the target's blocks with "
                                       "donorname='s file (EXT4_IOC_MOVE_EXT, an ioctl the fence denies), a "
                                       "file the run does not hold: not with iosched-bench", j->name);
-        if (r >= 0 && unix_receiver(j) && (engine_is(eng, "net") || engine_is(eng, "netsplice")))
+        if (r >= 0 && unix_receiver(j) && bench_fio_engine_is(eng, "net", "netsplice"))
                 r = bench_fio_problem(m->d, "job '%s': ioengine=%s with protocol=unix receives on a "
                                       "socket it makes at its filename= (%s), removing what is there first: "
                                       "not with iosched-bench",
                                       j->name, eng, bench_fio_kv_get(&j->kv, "filename"));
         /* fio 3.37's: their files are directories, which dircreate makes and dirdelete (and unlink=1 with
          * any of them) removes; fio's other engines refuse a directory as a file */
-        if (r >= 0 &&
-            (engine_is(eng, "dircreate") || engine_is(eng, "dirstat") || engine_is(eng, "dirdelete")))
+        if (r >= 0 && bench_fio_engine_is(eng, "dircreate", "dirstat", "dirdelete"))
                 r = bench_fio_problem(m->d, "job '%s': ioengine=%s makes, reads or removes directories, no "
                                       "block I/O, and the run makes and removes no directory: not with "
                                       "iosched-bench", j->name, eng);
         /* pmemblk (fio up to 3.34): a filename= of PATH,BSIZE,FSIZEMiB names the pool PATH, which it
          * creates and opens read-write, read job or not (engines/pmemblk.c pmb_parse_path, pmb_open) */
-        if (r >= 0 && engine_is(eng, "pmemblk"))
+        if (r >= 0 && bench_fio_engine_is(eng, "pmemblk"))
                 r = bench_fio_problem(m->d, "job '%s': ioengine=pmemblk creates or opens for writing a "
                                       "pool named by a path with sizes after it, read job or not: not with "
                                       "iosched-bench", j->name);
-        if (r >= 0 && (engine_is(eng, "gfapi") || engine_is(eng, "gfapi_async")))
+        if (r >= 0 && bench_fio_engine_is(eng, "gfapi", "gfapi_async"))
                 r = bench_fio_problem(m->d, "job '%s': ioengine=%s writes its log to /tmp/fio_gfapi.log, a "
                                       "file the run does not hold: not with iosched-bench", j->name, eng);
-        if (r >= 0 && m->g->allow_exec && (engine_is(eng, "io_uring") || engine_is(eng, "io_uring_cmd")))
+        if (r >= 0 && m->g->allow_exec && bench_fio_engine_is(eng, "io_uring", "io_uring_cmd"))
                 r = bench_fio_problem(m->d, "job '%s': ioengine=%s with --allow-exec: the fence closes "
                                       "io_uring to every process of such a run (through it a program a job "
                                       "runs would reach what the system call filter denies): use "
                                       "ioengine=libaio", j->name, eng);
-        if (r >= 0 && (engine_is(eng, "rbd") || engine_is(eng, "rados")) &&
+        if (r >= 0 && bench_fio_engine_is(eng, "rbd", "rados") &&
             (!m->g->allow_net || bench_sandbox_abi() == 0))
                 r = bench_fio_problem(m->d, "job '%s': ioengine=%s %s", j->name, eng,
                                       !m->g->allow_net ? "talks to ceph's monitors: needs --allow-net" :
                                       "reads ceph's configuration from files the job picks (clustername=, "
                                       "the working directory) and writes its log where they say, which "
                                       "only Landlock holds: not on this kernel");
-        if (r >= 0 && engine_is(eng, "rados") && bench_fio_kv_get(&j->kv, "conf")) {
+        if (r >= 0 && bench_fio_engine_is(eng, "rados") && bench_fio_kv_get(&j->kv, "conf")) {
                 const char *conf = bench_fio_kv_get(&j->kv, "conf"), *why;
 
                 if (bench_fio_pattern_check(conf, &why) > 0)

@@ -51,6 +51,11 @@ int bench_fio_engine_runs_code(const char *engine);
 char *bench_fio_engine_kept(const char *value);
 /* an engine whose "files" are none: a pseudo target, the CPU, a socket, a program (fioengines.c) */
 bool bench_fio_engine_fileless(const char *engine);
+/* fioengines.c: whether the engine kept of a job (NULL: none set) is one of the NULL-ended names;
+ * bench_fio_engine_is(engine, "a", "b") asks for a list of them */
+bool bench_fio_engine_among(const char *engine, const char * const *names);
+#define bench_fio_engine_is(engine, ...)                                                                     \
+        bench_fio_engine_among(engine, (const char * const[]){ __VA_ARGS__, NULL })
 /* fioengines.c: fio's engines whose I/Os are calls on files and directories (create, stat, delete), not
  * reads and writes of the disk */
 bool bench_fio_engine_fileops(const char *engine);
