@@ -102,6 +102,9 @@ int ios_sysfs_list(int dirfd, const char *sub, char ***ret_names);
 /* ---- benchlock.c: iosched-bench's lock on a disk, which ioschedd yields to ---- */
 
 #define IOS_BENCH_LOCK_DIR "/run/iosched-bench"
+/* the names (proc/PID/comm) of the bench and of its guard, which lock holders are known by */
+#define IOS_BENCH_COMM "iosched-bench"
+#define IOS_BENCH_GUARD_COMM "iosched-guard"
 /* "/run/iosched-bench/MAJ:MIN.lock"; -ENAMETOOLONG if size is too small. */
 int ios_bench_lock_path(unsigned major, unsigned minor, char *buf, size_t size);
 /*

@@ -561,7 +561,7 @@ int bench_guard_start(void)
         }
         if (pid == 0) {
                 setpgid(0, 0);
-                (void)prctl(PR_SET_NAME, "iosched-guard", 0, 0, 0);
+                (void)prctl(PR_SET_NAME, IOS_BENCH_GUARD_COMM, 0, 0, 0);
                 signal(SIGINT, SIG_IGN);
                 signal(SIGQUIT, SIG_IGN);
                 signal(SIGHUP, SIG_IGN);

@@ -62,7 +62,8 @@ static bool is_guard(long pid, unsigned long long start)
         if (!fgets(comm, sizeof(comm), f))
                 comm[0] = '\0';
         fclose(f);
-        return streq(comm, "iosched-guard\n");
+        comm[strcspn(comm, "\n")] = '\0';
+        return streq(comm, IOS_BENCH_GUARD_COMM);
 }
 
 /*

@@ -44,9 +44,6 @@
 #include "root-internal.h"
 #include "nodefree-internal.h"
 
-#define BENCH_COMM "iosched-bench"
-#define GUARD_COMM "iosched-guard"
-
 int ios_bench_lock_path(unsigned major, unsigned minor, char *buf, size_t size)
 {
         int n = snprintf(buf, size, IOS_BENCH_LOCK_DIR "/%u:%u.lock", major, minor);
@@ -129,7 +126,7 @@ static int root_bench_proc(struct ios_ctx *r, long pid)
                 unsigned ruid, euid;
 
                 if ((v = startswith(line, "Name:")))
-                        kind = comm_is(v, BENCH_COMM) ? 1 : comm_is(v, GUARD_COMM) ? 2 : 0;
+                        kind = comm_is(v, IOS_BENCH_COMM) ? 1 : comm_is(v, IOS_BENCH_GUARD_COMM) ? 2 : 0;
                 else if ((v = startswith(line, "Uid:")))
                         root = sscanf(v, "%u %u", &ruid, &euid) == 2 && euid == 0;
         }
