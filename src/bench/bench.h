@@ -238,7 +238,7 @@ struct bench_opts {
                                          * fio's options native lacks, --readonly, job files), in order, for fio (fio.c) */
         char **fio_settings;            /* options.c: the command line's job settings as understood, in order:
                                          * "key=value", "key" (a boolean alone), "name=J" starts a job (fioread.c) */
-        char *stdin_job;                /* jobfile.c: the job file read from standard input ("-"), read once */
+        char **jobtexts;                /* jobfile.c: each of jobfiles' text as read, once, in its order */
         bool allow_exec;                /* --allow-exec: fio may run programs (exec_*, trigger*, ioengine=exec, ...) */
         bool allow_net;                 /* --allow-net: fio may open sockets (nbd, net, http, rdma engines) */
         bool unconfined;                /* --unconfined: no Landlock, yet fio runs job files, fio's options */

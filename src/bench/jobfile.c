@@ -236,16 +236,22 @@ int bench_jobfile_load(const char *path, char **ret, struct bench_error *e)
 
 int bench_jobfile_parse(struct bench_opts *g, const char *path, struct bench_error *e)
 {
-        _cleanup_free_ char *text = NULL;
+        size_t n = ios_strv_length(g->jobtexts);
+        char *text = NULL;
         int r;
 
-        if (streq(path, "-") && g->stdin_job)
-                return bench_jobfile_parse_text(g, g->stdin_job, path, e);
-        /* fio's "-": the job file on standard input, read once and kept for the fio backend (fioread.c) */
-        r = bench_jobfile_load(path, &text, e);
+        /* each job file read once and kept, in order, for the fio backend (fioread.c); fio's "-", the job
+         * file on standard input, is read where first named and is that text wherever named again */
+        for (size_t i = 0; i < n && !text; i++)
+                if (streq(path, "-") && streq(g->jobfiles[i], "-") && !(text = strdup(g->jobtexts[i])))
+                        return -ENOMEM;
+        if (!text) {
+                r = bench_jobfile_load(path, &text, e);
+                if (r < 0)
+                        return r;
+        }
+        r = ios_strv_push(&g->jobtexts, text);
         if (r < 0)
                 return r;
-        if (streq(path, "-") && !(g->stdin_job = strdup(text)))
-                return -ENOMEM;
         return bench_jobfile_parse_text(g, text, path, e);
 }

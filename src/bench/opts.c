@@ -54,10 +54,10 @@ void bench_opts_done(struct bench_opts *o)
         ios_strv_free(o->ignored);
         ios_strv_free(o->fio_args);
         ios_strv_free(o->fio_settings);
-        o->unsupported = o->ignored = o->fio_args = o->fio_settings = NULL;
-        free(o->stdin_job);
+        ios_strv_free(o->jobtexts);
+        o->unsupported = o->ignored = o->fio_args = o->fio_settings = o->jobtexts = NULL;
         free(o->target_device);
-        o->stdin_job = o->target_device = NULL;
+        o->target_device = NULL;
         free(o->policy_file);
         free(o->output);
         free(o->workload);

@@ -25,7 +25,7 @@
 # IOPS (at most its faster job's); on fio, a job's clones (numjobs=),
 # which fio reports apart, are one job with their results added up, as
 # natively: numjobs= said, one entry per job in -J, the objective of a
-# job is all of its clones.
+# job is all of its clones; the bench reads a job file for fio once (strace).
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -128,6 +128,15 @@ if command -v strace >/dev/null; then
         tids=$(sed -n 's/^\([0-9]*\) *lseek(.*/\1/p' "$B_TMP/strace" | sort -u | wc -l)
         [ "$tids" = 2 ] && [ "$fds" = 2 ] && [ "$(sed -n 's/^[0-9]* *lseek(\([0-9]*\),.*/\1/p' "$B_TMP/strace" | sort -u | wc -l)" = 2 ] ||
                 b_fail "sync threads sharing a file position: $tids threads, $fds thread/fd pairs"
+        # the bench reads a job file for fio once (its reading, the checks and the files it includes
+        # all from that text), and opens it once more for the fence's rule; fio, a child, not traced
+        # (before: read three times)
+        printf '[j]\nioengine=null\nsize=1m\nrw=read\nbs=4k\n' >"$B_TMP/once.fio"
+        ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -qq -e trace=openat -o "$B_TMP/strace" \
+                $BENCH_BIN --backend=fio "$B_TMP/once.fio" >/dev/null 2>"$B_TMP/err" ||
+                b_fail "a job file under strace: $(cat "$B_TMP/err")"
+        n=$(grep -c "\"$B_TMP/once.fio\"" "$B_TMP/strace")
+        [ "$n" = 2 ] || b_fail "a job file opened $n times, not once to read and once to fence: $(grep once "$B_TMP/strace")"
 fi
 
 # 5. what the native engine lacks (--backend=native; auto would run fio): all of it, FILE:LINE each, one line, exit 2

@@ -315,21 +315,15 @@ static int parse_showcmd(const char *text, struct bench_fio_defs *d, struct benc
 
 /* One job file (path, or text for "-" and the preset) read by fio into d. */
 static int read_file(const struct bench_opts *g, const struct bench_fence *fc, const char *exe,
-                     const char *path, const char *text,
+                     const char *path, const char *text, bool by_path,
                      const struct bench_fio_kvs *cmd_globals, struct bench_fio_kvs *globals,
                      struct bench_fio_defs *d, struct bench_error *e)
 {
-        _cleanup_free_ char *own = NULL, *out = NULL, *err = NULL, *what = NULL;
+        _cleanup_free_ char *out = NULL, *err = NULL, *what = NULL;
         _cleanup_(ios_strv_freep) char **argv = NULL;
         struct bench_sset sections = {};
         int r;
 
-        if (!text) {
-                r = bench_jobfile_load(path, &own, e);
-                if (r < 0)
-                        return r;
-                text = own;
-        }
         r = bench_fio_gate(text, path, &what, &sections);
         if ((r == -EFBIG || r == -EBADMSG) && what) {
                 r = bench_error_set(e, BENCH_ERR_USAGE, -r, "%s", what);
@@ -350,10 +344,11 @@ static int read_file(const struct bench_opts *g, const struct bench_fence *fc, c
         for (size_t i = 0; r >= 0 && i < d->prog.n; i++)
                 if (streq(d->prog.v[i].key, "section") && d->prog.v[i].val)
                         r = ios_strv_pushf(&argv, "--section=%s", d->prog.v[i].val);
+        /* a file by its path, as fio finds an include named relative to the file's directory */
         if (r >= 0)
-                r = ios_strv_pushf(&argv, "%s", own ? path : "-");
+                r = ios_strv_pushf(&argv, "%s", by_path ? path : "-");
         if (r >= 0)
-                r = bench_fio_capture(fc, argv, own ? NULL : text, false, &out, &err, e);
+                r = bench_fio_capture(fc, argv, by_path ? NULL : text, false, &out, &err, e);
         if (r > 0) {
                 err[strcspn(err, "\n")] = '\0';     /* fio's reason; "job x dropped" follows */
                 r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "%s: fio cannot read the job: %s", path,
@@ -510,15 +505,14 @@ int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio
         /* fio reads the job inside a fence of its own: the job files as named, the system's files; no
          * write, no program but fio, no socket (what an include or an engine path names beyond that, fio
          * cannot read) */
-        for (char **f = g->jobfiles; r >= 0 && f && *f; f++) {
-                _cleanup_free_ char *text = NULL;
-
-                if (!streq(*f, "-"))
-                        r = ios_strv_pushf(&files, "%s", *f);
+        if (ios_strv_length(g->jobtexts) != ios_strv_length(g->jobfiles))
+                return bench_error_set(e, BENCH_ERR_SYSTEM, EINVAL, "the job files were not read");
+        for (size_t i = 0; r >= 0 && g->jobfiles && g->jobfiles[i]; i++) {
+                if (!streq(g->jobfiles[i], "-"))
+                        r = ios_strv_pushf(&files, "%s", g->jobfiles[i]);
                 /* and the files it includes (what this reading misses, fio cannot read: it says so) */
-                if (r >= 0 && (streq(*f, "-") || bench_jobfile_read(*f, &text) >= 0))
-                        r = bench_fio_includes(text ? text : g->stdin_job ? g->stdin_job : "", *f, 0, &files,
-                                               &patterns);
+                if (r >= 0)
+                        r = bench_fio_includes(g->jobtexts[i], g->jobfiles[i], 0, &files, &patterns);
         }
         /* the command line's patterns, given to fio with the job files */
         for (char **s = g->fio_settings; r >= 0 && s && *s; s++) {
@@ -580,9 +574,9 @@ int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio
         if (r >= 0)
                 r = kv_append(&globals, &cmd_globals);
         if (r >= 0 && g->workload)
-                r = read_file(g, &fc, exe, g->workload, bench_workload_text(g->workload), &cmd_globals,
+                r = read_file(g, &fc, exe, g->workload, bench_workload_text(g->workload), false, &cmd_globals,
                               &globals, d, e);
-        for (char **f = g->jobfiles; r >= 0 && f && *f; f++) {
+        for (char **f = g->jobfiles, **text = g->jobtexts; r >= 0 && f && *f; f++, text++) {
                 bool later = f != g->jobfiles;
                 size_t n0 = d->n;
 
@@ -596,11 +590,8 @@ int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio
                         break;
                 if (bench_stop_signal)
                         r = bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted by signal %d", bench_stop_signal);
-                else if (streq(*f, "-") && !g->stdin_job)
-                        r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "-: the job on standard input was not read");
                 else
-                        r = read_file(g, &fc, exe, *f, streq(*f, "-") ? g->stdin_job : NULL, &cmd_globals,
-                                      &globals, d, e);
+                        r = read_file(g, &fc, exe, *f, *text, !streq(*f, "-"), &cmd_globals, &globals, d, e);
                 if (r >= 0 && later && d->n > n0)
                         r = bench_fio_kv_add(&d->jobs[n0].kv, "stonewall", NULL);
         }
