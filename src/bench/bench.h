@@ -493,9 +493,22 @@ struct bench_result {
 };
 /* Merge a job's result into a group's or the run's (run.c). */
 int bench_result_merge(struct bench_result *to, const struct bench_result *from);
-/* sample.c: the run's measured time as its n jobs ran: the length of the union of their measured
- * windows, each job starting at its startdelay= and not before the jobs ahead of it ended (stonewall)
- * or the one it waits for (wait_for=), measuring after its ramp for its runtime (fio's run_threads) */
+/* place.c: a job in a round: its options and measured time (given), where it starts, ends its ramp and
+ * ends (placed), in ns from the round's start */
+struct bench_window {
+        const struct bench_opts *job;   /* NULL: starts at once, no ramp */
+        uint64_t len;
+        uint64_t start, from, to;
+};
+/* place.c: each of the n jobs' windows, in the jobs' order: at its startdelay=, not before the jobs
+ * ahead of it ended (stonewall) nor the one it waits for (wait_for=), its ramp_time= then len (fio's
+ * run_threads) */
+void bench_jobs_place(struct bench_window *w, unsigned n);
+/* place.c: the time the placed windows cover, overlaps counted once: from their ramps' ends (measured),
+ * or with ramps from their starts; sorts w */
+uint64_t bench_windows_cover(struct bench_window *w, unsigned n, bool ramps);
+/* sample.c: the run's measured time as its n jobs ran: what their measured windows cover, placed by
+ * bench_jobs_place() with their runtimes */
 uint64_t bench_result_span(const struct bench_result *jobs, unsigned n);
 /* from's per-interval samples into to's: a copy into an empty result, else the sum (sample.c) */
 int bench_result_merge_samples(struct bench_result *to, const struct bench_result *from);

@@ -151,21 +151,9 @@ int bench_result_merge_samples(struct bench_result *to, const struct bench_resul
         return 0;
 }
 
-struct window {
-        uint64_t from, to;
-};
-
-static int by_start(const void *a, const void *b)
-{
-        const struct window *x = a, *y = b;
-
-        return x->from < y->from ? -1 : x->from > y->from;
-}
-
 uint64_t bench_result_span(const struct bench_result *jobs, unsigned n)
 {
-        _cleanup_free_ struct window *w = calloc(n ? n : 1, sizeof(*w));
-        uint64_t ahead = 0, sum = 0;
+        _cleanup_free_ struct bench_window *w = calloc(n ? n : 1, sizeof(*w));
 
         if (!w) {
                 uint64_t most = 0;      /* no memory: fio's group figure, the longest job's */
@@ -174,31 +162,10 @@ uint64_t bench_result_span(const struct bench_result *jobs, unsigned n)
                         most = jobs[i].runtime_ns > most ? jobs[i].runtime_ns : most;
                 return most;
         }
-        /* each job's window, in the jobs' order (w[k].to is job k's end until the sort below) */
-        for (unsigned i = 0; i < n; i++) {
-                const struct bench_opts *o = jobs[i].job;
-                uint64_t start = o ? o->startdelay_ns : 0;
-
-                if (o && i > 0 && o->stonewall)
-                        start = ahead > start ? ahead : start;
-                for (unsigned k = 0; o && o->wait_for && k < i; k++)
-                        if (jobs[k].job && jobs[k].job->name && streq(jobs[k].job->name, o->wait_for)) {
-                                start = w[k].to > start ? w[k].to : start;
-                                break;
-                        }
-                w[i].from = start + (o ? o->ramp_ns : 0);
-                w[i].to = w[i].from + jobs[i].runtime_ns;
-                ahead = w[i].to > ahead ? w[i].to : ahead;
-        }
-        qsort(w, n, sizeof(*w), by_start);
-        for (unsigned i = 0, k; i < n; i = k) {
-                uint64_t to = w[i].to;
-
-                for (k = i + 1; k < n && w[k].from <= to; k++)
-                        to = w[k].to > to ? w[k].to : to;
-                sum += to - w[i].from;
-        }
-        return sum;
+        for (unsigned i = 0; i < n; i++)
+                w[i] = (struct bench_window){ .job = jobs[i].job, .len = jobs[i].runtime_ns };
+        bench_jobs_place(w, n);
+        return bench_windows_cover(w, n, false);
 }
 
 int bench_result_merge(struct bench_result *to, const struct bench_result *from)

@@ -53,29 +53,31 @@ static void job_end(const struct bench_opts *j, uint64_t region, uint64_t *amoun
 
 double bench_round_words(const struct bench_opts *o, uint64_t region, char *buf, size_t len)
 {
-        uint64_t amount = 0, t = 0, ramp = 0, gt = 0, gramp = 0;
         unsigned n = o->njobs ? o->njobs : 1, by_amount = 0;
+        _cleanup_free_ struct bench_window *w = calloc(n, sizeof(*w));
+        uint64_t amount = 0, t, ramp, idle, end = 0;
         char a[32], c[32];
 
-        /* a stonewall starts after every job before it has ended: the groups' times add up */
+        if (!w) {
+                snprintf(buf, len, "of a length not worked out (no memory)");
+                return 0;
+        }
+        /* each job's end, and where fio starts it (place.c): jobs one after another add up */
         for (unsigned i = 0; i < n; i++) {
-                const struct bench_opts *j = o->njobs ? &o->jobs[i] : o;
-                uint64_t am, tn;
+                uint64_t am;
 
-                if (i > 0 && j->stonewall) {
-                        t += gt;
-                        ramp += gramp;
-                        gt = gramp = 0;
-                }
-                job_end(j, region, &am, &tn);
+                w[i].job = o->njobs ? &o->jobs[i] : o;
+                job_end(w[i].job, region, &am, &w[i].len);
                 by_amount += am > 0;
                 amount = am > amount ? am : amount;
-                tn += j->startdelay_ns;         /* it starts that much later */
-                gt = tn > gt ? tn : gt;
-                gramp = j->ramp_ns > gramp ? j->ramp_ns : gramp;
         }
-        t += gt;
-        ramp += gramp;
+        bench_jobs_place(w, n);
+        for (unsigned i = 0; i < n; i++)
+                end = w[i].to > end ? w[i].to : end;
+        t = bench_windows_cover(w, n, false);
+        ramp = bench_windows_cover(w, n, true) - t;
+        /* none running, a startdelay= not yet over: known only when every job's length is */
+        idle = by_amount ? 0 : end - t - ramp;
         snprintf(c, sizeof(c), "%.1fs ramp, then ", (double)ramp / 1e9);
         bench_fmt_bytes(a, sizeof(a), (double)amount);
         if (by_amount == n && t == 0)
@@ -84,9 +86,12 @@ double bench_round_words(const struct bench_opts *o, uint64_t region, char *buf,
         else if (by_amount)
                 snprintf(buf, len, "%sup to %.1fs or %s per thread, whichever comes first", ramp ? c : "",
                          (double)t / 1e9, a);
+        else if (idle)
+                snprintf(buf, len, "%.1fs (+%.1fs ramp, +%.1fs start delay)", (double)t / 1e9,
+                         (double)ramp / 1e9, (double)idle / 1e9);
         else
                 snprintf(buf, len, "%.1fs (+%.1fs ramp)", (double)t / 1e9, (double)ramp / 1e9);
-        return t ? (double)(t + ramp) / 1e9 : 0;
+        return t ? (double)end / 1e9 : 0;
 }
 
 /* Every dev_t of the disk and its partitions, and their names; the partitions through sysfs. */

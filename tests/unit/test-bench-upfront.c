@@ -175,6 +175,23 @@ static void test_round_words(void **state)
         o.jobs[1].stonewall = true;
         assert_true(bench_round_words(&o, 0, b, sizeof(b)) == 20.0);
         assert_string_equal(b, "20.0s (+0.0s ramp)");
+        /* b waits for a (fio's wait_for=): one after the other too (before: 10.0s) */
+        o.jobs[1].stonewall = false;
+        o.jobs[1].wait_for = (char *)"a";
+        assert_true(bench_round_words(&o, 0, b, sizeof(b)) == 20.0);
+        assert_string_equal(b, "20.0s (+0.0s ramp)");
+        o.jobs[1].wait_for = NULL;
+        /* b starts 15s into the round: 20s measured, 5s with no job running (before: "25.0s") */
+        o.jobs[1].startdelay_ns = 15000000000ull;
+        assert_true(bench_round_words(&o, 0, b, sizeof(b)) == 25.0);
+        assert_string_equal(b, "20.0s (+0.0s ramp, +5.0s start delay)");
+        /* with a stonewall, fio counts startdelay= from the run's start, not the group's: b starts at
+         * 10s, when a ends (before: 25.0s) */
+        o.jobs[1].startdelay_ns = 5000000000ull;
+        o.jobs[1].stonewall = true;
+        assert_true(bench_round_words(&o, 0, b, sizeof(b)) == 20.0);
+        assert_string_equal(b, "20.0s (+0.0s ramp)");
+        o.jobs[1].startdelay_ns = 0;
         {
                 struct bench_result r[2] = { { .runtime_ns = 3, .job = &o.jobs[0] },
                                              { .runtime_ns = 5, .job = &o.jobs[1] } };
