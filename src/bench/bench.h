@@ -422,6 +422,8 @@ void bench_target_close_one(struct bench_target *t);
 
 /* storage.c: the kernel-interface filesystem path is on ("sysfs"), or NULL (storage, or unknown) */
 const char *bench_storage_kernel_fs(const char *path);
+/* storage.c: the same of the file open at fd (O_PATH will do) */
+const char *bench_storage_kernel_fs_fd(int fd);
 /* storage.c: 1 if character device rdev is storage by its class (written to cls), 0 if not, or -errno */
 int bench_storage_chardev(struct ios_ctx *root, dev_t rdev, char *cls, size_t len);
 /* The region o asks for in t. */

@@ -208,6 +208,9 @@ int bench_jobfile_read(const char *path, char **ret)
                 return -errno;
         if (!S_ISREG(st.st_mode))
                 return -EINVAL;
+        /* nor a kernel interface's: reading /proc/kmsg takes the log from who waits for it, and waits */
+        if (bench_storage_kernel_fs_fd(pfd))
+                return -EMEDIUMTYPE;
         snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
         fd = open(self, O_RDONLY | O_CLOEXEC);
         if (fd < 0)
@@ -217,6 +220,8 @@ int bench_jobfile_read(const char *path, char **ret)
 
 const char *bench_jobfile_unread(int r)
 {
+        if (r == -EMEDIUMTYPE)
+                return "a kernel interface's file, on procfs, sysfs or the like: reading it can act";
         return r == -EFBIG ? "longer than 16 MiB" : r == -EBADMSG ? "binary data" :
                r == -EINVAL ? "not a regular file" : NULL;
 }

@@ -10,7 +10,7 @@
  * namespace's generic device, SCSI generic, bsg, a DAX device or an MTD
  * device; /dev/mem, /dev/port or /dev/watchdog are not.  Both backends
  * ask here: target.c for the native one's target, fiojob.c for each file
- * a fio job names.
+ * a fio job names, jobfile.c for a job file and the files it includes.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -67,16 +67,27 @@ static const struct {
         { DEVPTS_SUPER_MAGIC, "devpts" },
 };
 
+static const char *kernel_fs_named(const struct statfs *sf)
+{
+        for (size_t i = 0; i < ELEMENTSOF(kernel_fs); i++)
+                if ((unsigned long)sf->f_type == kernel_fs[i].magic)
+                        return kernel_fs[i].name;
+        return NULL;
+}
+
 const char *bench_storage_kernel_fs(const char *path)
 {
         struct statfs sf;
 
-        if (statfs(path, &sf) < 0)
-                return NULL;    /* the open that follows fails and says why */
-        for (size_t i = 0; i < ELEMENTSOF(kernel_fs); i++)
-                if ((unsigned long)sf.f_type == kernel_fs[i].magic)
-                        return kernel_fs[i].name;
-        return NULL;
+        /* on failure, the open that follows fails and says why */
+        return statfs(path, &sf) < 0 ? NULL : kernel_fs_named(&sf);
+}
+
+const char *bench_storage_kernel_fs_fd(int fd)
+{
+        struct statfs sf;
+
+        return fstatfs(fd, &sf) < 0 ? NULL : kernel_fs_named(&sf);
 }
 
 int bench_storage_chardev(struct ios_ctx *root, dev_t rdev, char *cls, size_t len)

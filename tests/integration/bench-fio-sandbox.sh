@@ -18,8 +18,10 @@
 # read job on /dev/zero (fio opens a character device read-write) runs;
 # memory is bounded for any job file (/dev/zero as a job file, numjobs=256
 # nrfiles=10000000, and 4,194,305 files of ioengine=null, which fio keeps
-# in memory too: a clear error); a FIFO as the job file or an include is
-# no job file (the bench opened it and waited for a writer forever); write_bw_log alone makes a log named
+# in memory too: a clear error); a FIFO or a kernel interface's file
+# (procfs) as the job file or an include is no job file, with or without
+# --allow-exec (the bench opened a FIFO and waited for a writer forever,
+# and read /proc/kmsg, the kernel's log, and waited for more); write_bw_log alone makes a log named
 # after the job, as fio does with the job file, not "1"; a command run with
 # --allow-exec gets EPERM for BLKROSET on a read target (the device stays
 # read-write); nor changes a file's mode, owner, times or extended
@@ -97,6 +99,7 @@ printf '[x]\nfilename=%s/data\nsize=1m\nrw=read\ninclude desc.inc\ninclude desc.
 printf '[x]\nfilename=%s/data\nrw=read\nsize=64k\ninclude %s/self.fio\n' "$B_TMP" "$B_TMP" >self.fio
 mkfifo fifo
 printf '[x]\nfilename=%s/data\nrw=read\nsize=64k\ninclude %s/fifo\n' "$B_TMP" "$B_TMP" >fifo.fio
+sed "s|^include .*|include /proc/version|" fifo.fio >proc.fio
 mkdir many
 printf '[m]\ndirectory=%s/many\nnumjobs=256\nnrfiles=10000000\nsize=1m\nrw=read\n' "$B_TMP" >big.fio
 printf '[m]\ndirectory=%s/many\nioengine=null\nnrfiles=4194305\nsize=64m\nrw=read\n' "$B_TMP" >bignull.fio
@@ -161,12 +164,22 @@ for mode in landlock none; do
         # would wait for a writer forever; a device's open can act, a watchdog's arms it)
         (timeout 120 "$BENCH_BIN" --backend=fio --runtime=1 --unconfined fifo.fio >out 2>err)
         rc=$?
-        [ $rc = 3 ] && grep -q "include $B_TMP/fifo, which iosched-bench cannot read (not a regular file)" err ||
+        [ $rc = 2 ] && grep -q "include $B_TMP/fifo: not a job file (not a regular file)" err ||
                 b_fail "$mode: an include of a FIFO: exit $rc: $(tail -2 err)"
         (timeout 120 "$BENCH_BIN" --backend=fio --runtime=1 --unconfined fifo >out 2>err)
         rc=$?
         [ $rc = 2 ] && grep -q "fifo: not a job file (not a regular file)" err ||
                 b_fail "$mode: a FIFO as the job file: exit $rc: $(tail -2 err)"
+        # nor a kernel interface's file (procfs, sysfs...), regular as it says it is: reading
+        # /proc/kmsg takes the kernel's log from its reader, and waits for more (before: read, and
+        # the bench hung until SIGKILL; an include of one needed --allow-exec only)
+        for form in "--allow-exec proc.fio" /proc/version; do
+                # shellcheck disable=SC2086
+                (timeout 120 "$BENCH_BIN" --backend=fio --runtime=1 --unconfined $form >out 2>err)
+                rc=$?
+                [ $rc = 2 ] && grep -q "/proc/version: not a job file (a kernel interface's file, on procfs" err ||
+                        b_fail "$mode: $form: exit $rc: $(tail -2 err)"
+        done
         # the network: nbd over a unix socket nobody named as a target
         rm -f nbd.sock conn conn.ready
         b_unix_listener "$B_TMP/nbd.sock" "$B_TMP/conn"

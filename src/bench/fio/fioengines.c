@@ -369,6 +369,10 @@ static int gate(const char *text, const char *path, int depth, char **what, stru
                         r = bench_jobfile_read(inc, &itext);
                         if (r == -ENOENT || r == -ENOTDIR)
                                 continue;       /* fio cannot read it either, and says so */
+                        /* no job file: fio would wait on a FIFO, or take a kernel log's lines */
+                        if (bench_jobfile_unread(r) && r != -EFBIG && r != -EBADMSG)
+                                return said(-EBADMSG, what, "%s: include %s: not a job file (%s)", path, inc,
+                                            bench_jobfile_unread(r));
                         if (r < 0)
                                 return said(1, what, "%s: include %s, which iosched-bench cannot read (%s) "
                                             "to look for an engine", path, inc,
