@@ -29,7 +29,8 @@
 # its clone3 fails with ENOSYS (CLONE_INTO_CGROUP would start a process
 # out of the run's cgroup); a job named with a '/' whose command's output
 # fio would write beside the job's name (../o/evil.prerun.txt, an existing
-# o/keep.postrun.txt) is refused (exit 3), nothing made or truncated.
+# o/keep.postrun.txt) is refused (exit 3), nothing made or truncated, nor
+# is a command's output file made for a run refused for another reason.
 # Each form with Landlock and on the path of kernels without
 # it (IOSCHED_BENCH_LANDLOCK=0), where a job file is refused without
 # --unconfined.
@@ -266,6 +267,15 @@ for mode in landlock none; do
         done
         [ ! -e o/evil.prerun.txt ] && [ "$(cat o/keep.postrun.txt)" = kept ] ||
                 b_fail "$mode: job name with '/': $(ls o) $(cat o/keep.postrun.txt)"
+        # a run refused for another reason (cgroup=) makes no file for its commands' output either
+        # (before: an empty refused.prerun.txt and refused.postrun.txt were left)
+        printf '[refused]\nfilename=%s\nrw=read\nsize=1m\nexec_prerun=true\nexec_postrun=true\ncgroup=x\n' \
+                "$dev" >w/refused.fio
+        cd w || b_fail "cd w"
+        run --allow-exec --allow-write --unconfined refused.fio
+        cd "$B_TMP" || b_fail "cd"
+        [ $rc = 3 ] && [ ! -e w/refused.prerun.txt ] && [ ! -e w/refused.postrun.txt ] ||
+                b_fail "$mode: a refused run: exit $rc, made $(ls w): $(tail -2 w/err)"
         # a log named by the job (write_bw_log alone: fio names it after the job, not "1")
         rm -f lj_bw.1.log 1_bw.1.log
         run --allow-write --unconfined lj.fio

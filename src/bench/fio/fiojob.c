@@ -57,6 +57,7 @@ struct model {
         bool have_tg, tg_bdev;
         struct bench_sset seen, seen_w, dirs, disks;
         struct bench_list created, rd, wr, cr, ex, in, ls;
+        struct bench_list out;          /* exec_output(): files fio writes a command's output to */
         dev_t want_rdev;                /* --target-device's */
         char disk1[64];                 /* the first target's disk */
         unsigned thread;                /* the first thread of the job met, counted over all jobs */
@@ -439,15 +440,16 @@ static int walk(struct model *m, struct jobsum *js, const char *path, int depth,
  * fio runs exec_prerun= and exec_postrun= as "CMD > JOB.prerun.txt 2>&1"
  * in its working directory, and ioengine=exec's program with its output
  * in JOB.stdout and JOB.stderr there (std_redirect, on unless set off).
- * Such a file (JOB.suffix) is made here, empty, when it is not there (and
- * kept, as fio leaves it), and the fence lets fio write that file alone:
- * it may make no file there.  what: the option whose output it is.
+ * Such a file (JOB.suffix) is made, empty, when it is not there (and
+ * kept, as fio leaves it), once the run is not refused (make_outputs()),
+ * and the fence lets fio write that file alone: it may make no file
+ * there.  what: the option whose output it is.
  */
 static int exec_output(struct model *m, const struct bench_fio_def *j, const char *suffix, const char *what)
 {
-        char path[PATH_MAX], real[PATH_MAX];
+        char path[PATH_MAX];
         struct stat st;
-        int fd;
+        int r;
 
         if (snprintf(path, sizeof(path), "%s.%s", j->name, suffix) >= (int)sizeof(path))
                 return -ENAMETOOLONG;
@@ -460,21 +462,43 @@ static int exec_output(struct model *m, const struct bench_fio_def *j, const cha
                 return bench_fio_problem(m->d,
                                          "job '%s': fio writes the output of %s to %s: needs --allow-write",
                                          j->name, what, path);
-        fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
-        if (fd < 0)
+        r = lstat(path, &st) < 0 ? -errno : 0;
+        if (r < 0 && r != -ENOENT)
                 return bench_fio_problem(m->d, "job '%s': %s (where fio writes the output of %s): %s",
-                                         j->name, path, what, ios_strerror(-errno));
-        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-                close(fd);
+                                         j->name, path, what, ios_strerror(r));
+        if (r == 0 && !S_ISREG(st.st_mode))
                 return bench_fio_problem(m->d,
                                          "job '%s': %s (where fio writes the output of %s) is not a "
                                          "regular file",
                                          j->name, path, what);
+        return bench_list_push(&m->out, path);
+}
+
+/* The output files of exec_output(), made where they are not there, for fio to write alone. */
+static int make_outputs(struct model *m)
+{
+        for (size_t i = 0; i < m->out.n; i++) {
+                const char *path = (*m->out.v)[i];
+                char real[PATH_MAX];
+                struct stat st;
+                int fd;
+
+                fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+                if (fd < 0)
+                        return bench_fio_problem(m->d, "%s, where fio writes a command's output: %s", path,
+                                                 ios_strerror(-errno));
+                if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+                        close(fd);
+                        return bench_fio_problem(m->d, "%s, where fio writes a command's output, is not a "
+                                                 "regular file", path);
+                }
+                close(fd);
+                if (!realpath(path, real))
+                        snprintf(real, sizeof(real), "%s", path);
+                if (bench_list_push(&m->wr, real) < 0)
+                        return -ENOMEM;
         }
-        close(fd);
-        if (!realpath(path, real))
-                snprintf(real, sizeof(real), "%s", path);
-        return bench_list_push(&m->wr, real);
+        return 0;
 }
 
 /* What in the job runs code: each needs --allow-exec; with it, the programs for the fence. */
@@ -1364,6 +1388,7 @@ int bench_fio_model(const struct bench_opts *g, struct bench_fio_defs *d, struct
                     struct bench_fio *f, struct bench_target *tg, struct bench_error *e)
 {
         struct model m = { .g = g, .d = d, .f = f, .root = root, .tg = tg };
+        _cleanup_(ios_strv_freep) char **out = NULL;
         _cleanup_free_ struct jobsum *sums = NULL;
         bool resolved = true;
         int r;
@@ -1375,6 +1400,7 @@ int bench_fio_model(const struct bench_opts *g, struct bench_fio_defs *d, struct
         m.ex = (struct bench_list){ .v = &f->access.exec };
         m.in = (struct bench_list){ .v = &f->access.input };
         m.ls = (struct bench_list){ .v = &f->access.listed };
+        m.out = (struct bench_list){ .v = &out };
         f->access.allow_exec = g->allow_exec;
         r = target_device(&m);
         if (r >= 0)
@@ -1406,6 +1432,9 @@ int bench_fio_model(const struct bench_opts *g, struct bench_fio_defs *d, struct
         if (r >= 0 && !resolved && bench_sandbox_abi() == 0)
                 r = bench_fio_problem(d, "cannot confine fio on this kernel (no Landlock) and cannot resolve every "
                                       "file the jobs name: refusing");
+        /* nothing made for a refused run */
+        if (r >= 0 && !d->nproblems)
+                r = make_outputs(&m);
         if (r == -EINTR)
                 r = bench_error_set(e, BENCH_ERR_INTERRUPTED, EINTR, "interrupted by signal %d", bench_stop_signal);
         bench_sset_done(&m.seen);
