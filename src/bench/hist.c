@@ -151,6 +151,8 @@ void bench_dir_stats_merge(struct bench_dir_stats *to, const struct bench_dir_st
         to->ios += from->ios;
         to->bytes += from->bytes;
         to->short_ios += from->short_ios;
+        /* fio's group: the longest (sum_group_stats()); a run's jobs are placed (bench_result_spans()) */
+        to->runtime_ns = from->runtime_ns > to->runtime_ns ? from->runtime_ns : to->runtime_ns;
         bench_lat_merge(&to->slat, &from->slat);
         bench_lat_merge(&to->clat, &from->clat);
         bench_lat_merge(&to->lat, &from->lat);

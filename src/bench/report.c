@@ -21,28 +21,32 @@
 
 const char *bench_backend_name = "native";
 
+/* n over the time of direction dir's I/O, or of the result's (dir < 0) */
+static double per_second(const struct bench_result *r, int dir, uint64_t n)
+{
+        uint64_t t = dir < 0 ? r->runtime_ns : bench_result_dir_ns(r, dir);
+
+        return t ? (double)n * 1e9 / (double)t : 0;
+}
+
 double bench_result_iops(const struct bench_result *r, int dir)
 {
         uint64_t n = 0;
 
-        if (r->runtime_ns == 0)
-                return 0;
         for (int d = 0; d < BENCH_NDIR; d++)
                 if (dir < 0 || dir == d)
                         n += r->d[d].ios;
-        return (double)n * 1e9 / (double)r->runtime_ns;
+        return per_second(r, dir, n);
 }
 
 double bench_result_bw(const struct bench_result *r, int dir)
 {
         uint64_t n = 0;
 
-        if (r->runtime_ns == 0)
-                return 0;
         for (int d = 0; d < BENCH_NDIR; d++)
                 if (dir < 0 || dir == d)
                         n += r->d[d].bytes;
-        return (double)n * 1e9 / (double)r->runtime_ns;
+        return per_second(r, dir, n);
 }
 
 uint64_t bench_result_clat_pct(const struct bench_result *r, int dir, double p)
@@ -124,7 +128,7 @@ static void dir_text(FILE *f, const struct bench_result *r, int d)
                 d == BENCH_READ ? "read" : "write",
                 bench_fmt_num(a, sizeof(a), bench_result_iops(r, d)),
                 bench_fmt_bytes(b, sizeof(b), bench_result_bw(r, d)), bench_result_bw(r, d) / 1e6,
-                s->ios, (double)r->runtime_ns / 1e9,
+                s->ios, (double)bench_result_dir_ns(r, d) / 1e9,
                 s->short_ios ? " (some short)" : "");
         lat_line(f, "slat", &s->slat);
         lat_line(f, "clat", &s->clat);
@@ -252,13 +256,17 @@ int bench_report_units(const struct bench_opts *o, const struct bench_result *r,
                        unsigned *ret_n)
 {
         struct bench_result *u = calloc(r->njobs ? r->njobs : 1, sizeof(*u));
+        _cleanup_free_ struct bench_result *members = calloc(r->njobs ? r->njobs : 1, sizeof(*members));
         unsigned n = 0;
         int k = 0;
 
-        if (!u)
+        if (!u || !members) {
+                free(u);
                 return -ENOMEM;
+        }
         for (unsigned j = 0; j < r->njobs && k == 0; j++) {
                 const struct bench_opts *jo = &o->jobs[j];
+                unsigned m = 0;
                 bool seen = false;
 
                 /* group_reporting: the group's jobs that ask for it, merged where the first one is */
@@ -269,8 +277,13 @@ int bench_report_units(const struct bench_opts *o, const struct bench_result *r,
                         continue;
                 for (unsigned i = j; i < r->njobs && k == 0; i++)
                         if (i == j || (jo->group_reporting && o->jobs[i].group_reporting &&
-                                       o->jobs[i].groupid == jo->groupid))
+                                       o->jobs[i].groupid == jo->groupid)) {
                                 k = bench_result_merge(&u[n], &r->jobs[i]);
+                                members[m++] = r->jobs[i];      /* a view, for the times below */
+                        }
+                /* the group's time, and each direction's, as its jobs ran (one may wait for another) */
+                if (m > 1)
+                        bench_result_spans(&u[n], members, m);
                 n++;
         }
         if (k < 0) {
@@ -369,7 +382,8 @@ static void json_dir(FILE *f, const char *ind, const char *name, const struct be
         fprintf(f, "%s\"bw_bytes\" : %.0f,\n", in, bw);
         fprintf(f, "%s\"bw\" : %.0f,\n", in, bw / 1024);
         fprintf(f, "%s\"iops\" : %f,\n", in, d >= 0 ? bench_result_iops(r, d) : 0.0);
-        fprintf(f, "%s\"runtime\" : %" PRIu64 ",\n", in, s->ios ? r->runtime_ns / 1000000 : 0);
+        fprintf(f, "%s\"runtime\" : %" PRIu64 ",\n", in,
+                !s->ios ? 0 : (d >= 0 ? bench_result_dir_ns(r, d) : r->runtime_ns) / 1000000);
         fprintf(f, "%s\"total_ios\" : %" PRIu64 ",\n", in, s->ios);
         fprintf(f, "%s\"short_ios\" : %" PRIu64 ",\n", in, s->short_ios);
         fprintf(f, "%s\"drop_ios\" : 0,\n", in);

@@ -151,21 +151,38 @@ int bench_result_merge_samples(struct bench_result *to, const struct bench_resul
         return 0;
 }
 
-uint64_t bench_result_span(const struct bench_result *jobs, unsigned n)
+uint64_t bench_result_dir_ns(const struct bench_result *r, int d)
 {
-        _cleanup_free_ struct bench_window *w = calloc(n ? n : 1, sizeof(*w));
+        return r->d[d].runtime_ns ? r->d[d].runtime_ns : r->runtime_ns;
+}
 
-        if (!w) {
-                uint64_t most = 0;      /* no memory: fio's group figure, the longest job's */
+void bench_result_spans(struct bench_result *to, const struct bench_result *jobs, unsigned n)
+{
+        _cleanup_free_ struct bench_window *w = calloc(n ? 2 * n : 1, sizeof(*w));
+        struct bench_window *dw;
+
+        if (!w) {       /* no memory: fio's group figure, the longest job's, for each direction too */
+                uint64_t most = 0;
 
                 for (unsigned i = 0; i < n; i++)
                         most = jobs[i].runtime_ns > most ? jobs[i].runtime_ns : most;
-                return most;
+                to->runtime_ns = most;
+                for (int d = 0; d < BENCH_NDIR; d++)
+                        to->d[d].runtime_ns = most;
+                return;
         }
         for (unsigned i = 0; i < n; i++)
                 w[i] = (struct bench_window){ .job = jobs[i].job, .len = jobs[i].runtime_ns };
         bench_jobs_place(w, n);
-        return bench_windows_cover(w, n, false);
+        dw = w + n;     /* each direction's windows: the job's start, its time in that direction */
+        for (int d = 0; d < BENCH_NDIR; d++) {
+                for (unsigned i = 0; i < n; i++) {
+                        dw[i] = w[i];
+                        dw[i].to = w[i].from + (jobs[i].d[d].ios ? bench_result_dir_ns(&jobs[i], d) : 0);
+                }
+                to->d[d].runtime_ns = bench_windows_cover(dw, n, false);
+        }
+        to->runtime_ns = bench_windows_cover(w, n, false);
 }
 
 int bench_result_merge(struct bench_result *to, const struct bench_result *from)

@@ -25,7 +25,11 @@
 # IOPS (at most its faster job's); on fio, a job's clones (numjobs=),
 # which fio reports apart, are one job with their results added up, as
 # natively: numjobs= said, one entry per job in -J, the objective of a
-# job is all of its clones; the bench reads a job file for fio once (strace).
+# job is all of its clones; the bench reads a job file for fio once (strace);
+# a direction's figures are over its own time (a group of a long reader
+# and a short writer, verify='s reads after its writes, both backends),
+# and a group of jobs one after another (wait_for=) over their times
+# added up.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -225,4 +229,27 @@ done
 $BENCH --backend=fio --filename="$dev" --rw=randread --numjobs=4 --runtime=1 --time_based >"$B_TMP/out" \
         2>"$B_TMP/err" || b_fail "numjobs=4: $(cat "$B_TMP/err")"
 grep -q "rw=randread bs=4KiB iodepth=1 numjobs=4 " "$B_TMP/out" || b_fail "numjobs=4 not said: $(head -3 "$B_TMP/out")"
+# a direction's figures are over its own time: a group (group_reporting) of a reader for 600 ms and a
+# writer for 200 ms writes in 200 ms (before: its writes over 600 ms, a third of their rate)
+printf '[global]\nfilename=%s\ntime_based\ngroup_reporting\n[a]\nrw=randread\nruntime=600ms\n[b]\nrw=randwrite\nruntime=200ms\n' \
+        "$dev" >"$B_TMP/gr.fio"
+for b in fio native; do
+        $BENCH -J --backend=$b --allow-write "$B_TMP/gr.fio" >"$B_TMP/gr.json" 2>"$B_TMP/err" ||
+                b_fail "group_reporting, $b: $(cat "$B_TMP/err")"
+        check '.jobs | length == 1 and .[0].write.runtime < 400 and .[0].read.runtime >= 550 and
+                .[0].write.iops >= .[0].write.total_ios / 0.4' "$B_TMP/gr.json" "group_reporting, $b: writes over the reads' time"
+done
+# a group of jobs one after another (wait_for=, fio's): the group's time is theirs added up (before:
+# fio's group figure, the longer job's, and the run's IOPS twice either job's)
+printf '[global]\nfilename=%s\ntime_based\nruntime=300ms\ngroup_reporting\n[a]\nrw=randread\n[b]\nrw=randread\nwait_for=a\n' \
+        "$dev" >"$B_TMP/gw.fio"
+$BENCH -J --backend=fio "$B_TMP/gw.fio" >"$B_TMP/gw.json" 2>"$B_TMP/err" || b_fail "wait_for in a group: $(cat "$B_TMP/err")"
+check '.jobs | length == 1 and .[0].read.runtime >= 550 and .[0].job_runtime >= 550' "$B_TMP/gw.json" \
+        "wait_for in a group: the group's time"
+# verify=: the reads after the writes, each over its own time, the job's over both (before: both
+# directions over the longer one, the job's IOPS 1.5-1.9x)
+$BENCH -J --backend=fio --filename="$dev" --allow-write --rw=write --size=16m --verify=crc32c >"$B_TMP/v.json" \
+        2>"$B_TMP/err" || b_fail "verify: $(cat "$B_TMP/err")"
+check '.jobs[0] | .read.total_ios == 4096 and .write.total_ios == 4096 and
+        .job_runtime + 3 >= .read.runtime + .write.runtime' "$B_TMP/v.json" "verify: the job's time is not its phases'"
 echo "PASS"

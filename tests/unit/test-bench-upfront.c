@@ -90,6 +90,15 @@ static char *tree_with(const char *what)
         return dir;
 }
 
+/* the run's measured time of n jobs (sample.c) */
+static uint64_t span(const struct bench_result *jobs, unsigned n)
+{
+        struct bench_result run = { 0 };
+
+        bench_result_spans(&run, jobs, n);
+        return run.runtime_ns;
+}
+
 static void test_holdings(void **state)
 {
         struct bench_opts o;
@@ -196,16 +205,16 @@ static void test_round_words(void **state)
                 struct bench_result r[2] = { { .runtime_ns = 3, .job = &o.jobs[0] },
                                              { .runtime_ns = 5, .job = &o.jobs[1] } };
 
-                assert_int_equal(bench_result_span(r, 2), 8);
+                assert_int_equal(span(r, 2), 8);
                 o.jobs[1].stonewall = false;
-                assert_int_equal(bench_result_span(r, 2), 5);
+                assert_int_equal(span(r, 2), 5);
                 /* b waits for a (fio's wait_for=): one after the other too */
                 o.jobs[1].wait_for = (char *)"a";
-                assert_int_equal(bench_result_span(r, 2), 8);
+                assert_int_equal(span(r, 2), 8);
                 o.jobs[1].wait_for = NULL;
                 /* b starts 10 after the run: the windows [0,3] and [10,15], 8 in all */
                 o.jobs[1].startdelay_ns = 10;
-                assert_int_equal(bench_result_span(r, 2), 8);
+                assert_int_equal(span(r, 2), 8);
                 o.jobs[1].startdelay_ns = 0;
         }
         bench_opts_done(&o);

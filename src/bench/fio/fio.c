@@ -154,6 +154,22 @@ static int refuse(struct bench_fio_defs *d, struct bench_error *e)
         return bench_error_set(e, c, c == BENCH_ERR_USAGE ? EINVAL : EPERM, "%s", d->problems[0]);
 }
 
+/* Each job's group_reporting= kept in f and taken from what fio is given (fio.h). */
+static int ungroup(struct bench_fio_defs *d, struct bench_fio *f)
+{
+        f->grouped = calloc(d->n ? d->n : 1, sizeof(*f->grouped));
+        if (!f->grouped)
+                return -ENOMEM;
+        f->ngrouped = (unsigned)d->n;
+        for (size_t i = 0; i < d->n; i++) {
+                const struct bench_fio_kv *kv = bench_fio_kv_last(&d->jobs[i].kv, "group_reporting");
+
+                f->grouped[i] = kv && (!kv->val || !bench_fio_falsy(kv->val));
+                bench_fio_kv_drop(&d->jobs[i].kv, "group_reporting");
+        }
+        return 0;
+}
+
 int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct bench_fio *f,
                       struct bench_target *tg, struct bench_error *e)
 {
@@ -187,6 +203,8 @@ int bench_fio_prepare(const struct bench_opts *g, struct ios_ctx *root, struct b
                 r = bench_fio_model(g, &d, root, f, tg, e);
         if (r >= 0 && d.nproblems)
                 r = refuse(&d, e);
+        if (r >= 0)
+                r = ungroup(&d, f);
         if (r >= 0)
                 r = bench_fio_argv(&d, f->exe, &f->argv);
         if (r >= 0 && !(f->envp = bench_fio_environ()))
@@ -627,6 +645,7 @@ void bench_fio_done(struct bench_fio *f)
         free(f->preset);
         free(f->exe);
         ios_strv_free(f->argv);
+        free(f->grouped);
         bench_fio_view_done(f);
         *f = (struct bench_fio){ .fence.rs = -1 };
 }

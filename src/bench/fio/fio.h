@@ -71,6 +71,10 @@ struct bench_fio {
         bool sets_hints;                /* a job has write_hint=: fio sets its files' hints (fiohints.c) */
         struct bench_fio_hint *hints;   /* the write targets' hints before fio's first run */
         size_t nhints;
+        bool *grouped;                  /* each job's group_reporting=, which fio is not given: it would
+                                         * report a group as one job, which no run's time can place;
+                                         * report.c merges the group (fioresult.c) */
+        unsigned ngrouped;
         /* fioresult.c: the jobs as fio reports them, for report.c and compare.c */
         struct bench_opts view;
         struct bench_fio_job *jobs;

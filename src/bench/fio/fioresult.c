@@ -159,7 +159,6 @@ static void job_view(struct bench_opts *o, struct bench_fio_job *fj, const struc
                         (void)bench_jobopt_set(o, ran_with[i], *v ? v : NULL, NULL, &ignored);
                 }
         o->groupid = (unsigned)num(ios_json_get(job, "groupid"), 1u << 20);
-        o->group_reporting = false;
         o->ncpus = 0;
         o->prioclass = -1;
 }
@@ -241,6 +240,8 @@ static int build_view(struct bench_fio *f, const struct bench_opts *g, const str
                 job_view(&f->view.jobs[k], &f->jobs[k], doc, &jobs->kids[i], g);
                 if (!f->view.jobs[k].name)
                         return -ENOMEM;
+                /* fio reports jobs in their order: the k-th is the k-th read (fio.c ungroup()) */
+                f->view.jobs[k].group_reporting = k < f->ngrouped && f->grouped[k];
                 f->jobs[k].entries = c;
                 i += c;
         }
@@ -295,10 +296,13 @@ static void entry_result(const struct bench_result *res, const struct ios_json *
         for (int d = 0; d < BENCH_NDIR; d++) {
                 uint64_t x = dir_from(ios_json_get(j, d == BENCH_READ ? "read" : "write"), &jr->d[d]);
 
+                jr->d[d].runtime_ns = x;
                 rt = x > rt ? x : rt;
         }
+        /* the job's time after its ramp, its directions one after another too (verify=: the reads
+         * after the writes; fio is given no group_reporting=, which adds its jobs' times up) */
         jrt = (double)num(ios_json_get(j, "job_runtime"), 1ull << 40) * 1e6;
-        jr->runtime_ns = rt ? rt : (uint64_t)jrt;
+        jr->runtime_ns = (uint64_t)jrt > rt ? (uint64_t)jrt : rt;
         jr->elapsed_ns = res->elapsed_ns;
         /* CPU % of the runtime, at most every CPU's */
         jr->usr_ns = (uint64_t)(dnum(ios_json_get(j, "usr_cpu"), 100000) / 100 * (double)jr->runtime_ns);
@@ -371,7 +375,7 @@ int bench_fio_result(struct bench_fio *f, const struct bench_opts *g, const stru
                                 return r;
                 }
                 memcpy(res->d, tot.d, sizeof(res->d));
-                res->runtime_ns = bench_result_span(res->jobs, res->njobs);
+                bench_result_spans(res, res->jobs, res->njobs);
                 res->usr_ns = tot.usr_ns;
                 res->sys_ns = tot.sys_ns;
                 res->ctx = tot.ctx;

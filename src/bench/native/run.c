@@ -39,8 +39,11 @@ static void add_thread(struct bench_result *res, const struct bench_thread *t)
 {
         uint64_t win = t->win_end > t->win_start ? bench_ticks_to_ns(t->win_end - t->win_start) : 0;
 
-        for (int d = 0; d < BENCH_NDIR; d++)
+        for (int d = 0; d < BENCH_NDIR; d++) {
                 bench_dir_stats_merge(&res->d[d], &t->st[d]);
+                if (t->st[d].ios && win > res->d[d].runtime_ns)
+                        res->d[d].runtime_ns = win;     /* a thread's directions run side by side */
+        }
         /* fio's group reporting: runtime is the longest job's */
         if (win > res->runtime_ns)
                 res->runtime_ns = win;
@@ -341,7 +344,7 @@ static void finish(struct watch *W)
                 bench_result_machine_cpu(res, &W->cpu0, &W->cpu1);
         merge(W->w, res);
         if (res->njobs)
-                res->runtime_ns = bench_result_span(res->jobs, res->njobs);
+                bench_result_spans(res, res->jobs, res->njobs);
         /* the run's samples: the sum over the jobs */
         for (unsigned j = 0; j < res->njobs; j++)
                 if (bench_result_merge_samples(res, &res->jobs[j]) < 0)
