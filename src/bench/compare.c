@@ -57,6 +57,24 @@ static uint64_t objective_ios(const struct bench_opts *g, const struct bench_res
         return r->d[BENCH_READ].ios + r->d[BENCH_WRITE].ios;
 }
 
+/*
+ * The bytes the disk read in a round (its stat's read sectors, 512 bytes
+ * each) against those the objective's jobs read: where it read under a
+ * tenth of them, the page cache answered the rest (direct=0), and no
+ * scheduler saw them.  Reads alone: a buffered write reaches the disk
+ * when it is written back, in the round or after it.  False when the disk
+ * did its share or its stat is unknown.
+ */
+static bool cache_answered(const struct bench_opts *g, const struct bench_result *run, uint64_t *disk,
+                           uint64_t *jobs)
+{
+        const uint64_t *a = run->disk_stat_before, *b = run->disk_stat_after;
+
+        *jobs = bench_objective_result(g, run)->d[BENCH_READ].bytes;
+        *disk = run->have_disk_stat ? (b[2] - a[2]) * 512 : 0;
+        return run->have_disk_stat && *jobs > 0 && *disk < *jobs / 10;
+}
+
 /* Median over the completed runs of f(run). */
 static double med_of(const struct bench_cmp_variant *s, unsigned loops,
                      double (*f)(const struct bench_result *))
@@ -159,6 +177,7 @@ static int measure_run(void *userdata, unsigned i, unsigned l, const char *tag, 
         struct bench_eta_line line = { .f = stderr, .tag = tag };
         const struct bench_progress_ops eta = { .update = bench_eta_update, .userdata = &line };
         struct bench_cmp_run *run = &m->s[i].runs[l];
+        uint64_t disk, jobs;
         int r;
 
         r = m->runner->run(m->runner, m->o, m->tg, m->disk, bench_eta_wanted(m->o, line.f) ? &eta : NULL,
@@ -183,6 +202,18 @@ static int measure_run(void *userdata, unsigned i, unsigned l, const char *tag, 
                 return bench_error_set(e, BENCH_ERR_IO, ENODATA,
                                        "%s%s%s did no I/O in the measured window: no figure to compare%s",
                                        job ? "job '" : "the run", job ? job : "", job ? "'" : "", why);
+        }
+        if (!run->res.interrupted && cache_answered(m->o, &run->res, &disk, &jobs)) {
+                const char *job = m->o->objective_job;
+                char a[32], b[32];
+
+                return bench_error_set(e, BENCH_ERR_IO, ENODATA,
+                                       "%s%s%s read %s in a round, %s %s: the page cache answered the rest "
+                                       "(direct=0), which no scheduler sees: no figure to compare (direct=1 "
+                                       "measures the disk)",
+                                       job ? "job '" : "the jobs", job ? job : "", job ? "'" : "",
+                                       bench_fmt_bytes(b, sizeof(b), (double)jobs), m->disk->name,
+                                       bench_fmt_bytes(a, sizeof(a), (double)disk));
         }
         return run->res.interrupted ? 1 : 0;
 }

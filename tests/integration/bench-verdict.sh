@@ -13,7 +13,10 @@
 # fio does; and in -J every variant has "vs_best", null for the best and
 # for the others the verdict's own pairwise figures (the runner-up's equal
 # the verdict's margin, p and significance); a p99 objective resting on
-# fewer than 100 completions a round is said to.
+# fewer than 100 completions a round is said to; a round whose reads the
+# page cache answered (direct=0, the disk read under a tenth of what the
+# objective's jobs read) is no figure to compare (exit 1), while buffered
+# writes and a cached job the objective does not name are compared.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -122,6 +125,23 @@ grep -q "^iosched-bench: $m holds: ext4 mounted on $B_TMP/mnt ($m)$" "$B_TMP/cwd
 grep -q "each round until each job has done its size (4MiB per thread)" "$B_TMP/cwd.err" ||
         b_fail "--filename=test, round: $(cat "$B_TMP/cwd.err")"
 [ -e "$B_TMP/mnt/d/test" ] && b_fail "the file it laid out is still there"
+# buffered reads the page cache answers (a 4 MiB region read again and again, direct=0, psync): the
+# disk sees none of them, so no scheduler is compared: exit 1, said (before: a "best" and exit 0)
+$BENCH --filename=/dev/$l --direct=0 --ioengine=psync --rw=randread --size=4m --runtime=300ms --time_based \
+        --loops=1 --compare=$V >"$B_TMP/cache.txt" 2>"$B_TMP/cache.err"
+rc=$?
+[ $rc = 1 ] && grep -q "^iosched-bench: the jobs read .* in a round, $l .*: the page cache answered the rest" \
+        "$B_TMP/cache.err" && ! grep -q "best:" "$B_TMP/cache.txt" ||
+        b_fail "cached reads: exit $rc: $(cat "$B_TMP/cache.err" "$B_TMP/cache.txt")"
+# not so: buffered writes, which reach the disk when written back (end_fsync=1: at the job's end, after
+# the native engine's window), nor a job the objective does not name
+$BENCH --filename=/dev/$l --allow-write --name=w --rw=write --direct=0 --bs=128k --runtime=300ms --time_based \
+        --end_fsync=1 --loops=1 --compare=$V >"$B_TMP/cache.txt" 2>"$B_TMP/cache.err" ||
+        b_fail "buffered writes: $(cat "$B_TMP/cache.err")"
+printf '[global]\nfilename=/dev/%s\ntime_based\nruntime=300ms\n[disk]\nrw=randread\n[cached]\nrw=read\ndirect=0\nsize=4m\n' \
+        "$l" >"$B_TMP/side.fio"
+$BENCH --objective=disk:iops --loops=1 --compare=$V "$B_TMP/side.fio" >"$B_TMP/cache.txt" 2>"$B_TMP/cache.err" ||
+        b_fail "a cached side job: $(cat "$B_TMP/cache.err")"
 # a read of the mounted device itself: allowed, and said
 $BENCH --filename=/dev/$m --rw=randread --runtime=200ms --ramp_time=0 --loops=1 --compare=$V \
         >"$B_TMP/mnt.txt" 2>"$B_TMP/mnt.err" || b_fail "read of a mounted device: $(cat "$B_TMP/mnt.err")"
