@@ -17,6 +17,10 @@ int bench_error_set(struct bench_error *e, enum bench_error_class cls, int err, 
                 va_start(ap, fmt);
                 vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
                 va_end(ap);
+                /* one line, with no terminal escape from what it quotes (a value fio echoes) */
+                for (char *c = e->msg; *c; c++)
+                        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                                *c = '?';
         }
         return -(err > 0 ? err : EINVAL);
 }

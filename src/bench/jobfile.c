@@ -180,7 +180,8 @@ int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char 
         return r;
 }
 
-/* All of fd by the bounded reader (readfile.c), as a job file's text: a NUL byte is no text (a library) */
+/* All of fd by the bounded reader (readfile.c), as a job file's text: a NUL byte is no text (a library),
+ * nor is a control character but blanks' (a terminal's escape, which fio and the reports would echo) */
 static int read_text(int fd, char **buf)
 {
         size_t len = 0;
@@ -188,12 +189,18 @@ static int read_text(int fd, char **buf)
 
         if (r < 0)
                 return r;
-        if (memchr(*buf, '\0', len)) {
+        r = memchr(*buf, '\0', len) ? -EBADMSG : 0;
+        for (size_t i = 0; r == 0 && i < len; i++) {
+                unsigned char c = (unsigned char)(*buf)[i];
+
+                if ((c < 0x20 && !strchr("\t\n\v\f\r", c)) || c == 0x7f)
+                        r = -EILSEQ;
+        }
+        if (r < 0) {
                 free(*buf);
                 *buf = NULL;
-                return -EBADMSG;
         }
-        return 0;
+        return r;
 }
 
 int bench_jobfile_read(const char *path, char **ret)
@@ -222,6 +229,8 @@ const char *bench_jobfile_unread(int r)
 {
         if (r == -EMEDIUMTYPE)
                 return "a kernel interface's file, on procfs, sysfs or the like: reading it can act";
+        if (r == -EILSEQ)
+                return "a control character, as a terminal's escapes start";
         return r == -EFBIG ? "longer than 16 MiB" : r == -EBADMSG ? "binary data" :
                r == -EINVAL ? "not a regular file" : NULL;
 }

@@ -121,8 +121,8 @@ int bench_jobs_finish(struct bench_opts *g, struct bench_error *e);
 int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char *path, struct bench_error *e);
 int bench_jobfile_parse(struct bench_opts *g, const char *path, struct bench_error *e);
 /* A job file's text: a regular file (else -EINVAL; looked at before it is opened) on no kernel interface
- * filesystem (else -EMEDIUMTYPE), text (else -EBADMSG) of at most BENCH_JOBFILE_MAX bytes (else -EFBIG),
- * or -errno. */
+ * filesystem (else -EMEDIUMTYPE), text (else -EBADMSG; a control character but a blank: -EILSEQ) of at
+ * most BENCH_JOBFILE_MAX bytes (else -EFBIG), or -errno. */
 int bench_jobfile_read(const char *path, char **ret);
 /* Why bench_jobfile_read()'s r is no job file, or NULL for another error. */
 const char *bench_jobfile_unread(int r);

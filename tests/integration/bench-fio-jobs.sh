@@ -29,7 +29,8 @@
 # a direction's figures are over its own time (a group of a long reader
 # and a short writer, verify='s reads after its writes, both backends),
 # and a group of jobs one after another (wait_for=) over their times
-# added up.
+# added up; no terminal escape from a job file or fio's words reaches the
+# terminal.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -252,4 +253,16 @@ $BENCH -J --backend=fio --filename="$dev" --allow-write --rw=write --size=16m --
         2>"$B_TMP/err" || b_fail "verify: $(cat "$B_TMP/err")"
 check '.jobs[0] | .read.total_ios == 4096 and .write.total_ios == 4096 and
         .job_runtime + 3 >= .read.runtime + .write.runtime' "$B_TMP/v.json" "verify: the job's time is not its phases'"
+# a terminal's escape reaches no terminal: a job file holding one is no job file, and a value fio
+# echoes in its reason is said with '?' for it (before: ESC [31m in the bench's lines)
+esc=$(printf '\033')
+printf '[r%s[31mRED]\nfilename=%s\nrw=read\nsize=1m\n' "$esc" "$dev" >"$B_TMP/esc.fio"
+$BENCH --backend=fio "$B_TMP/esc.fio" >"$B_TMP/out" 2>"$B_TMP/err"
+rc=$?
+[ $rc = 2 ] && grep -q "esc.fio: not a job file (a control character" "$B_TMP/err" ||
+        b_fail "a job file with an escape: exit $rc: $(cat -v "$B_TMP/err")"
+$BENCH --backend=fio --filename="$dev" --rw=read --size=1m "--exitall_on_error=q$esc[31m" >"$B_TMP/out" 2>"$B_TMP/err"
+rc=$?
+[ $rc = 2 ] && grep -q "exitall_on_error=q?\[31m" "$B_TMP/err" && ! grep -q "$esc" "$B_TMP/err" "$B_TMP/out" ||
+        b_fail "an escape fio echoes: exit $rc: $(cat -v "$B_TMP/err")"
 echo "PASS"

@@ -361,6 +361,10 @@ static void take_err(struct fio_child *c)
                 c->err = -1;
                 return;
         }
+        /* a value fio echoes, from a file it read (verify_pattern=), reaches no terminal as an escape */
+        for (ssize_t i = 0; i < n; i++)
+                if (((unsigned char)buf[i] < 0x20 && !strchr("\t\n\r", buf[i])) || buf[i] == 0x7f)
+                        buf[i] = '?';
         (void)!write(STDERR_FILENO, buf, (size_t)n);
         if ((size_t)n >= FIO_ERR_KEEP) {
                 memcpy(c->tail, buf + n - FIO_ERR_KEEP, FIO_ERR_KEEP);
