@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,45 @@ static void rounds_measured(FILE *f, const struct bench_opts *o, const struct be
                         o->objective_label, fewest, P99_FEW);
 }
 
+/* The depth each variant's rounds ran job j at, where fio's latency_target= set it (not its iodepth=). */
+static void settled_depths(FILE *f, const struct bench_opts *o, const struct bench_cmp_variant *s, unsigned n)
+{
+        for (unsigned j = 0; j < (o->njobs ? o->njobs : 1); j++) {
+                const struct bench_opts *jo = o->njobs ? &o->jobs[j] : o;
+                bool moved = false;
+
+                for (unsigned i = 0; i < n; i++)
+                        for (unsigned l = 0; l < o->loops; l++) {
+                                const struct bench_result *r = &s[i].runs[l].res;
+
+                                if (s[i].runs[l].done && j < r->njobs && r->jobs[j].depth != jo->iodepth)
+                                        moved = true;
+                        }
+                if (!moved)
+                        continue;
+                fprintf(f, "  note: fio's latency_target= set the depth of job '%s' (iodepth=%u), by round:",
+                        jo->name, jo->iodepth);
+                for (unsigned i = 0, said = 0; i < n; i++) {
+                        unsigned lo = UINT_MAX, hi = 0;
+
+                        for (unsigned l = 0; l < o->loops; l++) {
+                                const struct bench_result *r = &s[i].runs[l].res;
+
+                                if (s[i].runs[l].done && j < r->njobs) {
+                                        lo = r->jobs[j].depth < lo ? r->jobs[j].depth : lo;
+                                        hi = r->jobs[j].depth > hi ? r->jobs[j].depth : hi;
+                                }
+                        }
+                        if (hi == 0)
+                                continue;
+                        fprintf(f, "%s %s %u", said++ ? "," : "", s[i].name, lo);
+                        if (hi > lo)
+                                fprintf(f, "-%u", hi);
+                }
+                fputc('\n', f);
+        }
+}
+
 void bench_compare_text(FILE *f, const struct bench_opts *o, const struct bench_target *tg,
                        const struct ios_device *disk, struct bench_cmp_variant *s, unsigned n,
                        const struct bench_verdict *v, bool restored, const char *restored_what,
@@ -177,6 +217,7 @@ void bench_compare_text(FILE *f, const struct bench_opts *o, const struct bench_
                                 bench_fmt_ns(b[3], sizeof(b[3]), s[i].jobs[j].p99));
         }
         rounds_measured(f, o, s, n);
+        settled_depths(f, o, s, n);
         for (unsigned i = 0; i < n; i++)
                 for (size_t k = 0; s[i].var && k < s[i].var->left.n; k++) {
                         const struct ios_setting *l = &s[i].var->left.s[k];

@@ -212,7 +212,10 @@ static void unit_text(FILE *f, const struct bench_opts *o, const struct bench_re
         if (bench_rw_reads(o->rw) && bench_rw_writes(o->rw))
                 fprintf(f, " rwmixread=%u", o->rwmixread);
         fprintf(f, " %s", bench_fmt_bs(label, sizeof(label), o));
-        fprintf(f, " iodepth=%u numjobs=%u ioengine=%s direct=%d", r->depth, o->numjobs, o->engine->name, o->direct);
+        fprintf(f, " iodepth=%u", r->depth);
+        if (r->depth != o->iodepth)
+                fprintf(f, " (of %u: fio's latency_target= settled there)", o->iodepth);
+        fprintf(f, " numjobs=%u ioengine=%s direct=%d", o->numjobs, o->engine->name, o->direct);
         if (r->merged > 1)
                 fprintf(f, " (group %u: %u jobs reported together)", o->groupid, r->merged);
         fputc('\n', f);

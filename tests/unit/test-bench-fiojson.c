@@ -85,7 +85,10 @@ static const char doc_text[] =
         "      \"write\" : { \"io_bytes\" : 1048576, \"total_ios\" : 40, \"short_ios\" : 0, \"runtime\" : 1000,\n"
         "        \"clat_ns\" : { \"min\" : 100000, \"max\" : 200000, \"mean\" : 150000.0, \"stddev\" : 10.0, \"N\" : 40,\n"
         "          \"bins\" : { \"100864\" : 20, \"201728\" : 20 } } },\n"
-        "      \"job_runtime\" : 1000, \"usr_cpu\" : 1.0, \"sys_cpu\" : 2.0, \"ctx\" : 5, \"majf\" : 0, \"minf\" : 1 }\n"
+        "      \"job_runtime\" : 1000, \"usr_cpu\" : 1.0, \"sys_cpu\" : 2.0, \"ctx\" : 5, \"majf\" : 0,\n"
+        "      \"minf\" : 1,\n"
+        "      \"latency_depth\" : 4, \"latency_target\" : 30000, \"latency_percentile\" : 90.000000,\n"
+        "      \"latency_window\" : 200000 }\n"
         "  ]\n"
         "}\n";
 
@@ -156,6 +159,13 @@ static void test_result(void **state)
         assert_int_equal(bench_result_clat_pct(&res.jobs[0], BENCH_READ, 99), 880640);
         assert_int_equal(bench_result_clat_pct(&res.jobs[1], BENCH_WRITE, 50), 100864);
         assert_int_equal(bench_result_clat_pct(&res.jobs[1], BENCH_WRITE, 99), 201728);
+        /* the depth a job ran at: its iodepth=, or where fio's latency_target= settled (before: 32) */
+        assert_int_equal(res.jobs[0].depth, 1);
+        assert_int_equal(res.jobs[1].depth, 4);
+        /* each direction's time, the run's of its jobs' (the writer's 1 s, not the reader's 2 s) */
+        assert_int_equal(res.jobs[1].d[BENCH_WRITE].runtime_ns, 1000000000ull);
+        assert_int_equal(bench_result_dir_ns(&res, BENCH_WRITE), 1000000000ull);
+        assert_true(bench_result_iops(&res, BENCH_WRITE) == 40);
         /* the totals: both jobs, the longest runtime */
         assert_int_equal(res.d[BENCH_READ].ios, 10);
         assert_int_equal(res.d[BENCH_WRITE].ios, 40);

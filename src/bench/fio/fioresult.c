@@ -307,6 +307,9 @@ static void entry_result(const struct bench_result *res, const struct ios_json *
         /* CPU % of the runtime, at most every CPU's */
         jr->usr_ns = (uint64_t)(dnum(ios_json_get(j, "usr_cpu"), 100000) / 100 * (double)jr->runtime_ns);
         jr->sys_ns = (uint64_t)(dnum(ios_json_get(j, "sys_cpu"), 100000) / 100 * (double)jr->runtime_ns);
+        /* latency_target=: fio lowers the depth until the latency holds, and says where it settled */
+        if (num(ios_json_get(j, "latency_target"), U64_MAX_SAFE) > 0)
+                jr->depth = (unsigned)num(ios_json_get(j, "latency_depth"), 65536);
         jr->ctx = num(ios_json_get(j, "ctx"), U64_MAX_SAFE);
         jr->majf = num(ios_json_get(j, "majf"), U64_MAX_SAFE);
         jr->minf = num(ios_json_get(j, "minf"), U64_MAX_SAFE);
@@ -358,7 +361,8 @@ int bench_fio_result(struct bench_fio *f, const struct bench_opts *g, const stru
                 memcpy(jr->disk_stat_after, res->disk_stat_after, sizeof(jr->disk_stat_after));
                 jr->job = &f->view.jobs[i];
                 jr->path = f->view.jobs[i].filename;
-                jr->depth = f->view.jobs[i].iodepth;
+                if (!jr->depth)
+                        jr->depth = f->view.jobs[i].iodepth;
                 r = ramp_took_all(&f->view.jobs[i], jr, e);
                 if (r < 0)
                         return r;
