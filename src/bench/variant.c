@@ -277,6 +277,15 @@ int bench_variants_resolve(const struct bench_opts *o, struct ios_device *disk, 
         if (r >= 0 && vs->n == 0)
                 r = bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "--compare: no scheduler to compare on %s",
                                     disk->name);
+        /* "none,none" (or "noop,none"): one variant, run once, is no comparison */
+        if (r >= 0 && vs->n == 1 && ios_strv_length(o->compare_scheds) > 1) {
+                _cleanup_free_ char *named = ios_strv_join(o->compare_scheds, ", ");
+
+                r = named ? bench_error_set(e, BENCH_ERR_USAGE, EINVAL,
+                                            "--compare: %s are one variant on %s (%s): nothing to compare",
+                                            named, disk->name, vs->v[0].label)
+                          : -ENOMEM;
+        }
         if (r < 0)
                 bench_variants_done(vs);
         return r < 0 ? r : 0;

@@ -8,8 +8,9 @@
 # variant's), the table is labelled by the variants' spellings, and every
 # attribute afterwards equals what it was before.  Bad variants (unknown
 # scheduler, unknown tunable, out-of-range or malformed value, a tunable of
-# another scheduler, a queue/ file the disk lacks) are usage errors (exit 2)
-# before any run, with nothing changed on the disk.
+# another scheduler, a queue/ file the disk lacks, the same variant named
+# twice and nothing else) are usage errors (exit 2) before any run, with
+# nothing changed on the disk.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -89,4 +90,7 @@ bad 'mq-deadline:fifo_batch=many' "wants an integer"
 bad 'mq-deadline:fifo_batch' "'fifo_batch' is not TUNABLE=VALUE"
 bad 'kyber:read_expire=300' "read_expire is not a tunable of kyber"
 bad 'mq-deadline,mq-deadline:read_ahead_kb=1:read_ahead_kb=2' "read_ahead_kb given twice"
+# the same variant twice is one: no comparison (before: run once, "only none completed", exit 0)
+bad 'none,none' "none, none are one variant on $l (none): nothing to compare"
+bad 'none,noop' "none, noop are one variant on $l (none): nothing to compare"
 echo ok
