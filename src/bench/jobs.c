@@ -306,6 +306,12 @@ static int sync_from_first(struct bench_opts *g)
         return 0;
 }
 
+/* Whether a job reads: a mix with rwmixread=0 does not (rwmixwrite=100) */
+static bool job_reads(const struct bench_opts *j)
+{
+        return bench_rw_reads(j->rw) && !(bench_rw_writes(j->rw) && j->rwmixread == 0);
+}
+
 static int find_objective_job(struct bench_opts *g, struct bench_error *e)
 {
         const char *metric = bench_objective_to_string(g->objective);
@@ -334,11 +340,11 @@ static int find_objective_job(struct bench_opts *g, struct bench_error *e)
                         return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "--objective=%s:%s: no job named '%s' (jobs: %s)",
                                                g->objective_job, metric, g->objective_job, names ? names : "");
                 }
-                reads = bench_rw_reads(g->jobs[g->objective_jobidx].rw);
+                reads = job_reads(&g->jobs[g->objective_jobidx]);
                 snprintf(g->objective_label, sizeof(g->objective_label), "%s:%s", g->objective_job, metric);
         } else {
                 for (unsigned i = 0; i < g->njobs; i++)
-                        reads |= bench_rw_reads(g->jobs[i].rw);
+                        reads |= job_reads(&g->jobs[i]);
                 snprintf(g->objective_label, sizeof(g->objective_label), "%s", metric);
         }
         if (g->objective == BENCH_OBJ_READ_P99 && !reads)

@@ -420,6 +420,11 @@ static void test_errors(void **state)
                      "--name=a", "--name=a", NULL);
         expect_error("--objective=w:read-p99 needs a job that reads", "--filename=x", "--objective=w:read-p99",
                      "--name=r", "--name=w", "--rw=write", NULL);
+        /* a mix of no reads reads nothing (before: every round run, then "no percentile to compare") */
+        expect_error("--objective=read-p99 needs a workload that reads", "--filename=x", "--rw=randrw",
+                     "--rwmixread=0", "--objective=read-p99", NULL);
+        expect_error("--objective=read-p99 needs a workload that reads", "--filename=x", "--rw=randrw",
+                     "--rwmixwrite=100", "--objective=read-p99", NULL);
         expect_error("invalid --objective ':p99'", "--filename=x", "--objective=:p99", NULL);
         expect_error("invalid --objective 'reader:p42'", "--filename=x", "--objective=reader:p42", NULL);
         expect_error("--compare needs a real engine", "--ioengine=null", "--compare", NULL);
