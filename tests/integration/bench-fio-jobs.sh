@@ -29,7 +29,8 @@
 # a direction's figures are over its own time (a group of a long reader
 # and a short writer, verify='s reads after its writes, both backends),
 # and a group of jobs one after another (wait_for=) over their times
-# added up; no terminal escape from a job file or fio's words reaches the
+# added up; an option that takes a value, set alone, is said (exit 2);
+# no terminal escape from a job file or fio's words reaches the
 # terminal.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
@@ -253,6 +254,13 @@ $BENCH -J --backend=fio --filename="$dev" --allow-write --rw=write --size=16m --
         2>"$B_TMP/err" || b_fail "verify: $(cat "$B_TMP/err")"
 check '.jobs[0] | .read.total_ios == 4096 and .write.total_ios == 4096 and
         .job_runtime + 3 >= .read.runtime + .write.runtime' "$B_TMP/v.json" "verify: the job's time is not its phases'"
+# an option that takes a value, alone: fio refuses it or crashes (cpus_allowed: SIGSEGV), so it is said,
+# exit 2 (before: run as cpus_allowed=1, pinned to CPU 1, another job than the file's)
+printf '[alone]\nfilename=%s\nrw=read\nsize=1m\ncpus_allowed\n' "$dev" >"$B_TMP/alone.fio"
+$BENCH --backend=fio "$B_TMP/alone.fio" >"$B_TMP/out" 2>"$B_TMP/err"
+rc=$?
+[ $rc = 2 ] && grep -q "job 'alone': cpus_allowed has no value: fio takes one" "$B_TMP/err" ||
+        b_fail "cpus_allowed alone: exit $rc: $(cat "$B_TMP/err")"
 # a terminal's escape reaches no terminal: a job file holding one is no job file, and a value fio
 # echoes in its reason is said with '?' for it (before: ESC [31m in the bench's lines)
 esc=$(printf '\033')

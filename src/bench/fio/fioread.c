@@ -442,6 +442,30 @@ static int native_bounds(struct bench_fio_def *j, bool compare)
 }
 
 /*
+ * An option that takes a value, set alone: fio refuses it ("requires an
+ * argument") or calls its handler with none (a valueless cpus_allowed makes
+ * fio 3.33 crash), where "=1" on its command line would be another job.
+ * The logs alone are fio's own form: named after the job (bench_fio_argv()).
+ */
+static int valued(const struct bench_fio_def *j, struct bench_error *e)
+{
+        static const char * const logs[] = {
+                "write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log", NULL,
+        };
+
+        for (size_t s = 0; s < j->kv.n; s++) {
+                const char *key = j->kv.v[s].key;
+
+                if (j->kv.v[s].val || bench_fio_option_arg(key) != 'v' ||
+                    ios_strv_contains((char * const *)logs, key))
+                        continue;
+                return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "job '%s': %s has no value: fio takes one",
+                                       j->name, key);
+        }
+        return 0;
+}
+
+/*
  * fio's options that turn off the latencies the reports are made of (p99 and CLAT-P50, the objective a
  * cap moves to, the ramp's check counts the I/Os measured by them), or with stats=0 every figure (fio
  * then leaves the job out of its report, and the jobs after it would be read under its name), or
@@ -595,6 +619,8 @@ int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio
                 if (r >= 0 && later && d->n > n0)
                         r = bench_fio_kv_add(&d->jobs[n0].kv, "stonewall", NULL);
         }
+        for (size_t i = 0; r >= 0 && i < d->n; i++)
+                r = valued(&d->jobs[i], e);
         for (size_t i = 0; r >= 0 && i < d->n; i++)
                 r = native_bounds(&d->jobs[i], g->compare);
         if (r >= 0)
