@@ -511,10 +511,12 @@ void bench_jobs_place(struct bench_window *w, unsigned n);
 /* place.c: the time the placed windows cover, overlaps counted once: from their ramps' ends (measured),
  * or with ramps from their starts; sorts w */
 uint64_t bench_windows_cover(struct bench_window *w, unsigned n, bool ramps);
-/* sample.c: the measured time of n jobs as they ran, into to's runtime_ns: what their measured windows
- * cover, placed by bench_jobs_place() with their runtimes; and each direction's, of the jobs' time in it
- * from the start of their windows (a verify's reads, after its writes, are a job's read time) */
-void bench_result_spans(struct bench_result *to, const struct bench_result *jobs, unsigned n);
+/* sample.c: the measured time of n jobs as they ran (all[idx[i]], or all[i] without idx), into to's
+ * runtime_ns: what their measured windows cover, placed by bench_jobs_place() with their runtimes; and
+ * each direction's, of the jobs' time in it from the start of their windows (a verify's reads, after
+ * its writes, are a job's read time) */
+void bench_result_spans(struct bench_result *to, const struct bench_result *all, const unsigned *idx,
+                        unsigned n);
 /* sample.c: the time of r's I/O in direction d: its own where known, else the result's */
 uint64_t bench_result_dir_ns(const struct bench_result *r, int d);
 /* from's per-interval samples into to's: a copy into an empty result, else the sum (sample.c) */

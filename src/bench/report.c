@@ -259,7 +259,7 @@ int bench_report_units(const struct bench_opts *o, const struct bench_result *r,
                        unsigned *ret_n)
 {
         struct bench_result *u = calloc(r->njobs ? r->njobs : 1, sizeof(*u));
-        _cleanup_free_ struct bench_result *members = calloc(r->njobs ? r->njobs : 1, sizeof(*members));
+        _cleanup_free_ unsigned *members = calloc(r->njobs ? r->njobs : 1, sizeof(*members));
         unsigned n = 0;
         int k = 0;
 
@@ -282,11 +282,11 @@ int bench_report_units(const struct bench_opts *o, const struct bench_result *r,
                         if (i == j || (jo->group_reporting && o->jobs[i].group_reporting &&
                                        o->jobs[i].groupid == jo->groupid)) {
                                 k = bench_result_merge(&u[n], &r->jobs[i]);
-                                members[m++] = r->jobs[i];      /* a view, for the times below */
+                                members[m++] = i;
                         }
                 /* the group's time, and each direction's, as its jobs ran (one may wait for another) */
                 if (m > 1)
-                        bench_result_spans(&u[n], members, m);
+                        bench_result_spans(&u[n], r->jobs, members, m);
                 n++;
         }
         if (k < 0) {

@@ -156,7 +156,14 @@ uint64_t bench_result_dir_ns(const struct bench_result *r, int d)
         return r->d[d].runtime_ns ? r->d[d].runtime_ns : r->runtime_ns;
 }
 
-void bench_result_spans(struct bench_result *to, const struct bench_result *jobs, unsigned n)
+/* The i-th of the jobs spanned: all[idx[i]], or all[i] without idx. */
+static const struct bench_result *nth(const struct bench_result *all, const unsigned *idx, unsigned i)
+{
+        return &all[idx ? idx[i] : i];
+}
+
+void bench_result_spans(struct bench_result *to, const struct bench_result *all, const unsigned *idx,
+                        unsigned n)
 {
         _cleanup_free_ struct bench_window *w = calloc(n ? 2 * n : 1, sizeof(*w));
         struct bench_window *dw;
@@ -165,20 +172,25 @@ void bench_result_spans(struct bench_result *to, const struct bench_result *jobs
                 uint64_t most = 0;
 
                 for (unsigned i = 0; i < n; i++)
-                        most = jobs[i].runtime_ns > most ? jobs[i].runtime_ns : most;
+                        most = nth(all, idx, i)->runtime_ns > most ? nth(all, idx, i)->runtime_ns : most;
                 to->runtime_ns = most;
                 for (int d = 0; d < BENCH_NDIR; d++)
                         to->d[d].runtime_ns = most;
                 return;
         }
-        for (unsigned i = 0; i < n; i++)
-                w[i] = (struct bench_window){ .job = jobs[i].job, .len = jobs[i].runtime_ns };
+        for (unsigned i = 0; i < n; i++) {
+                const struct bench_result *j = nth(all, idx, i);
+
+                w[i] = (struct bench_window){ .job = j->job, .len = j->runtime_ns };
+        }
         bench_jobs_place(w, n);
         dw = w + n;     /* each direction's windows: the job's start, its time in that direction */
         for (int d = 0; d < BENCH_NDIR; d++) {
                 for (unsigned i = 0; i < n; i++) {
+                        const struct bench_result *j = nth(all, idx, i);
+
                         dw[i] = w[i];
-                        dw[i].to = w[i].from + (jobs[i].d[d].ios ? bench_result_dir_ns(&jobs[i], d) : 0);
+                        dw[i].to = w[i].from + (j->d[d].ios ? bench_result_dir_ns(j, d) : 0);
                 }
                 to->d[d].runtime_ns = bench_windows_cover(dw, n, false);
         }

@@ -95,7 +95,7 @@ static uint64_t span(const struct bench_result *jobs, unsigned n)
 {
         struct bench_result run = { 0 };
 
-        bench_result_spans(&run, jobs, n);
+        bench_result_spans(&run, jobs, NULL, n);
         return run.runtime_ns;
 }
 

@@ -379,7 +379,7 @@ int bench_fio_result(struct bench_fio *f, const struct bench_opts *g, const stru
                                 return r;
                 }
                 memcpy(res->d, tot.d, sizeof(res->d));
-                bench_result_spans(res, res->jobs, res->njobs);
+                bench_result_spans(res, res->jobs, NULL, res->njobs);
                 res->usr_ns = tot.usr_ns;
                 res->sys_ns = tot.sys_ns;
                 res->ctx = tot.ctx;

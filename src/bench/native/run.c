@@ -344,7 +344,7 @@ static void finish(struct watch *W)
                 bench_result_machine_cpu(res, &W->cpu0, &W->cpu1);
         merge(W->w, res);
         if (res->njobs)
-                bench_result_spans(res, res->jobs, res->njobs);
+                bench_result_spans(res, res->jobs, NULL, res->njobs);
         /* the run's samples: the sum over the jobs */
         for (unsigned j = 0; j < res->njobs; j++)
                 if (bench_result_merge_samples(res, &res->jobs[j]) < 0)
