@@ -11,10 +11,12 @@
  * may stand alone (a boolean), so "--flow 1" and "--verify crc32c" take
  * their value from the next argument and "--refill_buffers" does not.
  * It is the one table of fio's option names: an alias says the name it
- * stands for (fio's reading folds it, fioread.c), and fio's program
- * options (fio --help) are marked as passed on with a job or refused.
+ * stands for (fio's reading folds it, fioread.c), fio's program options
+ * (fio --help) are marked as passed on with a job or refused, and the logs
+ * fio names after the job when set alone are marked LOG.
  */
 #define _GNU_SOURCE
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,11 +28,13 @@ struct fio_name {
         char arg;               /* 'b' boolean (may stand alone), 'v' needs a value */
         const char *alias;      /* an alias (options.c's .alias): the name it stands for */
         signed char prog;       /* fio's program option: 1 passed on with a job, -1 refused; 0 a job option */
+        bool log;               /* a log that, alone in a job file, fio names after the job */
 };
 
-#define N(name, arg) { name, arg, NULL, 0 }
-#define ALIAS(name, arg, of) { name, arg, of, 0 }
-#define PROG(name, arg, prog) { name, arg, NULL, prog }
+#define N(name, arg) { name, arg, NULL, 0, false }
+#define ALIAS(name, arg, of) { name, arg, of, 0, false }
+#define PROG(name, arg, prog) { name, arg, NULL, prog, false }
+#define LOG(name) { name, 'v', NULL, 0, true }
 /* sorted by name (strcmp), for bsearch */
 static const struct fio_name fio_names[] = {
         PROG("alloc-size", 'v', 1), N("allow_file_create", 'b'), N("allow_mounted_write", 'b'),
@@ -148,8 +152,8 @@ static const struct fio_name fio_names[] = {
         N("verify_state_save", 'b'), N("verify_write_sequence", 'b'), N("verifysort", 'v'),
         N("verifysort_nr", 'v'), N("volume", 'v'), N("wait_for", 'v'),
         ALIAS("wait_for_previous", 'b', "stonewall"), PROG("warnings-fatal", 'b', 1), N("window_size", 'v'),
-        N("write_barrier", 'v'), N("write_bw_log", 'v'), N("write_hint", 'v'), N("write_hist_log", 'v'),
-        N("write_iolog", 'v'), N("write_iops_log", 'v'), N("write_lat_log", 'v'), N("write_mode", 'v'),
+        N("write_barrier", 'v'), LOG("write_bw_log"), N("write_hint", 'v'), LOG("write_hist_log"),
+        N("write_iolog", 'v'), LOG("write_iops_log"), LOG("write_lat_log"), N("write_mode", 'v'),
         N("write_zone_remainder", 'b'), N("writefua", 'b'), N("xnvme_admin", 'v'), N("xnvme_async", 'v'),
         N("xnvme_be", 'v'), N("xnvme_dev_nsid", 'v'), N("xnvme_dev_subnqn", 'v'), N("xnvme_iovec", 'b'),
         N("xnvme_mem", 'v'), N("xnvme_sync", 'v'), N("zero_buffers", 'b'), N("zone_reset_frequency", 'v'),
@@ -172,6 +176,13 @@ int bench_fio_option_arg(const char *name)
         const struct fio_name *f = find(name);
 
         return f ? f->arg : 0;
+}
+
+bool bench_fio_option_job_named(const char *name)
+{
+        const struct fio_name *f = find(name);
+
+        return f && f->log;
 }
 
 const char *bench_fio_canonical(const char *name)

@@ -53,6 +53,9 @@ bool bench_job_settles(const struct bench_opts *o, bool compare);
 /* jobopts-fio.c: 'b' if fio knows name as an option that may stand alone,
  * 'v' if fio knows it and it takes a value, 0 if fio does not know it. */
 int bench_fio_option_arg(const char *name);
+/* jobopts-fio.c: true for a log option (write_bw_log ...) that, alone in a job file, fio names after
+ * the job (options.c str_write_bw_log_cb); "=1" on fio's command line would name it "1" */
+bool bench_fio_option_job_named(const char *name);
 /* jobopts-fio.c: fio's canonical name for an option or its alias ("readwrite": "rw"), else name */
 const char *bench_fio_canonical(const char *name);
 /* jobopts-fio.c: 1 fio's program option passed on with a job, -1 one refused (it would take the report

@@ -449,15 +449,10 @@ static int native_bounds(struct bench_fio_def *j, bool compare)
  */
 static int valued(const struct bench_fio_def *j, struct bench_error *e)
 {
-        static const char * const logs[] = {
-                "write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log", NULL,
-        };
-
         for (size_t s = 0; s < j->kv.n; s++) {
                 const char *key = j->kv.v[s].key;
 
-                if (j->kv.v[s].val || bench_fio_option_arg(key) != 'v' ||
-                    ios_strv_contains((char * const *)logs, key))
+                if (j->kv.v[s].val || bench_fio_option_arg(key) != 'v' || bench_fio_option_job_named(key))
                         continue;
                 return bench_error_set(e, BENCH_ERR_USAGE, EINVAL, "job '%s': %s has no value: fio takes one",
                                        j->name, key);
@@ -668,8 +663,7 @@ int bench_fio_argv(const struct bench_fio_defs *d, const char *exe, char ***ret)
                 for (size_t s = 0; s < j->kv.n; s++) {
                         const char *key = j->kv.v[s].key, *val = j->kv.v[s].val;
 
-                        if (!val && (streq(key, "write_bw_log") || streq(key, "write_lat_log") ||
-                                     streq(key, "write_iops_log") || streq(key, "write_hist_log")))
+                        if (!val && bench_fio_option_job_named(key))
                                 val = j->name;
                         else if (!val)
                                 val = "1";
