@@ -5,8 +5,10 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <string.h>
 
 #include "bench.h"
+#include "strv.h"
 
 int bench_error_set(struct bench_error *e, enum bench_error_class cls, int err, const char *fmt, ...)
 {
@@ -18,9 +20,7 @@ int bench_error_set(struct bench_error *e, enum bench_error_class cls, int err, 
                 vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
                 va_end(ap);
                 /* one line, with no terminal escape from what it quotes (a value fio echoes) */
-                for (char *c = e->msg; *c; c++)
-                        if ((unsigned char)*c < 0x20 || *c == 0x7f)
-                                *c = '?';
+                ios_mask_controls(e->msg, strlen(e->msg), false);
         }
         return -(err > 0 ? err : EINVAL);
 }

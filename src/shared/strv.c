@@ -146,30 +146,55 @@ char *ios_strv_join(char * const *l, const char *sep)
         return s;
 }
 
-/* Length of the well-formed UTF-8 sequence at s (RFC 3629), or 0. */
-static size_t utf8_seq(const unsigned char *s)
+/* Length of the well-formed UTF-8 sequence at s (RFC 3629) within its n bytes, or 0. */
+static size_t utf8_seq_n(const unsigned char *s, size_t n)
 {
         unsigned char c = s[0], lo = 0x80, hi = 0xbf;
 
         if (c < 0x80)
                 return 1;
         if (c >= 0xc2 && c <= 0xdf)
-                return (s[1] & 0xc0) == 0x80 ? 2 : 0;
+                return n >= 2 && (s[1] & 0xc0) == 0x80 ? 2 : 0;
         if (c >= 0xe0 && c <= 0xef) {
                 if (c == 0xe0)
                         lo = 0xa0;              /* no overlong forms */
                 if (c == 0xed)
                         hi = 0x9f;              /* no surrogates */
-                return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 ? 3 : 0;
+                return n >= 3 && s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 ? 3 : 0;
         }
         if (c >= 0xf0 && c <= 0xf4) {
                 if (c == 0xf0)
                         lo = 0x90;
                 if (c == 0xf4)
                         hi = 0x8f;              /* nothing beyond U+10FFFF */
-                return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80 ? 4 : 0;
+                return n >= 4 && s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80
+                               ? 4
+                               : 0;
         }
         return 0;
+}
+
+/* The same in a string: its NUL ends any sequence it cuts */
+static size_t utf8_seq(const unsigned char *s)
+{
+        return utf8_seq_n(s, strnlen((const char *)s, 4));
+}
+
+void ios_mask_controls(char *buf, size_t n, bool layout)
+{
+        unsigned char *u = (unsigned char *)buf;
+
+        for (size_t i = 0; i < n;) {
+                size_t k = utf8_seq_n(u + i, n - i);
+                bool kept = layout && (u[i] == '\t' || u[i] == '\n' || u[i] == '\r');
+                bool ctl = k == 1 ? (u[i] < 0x20 && !kept) || u[i] == 0x7f
+                                  : k == 2 ? u[i] == 0xc2 && u[i + 1] <= 0x9f
+                                           : !k && u[i] >= 0x80 && u[i] <= 0x9f;
+
+                if (ctl)
+                        memset(u + i, '?', k ? k : 1);
+                i += k ? k : 1;
+        }
 }
 
 #define UTF8_REPLACEMENT "\xef\xbf\xbd"   /* U+FFFD */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* strv.h: NULL-terminated vectors of owned strings, and JSON strings (strv.c). */
+/* strv.h: NULL-terminated vectors of owned strings, JSON strings and terminal-safe text (strv.c). */
 #ifndef IOS_STRV_H
 #define IOS_STRV_H
 
@@ -28,5 +28,12 @@ char *ios_strip(char *s);
 void ios_json_string(FILE *f, const char *s);
 /* A copy of s with the same U+FFFD replacement (for JSON written by libsmartcols); NULL on ENOMEM. */
 char *ios_utf8_sanitize(const char *s);
+/*
+ * The n bytes at buf made safe for a terminal in place: each byte of a control character becomes
+ * '?' (C0 but, with layout, tab, newline and carriage return; DEL; a C1 control, U+0080..U+009F as
+ * UTF-8 or a lone byte 0x80..0x9f outside a well-formed sequence).  Other text, Latin-1 included,
+ * is kept.
+ */
+void ios_mask_controls(char *buf, size_t n, bool layout);
 
 #endif

@@ -362,9 +362,7 @@ static void take_err(struct fio_child *c)
                 return;
         }
         /* a value fio echoes, from a file it read (verify_pattern=), reaches no terminal as an escape */
-        for (ssize_t i = 0; i < n; i++)
-                if (((unsigned char)buf[i] < 0x20 && !strchr("\t\n\r", buf[i])) || buf[i] == 0x7f)
-                        buf[i] = '?';
+        ios_mask_controls(buf, (size_t)n, true);
         (void)!write(STDERR_FILENO, buf, (size_t)n);
         if ((size_t)n >= FIO_ERR_KEEP) {
                 memcpy(c->tail, buf + n - FIO_ERR_KEEP, FIO_ERR_KEEP);
