@@ -181,7 +181,8 @@ int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char 
 }
 
 /* All of fd by the bounded reader (readfile.c), as a job file's text: a NUL byte is no text (a library),
- * nor is a control character but blanks' (a terminal's escape, which fio and the reports would echo) */
+ * nor is a control character but blanks' (a terminal's escape, which fio and the reports would echo):
+ * C0, DEL, or C1 in UTF-8 (U+009B is CSI); a lone byte 0x80..0x9f is another charset's letter */
 static int read_text(int fd, char **buf)
 {
         size_t len = 0;
@@ -193,7 +194,9 @@ static int read_text(int fd, char **buf)
         for (size_t i = 0; r == 0 && i < len; i++) {
                 unsigned char c = (unsigned char)(*buf)[i];
 
-                if ((c < 0x20 && !strchr("\t\n\v\f\r", c)) || c == 0x7f)
+                if ((c < 0x20 && !strchr("\t\n\v\f\r", c)) || c == 0x7f ||
+                    (c == 0xc2 && i + 1 < len && (unsigned char)(*buf)[i + 1] <= 0x9f &&
+                     (unsigned char)(*buf)[i + 1] >= 0x80))
                         r = -EILSEQ;
         }
         if (r < 0) {

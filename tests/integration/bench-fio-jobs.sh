@@ -269,6 +269,12 @@ $BENCH --backend=fio "$B_TMP/esc.fio" >"$B_TMP/out" 2>"$B_TMP/err"
 rc=$?
 [ $rc = 2 ] && grep -q "esc.fio: not a job file (a control character" "$B_TMP/err" ||
         b_fail "a job file with an escape: exit $rc: $(cat -v "$B_TMP/err")"
+# the same with CSI as one character, U+009B in UTF-8 (before: run, the section's name in the report)
+printf '[r\302\23331mRED]\nfilename=%s\nrw=read\nsize=1m\n' "$dev" >"$B_TMP/c1.fio"
+$BENCH --backend=fio "$B_TMP/c1.fio" >"$B_TMP/out" 2>"$B_TMP/err"
+rc=$?
+[ $rc = 2 ] && grep -q "c1.fio: not a job file (a control character" "$B_TMP/err" ||
+        b_fail "a job file with a C1 CSI: exit $rc: $(cat -v "$B_TMP/err" "$B_TMP/out")"
 $BENCH --backend=fio --filename="$dev" --rw=read --size=1m "--exitall_on_error=q$esc[31m" >"$B_TMP/out" 2>"$B_TMP/err"
 rc=$?
 [ $rc = 2 ] && grep -q "exitall_on_error=q?\[31m" "$B_TMP/err" && ! grep -q "$esc" "$B_TMP/err" "$B_TMP/out" ||
