@@ -105,6 +105,7 @@ mkdir many
 printf '[m]\ndirectory=%s/many\nnumjobs=256\nnrfiles=10000000\nsize=1m\nrw=read\n' "$B_TMP" >big.fio
 printf '[m]\ndirectory=%s/many\nioengine=null\nnrfiles=4194305\nsize=64m\nrw=read\n' "$B_TMP" >bignull.fio
 printf '[lj]\nfilename=%s/data\nrw=read\nsize=64k\nwrite_bw_log\n' "$B_TMP" >lj.fio
+printf '[lu]\nfilename=%s/data\nioengine=null\nrw=read\nsize=64k\nuid=65534\nwrite_bw_log=lu\n' "$B_TMP" >lu.fio
 # job files of many jobs: 4,097 (past fio's limit of 4,096), and 2,100 whose last one's file is on
 # another disk (with --compare: refused after the checks, no fio run)
 python3 - "$B_TMP" "$dev" <<'EOP'
@@ -281,5 +282,11 @@ for mode in landlock none; do
         run --allow-write --unconfined lj.fio
         [ $rc = 0 ] && [ -f lj_bw.1.log ] && [ ! -e 1_bw.1.log ] ||
                 b_fail "$mode: write_bw_log alone: exit $rc, logs: $(ls ./*_bw.* 2>/dev/null): $(tail -2 err)"
+        # a log fio cannot write (its job runs as uid=65534) fails the run: fio says so and exits 0
+        # (before: exit 0, no log)
+        run --allow-write --unconfined lu.fio
+        [ $rc = 1 ] && grep -q "fio wrote no log it was asked for: fopen log: Permission denied" err &&
+                [ ! -e lu_bw.1.log ] ||
+                b_fail "$mode: a log fio cannot write: exit $rc: $(tail -2 err)"
 done
 exit 0

@@ -525,17 +525,26 @@ static void fence_note(const char *tail, const struct bench_fio *f, const struct
 
 /*
  * fio aborted: a non-zero exit, a signal, or exit 0 with its "Aborting" (a
- * job it refused to run).  fio's report starts at byte notes of its
- * output (all of it when there is none).
+ * job it refused to run) or with a log it could not write (iolog.c: its
+ * perror "fopen log" for a bw, lat, iops or hist log, "fopen write iolog"
+ * for write_iolog=; a job's uid= that cannot write there), which fio
+ * leaves at exit 0.  fio's report starts at byte notes of its output (all
+ * of it when there is none).
  */
 static int fio_failed(struct fio_child *c, const struct bench_fio *f, const struct bench_opts *g,
                       bool have_json, size_t notes, struct bench_error *e)
 {
         int code = WIFEXITED(c->status) ? WEXITSTATUS(c->status) : 128 + WTERMSIG(c->status);
         char words[2 * FIO_ERR_KEEP + 2];
-        const char *why, *hint;
+        const char *why, *hint, *log;
 
         fio_words(c, notes, words);
+        log = strstr(words, "fopen log: ");
+        if (!log)
+                log = strstr(words, "fopen write iolog: ");
+        if (code == 0 && have_json && log)
+                return bench_error_set(e, BENCH_ERR_IO, EIO, "fio wrote no log it was asked for: %.*s",
+                                       (int)strcspn(log, "\n"), log);
         if (code == 0 && have_json && !strstr(words, "Aborting"))
                 return 0;
         fence_note(words, f, g);
