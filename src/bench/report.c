@@ -214,7 +214,7 @@ static void unit_text(FILE *f, const struct bench_opts *o, const struct bench_re
         fprintf(f, " %s", bench_fmt_bs(label, sizeof(label), o));
         fprintf(f, " iodepth=%u", r->depth);
         if (r->depth != o->iodepth)
-                fprintf(f, " (of %u: fio's latency_target= settled there)", o->iodepth);
+                fprintf(f, " (of %u: where fio's latency_target= search stood at the end)", o->iodepth);
         fprintf(f, " numjobs=%u ioengine=%s direct=%d", o->numjobs, o->engine->name, o->direct);
         if (r->merged > 1)
                 fprintf(f, " (group %u: %u jobs reported together)", o->groupid, r->merged);

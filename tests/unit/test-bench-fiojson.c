@@ -159,7 +159,7 @@ static void test_result(void **state)
         assert_int_equal(bench_result_clat_pct(&res.jobs[0], BENCH_READ, 99), 880640);
         assert_int_equal(bench_result_clat_pct(&res.jobs[1], BENCH_WRITE, 50), 100864);
         assert_int_equal(bench_result_clat_pct(&res.jobs[1], BENCH_WRITE, 99), 201728);
-        /* the depth a job ran at: its iodepth=, or where fio's latency_target= settled (before: 32) */
+        /* the depth a job ran at: its iodepth=, or where fio's latency_target= search stood (before: 32) */
         assert_int_equal(res.jobs[0].depth, 1);
         assert_int_equal(res.jobs[1].depth, 4);
         /* each direction's time, the run's of its jobs' (the writer's 1 s, not the reader's 2 s) */

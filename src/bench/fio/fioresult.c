@@ -307,7 +307,8 @@ static void entry_result(const struct bench_result *res, const struct ios_json *
         /* CPU % of the runtime, at most every CPU's */
         jr->usr_ns = (uint64_t)(dnum(ios_json_get(j, "usr_cpu"), 100000) / 100 * (double)jr->runtime_ns);
         jr->sys_ns = (uint64_t)(dnum(ios_json_get(j, "sys_cpu"), 100000) / 100 * (double)jr->runtime_ns);
-        /* latency_target=: fio lowers the depth until the latency holds, and says where it settled */
+        /* latency_target=: fio searches the depth from 1 up, each step one latency_window= long (io_u.c
+         * lat_target_check()), and says where it stood at the end: settled, or cut short by the run's end */
         if (num(ios_json_get(j, "latency_target"), U64_MAX_SAFE) > 0)
                 jr->depth = (unsigned)num(ios_json_get(j, "latency_depth"), 65536);
         jr->ctx = num(ios_json_get(j, "ctx"), U64_MAX_SAFE);
