@@ -98,6 +98,10 @@ printf '[x]\nfilename=%s/data\nsize=1m\nrw=read\ndescription=$ncpus+1\n' "$B_TMP
 python3 -c 'import sys; open("desc.inc", "w").write(("description=" + "d" * 8000 + "\n") * 1150)'
 printf '[x]\nfilename=%s/data\nsize=1m\nrw=read\ninclude desc.inc\ninclude desc.inc\n' "$B_TMP" >twice.fio
 printf '[x]\nfilename=%s/data\nrw=read\nsize=64k\ninclude %s/self.fio\n' "$B_TMP" "$B_TMP" >self.fio
+# one that includes itself 20 times: 20^16 readings for a walk with no bound on the bytes read
+{ printf '[x]\nfilename=%s/data\nrw=read\nsize=64k\n' "$B_TMP"
+  for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do echo "include $B_TMP/self20.fio"; done
+} >self20.fio
 mkfifo fifo
 printf '[x]\nfilename=%s/data\nrw=read\nsize=64k\ninclude %s/fifo\n' "$B_TMP" "$B_TMP" >fifo.fio
 sed "s|^include .*|include /proc/version|" fifo.fio >proc.fio
@@ -162,6 +166,13 @@ for mode in landlock none; do
         run --unconfined self.fio
         [ $rc = 3 ] && grep -q "self.fio: includes nested deeper than 16 (one including itself?).*--allow-exec" err ||
                 b_fail "$mode: a job file including itself: exit $rc: $(tail -2 err)"
+        # the same 20 times over: the files fio reads, looked for before the fence is built, are bounded
+        # as the gate's reading is (before: the bench read on, deaf to SIGTERM; the timeout only ends a
+        # hang here, a pass takes a second)
+        PATH="$B_TMP/bin:$PATH" timeout -s KILL 900 "$BENCH_BIN" --backend=fio --unconfined self20.fio >out 2>err
+        rc=$?
+        [ $rc = 2 ] && grep -q "self20.fio: not a job file (with the files it includes, longer than 16 MiB)" err ||
+                b_fail "$mode: a job file including itself 20 times: exit $rc: $(tail -2 err)"
         # a FIFO included or given as the job file: the bench opens no file that is not regular (it
         # would wait for a writer forever; a device's open can act, a watchdog's arms it)
         (timeout 120 "$BENCH_BIN" --backend=fio --runtime=1 --unconfined fifo.fio >out 2>err)

@@ -226,7 +226,8 @@ static char *include_path(char *line, const char *path)
         return asprintf(&inc, "%.*s%s", (int)(slash - path + 1), path, name) < 0 ? NULL : inc;
 }
 
-int bench_fio_includes(const char *text, const char *path, int depth, char ***files, char ***patterns)
+int bench_fio_includes(const char *text, const char *path, int depth, size_t *budget, char ***files,
+                       char ***patterns)
 {
         _cleanup_free_ char *copy = fio_lines(text);
         char *save = NULL;
@@ -256,9 +257,12 @@ int bench_fio_includes(const char *text, const char *path, int depth, char ***fi
                 /* readable inside the fence only if it is a job file's text (never a library) */
                 if (bench_jobfile_read(inc, &itext) < 0)
                         continue;       /* fio cannot read it: it says so */
-                r = ios_strv_pushf(files, "%s", inc);
+                if (strlen(itext) > *budget)
+                        return -EFBIG;
+                *budget -= strlen(itext);
+                r = ios_strv_contains(*files, inc) ? 0 : ios_strv_pushf(files, "%s", inc);
                 if (r >= 0)
-                        r = bench_fio_includes(itext, inc, depth + 1, files, patterns);
+                        r = bench_fio_includes(itext, inc, depth + 1, budget, files, patterns);
                 if (r < 0)
                         return r;
         }

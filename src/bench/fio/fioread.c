@@ -510,28 +510,31 @@ static int drop_unmeasured(struct bench_fio_defs *d)
         return 0;
 }
 
-int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio_defs *d, struct bench_error *e)
+/*
+ * The files fio reads as it reads the job, into *files: the job files as
+ * named, the files they include and the files patterns name (theirs and
+ * the command line's; one fio could load is refused).
+ */
+static int read_files(const struct bench_opts *g, char ***files, struct bench_error *e)
 {
-        struct bench_fio_kvs base = {}, cmd_globals = {}, globals = {};
-        struct bench_fio_access a = { .allow_exec = g->allow_exec, .allow_net = g->allow_net };
-        _cleanup_(ios_strv_freep) char **files = NULL, **patterns = NULL;
-        struct bench_fence fc;
-        const char *step, *what;
-        bool named = false;
+        _cleanup_(ios_strv_freep) char **patterns = NULL;
         int r = 0;
 
-        *d = (struct bench_fio_defs){};
-        /* fio reads the job inside a fence of its own: the job files as named, the system's files; no
-         * write, no program but fio, no socket (what an include or an engine path names beyond that, fio
-         * cannot read) */
         if (ios_strv_length(g->jobtexts) != ios_strv_length(g->jobfiles))
                 return bench_error_set(e, BENCH_ERR_SYSTEM, EINVAL, "the job files were not read");
         for (size_t i = 0; r >= 0 && g->jobfiles && g->jobfiles[i]; i++) {
                 if (!streq(g->jobfiles[i], "-"))
-                        r = ios_strv_pushf(&files, "%s", g->jobfiles[i]);
+                        r = ios_strv_pushf(files, "%s", g->jobfiles[i]);
                 /* and the files it includes (what this reading misses, fio cannot read: it says so) */
-                if (r >= 0)
-                        r = bench_fio_includes(g->jobtexts[i], g->jobfiles[i], 0, &files, &patterns);
+                if (r >= 0) {
+                        size_t budget = BENCH_JOBFILE_MAX - strlen(g->jobtexts[i]);
+
+                        r = bench_fio_includes(g->jobtexts[i], g->jobfiles[i], 0, &budget, files, &patterns);
+                        if (r == -EFBIG)
+                                return bench_error_set(e, BENCH_ERR_USAGE, EFBIG, "%s: not a job file (with "
+                                                       "the files it includes, longer than %u MiB)",
+                                                       g->jobfiles[i], BENCH_JOBFILE_MAX >> 20);
+                }
         }
         /* the command line's patterns, given to fio with the job files */
         for (char **s = g->fio_settings; r >= 0 && s && *s; s++) {
@@ -552,8 +555,27 @@ int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio
                         return bench_error_set(e, BENCH_ERR_REFUSED, EPERM, "the pattern's file %s %s", *p,
                                                why);
                 if (c == 0)
-                        r = ios_strv_pushf(&files, "%s", *p);
+                        r = ios_strv_pushf(files, "%s", *p);
         }
+        return r;
+}
+
+int bench_fio_read(const struct bench_opts *g, const char *exe, struct bench_fio_defs *d,
+                   struct bench_error *e)
+{
+        struct bench_fio_kvs base = {}, cmd_globals = {}, globals = {};
+        struct bench_fio_access a = { .allow_exec = g->allow_exec, .allow_net = g->allow_net };
+        _cleanup_(ios_strv_freep) char **files = NULL;
+        struct bench_fence fc;
+        const char *step, *what;
+        bool named = false;
+        int r = 0;
+
+        *d = (struct bench_fio_defs){};
+        /* fio reads the job inside a fence of its own: the job files as named, the system's files; no
+         * write, no program but fio, no socket (what an include or an engine path names beyond that, fio
+         * cannot read) */
+        r = read_files(g, &files, e);
         if (r < 0)
                 return r;
         r = bench_fence_build(&fc, &a, files, exe, &step, &what);

@@ -72,8 +72,11 @@ int bench_fio_gate(const char *text, const char *path, char **what, struct bench
  * jobs; -ENAMETOOLONG */
 int bench_fio_section_key(char *buf, size_t len, const char *name, unsigned k);
 /* fioengines.c: the files fio reads as it reads text: its include lines' (and theirs), as fio finds them,
- * pushed to files, and its patterns' ('FILE' in buffer_pattern=, verify_pattern=) to patterns */
-int bench_fio_includes(const char *text, const char *path, int depth, char ***files, char ***patterns);
+ * pushed once each to files, and its patterns' ('FILE' in buffer_pattern=, verify_pattern=) to patterns;
+ * *budget the bytes text's includes may still have together (the gate's bound, BENCH_JOBFILE_MAX: a file
+ * that includes itself many times is read that many times at each depth): -EFBIG past it */
+int bench_fio_includes(const char *text, const char *path, int depth, size_t *budget, char ***files,
+                       char ***patterns);
 /* fiocapture.c: fio run to its end on argv, stdin from in; its output and errors; its exit status.  jobs:
  * fio runs jobs (fionamed.c), in the run's environment (bench_fio_environ()); else iosched-bench's own,
  * whose ${VAR} fio's reading of a job expands as the native engine's reading does */
