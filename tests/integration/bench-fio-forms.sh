@@ -12,7 +12,8 @@
 # create_on_open, unlink=1 (also with ioengine=null, which opens no file,
 # and with --allow-write), pre_read, a read job's start past its file's
 # end (offset_increment= with numjobs, offset=N%, file_append=: fio lays
-# the file out anew; a share or a zone count followed by bytes, which fio
+# the file out anew; size= or offset= over 100%, which fio reads as bytes;
+# a share or a zone count followed by bytes, which fio
 # keeps in force), a later nrfiles= (each file of the list then needs all
 # of size=), a name behind an empty one in a filename= list (":F",
 # "A::F"), a log named "0", ioengine=libpmem (fills and sizes a read
@@ -139,6 +140,10 @@ for mode in landlock none unconfined; do
         form "--name=j --filename=$B_TMP/other/big --rw=read --size=8k --offset=50% --runtime=1"
         form "--name=j --filename=$B_TMP/other/big --rw=read --size=8k --offset_increment=50% --numjobs=2 --runtime=1"
         form "--name=j --filename=$B_TMP/other/big --rw=read --size=4k --file_append=1 --runtime=1"
+        # a share is 0% to 100% only: fio reads 101% as 2^64 - 102 bytes and lays a read job's file out
+        # anew, an empty one (parse.h parse_is_percent(); before: read as a share, other/big emptied)
+        form "--name=j --filename=$B_TMP/other/big --rw=read --size=101% --runtime=1"
+        form "--name=j --filename=$B_TMP/other/big --rw=read --size=4k --offset=200% --runtime=1"
         # bytes after a share or a zone count leave it in force (options.c str_offset_cb, str_size_cb)
         form "--name=j --filename=$B_TMP/other/big --rw=read --size=8k --offset=50% --offset=0 --runtime=1"
         form "--name=j --filename=$B_TMP/other/big --rw=read --size=8k --numjobs=2 --offset_increment=50%" \

@@ -58,7 +58,19 @@ unsigned bench_fio_ddir(const char *rw)
  * but bytes leave an earlier share or zone count in force.  So the last
  * share or zone count rules, whatever follows it: its value (*special,
  * and true) when there is one; *plain the last value after it, if any.
+ * A share is 0% to 100% only (parse.h parse_is_percent()): fio reads 101%
+ * as 2^64 - 102 bytes, which the checks cannot read (a plain value).
  */
+static bool share(const char *v)
+{
+        char *end;
+        long long p;
+
+        errno = 0;
+        p = strtoll(v, &end, strstr(v, "0x") || strstr(v, "0X") ? 16 : 10);
+        return end != v && errno == 0 && p >= 0 && p <= 100;
+}
+
 static bool in_force(const struct bench_fio_kvs *kv, const char *key, const char **special,
                      const char **plain)
 {
@@ -69,7 +81,7 @@ static bool in_force(const struct bench_fio_kvs *kv, const char *key, const char
 
                 if (!v || !streq(kv->v[i].key, key))
                         continue;
-                if (strchr(v, '%') || (n && (v[n - 1] == 'z' || v[n - 1] == 'Z'))) {
+                if ((strchr(v, '%') && share(v)) || (n && (v[n - 1] == 'z' || v[n - 1] == 'Z'))) {
                         *special = v;
                         *plain = NULL;
                 } else
