@@ -14,7 +14,8 @@
 # (and SIGINT meanwhile ending the pre-check, fio never started);
 # --target-device refusing another device; --compare across two disks
 # refused; without Landlock (IOSCHED_BENCH_LANDLOCK=0) a note that fio runs
-# unconfined, an option only fio knows refused unless --unconfined, and
+# unconfined, --backend=fio and an option only fio knows refused unless
+# --unconfined, and
 # with it a job the model cannot resolve refused.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
@@ -94,7 +95,7 @@ rc=$?
 [ $rc = 3 ] && grep -q "on 2 disks" err && grep -q "$l2" err || b_fail "--compare on two disks: exit $rc $(cat err)"
 
 # without Landlock: one line that fio runs unconfined; a job the model cannot resolve is refused
-IOSCHED_BENCH_LANDLOCK=0 $BENCH --backend=fio --filename="$dev" --rw=read --runtime=1 >/dev/null 2>err ||
+IOSCHED_BENCH_LANDLOCK=0 $BENCH --backend=fio --unconfined --filename="$dev" --rw=read --runtime=1 >/dev/null 2>err ||
         b_fail "unconfined run: $(cat err)"
 grep -q "no Landlock: fio runs unconfined" err || b_fail "no unconfined note: $(cat err)"
 IOSCHED_BENCH_LANDLOCK=0 $BENCH --backend=fio --name=o --directory="$B_TMP/d1" --opendir="$B_TMP/d2" --rw=read \

@@ -98,8 +98,11 @@ static int check_unsupported(const struct bench_opts *g, struct bench_error *e)
 
 /*
  * Without Landlock only the checks made before fio starts and the system
- * call filter hold fio: a job file (which fio reads itself, includes and
- * all) or an option only fio knows is run so only when asked.
+ * call filter hold fio: no fio runs but when asked (a job file, which fio
+ * reads itself, includes and all; an option only fio knows; or
+ * --backend=fio alone, whose files fio opens by path again each round,
+ * where a link swapped in meanwhile is followed: only Landlock's rules on
+ * the inodes hold that).
  */
 static int check_unconfined(const struct bench_opts *g, struct bench_error *e)
 {
@@ -113,7 +116,9 @@ static int check_unconfined(const struct bench_opts *g, struct bench_error *e)
                 return bench_error_set(e, BENCH_ERR_REFUSED, EPERM,
                                        "%s: this kernel has no Landlock to fence fio in, and the option is "
                                        "fio's alone; --unconfined runs fio unconfined", g->unsupported[0]);
-        return 0;
+        return bench_error_set(e, BENCH_ERR_REFUSED, EPERM,
+                               "--backend=fio: this kernel has no Landlock to fence fio in; "
+                               "--unconfined runs fio unconfined (the native backend runs these jobs)");
 }
 
 /*
