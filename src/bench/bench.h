@@ -200,6 +200,8 @@ struct bench_opts {
         uint64_t rate_iops[BENCH_NDIR]; /* rate_iops=r,w: I/Os per second, 0: no limit */
         uint64_t rate_bps[BENCH_NDIR];  /* rate=r,w: bytes per second, 0: no limit */
         uint64_t thinktime_ns;          /* thinktime=: idle after thinktime_blocks I/Os */
+        char cap_form[64];              /* a cap fio ran with in a form the above cannot hold ("rate_iops=2k",
+                                         * fio's multiplier): a cap all the same (fioresult.c, jobs.c) */
         unsigned thinktime_blocks;
         uint64_t startdelay_ns;         /* startdelay=: start this much later */
         char *wait_for;                 /* fio's wait_for=: start once that job has ended (fio's report) */

@@ -139,7 +139,9 @@ static int end_conditions(struct bench_opts *o, const char *who, struct bench_er
  * A throughput objective (iops, bw) on jobs whose throughput is capped
  * (rate=, rate_iops= for every direction the job does, or thinktime=)
  * compares nothing: every variant does what the cap allows.  Every job the
- * objective measures must be capped for that; why names the first cap.
+ * objective measures must be capped for that; why names the first cap.  A
+ * direction rwmixread= leaves no share is none the job does; a cap fio ran
+ * with in a form the bench does not read (rate_iops=2k) is a cap.
  */
 static bool job_capped(const struct bench_opts *j, char *why, size_t len)
 {
@@ -149,13 +151,20 @@ static bool job_capped(const struct bench_opts *j, char *why, size_t len)
         bool any = false, all = true;
         char b[32];
 
+        if (j->cap_form[0]) {
+                snprintf(why, len, "%s in job '%s' (a cap in a form fio reads)", j->cap_form, name);
+                return true;
+        }
         if (j->thinktime_ns) {
                 snprintf(why, len, "thinktime=%s in job '%s'",
                          bench_fmt_ns(b, sizeof(b), (double)j->thinktime_ns), name);
                 return true;
         }
         for (int d = 0; d < BENCH_NDIR; d++) {
-                if (d == BENCH_READ ? !bench_rw_reads(j->rw) : !bench_rw_writes(j->rw))
+                bool mixed = bench_rw_reads(j->rw) && bench_rw_writes(j->rw);
+
+                if (d == BENCH_READ ? !bench_rw_reads(j->rw) || (mixed && j->rwmixread == 0)
+                                    : !bench_rw_writes(j->rw) || (mixed && j->rwmixread == 100))
                         continue;
                 if (!j->rate_iops[d] && !j->rate_bps[d]) {
                         all = false;

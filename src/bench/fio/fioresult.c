@@ -152,11 +152,15 @@ static void job_view(struct bench_opts *o, struct bench_fio_job *fj, const struc
         o->startdelay_ns = 0;
         v = opt(doc, job, "wait_for");
         o->wait_for = v ? strdup(v) : NULL;
+        o->cap_form[0] = '\0';
         for (size_t i = 0; i < ELEMENTSOF(ran_with); i++)
                 if ((v = opt(doc, job, ran_with[i]))) {
                         struct bench_error ignored = {};
+                        bool cap = i < 3;       /* rate, rate_iops, thinktime */
 
-                        (void)bench_jobopt_set(o, ran_with[i], *v ? v : NULL, NULL, &ignored);
+                        if (bench_jobopt_set(o, ran_with[i], *v ? v : NULL, NULL, &ignored) < 0 && cap &&
+                            !o->cap_form[0] && strspn(v, "0,") != strlen(v))
+                                snprintf(o->cap_form, sizeof(o->cap_form), "%s=%s", ran_with[i], v);
                 }
         o->groupid = (unsigned)num(ios_json_get(job, "groupid"), 1u << 20);
         o->ncpus = 0;
