@@ -4,7 +4,10 @@
  * files.  This table is the one definition: bench_jobs_finish() parses the
  * text as a job file on top of the command line's global options (which
  * give the target, --runtime and so on), and iosched-bench(8) shows each
- * text verbatim (tests/integration/bench-workloads.sh checks that it does).
+ * text verbatim (tests/integration/bench-man.sh checks that it does).
+ * Every job runs for the run's runtime= (time_based=1): one that reads or
+ * writes the target once would end, on a small fast disk, inside the
+ * ramp a --compare gives each round to settle after a switch.
  */
 #define _GNU_SOURCE
 #include <string.h>
@@ -19,6 +22,9 @@ static const struct {
         /* blk-mq study: a latency-sensitive reader while a writer floods the disk */
         { "mixed-latency",
           "; a latency-sensitive reader while a writer floods the disk\n"
+          "[global]\n"
+          "time_based=1\n"
+          "\n"
           "[reader]\n"
           "rw=randread\n"
           "bs=4k\n"
@@ -31,6 +37,9 @@ static const struct {
         /* the same question without writes: what a bare --compare and validate run without --allow-write */
         { "mixed-read",
           "; a latency-sensitive reader while a deep sequential reader streams (no writes)\n"
+          "[global]\n"
+          "time_based=1\n"
+          "\n"
           "[reader]\n"
           "rw=randread\n"
           "bs=4k\n"
@@ -43,6 +52,9 @@ static const struct {
         /* a database: small random I/O, mostly reads, a deep queue */
         { "oltp",
           "; a database: 70% random reads, 30% random writes, 8k pages, 16 in flight\n"
+          "[global]\n"
+          "time_based=1\n"
+          "\n"
           "[oltp]\n"
           "rw=randrw\n"
           "rwmixread=70\n"
@@ -51,6 +63,9 @@ static const struct {
         /* media streaming: large sequential reads */
         { "seq-stream",
           "; streaming: large sequential reads, a few in flight\n"
+          "[global]\n"
+          "time_based=1\n"
+          "\n"
           "[stream]\n"
           "rw=read\n"
           "bs=1m\n"
@@ -59,6 +74,7 @@ static const struct {
         { "sd-card",
           "; an SD card: small synchronous random writes beside random reads\n"
           "[global]\n"
+          "time_based=1\n"
           "ioengine=psync\n"
           "bs=4k\n"
           "\n"

@@ -10,7 +10,8 @@
 # capped writes do not hold its reads); prioclass
 # reaches the threads (ioprio_set); bad values, unknown options in a job
 # file (file:line) and a writing preset without --allow-write are usage
-# errors (exit 2); --objective=JOB:METRIC drives --compare's verdict.
+# errors (exit 2); --objective=JOB:METRIC drives --compare's verdict, and
+# a bare --compare runs its preset on a disk it reads in a second.
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
@@ -152,5 +153,12 @@ if grep -qw mq-deadline $q/scheduler; then
                 >/dev/null 2>"$B_TMP/err"; rc=$?
         [ $rc = 2 ] && grep -q "no job named 'nobody' (jobs: reader, writer)" "$B_TMP/err" ||
                 b_fail "objective naming no job: exit $rc: $(cat "$B_TMP/err")"
+        # a bare --compare (mixed-read, as validate runs it) on a disk small enough to read in the 1 s
+        # ramp each round settles in: every preset job runs for the runtime, so every round measures
+        # (before: "job 'streamer': all its 64 I/Os fell in the 1 s ramp_time", exit 2)
+        b_loop s 8
+        $BENCH --filename=/dev/$s --compare=none,mq-deadline --loops=1 --runtime=1 >"$B_TMP/cmp.txt" \
+                2>"$B_TMP/err" || b_fail "a bare --compare on 8 MiB: $(tail -2 "$B_TMP/err")"
+        grep -q "^  best: " "$B_TMP/cmp.txt" || b_fail "a bare --compare on 8 MiB: $(cat "$B_TMP/cmp.txt")"
 fi
 echo ok
