@@ -183,6 +183,12 @@ for mode in landlock none unconfined; do
         form "--name=j --directory=$B_TMP/other --ioengine=dirdelete --nrfiles=1 --size=4k"
         form "--allow-write --name=j --directory=$B_TMP/other --ioengine=dirstat --unlink=1 --nrfiles=1 --size=4k"
         form "--name=j --filename=$dev --rw=read --size=1m --runtime=1 --ioscheduler=kyber"
+        # the refusal names the option that does it, one --help lists (before: --scheduler, none)
+        if [ $mode != none ]; then
+                grep -q "iosched-bench switches it (--compare, one scheduler or more) and puts it back" err ||
+                        b_fail "$mode: --ioscheduler: $(tail -1 err)"
+                "$BENCH_BIN" --help | grep -q -- "--compare\[=VARIANT" || b_fail "no --compare in --help"
+        fi
         form "--name=j --filename=$dev --rw=read --size=1m --runtime=1 --cgroup=$cgname --cgroup_nodelete=1"
         form "$base --client=localhost"
         form "--allow-net --allow-write --name=j --ioengine=net --protocol=unix --filename=$V --size=4k"

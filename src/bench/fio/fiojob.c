@@ -1138,9 +1138,10 @@ static int not_run(struct model *m, const struct bench_fio_def *j)
 
         /* on fio's command line a job's profile= is the program's --profile (init.c, exec_profile) */
         if (prof)
-                r = bench_fio_problem(m->d, "job '%s': profile=%s: fio would run its built-in test's jobs "
-                                      "(tiobench: writes of files in the working directory, sizes worked "
-                                      "out by sh and bc) beside the job's: not with iosched-bench",
+                r = bench_fio_problem(m->d, "job '%s': profile=%s: fio would run a built-in test's jobs "
+                                      "beside the job's (tiobench writes files in the working directory, "
+                                      "sizes worked out by sh and bc; act reads and writes the devices its "
+                                      "device-names= names): not with iosched-bench",
                                       j->name, prof);
         if (r >= 0 && cg)
                 r = bench_fio_problem(m->d, "job '%s': cgroup=%s: fio would make that cgroup and move the "
@@ -1148,8 +1149,8 @@ static int not_run(struct model *m, const struct bench_fio_def *j)
                                       "cgroup_nodelete=1 leaves it): not with iosched-bench", j->name, cg);
         if (r >= 0 && sched)
                 r = bench_fio_problem(m->d, "job '%s': ioscheduler=%s: fio would switch the disk's "
-                                      "scheduler and leave it so; iosched-bench switches it (--scheduler, "
-                                      "--compare) and puts it back", j->name, sched);
+                                      "scheduler and leave it so; iosched-bench switches it (--compare, "
+                                      "one scheduler or more) and puts it back", j->name, sched);
         if (r >= 0 && bench_fio_engine_is(eng, "sg"))
                 r = bench_fio_problem(m->d, "job '%s': ioengine=sg sends every SCSI command by the SG_IO "
                                       "ioctl (READ CAPACITY first), which the fence denies on every device, "
