@@ -307,16 +307,15 @@ static int hints_put_back(struct hints *hs, char *msg, size_t size)
 /*
  * What of found the guard writes: a file that moved since the switch left it (left: what the last switch
  * left, empty while one is under way) was set by another program, and is kept, as the bench's restore
- * keeps it; so are a scheduler another program switched to and its iosched/ tunables.  Each kept one is
- * named in kept.
+ * keeps it; so are a scheduler another program switched to and its iosched/ tunables.  Each file another
+ * program set is added to others with its value.
  */
 static int not_others(struct ios_device *d, const struct ios_wanted *found, const struct ios_wanted *left,
-                      struct ios_wanted *w, char *kept, size_t size)
+                      struct ios_wanted *w, struct ios_wanted *others)
 {
         struct ios_wanted now = {};
         const char *sl = ios_wanted_value(left, "scheduler"), *sn;
         bool sched_moved;
-        size_t k = 0;
         int r = left->n ? ios_snapshot_take(d, &now) : 0;
 
         if (r < 0)
@@ -329,14 +328,35 @@ static int not_others(struct ios_device *d, const struct ios_wanted *found, cons
                 bool moved = ours && cur && !streq(ours, cur);
 
                 if (moved || (sched_moved && startswith(key, "queue/iosched/"))) {
-                        if (moved && k < size)
-                                k += (size_t)snprintf(kept + k, size - k, "%s%s=%s", k ? ", " : "", key, cur);
+                        r = moved ? ios_wanted_set(others, key, cur, "another program") : 0;
                         continue;
                 }
                 r = ios_wanted_set(w, key, found->s[i].value, "found");
         }
         ios_wanted_done(&now);
         return r;
+}
+
+/*
+ * What another program set, as the disk has it after the restore: "key=value", or "key=value not kept:
+ * the kernel has X" where the restore's switch took it away (nr_requests=200 set under mq-deadline, the
+ * scheduler found none: the switch to none resets it to the tag depth), as the bench's own restore says.
+ */
+static void others_said(struct ios_device *d, const struct ios_wanted *others, char *kept, size_t size)
+{
+        struct ios_wanted now = {};
+        bool have = ios_snapshot_take(d, &now) >= 0;
+        size_t k = 0;
+
+        for (size_t i = 0; i < others->n && k < size; i++) {
+                const char *key = others->s[i].key, *theirs = others->s[i].value;
+                const char *cur = have ? ios_wanted_value(&now, key) : NULL;
+
+                k += (size_t)snprintf(kept + k, size - k, "%s%s=%s", k ? ", " : "", key, theirs);
+                if (cur && !streq(cur, theirs) && k < size)
+                        k += (size_t)snprintf(kept + k, size - k, " not kept: the kernel has %s", cur);
+        }
+        ios_wanted_done(&now);
 }
 
 /* The restore's writes on major:minor, read back, but another program's values: 1 done, -errno not, 0
@@ -347,7 +367,7 @@ static int put_back(unsigned major, unsigned minor, const struct ios_wanted *fou
         char link[64], target[PATH_MAX];
         struct ios_ctx *ctx = NULL;
         struct ios_device *d = NULL;
-        struct ios_wanted w = {};
+        struct ios_wanted w = {}, others = {};
         char **bad = NULL;
         ssize_t n;
         int r;
@@ -361,9 +381,12 @@ static int put_back(unsigned major, unsigned minor, const struct ios_wanted *fou
         if (r >= 0)
                 r = ios_device_new(ctx, strrchr(target, '/') ? strrchr(target, '/') + 1 : target, &d);
         if (r >= 0)
-                r = not_others(d, found, left, &w, kept, size);
+                r = not_others(d, found, left, &w, &others);
         if (r >= 0)
                 r = bench_sched_put_back(d, &w, &bad);
+        if (r >= 0)
+                others_said(d, &others, kept, size);
+        ios_wanted_done(&others);
         ios_wanted_done(&w);
         ios_strv_free(bad);
         ios_device_free(d);

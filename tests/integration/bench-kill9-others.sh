@@ -7,7 +7,9 @@
 # once fio runs (the round's switch is over), another program sets
 # nr_requests=200; a kill -9 of the bench then: the guard puts fifo_batch
 # back to 7 (the variant set it) and keeps nr_requests at 200, and says so
-# (before: the guard wrote the 100 it found over the other program's 200).
+# (before: the guard wrote the 100 it found over the other program's 200);
+# found on none, it says the 200 was not kept, as the switch back to none
+# resets it.
 # A second bench started at once after the kill -9 is refused while the
 # guard puts the disk back (it holds the bench lock for that), or runs
 # after it: the disk ends as found, three times (before: the second bench
@@ -54,6 +56,30 @@ grep -q "put its scheduler and tunables back as found but what another program s
 [ "$(cat $q/nr_requests)" = 200 ] || b_fail "nr_requests is $(cat $q/nr_requests), not the other program's 200"
 [ "$(cat $q/iosched/fifo_batch)" = 7 ] || b_fail "fifo_batch is $(cat $q/iosched/fifo_batch), not 7 as found"
 echo "ok: after a kill -9 the guard kept nr_requests=200 and put fifo_batch back to 7"
+
+# found on none: another program's nr_requests=200 under the mq-deadline round does not outlive the
+# guard's switch back to none (the kernel resets it to the tag depth), and the guard says so, as the
+# bench's own restore does (before: "(queue/nr_requests=200)", said kept, and the disk had 128)
+echo none >$q/scheduler
+depth=$(cat $q/nr_requests)
+"$BENCH_BIN" --backend=fio --filename=/dev/$l --rw=randread --time_based --runtime=600 --loops=1 \
+        --compare=mq-deadline:fifo_batch=9 >"$B_TMP/out" 2>"$B_TMP/err" &
+bench=$!
+B_PIDS="$B_PIDS $bench"
+wait_for 60000 round || b_fail "none: fio never ran a round: $(cat "$B_TMP/err")"
+[ "$(b_sched $l)" = mq-deadline ] || b_fail "none: the round runs on $(b_sched $l)"
+echo 200 >$q/nr_requests || b_fail "none: another program cannot set nr_requests=200"
+kill -9 $bench
+wait $bench 2>/dev/null
+wait_for 60000 said || b_fail "none: the guard said nothing: $(cat "$B_TMP/err")"
+[ "$(b_sched $l) $(cat $q/nr_requests)" = "none $depth" ] ||
+        b_fail "none: $(b_sched $l), nr_requests $(cat $q/nr_requests), not none and $depth"
+grep -q "after the last switch (queue/nr_requests=200 not kept: the kernel has $depth)" "$B_TMP/err" ||
+        b_fail "none: the guard: $(grep guard: "$B_TMP/err")"
+wait_for 60000 flock -n "/run/iosched-bench/$(cat /sys/block/$l/dev).lock" true || b_fail "none: the lock is held"
+echo mq-deadline >$q/scheduler
+echo 7 >$q/iosched/fifo_batch
+echo "ok: found on none, the guard says the other program's nr_requests=200 was not kept"
 
 # a bench started at once after the kill -9 waits for the guard's restore (refused while the guard holds
 # the lock, exit 3) and never saves a disk put back halfway as what it found: three times
