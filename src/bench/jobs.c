@@ -161,7 +161,7 @@ static bool job_capped(const struct bench_opts *j, char *why, size_t len)
                 return true;
         }
         for (int d = 0; d < BENCH_NDIR; d++) {
-                bool mixed = bench_rw_reads(j->rw) && bench_rw_writes(j->rw);
+                bool mixed = bench_rw_reads(j->rw) && bench_rw_writes(j->rw), both;
 
                 if (d == BENCH_READ ? !bench_rw_reads(j->rw) || (mixed && j->rwmixread == 0)
                                     : !bench_rw_writes(j->rw) || (mixed && j->rwmixread == 100))
@@ -170,12 +170,17 @@ static bool job_capped(const struct bench_opts *j, char *why, size_t len)
                         all = false;
                         continue;
                 }
+                /* one value for both directions (rate_iops=1000 on a mix) said once, for both */
+                both = d == BENCH_READ && bench_rw_writes(j->rw) && !(mixed && j->rwmixread == 100) &&
+                       j->rate_iops[BENCH_READ] == j->rate_iops[BENCH_WRITE] &&
+                       j->rate_bps[BENCH_READ] == j->rate_bps[BENCH_WRITE];
                 if (!any && j->rate_iops[d])
-                        snprintf(why, len, "rate_iops=%" PRIu64 " (%s) in job '%s'", j->rate_iops[d], dn[d],
-                                 name);
+                        snprintf(why, len, "rate_iops=%" PRIu64 " (%s) in job '%s'", j->rate_iops[d],
+                                 both ? "reads and writes" : dn[d], name);
                 else if (!any)
-                        snprintf(why, len, "rate=%s/s (%s) in job '%s'", bench_fmt_bytes(b, sizeof(b), (double)j->rate_bps[d]),
-                                 dn[d], name);
+                        snprintf(why, len, "rate=%s/s (%s) in job '%s'",
+                                 bench_fmt_bytes(b, sizeof(b), (double)j->rate_bps[d]),
+                                 both ? "reads and writes" : dn[d], name);
                 any = true;
         }
         return any && all;
