@@ -124,6 +124,7 @@ int bench_disk_lock_take(const struct ios_device *d, struct bench_disk_lock *l, 
         }
         while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
                 long pid = 0;
+                bool dead;
                 ssize_t n;
 
                 r = errno;
@@ -150,7 +151,8 @@ int bench_disk_lock_take(const struct ios_device *d, struct bench_disk_lock *l, 
                 /* emptied: its holder gave the disk back (a bench, or a killed one's guard) since: again */
                 if (pid <= 0 && ++tries < 100)
                         continue;
-                if (pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH) {
+                dead = pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+                if (dead) {
                         r = killed_bench(fd, d, e);
                         if (r < 0) {
                                 close(fd);
@@ -160,6 +162,13 @@ int bench_disk_lock_take(const struct ios_device *d, struct bench_disk_lock *l, 
                                 continue;       /* its guard gone too: the lock is being let go */
                 }
                 close(fd);
+                /* a killed bench's lock still held, by no guard of its own that lives: said as it is */
+                if (dead)
+                        return bench_error_set(e, BENCH_ERR_REFUSED, EBUSY,
+                                               "%s: the iosched-bench (pid %ld) that locked this disk is "
+                                               "gone, and %s is still held (by its guard or its fio, "
+                                               "ending): try again",
+                                               d->name, pid, path);
                 if (pid > 0)
                         return bench_error_set(e, BENCH_ERR_REFUSED, EBUSY,
                                                "%s: another iosched-bench (pid %ld) is comparing schedulers on this disk",

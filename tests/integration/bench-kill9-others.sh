@@ -16,7 +16,8 @@
 # saved the disk halfway put back, and restored that); and where the lock
 # is taken before the guard could, the lock file's killed bench and guard
 # (its pid and start time) refuse the disk while that guard lives, and a
-# pid used again does not.  Killed in its own final restore (after the
+# pid used again does not, and one held after its bench and guard are
+# gone is said so.  Killed in its own final restore (after the
 # scheduler, before the tunables), the bench's guard puts the rest back
 # as found, taking none of the bench's writes for another program's.
 . "$(dirname "$0")/bench-lib.sh"
@@ -140,6 +141,24 @@ wait $guard 2>/dev/null
         b_fail "its guard gone: exit $?: $(cat "$B_TMP/err2")"
 [ ! -s "$lockf" ] || b_fail "the lock file was not emptied when the disk was given back: $(cat "$lockf")"
 echo "ok: a killed bench's guard alive, the disk is not taken; gone, it is"
+
+# the lock still held after its bench is gone, by no guard that lives (here flock(1), as the guard or a
+# fio ending would): refused, said as it is (before: "another iosched-bench (pid N) is comparing
+# schedulers on this disk", of a pid that was gone)
+echo "$dead" >"$lockf"
+(flock 9 && exec sleep 600) 9<"$lockf" &     # the sleep itself holds it: killed, it is let go
+holder=$!
+B_PIDS="$B_PIDS $holder"
+wait_for 60000 sh -c "! flock -n '$lockf' true" || b_fail "flock(1) did not take the lock"
+"$BENCH_BIN" --filename=/dev/$l --rw=randread --time_based --runtime=1 --ramp_time=0 --loops=1 \
+        --compare=mq-deadline:fifo_batch=13 >"$B_TMP/out2" 2>"$B_TMP/err2"
+rc=$?
+[ $rc = 3 ] && grep -q "the iosched-bench (pid $dead) that locked this disk is gone, and $lockf is still held" \
+        "$B_TMP/err2" || b_fail "a gone bench's lock held: exit $rc: $(cat "$B_TMP/err2")"
+kill $holder
+wait $holder 2>/dev/null
+: >"$lockf"
+echo "ok: a gone bench's lock still held is said so"
 
 # a kill -9 in the middle of the bench's own restore, right after it put the scheduler back and before
 # the tunables (the test shim's IOS_FAULT_KILL: the second write of queue/scheduler): the guard writes
