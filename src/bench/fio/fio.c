@@ -517,7 +517,9 @@ static void fence_note(const char *tail, const struct bench_fio *f, const struct
         else if (strstr(tried, "exec") || startswith(tried, "sh: "))
                 flag = g->allow_exec ? "no flag allows more" : "--allow-exec allows it";
         else
-                flag = g->allow_write ? "no flag allows a file the job does not name" :
+                /* a file the job names, too, where the checks did not see the job write it */
+                flag = g->allow_write ? "--allow-write allows writes only where the checks saw the job "
+                                        "write" :
                                         "--allow-write allows it for a file the job names";
         fprintf(stderr, "iosched-bench: the fence stopped fio: %s; the run allows reading %zu target(s), "
                         "writing %zu, making files in %zu director%s, %s, %s; %s\n", tried,
