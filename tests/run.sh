@@ -93,10 +93,11 @@ run_one() {
         start=$(date +%s.%N)
         # a hang guard, not a duration: a test that runs many programs or
         # whole builds says its own with a "# Hang-guard: SECONDS" line
-        # near its top; the larger of it and TIMEOUT holds
+        # in its first 60 lines (its header); the larger of it and TIMEOUT
+        # holds
         TIMEOUT=$TIMEOUT0
         case $1 in *.sh)
-                g=$(sed -n '1,30s/^# Hang-guard: *\([0-9][0-9]*\).*$/\1/p' "$1" | head -n 1)
+                g=$(sed -n '1,60s/^# Hang-guard: *\([0-9][0-9]*\).*$/\1/p' "$1" | head -n 1)
                 [ -n "$g" ] && [ "$g" -gt "$TIMEOUT" ] && TIMEOUT=$g ;;
         esac
         case $lock in

@@ -34,6 +34,8 @@
 # Each form with Landlock and on the path of kernels without
 # it (IOSCHED_BENCH_LANDLOCK=0), where a job file is refused without
 # --unconfined.
+# Hang-guard: 900 (over 60 runs of iosched-bench in two modes, several
+# reading 16 MiB of includes: 253 s under ASan beside the plain suite)
 . "$(dirname "$0")/bench-lib.sh"
 b_require_root
 [ -x "$BENCH_BIN" ] || b_fail "$BENCH_BIN not built"
