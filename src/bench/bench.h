@@ -235,6 +235,7 @@ struct bench_opts {
         char **ignored;                 /* jobs.h: fio's reporting/timing options accepted, same form */
         bool readonly;                  /* --readonly: refuse any job that writes */
         unsigned njobs, nthreads;       /* jobs, and threads of all jobs */
+        size_t capjobs;                 /* room in jobs (ios_grow) */
         enum bench_backend backend;     /* --backend= */
         char **fio_args;                /* options.c: the job's arguments as written (job options, --name,
                                          * fio's options native lacks, --readonly, job files), in order, for fio (fio.c) */

@@ -18,16 +18,14 @@ int bench_jobs_add(struct bench_opts *g, const struct bench_opts *base, const ch
                    struct bench_opts **ret)
 {
         struct bench_opts *jobs, *j;
-        size_t cap;
         int r;
 
         if (!name || !*name)
                 return bench_error_set(NULL, BENCH_ERR_USAGE, EINVAL, "empty job name");
         if (g->njobs >= BENCH_JOBS_MAX)
                 return -E2BIG;
-        /* the room is not kept (opts are copied whole): exactly njobs, grown by doubling */
-        cap = g->njobs;
-        jobs = ios_grow(g->jobs, &cap, (size_t)g->njobs + 1, sizeof(*jobs));
+        /* the room is kept (capjobs): the list doubles, and adding n jobs copies O(n) of them */
+        jobs = ios_grow(g->jobs, &g->capjobs, (size_t)g->njobs + 1, sizeof(*jobs));
         if (!jobs)
                 return -ENOMEM;
         g->jobs = jobs;

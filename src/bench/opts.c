@@ -47,6 +47,7 @@ void bench_opts_done(struct bench_opts *o)
         free(o->jobs);
         o->jobs = NULL;
         o->njobs = 0;
+        o->capjobs = 0;
         bench_opts_done_job(o);
         ios_strv_free(o->compare_scheds);
         ios_strv_free(o->jobfiles);
@@ -74,6 +75,7 @@ int bench_opts_copy_job(struct bench_opts *dst, const struct bench_opts *src)
         dst->jobfiles = dst->compare_scheds = NULL;
         dst->jobs = NULL;
         dst->njobs = 0;
+        dst->capjobs = 0;
         dst->unsupported = dst->ignored = NULL;
         if ((src->filename && !(dst->filename = strdup(src->filename))) ||
             (src->directory && !(dst->directory = strdup(src->directory))))

@@ -106,6 +106,7 @@ static void job_view(struct bench_opts *o, struct bench_fio_job *fj, const struc
         *o = *g;
         o->jobs = NULL;
         o->njobs = 0;
+        o->capjobs = 0;
         o->name = strdup(ios_json_str(ios_json_get(job, "jobname")) ?
                                  ios_json_str(ios_json_get(job, "jobname")) :
                                  "fio");
