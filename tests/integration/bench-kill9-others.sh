@@ -31,6 +31,11 @@ grep -qw none $q/scheduler || b_skip "no none on $l"
 echo mq-deadline >$q/scheduler
 echo 100 >$q/nr_requests 2>/dev/null && [ "$(cat $q/nr_requests)" = 100 ] || b_skip "$l takes no nr_requests=100"
 echo 7 >$q/iosched/fifo_batch
+# second: another bench's compare on the disk, its output in out2 and err2
+second() {
+        "$BENCH_BIN" --filename=/dev/$l --rw=randread --time_based --runtime=1 --ramp_time=0 --loops=1 \
+                --compare=mq-deadline:fifo_batch=13 >"$B_TMP/out2" 2>"$B_TMP/err2"
+}
 
 "$BENCH_BIN" --backend=fio --filename=/dev/$l --rw=randread --time_based --runtime=600 --loops=1 \
         --compare=mq-deadline:fifo_batch=9,mq-deadline:fifo_batch=11 >"$B_TMP/out" 2>"$B_TMP/err" &
@@ -94,8 +99,7 @@ for i in 1 2 3; do
         B_PIDS="$B_PIDS $bench"
         wait_for 60000 round || b_fail "$i: fio never ran a round: $(cat "$B_TMP/err")"
         kill -9 $bench
-        "$BENCH_BIN" --filename=/dev/$l --rw=randread --time_based --runtime=1 --ramp_time=0 --loops=1 \
-                --compare=mq-deadline:fifo_batch=13 >"$B_TMP/out2" 2>"$B_TMP/err2"
+        second
         rc=$?
         wait $bench 2>/dev/null
         case $rc in
@@ -125,19 +129,16 @@ dead=$!
 wait $dead
 # a guard is a pid and its start time: the same pid started at another time (used again) is none
 echo "$dead $guard 1" >"$lockf"
-"$BENCH_BIN" --filename=/dev/$l --rw=randread --time_based --runtime=1 --ramp_time=0 --loops=1 \
-        --compare=mq-deadline:fifo_batch=13 >"$B_TMP/out2" 2>"$B_TMP/err2" ||
+second ||
         b_fail "a pid used again taken for a killed bench's guard: exit $?: $(cat "$B_TMP/err2")"
 echo "$dead $guard $(awk '{ print $22 }' /proc/$guard/stat)" >"$lockf"
-"$BENCH_BIN" --filename=/dev/$l --rw=randread --time_based --runtime=1 --ramp_time=0 --loops=1 \
-        --compare=mq-deadline:fifo_batch=13 >"$B_TMP/out2" 2>"$B_TMP/err2"
+second
 rc=$?
 [ $rc = 3 ] && grep -q "the guard (pid $guard) of an iosched-bench killed on this disk is putting it back: try" \
         "$B_TMP/err2" || b_fail "a killed bench's guard alive: exit $rc: $(cat "$B_TMP/err2")"
 kill $guard
 wait $guard 2>/dev/null
-"$BENCH_BIN" --filename=/dev/$l --rw=randread --time_based --runtime=1 --ramp_time=0 --loops=1 \
-        --compare=mq-deadline:fifo_batch=13 >"$B_TMP/out2" 2>"$B_TMP/err2" ||
+second ||
         b_fail "its guard gone: exit $?: $(cat "$B_TMP/err2")"
 [ ! -s "$lockf" ] || b_fail "the lock file was not emptied when the disk was given back: $(cat "$lockf")"
 echo "ok: a killed bench's guard alive, the disk is not taken; gone, it is"
@@ -150,8 +151,7 @@ echo "$dead" >"$lockf"
 holder=$!
 B_PIDS="$B_PIDS $holder"
 wait_for 60000 sh -c "! flock -n '$lockf' true" || b_fail "flock(1) did not take the lock"
-"$BENCH_BIN" --filename=/dev/$l --rw=randread --time_based --runtime=1 --ramp_time=0 --loops=1 \
-        --compare=mq-deadline:fifo_batch=13 >"$B_TMP/out2" 2>"$B_TMP/err2"
+second
 rc=$?
 [ $rc = 3 ] && grep -q "the iosched-bench (pid $dead) that locked this disk is gone, and $lockf is still held" \
         "$B_TMP/err2" || b_fail "a gone bench's lock held: exit $rc: $(cat "$B_TMP/err2")"
