@@ -150,6 +150,15 @@ struct tunable {
  * jiffies_to_msecs() on read.  bfq keeps slice_idle and fifo_expire_* in ns (exact), kyber its
  * latencies in ns, cfq since 4.10 its times in ns. */
 #define TICKS_(n, lo, hi, w) { n, K_INT, lo, hi, w, true }
+/* A time kept in ticks is shown as a whole number of them in ms: the most that a rounding up to a tick
+ * (10 ms at HZ=100, the longest) keeps in the kernel's int (mq-deadline: a larger one reads back
+ * negative) or unsigned int (io_timeout: it reads back 0 past 2^32). */
+#define TICKS_INT_MAX  2147483640LL
+#define TICKS_UINT_MAX 4294967290LL
+/* queue_var_store(): a value past UINT_MAX is EINVAL (blk-sysfs.c) */
+#define QUEUE_VAR_MAX  4294967295LL
+/* wbt_lat_usec: kept in ns as u64 (queue_wb_lat_store() multiplies by 1000): U64_MAX / 1000 */
+#define WBT_USEC_MAX   18446744073709551LL
 
 /* Writable queue/ attributes (Documentation/ABI/stable/sysfs-block). */
 static const struct tunable queue_attrs[] = {
@@ -158,11 +167,11 @@ static const struct tunable queue_attrs[] = {
          * scheduler uses it, none has none (EINVAL); capped at nr_requests (apply-limits.c) */
         INT_("async_depth", 1, INT_MAX, "a count, at least 1"),
         /* bytes, a multiple of discard_granularity, at most discard_max_hw_bytes (apply-limits.c) */
-        INT_("discard_max_bytes", 0, LLONG_MAX, "a size in bytes"),
+        INT_("discard_max_bytes", 0, QUEUE_VAR_MAX, "a size in bytes"),
         BOOL_("io_poll"),
         INT_("io_poll_delay", -1, INT_MAX, "-1 (classic polling) or a time in us"),
         /* msecs_to_jiffies() on write, jiffies_to_msecs() on read (queue_io_timeout_store) */
-        TICKS_("io_timeout", 1, UINT_MAX, "a time in ms, at least 1"),
+        TICKS_("io_timeout", 1, TICKS_UINT_MAX, "a time in ms, at least 1"),
         BOOL_("iostats"),
         BOOL_("iostats_passthrough"),   /* from 6.13: I/O statistics for passthrough commands */
         INT_("max_sectors_kb", 1, UINT_MAX, "a size in KiB, at least 1"),
@@ -172,7 +181,7 @@ static const struct tunable queue_attrs[] = {
         BOOL_("rotational"),
         INT_("rq_affinity", 0, 2, "0, 1 or 2"),
         BOOL_("stable_writes"),
-        INT_("wbt_lat_usec", -1, LLONG_MAX, "-1 (the default) or a time in us"),
+        INT_("wbt_lat_usec", -1, WBT_USEC_MAX, "-1 (the default) or a time in us"),
         { "write_cache", K_WRITE_CACHE, 0, 0, "\"write back\" or \"write through\"", false },
         /* from 6.17: 0 (unmap off) or write_zeroes_unmap_max_hw_bytes (apply-limits.c) */
         INT_("write_zeroes_unmap_max_bytes", 0, LLONG_MAX, "0 or the disk's write_zeroes_unmap_max_hw_bytes"),
@@ -182,9 +191,9 @@ static const struct tunable queue_attrs[] = {
 
 /* queue/iosched/ files, by name; the union of the ranges of the schedulers that have one. */
 static const struct tunable iosched_attrs[] = {
-        TICKS_("read_expire", 0, INT_MAX, "a time in ms"),
-        TICKS_("write_expire", 0, INT_MAX, "a time in ms"),
-        TICKS_("prio_aging_expire", 0, INT_MAX, "a time in ms"),
+        TICKS_("read_expire", 0, TICKS_INT_MAX, "a time in ms"),
+        TICKS_("write_expire", 0, TICKS_INT_MAX, "a time in ms"),
+        TICKS_("prio_aging_expire", 0, TICKS_INT_MAX, "a time in ms"),
         INT_("writes_starved", 0, INT_MAX, "a count"),
         BOOL_("front_merges"),
         INT_("fifo_batch", 0, INT_MAX, "a count"),

@@ -65,6 +65,17 @@ static void test_ranges(void **state)
                 { "queue/iosched/read_expire", "0", 0 },
                 { "queue/iosched/read_expire", "-5", -ERANGE },
                 { "queue/iosched/read_expire", "2147483648", -ERANGE },
+                /* the kernel's types: a tick past INT_MAX ms reads back negative, a wbt_lat_usec's ns
+                 * pass 2^64, queue_var_store() takes at most UINT_MAX, io_timeout shows an unsigned */
+                { "queue/iosched/read_expire", "2147483640", 0 },
+                { "queue/iosched/read_expire", "2147483641", -ERANGE },
+                { "queue/iosched/prio_aging_expire", "2147483646", -ERANGE },
+                { "queue/wbt_lat_usec", "18446744073709551", 0 },
+                { "queue/wbt_lat_usec", "18446744073709552", -ERANGE },
+                { "queue/discard_max_bytes", "4294967295", 0 },
+                { "queue/discard_max_bytes", "4294967296", -ERANGE },
+                { "queue/io_timeout", "4294967290", 0 },
+                { "queue/io_timeout", "4294967291", -ERANGE },
                 { "queue/iosched/fifo_batch", "-1", -ERANGE },
                 { "queue/iosched/async_depth", "0", -ERANGE },
                 { "queue/iosched/read_lat_nsec", "9223372036854775807", 0 },
