@@ -12,7 +12,9 @@
  *                      scheduler's tags grow); below BLKDEV_MIN_RQ the
  *                      kernel keeps 4 (tunables.c's rule, not a refusal);
  *   queue/max_sectors_kb  from the page size to queue/max_hw_sectors_kb
- *                      (queue_max_sectors_store());
+ *                      (queue_max_sectors_store()); newer kernels (6.18)
+ *                      keep it rounded down to the logical block size
+ *                      (blk_validate_limits(): a kept form, not a refusal);
  *   queue/discard_max_bytes  a multiple of discard_granularity; above
  *                      discard_max_hw_bytes the kernel keeps that
  *                      (queue_discard_max_store(): a kept form, not a refusal);
@@ -153,7 +155,8 @@ int ios_tunable_refused(struct ios_device *d, const char *key, const char *value
 }
 
 /* The value a disk-bound rule makes of wanted: discard_max_bytes above the
- * disk's maximum is that maximum; async_depth above nr_requests is nr_requests. */
+ * disk's maximum is that maximum; async_depth above nr_requests is nr_requests;
+ * max_sectors_kb is a whole number of the disk's logical blocks. */
 bool ios_apply_kept_by_disk(struct ios_device *d, const char *key, const char *kernel, const char *wanted)
 {
         _cleanup_free_ char *lim = NULL;
@@ -168,6 +171,13 @@ bool ios_apply_kept_by_disk(struct ios_device *d, const char *key, const char *k
         /* from 6.11 a write to io_poll changes nothing: a polling disk keeps 1 */
         if (streq(key, "queue/io_poll") && streq(kernel, "1") && streq(wanted, "0"))
                 return kernel_from(d, 6, 11);
+        if (streq(key, "queue/max_sectors_kb")) {
+                unsigned long long lbs;
+
+                return number(kernel, &k) && number(wanted, &w) &&
+                       ios_sysfs_read_string(d->fd, "queue/logical_block_size", &lim) == 0 &&
+                       number(lim, &lbs) && lbs > 1024 && k == w / (lbs / 1024) * (lbs / 1024);
+        }
         if (!attr || !number(kernel, &k) || !number(wanted, &w) || w <= k)
                 return false;
         return ios_sysfs_read_string(d->fd, attr, &lim) == 0 && number(lim, &max) && k == max;

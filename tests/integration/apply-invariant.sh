@@ -93,6 +93,27 @@ for sched in mq-deadline none kyber bfq; do
         done
 done
 restore
+# a disk of 4 KiB logical blocks, whose max_sectors_kb the kernel keeps in whole blocks (6.18), and
+# the values at the ends of the ranges the kernel's types set: a discard_max_bytes past
+# UINT_MAX, a wbt_lat_usec whose ns pass 2^64, an expiry whose tick passes INT_MAX (before:
+# --dry-run 0, apply 3 with the disk changed)
+if [ -z "${IOS_INVARIANT_DEV:-}" ] && [ -z "${IOS_INVARIANT_KEYS:-}" ]; then
+        l0=$l orig0=$orig
+        t_loop l 64 -b 4096
+        q=/sys/block/$l/queue
+        s0=$(t_sched "$l")
+        orig=$(for k in $queue_keys; do [ -w "$q/$k" ] && printf '%s=%s\n' "$k" "$(cat "$q/$k")"; done)
+        echo 8192 >"$q/discard_max_bytes" 2>/dev/null
+        for v in 4 5 6 7 1001; do one mq-deadline queue/max_sectors_kb $v; done
+        for v in 4294967295 4294967296 9999998976; do one mq-deadline queue/discard_max_bytes $v; done
+        for v in 18446744073709551 18446744073709552 9223372036854775807; do
+                one mq-deadline queue/wbt_lat_usec $v
+        done
+        for v in 2147483640 2147483646 2147483647; do one mq-deadline queue/iosched/read_expire $v; done
+        restore
+        l=$l0 orig=$orig0
+        q=/sys/block/$l/queue
+fi
 now=$(for k in $queue_keys; do [ -w "$q/$k" ] && printf '%s=%s\n' "$k" "$(cat "$q/$k")"; done)
 if [ "$now" != "$orig" ]; then
         echo "$now" > "$T_TMP/now"
