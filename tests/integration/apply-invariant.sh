@@ -69,6 +69,8 @@ all_queue=$(for k in $queue_keys; do [ -e "$q/$k" ] && echo "queue/$k"; done)
 s0=$(t_sched "$l")
 orig=$(for k in $queue_keys; do [ -w "$q/$k" ] && printf '%s=%s\n' "$k" "$(cat "$q/$k")"; done)
 restore() {
+        # by way of none: the scheduler's own tunables (iosched/) start anew at its defaults
+        echo none > "$q/scheduler" 2>/dev/null
         echo "$s0" > "$q/scheduler" 2>/dev/null
         echo "$orig" | while IFS='=' read -r k v; do
                 [ -n "$k" ] && echo "$v" > "$q/$k" 2>/dev/null
