@@ -250,6 +250,10 @@ struct bench_opts {
 
 /* The largest job file read (jobfile.c, fioengines.c): what is longer (/dev/zero) is no job file. */
 #define BENCH_JOBFILE_MAX (16U << 20)
+/* The longest line fio reads of a job file (fgets() into OPT_LEN_MAX, 8,192 bytes: a longer one is
+ * several lines to fio), and the longest setting it takes, ${VAR}s expanded (options.c
+ * fio_option_dup_subs()) */
+#define BENCH_FIO_LINE_MAX 8191U
 /* The most jobs of one run: fio's own limit (FIO_MAX_JOBS), clones counted there */
 #define BENCH_JOBS_MAX 4096
 

@@ -26,41 +26,71 @@
 #include "readfile.h"
 #include "strv.h"
 
-/* ${VAR} from the environment; an unset variable is an error (*ret_var names it). */
+/*
+ * ${VAR} from the environment; an unset variable is an error (*ret_var
+ * names it), and so is a result longer than fio takes (-E2BIG).  The text
+ * is read once: the next '}' is looked for again only when passed.
+ */
 static int expand_env(const char *s, char **ret, char **ret_var)
 {
+        const char *close = NULL;
         char *buf = NULL;
-        size_t len = 0;
+        size_t len = 0, out = 0;
         FILE *m = open_memstream(&buf, &len);
+        int r = 0;
 
         if (!m)
                 return -ENOMEM;
-        while (*s) {
-                const char *close;
+        while (*s && r == 0) {
+                if (s[0] == '$' && s[1] == '{') {
+                        if (!close || close < s + 2)
+                                close = strchr(s + 2, '}') ?: s + strlen(s);    /* none: the end */
+                        if (*close) {
+                                _cleanup_free_ char *var = strndup(s + 2, (size_t)(close - s - 2));
+                                const char *val = var ? getenv(var) : NULL;
 
-                if (s[0] == '$' && s[1] == '{' && (close = strchr(s + 2, '}'))) {
-                        _cleanup_free_ char *var = strndup(s + 2, (size_t)(close - s - 2));
-                        const char *val = var ? getenv(var) : NULL;
-
-                        if (!var || !val) {
-                                int err = var ? -ENOENT : -ENOMEM;
-
-                                fclose(m);
-                                free(buf);
-                                *ret_var = TAKE_PTR(var);
-                                return err;
+                                r = !var ? -ENOMEM : !val ? -ENOENT : 0;
+                                if (r == 0 && out + strlen(val) > BENCH_FIO_LINE_MAX)
+                                        r = -E2BIG;
+                                if (r == -ENOENT)
+                                        *ret_var = TAKE_PTR(var);
+                                if (r == 0) {
+                                        fputs(val, m);
+                                        out += strlen(val);
+                                }
+                                s = close + 1;
+                                continue;
                         }
-                        fputs(val, m);
-                        s = close + 1;
-                } else
-                        fputc(*s++, m);
+                }
+                r = ++out > BENCH_FIO_LINE_MAX ? -E2BIG : 0;
+                fputc(*s++, m);
         }
-        if (fclose(m) != 0) {
+        if (fclose(m) != 0 && r == 0)
+                r = -ENOMEM;
+        if (r < 0) {
                 free(buf);
-                return -ENOMEM;
+                return r;
         }
         *ret = buf;
         return 0;
+}
+
+/* A setting's value with its ${VAR}s expanded (expand_env()), or an error said at where. */
+static int expand_setting(const char *val, const char *where, const char *key, char **ret,
+                          struct bench_error *e)
+{
+        _cleanup_free_ char *var = NULL;
+        int r = expand_env(val, ret, &var);
+
+        if (r == -ENOENT)
+                return bench_error_set(e, BENCH_ERR_USAGE, ENOENT,
+                                       "%s: option '%s': environment variable %s is not set", where, key,
+                                       var);
+        if (r == -E2BIG)
+                return bench_error_set(e, BENCH_ERR_USAGE, E2BIG,
+                                       "%s: option '%s': longer than fio takes with its ${VARIABLE}s "
+                                       "(%u bytes)", where, key, BENCH_FIO_LINE_MAX);
+        return r;
 }
 
 int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char *path, struct bench_error *e)
@@ -82,7 +112,7 @@ int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char 
         /* strtok_r would skip empty lines and lose the count: split by hand */
         for (line = copy; line && r == 0; line = save) {
                 char where[4200], *nl = strchr(line, '\n'), *s, *eq, *key, *val = NULL;
-                _cleanup_free_ char *expanded = NULL, *var = NULL;
+                _cleanup_free_ char *expanded = NULL;
 
                 save = nl ? nl + 1 : NULL;
                 if (nl)
@@ -98,6 +128,13 @@ int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char 
                 if (!*s || *s == ';' || *s == '#')
                         continue;
                 snprintf(where, sizeof(where), "%s:%u", path, lineno);
+                /* fio would read it as several lines (each job would take a copy of so long a value) */
+                if (strlen(s) > BENCH_FIO_LINE_MAX) {
+                        r = bench_error_set(e, BENCH_ERR_USAGE, E2BIG,
+                                            "%s: a line of %zu bytes: fio reads at most %u as one", where,
+                                            strlen(s), BENCH_FIO_LINE_MAX);
+                        break;
+                }
                 if (*s == '[') {
                         char *close = strchr(s, ']');
 
@@ -139,12 +176,7 @@ int bench_jobfile_parse_text(struct bench_opts *g, const char *text, const char 
                         break;
                 }
                 if (val) {
-                        r = expand_env(val, &expanded, &var);
-                        if (r == -ENOENT) {
-                                r = bench_error_set(e, BENCH_ERR_USAGE, ENOENT,
-                                                    "%s: option '%s': environment variable %s is not set", where, key, var);
-                                break;
-                        }
+                        r = expand_setting(val, where, key, &expanded, e);
                         if (r < 0)
                                 break;
                         val = expanded;

@@ -639,6 +639,37 @@ static void test_jobfile(void **state)
                 assert_int_equal(e.cls, BENCH_ERR_USAGE);
                 bench_opts_done(&o);
         }
+        /* a line longer than fio reads as one, or a setting fio would not take once its ${VAR}s are
+         * expanded: refused (each job kept a copy of such a value, memory without bound) */
+        {
+                char big[5001], text[10100];
+
+                memset(big, 'x', sizeof(big) - 1);
+                big[sizeof(big) - 1] = '\0';
+                setenv("IOSCHED_TEST_BIG", big, 1);
+                snprintf(text, sizeof(text), "[a]\nfilename=/%s%s\n", big, big);
+                bench_opts_init(&o);
+                memset(&e, 0, sizeof(e));
+                assert_true(bench_jobfile_parse_text(&o, text, "t.fio", &e) < 0);
+                assert_string_equal(e.msg, "t.fio:2: a line of 10010 bytes: fio reads at most 8191 as one");
+                bench_opts_done(&o);
+                bench_opts_init(&o);
+                memset(&e, 0, sizeof(e));
+                assert_true(bench_jobfile_parse_text(&o, "[a]\nfilename=/${IOSCHED_TEST_BIG}/"
+                                                     "${IOSCHED_TEST_BIG}\n", "t.fio", &e) < 0);
+                assert_string_equal(e.msg, "t.fio:2: option 'filename': longer than fio takes with its "
+                                           "${VARIABLE}s (8191 bytes)");
+                bench_opts_done(&o);
+                /* one within the bound, and a ${ that no } closes, which stays as written */
+                bench_opts_init(&o);
+                memset(&e, 0, sizeof(e));
+                assert_int_equal(bench_jobfile_parse_text(&o, "[a]\nfilename=/${IOSCHED_TEST_BIG}/${a${b\n",
+                                                          "t.fio", &e), 0);
+                assert_int_equal(strlen(o.jobs[0].filename), 5008);
+                assert_string_equal(o.jobs[0].filename + 5002, "${a${b");
+                bench_opts_done(&o);
+                unsetenv("IOSCHED_TEST_BIG");
+        }
         /* every preset parses, and iosched-bench(8) shows its text verbatim */
         {
                 char path[4096];
