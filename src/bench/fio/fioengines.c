@@ -142,25 +142,38 @@ void bench_fio_read_engines(const struct bench_fence *fc, const char *exe)
 /* Before fio reads a file: the engines it names (fio loads a path)    */
 /* ------------------------------------------------------------------ */
 
+/*
+ * A line's ${VAR}s as fio expands them (options.c fio_option_dup_subs()):
+ * into OPT_LEN_MAX bytes, a value that does not fit left out, the rest cut.
+ * The text is read once: the next '}' is looked for again only when passed.
+ */
 static char *expand_env(const char *s)
 {
+        const char *close = NULL;
         char *out = NULL;
-        size_t len = 0;
+        size_t len = 0, room = BENCH_FIO_LINE_MAX + 1;
         FILE *m = open_memstream(&out, &len);
 
         if (!m)
                 return NULL;
-        for (; *s; s++) {
-                const char *close = s[0] == '$' && s[1] == '{' ? strchr(s, '}') : NULL;
+        while (*s && room > 0) {
+                if (s[0] == '$' && s[1] == '{') {
+                        if (!close || close < s + 2)
+                                close = strchr(s + 2, '}') ?: s + strlen(s);    /* none: the end */
+                        if (*close) {
+                                _cleanup_free_ char *var = strndup(s + 2, (size_t)(close - s - 2));
+                                const char *x = var ? getenv(var) : NULL;
 
-                if (close) {
-                        _cleanup_free_ char *var = strndup(s + 2, (size_t)(close - s - 2));
-                        const char *x = var ? getenv(var) : NULL;
-
-                        fputs(x ? x : "", m);
-                        s = close;
-                } else
-                        fputc(*s, m);
+                                if (x && strlen(x) <= room) {
+                                        fputs(x, m);
+                                        room -= strlen(x);
+                                }
+                                s = close + 1;
+                                continue;
+                        }
+                }
+                fputc(*s++, m);
+                room--;
         }
         fclose(m);
         return out;
@@ -172,7 +185,6 @@ static char *expand_env(const char *s)
  * (the rest of a long comment line is read as settings).  A copy of text
  * cut so, or NULL.
  */
-#define FIO_LINE_MAX 8191
 static char *fio_lines(const char *text)
 {
         char *out = NULL;
@@ -182,7 +194,7 @@ static char *fio_lines(const char *text)
         if (!m)
                 return NULL;
         for (const char *p = text; *p; p++) {
-                if (*p != '\n' && col == FIO_LINE_MAX) {
+                if (*p != '\n' && col == BENCH_FIO_LINE_MAX) {
                         fputc('\n', m);
                         col = 0;
                 }
