@@ -437,6 +437,30 @@ static void test_fio_engines(void **state)
         assert_int_equal(sections.n, 3);
         assert_true(bench_sset_has(&sections, "a\n2"));
         assert_false(bench_sset_has(&sections, "b\n2"));
+        /* each name counted beside the set (fioset.c), its counts kept as the set grows */
+        {
+                struct bench_sset c = {};
+                char key[16];
+                unsigned k = 0;
+
+                assert_int_equal(bench_sset_counted(&c, "x"), 0);
+                for (unsigned i = 1; i <= 200; i++) {
+                        assert_int_equal(bench_sset_count(&c, "x", &k), 0);
+                        assert_int_equal(k, i);
+                        snprintf(key, sizeof(key), "k%u", i);
+                        assert_int_equal(bench_sset_count(&c, key, &k), 0);
+                        assert_int_equal(k, 1);
+                }
+                assert_int_equal(bench_sset_counted(&c, "x"), 200);
+                assert_int_equal(bench_sset_counted(&c, "k7"), 1);
+                assert_int_equal(bench_sset_counted(&c, "k201"), 0);
+                assert_int_equal(bench_sset_add(&c, "x"), 0);
+                assert_int_equal(c.n, 201);
+                bench_sset_done(&c);
+        }
+        assert_int_equal(bench_fio_gate("[m]\n[m]\n[m]\n", "t.fio", &what, &sections), 0);
+        assert_true(bench_sset_has(&sections, "m\n3"));
+        assert_false(bench_sset_has(&sections, "m\n4"));
         setenv("TEST_ENGINE", "/tmp/evil.so", 1);
         assert_int_equal(bench_fio_gate("[a]\n  ioengine = ${TEST_ENGINE} ; a comment\n", "t.fio", &what,
                                         &sections), 1);

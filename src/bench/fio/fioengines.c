@@ -313,6 +313,7 @@ static bool runs_bc(const char *setting)
  */
 struct gate {
         struct bench_sset *sections;    /* each [name], by bench_fio_section_key() */
+        struct bench_sset names;        /* each name, counted: its next occurrence's key */
         struct bench_sset renamed;      /* the values of name= lines */
         size_t budget;                  /* the bytes the file and its includes may still have */
         bool jobs;                      /* a job section met */
@@ -337,6 +338,7 @@ static int section(const char *path, char *sec, char **what, struct gate *st)
 {
         bool global = startswith(ios_strip(sec), "global");
         char key[PATH_MAX];
+        unsigned k;
         int r = 0;
 
         /* fio's reading (--showcmd) prints a [global] after a job without a mark, and a name as it is */
@@ -349,10 +351,9 @@ static int section(const char *path, char *sec, char **what, struct gate *st)
                             "reading of the file", path, sec);
         st->jobs |= !global;
         /* the next occurrence of this name */
-        for (unsigned k = 1; r == 0; k++) {
-                r = bench_fio_section_key(key, sizeof(key), ios_strip(sec), k);
-                r = r < 0 ? r : bench_sset_add(st->sections, key);
-        }
+        r = bench_sset_count(&st->names, ios_strip(sec), &k);
+        r = r < 0 ? r : bench_fio_section_key(key, sizeof(key), ios_strip(sec), k);
+        r = r < 0 ? r : bench_sset_add(st->sections, key);
         return r < 0 ? r : 0;
 }
 
@@ -448,6 +449,7 @@ int bench_fio_gate(const char *text, const char *path, char **what, struct bench
                                  "file, which fio's reading of the file does not tell apart", path,
                                  st.renamed.v[i]);
         bench_sset_done(&st.renamed);
+        bench_sset_done(&st.names);
         return r;
 }
 

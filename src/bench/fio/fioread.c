@@ -216,19 +216,18 @@ static bool at_option(const char *s)
         return streq(name, "name") || bench_fio_option_arg(name) != 0;
 }
 
-/* 1 (and met) when the file has a section name not yet met (the next [name] of several), 0 not, -errno */
+/* 1 (and met) when the file has a section name not yet met (the next [name] of several), 0 not, -errno;
+ * started counts each name met */
 static int next_section(const struct bench_sset *sections, struct bench_sset *started, const char *name)
 {
         char key[PATH_MAX];
-        int r = 0;
+        unsigned k;
+        int r = bench_fio_section_key(key, sizeof(key), name, bench_sset_counted(started, name) + 1);
 
-        for (unsigned k = 1; r == 0; k++) {
-                r = bench_fio_section_key(key, sizeof(key), name, k);
-                if (r < 0 || !bench_sset_has(sections, key))
-                        return r;
-                r = bench_sset_add(started, key);
-        }
-        return r;
+        if (r < 0 || !bench_sset_has(sections, key))
+                return r;
+        r = bench_sset_count(started, name, &k);
+        return r < 0 ? r : 1;
 }
 
 /*
