@@ -242,13 +242,15 @@ struct bench_opts {
         char **fio_settings;            /* options.c: the command line's job settings as understood, in order:
                                          * "key=value", "key" (a boolean alone), "name=J" starts a job (fioread.c) */
         char **jobtexts;                /* jobfile.c: each of jobfiles' text as read, once, in its order */
+        size_t jobtexts_len;            /* their bytes together, at most BENCH_JOBFILE_MAX */
         bool allow_exec;                /* --allow-exec: fio may run programs (exec_*, trigger*, ioengine=exec, ...) */
         bool allow_net;                 /* --allow-net: fio may open sockets (nbd, net, http, rdma engines) */
         bool unconfined;                /* --unconfined: no Landlock, yet fio runs job files, fio's options */
         char *target_device;            /* --target-device=DEV: every job's every target must be DEV */
 };
 
-/* The largest job file read (jobfile.c, fioengines.c): what is longer (/dev/zero) is no job file. */
+/* The largest job file read (jobfile.c, fioengines.c): what is longer (/dev/zero) is no job file;
+ * and the most the job files of a run take together (each named once or again). */
 #define BENCH_JOBFILE_MAX (16U << 20)
 /* The longest line fio reads of a job file (fgets() into OPT_LEN_MAX, 8,192 bytes: a longer one is
  * several lines to fio), and the longest setting it takes, ${VAR}s expanded (options.c

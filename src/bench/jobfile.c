@@ -299,6 +299,13 @@ int bench_jobfile_parse(struct bench_opts *g, const char *path, struct bench_err
                 if (r < 0)
                         return r;
         }
+        if (strlen(text) > BENCH_JOBFILE_MAX - g->jobtexts_len) {
+                free(text);
+                return bench_error_set(e, BENCH_ERR_USAGE, EFBIG,
+                                       "%s: the job files together are longer than %u MiB", path,
+                                       BENCH_JOBFILE_MAX >> 20);
+        }
+        g->jobtexts_len += strlen(text);
         r = ios_strv_push(&g->jobtexts, text);
         if (r < 0)
                 return r;

@@ -57,6 +57,7 @@ void bench_opts_done(struct bench_opts *o)
         ios_strv_free(o->fio_settings);
         ios_strv_free(o->jobtexts);
         o->unsupported = o->ignored = o->fio_args = o->fio_settings = o->jobtexts = NULL;
+        o->jobtexts_len = 0;
         free(o->target_device);
         o->target_device = NULL;
         free(o->policy_file);

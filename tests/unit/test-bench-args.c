@@ -670,6 +670,27 @@ static void test_jobfile(void **state)
                 bench_opts_done(&o);
                 unsetenv("IOSCHED_TEST_BIG");
         }
+        /* the job files of a run take 16 MiB together, however often one is named (each is kept) */
+        {
+                char path[] = "/tmp/test-bench-args-XXXXXX";
+                int fd = mkstemp(path);
+                FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+                assert_non_null(f);
+                fputs("[a]\nfilename=/x\n", f);
+                for (unsigned i = 0; i < 9 * 1024 * 16; i++)
+                        fprintf(f, "# %060u\n", i);   /* 64 bytes a line: 9 MiB */
+                assert_int_equal(fclose(f), 0);
+                bench_opts_init(&o);
+                memset(&e, 0, sizeof(e));
+                assert_int_equal(bench_jobfile_parse(&o, path, &e), 0);
+                assert_true(bench_jobfile_parse(&o, path, &e) < 0);
+                assert_non_null(strstr(e.msg, ": the job files together are longer than 16 MiB"));
+                assert_int_equal(e.cls, BENCH_ERR_USAGE);
+                assert_int_equal(ios_strv_length(o.jobtexts), 1);
+                bench_opts_done(&o);
+                unlink(path);
+        }
         /* every preset parses, and iosched-bench(8) shows its text verbatim */
         {
                 char path[4096];
