@@ -23,6 +23,7 @@ int ios_apply_settle(struct ios_plan *pl);
 
 /* apply-limits.c: whether kernel is what a bound of the disk makes of wanted (kept, in place) */
 bool ios_apply_kept_by_disk(struct ios_device *d, const char *key, const char *kernel, const char *wanted);
+int ios_apply_wbt_default(struct ios_device *d, const char *kernel, const char *wanted);
 
 /* apply.c */
 /* c->msg, formatted (NULL when out of memory) */

@@ -25,7 +25,10 @@
  *   queue/io_poll_delay  from 6.4 always -1 (classic polling), whatever is
  *                      written;
  *   queue/async_depth  (7.2) above nr_requests the kernel keeps nr_requests
- *                      (without a scheduler it is not written: apply.c).
+ *                      (without a scheduler it is not written: apply.c);
+ *   queue/wbt_lat_usec  -1 is the default of the disk's rotational flag as
+ *                      it is (blk-wbt.c wbt_default_latency_nsec()): 75000
+ *                      rotational, 2000 not.
  *
  * The bounds that do not depend on the disk are the table's (tunables.c),
  * checked where the file is read.
@@ -152,6 +155,23 @@ int ios_tunable_refused(struct ios_device *d, const char *key, const char *value
                 }
         }
         return 0;
+}
+
+/*
+ * wbt_lat_usec=-1 where the kernel holds one of the two defaults: 1 when it
+ * is the one of the disk's rotational flag now, 0 the other (a rotational
+ * write since, or another program's), -1 not this rule's to say.
+ */
+int ios_apply_wbt_default(struct ios_device *d, const char *kernel, const char *wanted)
+{
+        _cleanup_free_ char *rot = NULL;
+        unsigned long long k;
+
+        if (!streq(wanted, "-1") || !number(kernel, &k) || (k != 2000 && k != 75000) ||
+            ios_sysfs_read_string(d->fd, "queue/rotational", &rot) < 0 ||
+            (!streq(rot, "0") && !streq(rot, "1")))
+                return -1;
+        return k == (streq(rot, "1") ? 75000 : 2000);
 }
 
 /* The value a disk-bound rule makes of wanted: discard_max_bytes above the

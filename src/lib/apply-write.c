@@ -38,6 +38,10 @@ void ios_apply_msg(struct ios_change *c, const char *fmt, ...)
  */
 bool ios_apply_same(struct ios_device *d, const char *key, const char *kernel, const char *wanted)
 {
+        int def = streq(key, "queue/wbt_lat_usec") ? ios_apply_wbt_default(d, kernel, wanted) : -1;
+
+        if (def >= 0)
+                return def;
         if (ios_apply_kept_by_disk(d, key, kernel, wanted))
                 return true;
         if (!ios_tunable_rounded(key, kernel, wanted))

@@ -116,6 +116,17 @@ if [ "$(getconf PAGESIZE)" = 4096 ]; then
         out=$($APPLY -J --config "$pol" "$l" 2>/dev/null)
         echo "$out" | grep -q '"key": "queue/read_ahead_kb", "before": "4", "wanted": "5", "after": null' ||
                 t_fail "JSON: $out"
+        # -1 is the default of the disk's rotational flag: the other default is drift, and apply
+        # writes -1 again (before: either default was in place)
+        if [ -e "$q/wbt_lat_usec" ]; then
+                if [ "$(cat "$q/rotational")" = 1 ]; then def=75000 other=2000; else def=2000 other=75000; fi
+                echo $other >"$q/wbt_lat_usec"
+                $APPLY --check --config "$pol" "$l" >/dev/null; rc=$?
+                [ $rc = 1 ] || t_fail "--check with wbt_lat_usec $other for -1 where the default is $def: exit $rc"
+                out=$($APPLY --config "$pol" "$l" 2>&1) && [ "$(cat "$q/wbt_lat_usec")" = $def ] ||
+                        t_fail "wbt_lat_usec=-1 over $other: $(cat "$q/wbt_lat_usec") after: $out"
+                $APPLY --check --config "$pol" "$l" >/dev/null || t_fail "--check after wbt_lat_usec=-1: exit $?"
+        fi
         # another value is still drift: 8 KiB is not what 5 KiB becomes
         echo 8 >"$q/read_ahead_kb"
         $APPLY --check --config "$pol" "$l" >/dev/null; rc=$?
